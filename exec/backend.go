@@ -1,0 +1,36 @@
+// Backend: the interface every executor implements, and the evaluation
+// request it receives.
+
+package exec
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+// Request asks a backend for the values of Outputs.
+type Request struct {
+	// Outputs are the nodes to compute.
+	Outputs []*graph.Node
+	// Bound gives the values of every OpInput leaf under Outputs, and may
+	// give values of other nodes already computed (the backend then uses
+	// them instead of recomputing). The backend does not release them.
+	Bound map[*graph.Node]*Tensor
+	// Alloc allocates result and scratch buffers.
+	Alloc memory.Allocator
+}
+
+// Backend evaluates expression graphs. Implementations are safe for
+// concurrent use.
+type Backend interface {
+	// Name says which backend this is ("ref", "cpu", "cuda:0").
+	Name() string
+	// Eval computes req.Outputs in order. The caller owns the returned
+	// tensors and must Release each; a result may be a view sharing a
+	// buffer with a bound tensor or with another result. On error no
+	// tensor is returned and nothing allocated is left behind.
+	Eval(ctx context.Context, req *Request) ([]*Tensor, error)
+}

@@ -1,0 +1,111 @@
+// Tensor: a strided view of a host buffer, the unit backends exchange.
+
+package exec
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+// Tensor is a strided view of elements in a host buffer: element (i0, i1,
+// ...) lives at index Offset + sum(ik*Strides[k]) of the buffer's elements
+// of DType. A Tensor holds one reference to Buf; Release drops it. Tensors
+// are not safe for concurrent mutation; concurrent reads are fine.
+type Tensor struct {
+	Buf     *memory.Buffer
+	DType   graph.DType
+	Shape   graph.Shape
+	Strides []int // in elements; 0 for a broadcast axis
+	Offset  int   // in elements
+}
+
+// NewTensor allocates a contiguous tensor of dtype d and shape s from
+// alloc. The caller owns the result and must Release it. Its bytes are
+// zeroed.
+func NewTensor(alloc memory.Allocator, d graph.DType, s graph.Shape) (*Tensor, error) {
+	if err := graph.CheckShape(s, d); err != nil {
+		return nil, err
+	}
+	buf := memory.NewResizableBuffer(alloc)
+	n := s.Size() * d.Size()
+	buf.Resize(n)
+	b := buf.Bytes()
+	clear(b)
+	return &Tensor{Buf: buf, DType: d, Shape: s.Clone(), Strides: s.ContiguousStrides()}, nil
+}
+
+// Wrap returns a contiguous tensor over buf (which it retains).
+func Wrap(buf *memory.Buffer, d graph.DType, s graph.Shape) (*Tensor, error) {
+	if err := graph.CheckShape(s, d); err != nil {
+		return nil, err
+	}
+	if need := s.Size() * d.Size(); buf.Len() < need {
+		return nil, fmt.Errorf("exec: buffer of %d bytes is too small for %v %v (%d bytes)", buf.Len(), s, d, need)
+	}
+	buf.Retain()
+	return &Tensor{Buf: buf, DType: d, Shape: s.Clone(), Strides: s.ContiguousStrides()}, nil
+}
+
+// Release drops the tensor's reference to its buffer. It is safe to call
+// on a nil tensor and more than once.
+func (t *Tensor) Release() {
+	if t != nil && t.Buf != nil {
+		t.Buf.Release()
+		t.Buf = nil
+	}
+}
+
+// View returns a new tensor over the same buffer (retained) with the given
+// layout. The caller owns it.
+func (t *Tensor) View(s graph.Shape, strides []int, offset int) *Tensor {
+	t.Buf.Retain()
+	return &Tensor{Buf: t.Buf, DType: t.DType, Shape: s.Clone(), Strides: append([]int(nil), strides...), Offset: offset}
+}
+
+// Size returns the number of elements in the view.
+func (t *Tensor) Size() int { return t.Shape.Size() }
+
+// Contiguous reports whether the view is row-major and dense (extents of
+// 1 may have any stride).
+func (t *Tensor) Contiguous() bool {
+	acc := 1
+	for i := len(t.Shape) - 1; i >= 0; i-- {
+		if t.Shape[i] != 1 && t.Strides[i] != acc {
+			return t.Shape.Size() == 0
+		}
+		acc *= t.Shape[i]
+	}
+	return true
+}
+
+// Bytes returns the bytes of the whole underlying buffer.
+func (t *Tensor) Bytes() []byte { return t.Buf.Bytes() }
+
+// Elems returns the whole underlying buffer as a slice of T, which must
+// match the tensor's dtype in size (bool is one byte: use uint8 or bool).
+// The slice aliases the buffer.
+func Elems[T any](t *Tensor) []T {
+	b := t.Buf.Bytes()
+	var z T
+	sz := int(unsafe.Sizeof(z))
+	if sz != t.DType.Size() {
+		panic(fmt.Sprintf("exec.Elems: element size %d does not match %v", sz, t.DType))
+	}
+	if len(b) < sz {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/sz)
+}
+
+// Index returns the buffer element index of the element at multi-index idx.
+func (t *Tensor) Index(idx []int) int {
+	o := t.Offset
+	for k, i := range idx {
+		o += i * t.Strides[k]
+	}
+	return o
+}

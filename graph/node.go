@@ -1,0 +1,252 @@
+// Node: the immutable, hash-consed vertex of an expression graph, its
+// attributes and the intern table that makes identical subexpressions one
+// node.
+
+package graph
+
+import (
+	"encoding/binary"
+	"hash/maphash"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"weak"
+)
+
+// SliceSpec is one axis of a Slice, normalized: element i of the result
+// is element Start + i*Step of the input along that axis; Len elements.
+type SliceSpec struct {
+	Start, Step, Len int
+}
+
+// Attr holds the op-specific attributes of a node. Only the fields its op
+// documents are set; the rest are zero.
+type Attr struct {
+	Value    Scalar      // OpConst
+	Label    string      // OpInput: a name for messages and DOT output
+	Start    float64     // OpIota
+	Step     float64     // OpIota
+	Stop     float64     // OpIota with HasStop: the exact last value (Linspace)
+	HasStop  bool        // OpIota
+	K        int         // OpEye: diagonal offset
+	Seed     uint64      // OpRandU, OpRandN
+	Axes     []int       // reductions: sorted, normalized
+	KeepDims bool        // reductions
+	Flat     bool        // OpArgMax, OpArgMin over the flattened input
+	Perm     []int       // OpPermute
+	Slices   []SliceSpec // OpSlice, one per input axis
+	Axis     int         // OpConcat
+}
+
+// Node is one operation in an expression graph. Nodes are immutable and
+// safe for concurrent use. Identical subexpressions built anywhere in the
+// process are the same *Node (hash-consing), except Input leaves, which
+// are unique. A node built from invalid operands carries an error (Err)
+// instead of a result type, and so does every node built on it.
+type Node struct {
+	op     Op
+	dtype  DType
+	shape  Shape
+	inputs []*Node
+	attr   Attr
+	err    error
+	id     uint64
+	hash   uint64
+}
+
+var nextID atomic.Uint64
+
+// Op returns the operation.
+func (n *Node) Op() Op { return n.op }
+
+// DType returns the element type of the result.
+func (n *Node) DType() DType { return n.dtype }
+
+// Shape returns the result's shape. The caller must not modify it.
+func (n *Node) Shape() Shape { return n.shape }
+
+// Size returns the number of elements of the result.
+func (n *Node) Size() int { return n.shape.Size() }
+
+// Inputs returns the operands. The caller must not modify the slice.
+func (n *Node) Inputs() []*Node { return n.inputs }
+
+// Input returns operand i.
+func (n *Node) Input(i int) *Node { return n.inputs[i] }
+
+// Attr returns the op-specific attributes. Slices in it must not be
+// modified.
+func (n *Node) Attr() *Attr { return &n.attr }
+
+// Err returns the error recorded when the node was built, or nil.
+func (n *Node) Err() error { return n.err }
+
+// ID returns a process-unique number for the node, in creation order (an
+// input always has a smaller ID than the nodes built on it).
+func (n *Node) ID() uint64 { return n.id }
+
+// Hash returns the structural hash of the node: equal for nodes that
+// compute the same thing from the same leaves.
+func (n *Node) Hash() uint64 { return n.hash }
+
+var hashSeed = maphash.MakeSeed()
+
+// structHash hashes what makes two nodes the same computation.
+func structHash(op Op, d DType, s Shape, in []*Node, a *Attr) uint64 {
+	var h maphash.Hash
+	h.SetSeed(hashSeed)
+	var buf [8]byte
+	w := func(v uint64) {
+		binary.LittleEndian.PutUint64(buf[:], v)
+		h.Write(buf[:])
+	}
+	wi := func(v int) { w(uint64(v)) }
+	w(uint64(op)<<8 | uint64(d))
+	wi(len(s))
+	for _, e := range s {
+		wi(e)
+	}
+	wi(len(in))
+	for _, x := range in {
+		w(x.id)
+	}
+	w(uint64(a.Value.DType))
+	w(uint64(a.Value.I))
+	w(math.Float64bits(a.Value.F))
+	h.WriteString(a.Label)
+	w(math.Float64bits(a.Start))
+	w(math.Float64bits(a.Step))
+	w(math.Float64bits(a.Stop))
+	flags := 0
+	if a.HasStop {
+		flags |= 1
+	}
+	if a.KeepDims {
+		flags |= 2
+	}
+	if a.Flat {
+		flags |= 4
+	}
+	wi(flags)
+	wi(a.K)
+	w(a.Seed)
+	wi(a.Axis)
+	wi(len(a.Axes))
+	for _, x := range a.Axes {
+		wi(x)
+	}
+	wi(len(a.Perm))
+	for _, x := range a.Perm {
+		wi(x)
+	}
+	wi(len(a.Slices))
+	for _, sl := range a.Slices {
+		wi(sl.Start)
+		wi(sl.Step)
+		wi(sl.Len)
+	}
+	return h.Sum64()
+}
+
+func sameInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func sameAttr(a, b *Attr) bool {
+	if a.Value != b.Value || a.Label != b.Label || a.HasStop != b.HasStop || a.K != b.K ||
+		a.Seed != b.Seed || a.KeepDims != b.KeepDims || a.Flat != b.Flat || a.Axis != b.Axis ||
+		math.Float64bits(a.Start) != math.Float64bits(b.Start) ||
+		math.Float64bits(a.Step) != math.Float64bits(b.Step) ||
+		math.Float64bits(a.Stop) != math.Float64bits(b.Stop) ||
+		!sameInts(a.Axes, b.Axes) || !sameInts(a.Perm, b.Perm) || len(a.Slices) != len(b.Slices) {
+		return false
+	}
+	for i := range a.Slices {
+		if a.Slices[i] != b.Slices[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func (n *Node) sameAs(op Op, d DType, s Shape, in []*Node, a *Attr) bool {
+	if n.op != op || n.dtype != d || !n.shape.Equal(s) || len(n.inputs) != len(in) {
+		return false
+	}
+	for i := range in {
+		if n.inputs[i] != in[i] {
+			return false
+		}
+	}
+	return sameAttr(&n.attr, a)
+}
+
+// The intern table holds weak pointers, so interned nodes are collected
+// when nothing else refers to them.
+var intern = struct {
+	sync.Mutex
+	m map[uint64][]weak.Pointer[Node]
+}{m: map[uint64][]weak.Pointer[Node]{}}
+
+func prune(h uint64) {
+	intern.Lock()
+	defer intern.Unlock()
+	b := intern.m[h]
+	k := b[:0]
+	for _, p := range b {
+		if p.Value() != nil {
+			k = append(k, p)
+		}
+	}
+	if len(k) == 0 {
+		delete(intern.m, h)
+	} else {
+		intern.m[h] = k
+	}
+}
+
+// make returns the interned node for (op, d, s, in, a), creating it when
+// none exists. s and a are owned by the callee afterwards.
+func makeNode(op Op, d DType, s Shape, in []*Node, a Attr) *Node {
+	h := structHash(op, d, s, in, &a)
+	intern.Lock()
+	for _, p := range intern.m[h] {
+		if n := p.Value(); n != nil && n.sameAs(op, d, s, in, &a) {
+			intern.Unlock()
+			return n
+		}
+	}
+	n := &Node{op: op, dtype: d, shape: s, inputs: in, attr: a, id: nextID.Add(1), hash: h}
+	intern.m[h] = append(intern.m[h], weak.Make(n))
+	intern.Unlock()
+	runtime.AddCleanup(n, prune, h)
+	return n
+}
+
+// Input returns a new leaf for data of dtype d and shape s bound at
+// evaluation time. Every call returns a distinct node; label names it in
+// messages and DOT output.
+func Input(d DType, s Shape, label string) *Node {
+	if !d.Supported() {
+		return errNode(OpInput, nil, "unsupported dtype %v", d)
+	}
+	if err := CheckShape(s, d); err != nil {
+		return errNode(OpInput, nil, "%v", err)
+	}
+	id := nextID.Add(1)
+	a := Attr{Label: label}
+	n := &Node{op: OpInput, dtype: d, shape: s.Clone(), attr: a, id: id}
+	var buf [8]byte
+	binary.LittleEndian.PutUint64(buf[:], id)
+	n.hash = maphash.Bytes(hashSeed, buf[:])
+	return n
+}

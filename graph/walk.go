@@ -1,0 +1,161 @@
+// Graph walks: topological order, consumer counts and Verify.
+
+package graph
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Topo returns every node reachable from roots, each once, inputs before
+// the nodes that use them. It does not recurse, so deep graphs are fine.
+func Topo(roots ...*Node) []*Node {
+	var order []*Node
+	seen := map[*Node]bool{}
+	type frame struct {
+		n    *Node
+		next int
+	}
+	var stack []frame
+	for _, r := range roots {
+		if r == nil || seen[r] {
+			continue
+		}
+		seen[r] = true
+		stack = append(stack, frame{n: r})
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.next < len(top.n.inputs) {
+				in := top.n.inputs[top.next]
+				top.next++
+				if !seen[in] {
+					seen[in] = true
+					stack = append(stack, frame{n: in})
+				}
+				continue
+			}
+			order = append(order, top.n)
+			stack = stack[:len(stack)-1]
+		}
+	}
+	return order
+}
+
+// Consumers counts, for every node reachable from roots, how many edges
+// of the graph read it. Roots count one extra use each, as outputs.
+func Consumers(roots ...*Node) map[*Node]int {
+	uses := map[*Node]int{}
+	for _, n := range Topo(roots...) {
+		for _, in := range n.inputs {
+			uses[in]++
+		}
+	}
+	for _, r := range roots {
+		uses[r]++
+	}
+	return uses
+}
+
+// Verify checks the graph under roots: no node carries an error, and
+// every node's shape and dtype are what its op infers from its inputs. It
+// returns the first sticky error or all inconsistencies found.
+func Verify(roots ...*Node) error {
+	var errs []error
+	for _, r := range roots {
+		if r == nil {
+			return errors.New("graph: nil root")
+		}
+		if r.err != nil {
+			return r.err
+		}
+	}
+	for _, n := range Topo(roots...) {
+		if n.err != nil {
+			return n.err
+		}
+		if err := recheck(n); err != nil {
+			errs = append(errs, fmt.Errorf("graph: node %d (%v): %w", n.id, n.op, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// recheck rebuilds n from its inputs and compares the inferred result.
+func recheck(n *Node) error {
+	if n.op.Class() == ClassLeaf {
+		if !n.dtype.Supported() {
+			return fmt.Errorf("unsupported dtype %v", n.dtype)
+		}
+		return CheckShape(n.shape, n.dtype)
+	}
+	for _, in := range n.inputs {
+		if in.id >= n.id {
+			return fmt.Errorf("input %d created after its consumer", in.id)
+		}
+	}
+	var r *Node
+	switch c := n.op.Class(); c {
+	case ClassUnary:
+		if n.op == OpCast {
+			r = Cast(n.inputs[0], n.dtype)
+		} else {
+			r = Unary(n.op, n.inputs[0])
+		}
+	case ClassBinary:
+		r = Binary(n.op, n.inputs[0], n.inputs[1])
+	case ClassWhere:
+		r = Where(n.inputs[0], n.inputs[1], n.inputs[2])
+	case ClassMatMul:
+		r = MatMul(n.inputs[0], n.inputs[1])
+	case ClassConcat:
+		r = Concat(n.inputs, n.attr.Axis)
+	case ClassCopy:
+		r = Copy(n.inputs[0])
+	default:
+		// Views and reductions carry normalized attributes; check the
+		// invariants they promise.
+		return recheckAttr(n)
+	}
+	if r.err != nil {
+		return r.err
+	}
+	if r.dtype != n.dtype || !r.shape.Equal(n.shape) {
+		return fmt.Errorf("result %v %v, inferred %v %v", n.shape, n.dtype, r.shape, r.dtype)
+	}
+	return nil
+}
+
+func recheckAttr(n *Node) error {
+	x := n.inputs[0]
+	switch n.op {
+	case OpReshape:
+		if x.Size() != n.Size() {
+			return fmt.Errorf("reshape changes size %d to %d", x.Size(), n.Size())
+		}
+	case OpPermute:
+		for i, p := range n.attr.Perm {
+			if n.shape[i] != x.shape[p] {
+				return fmt.Errorf("permute shape mismatch")
+			}
+		}
+	case OpBroadcast:
+		if b, err := Broadcast(x.shape, n.shape); err != nil || !b.Equal(n.shape) {
+			return fmt.Errorf("cannot broadcast %v to %v", x.shape, n.shape)
+		}
+	case OpSlice:
+		for i, sp := range n.attr.Slices {
+			if sp.Len > 0 && (sp.Start < 0 || sp.Start >= x.shape[i] ||
+				sp.Start+(sp.Len-1)*sp.Step < 0 || sp.Start+(sp.Len-1)*sp.Step >= x.shape[i]) {
+				return fmt.Errorf("slice %+v out of range for axis %d of %v", sp, i, x.shape)
+			}
+		}
+	default:
+		if n.op.Class() != ClassReduce {
+			return fmt.Errorf("unknown op class")
+		}
+		if n.dtype != ReduceDType(n.op, x.dtype) {
+			return fmt.Errorf("reduction dtype %v for input %v", n.dtype, x.dtype)
+		}
+	}
+	return nil
+}
