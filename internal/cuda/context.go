@@ -1,0 +1,134 @@
+// Contexts: the device's primary context and how a call makes it current on
+// the OS thread it runs on.
+
+package cuda
+
+import (
+	"runtime"
+	"strconv"
+	"sync"
+	"unsafe"
+
+	"github.com/ebitengine/purego"
+)
+
+// Context is a retained primary context of one device. The driver keeps a
+// current context per OS thread while goroutines move between threads, so
+// every method that needs a context pins its goroutine to its thread
+// (runtime.LockOSThread), makes the context current there (cuCtxSetCurrent,
+// a cheap thread-local store in the driver), makes its call and unpins.
+// No dedicated driver goroutine is involved: a hand-off to another thread
+// would cost microseconds per call, while this costs one extra driver call.
+//
+// All methods are safe for concurrent use from many goroutines, except
+// Release, which must come after every other use.
+type Context struct {
+	d   *Driver
+	dev DeviceHandle
+	h   uintptr // CUcontext
+}
+
+// RetainPrimaryContext retains the primary context of device h
+// (cuDevicePrimaryCtxRetain). Release it when done.
+func (d *Driver) RetainPrimaryContext(h DeviceHandle) (*Context, error) {
+	var ctx uintptr
+	r, _, _ := purego.SyscallN(d.fn[fnDevicePrimaryCtxRetain], uintptr(unsafe.Pointer(&ctx)), uintptr(h))
+	if r := Result(int32(r)); r != ResultSuccess {
+		return nil, d.errorf(r, fnDevicePrimaryCtxRetain, "device %d", h)
+	}
+	return &Context{d: d, dev: h, h: ctx}, nil
+}
+
+// Driver returns the driver the context belongs to.
+func (c *Context) Driver() *Driver { return c.d }
+
+// Device returns the handle of the context's device.
+func (c *Context) Device() DeviceHandle { return c.dev }
+
+// Handle returns the raw CUcontext.
+func (c *Context) Handle() uintptr { return c.h }
+
+// Release releases the primary context (cuDevicePrimaryCtxRelease_v2). The
+// Context must not be used afterwards.
+func (c *Context) Release() error {
+	if r := c.d.call(fnDevicePrimaryCtxRelease, uintptr(c.dev)); r != ResultSuccess {
+		return c.d.newError(r, fnDevicePrimaryCtxRelease, "device "+strconv.Itoa(int(c.dev)))
+	}
+	c.h = 0
+	return nil
+}
+
+// frame is scratch space for the arguments of one driver call.
+// purego.SyscallN is variadic and marked go:uintptrescapes, so a fresh
+// argument list escapes to the heap on every call; handing it a pooled
+// frame's slice instead keeps calls that carry no Go pointers free of
+// allocations.
+type frame struct{ a [16]uintptr }
+
+var framePool = sync.Pool{New: func() any { return new(frame) }}
+
+// callCtx locks the goroutine to its thread, makes the context current,
+// calls driver function fn with args, and unlocks. args must hold no Go
+// pointers except into memory pinned for the duration of the call. It
+// returns the result and the function that produced it: fn, or
+// fnCtxSetCurrent when the context could not be made current. It allocates
+// nothing.
+func (c *Context) callCtx(fn int, args ...uintptr) (Result, int) {
+	fr := framePool.Get().(*frame)
+	runtime.LockOSThread()
+	fr.a[0] = c.h
+	r, _, _ := purego.SyscallN(c.d.fn[fnCtxSetCurrent], fr.a[:1]...)
+	at := fnCtxSetCurrent
+	if Result(int32(r)) == ResultSuccess {
+		n := copy(fr.a[:], args)
+		r, _, _ = purego.SyscallN(c.d.fn[fn], fr.a[:n]...)
+		at = fn
+	}
+	runtime.UnlockOSThread()
+	framePool.Put(fr)
+	return Result(int32(r)), at
+}
+
+// failed builds the error of a callCtx that returned r from function at
+// while calling fn; format and args describe fn's arguments.
+func (c *Context) failed(r Result, at, fn int, format string, args ...any) error {
+	if at != fn {
+		return c.d.newError(r, at, "")
+	}
+	return c.d.errorf(r, fn, format, args...)
+}
+
+// enter locks the goroutine to its OS thread and makes the context current
+// there. On success the caller must call exit.
+func (c *Context) enter() error {
+	runtime.LockOSThread()
+	r, _, _ := purego.SyscallN(c.d.fn[fnCtxSetCurrent], c.h)
+	if r := Result(int32(r)); r != ResultSuccess {
+		runtime.UnlockOSThread()
+		return c.d.newError(r, fnCtxSetCurrent, "")
+	}
+	return nil
+}
+
+// exit undoes enter.
+func (c *Context) exit() { runtime.UnlockOSThread() }
+
+// Do runs f with the calling goroutine locked to its OS thread and the
+// context current there, for callers that make raw driver calls of their
+// own. f must not unlock the thread.
+func (c *Context) Do(f func() error) error {
+	if err := c.enter(); err != nil {
+		return err
+	}
+	defer c.exit()
+	return f()
+}
+
+// Synchronize waits for all work in the context to finish
+// (cuCtxSynchronize); errors of earlier asynchronous work surface here.
+func (c *Context) Synchronize() error {
+	if r, at := c.callCtx(fnCtxSynchronize); r != ResultSuccess {
+		return c.failed(r, at, fnCtxSynchronize, "")
+	}
+	return nil
+}

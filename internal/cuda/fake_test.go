@@ -1,0 +1,202 @@
+// Test support: builds the fake driver in testdata/fakecuda.c with the
+// system gcc and exposes its test-only controls.
+
+package cuda
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/ebitengine/purego"
+)
+
+// fake is the fake driver built for this test run; nil when gcc is missing.
+var fake *fakeDriver
+
+// fakeSkip says why fake is nil.
+var fakeSkip string
+
+// fakeDriver is the built fake library with its controls.
+type fakeDriver struct {
+	path     string // libcuda.so.1 with every symbol
+	partial  string // a library without cuLaunchKernel
+	drv      *Driver
+	setLimit func(n uint64)
+	memUsed  func() uint64
+	hostLive func() int64
+	failNext func(fn string, code int32)
+	launches func() int64
+	last     func(dims *uint32, params *uint64, max int32, name *byte, namelen int32) int32
+	current  func() uintptr
+}
+
+// launchRecord is what the fake recorded about the last launch.
+type launchRecord struct {
+	grid, block Dim3
+	shared      uint32
+	params      []uint64
+	name        string
+}
+
+func (f *fakeDriver) lastLaunch() launchRecord {
+	var dims [7]uint32
+	var params [32]uint64
+	var name [128]byte
+	n := f.last(&dims[0], &params[0], 32, &name[0], 128)
+	return launchRecord{
+		grid:   Dim3{dims[0], dims[1], dims[2]},
+		block:  Dim3{dims[3], dims[4], dims[5]},
+		shared: dims[6],
+		params: append([]uint64(nil), params[:n]...),
+		name:   goString(&name[0]),
+	}
+}
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "fakecuda")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := func() int {
+		defer os.RemoveAll(dir)
+		if err := buildFake(dir); err != nil {
+			if fake == nil && fakeSkip == "" {
+				fmt.Fprintln(os.Stderr, "building the fake driver:", err)
+				return 1
+			}
+		}
+		return m.Run()
+	}()
+	os.Exit(code)
+}
+
+// buildFake compiles the fake driver into dir, points FUSEFLOW_LIBCUDA at
+// it and opens it. Without gcc it records why in fakeSkip.
+func buildFake(dir string) error {
+	gcc, err := exec.LookPath("gcc")
+	if err != nil {
+		fakeSkip = "gcc not found: the fake CUDA driver cannot be built"
+		return err
+	}
+	f := &fakeDriver{path: filepath.Join(dir, "libcuda.so.1"), partial: filepath.Join(dir, "libcuda_partial.so")}
+	src := filepath.Join("testdata", "fakecuda.c")
+	for _, b := range []struct {
+		out   string
+		extra []string
+	}{{f.path, nil}, {f.partial, []string{"-DFAKE_OMIT_LAUNCH"}}} {
+		args := append([]string{"-shared", "-fPIC", "-O1", "-o", b.out}, b.extra...)
+		args = append(args, src, "-lpthread")
+		if out, err := exec.Command(gcc, args...).CombinedOutput(); err != nil {
+			return fmt.Errorf("gcc %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	if err := os.Setenv(LibraryEnv, f.path); err != nil {
+		return err
+	}
+	if f.drv, err = Load(); err != nil {
+		return err
+	}
+	for _, c := range []struct {
+		fptr any
+		name string
+	}{
+		{&f.setLimit, "fake_set_mem_limit"},
+		{&f.memUsed, "fake_mem_used"},
+		{&f.hostLive, "fake_host_allocs"},
+		{&f.failNext, "fake_fail_next"},
+		{&f.launches, "fake_launch_count"},
+		{&f.last, "fake_last_launch"},
+		{&f.current, "fake_current_context"},
+	} {
+		registerFake(f, c.fptr, c.name)
+	}
+	fake = f
+	return nil
+}
+
+// registerFake binds a test-only export of the fake driver to a Go func.
+func registerFake(f *fakeDriver, fptr any, name string) {
+	purego.RegisterLibFunc(fptr, f.drv.lib, name)
+}
+
+// needFake returns the fake driver or skips the test when it could not be
+// built for want of gcc.
+func needFake(t testing.TB) *fakeDriver {
+	t.Helper()
+	if fake == nil {
+		t.Skip(fakeSkip)
+	}
+	return fake
+}
+
+// fakeContext returns the fake device's primary context, released when the
+// test ends, and restores the fake's memory limit afterwards.
+func fakeContext(t testing.TB) (*fakeDriver, *Context) {
+	t.Helper()
+	f := needFake(t)
+	ctx, err := f.drv.RetainPrimaryContext(0)
+	if err != nil {
+		t.Fatalf("RetainPrimaryContext: %v", err)
+	}
+	t.Cleanup(func() {
+		f.setLimit(1 << 30)
+		if err := ctx.Release(); err != nil {
+			t.Errorf("Release: %v", err)
+		}
+	})
+	return f, ctx
+}
+
+// hostPtr returns the address of the first element of s for a copy.
+func hostPtr[T any](s []T) unsafe.Pointer { return unsafe.Pointer(&s[0]) }
+
+// fakePTX is a PTX module with the fake driver's two working kernels and
+// a kernel with every parameter kind.
+const fakePTX = `.version 8.0
+.target sm_90
+.address_size 64
+
+.visible .entry fake_add(
+	.param .u64 a,
+	.param .u64 b,
+	.param .u64 c,
+	.param .u32 n
+)
+{
+	ret;
+}
+
+.visible .entry fake_axpy(
+	.param .f32 alpha,
+	.param .u64 x,
+	.param .u64 y,
+	.param .u32 n
+)
+{
+	ret;
+}
+
+.visible .entry every_kind(
+	.param .u64 p,
+	.param .s32 i,
+	.param .u32 u,
+	.param .f32 f,
+	.param .s64 l,
+	.param .u64 q,
+	.param .f64 d
+)
+{
+	ret;
+}
+
+.visible .entry no_params()
+{
+	ret;
+}
+`
