@@ -1,0 +1,86 @@
+// Command fuseflow inspects what fuseflow can run on and how it plans
+// expressions.
+//
+// Usage:
+//
+//	fuseflow devices    list backends and CUDA devices with their properties
+//
+// On a machine without an NVIDIA driver, devices says so and exits 0.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+
+	"github.com/fuseflow/fuseflow/internal/cuda"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes one subcommand and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	switch args[0] {
+	case "devices":
+		if err := devices(stdout, cuda.Load); err != nil {
+			fmt.Fprintln(stderr, "fuseflow devices:", err)
+			return 1
+		}
+		return 0
+	case "help", "-h", "-help", "--help":
+		usage(stdout)
+		return 0
+	}
+	fmt.Fprintf(stderr, "fuseflow: unknown command %q\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: fuseflow <command>")
+	fmt.Fprintln(w, "commands:")
+	fmt.Fprintln(w, "  devices   list backends and CUDA devices")
+}
+
+// devices prints the CPU backend and every CUDA device the driver loaded
+// by load reports. A missing driver is not an error: it is reported.
+func devices(w io.Writer, load func() (*cuda.Driver, error)) error {
+	fmt.Fprintf(w, "cpu: %d cores (%s/%s)\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH)
+	drv, err := load()
+	if errors.Is(err, cuda.ErrNoDriver) {
+		fmt.Fprintf(w, "cuda: no NVIDIA driver found (%v)\n", err)
+		return nil
+	}
+	if err != nil {
+		fmt.Fprintf(w, "cuda: driver present but unusable: %v\n", err)
+		return nil
+	}
+	v, err := drv.Version()
+	if err != nil {
+		return err
+	}
+	devs, err := drv.Devices()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "cuda: driver %s (%s), %d device(s)\n", cuda.VersionString(v), drv.Path(), len(devs))
+	for _, d := range devs {
+		fmt.Fprintf(w, "cuda:%d: %s\n", d.Ordinal, d.Name)
+		fmt.Fprintf(w, "  compute capability %d.%d (%s), %d SMs, %.1f GiB\n", d.Major, d.Minor, d.Arch(), d.SMs, float64(d.TotalMem)/(1<<30))
+		fmt.Fprintf(w, "  threads: %d per block, %d per SM; warp %d\n", d.MaxThreadsPerBlock, d.MaxThreadsPerSM, d.WarpSize)
+		fmt.Fprintf(w, "  shared memory: %d B per block (%d opt-in), %d B per SM; registers: %d per block, %d per SM\n",
+			d.SharedMemPerBlock, d.SharedMemPerBlockOptin, d.SharedMemPerSM, d.RegistersPerBlock, d.RegistersPerSM)
+		if bw := d.PeakBandwidth(); bw > 0 {
+			fmt.Fprintf(w, "  memory: %d-bit bus, peak %.0f GB/s; L2 %d KiB\n", d.MemoryBusWidth, bw/1e9, d.L2CacheSize>>10)
+		}
+	}
+	return nil
+}

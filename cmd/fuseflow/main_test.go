@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fuseflow/fuseflow/internal/cuda"
+)
+
+func TestDevicesWithoutDriver(t *testing.T) {
+	var out bytes.Buffer
+	err := devices(&out, func() (*cuda.Driver, error) { return cuda.Open("/nonexistent/libcuda.so.1") })
+	if err != nil {
+		t.Fatalf("devices got:%v want:nil", err)
+	}
+	for _, want := range []string{"cpu:", "cuda: no NVIDIA driver found"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output got:%q want it to contain %q", out.String(), want)
+		}
+	}
+}
+
+func TestRunUsage(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{nil, 2, "usage"},
+		{[]string{"bogus"}, 2, `unknown command "bogus"`},
+		{[]string{"help"}, 0, "devices"},
+	}
+	for _, tt := range tests {
+		var out, errOut bytes.Buffer
+		code := run(tt.args, &out, &errOut)
+		all := out.String() + errOut.String()
+		if code != tt.code || !strings.Contains(all, tt.want) {
+			t.Errorf("run(%v) got:%d %q want:%d containing %q", tt.args, code, all, tt.code, tt.want)
+		}
+	}
+}
+
+func Example_usage() {
+	var out bytes.Buffer
+	usage(&out)
+	fmt.Print(out.String())
+	// Output:
+	// usage: fuseflow <command>
+	// commands:
+	//   devices   list backends and CUDA devices
+}
+
+func TestDevicesWithFakeDriver(t *testing.T) {
+	gcc, err := exec.LookPath("gcc")
+	if err != nil {
+		t.Skip("gcc not found: the fake driver cannot be built")
+	}
+	lib := filepath.Join(t.TempDir(), "libcuda.so.1")
+	cmd := exec.Command(gcc, "-shared", "-fPIC", "-o", lib, "../../internal/cuda/testdata/fakecuda.c")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building the fake driver: %v\n%s", err, out)
+	}
+	var out bytes.Buffer
+	if err := devices(&out, func() (*cuda.Driver, error) { return cuda.Open(lib) }); err != nil {
+		t.Fatalf("devices got:%v want:nil", err)
+	}
+	for _, want := range []string{"device(s)", "cuda:0: Fake GPU", "compute capability 9.0 (sm_90)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output got:%q want it to contain %q", out.String(), want)
+		}
+	}
+}
