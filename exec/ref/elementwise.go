@@ -1,0 +1,131 @@
+// Elementwise evaluation: unary ops, casts, binary ops, comparisons and
+// Where, each operand read stretched to the node's shape and combined
+// element by element with the tables of scalar.go.
+
+package ref
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+// unary applies n's op to x. Operands already have the dtype the op
+// computes in (the graph inserts casts), except IsNaN and IsInf, which
+// are false for integer and bool operands.
+func unary(n *graph.Node, x vec) (vec, error) {
+	op := n.Op()
+	in := n.Input(0).DType()
+	switch {
+	case op == graph.OpCast:
+		return castLane(x, n.DType()), nil
+	case op == graph.OpIsNaN || op == graph.OpIsInf:
+		out := make([]int64, len(x.f)+len(x.i))
+		for k, v := range x.f {
+			if (op == graph.OpIsNaN && v != v) || (op == graph.OpIsInf && math.IsInf(v, 0)) {
+				out[k] = 1
+			}
+		}
+		return vec{i: out}, nil
+	case in.IsFloat():
+		if f := unaryFloat[op]; f != nil {
+			out := make([]float64, len(x.f))
+			for k, v := range x.f {
+				out[k] = f(v)
+			}
+			return vec{f: out}, nil
+		}
+	default:
+		tab := unaryInt
+		if in == graph.Bool {
+			tab = unaryBool
+		}
+		if f := tab[op]; f != nil {
+			out := make([]int64, len(x.i))
+			for k, v := range x.i {
+				out[k] = f(v)
+			}
+			return vec{i: out}, nil
+		}
+	}
+	return vec{}, fmt.Errorf("unsupported operand dtype %v", in)
+}
+
+// castLane converts x to the lane of dtype d by the cast rules: floats to
+// integers and bool through castFloat; everything else keeps its lane and
+// is converted when stored (see store).
+func castLane(x vec, d graph.DType) vec {
+	if !x.isFloat() || d.IsFloat() {
+		return x
+	}
+	out := make([]int64, len(x.f))
+	for k, v := range x.f {
+		out[k] = castFloat(v, d)
+	}
+	return vec{i: out}
+}
+
+// binary applies n's op (arithmetic or comparison) to a and b, both
+// already stretched to n's shape and of the same dtype.
+func binary(n *graph.Node, a, b vec) (vec, error) {
+	op := n.Op()
+	if a.isFloat() {
+		if f := binaryFloat[op]; f != nil {
+			out := make([]float64, len(a.f))
+			for k := range out {
+				out[k] = f(a.f[k], b.f[k])
+			}
+			return vec{f: out}, nil
+		}
+		if f := compareFloat[op]; f != nil {
+			out := make([]int64, len(a.f))
+			for k := range out {
+				if f(a.f[k], b.f[k]) {
+					out[k] = 1
+				}
+			}
+			return vec{i: out}, nil
+		}
+	} else {
+		if f := binaryInt[op]; f != nil {
+			out := make([]int64, len(a.i))
+			for k := range out {
+				out[k] = f(a.i[k], b.i[k])
+			}
+			return vec{i: out}, nil
+		}
+		if f := compareInt[op]; f != nil {
+			out := make([]int64, len(a.i))
+			for k := range out {
+				if f(a.i[k], b.i[k]) {
+					out[k] = 1
+				}
+			}
+			return vec{i: out}, nil
+		}
+	}
+	return vec{}, fmt.Errorf("unsupported operand dtype %v", n.Input(0).DType())
+}
+
+// where picks a's element where cond is true and b's elsewhere.
+func where(cond, a, b vec) vec {
+	if a.isFloat() {
+		out := make([]float64, len(a.f))
+		for k, c := range cond.i {
+			out[k] = b.f[k]
+			if c != 0 {
+				out[k] = a.f[k]
+			}
+		}
+		return vec{f: out}
+	}
+	out := make([]int64, len(a.i))
+	for k, c := range cond.i {
+		out[k] = b.i[k]
+		if c != 0 {
+			out[k] = a.i[k]
+		}
+	}
+	return vec{i: out}
+}
