@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/fmath"
 )
 
 // unaryFloat defines the unary ops on floats. Float32 operands are
@@ -21,7 +22,7 @@ var unaryFloat = map[graph.Op]func(float64) float64{
 	graph.OpRsqrt:   func(x float64) float64 { return 1 / math.Sqrt(x) },
 	graph.OpExp:     math.Exp,
 	graph.OpExp2:    math.Exp2,
-	graph.OpLog:     math.Log,
+	graph.OpLog:     fmath.Log,
 	graph.OpLog2:    math.Log2,
 	graph.OpLog1p:   math.Log1p,
 	graph.OpExpm1:   math.Expm1,
