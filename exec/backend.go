@@ -34,3 +34,20 @@ type Backend interface {
 	// tensor is returned and nothing allocated is left behind.
 	Eval(ctx context.Context, req *Request) ([]*Tensor, error)
 }
+
+// DeviceBuffer is memory owned by a device backend, reference-counted like
+// an arrow buffer. Its contents are reached only through the backend.
+type DeviceBuffer interface {
+	Retain()
+	Release()
+	// Len is the size in bytes.
+	Len() int
+}
+
+// HostCopier is implemented by backends whose results may stay in device
+// memory (exec/cuda). ToHost returns a host tensor with t's dtype and
+// shape, contiguous, allocated from alloc and owned by the caller; t is
+// not released. For a host tensor it returns a retained view.
+type HostCopier interface {
+	ToHost(ctx context.Context, t *Tensor, alloc memory.Allocator) (*Tensor, error)
+}

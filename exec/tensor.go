@@ -11,12 +11,14 @@ import (
 	"github.com/fuseflow/fuseflow/graph"
 )
 
-// Tensor is a strided view of elements in a host buffer: element (i0, i1,
-// ...) lives at index Offset + sum(ik*Strides[k]) of the buffer's elements
-// of DType. A Tensor holds one reference to Buf; Release drops it. Tensors
-// are not safe for concurrent mutation; concurrent reads are fine.
+// Tensor is a strided view of elements in a host buffer (Buf) or in device
+// memory (Dev, with Buf nil): element (i0, i1, ...) lives at index
+// Offset + sum(ik*Strides[k]) of the buffer's elements of DType. A Tensor
+// holds one reference to its buffer; Release drops it. Tensors are not
+// safe for concurrent mutation; concurrent reads are fine.
 type Tensor struct {
 	Buf     *memory.Buffer
+	Dev     DeviceBuffer
 	DType   graph.DType
 	Shape   graph.Shape
 	Strides []int // in elements; 0 for a broadcast axis
@@ -53,17 +55,32 @@ func Wrap(buf *memory.Buffer, d graph.DType, s graph.Shape) (*Tensor, error) {
 // Release drops the tensor's reference to its buffer. It is safe to call
 // on a nil tensor and more than once.
 func (t *Tensor) Release() {
-	if t != nil && t.Buf != nil {
+	if t == nil {
+		return
+	}
+	if t.Buf != nil {
 		t.Buf.Release()
 		t.Buf = nil
 	}
+	if t.Dev != nil {
+		t.Dev.Release()
+		t.Dev = nil
+	}
 }
+
+// OnDevice reports whether the tensor's elements live in device memory.
+func (t *Tensor) OnDevice() bool { return t.Buf == nil && t.Dev != nil }
 
 // View returns a new tensor over the same buffer (retained) with the given
 // layout. The caller owns it.
 func (t *Tensor) View(s graph.Shape, strides []int, offset int) *Tensor {
-	t.Buf.Retain()
-	return &Tensor{Buf: t.Buf, DType: t.DType, Shape: s.Clone(), Strides: append([]int(nil), strides...), Offset: offset}
+	if t.Buf != nil {
+		t.Buf.Retain()
+	}
+	if t.Dev != nil {
+		t.Dev.Retain()
+	}
+	return &Tensor{Buf: t.Buf, Dev: t.Dev, DType: t.DType, Shape: s.Clone(), Strides: append([]int(nil), strides...), Offset: offset}
 }
 
 // Size returns the number of elements in the view.
