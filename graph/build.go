@@ -110,12 +110,12 @@ func Binary(op Op, a, b *Node) *Node {
 		return errNode(op, in, "%v", err)
 	}
 	p := Promote(a.dtype, b.dtype)
+	if (op == OpAdd || op == OpSub || op == OpMul || op == OpFloorDiv || op == OpMod || op == OpPow) && p == Bool {
+		return errNode(op, in, "unsupported dtype bool (use Or, And or AsType)")
+	}
 	out, compute, err := resultDType(op, p)
 	if err != nil {
 		return errNode(op, in, "%v", err)
-	}
-	if (op == OpAdd || op == OpSub || op == OpMul || op == OpFloorDiv || op == OpMod || op == OpPow) && p == Bool {
-		return errNode(op, in, "unsupported dtype bool (use Or, And or AsType)")
 	}
 	return makeNode(op, out, s, []*Node{Cast(a, compute), Cast(b, compute)}, Attr{})
 }

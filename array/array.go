@@ -1,0 +1,229 @@
+// Array: the lazy, immutable handle users hold, its accessors, the
+// ownership of the result it holds, and Release.
+
+package array
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+
+	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+// DType is the element type of an array.
+type DType = graph.DType
+
+// The element types.
+const (
+	Bool    = graph.Bool
+	Int32   = graph.Int32
+	Int64   = graph.Int64
+	Float32 = graph.Float32
+	Float64 = graph.Float64
+)
+
+// Shape lists the extent of each axis, outermost first.
+type Shape = graph.Shape
+
+// Array is a lazy, immutable handle on a value of an expression graph:
+// building it computes nothing, Eval (or any result accessor) computes it.
+// Methods never mutate the receiver; they return new Arrays. An Array built
+// from invalid operands carries the error (Err) and so does everything
+// built on it; it comes back from Eval, ToSlice and the other results.
+//
+// Ownership: an Array created from data (FromSlice, FromArrow, FromDense)
+// holds its input buffer, and an evaluated Array holds its result, until
+// Release (or until the garbage collector finds the Array unreachable).
+// Arrays are safe for concurrent use.
+type Array struct {
+	node *graph.Node
+	ctx  *Context
+	h    *hold
+}
+
+// hold records whether an Array holds a reference to an evaluated result
+// in its Context's registry. Guarded by the Context's mutex. It is kept
+// apart from the Array so that the cleanup run when the Array is collected
+// can reach it.
+type hold struct {
+	ctx      *Context
+	e        *entry
+	released bool
+	cleanup  bool
+}
+
+func newArray(c *Context, n *graph.Node) *Array {
+	return &Array{node: n, ctx: c, h: &hold{ctx: c}}
+}
+
+// errArray returns an Array of c carrying err.
+func errArray(c *Context, op graph.Op, err error) *Array {
+	return newArray(c, graph.ErrorNode(op, err))
+}
+
+// opErr formats an error the way graph.OpError does, for ops the array
+// package composes itself: "Name(shape dtype, ...): message".
+func opErr(name string, nodes []*graph.Node, format string, args ...any) error {
+	var b strings.Builder
+	b.WriteString(name)
+	if len(nodes) > 0 {
+		b.WriteString("(")
+		for i, n := range nodes {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%v %v", n.Shape(), n.DType())
+		}
+		b.WriteString(")")
+	}
+	b.WriteString(": ")
+	fmt.Fprintf(&b, format, args...)
+	return errors.New(b.String())
+}
+
+var errNilArray = errors.New("nil *Array")
+
+// nodeOf returns a's node, or an error node for a nil Array.
+func nodeOf(a *Array) *graph.Node {
+	if a == nil || a.node == nil {
+		return graph.ErrorNode(graph.OpInvalid, errNilArray)
+	}
+	return a.node
+}
+
+// ctxOf returns a's Context, nil for a nil Array.
+func ctxOf(a *Array) *Context {
+	if a == nil {
+		return nil
+	}
+	return a.ctx
+}
+
+// derive returns an Array of a's Context for n.
+func (a *Array) derive(n *graph.Node) *Array { return newArray(ctxOf(a), n) }
+
+// DType returns the element type (Invalid for an Array carrying an error).
+func (a *Array) DType() DType { return nodeOf(a).DType() }
+
+// Shape returns a copy of the shape (empty for 0-d arrays and for Arrays
+// carrying an error).
+func (a *Array) Shape() Shape { return nodeOf(a).Shape().Clone() }
+
+// Rank returns the number of axes.
+func (a *Array) Rank() int { return len(nodeOf(a).Shape()) }
+
+// Size returns the number of elements.
+func (a *Array) Size() int { return nodeOf(a).Size() }
+
+// Err returns the error recorded when the Array or one of its operands was
+// built, or the error of its Context; nil when it is valid.
+func (a *Array) Err() error {
+	if err := nodeOf(a).Err(); err != nil {
+		return err
+	}
+	if a.ctx != nil && a.ctx.err != nil {
+		return a.ctx.err
+	}
+	return nil
+}
+
+// Node returns the graph node the Array stands for (for planners, tests
+// and Explain). Nodes are immutable.
+func (a *Array) Node() *graph.Node { return nodeOf(a) }
+
+// Context returns the Context the Array belongs to (nil for an Array that
+// carries an error and belongs to none).
+func (a *Array) Context() *Context { return ctxOf(a) }
+
+// Evaluated reports whether the Array currently holds a result (or input
+// data).
+func (a *Array) Evaluated() bool {
+	if a == nil || a.ctx == nil {
+		return false
+	}
+	a.ctx.mu.Lock()
+	defer a.ctx.mu.Unlock()
+	return a.h.e != nil
+}
+
+// Release drops the input data or result the Array holds; the buffer is
+// freed when no other Array, view or exported arrow.Array holds it. After
+// Release the Array cannot be evaluated again (Eval returns an error), and
+// expressions that still need its input data fail the same way. Release is
+// safe to call more than once, on a nil Array, and concurrently.
+func (a *Array) Release() {
+	if a == nil || a.ctx == nil {
+		return
+	}
+	a.h.release()
+}
+
+// release drops h's reference. Safe to call more than once.
+func (h *hold) release() {
+	c := h.ctx
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	h.released = true
+	c.unholdLocked(h)
+}
+
+// unholdLocked drops h's reference to its entry, freeing the entry when it
+// was the last. The caller holds c.mu.
+func (c *Context) unholdLocked(h *hold) {
+	e := h.e
+	if e == nil {
+		return
+	}
+	h.e = nil
+	e.refs--
+	if e.refs == 0 {
+		delete(c.results, e.node)
+		e.t.Release()
+	}
+}
+
+// holdLocked makes a hold a reference to e (once). The caller holds c.mu.
+func (c *Context) holdLocked(a *Array, e *entry) {
+	h := a.h
+	if h.e != nil || h.released {
+		return
+	}
+	h.e = e
+	e.refs++
+	if !h.cleanup {
+		h.cleanup = true
+		runtime.AddCleanup(a, (*hold).release, h)
+	}
+}
+
+// register stores t as the value of a's node (a fresh input) and makes a
+// hold it. It takes ownership of t.
+func (c *Context) register(a *Array, t *exec.Tensor) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := &entry{node: a.node, t: t}
+	c.results[a.node] = e
+	c.holdLocked(a, e)
+}
+
+// tensor returns a view of the result a holds (evaluating a first when it
+// holds none). The caller owns the view and must Release it.
+func (a *Array) tensor(op string) (*exec.Tensor, error) {
+	if a == nil {
+		return nil, fmt.Errorf("%s: %w", op, errNilArray)
+	}
+	if err := a.Eval(); err != nil {
+		return nil, err
+	}
+	c := a.ctx
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if a.h.e == nil {
+		return nil, fmt.Errorf("%s: array %v %v was released", op, a.node.Shape(), a.node.DType())
+	}
+	t := a.h.e.t
+	return t.View(t.Shape, t.Strides, t.Offset), nil
+}

@@ -1,0 +1,157 @@
+// Context: which backend evaluates arrays, which allocator their host
+// buffers come from, and the registry of evaluated results.
+
+package array
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/exec/ref"
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+// Context says which backend evaluates its arrays and which allocator
+// their host buffers come from. It also keeps the results of evaluated
+// arrays, so that work is never repeated: an expression that reads a node
+// some live array of the Context has already computed reuses that result.
+// Arrays of two Contexts cannot be combined. A Context is safe for
+// concurrent use.
+type Context struct {
+	backend exec.Backend
+	alloc   memory.Allocator
+	name    string
+	err     error // set for a Context that cannot evaluate (Default with an unknown device)
+
+	mu      sync.Mutex
+	results map[*graph.Node]*entry
+}
+
+// entry is one evaluated node: its tensor and how many arrays hold it.
+// Guarded by the Context's mutex.
+type entry struct {
+	node *graph.Node
+	t    *exec.Tensor
+	refs int
+}
+
+// Option configures NewContext.
+type Option func(*Context) error
+
+// WithBackend makes the Context evaluate with b. A nil b is an error.
+func WithBackend(b exec.Backend) Option {
+	return func(c *Context) error {
+		if b == nil {
+			return errors.New("array: WithBackend: nil backend")
+		}
+		c.backend = b
+		return nil
+	}
+}
+
+// WithAllocator makes the Context allocate host buffers (inputs copied from
+// Go slices, results, scratch) from a. A nil a is an error.
+func WithAllocator(a memory.Allocator) Option {
+	return func(c *Context) error {
+		if a == nil {
+			return errors.New("array: WithAllocator: nil allocator")
+		}
+		c.alloc = a
+		return nil
+	}
+}
+
+// NewContext returns a Context configured by opts. Without WithBackend it
+// uses the default backend (chosen by the FUSEFLOW_DEVICE environment
+// variable, see Default); without WithAllocator, a Go allocator. It fails
+// when an option is invalid or the default backend is unavailable.
+func NewContext(opts ...Option) (*Context, error) {
+	c := &Context{results: map[*graph.Node]*entry{}}
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if err := o(c); err != nil {
+			return nil, err
+		}
+	}
+	if c.backend == nil {
+		b, err := defaultBackend()
+		if err != nil {
+			return nil, err
+		}
+		c.backend = b
+	}
+	if c.alloc == nil {
+		c.alloc = memory.NewGoAllocator()
+	}
+	c.name = c.backend.Name()
+	return c, nil
+}
+
+// MustContext is NewContext that panics on error, for programs and tests
+// whose configuration is fixed.
+func MustContext(opts ...Option) *Context {
+	c, err := NewContext(opts...)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+var defaultContext = sync.OnceValue(newDefault)
+
+// newDefault builds the Context Default returns: on an unavailable device,
+// one that carries the error.
+func newDefault() *Context {
+	c, err := NewContext()
+	if err != nil {
+		return &Context{err: err, name: deviceName() + " (unavailable)", alloc: memory.NewGoAllocator(),
+			results: map[*graph.Node]*entry{}}
+	}
+	return c
+}
+
+// Default returns the process-wide Context, created on first use with the
+// backend the FUSEFLOW_DEVICE environment variable names ("ref" or unset:
+// the reference evaluator) and a Go allocator. When the variable names a
+// backend this build does not have, Default still returns a Context, but
+// every array built on it carries that error (it comes back from Eval,
+// ToSlice and Err) and Err reports it.
+func Default() *Context { return defaultContext() }
+
+func deviceName() string { return os.Getenv("FUSEFLOW_DEVICE") }
+
+// defaultBackend returns the backend FUSEFLOW_DEVICE selects.
+func defaultBackend() (exec.Backend, error) {
+	switch d := deviceName(); d {
+	case "", "ref":
+		return ref.New(), nil
+	default:
+		return nil, fmt.Errorf("array: FUSEFLOW_DEVICE=%q: backend %q is not available in this build (available: ref)", d, d)
+	}
+}
+
+// Backend returns the name of the Context's backend ("ref", "cpu",
+// "cuda:0"). For a Default Context whose device is unavailable it is the
+// requested name followed by " (unavailable)".
+func (c *Context) Backend() string { return c.name }
+
+// Allocator returns the allocator the Context's host buffers come from.
+func (c *Context) Allocator() memory.Allocator { return c.alloc }
+
+// Err returns why the Context cannot evaluate anything, or nil.
+func (c *Context) Err() error { return c.err }
+
+// Live returns the number of distinct evaluated results and inputs the
+// Context currently holds for live arrays (for tests and diagnostics).
+func (c *Context) Live() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.results)
+}

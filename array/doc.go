@@ -1,0 +1,62 @@
+// Package array is fuseflow's user API: lazy NumPy-style arrays.
+//
+// An Array is an immutable handle on a node of an expression graph.
+// Building one computes nothing; Eval, ToSlice, Value, ToArrow and String
+// compute it, all the arrays asked for in one backend request, so shared
+// work is done once:
+//
+//	c := array.Default()
+//	x := c.Arange(0, 12, 1, array.Float32).Reshape(3, 4)
+//	y := x.Transpose().Mul(2).Sum(0) // nothing has run yet
+//	fmt.Println(y)                   // evaluates: [12. 44. 76.]
+//
+// # Contexts
+//
+// A Context says which backend evaluates its arrays and which Arrow
+// allocator their host buffers come from (NewContext with WithBackend and
+// WithAllocator; Default for the process-wide one, whose backend the
+// FUSEFLOW_DEVICE environment variable picks). Arrays of two Contexts
+// cannot be combined.
+//
+// # Operands and promotion
+//
+// Binary ops take an *Array or a Go number. Go numbers are weakly typed:
+// float32 array * 2 stays float32 (the full promotion table is in package
+// graph). Shapes broadcast as in NumPy.
+//
+// # Errors
+//
+// Nothing panics across the API (except the documented Must helpers). An
+// invalid operation — mismatched shapes, an invalid axis, a reshape to
+// another size, a zero slice step, an index out of range, an unsupported
+// dtype, arrays of two Contexts — gives an Array that carries the error
+// ("Add((3,) float32, (4,) float32): shapes (3,) (4,) cannot be broadcast
+// together"); everything built on it carries the same error, and it comes
+// back from Err, Eval, ToSlice and the other results.
+//
+// # Ownership
+//
+// Arrays made from data (FromSlice, FromArrow, FromDense) hold their
+// input buffer; evaluated arrays hold their result. Results are kept per
+// Context by graph node: an expression that needs a node some live array
+// already holds reuses that result instead of recomputing it. Release
+// drops what an Array holds (the garbage collector does it too, for Arrays
+// it finds unreachable); arrow.Arrays returned by ToArrow are the caller's
+// to Release. With a checked allocator, releasing every Array created or
+// evaluated and every exported arrow.Array leaves zero bytes allocated.
+//
+// # Results
+//
+// ToSlice copies a result out in row-major order, Value and its siblings
+// read a single element, ToArrow exports a flat Arrow array (sharing the
+// buffer when it can), ToDense converts to a gonum matrix, and String and
+// Repr print as NumPy's str and repr do.
+//
+// # Special values
+//
+// Integer FloorDiv and Mod by zero give 0 (NumPy gives 0 with a warning).
+// Integer Pow with a negative exponent gives 0 except for bases 1 and -1.
+// Float to integer conversion truncates toward zero, saturates, and maps
+// NaN to 0. NaN propagates through arithmetic, Maximum, Minimum, Max and
+// Min as in NumPy. Mean of an empty selection is NaN.
+package array

@@ -1,0 +1,62 @@
+// Runnable examples of the package.
+
+package array_test
+
+import (
+	"fmt"
+
+	"github.com/fuseflow/fuseflow/array"
+)
+
+// Build a lazy chain, evaluate it, and read results.
+func Example() {
+	c := array.MustContext()
+	x := c.Arange(0, 12, 1, array.Float32).Reshape(3, 4)
+	y := x.Transpose().Mul(2).Sum(0)
+	fmt.Println(x)
+	fmt.Println(y)
+	fmt.Println(y.Repr())
+
+	m := x.Mean()
+	v, _ := m.Value()
+	fmt.Println("mean:", v)
+
+	bad := x.Add(c.Ones(array.Float32, 5))
+	fmt.Println(bad.Err())
+	// Output:
+	// [[ 0.  1.  2.  3.]
+	//  [ 4.  5.  6.  7.]
+	//  [ 8.  9. 10. 11.]]
+	// [12. 44. 76.]
+	// array([12., 44., 76.], dtype=float32)
+	// mean: 5.5
+	// Add((3, 4) float32, (5,) float32): shapes (3, 4) (5,) cannot be broadcast together
+}
+
+// Go slices in and out, with NumPy's matmul semantics for vectors.
+func ExampleMatMul() {
+	c := array.MustContext()
+	a := array.FromSlice(c, []float64{1, 2, 3, 4, 5, 6}, 2, 3)
+	v := array.FromSlice(c, []float64{1, 0, -1})
+	defer a.Release()
+	defer v.Release()
+	p := array.MatMul(a, v)
+	defer p.Release()
+	out, err := array.ToSlice[float64](p)
+	fmt.Println(out, err, p.Shape())
+	// Output:
+	// [-2 -2] <nil> (2,)
+}
+
+// Views compose without copying until a result is needed.
+func ExampleArray_Slice() {
+	c := array.MustContext()
+	x := c.Arange(0, 12, 1, array.Int64).Reshape(3, 4)
+	fmt.Println(x.Slice(array.Rev(), array.RS(0, 4, 2)))
+	fmt.Println(x.Index(1))
+	// Output:
+	// [[ 8 10]
+	//  [ 4  6]
+	//  [ 0  2]]
+	// [4 5 6 7]
+}

@@ -1,0 +1,202 @@
+// Constructors from data: Go slices, Arrow arrays and Go scalars.
+
+package array
+
+import (
+	"errors"
+	"fmt"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	arrowarray "github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+// Number is the set of Go element types arrays exchange with Go slices:
+// bool, int32, int64, float32 and float64 map to the dtype of that name,
+// and int maps to Int64.
+type Number interface {
+	bool | int | int32 | int64 | float32 | float64
+}
+
+// dtypeFor returns the dtype that Go type T maps to.
+func dtypeFor[T Number]() DType {
+	var z T
+	switch any(z).(type) {
+	case bool:
+		return Bool
+	case int32:
+		return Int32
+	case int, int64:
+		return Int64
+	case float32:
+		return Float32
+	}
+	return Float64
+}
+
+var errNilContext = errors.New("nil *Context")
+
+// checkContext returns the error that keeps c from building arrays.
+func checkContext(c *Context) error {
+	if c == nil {
+		return errNilContext
+	}
+	return c.err
+}
+
+// inputShape returns the shape of n elements laid out as shape (1-d when
+// shape is empty), checking sizes.
+func inputShape(op string, d DType, n int, shape []int) (Shape, error) {
+	s := Shape(shape).Clone()
+	if len(shape) == 0 {
+		s = Shape{n}
+	}
+	if err := graph.CheckShape(s, d); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	if s.Size() != n {
+		return nil, fmt.Errorf("%s: shape %v needs %d elements, the data has %d", op, s, s.Size(), n)
+	}
+	return s, nil
+}
+
+// FromSlice returns an array of data laid out row-major in shape (1-d of
+// len(data) when no shape is given). The data is copied into a buffer from
+// the Context's allocator; the Array holds that buffer until Release. It
+// carries an error when the shape's size differs from len(data) or is
+// invalid. Go int elements become Int64.
+func FromSlice[T Number](c *Context, data []T, shape ...int) *Array {
+	d := dtypeFor[T]()
+	if err := checkContext(c); err != nil {
+		return errArray(c, graph.OpInput, fmt.Errorf("FromSlice: %w", err))
+	}
+	s, err := inputShape("FromSlice", d, len(data), shape)
+	if err != nil {
+		return errArray(c, graph.OpInput, err)
+	}
+	t, err := exec.NewTensor(c.alloc, d, s)
+	if err != nil {
+		return errArray(c, graph.OpInput, fmt.Errorf("FromSlice: %w", err))
+	}
+	if len(data) > 0 {
+		if ints, ok := any(data).([]int); ok {
+			copy(exec.Elems[int64](t), unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(ints))), len(ints)))
+		} else {
+			copy(exec.Elems[T](t), data)
+		}
+	}
+	return c.input(d, s, "FromSlice", t)
+}
+
+// input returns a new Array for an input leaf holding t (owned).
+func (c *Context) input(d DType, s Shape, label string, t *exec.Tensor) *Array {
+	a := newArray(c, graph.Input(d, s, label))
+	if err := a.node.Err(); err != nil {
+		t.Release()
+		return a
+	}
+	c.register(a, t)
+	return a
+}
+
+// arrowDTypes maps the primitive Arrow types FromArrow accepts.
+var arrowDTypes = map[arrow.Type]DType{
+	arrow.BOOL:    Bool,
+	arrow.INT32:   Int32,
+	arrow.INT64:   Int64,
+	arrow.FLOAT32: Float32,
+	arrow.FLOAT64: Float64,
+}
+
+// FromArrow returns an array of the values of a primitive Arrow array
+// (int32, int64, float32, float64 or boolean) laid out row-major in shape
+// (1-d when no shape is given). Numeric arrays are zero-copy: the Array
+// retains a's data buffer (honouring a's offset) until Release, and a may
+// be released by the caller at once. Boolean arrays are bit-packed in
+// Arrow and are copied into one byte per element. Arrays with nulls,
+// other types and shapes of another size give an Array carrying an error.
+func (c *Context) FromArrow(a arrow.Array, shape ...int) *Array {
+	if err := checkContext(c); err != nil {
+		return errArray(c, graph.OpInput, fmt.Errorf("FromArrow: %w", err))
+	}
+	if a == nil {
+		return errArray(c, graph.OpInput, errors.New("FromArrow: nil arrow.Array"))
+	}
+	d, ok := arrowDTypes[a.DataType().ID()]
+	if !ok {
+		return errArray(c, graph.OpInput, fmt.Errorf("FromArrow: unsupported arrow type %v (want bool, int32, int64, float32 or float64)", a.DataType()))
+	}
+	if a.NullN() > 0 {
+		return errArray(c, graph.OpInput, fmt.Errorf("FromArrow: arrow %v array of length %d has %d nulls; arrays with nulls are not supported", a.DataType(), a.Len(), a.NullN()))
+	}
+	n := a.Len()
+	s, err := inputShape("FromArrow", d, n, shape)
+	if err != nil {
+		return errArray(c, graph.OpInput, err)
+	}
+	if d == Bool {
+		t, err := exec.NewTensor(c.alloc, Bool, s)
+		if err != nil {
+			return errArray(c, graph.OpInput, fmt.Errorf("FromArrow: %w", err))
+		}
+		if n > 0 {
+			dst := exec.Elems[bool](t)
+			b := a.(*arrowarray.Boolean)
+			for i := range n {
+				dst[i] = b.Value(i)
+			}
+		}
+		return c.input(d, s, "FromArrow", t)
+	}
+	buf := a.Data().Buffers()[1]
+	off := a.Data().Offset()
+	if buf == nil || buf.Len() < (off+n)*d.Size() {
+		if n > 0 {
+			return errArray(c, graph.OpInput, fmt.Errorf("FromArrow: %v data buffer is shorter than offset %d + length %d", a.DataType(), off, n))
+		}
+		buf = memory.NewResizableBuffer(c.alloc)
+		defer buf.Release()
+		off = 0
+	}
+	buf.Retain()
+	t := &exec.Tensor{Buf: buf, DType: d, Shape: s, Strides: s.ContiguousStrides(), Offset: off}
+	return c.input(d, s, "FromArrow", t)
+}
+
+// Scalar returns a 0-d array of v, whose dtype comes from v's Go type:
+// bool, int32, int64, float32 and float64 map to the dtype of that name
+// and int to Int64. Other types give an Array carrying an error.
+func (c *Context) Scalar(v any) *Array {
+	if err := checkContext(c); err != nil {
+		return errArray(c, graph.OpConst, fmt.Errorf("Scalar: %w", err))
+	}
+	var s graph.Scalar
+	switch x := v.(type) {
+	case bool:
+		s = graph.ScalarOf(Bool, b2f(x))
+	case int:
+		s = graph.Scalar{DType: Int64, I: int64(x), F: float64(x)}
+	case int32:
+		s = graph.Scalar{DType: Int32, I: int64(x), F: float64(x)}
+	case int64:
+		s = graph.Scalar{DType: Int64, I: x, F: float64(x)}
+	case float32:
+		s = graph.ScalarOf(Float32, float64(x))
+	case float64:
+		s = graph.ScalarOf(Float64, x)
+	default:
+		return errArray(c, graph.OpConst, fmt.Errorf("Scalar: unsupported Go type %T (want bool, int, int32, int64, float32 or float64)", v))
+	}
+	return newArray(c, graph.Const(s))
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

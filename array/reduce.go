@@ -1,0 +1,143 @@
+// Reductions over any axes, with or without kept axes: Sum, Prod, Max,
+// Min, Any, All, ArgMax, ArgMin, and the composed Mean, Var and Std.
+
+package array
+
+import (
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+func (a *Array) reduce(op graph.Op, axes []int, keep bool) *Array {
+	return a.derive(graph.Reduce(op, nodeOf(a), axes, keep))
+}
+
+// Sum returns the sum over axes (every axis when none is given; negative
+// axes count from the end). Bool and int32 sum in int64. Invalid or
+// repeated axes give an Array carrying an error. The reductions below take
+// axes the same way.
+func (a *Array) Sum(axes ...int) *Array { return a.reduce(graph.OpSum, axes, false) }
+
+// SumKeepDims is Sum keeping the reduced axes with extent 1.
+func (a *Array) SumKeepDims(axes ...int) *Array { return a.reduce(graph.OpSum, axes, true) }
+
+// Prod returns the product over axes (bool and int32 in int64).
+func (a *Array) Prod(axes ...int) *Array { return a.reduce(graph.OpProd, axes, false) }
+
+// ProdKeepDims is Prod keeping the reduced axes.
+func (a *Array) ProdKeepDims(axes ...int) *Array { return a.reduce(graph.OpProd, axes, true) }
+
+// Max returns the maximum over axes; NaN propagates; an empty selection is
+// an error.
+func (a *Array) Max(axes ...int) *Array { return a.reduce(graph.OpReduceMax, axes, false) }
+
+// MaxKeepDims is Max keeping the reduced axes.
+func (a *Array) MaxKeepDims(axes ...int) *Array { return a.reduce(graph.OpReduceMax, axes, true) }
+
+// Min returns the minimum over axes; NaN propagates; an empty selection is
+// an error.
+func (a *Array) Min(axes ...int) *Array { return a.reduce(graph.OpReduceMin, axes, false) }
+
+// MinKeepDims is Min keeping the reduced axes.
+func (a *Array) MinKeepDims(axes ...int) *Array { return a.reduce(graph.OpReduceMin, axes, true) }
+
+// Any reports whether any element over axes is nonzero (a bool array).
+func (a *Array) Any(axes ...int) *Array { return a.reduce(graph.OpAny, axes, false) }
+
+// AnyKeepDims is Any keeping the reduced axes.
+func (a *Array) AnyKeepDims(axes ...int) *Array { return a.reduce(graph.OpAny, axes, true) }
+
+// All reports whether every element over axes is nonzero.
+func (a *Array) All(axes ...int) *Array { return a.reduce(graph.OpAll, axes, false) }
+
+// AllKeepDims is All keeping the reduced axes.
+func (a *Array) AllKeepDims(axes ...int) *Array { return a.reduce(graph.OpAll, axes, true) }
+
+// ArgMax returns the int64 index of the first maximum along the one given
+// axis, or in the flattened array when no axis is given (a 0-d result).
+// More than one axis, or an empty selection, is an error.
+func (a *Array) ArgMax(axis ...int) *Array { return a.reduce(graph.OpArgMax, axis, false) }
+
+// ArgMin is ArgMax for the first minimum.
+func (a *Array) ArgMin(axis ...int) *Array { return a.reduce(graph.OpArgMin, axis, false) }
+
+// floatDType returns the dtype Mean, Var and Std compute in for d: floats
+// keep theirs, bool and integers use Float64.
+func floatDType(d DType) DType {
+	if d.IsFloat() {
+		return d
+	}
+	return Float64
+}
+
+// count returns how many elements each output of a reduction over axes
+// combines, or an error node.
+func count(name string, x *graph.Node, axes []int) (int, *graph.Node) {
+	if x.Err() != nil {
+		return 0, x
+	}
+	norm, err := graph.NormalizeAxes(axes, x.Shape().Rank())
+	if err != nil {
+		return 0, graph.ErrorNode(graph.OpSum, opErr(name, []*graph.Node{x}, "%v", err))
+	}
+	n := 1
+	for _, ax := range norm {
+		n *= x.Shape()[ax]
+	}
+	return n, nil
+}
+
+// mean returns the mean over axes, as Sum / count in the float dtype.
+func (a *Array) mean(axes []int, keep bool) *Array {
+	x := nodeOf(a)
+	n, bad := count("Mean", x, axes)
+	if bad != nil {
+		return a.derive(bad)
+	}
+	xf := graph.Cast(x, floatDType(x.DType()))
+	s := graph.Reduce(graph.OpSum, xf, axes, keep)
+	return a.derive(graph.BinaryWeak(graph.OpDiv, s, graph.Weak{Kind: graph.KindFloat, Float: float64(n)}, false))
+}
+
+// Mean returns the arithmetic mean over axes, in the input's float dtype
+// (bool and integers give float64). An empty selection gives NaN, as NumPy
+// does (with a warning there).
+func (a *Array) Mean(axes ...int) *Array { return a.mean(axes, false) }
+
+// MeanKeepDims is Mean keeping the reduced axes.
+func (a *Array) MeanKeepDims(axes ...int) *Array { return a.mean(axes, true) }
+
+// variance returns the variance over axes with ddof delta degrees of
+// freedom: two passes, the mean (kept axes) and then the sum of squared
+// deviations divided by count - ddof (clamped at 0, so a non-positive
+// divisor gives Inf or NaN as in NumPy).
+func (a *Array) variance(name string, ddof int, axes []int, keep bool) *Array {
+	x := nodeOf(a)
+	n, bad := count(name, x, axes)
+	if bad != nil {
+		return a.derive(bad)
+	}
+	xf := a.derive(graph.Cast(x, floatDType(x.DType())))
+	dev := xf.Sub(xf.mean(axes, true))
+	ss := dev.Mul(dev).reduce(graph.OpSum, axes, keep)
+	return ss.Div(float64(max(n-ddof, 0)))
+}
+
+// Var returns the variance over axes with ddof delta degrees of freedom
+// (0 for the population variance, 1 for the sample variance), in the
+// input's float dtype.
+func (a *Array) Var(ddof int, axes ...int) *Array { return a.variance("Var", ddof, axes, false) }
+
+// VarKeepDims is Var keeping the reduced axes.
+func (a *Array) VarKeepDims(ddof int, axes ...int) *Array {
+	return a.variance("Var", ddof, axes, true)
+}
+
+// Std returns the standard deviation, the square root of Var.
+func (a *Array) Std(ddof int, axes ...int) *Array {
+	return a.variance("Std", ddof, axes, false).Sqrt()
+}
+
+// StdKeepDims is Std keeping the reduced axes.
+func (a *Array) StdKeepDims(ddof int, axes ...int) *Array {
+	return a.variance("Std", ddof, axes, true).Sqrt()
+}
