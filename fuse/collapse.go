@@ -1,0 +1,109 @@
+// Dimension collapsing: extent-1 axes are dropped and adjacent axes that
+// are contiguous for every operand and store merge, so the iteration
+// space has the fewest axes the index arithmetic needs.
+
+package fuse
+
+// collapse rewrites k's Space, ReduceAxes and every operand's and store's
+// strides. Axes i and i+1 merge when both are reduced or both kept and
+// every stride vector v has v[i] == v[i+1]*Space[i+1]. A Reduce whose
+// reduced axes are neither all first nor all last has them moved to the
+// end (keeping their order, so ArgMax indices are unchanged). MatMul
+// spaces are left as they are (batch, M, N).
+func collapse(k *Kernel) {
+	if k.Kind == KindMatMul || k.Kind == KindCall {
+		return
+	}
+	var vecs [][]int
+	for i := range k.Operands {
+		vecs = append(vecs, k.Operands[i].Strides)
+	}
+	for i := range k.Stores {
+		vecs = append(vecs, k.Stores[i].Strides)
+	}
+	red := make([]bool, len(k.Space))
+	for _, a := range k.ReduceAxes {
+		red[a] = true
+	}
+	space := append([]int(nil), k.Space...)
+	// Drop extent-1 axes.
+	keep := make([]int, 0, len(space))
+	for i, e := range space {
+		if e != 1 {
+			keep = append(keep, i)
+		}
+	}
+	// Reduced axes all first or all last, else moved last.
+	var kept, reduced []int
+	for _, i := range keep {
+		if red[i] {
+			reduced = append(reduced, i)
+		} else {
+			kept = append(kept, i)
+		}
+	}
+	order := keep
+	if len(reduced) > 0 && len(kept) > 0 && !(reduced[len(reduced)-1] < kept[0]) {
+		order = append(append([]int(nil), kept...), reduced...)
+	}
+	ns := make([]int, len(order))
+	nr := make([]bool, len(order))
+	nv := make([][]int, len(vecs))
+	for j, i := range order {
+		ns[j], nr[j] = space[i], red[i]
+	}
+	for v, s := range vecs {
+		nv[v] = make([]int, len(order))
+		for j, i := range order {
+			nv[v][j] = s[i]
+		}
+	}
+	// Merge from the innermost axis outwards.
+	for i := len(ns) - 2; i >= 0; i-- {
+		if nr[i] != nr[i+1] {
+			continue
+		}
+		ok := true
+		for _, s := range nv {
+			if s[i] != s[i+1]*ns[i+1] {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		ns[i] *= ns[i+1]
+		ns = append(ns[:i+1], ns[i+2:]...)
+		nr = append(nr[:i+1], nr[i+2:]...)
+		for v, s := range nv {
+			s[i] = s[i+1]
+			nv[v] = append(s[:i+1], s[i+2:]...)
+		}
+	}
+	hasRed := false
+	for _, r := range nr {
+		hasRed = hasRed || r
+	}
+	if len(ns) == 0 || (k.Kind == KindReduce && !hasRed) {
+		// A scalar space, or a reduction over extent-1 axes only.
+		ns = append(ns, 1)
+		nr = append(nr, k.Kind == KindReduce)
+		for v := range nv {
+			nv[v] = append(nv[v], 0)
+		}
+	}
+	k.Space = ns
+	k.ReduceAxes = nil
+	for i, r := range nr {
+		if r {
+			k.ReduceAxes = append(k.ReduceAxes, i)
+		}
+	}
+	for i := range k.Operands {
+		k.Operands[i].Strides = nv[i]
+	}
+	for i := range k.Stores {
+		k.Stores[i].Strides = nv[len(k.Operands)+i]
+	}
+}

@@ -1,0 +1,50 @@
+// Package fuse is the fusion planner: it turns the expression graph under
+// a set of outputs into a Plan — a few fused kernels (Map, Reduce, MatMul,
+// Call), the buffers they read and write, and a launch geometry for a
+// Target. The plan is plain data: a backend runs it, a code generator
+// lowers its kernels, and neither changes the graph.
+//
+// # Rules
+//
+//   - Elementwise ops, casts, Where, constants, Iota, Eye and random
+//     numbers fuse into the kernel that reads them; views (Permute, Slice
+//     with any step, BroadcastTo, implicit broadcasting and a Reshape the
+//     strides can express) become operand strides and never copy.
+//   - A Reshape of a view whose strides cannot express it (NumPy's no-copy
+//     reshape fails, e.g. flattening a transpose) materializes the view
+//     below the Reshape once, contiguously; a Reshape of a bound
+//     non-contiguous value is a copy kernel iterating in the source's
+//     shape.
+//   - Reductions, matrix products and concatenations are materialized, and
+//     so are requested outputs; an output that is a view of a bound value
+//     or of a materialized value is returned as a view of its buffer
+//     (Output.View).
+//   - A fusible value read by several kernels is recomputed in each when
+//     its fused subgraph costs at most CheapOps (see opCost: 4 per
+//     transcendental, 8 or 16 per random number) and recomputing moves no
+//     more bytes than writing it once and reading it back; otherwise it
+//     is materialized.
+//   - Elementwise work after a reduction fuses into the kernel that next
+//     reads the reduced value; when that is a requested or shared value
+//     of the reduction's own output shape reading it at its own index
+//     (Sum(x)/n, a mean and variance), it is the Reduce kernel's epilogue.
+//     The same holds for a MatMul and its epilogue (bias, scale,
+//     activation, cast). Row softmax is 3 kernels.
+//   - Reductions over the same input shape and axes share one kernel and
+//     one pass (Sum(x) and Sum(x*x)); Map roots over the same shape share
+//     one kernel (several outputs); neither merge reorders a dependency.
+//   - GEMM operands are strided views; a transposed operand is passed as
+//     such (MatOperand.Trans), anything BLAS cannot take is copied first.
+//   - Dimension collapsing merges adjacent axes contiguous for every
+//     operand and store; a Map over same-shape contiguous arrays has rank 1.
+//   - Intermediates live from their first writer to their last reader and
+//     reuse dead buffers of the same element size; results never share a
+//     buffer with inputs or intermediates.
+//   - A plan never moves more bytes than one kernel per op would
+//     (Plan.Bytes <= Plan.UnfusedBytes): when the recompute rule would
+//     exceed it, the plan is rebuilt without recomputation.
+//
+// Key and Cache make evaluating the same expression on new data plan
+// nothing: the key is structural, and Key returns the bound nodes in the
+// order of the plan's input slots.
+package fuse

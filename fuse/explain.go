@@ -1,0 +1,212 @@
+// Explain and WriteDOT: a plan as text and as a Graphviz graph with one
+// cluster per kernel.
+
+package fuse
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// kernelName describes a kernel by its kind and up to four distinct
+// non-view ops it computes ("map_exp_mul_add").
+func kernelName(k *Kernel) string {
+	parts := []string{k.Kind.String()}
+	seen := map[string]bool{}
+	for _, o := range k.Fused {
+		name := strings.ToLower(o.String())
+		if opCost[o] == 0 && o.String() != "Concat" || seen[name] {
+			continue
+		}
+		seen[name] = true
+		if len(parts) == 5 {
+			parts = append(parts, "etc")
+			break
+		}
+		parts = append(parts, name)
+	}
+	return strings.Join(parts, "_")
+}
+
+func instrString(in *Instr) string {
+	switch in.Kind {
+	case InstrLoad:
+		return fmt.Sprintf("load op%d", in.Operand)
+	case InstrConst:
+		return "const " + in.Value.String()
+	case InstrGen:
+		g := in.Gen
+		switch in.Op.String() {
+		case "Iota":
+			return fmt.Sprintf("iota op%d start=%g step=%g len=%d", in.Operand, g.Start, g.Step, g.Len)
+		case "Eye":
+			return fmt.Sprintf("eye op%d cols=%d k=%d", in.Operand, g.Cols, g.K)
+		}
+		return fmt.Sprintf("%s op%d seed=%d", strings.ToLower(in.Op.String()), in.Operand, g.Seed)
+	case InstrAcc:
+		return fmt.Sprintf("acc r%d", in.Acc)
+	}
+	args := make([]string, len(in.Args))
+	for i, a := range in.Args {
+		args[i] = fmt.Sprintf("%%%d", a)
+	}
+	return fmt.Sprintf("%v(%s)", in.Op, strings.Join(args, ", "))
+}
+
+// Explain describes a plan: its inputs and buffers, then per kernel the
+// ops it fused, its iteration space, operands with strides, body,
+// reductions, stores, geometry and bytes read and written, then the
+// outputs.
+func Explain(p *Plan) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "plan for %s: %d kernels, %d graph nodes, %d bytes moved (unfused %d)\n",
+		p.Target.Name, len(p.Kernels), p.Nodes, p.Bytes, p.UnfusedBytes)
+	for i, in := range p.Inputs {
+		fmt.Fprintf(&b, "input %d %q: %v %v strides %v offset %d -> buf%d\n", i, in.Label, in.Layout.DType, in.Layout.Shape,
+			in.Layout.Strides, in.Layout.Offset, in.Buffer)
+	}
+	for i, bf := range p.Buffers {
+		fmt.Fprintf(&b, "buf%d %v %d bytes", i, bf.Kind, bf.Bytes)
+		if bf.First >= 0 {
+			fmt.Fprintf(&b, " kernels %d..%d", bf.First, bf.Last)
+		}
+		if len(bf.Values) > 0 {
+			fmt.Fprintf(&b, ": %s", strings.Join(bf.Values, "; "))
+		}
+		b.WriteByte('\n')
+	}
+	for i := range p.Kernels {
+		k := &p.Kernels[i]
+		fmt.Fprintf(&b, "kernel %d %s: space %v", i, k.Name, k.Space)
+		if k.Kind == KindReduce {
+			fmt.Fprintf(&b, " reduce axes %v", k.ReduceAxes)
+		}
+		b.WriteByte('\n')
+		fused := make([]string, len(k.Fused))
+		for j, o := range k.Fused {
+			fused[j] = o.String()
+		}
+		fmt.Fprintf(&b, "  fused: %s\n", strings.Join(fused, " "))
+		for j, o := range k.Operands {
+			if o.Buffer == NoBuffer {
+				fmt.Fprintf(&b, "  op%d index map: offset %d strides %v\n", j, o.Offset, o.Strides)
+				continue
+			}
+			fmt.Fprintf(&b, "  op%d buf%d %v offset %d strides %v\n", j, o.Buffer, o.DType, o.Offset, o.Strides)
+		}
+		if m := k.MatMul; m != nil {
+			for _, x := range []struct {
+				name string
+				o    MatOperand
+			}{{"A", m.A}, {"B", m.B}} {
+				fmt.Fprintf(&b, "  %s buf%d %v offset %d strides %v trans %v ld %d\n", x.name, x.o.Buffer, x.o.DType, x.o.Offset, x.o.Strides, x.o.Trans, x.o.LD)
+			}
+			fmt.Fprintf(&b, "  gemm M %d N %d K %d\n", m.M, m.N, m.K)
+		}
+		for j := range k.Body {
+			fmt.Fprintf(&b, "  %%%d = %s %v\n", j, instrString(&k.Body[j]), k.Body[j].DType)
+		}
+		for j, r := range k.Reductions {
+			fmt.Fprintf(&b, "  r%d = %v(%%%d) %v\n", j, r.Op, r.Value, r.DType)
+		}
+		for j := range k.Epilogue {
+			fmt.Fprintf(&b, "  epilogue %%%d = %s %v\n", j, instrString(&k.Epilogue[j]), k.Epilogue[j].DType)
+		}
+		for _, s := range k.Stores {
+			fmt.Fprintf(&b, "  store %%%d -> buf%d %v offset %d strides %v\n", s.Value, s.Buffer, s.DType, s.Offset, s.Strides)
+		}
+		g := k.Geometry
+		if p.Target.Kind == TargetCPU {
+			fmt.Fprintf(&b, "  geometry: chunk %d workers %d", g.Chunk, g.Workers)
+		} else {
+			fmt.Fprintf(&b, "  geometry: block %d grid %d items %d vector %d", g.Block, g.Grid, g.ItemsPerThread, g.VectorWidth)
+			if g.Strategy != StrategyNone {
+				fmt.Fprintf(&b, " strategy %v split %d shared %d", g.Strategy, g.Split, g.SharedBytes)
+			}
+			if g.Scratch >= 0 {
+				fmt.Fprintf(&b, " scratch buf%d", g.Scratch)
+			}
+			if k.Kind == KindMatMul {
+				fmt.Fprintf(&b, " tile %dx%dx%d thread %dx%d shared %d", g.Tile.BM, g.Tile.BN, g.Tile.BK, g.Tile.TM, g.Tile.TN, g.SharedBytes)
+			}
+		}
+		if k.Kind == KindReduce {
+			fmt.Fprintf(&b, " rows %d row length %d", g.Rows, g.RowLen)
+		}
+		fmt.Fprintf(&b, " index32 %v\n", g.Index32)
+		fmt.Fprintf(&b, "  bytes: read %d written %d\n", k.BytesRead, k.BytesWritten)
+	}
+	for i, o := range p.Outputs {
+		fmt.Fprintf(&b, "output %d: buf%d %v %v strides %v offset %d", i, o.Buffer, o.Layout.DType, o.Layout.Shape, o.Layout.Strides, o.Layout.Offset)
+		if o.View {
+			b.WriteString(" (view)")
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// WriteDOT writes the plan in Graphviz DOT syntax: one cluster per kernel
+// holding its instructions, buffers as boxes outside, edges from buffers
+// to the loads that read them and from stores to the buffers they write.
+func WriteDOT(w io.Writer, p *Plan) error {
+	var b strings.Builder
+	b.WriteString("digraph plan {\n  node [fontname=\"monospace\"];\n")
+	for i, bf := range p.Buffers {
+		fmt.Fprintf(&b, "  buf%d [shape=box, label=\"buf%d %v %dB\"];\n", i, i, bf.Kind, bf.Bytes)
+	}
+	for ki := range p.Kernels {
+		k := &p.Kernels[ki]
+		fmt.Fprintf(&b, "  subgraph cluster_k%d {\n    label=%q;\n", ki, fmt.Sprintf("kernel %d %s %v", ki, k.Name, k.Space))
+		body := func(prefix string, ins []Instr) {
+			for j := range ins {
+				fmt.Fprintf(&b, "    k%d%s%d [label=%q];\n", ki, prefix, j, instrString(&ins[j])+" "+ins[j].DType.String())
+				for _, a := range ins[j].Args {
+					fmt.Fprintf(&b, "    k%d%s%d -> k%d%s%d;\n", ki, prefix, a, ki, prefix, j)
+				}
+			}
+		}
+		body("b", k.Body)
+		for j, r := range k.Reductions {
+			fmt.Fprintf(&b, "    k%dr%d [label=%q, shape=diamond];\n    k%db%d -> k%dr%d;\n", ki, j, r.Op.String(), ki, r.Value, ki, j)
+		}
+		body("e", k.Epilogue)
+		for j := range k.Epilogue {
+			if k.Epilogue[j].Kind == InstrAcc {
+				src := fmt.Sprintf("k%dr%d", ki, k.Epilogue[j].Acc)
+				if k.Kind == KindMatMul {
+					src = fmt.Sprintf("k%dgemm", ki)
+				}
+				fmt.Fprintf(&b, "    %s -> k%de%d;\n", src, ki, j)
+			}
+		}
+		if m := k.MatMul; m != nil {
+			fmt.Fprintf(&b, "    k%dgemm [label=\"gemm %dx%dx%d\", shape=diamond];\n", ki, m.M, m.N, m.K)
+		}
+		b.WriteString("  }\n")
+		for _, ins := range []struct {
+			prefix string
+			list   []Instr
+		}{{"b", k.Body}, {"e", k.Epilogue}} {
+			for j, in := range ins.list {
+				if in.Kind == InstrLoad {
+					fmt.Fprintf(&b, "  buf%d -> k%d%s%d;\n", k.Operands[in.Operand].Buffer, ki, ins.prefix, j)
+				}
+			}
+		}
+		if m := k.MatMul; m != nil {
+			fmt.Fprintf(&b, "  buf%d -> k%dgemm;\n  buf%d -> k%dgemm;\n", m.A.Buffer, ki, m.B.Buffer, ki)
+		}
+		prefix := "b"
+		if k.Kind != KindMap {
+			prefix = "e"
+		}
+		for _, s := range k.Stores {
+			fmt.Fprintf(&b, "  k%d%s%d -> buf%d [style=bold];\n", ki, prefix, s.Value, s.Buffer)
+		}
+	}
+	b.WriteString("}\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,241 @@
+// Finishing a plan: stores of reduction and GEMM results that are read
+// later, buffer liveness and reuse, operand resolution, collapsing,
+// geometry, byte accounting and the outputs.
+
+package fuse
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+func (p *planner) finish() (*Plan, error) {
+	reads := map[int]bool{}
+	for _, kb := range p.kernels {
+		for _, v := range kb.opVal {
+			reads[v] = true
+		}
+		for _, v := range kb.matVal {
+			reads[v] = true
+		}
+	}
+	for _, kb := range p.kernels {
+		for _, v := range kb.memberN {
+			if !p.values[v].result && !reads[v] {
+				continue
+			}
+			rs := p.values[v].shape
+			rx := p.rootXf(kb, rs)
+			val := kb.push(true, Instr{Kind: InstrAcc, DType: p.values[v].dtype, Acc: kb.members[v]})
+			off, st, err := rx.apply(0, rs.ContiguousStrides())
+			if err != nil {
+				return nil, err
+			}
+			kb.stores = append(kb.stores, pstore{val: val, value: v, dtype: p.values[v].dtype, off: off, strides: st})
+		}
+	}
+	// Drop kernels with nothing to do.
+	var ks []*kbuild
+	for _, kb := range p.kernels {
+		if kb.empty() {
+			continue
+		}
+		kb.index = len(ks)
+		ks = append(ks, kb)
+	}
+	p.kernels = ks
+	pl := &Plan{Target: p.t, Nodes: len(p.w.nodes)}
+	p.assignBuffers(pl)
+	for _, kb := range p.kernels {
+		k := kb.k
+		for j := range k.Operands {
+			if v := kb.opVal[j]; v >= 0 {
+				k.Operands[j].Buffer = p.values[v].buf
+			}
+		}
+		for _, s := range kb.stores {
+			k.Stores = append(k.Stores, Store{Value: s.val, Buffer: p.values[s.value].buf, DType: s.dtype, Offset: s.off, Strides: s.strides})
+		}
+		if k.MatMul != nil {
+			k.MatMul.A.Buffer = p.values[kb.matVal[0]].buf
+			k.MatMul.B.Buffer = p.values[kb.matVal[1]].buf
+		}
+		k.Name = kernelName(&k)
+		collapse(&k)
+		pl.Kernels = append(pl.Kernels, k)
+	}
+	for i := range pl.Kernels {
+		if err := geometry(pl, i); err != nil {
+			return nil, err
+		}
+		countBytes(pl, &pl.Kernels[i])
+		pl.Bytes += pl.Kernels[i].BytesRead + pl.Kernels[i].BytesWritten
+	}
+	pl.UnfusedBytes = unfusedBytes(p.w)
+	if err := p.outputs(pl); err != nil {
+		return nil, err
+	}
+	return pl, nil
+}
+
+// empty reports whether the kernel has no points to write.
+func (kb *kbuild) empty() bool {
+	out := 1
+	for i, e := range kb.k.Space {
+		reduced := false
+		for _, a := range kb.k.ReduceAxes {
+			reduced = reduced || a == i
+		}
+		if !reduced {
+			out *= e
+		}
+	}
+	return out == 0 || len(kb.stores) == 0
+}
+
+// assignBuffers gives every bound slot its buffer and every stored value a
+// buffer: results their own, intermediates a dead temp of the same
+// element size when one is free (best fit, grown when needed), so a long
+// chain of kernels reuses a few buffers.
+func (p *planner) assignBuffers(pl *Plan) {
+	for s, nd := range p.w.slots {
+		l := p.bound[nd]
+		hi := l.Offset
+		for k, e := range l.Shape {
+			if e > 0 && l.Strides[k] > 0 {
+				hi += (e - 1) * l.Strides[k]
+			}
+		}
+		if l.Shape.Size() == 0 {
+			hi = l.Offset - 1
+		}
+		b := len(pl.Buffers)
+		pl.Buffers = append(pl.Buffers, Buffer{Kind: BufInput, Slot: s, ElemSize: l.DType.Size(), Elems: hi + 1,
+			Bytes: int64(hi+1) * int64(l.DType.Size()), First: -1, Last: -1})
+		p.values[p.w.index[nd]].buf = b
+		label := nd.Attr().Label
+		if nd.Op() != graph.OpInput {
+			label = nd.Op().String()
+		}
+		pl.Inputs = append(pl.Inputs, Input{Layout: Layout{DType: l.DType, Shape: l.Shape.Clone(), Strides: append([]int(nil), l.Strides...), Offset: l.Offset}, Buffer: b, Label: label})
+	}
+	first := map[int]int{}
+	last := map[int]int{}
+	touch := func(v, k int) {
+		if f, ok := first[v]; !ok || k < f {
+			first[v] = k
+		}
+		last[v] = max(last[v], k)
+	}
+	var order []int
+	for _, kb := range p.kernels {
+		for _, s := range kb.stores {
+			if _, ok := first[s.value]; !ok {
+				order = append(order, s.value)
+			}
+			touch(s.value, kb.index)
+		}
+	}
+	for _, kb := range p.kernels {
+		for _, v := range append(append([]int(nil), kb.opVal...), kb.matVal[:]...) {
+			if v < 0 {
+				continue
+			}
+			if b := p.values[v].buf; b >= 0 && pl.Buffers[b].Kind == BufInput {
+				bb := &pl.Buffers[b]
+				if bb.First < 0 || kb.index < bb.First {
+					bb.First = kb.index
+				}
+				bb.Last = max(bb.Last, kb.index)
+				continue
+			}
+			touch(v, kb.index)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return first[order[a]] < first[order[b]] })
+	for _, v := range order {
+		val := &p.values[v]
+		es := val.dtype.Size()
+		n := val.shape.Size()
+		desc := fmt.Sprintf("v%d = %s %v %v", v, valueName(val), val.shape, val.dtype)
+		if !val.result {
+			best := -1
+			for b := range pl.Buffers {
+				bb := &pl.Buffers[b]
+				if bb.Kind != BufTemp || bb.ElemSize != es || bb.Last >= first[v] {
+					continue
+				}
+				if best < 0 || fits(bb, n) && (!fits(&pl.Buffers[best], n) || bb.Elems < pl.Buffers[best].Elems) ||
+					!fits(&pl.Buffers[best], n) && bb.Elems > pl.Buffers[best].Elems {
+					best = b
+				}
+			}
+			if best >= 0 {
+				bb := &pl.Buffers[best]
+				bb.Elems = max(bb.Elems, n)
+				bb.Bytes = int64(bb.Elems) * int64(es)
+				bb.Last = last[v]
+				bb.Values = append(bb.Values, desc)
+				val.buf = best
+				continue
+			}
+		}
+		kind := BufTemp
+		if val.result {
+			kind = BufResult
+		}
+		val.buf = len(pl.Buffers)
+		pl.Buffers = append(pl.Buffers, Buffer{Kind: kind, Slot: -1, ElemSize: es, Elems: n, Bytes: int64(n) * int64(es),
+			First: first[v], Last: last[v], Values: []string{desc}})
+	}
+	for i := range pl.Buffers {
+		if pl.Buffers[i].Kind == BufResult {
+			pl.Buffers[i].Last = len(p.kernels) - 1
+		}
+	}
+}
+
+func fits(b *Buffer, n int) bool { return b.Elems >= n }
+
+func valueName(v *value) string {
+	if v.node == nil {
+		return v.label
+	}
+	return v.node.Op().String()
+}
+
+// outputs describes the requested outputs.
+func (p *planner) outputs(pl *Plan) error {
+	owned := map[int]bool{}
+	for _, o := range p.outs {
+		var out Output
+		switch o.kind {
+		case outInput:
+			out = Output{Buffer: p.values[o.base].buf, View: true}
+			l := p.bound[o.node]
+			out.Layout = Layout{DType: l.DType, Shape: l.Shape.Clone(), Strides: append([]int(nil), l.Strides...), Offset: l.Offset}
+		case outView:
+			b := p.w.nodes[o.base]
+			off, st, err := p.viewChain(o.node, b)
+			if err != nil {
+				return err
+			}
+			out = Output{Buffer: p.values[o.base].buf, View: true,
+				Layout: Layout{DType: o.node.DType(), Shape: o.node.Shape().Clone(), Strides: st, Offset: off}}
+		default:
+			out = Output{Buffer: p.values[o.base].buf, Layout: ContiguousLayout(o.node.DType(), o.node.Shape())}
+			out.View = owned[out.Buffer]
+		}
+		if out.Buffer < 0 {
+			// A value with no elements: nothing stored it.
+			out.Buffer = len(pl.Buffers)
+			pl.Buffers = append(pl.Buffers, Buffer{Kind: BufResult, Slot: -1, ElemSize: o.node.DType().Size(), First: -1, Last: -1})
+			p.values[o.base].buf = out.Buffer
+		}
+		owned[out.Buffer] = true
+		pl.Outputs = append(pl.Outputs, out)
+	}
+	return nil
+}

@@ -1,0 +1,248 @@
+// Kernel: one fused kernel of a plan — its iteration space, operands,
+// scalar body (an expression DAG), stores, reduction or matmul spec and
+// launch geometry.
+
+package fuse
+
+import "github.com/fuseflow/fuseflow/graph"
+
+// Kind is the kind of a kernel.
+type Kind uint8
+
+// The kernel kinds.
+const (
+	// KindMap evaluates Body at every point of Space and stores the values
+	// Stores name. Casts, broadcasts, views, Where, constants, Iota, Eye
+	// and random numbers are all part of the body; Copy and Concat are
+	// Maps whose store is a (sub-)view of the destination buffer.
+	KindMap Kind = iota + 1
+	// KindReduce evaluates Body (the prologue) at every point of Space,
+	// combines the values named by Reductions over the axes ReduceAxes,
+	// then evaluates Epilogue once per output point (a point of Space
+	// whose reduced coordinates are all 0) and stores the values Stores
+	// name.
+	KindReduce
+	// KindMatMul computes acc = A·B (batched) for every point of Space
+	// (batch..., m, n), then evaluates Epilogue at that point and stores.
+	KindMatMul
+	// KindCall runs an explicit kernel (see CallSpec); it is a fusion
+	// boundary.
+	KindCall
+)
+
+var kindNames = [...]string{KindMap: "map", KindReduce: "reduce", KindMatMul: "matmul", KindCall: "call"}
+
+// String returns "map", "reduce", "matmul" or "call".
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return "kind?"
+}
+
+// NoBuffer is the Buffer of an Operand that reads no memory: the index
+// map of an Iota, Eye or random leaf generated from the element index.
+const NoBuffer = -1
+
+// Operand is a strided view read by a kernel, indexed by the points of
+// the kernel's Space: at point p the element is element
+// Offset + sum(p[k]*Strides[k]) of Plan.Buffers[Buffer], counted in
+// elements of DType. len(Strides) == len(Kernel.Space). Broadcasting is a
+// stride of 0; Permute, Slice (also negative steps), BroadcastTo and
+// compatible Reshapes are folded into Offset and Strides, so views never
+// cost a copy.
+//
+// For a Reduce kernel, operands read by the Epilogue have stride 0 on
+// every reduced axis. MatMul operands A and B are not in Operands (see
+// MatMulSpec); Operands of a MatMul kernel are read by its Epilogue.
+//
+// With Buffer == NoBuffer the operand is the index map of a generated
+// leaf: Offset + sum(p[k]*Strides[k]) is the row-major flat index of the
+// element of the leaf's own (virtual, contiguous) array; see GenAttr.
+type Operand struct {
+	Buffer  int
+	DType   graph.DType
+	Offset  int
+	Strides []int
+}
+
+// Store writes a value of the kernel to a strided view, like Operand:
+// the value for point p goes to element Offset + sum(p[k]*Strides[k]) of
+// Plan.Buffers[Buffer] as DType (the value's dtype; no conversion).
+// Value indexes Body for a Map kernel and Epilogue for Reduce and MatMul
+// kernels. For a Reduce kernel the strides of reduced axes are 0 (one
+// element per output point). Distinct points of a Store never write the
+// same element.
+type Store struct {
+	Value   int
+	Buffer  int
+	DType   graph.DType
+	Offset  int
+	Strides []int
+}
+
+// InstrKind says what an Instr computes.
+type InstrKind uint8
+
+// The instruction kinds.
+const (
+	// InstrLoad loads the element of Operands[Operand] at the point.
+	InstrLoad InstrKind = iota + 1
+	// InstrConst is the constant Value (Value.DType == DType).
+	InstrConst
+	// InstrGen is a leaf generated from the element index: Op is OpIota,
+	// OpEye, OpRandU or OpRandN, Gen holds its attributes and
+	// Operands[Operand] (Buffer == NoBuffer) gives its flat index i.
+	InstrGen
+	// InstrOp applies the elementwise Op (a unary op including OpCast, a
+	// binary op, or OpWhere with Args cond, a, b) to the values Args.
+	// Operands already have the op's compute dtype (graph.ComputeDType);
+	// the result has DType.
+	InstrOp
+	// InstrAcc is, in an Epilogue, the result of Reductions[Acc] (Reduce)
+	// or the GEMM accumulator (MatMul, Acc == 0), at the output point, of
+	// dtype DType.
+	InstrAcc
+)
+
+var instrKindNames = [...]string{InstrLoad: "load", InstrConst: "const", InstrGen: "gen", InstrOp: "op", InstrAcc: "acc"}
+
+// String returns the kind's name ("load").
+func (k InstrKind) String() string {
+	if int(k) < len(instrKindNames) && instrKindNames[k] != "" {
+		return instrKindNames[k]
+	}
+	return "instr?"
+}
+
+// GenAttr holds the attributes of an index-generated leaf. With i the
+// flat index from the leaf's operand:
+//
+//   - OpIota: Start + i*Step computed in float64 and converted to DType as
+//     AsType converts; with HasStop the element i == Len-1 is exactly Stop
+//     (Linspace).
+//   - OpEye: 1 where (i mod Cols) - (i div Cols) == K, else 0, as DType.
+//   - OpRandU: uniform [0, 1) of DType from philox (Float32 or Float64)
+//     with key Seed and counter i; OpRandN: standard normal (Normal32 or
+//     Normal64) from the same stream.
+type GenAttr struct {
+	Start, Step, Stop float64
+	HasStop           bool
+	Len               int // OpIota: number of elements
+	Cols              int // OpEye: columns
+	K                 int // OpEye: diagonal
+	Seed              uint64
+}
+
+// Instr is one node of a kernel's scalar expression DAG. A body is a
+// slice of Instrs in topological order: Args refer to earlier indices of
+// the same slice. Identical subexpressions appear once.
+type Instr struct {
+	Kind  InstrKind
+	Op    graph.Op    // InstrOp and InstrGen
+	DType graph.DType // the value's dtype
+	// Args are indices of earlier Instrs: 1 for a unary op, 2 for a
+	// binary op, 3 for Where (cond, a, b).
+	Args []int
+	// Operand indexes Kernel.Operands (InstrLoad, InstrGen).
+	Operand int
+	Value   graph.Scalar // InstrConst
+	Gen     *GenAttr     // InstrGen
+	Acc     int          // InstrAcc
+}
+
+// Reduction is one reduction of a Reduce kernel: Op (OpSum, OpProd,
+// OpReduceMax, OpReduceMin, OpArgMax, OpArgMin, OpAny, OpAll) combines
+// Body[Value] over the reduced axes; the result has DType (graph's
+// ReduceDType of the value's dtype: Sum and Prod of int accumulate in
+// int64, ArgMax/ArgMin give int64, Any/All give bool). Sum, Prod of an
+// empty selection give 0 and 1, Any false, All true.
+//
+// ArgMax and ArgMin give the row-major linear index of the winning point
+// within the reduced sub-space (the reduced axes of Space in order); the
+// planner keeps reduced axes in logical order (it merges but never
+// reorders or reverses them), so that index is the NumPy index. Ties take
+// the first index; NaN wins (the first NaN), as in NumPy.
+type Reduction struct {
+	Op    graph.Op
+	Value int
+	DType graph.DType
+}
+
+// MatOperand is an operand of a GEMM: the matrix at batch point b is at
+// Offset + sum(b[k]*Strides[k]) (k over the batch axes) with row stride
+// Strides[len-2] and column stride Strides[len-1], in elements of DType.
+// len(Strides) == len(Kernel.Space). The planner guarantees that one of
+// the last two strides is 1 (or its extent is 1) and the other is at
+// least the extent of the unit-stride axis: a row-major matrix
+// (Trans false) or a transposed one (Trans true: column stride >= rows,
+// row stride 1), as BLAS takes them; batch strides are arbitrary (0
+// broadcasts). Anything else is materialized first.
+type MatOperand struct {
+	Buffer  int
+	DType   graph.DType
+	Offset  int
+	Strides []int
+	// Trans is true when the matrix is stored column-major (row stride 1).
+	Trans bool
+	// LD is the leading dimension: the larger of the last two strides
+	// (>= 1).
+	LD int
+}
+
+// MatMulSpec describes the product of a MatMul kernel: Space is
+// (batch..., M, N), K is the contracted extent; A is (batch..., M, K) and
+// B is (batch..., K, N). acc has the dtype of A and B (the same: graph
+// casts both), accumulated in that dtype.
+type MatMulSpec struct {
+	M, N, K int
+	A, B    MatOperand
+}
+
+// CallSpec names an explicit kernel run as a plan step. Reserved: the
+// planner does not emit Call kernels yet; the fields may grow.
+type CallSpec struct {
+	Name string
+	// Reads and Writes are indices in Plan.Buffers.
+	Reads, Writes []int
+}
+
+// Kernel is one kernel of a plan.
+//
+// Space is the iteration space, outermost axis first, after dimension
+// collapsing (see Plan): adjacent axes that are contiguous for every
+// operand and store are merged and extent-1 axes are dropped, so a Map
+// over same-shape contiguous arrays has rank 1. Space has rank >= 1 (a
+// scalar is Space [1]). A Map writes every point; a Reduce reads every
+// point.
+type Kernel struct {
+	Kind Kind
+	// Name is a short description ("map_exp_mul_add").
+	Name  string
+	Space []int
+	// ReduceAxes (KindReduce) are the reduced axes of Space, sorted, at
+	// least one. The planner puts them either all at the end of Space
+	// (rows: each output point reduces a contiguous range of points) or
+	// all at the start (columns); Geometry.Strategy tells which.
+	ReduceAxes []int
+	Operands   []Operand
+	// Body is the per-point expression DAG (the whole computation of a
+	// Map, the prologue of a Reduce, empty for a MatMul).
+	Body []Instr
+	// Reductions (KindReduce) are combined in one pass over Space.
+	Reductions []Reduction
+	// Epilogue (KindReduce, KindMatMul) is evaluated once per output
+	// point; it reads InstrAcc values and operands.
+	Epilogue []Instr
+	Stores   []Store
+	MatMul   *MatMulSpec
+	Call     *CallSpec
+	Geometry Geometry
+	// Fused lists the graph ops this kernel computes, in body order
+	// (views included), for Explain.
+	Fused []graph.Op
+	// BytesRead counts the distinct elements read from buffers (a
+	// broadcast operand counts its elements once) times their size;
+	// BytesWritten the elements stored times their size.
+	BytesRead, BytesWritten int64
+}

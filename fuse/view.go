@@ -1,0 +1,233 @@
+// Views as stride arithmetic: the transforms that map a value's layout
+// through broadcasts, Permute, Slice and Reshape into the coordinates of a
+// kernel's iteration space.
+
+package fuse
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+// stepKind is one kind of index transform.
+type stepKind uint8
+
+const (
+	stepBroadcast stepKind = iota + 1 // from shape to shape, NumPy rules
+	stepPermute                       // perm
+	stepSlice                         // slices
+	stepReshape                       // from shape to shape, no copy
+	stepEmbed                         // reduction output shape into a reduce kernel's space
+)
+
+// step maps strides over shape `from` to strides over shape `to`.
+type step struct {
+	kind     stepKind
+	from, to graph.Shape
+	perm     []int
+	slices   []graph.SliceSpec
+	// stepEmbed: the reduced axes of the space (len(to)) and whether the
+	// output kept them as extent 1.
+	reduced  []bool
+	keepDims bool
+	// at is the Reshape node of a stepReshape, to name what to
+	// materialize when the reshape cannot be expressed.
+	at *graph.Node
+}
+
+// reshapeError reports a Reshape that cannot be expressed as strides of
+// the view below it; the planner then materializes that view.
+type reshapeError struct{ at *graph.Node }
+
+func (e *reshapeError) Error() string {
+	return fmt.Sprintf("reshape of a non-contiguous view at %v", e.at.Op())
+}
+
+// apply maps (offset, strides over s.from) to strides over s.to. ok is
+// false for a Reshape the strides cannot express.
+func (s *step) apply(off int, st []int) (int, []int, bool) {
+	switch s.kind {
+	case stepBroadcast:
+		out := make([]int, len(s.to))
+		d := len(s.to) - len(s.from)
+		for j := range s.to {
+			i := j - d
+			if i >= 0 && !(s.from[i] == 1 && s.to[j] != 1) {
+				out[j] = st[i]
+			}
+		}
+		return off, out, true
+	case stepPermute:
+		out := make([]int, len(s.perm))
+		for i, p := range s.perm {
+			out[i] = st[p]
+		}
+		return off, out, true
+	case stepSlice:
+		out := make([]int, len(st))
+		for i, sp := range s.slices {
+			if sp.Len > 0 {
+				off += sp.Start * st[i]
+			}
+			out[i] = st[i] * sp.Step
+		}
+		return off, out, true
+	case stepReshape:
+		out, ok := reshapeStrides(s.from, st, s.to)
+		return off, out, ok
+	case stepEmbed:
+		out := make([]int, len(s.reduced))
+		k := 0
+		for j, r := range s.reduced {
+			switch {
+			case r:
+				if s.keepDims {
+					k++
+				}
+			default:
+				out[j] = st[k]
+				k++
+			}
+		}
+		return off, out, true
+	}
+	panic("fuse: unknown view step")
+}
+
+// reshapeStrides returns strides over shape to for the elements laid out
+// with strides st over shape from, in row-major order, without moving
+// them, or ok false when no such strides exist (NumPy's no-copy reshape).
+func reshapeStrides(from graph.Shape, st []int, to graph.Shape) ([]int, bool) {
+	out := make([]int, len(to))
+	if from.Size() == 0 {
+		copy(out, to.ContiguousStrides())
+		return out, true
+	}
+	var od, os []int // from without extent-1 axes
+	for i, e := range from {
+		if e != 1 {
+			od = append(od, e)
+			os = append(os, st[i])
+		}
+	}
+	ni, oi := 0, 0
+	for ni < len(to) && oi < len(od) {
+		nj, oj := ni+1, oi+1
+		np, op := to[ni], od[oi]
+		for np != op {
+			if np < op {
+				np *= to[nj]
+				nj++
+			} else {
+				op *= od[oj]
+				oj++
+			}
+		}
+		for k := oi; k < oj-1; k++ {
+			if os[k] != od[k+1]*os[k+1] {
+				return nil, false
+			}
+		}
+		out[nj-1] = os[oj-1]
+		for k := nj - 1; k > ni; k-- {
+			out[k-1] = out[k] * to[k]
+		}
+		ni, oi = nj, oj
+	}
+	for ; ni < len(to); ni++ { // trailing extents of 1
+		out[ni] = 1
+	}
+	return out, true
+}
+
+// xform is a chain of steps from a value up to a kernel's iteration
+// space, interned per kernel build so equal chains share an id (the memo
+// key of common subexpressions).
+type xform struct {
+	parent *xform // nearer the space; nil for the identity
+	st     step
+	id     int
+}
+
+// xforms interns transforms.
+type xforms struct {
+	byKey map[string]*xform
+	ident *xform
+	n     int
+}
+
+func newXforms() *xforms {
+	return &xforms{byKey: map[string]*xform{}, ident: &xform{}}
+}
+
+// child returns the transform of parent preceded by st (st is applied
+// first, then parent's chain).
+func (x *xforms) child(parent *xform, st step) *xform {
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(parent.id))
+	b.WriteByte('/')
+	b.WriteString(strconv.Itoa(int(st.kind)))
+	for _, v := range [][]int{st.from, st.to, st.perm} {
+		b.WriteByte(':')
+		for _, e := range v {
+			b.WriteString(strconv.Itoa(e))
+			b.WriteByte(',')
+		}
+	}
+	for _, sp := range st.slices {
+		fmt.Fprintf(&b, "%d.%d.%d,", sp.Start, sp.Step, sp.Len)
+	}
+	for _, r := range st.reduced {
+		if r {
+			b.WriteByte('r')
+		} else {
+			b.WriteByte('k')
+		}
+	}
+	if st.keepDims {
+		b.WriteByte('K')
+	}
+	k := b.String()
+	if t, ok := x.byKey[k]; ok {
+		return t
+	}
+	x.n++
+	t := &xform{parent: parent, st: st, id: x.n}
+	x.byKey[k] = t
+	return t
+}
+
+// apply maps a layout (offset, strides over the value's shape) through
+// every step to the space. It returns a *reshapeError for a Reshape the
+// strides cannot express.
+func (t *xform) apply(off int, st []int) (int, []int, error) {
+	for c := t; c.parent != nil; c = c.parent {
+		var ok bool
+		off, st, ok = c.st.apply(off, st)
+		if !ok {
+			return 0, nil, &reshapeError{at: c.st.at}
+		}
+	}
+	return off, st, nil
+}
+
+// inputStep returns the step from input i of n to n's own coordinates, or
+// ok false when the two coordinate systems are the same.
+func inputStep(n *graph.Node, i int) (step, bool) {
+	in := n.Input(i)
+	switch n.Op() {
+	case graph.OpPermute:
+		return step{kind: stepPermute, perm: n.Attr().Perm}, true
+	case graph.OpSlice:
+		return step{kind: stepSlice, slices: n.Attr().Slices}, true
+	case graph.OpReshape:
+		return step{kind: stepReshape, from: in.Shape(), to: n.Shape(), at: n}, true
+	}
+	if in.Shape().Equal(n.Shape()) {
+		return step{}, false
+	}
+	return step{kind: stepBroadcast, from: in.Shape(), to: n.Shape()}, true
+}
