@@ -1,0 +1,64 @@
+// This file tests the PTX ISA version tables and the module header.
+
+package ptx
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestISAVersion(t *testing.T) {
+	tests := []struct {
+		arch    Capability
+		cuda    Version
+		want    Version
+		wantErr string
+	}{
+		{Capability{8, 0}, Version{11, 8}, Version{7, 8}, ""},
+		{Capability{9, 0}, Version{11, 8}, Version{7, 8}, ""},
+		{Capability{8, 6}, Version{11, 1}, Version{7, 1}, ""},
+		{Capability{8, 0}, Version{12, 4}, Version{8, 4}, ""},
+		{Capability{8, 9}, Version{12, 6}, Version{8, 5}, ""},
+		{Capability{10, 0}, Version{12, 8}, Version{8, 7}, ""},
+		{Capability{7, 5}, Version{10, 0}, Version{6, 3}, ""},
+		{Capability{8, 0}, Version{13, 5}, Version{9, 0}, ""},
+		{Capability{9, 0}, Version{11, 7}, Version{}, "sm_90 needs PTX ISA 7.8"},
+		{Capability{8, 0}, Version{8, 0}, Version{}, "CUDA 8.0 is too old"},
+		{Capability{3, 5}, Version{11, 8}, Version{}, "sm_35 is not supported"},
+	}
+	for _, tc := range tests {
+		got, err := ISAVersion(tc.arch, tc.cuda)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("ISAVersion(%s, %s): got:%v want:%v", tc.arch, tc.cuda, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("ISAVersion(%s, %s): got:%v, %v want:%v", tc.arch, tc.cuda, got, err, tc.want)
+		}
+	}
+}
+
+func TestHeader(t *testing.T) {
+	tests := []struct {
+		opts Options
+		want []string
+	}{
+		{Options{}, []string{".version 7.8\n", ".target sm_80\n", ".address_size 64\n"}},
+		{Options{Arch: Capability{9, 0}}, []string{".version 7.8\n", ".target sm_90\n"}},
+		{Options{Arch: Capability{8, 6}, CUDA: Version{12, 2}}, []string{".version 8.2\n", ".target sm_86\n"}},
+		{Options{PTX: Version{7, 0}}, []string{".version 7.0\n", ".target sm_80\n"}},
+	}
+	for _, tc := range tests {
+		text, err := Emit(vaddKernel(), tc.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("options %+v: got:%q want:%q in the header", tc.opts, text[:120], w)
+			}
+		}
+	}
+}
