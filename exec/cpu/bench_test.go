@@ -1,0 +1,225 @@
+// Benchmarks: fused elementwise chains against one kernel per op, sum,
+// row softmax and matmul, at the sizes bench/cpu_peers.py uses for NumPy
+// and NumExpr. Run with -pool to draw buffers from a reusing allocator
+// (steady state without allocation and page-fault costs).
+
+package cpu_test
+
+import (
+	"context"
+	"flag"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/exec/cpu"
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+var poolFlag = flag.Bool("pool", false, "benchmarks reuse freed buffers instead of allocating")
+
+// reuseAlloc hands freed buffers of the same size back without zeroing.
+type reuseAlloc struct {
+	mu   sync.Mutex
+	free map[int][][]byte
+}
+
+func (p *reuseAlloc) Allocate(n int) []byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if l := p.free[n]; len(l) > 0 {
+		b := l[len(l)-1]
+		p.free[n] = l[:len(l)-1]
+		return b
+	}
+	return make([]byte, n)
+}
+
+func (p *reuseAlloc) Reallocate(n int, b []byte) []byte { p.Free(b); return p.Allocate(n) }
+
+func (p *reuseAlloc) Free(b []byte) {
+	p.mu.Lock()
+	p.free[len(b)] = append(p.free[len(b)], b)
+	p.mu.Unlock()
+}
+
+func benchAlloc() memory.Allocator {
+	if *poolFlag {
+		return &reuseAlloc{free: map[int][][]byte{}}
+	}
+	return memory.NewGoAllocator()
+}
+
+// benchInput returns a bound float32 input of shape s with values in
+// [lo, hi) from a fixed seed.
+func benchInput(b *testing.B, alloc memory.Allocator, s graph.Shape, seed uint64, lo, hi float32) (*graph.Node, *exec.Tensor) {
+	n := graph.Input(graph.Float32, s, "x")
+	t, err := exec.NewTensor(alloc, graph.Float32, s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(seed, 1))
+	v := exec.Elems[float32](t)
+	for i := range v {
+		v[i] = lo + (hi-lo)*r.Float32()
+	}
+	return n, t
+}
+
+// runBench evaluates outs over bound b.N times; bytes is what one
+// evaluation reads and writes.
+func runBench(b *testing.B, be exec.Backend, alloc memory.Allocator, outs []*graph.Node, bound map[*graph.Node]*exec.Tensor, bytes int64) {
+	ctx := context.Background()
+	req := &exec.Request{Outputs: outs, Bound: bound, Alloc: alloc}
+	res, err := be.Eval(ctx, req) // plan once
+	if err != nil {
+		b.Fatal(err)
+	}
+	release(res)
+	runtime.GC() // no collection of the setup's garbage while timing
+	b.SetBytes(bytes)
+	b.ResetTimer()
+	for range b.N {
+		res, err := be.Eval(ctx, req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		release(res)
+	}
+}
+
+// unfused evaluates nodes one op per Eval, binding each result for the
+// next: the one-kernel-per-op baseline.
+func unfused(b *testing.B, be exec.Backend, alloc memory.Allocator, out *graph.Node, bound map[*graph.Node]*exec.Tensor, bytes int64) {
+	ctx := context.Background()
+	order := graph.Topo(out)
+	runtime.GC()
+	b.SetBytes(bytes)
+	b.ResetTimer()
+	for range b.N {
+		vals := map[*graph.Node]*exec.Tensor{}
+		for n, t := range bound {
+			vals[n] = t
+		}
+		var mine []*exec.Tensor
+		for _, n := range order {
+			if vals[n] != nil || n.Op() == graph.OpConst {
+				continue
+			}
+			res, err := be.Eval(ctx, &exec.Request{Outputs: []*graph.Node{n}, Bound: vals, Alloc: alloc})
+			if err != nil {
+				b.Fatal(err)
+			}
+			vals[n] = res[0]
+			mine = append(mine, res[0])
+		}
+		release(mine)
+	}
+}
+
+const elemN = 1 << 24
+
+// elementwise lists the fused workloads over 2^24 float32 elements.
+var elementwise = []struct {
+	name string
+	f    func(a, b, c, d *graph.Node) *graph.Node
+}{
+	{"chain", func(a, b, c, d *graph.Node) *graph.Node { // 2*a + 3*b*c - d
+		two := graph.FloatConst(graph.Float32, 2)
+		three := graph.FloatConst(graph.Float32, 3)
+		return graph.Binary(graph.OpSub, graph.Binary(graph.OpAdd, graph.Binary(graph.OpMul, two, a),
+			graph.Binary(graph.OpMul, graph.Binary(graph.OpMul, three, b), c)), d)
+	}},
+	{"expr", func(a, b, c, _ *graph.Node) *graph.Node { // exp(-a*a)*b + sqrt(c)
+		return graph.Binary(graph.OpAdd, graph.Binary(graph.OpMul,
+			graph.Unary(graph.OpExp, graph.Unary(graph.OpNeg, graph.Binary(graph.OpMul, a, a))), b),
+			graph.Unary(graph.OpSqrt, c))
+	}},
+}
+
+func elemSetup(b *testing.B, alloc memory.Allocator) ([]*graph.Node, map[*graph.Node]*exec.Tensor) {
+	bound := map[*graph.Node]*exec.Tensor{}
+	var ins []*graph.Node
+	for i := range 4 {
+		n, t := benchInput(b, alloc, graph.Shape{elemN}, uint64(i), 0, 1)
+		ins = append(ins, n)
+		bound[n] = t
+	}
+	return ins, bound
+}
+
+func releaseBound(bound map[*graph.Node]*exec.Tensor) {
+	for _, t := range bound {
+		t.Release()
+	}
+}
+
+// BenchmarkElementwise runs the fused chains (one kernel each) and the
+// same expressions one op per kernel.
+func BenchmarkElementwise(b *testing.B) {
+	for _, w := range elementwise {
+		for _, fused := range []bool{true, false} {
+			name := w.name + "/fused"
+			if !fused {
+				name = w.name + "/unfused"
+			}
+			b.Run(name, func(b *testing.B) {
+				alloc := benchAlloc()
+				ins, bound := elemSetup(b, alloc)
+				defer releaseBound(bound)
+				out := w.f(ins[0], ins[1], ins[2], ins[3])
+				be := cpu.New(cpu.Options{})
+				if fused {
+					runBench(b, be, alloc, []*graph.Node{out}, bound, 5*4*elemN)
+				} else {
+					unfused(b, be, alloc, out, bound, 5*4*elemN)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkSum sums 2^24 float32 values.
+func BenchmarkSum(b *testing.B) {
+	alloc := benchAlloc()
+	x, t := benchInput(b, alloc, graph.Shape{elemN}, 7, -1, 1)
+	defer t.Release()
+	runBench(b, cpu.New(cpu.Options{}), alloc, []*graph.Node{graph.Reduce(graph.OpSum, x, nil, false)},
+		map[*graph.Node]*exec.Tensor{x: t}, 4*elemN)
+}
+
+// BenchmarkSoftmax computes exp(x - max) / sum over the rows of a 4096 x
+// 4096 float32 matrix.
+func BenchmarkSoftmax(b *testing.B) {
+	const n = 4096
+	alloc := benchAlloc()
+	x, t := benchInput(b, alloc, graph.Shape{n, n}, 8, -4, 4)
+	defer t.Release()
+	m := graph.Reduce(graph.OpReduceMax, x, []int{1}, true)
+	e := graph.Unary(graph.OpExp, graph.Binary(graph.OpSub, x, m))
+	s := graph.Reduce(graph.OpSum, e, []int{1}, true)
+	out := graph.Binary(graph.OpDiv, e, s)
+	runBench(b, cpu.New(cpu.Options{}), alloc, []*graph.Node{out}, map[*graph.Node]*exec.Tensor{x: t}, 2*4*n*n)
+}
+
+// BenchmarkMatMul multiplies float32 matrices: m x k by k x n.
+func BenchmarkMatMul(b *testing.B) {
+	for _, s := range []struct {
+		name    string
+		m, k, n int
+	}{{"1024x1024x1024", 1024, 1024, 1024}, {"512x512x512", 512, 512, 512}} {
+		b.Run(s.name, func(b *testing.B) {
+			alloc := benchAlloc()
+			x, xt := benchInput(b, alloc, graph.Shape{s.m, s.k}, 9, -1, 1)
+			y, yt := benchInput(b, alloc, graph.Shape{s.k, s.n}, 10, -1, 1)
+			defer xt.Release()
+			defer yt.Release()
+			runBench(b, cpu.New(cpu.Options{}), alloc, []*graph.Node{graph.MatMul(x, y)},
+				map[*graph.Node]*exec.Tensor{x: xt, y: yt}, int64(4*(s.m*s.k+s.k*s.n+s.m*s.n)))
+		})
+	}
+}

@@ -1,0 +1,153 @@
+// Strided access over a chunk of an iteration space: gather an operand's
+// elements into a contiguous chunk vector, scatter a chunk into a strided
+// destination, and compute element offsets for generated leaves.
+
+package cpu
+
+import "unsafe"
+
+// layout places an operand in the kernel's iteration space: the element
+// at multi-index (i0, i1, ...) is at Offset + sum(ik*Strides[k]) of its
+// buffer, in elements.
+type layout struct {
+	strides []int
+	offset  int
+}
+
+// space is an iteration space: the extents of each axis, outermost first
+// (rank 0 is treated as one element).
+type space struct {
+	shape []int
+	size  int
+}
+
+func newSpace(shape []int) space {
+	n := 1
+	for _, e := range shape {
+		n *= e
+	}
+	return space{shape: shape, size: n}
+}
+
+// contiguous reports whether l reads the space in row-major order with
+// unit steps starting at its offset (so flat index f is element
+// offset+f).
+func (s space) contiguous(l layout) bool {
+	acc := 1
+	for k := len(s.shape) - 1; k >= 0; k-- {
+		if s.shape[k] != 1 && l.strides[k] != acc {
+			return s.size == 0
+		}
+		acc *= s.shape[k]
+	}
+	return true
+}
+
+// walk calls run(off, step, n) for each run of consecutive elements along
+// the innermost axis covering flat indices [lo, lo+n) of the space, where
+// off is the buffer offset of the run's first element, step the stride
+// between its elements, and pos the position of the run in the chunk.
+// idx is scratch of at least rank ints.
+func (s space) walk(l layout, lo, n int, idx []int, run func(pos, off, step, cnt int)) {
+	r := len(s.shape)
+	if r == 0 {
+		run(0, l.offset, 0, n)
+		return
+	}
+	idx = idx[:r]
+	f := lo
+	off := l.offset
+	for k := r - 1; k >= 0; k-- {
+		e := s.shape[k]
+		idx[k] = f % e
+		f /= e
+		off += idx[k] * l.strides[k]
+	}
+	last := s.shape[r-1]
+	step := l.strides[r-1]
+	pos := 0
+	for pos < n {
+		cnt := min(last-idx[r-1], n-pos)
+		run(pos, off, step, cnt)
+		pos += cnt
+		if pos >= n {
+			break
+		}
+		// Back to the start of the row, then on to the next row.
+		off -= idx[r-1] * step
+		idx[r-1] = 0
+		for k := r - 2; k >= 0; k-- {
+			idx[k]++
+			off += l.strides[k]
+			if idx[k] < s.shape[k] {
+				break
+			}
+			off -= idx[k] * l.strides[k]
+			idx[k] = 0
+		}
+	}
+}
+
+// gatherRun copies cnt elements of size es from src (element offset off,
+// stride step) to dst at position pos.
+func gatherRun(dst, src unsafe.Pointer, es, pos, off, step, cnt int) {
+	switch es {
+	case 1:
+		gatherT(view[uint8](dst, pos+cnt)[pos:], (*uint8)(src), off, step)
+	case 4:
+		gatherT(view[uint32](dst, pos+cnt)[pos:], (*uint32)(src), off, step)
+	case 8:
+		gatherT(view[uint64](dst, pos+cnt)[pos:], (*uint64)(src), off, step)
+	default:
+		panic("cpu: unsupported element size")
+	}
+}
+
+func gatherT[T uint8 | uint32 | uint64](d []T, base *T, off, step int) {
+	n := len(d)
+	if n == 0 {
+		return
+	}
+	switch step {
+	case 1:
+		copy(d, unsafe.Slice((*T)(unsafe.Add(unsafe.Pointer(base), off*int(unsafe.Sizeof(*base)))), n))
+	case 0:
+		v := *(*T)(unsafe.Add(unsafe.Pointer(base), off*int(unsafe.Sizeof(*base))))
+		for i := range d {
+			d[i] = v
+		}
+	default:
+		sz := int(unsafe.Sizeof(*base))
+		p := unsafe.Add(unsafe.Pointer(base), off*sz)
+		for i := range d {
+			d[i] = *(*T)(unsafe.Add(p, i*step*sz))
+		}
+	}
+}
+
+// scatterRun copies cnt elements from src at position pos to dst
+// (element offset off, stride step).
+func scatterRun(dst, src unsafe.Pointer, es, pos, off, step, cnt int) {
+	switch es {
+	case 1:
+		scatterT((*uint8)(dst), view[uint8](src, pos+cnt)[pos:], off, step)
+	case 4:
+		scatterT((*uint32)(dst), view[uint32](src, pos+cnt)[pos:], off, step)
+	case 8:
+		scatterT((*uint64)(dst), view[uint64](src, pos+cnt)[pos:], off, step)
+	default:
+		panic("cpu: unsupported element size")
+	}
+}
+
+func scatterT[T uint8 | uint32 | uint64](base *T, s []T, off, step int) {
+	sz := int(unsafe.Sizeof(*base))
+	p := unsafe.Add(unsafe.Pointer(base), off*sz)
+	if step == 1 {
+		copy(unsafe.Slice((*T)(p), len(s)), s)
+		return
+	}
+	for i, v := range s {
+		*(*T)(unsafe.Add(p, i*step*sz)) = v
+	}
+}

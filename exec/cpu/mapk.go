@@ -1,0 +1,34 @@
+// Map kernels and the per-evaluation run state: buffer base addresses
+// and one frame per worker.
+
+package cpu
+
+import (
+	"context"
+	"unsafe"
+)
+
+// runState is what the kernels of one evaluation share.
+type runState struct {
+	bases  []unsafe.Pointer // per plan buffer: address of element 0
+	frames []frame          // per worker
+}
+
+// frame returns worker w's frame prepared for p.
+func (ex *runState) frame(w int, p *prog, chunk int) *frame {
+	f := &ex.frames[w]
+	f.prepare(p, chunk)
+	return f
+}
+
+// runProg evaluates p over its whole space in chunks on the workers;
+// accs are the reduction or GEMM results an epilogue reads.
+func runProg(ctx context.Context, p *prog, ex *runState, accs []unsafe.Pointer, chunk, workers int) error {
+	size := p.sp.size
+	tasks := (size + chunk - 1) / chunk
+	return parallel(ctx, workers, tasks, func(w, t int) {
+		f := ex.frame(w, p, chunk)
+		lo := t * chunk
+		p.runChunk(f, ex.bases, accs, lo, min(chunk, size-lo))
+	})
+}

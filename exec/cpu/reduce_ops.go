@@ -1,0 +1,396 @@
+// Reduction inner loops: fold a chunk of values into one accumulator (a
+// row) or element by element into a vector of accumulators (columns),
+// combine partial accumulators in range order, and write the result.
+//
+// Float Prod accumulates in float64. Float64 Sum accumulates in float64
+// (eight partial sums per row). Float32 Sum adds blocks of 128 values
+// with eight float32 partial sums of 16 values each and accumulates the
+// block totals in float64, then rounds once, so
+// |sum - exact| <= 2^-24*|exact| + 2^-20*sum|x| (the second term from the
+// 16-term float32 partial sums; NumPy's pairwise float32 sum of 2^24
+// values has the bound 24*2^-24*sum|x|, about 2^-19.4*sum|x|). Integer Sum and Prod accumulate in
+// int64 with wraparound. Max and Min propagate NaN; ArgMax and ArgMin
+// keep the first extreme and the first NaN; Any and All test x != 0.
+
+package cpu
+
+import (
+	"math"
+	"unsafe"
+
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+// accum is the state of one reduction at one output point: f for float
+// values, i for integer and bool values (and Any/All), x the index of the
+// current winner for ArgMax/ArgMin (-1 before the first element).
+type accum struct {
+	f float64
+	i int64
+	x int64
+}
+
+type (
+	foldFn    func(s *accum, p unsafe.Pointer, n int, pos int64)
+	foldColFn func(s []accum, p unsafe.Pointer, pos int64)
+)
+
+var (
+	foldTab    [256][numDTypes]foldFn
+	foldColTab [256][numDTypes]foldColFn
+)
+
+var negZero = math.Copysign(0, -1)
+
+// initAccum returns the starting state of op over values of dtype d.
+func initAccum(op graph.Op, d graph.DType) accum {
+	switch op {
+	case graph.OpSum:
+		return accum{f: negZero}
+	case graph.OpProd:
+		return accum{f: 1, i: 1}
+	case graph.OpReduceMax:
+		return accum{f: math.Inf(-1), i: math.MinInt64}
+	case graph.OpReduceMin:
+		return accum{f: math.Inf(1), i: math.MaxInt64}
+	case graph.OpArgMax, graph.OpArgMin:
+		return accum{x: -1}
+	case graph.OpAll:
+		return accum{i: 1}
+	}
+	return accum{}
+}
+
+func init() {
+	foldFloat[float32](graph.Float32)
+	foldFloat[float64](graph.Float64)
+	foldInt[uint8](graph.Bool)
+	foldInt[int32](graph.Int32)
+	foldInt[int64](graph.Int64)
+}
+
+func foldFloat[T floats](d graph.DType) {
+	foldTab[graph.OpSum][d] = sumRowF[T]
+	foldTab[graph.OpProd][d] = prodRowF[T]
+	foldTab[graph.OpReduceMax][d] = maxRowF[T]
+	foldTab[graph.OpReduceMin][d] = minRowF[T]
+	foldTab[graph.OpArgMax][d] = argRowF[T](true)
+	foldTab[graph.OpArgMin][d] = argRowF[T](false)
+	foldTab[graph.OpAny][d] = anyRow[T]
+	foldTab[graph.OpAll][d] = allRow[T]
+	foldColTab[graph.OpSum][d] = func(s []accum, p unsafe.Pointer, _ int64) {
+		for j, x := range view[T](p, len(s)) {
+			s[j].f += float64(x)
+		}
+	}
+	foldColTab[graph.OpProd][d] = func(s []accum, p unsafe.Pointer, _ int64) {
+		for j, x := range view[T](p, len(s)) {
+			s[j].f *= float64(x)
+		}
+	}
+	foldColTab[graph.OpReduceMax][d] = func(s []accum, p unsafe.Pointer, _ int64) {
+		for j, x := range view[T](p, len(s)) {
+			s[j].f = max(s[j].f, float64(x))
+		}
+	}
+	foldColTab[graph.OpReduceMin][d] = func(s []accum, p unsafe.Pointer, _ int64) {
+		for j, x := range view[T](p, len(s)) {
+			s[j].f = min(s[j].f, float64(x))
+		}
+	}
+	foldColTab[graph.OpArgMax][d] = argColF[T](true)
+	foldColTab[graph.OpArgMin][d] = argColF[T](false)
+	foldColTab[graph.OpAny][d] = anyCol[T]
+	foldColTab[graph.OpAll][d] = allCol[T]
+}
+
+func foldInt[T ints | ~uint8](d graph.DType) {
+	foldTab[graph.OpSum][d] = func(s *accum, p unsafe.Pointer, n int, _ int64) {
+		a := s.i
+		for _, x := range view[T](p, n) {
+			a += int64(x)
+		}
+		s.i = a
+	}
+	foldTab[graph.OpProd][d] = func(s *accum, p unsafe.Pointer, n int, _ int64) {
+		a := s.i
+		for _, x := range view[T](p, n) {
+			a *= int64(x)
+		}
+		s.i = a
+	}
+	foldTab[graph.OpReduceMax][d] = func(s *accum, p unsafe.Pointer, n int, _ int64) {
+		a := s.i
+		for _, x := range view[T](p, n) {
+			a = max(a, int64(x))
+		}
+		s.i = a
+	}
+	foldTab[graph.OpReduceMin][d] = func(s *accum, p unsafe.Pointer, n int, _ int64) {
+		a := s.i
+		for _, x := range view[T](p, n) {
+			a = min(a, int64(x))
+		}
+		s.i = a
+	}
+	foldTab[graph.OpArgMax][d] = argRowI[T](true)
+	foldTab[graph.OpArgMin][d] = argRowI[T](false)
+	foldTab[graph.OpAny][d] = anyRow[T]
+	foldTab[graph.OpAll][d] = allRow[T]
+	foldColTab[graph.OpSum][d] = func(s []accum, p unsafe.Pointer, _ int64) {
+		for j, x := range view[T](p, len(s)) {
+			s[j].i += int64(x)
+		}
+	}
+	foldColTab[graph.OpProd][d] = func(s []accum, p unsafe.Pointer, _ int64) {
+		for j, x := range view[T](p, len(s)) {
+			s[j].i *= int64(x)
+		}
+	}
+	foldColTab[graph.OpReduceMax][d] = func(s []accum, p unsafe.Pointer, _ int64) {
+		for j, x := range view[T](p, len(s)) {
+			s[j].i = max(s[j].i, int64(x))
+		}
+	}
+	foldColTab[graph.OpReduceMin][d] = func(s []accum, p unsafe.Pointer, _ int64) {
+		for j, x := range view[T](p, len(s)) {
+			s[j].i = min(s[j].i, int64(x))
+		}
+	}
+	foldColTab[graph.OpArgMax][d] = argColI[T](true)
+	foldColTab[graph.OpArgMin][d] = argColI[T](false)
+	foldColTab[graph.OpAny][d] = anyCol[T]
+	foldColTab[graph.OpAll][d] = allCol[T]
+}
+
+// sumRowF adds n values: float64 operands with eight float64 partial
+// sums, float32 operands in blocks of 128 (eight float32 partial sums of
+// 16 values each) whose totals are added in float64.
+func sumRowF[T floats](s *accum, p unsafe.Pointer, n int, _ int64) {
+	if f32, ok := any(view[T](p, n)).([]float32); ok {
+		s.f = sumBlocks32(s.f, f32)
+		return
+	}
+	v := view[T](p, n)
+	a0, a1, a2, a3 := s.f, negZero, negZero, negZero
+	a4, a5, a6, a7 := negZero, negZero, negZero, negZero
+	for len(v) >= 8 {
+		w := v[:8:8]
+		a0 += float64(w[0])
+		a1 += float64(w[1])
+		a2 += float64(w[2])
+		a3 += float64(w[3])
+		a4 += float64(w[4])
+		a5 += float64(w[5])
+		a6 += float64(w[6])
+		a7 += float64(w[7])
+		v = v[8:]
+	}
+	for _, x := range v {
+		a0 += float64(x)
+	}
+	s.f = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
+}
+
+// sumBlock32 is the number of float32 values summed in float32 before
+// the block's total joins the float64 sum.
+const sumBlock32 = 128
+
+// sumBlocks32 adds v to acc: each block of 128 values is summed by eight
+// float32 partial sums of 16 values, and the block totals in float64. A
+// float32 partial sum of 16 values errs by at most 15*2^-24 of the sum of
+// its magnitudes, so the whole errs by at most 2^-20*sum|x| plus the
+// float64 rounding.
+func sumBlocks32(acc float64, v []float32) float64 {
+	for len(v) >= sumBlock32 {
+		b := v[:sumBlock32:sumBlock32]
+		var a0, a1, a2, a3, a4, a5, a6, a7 float32
+		for len(b) >= 8 {
+			w := b[:8:8]
+			a0 += w[0]
+			a1 += w[1]
+			a2 += w[2]
+			a3 += w[3]
+			a4 += w[4]
+			a5 += w[5]
+			a6 += w[6]
+			a7 += w[7]
+			b = b[8:]
+		}
+		acc += (float64(a0) + float64(a1) + float64(a2) + float64(a3)) + (float64(a4) + float64(a5) + float64(a6) + float64(a7))
+		v = v[sumBlock32:]
+	}
+	for _, x := range v {
+		acc += float64(x)
+	}
+	return acc
+}
+
+func prodRowF[T floats](s *accum, p unsafe.Pointer, n int, _ int64) {
+	a := s.f
+	for _, x := range view[T](p, n) {
+		a *= float64(x)
+	}
+	s.f = a
+}
+
+func maxRowF[T floats](s *accum, p unsafe.Pointer, n int, _ int64) {
+	a := s.f
+	for _, x := range view[T](p, n) {
+		a = max(a, float64(x))
+	}
+	s.f = a
+}
+
+func minRowF[T floats](s *accum, p unsafe.Pointer, n int, _ int64) {
+	a := s.f
+	for _, x := range view[T](p, n) {
+		a = min(a, float64(x))
+	}
+	s.f = a
+}
+
+// better reports whether v replaces the current best b under ArgMax
+// (isMax) or ArgMin, NaN winning and the first NaN staying.
+func better(isMax bool, v, b float64) bool {
+	switch {
+	case b != b:
+		return false
+	case v != v:
+		return true
+	case isMax:
+		return v > b
+	}
+	return v < b
+}
+
+func argRowF[T floats](isMax bool) foldFn {
+	return func(s *accum, p unsafe.Pointer, n int, pos int64) {
+		for k, x := range view[T](p, n) {
+			v := float64(x)
+			if s.x < 0 || better(isMax, v, s.f) {
+				s.f, s.x = v, pos+int64(k)
+			}
+		}
+	}
+}
+
+func argColF[T floats](isMax bool) foldColFn {
+	return func(s []accum, p unsafe.Pointer, pos int64) {
+		for j, x := range view[T](p, len(s)) {
+			v := float64(x)
+			if s[j].x < 0 || better(isMax, v, s[j].f) {
+				s[j].f, s[j].x = v, pos
+			}
+		}
+	}
+}
+
+func argRowI[T ints | ~uint8](isMax bool) foldFn {
+	return func(s *accum, p unsafe.Pointer, n int, pos int64) {
+		for k, x := range view[T](p, n) {
+			v := int64(x)
+			if s.x < 0 || (isMax && v > s.i) || (!isMax && v < s.i) {
+				s.i, s.x = v, pos+int64(k)
+			}
+		}
+	}
+}
+
+func argColI[T ints | ~uint8](isMax bool) foldColFn {
+	return func(s []accum, p unsafe.Pointer, pos int64) {
+		for j, x := range view[T](p, len(s)) {
+			v := int64(x)
+			if s[j].x < 0 || (isMax && v > s[j].i) || (!isMax && v < s[j].i) {
+				s[j].i, s[j].x = v, pos
+			}
+		}
+	}
+}
+
+func anyRow[T elems](s *accum, p unsafe.Pointer, n int, _ int64) {
+	for _, x := range view[T](p, n) {
+		if x != 0 {
+			s.i = 1
+			return
+		}
+	}
+}
+
+func allRow[T elems](s *accum, p unsafe.Pointer, n int, _ int64) {
+	for _, x := range view[T](p, n) {
+		if x == 0 {
+			s.i = 0
+			return
+		}
+	}
+}
+
+func anyCol[T elems](s []accum, p unsafe.Pointer, _ int64) {
+	for j, x := range view[T](p, len(s)) {
+		if x != 0 {
+			s[j].i = 1
+		}
+	}
+}
+
+func allCol[T elems](s []accum, p unsafe.Pointer, _ int64) {
+	for j, x := range view[T](p, len(s)) {
+		if x == 0 {
+			s[j].i = 0
+		}
+	}
+}
+
+// combine folds the partial state b, which covers a later range, into a.
+func combine(op graph.Op, float bool, a *accum, b accum) {
+	switch op {
+	case graph.OpSum:
+		a.f += b.f
+		a.i += b.i
+	case graph.OpProd:
+		a.f *= b.f
+		a.i *= b.i
+	case graph.OpReduceMax:
+		a.f = max(a.f, b.f)
+		a.i = max(a.i, b.i)
+	case graph.OpReduceMin:
+		a.f = min(a.f, b.f)
+		a.i = min(a.i, b.i)
+	case graph.OpArgMax, graph.OpArgMin:
+		isMax := op == graph.OpArgMax
+		switch {
+		case b.x < 0:
+		case a.x < 0:
+			*a = b
+		case float && better(isMax, b.f, a.f):
+			*a = b
+		case !float && ((isMax && b.i > a.i) || (!isMax && b.i < a.i)):
+			*a = b
+		}
+	case graph.OpAny:
+		a.i |= b.i
+	case graph.OpAll:
+		a.i &= b.i
+	}
+}
+
+// finish writes the result of state s of op as dtype d at p.
+func finish(op graph.Op, d graph.DType, s *accum, p unsafe.Pointer) {
+	if op == graph.OpArgMax || op == graph.OpArgMin {
+		*(*int64)(p) = s.x
+		return
+	}
+	switch d {
+	case graph.Float32:
+		*(*float32)(p) = float32(s.f)
+	case graph.Float64:
+		*(*float64)(p) = s.f
+	case graph.Int64:
+		*(*int64)(p) = s.i
+	case graph.Int32:
+		*(*int32)(p) = int32(s.i)
+	case graph.Bool:
+		*(*uint8)(p) = b2u(s.i != 0)
+	}
+}
