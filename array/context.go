@@ -25,6 +25,8 @@ import (
 type Context struct {
 	backend exec.Backend
 	alloc   memory.Allocator
+	limited memory.Allocator // alloc behind the Context's allocation limit
+	limit   int64            // the largest single allocation; 0 for exec.DefaultMemoryLimit
 	name    string
 	err     error // set for a Context that cannot evaluate (Default with an unknown device)
 
@@ -66,6 +68,24 @@ func WithAllocator(a memory.Allocator) Option {
 	}
 }
 
+// WithMemoryLimit limits every single buffer an evaluation of the
+// Context allocates (results, scratch, inputs copied from Go slices) to
+// bytes: an evaluation that would need a larger one fails with an
+// *exec.MemoryError ("Unable to allocate 8.00 TiB for an array with shape
+// (1099511627776,) and data type float64", NumPy's MemoryError) instead
+// of running the machine out of memory. Without it the limit is
+// exec.DefaultMemoryLimit(), the machine's memory. A limit that is not
+// positive is an error.
+func WithMemoryLimit(bytes int64) Option {
+	return func(c *Context) error {
+		if bytes <= 0 {
+			return fmt.Errorf("array: WithMemoryLimit(%d): the limit must be positive", bytes)
+		}
+		c.limit = bytes
+		return nil
+	}
+}
+
 // NewContext returns a Context configured by opts. Without WithBackend it
 // uses the default backend (chosen by the FUSEFLOW_DEVICE environment
 // variable, see Default); without WithAllocator, a Go allocator. It fails
@@ -90,6 +110,7 @@ func NewContext(opts ...Option) (*Context, error) {
 	if c.alloc == nil {
 		c.alloc = memory.NewGoAllocator()
 	}
+	c.limited = exec.LimitAllocator(c.alloc, c.limit)
 	c.name = c.backend.Name()
 	return c, nil
 }
@@ -111,8 +132,9 @@ var defaultContext = sync.OnceValue(newDefault)
 func newDefault() *Context {
 	c, err := NewContext()
 	if err != nil {
-		return &Context{err: err, name: deviceName() + " (unavailable)", alloc: memory.NewGoAllocator(),
-			results: map[*graph.Node]*entry{}}
+		alloc := memory.NewGoAllocator()
+		return &Context{err: err, name: deviceName() + " (unavailable)", alloc: alloc,
+			limited: exec.LimitAllocator(alloc, 0), results: map[*graph.Node]*entry{}}
 	}
 	return c
 }
@@ -144,6 +166,10 @@ func (c *Context) Backend() string { return c.name }
 
 // Allocator returns the allocator the Context's host buffers come from.
 func (c *Context) Allocator() memory.Allocator { return c.alloc }
+
+// MemoryLimit returns the largest single buffer, in bytes, an evaluation
+// of the Context may allocate (see WithMemoryLimit).
+func (c *Context) MemoryLimit() int64 { return exec.AllocLimit(c.limited) }
 
 // Err returns why the Context cannot evaluate anything, or nil.
 func (c *Context) Err() error { return c.err }

@@ -88,7 +88,7 @@ func (c *Context) eval(ctx context.Context, arrays []*Array) error {
 	if err != nil {
 		return err
 	}
-	ts, err := c.backend.Eval(ctx, &exec.Request{Outputs: outs, Bound: bound, Alloc: c.alloc})
+	ts, err := c.evalBackend(ctx, &exec.Request{Outputs: outs, Bound: bound, Alloc: c.limited})
 	if err != nil {
 		return err
 	}
@@ -100,6 +100,13 @@ func (c *Context) eval(ctx context.Context, arrays []*Array) error {
 	}
 	c.install(arrays, outs, ts)
 	return nil
+}
+
+// evalBackend runs the backend on req, turning a panic of the allocator
+// that carries an *exec.MemoryError into that error.
+func (c *Context) evalBackend(ctx context.Context, req *exec.Request) (ts []*exec.Tensor, err error) {
+	defer exec.RecoverMemoryError(&err)
+	return c.backend.Eval(ctx, req)
 }
 
 // boundLocked returns views of every result the registry holds that the

@@ -78,7 +78,7 @@ func FromSlice[T Number](c *Context, data []T, shape ...int) *Array {
 	if err != nil {
 		return errArray(c, graph.OpInput, err)
 	}
-	t, err := exec.NewTensor(c.alloc, d, s)
+	t, err := exec.NewTensor(c.limited, d, s)
 	if err != nil {
 		return errArray(c, graph.OpInput, fmt.Errorf("FromSlice: %w", err))
 	}
@@ -139,7 +139,7 @@ func (c *Context) FromArrow(a arrow.Array, shape ...int) *Array {
 		return errArray(c, graph.OpInput, err)
 	}
 	if d == Bool {
-		t, err := exec.NewTensor(c.alloc, Bool, s)
+		t, err := exec.NewTensor(c.limited, Bool, s)
 		if err != nil {
 			return errArray(c, graph.OpInput, fmt.Errorf("FromArrow: %w", err))
 		}

@@ -73,6 +73,9 @@ func ToSlice[T Number](a *Array) ([]T, error) {
 		return nil, err
 	}
 	defer t.Release()
+	if err := exec.CheckAlloc(a.ctx.limited, t.DType, t.Shape); err != nil {
+		return nil, fmt.Errorf("ToSlice: %w", err)
+	}
 	var out []T
 	if p, ok := any(&out).(*[]int); ok {
 		src := gather[int64](t)

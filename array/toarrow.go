@@ -39,7 +39,12 @@ func (a *Array) ToArrow() (arrow.Array, error) {
 	}
 	defer t.Release()
 	n := t.Size()
-	alloc := a.ctx.alloc
+	alloc := a.ctx.limited
+	if !t.Contiguous() || t.DType == Bool {
+		if err := exec.CheckAlloc(alloc, t.DType, t.Shape); err != nil {
+			return nil, fmt.Errorf("ToArrow: %w", err)
+		}
+	}
 	if t.DType == Bool {
 		b := arrowarray.NewBooleanBuilder(alloc)
 		defer b.Release()

@@ -27,14 +27,22 @@ type Tensor struct {
 
 // NewTensor allocates a contiguous tensor of dtype d and shape s from
 // alloc. The caller owns the result and must Release it. Its bytes are
-// zeroed.
+// zeroed. An invalid shape is an error; a tensor larger than
+// AllocLimit(alloc), or an allocator that panics, gives a *MemoryError
+// (see CheckAlloc).
 func NewTensor(alloc memory.Allocator, d graph.DType, s graph.Shape) (*Tensor, error) {
-	if err := graph.CheckShape(s, d); err != nil {
+	if alloc == nil {
+		return nil, fmt.Errorf("exec: NewTensor of %v %v: nil allocator", s, d)
+	}
+	if err := CheckAlloc(alloc, d, s); err != nil {
 		return nil, err
 	}
 	buf := memory.NewResizableBuffer(alloc)
 	n := s.Size() * d.Size()
-	buf.Resize(n)
+	if err := allocate(buf, n, d, s); err != nil {
+		buf.Release()
+		return nil, err
+	}
 	b := buf.Bytes()
 	clear(b)
 	return &Tensor{Buf: buf, DType: d, Shape: s.Clone(), Strides: s.ContiguousStrides()}, nil

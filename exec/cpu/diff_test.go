@@ -83,4 +83,3 @@ func FuzzDifferential(f *testing.F) {
 		differential(t, be, binary.LittleEndian.Uint64(b[:]))
 	})
 }
-

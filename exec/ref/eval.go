@@ -41,7 +41,11 @@ var _ exec.Backend = (*Evaluator)(nil)
 // their last consumer has run. The context is checked before each node;
 // on cancellation or any error Eval releases everything it allocated and
 // returns the error, which names the failing node's op, shape and dtype.
+// A node whose result or float64 working copies would be larger than
+// exec.AllocLimit(req.Alloc) gives an *exec.MemoryError, and so does an
+// allocator that panics with one.
 func (e *Evaluator) Eval(ctx context.Context, req *exec.Request) (res []*exec.Tensor, err error) {
+	defer exec.RecoverMemoryError(&err)
 	if req == nil {
 		return nil, errors.New("ref: nil request")
 	}
@@ -185,6 +189,9 @@ func nodeErr(n *graph.Node, err error) error {
 // contiguous tensor.
 func compute(alloc memory.Allocator, n *graph.Node, ins []*exec.Tensor) (*exec.Tensor, error) {
 	s := n.Shape()
+	if err := checkScratch(alloc, n, ins); err != nil {
+		return nil, err
+	}
 	var v vec
 	var err error
 	switch n.Op().Class() {
