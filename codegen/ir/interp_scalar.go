@@ -7,6 +7,8 @@ package ir
 import (
 	"math"
 	"math/bits"
+
+	"github.com/fuseflow/fuseflow/internal/fmath"
 )
 
 // Registers hold every value as a uint64: integers as their low w bits
@@ -317,7 +319,7 @@ var uintRel = [6]func(x, y uint64) bool{
 var mathFuncs = [numMathFns]func(x, y float64) float64{
 	MathExp:       func(x, _ float64) float64 { return math.Exp(x) },
 	MathExp2:      func(x, _ float64) float64 { return math.Exp2(x) },
-	MathLog:       func(x, _ float64) float64 { return math.Log(x) },
+	MathLog:       func(x, _ float64) float64 { return fmath.Log(x) },
 	MathLog2:      func(x, _ float64) float64 { return math.Log2(x) },
 	MathLog1p:     func(x, _ float64) float64 { return math.Log1p(x) },
 	MathExpm1:     func(x, _ float64) float64 { return math.Expm1(x) },
