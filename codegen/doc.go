@@ -1,0 +1,49 @@
+// Package codegen lowers the kernels of a fusion plan to GPU code: each
+// fuse.Kernel becomes a typed SSA kernel (codegen/ir) from a template for
+// its kind and geometry, and Compile emits every kernel of a plan as one
+// PTX module (codegen/ptx, with accurate math from codegen/mathlib) along
+// with what an executor needs to launch them.
+//
+// # Templates
+//
+//   - Map: a grid-stride loop over groups of Geometry.VectorWidth
+//     consecutive points, ItemsPerThread groups per thread and step at a
+//     stride of the grid size. Contiguous operands and stores move with
+//     128-bit vector loads and stores (buffers are 16-byte aligned);
+//     operands broadcast along the vector are loaded once. Strided and
+//     broadcast operands unravel the linear index once per point by
+//     constant extents (an operand laid out like the space uses the index
+//     as it is). Indices are 32-bit with Geometry.Index32, else 64-bit.
+//   - Reduce: per Geometry.Strategy — a warp per row (shuffles), a block
+//     per row (shuffles, then shared memory), columns (a thread per output
+//     point walking the reduced axes, coalesced across threads; with
+//     Split > 1 the reduced range is split over blocks and a second
+//     launch combines the partials in order), and the deterministic
+//     two-pass full reduction (per-block partials into the scratch
+//     buffer, then one block combines them). Float sums and products
+//     accumulate in float64, integer ones in int64; ArgMax and ArgMin
+//     keep an index (ties to the first, NaN wins); the prologue and the
+//     epilogue are fused.
+//   - MatMul: a shared-memory tiled GEMM with 2-D register blocking
+//     (Geometry.Tile), any M, N and K, batched with broadcast batch
+//     strides, transposed operands, a fused epilogue; float32 and float64
+//     accumulate with fma, integers wrap.
+//
+// The body of every kernel follows exec/ref exactly: NumPy's float floor
+// division and modulo on an exact fmod, Python's integer division and
+// modulo (0 by zero), NaN-propagating Maximum and Minimum, saturating
+// float-to-integer casts with NaN to 0, bool as a byte in memory and a
+// predicate in registers, Philox random numbers bit-identical to
+// internal/philox. Math functions are ir.Math calls: accurate through the
+// math library, or PTX approximations with Options.FastMath.
+//
+// # Launching
+//
+// Module.Kernels[i] is the Signature of plan kernel i: the entry name,
+// the parameters in order (ParamBuffer: the device pointer of a plan
+// buffer; ParamPass: an int32, the pass of the launch) and the launches
+// to make in order. Sizes, strides and offsets are constants in the code.
+//
+// Lower and Compile check the geometry against the target's limits and
+// return an error rather than produce a kernel that cannot launch.
+package codegen

@@ -1,0 +1,268 @@
+// The test harness: plan a graph, lower every kernel, run the launches
+// on the IR interpreter over the plan's buffers, read the outputs, and
+// compare them with the reference evaluator.
+
+package codegen_test
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fuseflow/fuseflow/codegen"
+	"github.com/fuseflow/fuseflow/codegen/ir"
+	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/exec/ref"
+	"github.com/fuseflow/fuseflow/fuse"
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+// smallGPU is a GPU with few SMs and small blocks so that small shapes
+// still spread over several blocks.
+func smallGPU() fuse.Target {
+	t := fuse.H100()
+	t.Name = "small"
+	t.SMs = 2
+	t.MaxThreadsPerBlock = 256
+	t.MaxThreadsPerSM = 512
+	t.ComputeMajor, t.ComputeMinor = 8, 0
+	return t
+}
+
+// values is an array read back from memory: floats in f, ints and bools
+// in i.
+type values struct {
+	d     graph.DType
+	shape graph.Shape
+	f     []float64
+	i     []int64
+}
+
+// readElem reads element e of dtype d from b.
+func readElem(b []byte, d graph.DType, e int) (float64, int64) {
+	o := e * d.Size()
+	switch d {
+	case graph.Bool:
+		if b[o] != 0 {
+			return 0, 1
+		}
+		return 0, 0
+	case graph.Int32:
+		return 0, int64(int32(binary.LittleEndian.Uint32(b[o:])))
+	case graph.Int64:
+		return 0, int64(binary.LittleEndian.Uint64(b[o:]))
+	case graph.Float32:
+		return float64(math.Float32frombits(binary.LittleEndian.Uint32(b[o:]))), 0
+	}
+	return math.Float64frombits(binary.LittleEndian.Uint64(b[o:])), 0
+}
+
+// gather reads the view (shape, strides, offset) of b in row-major order.
+func gather(b []byte, d graph.DType, shape graph.Shape, strides []int, offset int) values {
+	v := values{d: d, shape: shape}
+	n := shape.Size()
+	idx := make([]int, len(shape))
+	for k := 0; k < n; k++ {
+		e := offset
+		for a := range shape {
+			e += idx[a] * strides[a]
+		}
+		f, i := readElem(b, d, e)
+		if d.IsFloat() {
+			v.f = append(v.f, f)
+		} else {
+			v.i = append(v.i, i)
+		}
+		for a := len(shape) - 1; a >= 0; a-- {
+			idx[a]++
+			if idx[a] < shape[a] {
+				break
+			}
+			idx[a] = 0
+		}
+	}
+	return v
+}
+
+// run is one planned and interpreted evaluation.
+type run struct {
+	plan    *fuse.Plan
+	mems    []*ir.Mem
+	outputs []values
+	fns     []*ir.Func
+}
+
+// planOf plans outputs with the layouts of the bound tensors.
+func planOf(t testing.TB, outputs []*graph.Node, bound map[*graph.Node]*exec.Tensor, tg fuse.Target) (*fuse.Plan, []*graph.Node) {
+	t.Helper()
+	layouts := map[*graph.Node]fuse.Layout{}
+	for n, x := range bound {
+		layouts[n] = fuse.Layout{DType: x.DType, Shape: x.Shape, Strides: x.Strides, Offset: x.Offset}
+	}
+	p, err := fuse.Build(outputs, layouts, tg)
+	require.NoError(t, err)
+	_, slots, err := fuse.Key(outputs, layouts, tg)
+	require.NoError(t, err)
+	return p, slots
+}
+
+// tryPlan is planOf returning the planner's error.
+func tryPlan(outputs []*graph.Node, bound map[*graph.Node]*exec.Tensor, tg fuse.Target) (p *fuse.Plan, slots []*graph.Node, err error) {
+	defer func() {
+		if e := recover(); e != nil {
+			p, slots, err = nil, nil, fmt.Errorf("planner panic: %v", e)
+		}
+	}()
+	layouts := map[*graph.Node]fuse.Layout{}
+	for n, x := range bound {
+		layouts[n] = fuse.Layout{DType: x.DType, Shape: x.Shape, Strides: x.Strides, Offset: x.Offset}
+	}
+	if p, err = fuse.Build(outputs, layouts, tg); err != nil {
+		return nil, nil, err
+	}
+	_, slots, err = fuse.Key(outputs, layouts, tg)
+	return p, slots, err
+}
+
+// interpret runs plan p on the interpreter with the bound tensors.
+func interpret(t testing.TB, p *fuse.Plan, slots []*graph.Node, bound map[*graph.Node]*exec.Tensor, tg fuse.Target) *run {
+	t.Helper()
+	r := &run{plan: p, mems: make([]*ir.Mem, len(p.Buffers))}
+	for i, b := range p.Buffers {
+		r.mems[i] = ir.NewMem(int(b.Bytes))
+	}
+	for i, in := range p.Inputs {
+		x := bound[slots[i]]
+		src := x.Bytes()
+		m := r.mems[in.Buffer]
+		if len(src) > len(m.Data) {
+			m.Data = make([]byte, len(src))
+		}
+		copy(m.Data, src)
+	}
+	for ki := range p.Kernels {
+		k := &p.Kernels[ki]
+		fn, sig, err := codegen.Lower(k, tg)
+		require.NoError(t, err, "kernel %d (%s)", ki, k.Name)
+		r.fns = append(r.fns, fn)
+		prog, err := ir.Compile(fn)
+		require.NoError(t, err)
+		for _, ln := range sig.Launches {
+			args := make([]any, len(sig.Params))
+			for pi, prm := range sig.Params {
+				switch prm.Kind {
+				case codegen.ParamBuffer:
+					args[pi] = r.mems[prm.Buffer]
+				case codegen.ParamPass:
+					args[pi] = ln.Pass
+				}
+			}
+			err := prog.Run(ir.Config{Grid: [3]int{ln.Grid}, Block: [3]int{ln.Block}}, args...)
+			require.NoError(t, err, "kernel %d (%s) pass %d:\n%s", ki, k.Name, ln.Pass, fuse.Explain(p))
+		}
+	}
+	for _, o := range p.Outputs {
+		l := o.Layout
+		r.outputs = append(r.outputs, gather(r.mems[o.Buffer].Data, l.DType, l.Shape, l.Strides, l.Offset))
+	}
+	return r
+}
+
+// refEval evaluates outputs with exec/ref; the caller releases the
+// results.
+func refEval(outputs []*graph.Node, bound map[*graph.Node]*exec.Tensor) ([]*exec.Tensor, error) {
+	return ref.New().Eval(context.Background(), &exec.Request{Outputs: outputs, Bound: bound})
+}
+
+// reference evaluates outputs with exec/ref.
+func reference(t testing.TB, outputs []*graph.Node, bound map[*graph.Node]*exec.Tensor) []values {
+	t.Helper()
+	res, err := ref.New().Eval(context.Background(), &exec.Request{Outputs: outputs, Bound: bound})
+	require.NoError(t, err)
+	out := make([]values, len(res))
+	for i, x := range res {
+		out[i] = gather(x.Bytes(), x.DType, x.Shape, x.Strides, x.Offset)
+		x.Release()
+	}
+	return out
+}
+
+// tolerance is the allowed float error: |got - want| <= abs + rel*|want|.
+type tolerance struct{ abs, rel float64 }
+
+// compare checks got against want: integers and bools exactly, floats
+// within tol (NaN matches NaN, infinities match by sign).
+func compare(got, want values, tol tolerance) error {
+	if got.d != want.d || !got.shape.Equal(want.shape) {
+		return fmt.Errorf("got %v %v want:%v %v", got.shape, got.d, want.shape, want.d)
+	}
+	for k := range want.i {
+		if got.i[k] != want.i[k] {
+			return fmt.Errorf("element %d got:%v want:%v", k, got.i[k], want.i[k])
+		}
+	}
+	for k, w := range want.f {
+		g := got.f[k]
+		switch {
+		case math.IsNaN(w) || math.IsNaN(g):
+			if !(math.IsNaN(w) && math.IsNaN(g)) {
+				return fmt.Errorf("element %d got:%v want:%v", k, g, w)
+			}
+		case math.IsInf(w, 0) || math.IsInf(g, 0):
+			if g != w {
+				return fmt.Errorf("element %d got:%v want:%v", k, g, w)
+			}
+		case math.Abs(g-w) > tol.abs+tol.rel*math.Abs(w):
+			return fmt.Errorf("element %d got:%v want:%v (diff %g)", k, g, w, math.Abs(g-w))
+		}
+	}
+	return nil
+}
+
+// check plans, interprets and compares outputs with the reference.
+func check(t testing.TB, outputs []*graph.Node, bound map[*graph.Node]*exec.Tensor, tg fuse.Target, tol tolerance) *run {
+	t.Helper()
+	p, slots := planOf(t, outputs, bound, tg)
+	r := interpret(t, p, slots, bound, tg)
+	want := reference(t, outputs, bound)
+	for i := range want {
+		if err := compare(r.outputs[i], want[i], tol); err != nil {
+			t.Fatalf("output %d (%v %v): %v\n%s", i, outputs[i].Op(), outputs[i].Shape(), err, fuse.Explain(p))
+		}
+	}
+	return r
+}
+
+// tensorOf returns a contiguous tensor of dtype d and shape s filled by
+// f(i) (converted like AsType from float64).
+func tensorOf(t testing.TB, d graph.DType, s graph.Shape, f func(i int) float64) *exec.Tensor {
+	t.Helper()
+	x, err := exec.NewTensor(memory.DefaultAllocator, d, s)
+	require.NoError(t, err)
+	b := x.Bytes()
+	for i := range s.Size() {
+		v := f(i)
+		switch d {
+		case graph.Bool:
+			if v != 0 {
+				b[i] = 1
+			} else {
+				b[i] = 0
+			}
+		case graph.Int32:
+			binary.LittleEndian.PutUint32(b[4*i:], uint32(graph.CastFloatToInt32(v)))
+		case graph.Int64:
+			binary.LittleEndian.PutUint64(b[8*i:], uint64(graph.CastFloatToInt64(v)))
+		case graph.Float32:
+			binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(float32(v)))
+		default:
+			binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(v))
+		}
+	}
+	return x
+}
