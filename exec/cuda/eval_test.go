@@ -1,0 +1,466 @@
+// Tests of Eval against the fake driver: results of the fake's runnable
+// add kernel through uploads, launches and ToHost; the module cache (a
+// warm evaluation generates and loads nothing); argument packing for
+// every kernel of several plans; profiling; a failing launch; and
+// concurrent evaluations.
+
+package cuda
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/fuse"
+	"github.com/fuseflow/fuseflow/graph"
+	drv "github.com/fuseflow/fuseflow/internal/cuda"
+)
+
+// hostI32 returns a contiguous int32 host tensor of n elements i*k.
+func hostI32(t testing.TB, alloc memory.Allocator, n, k int) *exec.Tensor {
+	t.Helper()
+	x, err := exec.NewTensor(alloc, graph.Int32, graph.Shape{n})
+	require.NoError(t, err)
+	for i := range exec.Elems[int32](x) {
+		exec.Elems[int32](x)[i] = int32(i * k)
+	}
+	return x
+}
+
+// addGraph returns x + y over int32 vectors of n elements.
+func addGraph(n int) (x, y, out *graph.Node) {
+	x = graph.Input(graph.Int32, graph.Shape{n}, "x")
+	y = graph.Input(graph.Int32, graph.Shape{n}, "y")
+	return x, y, graph.Binary(graph.OpAdd, x, y)
+}
+
+func TestEvalRunsFakeAdd(t *testing.T) {
+	f, b := fakeBackend(t, Options{Compile: addCompile, StagingChunk: 4096})
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	const n = 5000
+	x, y, out := addGraph(n)
+	hx, hy := hostI32(t, mem, n, 1), hostI32(t, mem, n, 3)
+	defer hx.Release()
+	defer hy.Release()
+
+	res, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}})
+	require.NoError(t, err)
+	require.Len(t, res, 1)
+	require.True(t, res[0].OnDevice(), "results stay on the device")
+	rec := f.lastLaunch()
+	require.Equal(t, "fake_add", rec.name)
+	require.Equal(t, uint64(n), rec.params[3])
+	require.Equal(t, uint64(res[0].Dev.(*Buffer).Ptr()), rec.params[2], "the output pointer is the result buffer")
+
+	host, err := b.ToHost(ctx, res[0], mem)
+	require.NoError(t, err)
+	got := exec.Elems[int32](host)
+	for i := range n {
+		if got[i] != int32(4*i) {
+			t.Fatalf("element %d got:%v want:%v", i, got[i], 4*i)
+		}
+	}
+	host.Release()
+
+	// The result is used in place as an input: no upload of it.
+	z := graph.Input(graph.Int32, graph.Shape{n}, "z")
+	out2 := graph.Binary(graph.OpAdd, z, x)
+	up := b.Stats().Uploaded
+	res2, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out2}, Bound: map[*graph.Node]*exec.Tensor{z: res[0], x: hx}})
+	require.NoError(t, err)
+	require.Equal(t, up+4*n, b.Stats().Uploaded, "only the host input moved")
+	require.Equal(t, uint64(res[0].Dev.(*Buffer).Ptr()), f.lastLaunch().params[0])
+	host, err = b.ToHost(ctx, res2[0], mem)
+	require.NoError(t, err)
+	require.Equal(t, int32(5*(n-1)), exec.Elems[int32](host)[n-1])
+	host.Release()
+	res[0].Release()
+	res2[0].Release()
+}
+
+func TestWarmEvalGeneratesAndLoadsNothing(t *testing.T) {
+	var compiles atomic.Int64
+	counting := func(p *fuse.Plan, tg fuse.Target) (*Module, error) {
+		compiles.Add(1)
+		return addCompile(p, tg)
+	}
+	f, b := fakeBackend(t, Options{Compile: counting})
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	hx, hy := hostI32(t, mem, 64, 1), hostI32(t, mem, 64, 2)
+	defer hx.Release()
+	defer hy.Release()
+	for i := range 3 {
+		// A new but structurally equal graph each time.
+		x, y, out := addGraph(64)
+		launches := f.launches()
+		res, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}})
+		require.NoError(t, err)
+		res[0].Release()
+		st := b.Stats()
+		for _, c := range []struct {
+			what      string
+			got, want int64
+		}{
+			{"compiles", st.Compiles, 1},
+			{"generator calls", compiles.Load(), 1},
+			{"module loads", st.ModuleLoads, 1},
+			{"plan misses", st.Plans.Misses, 1},
+			{"plan hits", st.Plans.Hits, int64(i)},
+			{"launches this eval", f.launches() - launches, 1},
+		} {
+			if c.got != c.want {
+				t.Errorf("eval %d: %s got:%v want:%v", i, c.what, c.got, c.want)
+			}
+		}
+	}
+	// A different plan with the same PTX shares the loaded module.
+	x, y, out := addGraph(128)
+	hx2, hy2 := hostI32(t, mem, 128, 1), hostI32(t, mem, 128, 1)
+	defer hx2.Release()
+	defer hy2.Release()
+	res, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx2, y: hy2}})
+	require.NoError(t, err)
+	res[0].Release()
+	st := b.Stats()
+	require.Equal(t, int64(2), st.Compiles)
+	require.Equal(t, int64(1), st.ModuleLoads)
+	require.Equal(t, int64(1), st.ModuleHits)
+}
+
+// packCases are graphs whose plans cover map, reduce and matmul kernels
+// with views.
+func packCases() []struct {
+	name string
+	outs func() ([]*graph.Node, map[*graph.Node][]int)
+} {
+	f32 := func(s ...int) *graph.Node { return graph.Input(graph.Float32, graph.Shape(s), "a") }
+	return []struct {
+		name string
+		outs func() ([]*graph.Node, map[*graph.Node][]int)
+	}{
+		{"map chain", func() ([]*graph.Node, map[*graph.Node][]int) {
+			a, c := f32(1000), f32(1000)
+			e := graph.Unary(graph.OpExp, graph.Binary(graph.OpMul, a, c))
+			return []*graph.Node{graph.Binary(graph.OpAdd, e, a)}, map[*graph.Node][]int{a: {1000}, c: {1000}}
+		}},
+		{"row sum and max", func() ([]*graph.Node, map[*graph.Node][]int) {
+			a := f32(64, 300)
+			return []*graph.Node{graph.Reduce(graph.OpSum, a, []int{1}, false), graph.Reduce(graph.OpReduceMax, a, []int{1}, false)},
+				map[*graph.Node][]int{a: {64, 300}}
+		}},
+		{"full sum", func() ([]*graph.Node, map[*graph.Node][]int) {
+			a := f32(1 << 16)
+			return []*graph.Node{graph.Reduce(graph.OpSum, a, []int{0}, false)}, map[*graph.Node][]int{a: {1 << 16}}
+		}},
+		{"softmax", func() ([]*graph.Node, map[*graph.Node][]int) {
+			a := f32(32, 100)
+			m := graph.Reduce(graph.OpReduceMax, a, []int{1}, true)
+			e := graph.Unary(graph.OpExp, graph.Binary(graph.OpSub, a, m))
+			s := graph.Reduce(graph.OpSum, e, []int{1}, true)
+			return []*graph.Node{graph.Binary(graph.OpDiv, e, s)}, map[*graph.Node][]int{a: {32, 100}}
+		}},
+		{"matmul with epilogue", func() ([]*graph.Node, map[*graph.Node][]int) {
+			a, c := f32(48, 40), f32(40, 24)
+			p := graph.MatMul(a, graph.Permute(graph.Permute(c, []int{1, 0}), []int{1, 0}))
+			return []*graph.Node{graph.Unary(graph.OpTanh, p)}, map[*graph.Node][]int{a: {48, 40}, c: {40, 24}}
+		}},
+	}
+}
+
+// TestArgumentPacking evaluates plans with map, reduce and matmul
+// kernels, with the test generator and with the real one (codegen's PTX
+// loaded by the fake), and checks the launches the fake recorded: their
+// number, geometry, and that every parameter of the last launch is the
+// address of its buffer (bound inputs in place, results in the returned
+// tensors) or the launch's pass.
+func TestArgumentPacking(t *testing.T) {
+	for _, gen := range []struct {
+		name    string
+		compile CompileFunc
+	}{{"stub", stubCompile}, {"codegen", nil}} {
+		t.Run(gen.name, func(t *testing.T) { testArgumentPacking(t, gen.compile) })
+	}
+}
+
+func testArgumentPacking(t *testing.T, compile CompileFunc) {
+	f, b := fakeBackend(t, Options{Compile: compile})
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	for _, c := range packCases() {
+		t.Run(c.name, func(t *testing.T) {
+			outs, shapes := c.outs()
+			bound := map[*graph.Node]*exec.Tensor{}
+			for n, s := range shapes {
+				h := hostF32(t, mem, s...)
+				d, err := b.ToDevice(ctx, h)
+				require.NoError(t, err)
+				h.Release()
+				bound[n] = d
+			}
+			defer func() {
+				for _, d := range bound {
+					d.Release()
+				}
+			}()
+			before := f.launches()
+			res, err := b.Eval(ctx, &exec.Request{Outputs: outs, Bound: bound})
+			require.NoError(t, err)
+			defer func() {
+				for _, r := range res {
+					r.Release()
+				}
+			}()
+			layouts := map[*graph.Node]fuse.Layout{}
+			for n, d := range bound {
+				layouts[n] = fuse.Layout{DType: d.DType, Shape: d.Shape, Strides: d.Strides, Offset: d.Offset}
+			}
+			plan, slots, err := b.cache.Get(outs, layouts, b.Target())
+			require.NoError(t, err)
+			prog, err := b.program(plan)
+			require.NoError(t, err)
+			want := 0
+			for i := range prog.kernels {
+				want += len(prog.kernels[i].sig.Launches)
+			}
+			require.Equal(t, int64(want), f.launches()-before, "launches for\n%s", fuse.Explain(plan))
+
+			lastK := &prog.kernels[len(prog.kernels)-1]
+			lastL := lastK.sig.Launches[len(lastK.sig.Launches)-1]
+			rec := f.lastLaunch()
+			require.Equal(t, lastK.sig.Entry, rec.name)
+			require.Equal(t, uint32(lastL.Grid), rec.grid)
+			require.Equal(t, uint32(lastL.Block), rec.block)
+			require.Len(t, rec.params, len(lastK.sig.Params))
+			for i, prm := range lastK.sig.Params {
+				if prm.Kind == ParamPass {
+					require.Equal(t, uint64(uint32(lastL.Pass)), rec.params[i], "pass")
+					continue
+				}
+				require.NotZero(t, rec.params[i], "buffer %d", prm.Buffer)
+				require.Zero(t, rec.params[i]%16, "buffer %d is 16-byte aligned", prm.Buffer)
+				if bf := plan.Buffers[prm.Buffer]; bf.Kind == fuse.BufInput {
+					d := bound[slots[bf.Slot]]
+					require.Equal(t, uint64(d.Dev.(*Buffer).Ptr()), rec.params[i], "input buffer %d in place", prm.Buffer)
+				}
+				for oi, o := range plan.Outputs {
+					if o.Buffer == prm.Buffer && plan.Buffers[prm.Buffer].Kind == fuse.BufResult {
+						require.Equal(t, uint64(res[oi].Dev.(*Buffer).Ptr()), rec.params[i], "output %d", oi)
+					}
+				}
+			}
+			for i, r := range res {
+				require.True(t, r.OnDevice() || plan.Outputs[i].View, "output %d", i)
+			}
+		})
+	}
+}
+
+func TestLaunchAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop items")
+	}
+	_, b := fakeBackend(t, Options{Compile: stubCompile})
+	ctx := context.Background()
+	x, y, out := addGraph(256)
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	hx, hy := hostI32(t, mem, 256, 1), hostI32(t, mem, 256, 1)
+	dx, err := b.ToDevice(ctx, hx)
+	require.NoError(t, err)
+	dy, err := b.ToDevice(ctx, hy)
+	require.NoError(t, err)
+	hx.Release()
+	hy.Release()
+	defer dx.Release()
+	defer dy.Release()
+	res, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: dx, y: dy}})
+	require.NoError(t, err)
+	res[0].Release()
+	plan, _, err := b.cache.Get([]*graph.Node{out}, map[*graph.Node]fuse.Layout{
+		x: fuse.ContiguousLayout(graph.Int32, graph.Shape{256}), y: fuse.ContiguousLayout(graph.Int32, graph.Shape{256})}, b.Target())
+	require.NoError(t, err)
+	prog, err := b.program(plan)
+	require.NoError(t, err)
+	ln, err := b.lanes.acquire(ctx)
+	require.NoError(t, err)
+	defer b.lanes.release(ln)
+	ptrs := make([]uint64, len(plan.Buffers))
+	for i := range ptrs {
+		ptrs[i] = uint64(dx.Dev.(*Buffer).Ptr())
+	}
+	dptrs := toDevicePtrs(ptrs)
+	allocs := testing.AllocsPerRun(200, func() {
+		if err := b.launch(ln, &prog.kernels[0], dptrs); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("allocations per launch got:%v want:0", allocs)
+	}
+}
+
+func TestProfileTimesKernels(t *testing.T) {
+	_, b := fakeBackend(t, Options{Compile: stubCompile, Profile: true})
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	outs, shapes := packCases()[3].outs() // softmax: several kernels
+	bound := map[*graph.Node]*exec.Tensor{}
+	for n, s := range shapes {
+		bound[n] = hostF32(t, mem, s...)
+	}
+	res, err := b.Eval(ctx, &exec.Request{Outputs: outs, Bound: bound})
+	require.NoError(t, err)
+	for _, r := range res {
+		r.Release()
+	}
+	for _, h := range bound {
+		h.Release()
+	}
+	r := b.LastRun()
+	require.NotNil(t, r)
+	require.NotEmpty(t, r.Kernels)
+	for _, k := range r.Kernels {
+		// The fake's clock advances 0.125 ms per launch.
+		want := 125 * len(k.Launches)
+		require.Equal(t, want, int(k.Time.Microseconds()), "kernel %s", k.Name)
+		require.Positive(t, k.GBps())
+	}
+	text := r.Explain()
+	for _, want := range []string{"measured", "GB/s", r.Kernels[0].Entry, "total"} {
+		require.Contains(t, text, want)
+	}
+}
+
+func TestFailingLaunchIsAnError(t *testing.T) {
+	f, b := fakeBackend(t, Options{Compile: addCompile})
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	x, y, out := addGraph(100)
+	hx, hy := hostI32(t, mem, 100, 1), hostI32(t, mem, 100, 1)
+	defer hx.Release()
+	defer hy.Release()
+	req := &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}}
+
+	f.failNext("cuLaunchKernel", 719)
+	_, err := b.Eval(ctx, req)
+	require.Error(t, err)
+	for _, want := range []string{"launching kernel", "fake_add", "CUDA_ERROR_LAUNCH_FAILED"} {
+		require.Contains(t, err.Error(), want)
+	}
+	require.Zero(t, b.Pool().Stats().Live, "nothing is left allocated")
+
+	f.failNext("cuStreamSynchronize", 700) // a fault surfacing at the sync
+	_, err = b.Eval(ctx, req)
+	require.ErrorContains(t, err, "CUDA_ERROR_ILLEGAL_ADDRESS")
+	require.ErrorContains(t, err, "running kernels")
+	require.Zero(t, b.Pool().Stats().Live)
+
+	res, err := b.Eval(ctx, req) // and it works afterwards
+	require.NoError(t, err)
+	res[0].Release()
+}
+
+func TestCompileErrorIsAnError(t *testing.T) {
+	_, b := fakeBackend(t, Options{Compile: func(*fuse.Plan, fuse.Target) (*Module, error) {
+		return &Module{PTX: "FAKE_JIT_ERROR", Kernels: []Signature{{Entry: "k", Launches: []Launch{{Grid: 1, Block: 1}}}}}, nil
+	}})
+	x, y, out := addGraph(10)
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	hx, hy := hostI32(t, mem, 10, 1), hostI32(t, mem, 10, 1)
+	defer hx.Release()
+	defer hy.Release()
+	_, err := b.Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}})
+	require.ErrorContains(t, err, "JIT log")
+	require.ErrorContains(t, err, "loading the module")
+}
+
+func TestConcurrentEval(t *testing.T) {
+	_, b := fakeBackend(t, Options{Compile: addCompile, Streams: 3, StagingChunk: 4096})
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for it := range 10 {
+				n := 1000 + 100*g + it
+				x, y, out := addGraph(n)
+				hx, hy := hostI32(t, mem, n, g), hostI32(t, mem, n, 1)
+				res, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}})
+				hx.Release()
+				hy.Release()
+				if err != nil {
+					errs <- err
+					return
+				}
+				host, err := b.ToHost(ctx, res[0], mem)
+				res[0].Release()
+				if err != nil {
+					errs <- err
+					return
+				}
+				got := exec.Elems[int32](host)
+				for i := range n {
+					if got[i] != int32(i*(g+1)) {
+						errs <- fmt.Errorf("goroutine %d n %d element %d got:%v want:%v", g, n, i, got[i], i*(g+1))
+						host.Release()
+						return
+					}
+				}
+				host.Release()
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// toDevicePtrs converts raw addresses for launch.
+func toDevicePtrs(p []uint64) []drv.DevicePtr {
+	out := make([]drv.DevicePtr, len(p))
+	for i, v := range p {
+		out[i] = drv.DevicePtr(v)
+	}
+	return out
+}
+
+func TestBadGeometryIsALaunchError(t *testing.T) {
+	broken := func(p *fuse.Plan, tg fuse.Target) (*Module, error) {
+		m, err := stubCompile(p, tg)
+		if err == nil {
+			m.Kernels[0].Launches[0].Block = 4096 // more threads than a block may have
+		}
+		return m, err
+	}
+	_, b := fakeBackend(t, Options{Compile: broken})
+	x, y, out := addGraph(100)
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	hx, hy := hostI32(t, mem, 100, 1), hostI32(t, mem, 100, 1)
+	defer hx.Release()
+	defer hy.Release()
+	_, err := b.Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}})
+	require.ErrorContains(t, err, "launching kernel")
+	require.ErrorContains(t, err, "block 4096")
+	require.ErrorContains(t, err, "CUDA_ERROR_INVALID_VALUE")
+}

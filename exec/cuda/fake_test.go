@@ -1,0 +1,239 @@
+// Test support: the fake CUDA driver (../../internal/cuda/testdata/
+// fakecuda.c, built with the system gcc) with its test-only controls, the
+// GPU switch (FUSEFLOW_DEVICE=cuda runs against the real driver instead),
+// and test code generators whose entries the fake can load and run.
+
+package cuda
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ebitengine/purego"
+
+	"github.com/fuseflow/fuseflow/fuse"
+	drv "github.com/fuseflow/fuseflow/internal/cuda"
+)
+
+// noDriverEnv makes the test binary run with a driver path that does not
+// exist (the missing-driver test runs itself that way).
+const noDriverEnv = "FUSEFLOW_CUDA_TEST_NODRIVER"
+
+// fakeDriver is the built fake library with its controls.
+type fakeDriver struct {
+	path     string
+	setLimit func(n uint64)
+	memUsed  func() uint64
+	hostLive func() int64
+	failNext func(fn string, code int32)
+	launches func() int64
+	last     func(dims *uint32, params *uint64, max int32, name *byte, namelen int32) int32
+}
+
+// launchRecord is what the fake recorded about the last launch.
+type launchRecord struct {
+	grid, block uint32
+	params      []uint64
+	name        string
+}
+
+func (f *fakeDriver) lastLaunch() launchRecord {
+	var dims [7]uint32
+	var params [32]uint64
+	var name [128]byte
+	n := f.last(&dims[0], &params[0], 32, &name[0], 128)
+	end := strings.IndexByte(string(name[:]), 0)
+	return launchRecord{grid: dims[0], block: dims[3], params: append([]uint64(nil), params[:n]...), name: string(name[:end])}
+}
+
+var (
+	fake     *fakeDriver
+	fakeSkip string
+	// gpuOrdinal is the device of the GPU tests, -1 unless FUSEFLOW_DEVICE
+	// asks for cuda.
+	gpuOrdinal = -1
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(testMain(m))
+}
+
+func testMain(m *testing.M) int {
+	if os.Getenv(noDriverEnv) == "1" {
+		os.Setenv(drv.LibraryEnv, "/nonexistent/libcuda.so.1")
+		return m.Run()
+	}
+	if dev := os.Getenv("FUSEFLOW_DEVICE"); strings.HasPrefix(dev, "cuda") {
+		gpuOrdinal = 0
+		if _, err := fmt.Sscanf(dev, "cuda:%d", &gpuOrdinal); err != nil && dev != "cuda" {
+			fmt.Fprintf(os.Stderr, "FUSEFLOW_DEVICE=%q: want cuda or cuda:N\n", dev)
+			return 2
+		}
+		fakeSkip = "FUSEFLOW_DEVICE=" + dev + ": running against the real driver, not the fake"
+		return m.Run()
+	}
+	dir, err := os.MkdirTemp("", "fakecuda")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	if err := buildFake(dir); err != nil && fakeSkip == "" {
+		fmt.Fprintln(os.Stderr, "building the fake driver:", err)
+		return 1
+	}
+	return m.Run()
+}
+
+// buildFake compiles the fake driver into dir and points the driver
+// loader at it. Without gcc it records why in fakeSkip.
+func buildFake(dir string) error {
+	gcc, err := exec.LookPath("gcc")
+	if err != nil {
+		fakeSkip = "gcc not found: the fake CUDA driver cannot be built"
+		return err
+	}
+	f := &fakeDriver{path: filepath.Join(dir, "libcuda.so.1")}
+	src := filepath.Join("..", "..", "internal", "cuda", "testdata", "fakecuda.c")
+	args := []string{"-shared", "-fPIC", "-O1", "-o", f.path, src, "-lpthread"}
+	if out, err := exec.Command(gcc, args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("gcc %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	if err := os.Setenv(drv.LibraryEnv, f.path); err != nil {
+		return err
+	}
+	if _, err := drv.Load(); err != nil {
+		return err
+	}
+	lib, err := purego.Dlopen(f.path, purego.RTLD_NOW|purego.RTLD_LOCAL)
+	if err != nil {
+		return err
+	}
+	purego.RegisterLibFunc(&f.setLimit, lib, "fake_set_mem_limit")
+	purego.RegisterLibFunc(&f.memUsed, lib, "fake_mem_used")
+	purego.RegisterLibFunc(&f.hostLive, lib, "fake_host_allocs")
+	purego.RegisterLibFunc(&f.failNext, lib, "fake_fail_next")
+	purego.RegisterLibFunc(&f.launches, lib, "fake_launch_count")
+	purego.RegisterLibFunc(&f.last, lib, "fake_last_launch")
+	fake = f
+	return nil
+}
+
+// needFake returns the fake driver or skips the test.
+func needFake(t testing.TB) *fakeDriver {
+	t.Helper()
+	if fake == nil {
+		t.Skip(fakeSkip)
+	}
+	return fake
+}
+
+// fakeBackend opens the fake device with opts, closes it when the test
+// ends (checking that no device memory is left) and restores the fake's
+// memory limit.
+func fakeBackend(t testing.TB, opts Options) (*fakeDriver, *Backend) {
+	t.Helper()
+	f := needFake(t)
+	b, err := New(0, opts)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	t.Cleanup(func() {
+		f.setLimit(1 << 30)
+		if live := b.Pool().Stats().Live; live != 0 {
+			t.Errorf("pool live bytes at the end got:%d want:0", live)
+		}
+		if err := b.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return f, b
+}
+
+// kernelBuffers lists the plan buffers a kernel touches in the order
+// codegen declares their parameters: operands, GEMM operands, stores,
+// the reduction scratch.
+func kernelBuffers(k *fuse.Kernel) []int {
+	var out []int
+	seen := map[int]bool{}
+	add := func(b int) {
+		if b >= 0 && !seen[b] {
+			seen[b] = true
+			out = append(out, b)
+		}
+	}
+	for _, o := range k.Operands {
+		add(o.Buffer)
+	}
+	if k.MatMul != nil {
+		add(k.MatMul.A.Buffer)
+		add(k.MatMul.B.Buffer)
+	}
+	for _, s := range k.Stores {
+		add(s.Buffer)
+	}
+	if k.Kind == fuse.KindReduce {
+		add(k.Geometry.Scratch)
+	}
+	return out
+}
+
+// stubCompile is a code generator for the fake: one entry per kernel
+// taking a pointer per buffer the kernel touches and an s32 pass, with the
+// plan's geometry (two launches when there is a scratch buffer). The
+// bodies are empty: the fake records launches but cannot run them.
+func stubCompile(p *fuse.Plan, t fuse.Target) (*Module, error) {
+	var sb strings.Builder
+	sb.WriteString(".version 8.0\n.target sm_90\n.address_size 64\n")
+	m := &Module{}
+	for i := range p.Kernels {
+		k := &p.Kernels[i]
+		sig := Signature{Entry: fmt.Sprintf("k%d_%s", i, k.Kind)}
+		fmt.Fprintf(&sb, "\n.visible .entry %s(\n", sig.Entry)
+		for _, b := range kernelBuffers(k) {
+			fmt.Fprintf(&sb, "\t.param .u64 b%d,\n", b)
+			sig.Params = append(sig.Params, Param{Kind: ParamBuffer, Name: fmt.Sprintf("b%d", b), Buffer: b})
+		}
+		sb.WriteString("\t.param .s32 pass\n)\n{\n\tret;\n}\n")
+		sig.Params = append(sig.Params, Param{Kind: ParamPass, Name: "pass", Buffer: -1})
+		g := k.Geometry
+		block := max(g.Block, 32)
+		sig.Launches = []Launch{{Grid: max(g.Grid, 1), Block: block}}
+		if k.Kind == fuse.KindReduce && g.Scratch >= 0 {
+			sig.Launches = append(sig.Launches, Launch{Grid: 1, Block: block, Pass: 1})
+		}
+		m.Kernels = append(m.Kernels, sig)
+	}
+	m.PTX = sb.String()
+	return m, nil
+}
+
+// addCompile generates, for a plan whose single kernel adds two int32
+// operands, the fake's runnable fake_add entry (c[i] = a[i] + b[i] for
+// i < n, n passed as the pass parameter). It lets tests check what the
+// executor moves and binds, with the fake computing on the host.
+func addCompile(p *fuse.Plan, t fuse.Target) (*Module, error) {
+	if len(p.Kernels) != 1 || p.Kernels[0].Kind != fuse.KindMap {
+		return nil, fmt.Errorf("addCompile: want one map kernel, have %d", len(p.Kernels))
+	}
+	k := &p.Kernels[0]
+	bufs := kernelBuffers(k)
+	if len(bufs) != 3 {
+		return nil, fmt.Errorf("addCompile: kernel %s touches %d buffers, want 3", k.Name, len(bufs))
+	}
+	n := 1
+	for _, e := range k.Space {
+		n *= e
+	}
+	const ptx = ".version 8.0\n.target sm_90\n.address_size 64\n\n.visible .entry fake_add(\n\t.param .u64 a,\n\t.param .u64 b,\n\t.param .u64 c,\n\t.param .u32 n\n)\n{\n\tret;\n}\n"
+	sig := Signature{Entry: "fake_add", Launches: []Launch{{Grid: (n + 255) / 256, Block: 256, Pass: int32(n)}}}
+	for _, b := range bufs {
+		sig.Params = append(sig.Params, Param{Kind: ParamBuffer, Buffer: b})
+	}
+	sig.Params = append(sig.Params, Param{Kind: ParamPass, Buffer: -1})
+	return &Module{PTX: ptx, Kernels: []Signature{sig}}, nil
+}

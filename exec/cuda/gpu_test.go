@@ -1,0 +1,326 @@
+// Tests on a real GPU, run with FUSEFLOW_DEVICE=cuda (or cuda:N) and
+// -run GPU; skipped otherwise. The differential suite compares CUDA with
+// the CPU backend on random graphs and on every reduction strategy and
+// GEMM shape; the others check the pool, concurrency, the out-of-memory
+// path and a failing launch.
+
+package cuda
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/exec/cpu"
+	"github.com/fuseflow/fuseflow/exec/ref"
+	"github.com/fuseflow/fuseflow/fuse"
+	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/randgraph"
+)
+
+// gpuBackend opens the GPU of FUSEFLOW_DEVICE or skips the test; at the
+// end it checks that the pool has no live bytes and closes the backend.
+func gpuBackend(t testing.TB, opts Options) *Backend {
+	t.Helper()
+	if gpuOrdinal < 0 {
+		t.Skip("GPU tests need FUSEFLOW_DEVICE=cuda (or cuda:N) on a machine with an NVIDIA GPU")
+	}
+	b, err := New(gpuOrdinal, opts)
+	if err != nil {
+		t.Fatalf("New(%d): %v", gpuOrdinal, err)
+	}
+	t.Cleanup(func() {
+		if live := b.Pool().Stats().Live; live != 0 {
+			t.Errorf("device pool live bytes at the end got:%d want:0", live)
+		}
+		if err := b.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return b
+}
+
+// compareWithCPU evaluates outs on b and on the CPU backend and compares
+// every output (exactly where exact[i]).
+func compareWithCPU(t *testing.T, b *Backend, what string, outs []*graph.Node, exact []bool, bound map[*graph.Node]*exec.Tensor, alloc memory.Allocator) {
+	t.Helper()
+	ctx := context.Background()
+	want, err := cpu.New(cpu.Options{}).Eval(ctx, &exec.Request{Outputs: outs, Bound: bound, Alloc: alloc})
+	require.NoError(t, err, "%s: cpu", what)
+	defer releaseAll(want)
+	got, err := b.Eval(ctx, &exec.Request{Outputs: outs, Bound: bound, Alloc: alloc})
+	if err != nil {
+		t.Errorf("%s: cuda: %v", what, err)
+		return
+	}
+	defer releaseAll(got)
+	for i := range outs {
+		h, err := b.ToHost(ctx, got[i], alloc)
+		if err != nil {
+			t.Errorf("%s: output %d: ToHost: %v", what, i, err)
+			return
+		}
+		cerr := randgraph.Compare(h, want[i], exact[i])
+		if cerr != nil {
+			// Say whether the reference sides with the GPU or the CPU.
+			note := ""
+			if rw, rerr := ref.New().Eval(ctx, &exec.Request{Outputs: outs[i : i+1], Bound: bound, Alloc: alloc}); rerr == nil {
+				if randgraph.Compare(h, rw[0], exact[i]) == nil {
+					note = " (the reference agrees with CUDA)"
+				} else {
+					note = fmt.Sprintf(" (against the reference: %v)", randgraph.Compare(h, rw[0], exact[i]))
+				}
+				releaseAll(rw)
+			}
+			t.Errorf("%s: output %d (%v %v %v): %v%s", what, i, outs[i].Op(), outs[i].Shape(), outs[i].DType(), cerr, note)
+		}
+		h.Release()
+	}
+}
+
+func releaseAll(ts []*exec.Tensor) {
+	for _, t := range ts {
+		t.Release()
+	}
+}
+
+// TestGPUDifferential runs random graphs (every op and dtype, strided and
+// broadcast inputs, views, reductions, matmul) on CUDA and on the CPU.
+func TestGPUDifferential(t *testing.T) {
+	b := gpuBackend(t, Options{})
+	n := 1000
+	if testing.Short() {
+		n = 200
+	}
+	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer alloc.AssertSize(t, 0)
+	for seed := range uint64(n) {
+		c, err := randgraph.Generate(rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), alloc, randgraph.Config{})
+		require.NoError(t, err, "seed %d", seed)
+		before := t.Failed()
+		compareWithCPU(t, b, fmt.Sprintf("seed %d", seed), c.Outputs, c.Exact, c.Bound, alloc)
+		if !before && t.Failed() {
+			t.Logf("seed %d graph:\n%s", seed, strings.Join(c.Desc, "\n"))
+		}
+		c.Release()
+	}
+}
+
+// gpuCase is one hand-written workload of the GPU suite.
+type gpuCase struct {
+	name  string
+	build func() (outs []*graph.Node, exact []bool, shapes map[*graph.Node]graph.Shape)
+}
+
+// gpuCases cover each reduction strategy, every reduction op, and GEMMs
+// of awkward shapes with epilogues, at sizes where the planner's GPU
+// strategies differ.
+func gpuCases() []gpuCase {
+	in := func(d graph.DType, s ...int) *graph.Node { return graph.Input(d, graph.Shape(s), "x") }
+	red := func(op graph.Op, d graph.DType, axes []int, s ...int) gpuCase {
+		return gpuCase{fmt.Sprintf("%v %v over %v of %v", op, d, axes, s), func() ([]*graph.Node, []bool, map[*graph.Node]graph.Shape) {
+			x := in(d, s...)
+			exact := !d.IsFloat() || op == graph.OpReduceMax || op == graph.OpReduceMin || op == graph.OpArgMax || op == graph.OpArgMin
+			return []*graph.Node{graph.Reduce(op, x, axes, false)}, []bool{exact}, map[*graph.Node]graph.Shape{x: graph.Shape(s)}
+		}}
+	}
+	var cs []gpuCase
+	for _, op := range []graph.Op{graph.OpSum, graph.OpProd, graph.OpReduceMax, graph.OpReduceMin, graph.OpArgMax, graph.OpArgMin, graph.OpAny, graph.OpAll} {
+		for _, d := range graph.DTypes() {
+			cs = append(cs,
+				red(op, d, []int{1}, 300, 17),   // short rows: warp per row
+				red(op, d, []int{1}, 40, 70000), // long rows: block per row
+				red(op, d, []int{0}, 5000, 300), // columns
+			)
+			if op != graph.OpArgMax && op != graph.OpArgMin { // they take one axis
+				cs = append(cs, red(op, d, []int{0, 1}, 1000, 1111)) // everything: two-pass
+			}
+		}
+	}
+	mm := func(d graph.DType, m, k, n int, trans bool) gpuCase {
+		return gpuCase{fmt.Sprintf("matmul %v %dx%dx%d trans=%v", d, m, k, n, trans), func() ([]*graph.Node, []bool, map[*graph.Node]graph.Shape) {
+			a := in(d, m, k)
+			bs := graph.Shape{k, n}
+			if trans {
+				bs = graph.Shape{n, k}
+			}
+			bb := in(d, bs...)
+			bv := bb
+			if trans {
+				bv = graph.Permute(bb, []int{1, 0})
+			}
+			p := graph.MatMul(a, bv)
+			out := graph.Binary(graph.OpMax, p, graph.FloatConst(d, 0)) // relu epilogue
+			return []*graph.Node{out}, []bool{false}, map[*graph.Node]graph.Shape{a: {m, k}, bb: bs}
+		}}
+	}
+	for _, d := range []graph.DType{graph.Float32, graph.Float64} {
+		cs = append(cs, mm(d, 1, 1, 1, false), mm(d, 257, 129, 65, false), mm(d, 512, 512, 512, true), mm(d, 1000, 77, 333, true))
+	}
+	return cs
+}
+
+// fillRandom binds a host tensor of random values to every input.
+func fillRandom(t *testing.T, alloc memory.Allocator, shapes map[*graph.Node]graph.Shape, seed uint64) map[*graph.Node]*exec.Tensor {
+	r := rand.New(rand.NewPCG(seed, 7))
+	bound := map[*graph.Node]*exec.Tensor{}
+	for n, s := range shapes {
+		x, err := exec.NewTensor(alloc, n.DType(), s)
+		require.NoError(t, err)
+		switch n.DType() {
+		case graph.Float32:
+			for i := range exec.Elems[float32](x) {
+				exec.Elems[float32](x)[i] = float32(r.NormFloat64())
+			}
+		case graph.Float64:
+			for i := range exec.Elems[float64](x) {
+				exec.Elems[float64](x)[i] = r.NormFloat64()
+			}
+		case graph.Int32:
+			for i := range exec.Elems[int32](x) {
+				exec.Elems[int32](x)[i] = int32(r.IntN(200) - 100)
+			}
+		case graph.Int64:
+			for i := range exec.Elems[int64](x) {
+				exec.Elems[int64](x)[i] = int64(r.IntN(2000) - 1000)
+			}
+		case graph.Bool:
+			for i := range exec.Elems[uint8](x) {
+				if r.IntN(1000) != 0 {
+					exec.Elems[uint8](x)[i] = 1
+				}
+			}
+		}
+		bound[n] = x
+	}
+	return bound
+}
+
+// TestGPUReductionsAndMatMul runs every reduction op and dtype in each
+// strategy's shape, and GEMMs with epilogues, on CUDA and the CPU.
+func TestGPUReductionsAndMatMul(t *testing.T) {
+	b := gpuBackend(t, Options{Profile: true})
+	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer alloc.AssertSize(t, 0)
+	for i, c := range gpuCases() {
+		outs, exact, shapes := c.build()
+		if err := graph.Verify(outs...); err != nil {
+			continue // a dtype the op does not take
+		}
+		bound := fillRandom(t, alloc, shapes, uint64(i))
+		compareWithCPU(t, b, c.name, outs, exact, bound, alloc)
+		if r := b.LastRun(); testing.Verbose() && r != nil {
+			t.Logf("%s:\n%s", c.name, r.Explain())
+		}
+		for _, x := range bound {
+			x.Release()
+		}
+	}
+}
+
+// TestGPUConcurrentEval evaluates from 8 goroutines at once.
+func TestGPUConcurrentEval(t *testing.T) {
+	b := gpuBackend(t, Options{})
+	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer alloc.AssertSize(t, 0)
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for it := range 20 {
+				n := 100000 + 1000*g + it
+				x := graph.Input(graph.Float32, graph.Shape{n}, "x")
+				y := graph.Reduce(graph.OpSum, graph.Binary(graph.OpMul, x, graph.FloatConst(graph.Float32, 2)), []int{0}, false)
+				hx, err := exec.NewTensor(alloc, graph.Float32, graph.Shape{n})
+				if err != nil {
+					errs <- err
+					return
+				}
+				for i := range exec.Elems[float32](hx) {
+					exec.Elems[float32](hx)[i] = 1
+				}
+				res, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{y}, Bound: map[*graph.Node]*exec.Tensor{x: hx}})
+				hx.Release()
+				if err != nil {
+					errs <- err
+					return
+				}
+				h, err := b.ToHost(ctx, res[0], alloc)
+				res[0].Release()
+				if err != nil {
+					errs <- err
+					return
+				}
+				got := exec.Elems[float32](h)[0]
+				h.Release()
+				if got != float32(2*n) {
+					errs <- fmt.Errorf("goroutine %d: sum of %d twos got:%v want:%v", g, n, got, 2*n)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// TestGPUOutOfMemory asks for more than the device has: a clear error,
+// and work afterwards succeeds.
+func TestGPUOutOfMemory(t *testing.T) {
+	b := gpuBackend(t, Options{})
+	total := int64(b.Device().TotalMem)
+	_, err := b.Pool().Alloc(2*total, 0)
+	require.Error(t, err)
+	require.Contains(t, err.Error(), fmt.Sprintf("cannot allocate %d bytes", 2*total))
+	require.Contains(t, err.Error(), "bytes free of")
+	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer alloc.AssertSize(t, 0)
+	outs, exact, shapes := gpuCases()[0].build()
+	bound := fillRandom(t, alloc, shapes, 1)
+	compareWithCPU(t, b, "after out of memory", outs, exact, bound, alloc)
+	for _, x := range bound {
+		x.Release()
+	}
+}
+
+// TestGPULaunchFailure launches a kernel with more threads per block
+// than the device allows: the error names the kernel and the driver's
+// code, and the backend keeps working.
+func TestGPULaunchFailure(t *testing.T) {
+	var broken bool
+	opts := Options{}
+	b := gpuBackend(t, opts)
+	good := b.compile
+	b.compile = func(p *fuse.Plan, tg fuse.Target) (*Module, error) {
+		m, err := good(p, tg)
+		if err == nil && broken {
+			m.Kernels[0].Launches[0].Block = 4096
+		}
+		return m, err
+	}
+	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer alloc.AssertSize(t, 0)
+	x := graph.Input(graph.Float32, graph.Shape{1000}, "x")
+	broken = true
+	bound := fillRandom(t, alloc, map[*graph.Node]graph.Shape{x: {1000}}, 3)
+	defer bound[x].Release()
+	_, err := b.Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{graph.Unary(graph.OpExp, x)}, Bound: bound})
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "launching kernel")
+	require.Contains(t, err.Error(), "CUDA_ERROR_INVALID_VALUE")
+	broken = false
+	compareWithCPU(t, b, "after a failed launch", []*graph.Node{graph.Unary(graph.OpSqrt, x)}, []bool{true}, bound, alloc)
+}

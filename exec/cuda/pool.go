@@ -1,0 +1,239 @@
+// The caching device memory pool: size classes, stream-ordered reuse,
+// statistics, Trim, and the out-of-memory path (release the cache, retry
+// once, then an error naming the request and the free memory).
+
+package cuda
+
+import (
+	"fmt"
+	"math/bits"
+	"sync"
+
+	drv "github.com/fuseflow/fuseflow/internal/cuda"
+)
+
+// Size classes: requests up to smallLimit round up to a power of two of
+// at least minClass bytes; larger ones round up to a multiple of bigStep.
+const (
+	minClass   = 512
+	smallLimit = 1 << 20
+	bigStep    = 2 << 20
+)
+
+// SizeClass returns the number of bytes the pool reserves for a request of
+// n bytes: the next power of two of at least 512 bytes up to 1 MiB, and
+// the next multiple of 2 MiB above that. Blocks of one class are
+// interchangeable, so a freed block serves the next request of its class.
+func SizeClass(n int64) int64 {
+	switch {
+	case n <= minClass:
+		return minClass
+	case n <= smallLimit:
+		return 1 << bits.Len64(uint64(n-1))
+	default:
+		return (n + bigStep - 1) / bigStep * bigStep
+	}
+}
+
+// PoolStats are the counters of a Pool. Bytes are counted in size classes.
+type PoolStats struct {
+	// Live is the bytes of blocks handed out and not yet returned.
+	Live int64
+	// Cached is the bytes of returned blocks kept for reuse (including
+	// blocks still in use by a running stream).
+	Cached int64
+	// Peak is the largest Live seen.
+	Peak int64
+	// Allocs counts requests; Hits those served from the cache; DriverAllocs
+	// the cuMemAlloc calls; Retries the out-of-memory retries after
+	// releasing the cache; Trimmed the bytes released by Trim and retries.
+	Allocs, Hits, DriverAllocs, Retries int64
+	Trimmed                             int64
+}
+
+// block is one device allocation of the pool.
+type block struct {
+	ptr   drv.DevicePtr
+	class int64
+}
+
+// Pool is a caching allocator of device memory on one context. Returned
+// blocks are kept per size class and handed out again without a driver
+// call. Reuse is stream-ordered: a block returned while stream s may still
+// use it is reused at once only by work on s (which runs after it); other
+// streams get it after StreamDone(s) says s has finished. It is safe for
+// concurrent use.
+type Pool struct {
+	ctx *drv.Context
+
+	mu      sync.Mutex
+	free    map[int64][]block
+	pending map[drv.Stream]map[int64][]block
+	stats   PoolStats
+	closed  bool
+}
+
+// NewPool returns an empty pool allocating on ctx.
+func NewPool(ctx *drv.Context) *Pool {
+	return &Pool{ctx: ctx, free: map[int64][]block{}, pending: map[drv.Stream]map[int64][]block{}}
+}
+
+// take pops a block of class c from list m, if any.
+func take(m map[int64][]block, c int64) (block, bool) {
+	l := m[c]
+	if len(l) == 0 {
+		return block{}, false
+	}
+	b := l[len(l)-1]
+	m[c] = l[:len(l)-1]
+	return b, true
+}
+
+// Alloc returns a buffer of n bytes (n > 0) for use on stream s, holding
+// one reference. Its contents are undefined. When the driver is out of
+// memory the pool frees its cache and retries once; if that fails too the
+// error names n, the class, the free and total device memory and the
+// pool's own holdings, and wraps the driver's error (see IsOutOfMemory).
+func (p *Pool) Alloc(n int64, s drv.Stream) (*Buffer, error) {
+	if n <= 0 {
+		return nil, fmt.Errorf("cuda: pool: allocation of %d bytes", n)
+	}
+	c := SizeClass(n)
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil, fmt.Errorf("cuda: pool: allocation of %d bytes after Close", n)
+	}
+	p.stats.Allocs++
+	b, ok := take(p.pending[s], c)
+	if !ok {
+		b, ok = take(p.free, c)
+	}
+	if ok {
+		p.stats.Hits++
+		p.stats.Cached -= c
+		p.addLive(c)
+		p.mu.Unlock()
+		return newBuffer(p, b, n), nil
+	}
+	p.mu.Unlock()
+
+	ptr, err := p.ctx.MemAlloc(uint64(c))
+	if drv.IsOutOfMemory(err) {
+		p.mu.Lock()
+		p.stats.Retries++
+		p.mu.Unlock()
+		p.Trim()
+		ptr, err = p.ctx.MemAlloc(uint64(c))
+	}
+	if err != nil {
+		return nil, p.allocError(n, c, err)
+	}
+	p.mu.Lock()
+	p.stats.DriverAllocs++
+	p.addLive(c)
+	p.mu.Unlock()
+	return newBuffer(p, block{ptr: ptr, class: c}, n), nil
+}
+
+// allocError describes a failed allocation of n bytes (class c).
+func (p *Pool) allocError(n, c int64, err error) error {
+	st := p.Stats()
+	free, total, qerr := p.ctx.MemGetInfo()
+	if qerr != nil {
+		return fmt.Errorf("cuda: cannot allocate %d bytes of device memory (a %d-byte block; pool holds %d live, %d cached): %w",
+			n, c, st.Live, st.Cached, err)
+	}
+	return fmt.Errorf("cuda: cannot allocate %d bytes of device memory (a %d-byte block): %d bytes free of %d (pool holds %d live, %d cached): %w",
+		n, c, free, total, st.Live, st.Cached, err)
+}
+
+// addLive adds c bytes to Live and updates Peak; p.mu is held.
+func (p *Pool) addLive(c int64) {
+	p.stats.Live += c
+	p.stats.Peak = max(p.stats.Peak, p.stats.Live)
+}
+
+// put takes back a block that stream s may still be using (s == 0: no
+// stream is).
+func (p *Pool) put(b block, s drv.Stream) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stats.Live -= b.class
+	if p.closed {
+		// The context may be gone; the memory went with it.
+		return
+	}
+	p.stats.Cached += b.class
+	if s == 0 {
+		p.free[b.class] = append(p.free[b.class], b)
+		return
+	}
+	m := p.pending[s]
+	if m == nil {
+		m = map[int64][]block{}
+		p.pending[s] = m
+	}
+	m[b.class] = append(m[b.class], b)
+}
+
+// StreamDone tells the pool that all work queued on s so far has
+// finished, so the blocks returned on s may serve any stream.
+func (p *Pool) StreamDone(s drv.Stream) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for c, l := range p.pending[s] {
+		p.free[c] = append(p.free[c], l...)
+		delete(p.pending[s], c)
+	}
+}
+
+// Trim frees every cached block no stream is using back to the driver and
+// returns the bytes freed. Blocks still pending on a running stream stay.
+func (p *Pool) Trim() int64 {
+	p.mu.Lock()
+	var blocks []block
+	for c, l := range p.free {
+		blocks = append(blocks, l...)
+		delete(p.free, c)
+	}
+	var n int64
+	for _, b := range blocks {
+		n += b.class
+	}
+	p.stats.Cached -= n
+	p.stats.Trimmed += n
+	p.mu.Unlock()
+	for _, b := range blocks {
+		// A failing free leaves the memory to the context's teardown;
+		// there is nothing better to do with it.
+		_ = p.ctx.MemFree(b.ptr)
+	}
+	return n
+}
+
+// Stats returns a snapshot of the pool's counters.
+func (p *Pool) Stats() PoolStats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stats
+}
+
+// close frees the cache (pending blocks included: the caller has
+// synchronized every stream) and makes later returns drop their blocks.
+// It reports the bytes still live.
+func (p *Pool) close() int64 {
+	p.mu.Lock()
+	for s := range p.pending {
+		for c, l := range p.pending[s] {
+			p.free[c] = append(p.free[c], l...)
+		}
+		delete(p.pending, s)
+	}
+	p.mu.Unlock()
+	p.Trim()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	return p.stats.Live
+}

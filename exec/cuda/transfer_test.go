@@ -1,0 +1,170 @@
+// Tests of transfers: staging-ring round trips through the fake's memcpy,
+// direct DMA from pinned memory, strided views (covering range, strides
+// kept), and the errors of foreign device buffers.
+
+package cuda
+
+import (
+	"context"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+// hostF32 returns a contiguous float32 host tensor of shape s holding
+// 0.5, 1.5, 2.5, ... allocated from alloc.
+func hostF32(t testing.TB, alloc memory.Allocator, s ...int) *exec.Tensor {
+	t.Helper()
+	x, err := exec.NewTensor(alloc, graph.Float32, graph.Shape(s))
+	require.NoError(t, err)
+	for i := range exec.Elems[float32](x) {
+		exec.Elems[float32](x)[i] = float32(i) + 0.5
+	}
+	return x
+}
+
+// logical returns the elements of view x in row-major order.
+func logical(x *exec.Tensor) []float32 {
+	all := exec.Elems[float32](x)
+	var out []float32
+	idx := make([]int, len(x.Shape))
+	for range x.Size() {
+		out = append(out, all[x.Index(idx)])
+		for k := len(idx) - 1; k >= 0; k-- {
+			idx[k]++
+			if idx[k] < x.Shape[k] {
+				break
+			}
+			idx[k] = 0
+		}
+	}
+	return out
+}
+
+func TestStagingRoundTrip(t *testing.T) {
+	_, b := fakeBackend(t, Options{StagingChunk: 4096})
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	for _, n := range []int{1, 1023, 1024, 2048, 10000} { // below, at and over chunk multiples
+		x := hostF32(t, mem, n)
+		d, err := b.ToDevice(ctx, x)
+		require.NoError(t, err)
+		require.True(t, d.OnDevice())
+		back, err := b.ToHost(ctx, d, mem)
+		require.NoError(t, err)
+		require.Equal(t, logical(x), logical(back), "n=%d", n)
+		x.Release()
+		d.Release()
+		back.Release()
+	}
+	st := b.Stats()
+	require.Equal(t, int64(4*(1+1023+1024+2048+10000)), st.Uploaded)
+	require.Equal(t, st.Uploaded, st.Downloaded)
+}
+
+func TestPinnedTransfersSkipTheRing(t *testing.T) {
+	f, b := fakeBackend(t, Options{StagingChunk: 4096})
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(b.HostAllocator())
+	defer mem.AssertSize(t, 0)
+	before := f.hostLive()
+	x := hostF32(t, mem, 5000)
+	d, err := b.ToDevice(ctx, x)
+	require.NoError(t, err)
+	back, err := b.ToHost(ctx, d, mem)
+	require.NoError(t, err)
+	require.Equal(t, logical(x), logical(back))
+	// Two pinned arrow buffers and no staging chunks.
+	require.Equal(t, int64(2), f.hostLive()-before)
+	x.Release()
+	d.Release()
+	back.Release()
+}
+
+func TestStridedViews(t *testing.T) {
+	_, b := fakeBackend(t, Options{StagingChunk: 4096})
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	base := hostF32(t, mem, 40, 60)
+	defer base.Release()
+	for _, c := range []struct {
+		name    string
+		shape   []int
+		strides []int
+		offset  int
+	}{
+		{"transpose", []int{60, 40}, []int{1, 60}, 0},
+		{"reversed rows", []int{40, 60}, []int{-60, 1}, 39 * 60},
+		{"inner slice", []int{10, 7}, []int{120, 3}, 605},
+		{"broadcast", []int{5, 60}, []int{0, 1}, 60 * 20},
+		{"scalar", nil, nil, 1234},
+	} {
+		v := base.View(graph.Shape(c.shape), c.strides, c.offset)
+		d, err := b.ToDevice(ctx, v)
+		require.NoError(t, err, c.name)
+		require.Equal(t, c.strides, d.Strides, "%s: strides kept", c.name)
+		lo, hi := span(c.shape, c.strides, c.offset)
+		require.LessOrEqual(t, d.Dev.Len(), (hi-lo+1)*4+16, "%s: only the covering range moves", c.name)
+		back, err := b.ToHost(ctx, d, mem)
+		require.NoError(t, err, c.name)
+		require.True(t, back.Contiguous())
+		require.Equal(t, logical(v), logical(back), c.name)
+		v.Release()
+		d.Release()
+		back.Release()
+	}
+}
+
+func TestToHostOfHostTensorIsAView(t *testing.T) {
+	_, b := fakeBackend(t, Options{})
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	x := hostF32(t, mem, 8)
+	v, err := b.ToHost(context.Background(), x, mem)
+	require.NoError(t, err)
+	require.Same(t, x.Buf, v.Buf)
+	x.Release()
+	v.Release()
+}
+
+// otherDevice is a device buffer of some other backend.
+type otherDevice struct{}
+
+func (otherDevice) Retain()  {}
+func (otherDevice) Release() {}
+func (otherDevice) Len() int { return 64 }
+
+func TestForeignDeviceBuffer(t *testing.T) {
+	_, b := fakeBackend(t, Options{})
+	x := &exec.Tensor{Dev: otherDevice{}, DType: graph.Float32, Shape: graph.Shape{4}, Strides: []int{1}}
+	_, err := b.ToHost(context.Background(), x, nil)
+	require.ErrorContains(t, err, "another backend's device memory")
+	_, err = b.ToDevice(context.Background(), x)
+	require.ErrorContains(t, err, "another backend's device memory")
+}
+
+func TestGather(t *testing.T) {
+	src := []byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
+	for _, c := range []struct {
+		shape, strides []int
+		offset         int
+		want           []byte
+	}{
+		{[]int{3, 4}, []int{4, 1}, 0, src},
+		{[]int{4, 3}, []int{1, 4}, 0, []byte{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11}},
+		{[]int{2, 2}, []int{-4, -1}, 11, []byte{11, 10, 7, 6}},
+		{nil, nil, 5, []byte{5}},
+	} {
+		got := make([]byte, len(c.want))
+		gather(got, src, 1, c.shape, c.strides, c.offset)
+		if string(got) != string(c.want) {
+			t.Errorf("gather %v %v %d got:%v want:%v", c.shape, c.strides, c.offset, got, c.want)
+		}
+	}
+}
