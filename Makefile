@@ -29,5 +29,18 @@ race:
 
 test: build vet ptxas race
 
+# CPU benchmarks beside NumPy and NumExpr (Debian: python3-numpy,
+# python3-numexpr, libopenblas0-pthread), printed as one table.
+bench-cpu:
+	( $(GO) test -run '^$$' -bench . -benchtime 5x ./exec/cpu/ ; /usr/bin/python3 bench/cpu_peers.py 5 ) | $(GO) run ./bench/cpujoin
+
+# GPU work is carried to a machine with an NVIDIA GPU (and no Go) as a
+# prebuilt test binary; there, from the repository root:
+#   sh bench/run-gpu.sh test   the GPU suite against the CPU executor
+#   sh bench/run-gpu.sh        benchmarks beside CuPy, cupy.fuse, Numba and JAX
+bench-gpu:
+	mkdir -p .gpu
+	CGO_ENABLED=0 $(GO) test -c -o .gpu/cuda.test ./exec/cuda
+
 clean:
 	$(GO) clean -testcache
