@@ -68,8 +68,10 @@ func debugPlan() bool {
 	return false
 }
 
-// buildOnce plans, materializing more views until every reshape and GEMM
-// operand is expressible.
+// buildOnce plans, materializing every Reshape the strides below it
+// cannot express and, with noRecompute, every node with a cost that the
+// plan computes in more than one place. Each retry materializes one more node, so it
+// ends within len(w.nodes) retries.
 func buildOnce(w *walk, bound map[*graph.Node]Layout, t Target, noRecompute bool) (*Plan, error) {
 	forced := map[int]bool{}
 	for range len(w.nodes) + 1 {
@@ -77,20 +79,18 @@ func buildOnce(w *walk, bound map[*graph.Node]Layout, t Target, noRecompute bool
 		pl, err := p.run()
 		var re *reshapeError
 		if errors.As(err, &re) {
+			// The Reshape itself becomes a copy iterating in the shape
+			// below it; the view below stays fused for its other readers
+			// (materializing it instead would make them read the copy,
+			// which is larger than what is under a broadcast).
 			i := w.index[re.at]
-			y := re.at.Input(0)
-			if j, ok := w.index[y]; ok && !w.isBound(y) && !p.mat[j] && !forced[j] {
-				forced[j] = true
-			} else if !forced[i] {
-				forced[i] = true
-			} else {
-				return nil, fmt.Errorf("fuse: cannot plan reshape %v to %v", y.Shape(), re.at.Shape())
+			if forced[i] {
+				return nil, fmt.Errorf("fuse: cannot plan reshape %v to %v", re.at.Input(0).Shape(), re.at.Shape())
 			}
+			forced[i] = true
 			continue
 		}
-		var fe *forceError
-		if errors.As(err, &fe) {
-			forced[fe.node] = true
+		if err == nil && noRecompute && p.recomputed(forced) {
 			continue
 		}
 		return pl, err
@@ -98,13 +98,25 @@ func buildOnce(w *walk, bound map[*graph.Node]Layout, t Target, noRecompute bool
 	return nil, fmt.Errorf("fuse: planning did not converge")
 }
 
-// forceError asks buildOnce to materialize a node and plan again.
-type forceError struct{ node int }
+// recomputed forces every node with a non-zero cost that the plan just
+// built computes in more than one place, and reports whether there was
+// any. The recompute rule predicts which kernels read a value before
+// they exist (Map roots of one shape may still land in separate kernels
+// to respect a dependency); a plan built without recomputation checks
+// the kernels it got.
+func (p *planner) recomputed(forced map[int]bool) bool {
+	again := false
+	for i, n := range p.computed {
+		if n > 1 && costOf(p.w.nodes[i].Op()) > 0 && !forced[i] {
+			forced[i] = true
+			again = true
+		}
+	}
+	return again
+}
 
-func (e *forceError) Error() string { return fmt.Sprintf("materialize node %d", e.node) }
-
-// value is a materialized value: a graph node's, or a contiguous copy of a
-// bound value made for a GEMM.
+// value is a materialized value: a graph node's, or a contiguous copy of
+// a GEMM operand whose strides BLAS cannot take.
 type value struct {
 	node   *graph.Node
 	shape  graph.Shape
@@ -125,6 +137,9 @@ type planner struct {
 
 	mat  []bool
 	outs []outDecision
+	// computed counts, per walk index, the places a node is computed
+	// (kernel, view transform, body or epilogue) in the plan built.
+	computed []int
 
 	values   []value // by walk index, then copies
 	kernels  []*kbuild
@@ -144,6 +159,7 @@ func (p *planner) run() (*Plan, error) {
 	p.decide()
 	w := p.w
 	p.values = make([]value, len(w.nodes))
+	p.computed = make([]int, len(w.nodes))
 	p.producer = make([]int, len(w.nodes))
 	p.memberOf = map[int]*kbuild{}
 	p.epiOf = map[int]epiValue{}

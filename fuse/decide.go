@@ -4,6 +4,7 @@
 package fuse
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/fuseflow/fuseflow/graph"
@@ -66,10 +67,9 @@ type outDecision struct {
 // decide fills p.mat: bound nodes are leaves; reductions, matmuls,
 // concatenations and requested outputs are materialized (an output that
 // is a view of a materialized value or of a bound value is returned as a
-// view of it); the operands of a MatMul are materialized below their
-// views; every value forced by an earlier attempt (a Reshape of a
-// non-contiguous view, a GEMM operand of unusable strides) is
-// materialized. Then, from the consumers down, a fusible value read by
+// view of it); the operands of a MatMul that reads them are
+// materialized below their views; every value forced by an earlier
+// attempt (below a Reshape the strides cannot express) is materialized. Then, from the consumers down, a fusible value read by
 // more than one kernel is recomputed in each when cheap:
 //
 //	cost <= CheapOps  and  c*in <= in + (1+c)*out
@@ -78,8 +78,12 @@ type outDecision struct {
 // of kernels reading it, in the bytes of the materialized values and
 // inputs the subgraph reads, and out the bytes of the value: recomputing
 // must move no more bytes than writing the value once and reading it c
-// times. Otherwise it is materialized. With p.noRecompute every such
-// value with a non-zero cost is materialized.
+// times. Otherwise it is materialized (a view at least as large as its
+// input is passed by: the rule then applies to the input). With
+// p.noRecompute every such
+// value with a non-zero cost is materialized. "Read by c kernels" counts
+// read sites: a kernel reading the value through two different views
+// (x and x reversed in one Concat) computes it twice, so it counts twice.
 func (p *planner) decide() {
 	w := p.w
 	n := len(w.nodes)
@@ -97,7 +101,7 @@ func (p *planner) decide() {
 		}
 	}
 	for _, nd := range w.nodes {
-		if nd.Op() != graph.OpMatMul || w.isBound(nd) {
+		if nd.Op() != graph.OpMatMul || w.isBound(nd) || gemmReadsNothing(nd) {
 			continue
 		}
 		for _, x := range nd.Inputs() {
@@ -110,8 +114,16 @@ func (p *planner) decide() {
 			}
 		}
 	}
+	// Outputs lower in the graph first: an output that is a view of
+	// another output is then a view of that output's buffer.
 	p.outs = make([]outDecision, len(w.outputs))
-	for oi, o := range w.outputs {
+	order := make([]int, len(w.outputs))
+	for oi := range order {
+		order[oi] = oi
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return w.index[w.outputs[a]] - w.index[w.outputs[b]] })
+	for _, oi := range order {
+		o := w.outputs[oi]
 		i := w.index[o]
 		switch {
 		case w.isBound(o):
@@ -135,28 +147,72 @@ func (p *planner) decide() {
 			p.outs[oi] = outDecision{kind: outOwn, base: i, node: o}
 		}
 	}
-	// Recompute or materialize, consumers first.
-	roots := make([][]string, n)
+	// Recompute or materialize, consumers first. sites[i] names the
+	// places value i is computed at when it is fused: a kernel and the
+	// view transform it is read through there (the kernel memoizes a
+	// value per transform, so a value read through two views of it in one
+	// kernel, e.g. x and its reverse in a Concat, is computed twice).
+	sites := make([][]string, n)
 	for i := n - 1; i >= 0; i-- {
 		nd := w.nodes[i]
 		if w.isBound(nd) || p.mat[i] {
 			continue
 		}
 		var set []string
-		for _, c := range w.consumers[i] {
-			if p.mat[c] {
-				set = addRoot(set, p.rootID(c))
-			} else {
-				for _, r := range roots[c] {
-					set = addRoot(set, r)
+		for ci, c := range w.consumers[i] {
+			if slices.Contains(w.consumers[i][:ci], c) {
+				continue // an edge of a consumer already seen
+			}
+			cn := w.nodes[c]
+			for j, x := range cn.Inputs() {
+				if x != nd {
+					continue
+				}
+				if p.mat[c] {
+					set = addRoot(set, p.readSite(c, j))
+					continue
+				}
+				via := ""
+				if st, ok := inputStep(cn, j); ok {
+					via = "/" + st.key()
+				}
+				for _, r := range sites[c] {
+					set = addRoot(set, r+via)
 				}
 			}
 		}
-		roots[i] = set
-		if len(set) > 1 && !p.cheap(nd, len(set)) {
+		sites[i] = set
+		if len(set) > 1 && !transparent(nd) && !p.cheap(nd, len(set)) {
 			p.mat[i] = true
 		}
 	}
+}
+
+// transparent reports whether nd is a view or copy at least as large as
+// its input: materializing it is never better than materializing what is
+// under it (a broadcast of an expensive value), so the recompute rule
+// passes it by and decides for its input, which sees its read sites.
+func transparent(nd *graph.Node) bool {
+	c := nd.Op().Class()
+	return (c == graph.ClassView || c == graph.ClassCopy) && nd.Size() >= nd.Input(0).Size()
+}
+
+// readSite names where the materialized value c reads its input j: the
+// kernel c is likely computed in and the view transform of the input
+// there.
+func (p *planner) readSite(c, j int) string {
+	cn := p.w.nodes[c]
+	switch cn.Op() {
+	case graph.OpConcat, graph.OpReshape:
+		// A Concat piece, and the value under a materialized Reshape
+		// (see buildMapRoot), are computed in a Map over their own shape.
+		return "m" + cn.Input(j).Shape().String()
+	}
+	r := p.rootID(c)
+	if st, ok := inputStep(cn, j); ok {
+		r += "/" + st.key()
+	}
+	return r
 }
 
 func addRoot(set []string, r string) []string {

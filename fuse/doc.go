@@ -11,15 +11,15 @@
 //     with any step, BroadcastTo, implicit broadcasting and a Reshape the
 //     strides can express) become operand strides and never copy.
 //   - A Reshape of a view whose strides cannot express it (NumPy's no-copy
-//     reshape fails, e.g. flattening a transpose) materializes the view
-//     below the Reshape once, contiguously; a Reshape of a bound
-//     non-contiguous value is a copy kernel iterating in the source's
-//     shape.
+//     reshape fails, e.g. flattening a transpose) is materialized: a copy
+//     kernel iterating in the source's shape writes it contiguously, and
+//     the view below it stays fused for its other readers.
 //   - Reductions, matrix products and concatenations are materialized, and
 //     so are requested outputs; an output that is a view of a bound value
 //     or of a materialized value is returned as a view of its buffer
 //     (Output.View).
-//   - A fusible value read by several kernels is recomputed in each when
+//   - A fusible value read by several kernels (or through several views
+//     in one kernel) is recomputed in each when
 //     its fused subgraph costs at most CheapOps (see opCost: 4 per
 //     transcendental, 8 or 16 per random number) and recomputing moves no
 //     more bytes than writing it once and reading it back; otherwise it
@@ -34,7 +34,11 @@
 //     one pass (Sum(x) and Sum(x*x)); Map roots over the same shape share
 //     one kernel (several outputs); neither merge reorders a dependency.
 //   - GEMM operands are strided views; a transposed operand is passed as
-//     such (MatOperand.Trans), anything BLAS cannot take is copied first.
+//     such (MatOperand.Trans), anything BLAS cannot take is copied first
+//     into a buffer only the GEMM reads. A product with an empty result
+//     plans nothing; one with K == 0 (and a non-empty result) is a Map
+//     that evaluates the epilogue with a zero accumulator, so every
+//     MatMul kernel has M, N, K >= 1 and operands with buffers.
 //   - Dimension collapsing merges adjacent axes contiguous for every
 //     operand and store; a Map over same-shape contiguous arrays has rank 1.
 //   - Intermediates live from their first writer to their last reader and

@@ -153,6 +153,7 @@ func (p *planner) emit(kb *kbuild, epi bool, nd *graph.Node, xf *xform, top bool
 		in.Kind, in.Op, in.Gen = InstrGen, nd.Op(), g
 		in.Operand = kb.operand(-1, nd.DType(), off, st)
 		kb.k.Fused = append(kb.k.Fused, nd.Op())
+		p.computed[p.w.index[nd]]++
 	case nd.Op().Class() == graph.ClassView || nd.Op() == graph.OpCopy:
 		cx := xf
 		if s, ok := inputStep(nd, 0); ok {
@@ -179,6 +180,7 @@ func (p *planner) emit(kb *kbuild, epi bool, nd *graph.Node, xf *xform, top bool
 			in.Args = append(in.Args, a)
 		}
 		kb.k.Fused = append(kb.k.Fused, nd.Op())
+		p.computed[p.w.index[nd]]++
 	default:
 		panic(fmt.Sprintf("fuse: %v is not materialized where it is read", nd.Op()))
 	}

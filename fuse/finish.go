@@ -14,6 +14,7 @@ import (
 func (p *planner) finish() (*Plan, error) {
 	reads := map[int]bool{}
 	for _, kb := range p.kernels {
+		kb.dropEmptyReads()
 		for _, v := range kb.opVal {
 			reads[v] = true
 		}
@@ -39,6 +40,7 @@ func (p *planner) finish() (*Plan, error) {
 	// Drop kernels with nothing to do.
 	var ks []*kbuild
 	for _, kb := range p.kernels {
+		kb.zeroProduct()
 		if kb.empty() {
 			continue
 		}
@@ -109,7 +111,7 @@ func (p *planner) assignBuffers(pl *Plan) {
 			}
 		}
 		if l.Shape.Size() == 0 {
-			hi = l.Offset - 1
+			hi = -1 // an empty view holds no element, whatever its offset
 		}
 		b := len(pl.Buffers)
 		pl.Buffers = append(pl.Buffers, Buffer{Kind: BufInput, Slot: s, ElemSize: l.DType.Size(), Elems: hi + 1,

@@ -193,7 +193,10 @@ type MatOperand struct {
 // MatMulSpec describes the product of a MatMul kernel: Space is
 // (batch..., M, N), K is the contracted extent; A is (batch..., M, K) and
 // B is (batch..., K, N). acc has the dtype of A and B (the same: graph
-// casts both), accumulated in that dtype.
+// casts both), accumulated in that dtype. M, N and K are at least 1 and
+// A and B are valid operands of existing buffers: a product with K == 0
+// is planned as a Map whose body is the epilogue with the accumulator a
+// zero constant, and one with an empty result plans no kernel.
 type MatMulSpec struct {
 	M, N, K int
 	A, B    MatOperand

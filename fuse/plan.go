@@ -12,6 +12,11 @@
 //	      NewCache(capacity int) *Cache
 //	      (*Cache).Get(outputs, bound, t) (p *Plan, slots []*graph.Node, err error)
 //	    slots[i] is the node whose value binds Plan.Inputs[i].
+//	v2: guarantees, no new fields: every MatMul kernel has M, N, K >= 1
+//	    and both operands valid (a product with K == 0 is planned as a Map
+//	    filling its epilogue with a zero accumulator, one with an empty
+//	    result as nothing); no kernel has an operand of a value without
+//	    elements; the Buffer of an empty bound view has Elems 0.
 
 package fuse
 
@@ -98,7 +103,7 @@ type Buffer struct {
 	ElemSize int
 	// Elems is the number of elements it must hold (for an input: the
 	// extent of the bound view, from its lowest to its highest element,
-	// counted from element 0 of the buffer).
+	// counted from element 0 of the buffer; 0 for an empty view).
 	Elems int
 	// Bytes is Elems*ElemSize, the size to allocate (temps and results).
 	Bytes int64

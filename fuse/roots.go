@@ -6,6 +6,8 @@
 package fuse
 
 import (
+	"fmt"
+
 	"github.com/fuseflow/fuseflow/graph"
 )
 
@@ -134,21 +136,29 @@ func (p *planner) buildReduce(i int) error {
 
 // buildMatMul adds the GEMM kernel of value i. Its operands are read
 // through their views when BLAS can take the strides (see MatOperand);
-// otherwise the view is materialized first (a bound operand is copied).
+// otherwise the view is copied into a contiguous value only the GEMM
+// reads.
+// A product that reads nothing (see gemmReadsNothing) gets no operands:
+// with an empty result the kernel is dropped, and with K == 0 finish
+// turns it into a Map that fills the epilogue with a zero accumulator.
 func (p *planner) buildMatMul(i int) error {
 	m := p.w.nodes[i]
 	s := m.Shape()
 	r := len(s)
-	var ops [2]MatOperand
-	var vals [2]int
+	ops := [2]MatOperand{}
+	vals := [2]int{-1, -1}
 	for j, x := range m.Inputs() {
+		if gemmReadsNothing(m) {
+			break
+		}
 		xs := x.Shape()
 		want := append(s[:r-2].Clone(), xs[len(xs)-2:]...)
 		xfs := newXforms()
-		xf := xfs.ident
+		bx := xfs.ident // x's batch axes broadcast to the product's
 		if !want.Equal(xs) {
-			xf = xfs.child(xf, step{kind: stepBroadcast, from: xs, to: want})
+			bx = xfs.child(bx, step{kind: stepBroadcast, from: xs, to: want})
 		}
+		xf := bx
 		b := x
 		for !p.isValue(b) {
 			if st, ok := inputStep(b, 0); ok {
@@ -164,15 +174,17 @@ func (p *planner) buildMatMul(i int) error {
 		}
 		mo, ok := gemmOperand(x.DType(), off, st, want)
 		if !ok {
-			if !p.w.isBound(x) {
-				return &forceError{node: p.w.index[x]}
-			}
-			v = p.copyBound(x)
-			off, st, err = xf.apply(0, x.Shape().ContiguousStrides())
-			if err != nil {
+			// A copy private to this product: x's other readers keep
+			// reading the (possibly much smaller) value under the view.
+			if v, err = p.copyOperand(x); err != nil {
 				return err
 			}
-			mo, _ = gemmOperand(x.DType(), off, st, want)
+			if off, st, err = bx.apply(0, xs.ContiguousStrides()); err != nil {
+				return err
+			}
+			if mo, ok = gemmOperand(x.DType(), off, st, want); !ok {
+				panic(fmt.Sprintf("fuse: contiguous copy of %v %v is not a GEMM operand", xs, x.DType()))
+			}
 		}
 		ops[j], vals[j] = mo, v
 	}
@@ -187,29 +199,107 @@ func (p *planner) buildMatMul(i int) error {
 	return nil
 }
 
-// copyBound adds a Map kernel copying the bound value x into a new
-// contiguous value and returns that value.
-func (p *planner) copyBound(x *graph.Node) int {
+// gemmReadsNothing reports whether the product m reads no element of its
+// operands: its result is empty, or the contracted extent K is 0 (every
+// element of the result is 0).
+func gemmReadsNothing(m *graph.Node) bool {
+	a := m.Input(0).Shape()
+	return m.Size() == 0 || a[len(a)-1] == 0
+}
+
+// zeroProduct turns a MatMul kernel with K == 0 into the Map that
+// evaluates its epilogue with the accumulator replaced by the zero of its
+// dtype (an empty sum), so no MatMulSpec has an operand that reads
+// nothing. Stores keep their indices (Epilogue becomes Body).
+func (kb *kbuild) zeroProduct() {
+	k := &kb.k
+	if k.Kind != KindMatMul || k.MatMul.K != 0 {
+		return
+	}
+	body := k.Epilogue
+	for i := range body {
+		if body[i].Kind == InstrAcc {
+			d := body[i].DType
+			body[i] = Instr{Kind: InstrConst, DType: d, Value: graph.ScalarOf(d, 0)}
+		}
+	}
+	k.Kind, k.Body, k.Epilogue, k.MatMul = KindMap, body, nil, nil
+	kb.matVal = [2]int{-1, -1}
+}
+
+// dropEmptyReads rewrites a Reduce kernel whose reduced sub-space is
+// empty: it evaluates its body at no point (each reduction is its
+// identity), so the body's loads become zero constants and the operands
+// only the body read are dropped. No kernel then reads a value without
+// elements; such a value is never stored and has no buffer.
+func (kb *kbuild) dropEmptyReads() {
+	k := &kb.k
+	if k.Kind != KindReduce {
+		return
+	}
+	n := 1
+	for _, a := range k.ReduceAxes {
+		n *= k.Space[a]
+	}
+	if n != 0 {
+		return
+	}
+	for i := range k.Body {
+		if in := &k.Body[i]; in.Kind == InstrLoad || in.Kind == InstrGen {
+			*in = Instr{Kind: InstrConst, DType: in.DType, Value: graph.ScalarOf(in.DType, 0)}
+		}
+	}
+	remap := make([]int, len(k.Operands))
+	for j := range remap {
+		remap[j] = -1
+	}
+	var ops []Operand
+	var vals []int
+	for i := range k.Epilogue {
+		in := &k.Epilogue[i]
+		if in.Kind != InstrLoad && in.Kind != InstrGen {
+			continue
+		}
+		if remap[in.Operand] < 0 {
+			remap[in.Operand] = len(ops)
+			ops = append(ops, k.Operands[in.Operand])
+			vals = append(vals, kb.opVal[in.Operand])
+		}
+		in.Operand = remap[in.Operand]
+	}
+	k.Operands, kb.opVal, kb.opKey = ops, vals, nil
+}
+
+// copyOperand adds the computation of x (a bound value or a view of a
+// value) into a new contiguous value, in a Map over x's shape, and
+// returns that value.
+func (p *planner) copyOperand(x *graph.Node) (int, error) {
 	v := len(p.values)
 	p.values = append(p.values, value{shape: x.Shape(), dtype: x.DType(), buf: -1, label: "copy"})
-	kb := p.newKernel(KindMap, x.Shape())
-	xi := p.w.index[x]
-	off, st := p.layoutOf(xi)
-	ld := kb.push(false, Instr{Kind: InstrLoad, DType: x.DType(), Operand: kb.operand(xi, x.DType(), off, st)})
+	p.producer = append(p.producer, -1)
+	kb := p.findMap(x.Shape(), p.maxProducer(p.leaves(x, false)))
+	val, err := p.emit(kb, false, x, kb.xf.ident, false)
+	if err != nil {
+		return 0, err
+	}
 	kb.k.Fused = append(kb.k.Fused, graph.OpCopy)
-	kb.stores = append(kb.stores, pstore{val: ld, value: v, dtype: x.DType(), strides: x.Shape().ContiguousStrides()})
-	p.producer = append(p.producer, kb.index)
-	return v
+	kb.stores = append(kb.stores, pstore{val: val, value: v, dtype: x.DType(), strides: x.Shape().ContiguousStrides()})
+	p.producer[v] = kb.index
+	return v, nil
 }
 
 // gemmOperand checks that strides over (batch..., rows, cols) are a
-// row-major or column-major matrix per batch point.
+// row-major or column-major matrix per batch point. An empty matrix has
+// no elements to misplace: it is taken as row-major whatever its strides.
 func gemmOperand(d graph.DType, off int, st []int, s graph.Shape) (MatOperand, bool) {
 	n := len(s)
 	rows, cols := s[n-2], s[n-1]
 	rs, cs := st[n-2], st[n-1]
 	out := MatOperand{DType: d, Offset: off, Strides: append([]int(nil), st...)}
 	switch {
+	case rows == 0 || cols == 0:
+		out.LD = max(cols, 1)
+		out.Strides[n-2], out.Strides[n-1] = out.LD, 1
 	case (cols <= 1 || cs == 1) && (rows <= 1 || rs >= max(cols, 1)):
 		out.LD = max(cols, 1)
 		if rows > 1 {

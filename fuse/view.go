@@ -166,9 +166,19 @@ func newXforms() *xforms {
 // child returns the transform of parent preceded by st (st is applied
 // first, then parent's chain).
 func (x *xforms) child(parent *xform, st step) *xform {
+	k := strconv.Itoa(parent.id) + "/" + st.key()
+	if t, ok := x.byKey[k]; ok {
+		return t
+	}
+	x.n++
+	t := &xform{parent: parent, st: st, id: x.n}
+	x.byKey[k] = t
+	return t
+}
+
+// key encodes the step: equal keys map strides the same way.
+func (st *step) key() string {
 	var b strings.Builder
-	b.WriteString(strconv.Itoa(parent.id))
-	b.WriteByte('/')
 	b.WriteString(strconv.Itoa(int(st.kind)))
 	for _, v := range [][]int{st.from, st.to, st.perm} {
 		b.WriteByte(':')
@@ -190,14 +200,7 @@ func (x *xforms) child(parent *xform, st step) *xform {
 	if st.keepDims {
 		b.WriteByte('K')
 	}
-	k := b.String()
-	if t, ok := x.byKey[k]; ok {
-		return t
-	}
-	x.n++
-	t := &xform{parent: parent, st: st, id: x.n}
-	x.byKey[k] = t
-	return t
+	return b.String()
 }
 
 // apply maps a layout (offset, strides over the value's shape) through
