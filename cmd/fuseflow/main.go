@@ -3,7 +3,16 @@
 //
 // Usage:
 //
-//	fuseflow devices    list backends and CUDA devices with their properties
+//	fuseflow devices                 list backends and CUDA devices with their properties
+//	fuseflow explain [flags] EXPR    print the fused plan of an expression
+//	fuseflow eval [flags] EXPR       evaluate it over random inputs, cold and warm
+//
+// EXPR is a Go expression over named arrays, for example
+// 'exp(-a*a)*b + sqrt(c)' or 'sum(exp(x - max(x, 1)), 1)'; every name is
+// an input of the -shape and -dtype given. Functions: the elementwise ops
+// (exp, log, sqrt, tanh, sigmoid, ...), maximum, minimum, pow, atan2,
+// where, the reductions (sum, prod, mean, max, min, argmax, argmin, any,
+// all) with optional axes, matmul and transpose.
 //
 // On a machine without an NVIDIA driver, devices says so and exits 0.
 package main
@@ -35,6 +44,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		return 0
+	case "explain", "eval":
+		do := explain
+		if args[0] == "eval" {
+			do = eval
+		}
+		if err := do(args[1:], stdout, stderr); err != nil {
+			fmt.Fprintf(stderr, "fuseflow %s: %v\n", args[0], err)
+			return 1
+		}
+		return 0
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return 0
@@ -47,7 +66,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: fuseflow <command>")
 	fmt.Fprintln(w, "commands:")
-	fmt.Fprintln(w, "  devices   list backends and CUDA devices")
+	fmt.Fprintln(w, "  devices         list backends and CUDA devices")
+	fmt.Fprintln(w, "  explain EXPR    print the fused plan of an expression (-shape, -dtype, -device, -dot)")
+	fmt.Fprintln(w, "  eval EXPR       evaluate an expression over random inputs (-shape, -dtype, -device, -seed)")
 }
 
 // devices prints the CPU backend and every CUDA device the driver loaded

@@ -51,7 +51,9 @@ func Example_usage() {
 	// Output:
 	// usage: fuseflow <command>
 	// commands:
-	//   devices   list backends and CUDA devices
+	//   devices         list backends and CUDA devices
+	//   explain EXPR    print the fused plan of an expression (-shape, -dtype, -device, -dot)
+	//   eval EXPR       evaluate an expression over random inputs (-shape, -dtype, -device, -seed)
 }
 
 func TestDevicesWithFakeDriver(t *testing.T) {

@@ -1,0 +1,261 @@
+// The explain and eval subcommands: plan or evaluate an expression given on
+// the command line over random inputs.
+
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/exec/cpu"
+	"github.com/fuseflow/fuseflow/exec/cuda"
+	"github.com/fuseflow/fuseflow/exec/ref"
+	"github.com/fuseflow/fuseflow/fuse"
+	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/philox"
+)
+
+// exprFlags are the flags explain and eval share.
+type exprFlags struct {
+	fs     *flag.FlagSet
+	shape  string
+	dtype  string
+	device string
+	dot    bool
+	seed   uint64
+}
+
+func newExprFlags(name string, stderr io.Writer) *exprFlags {
+	f := &exprFlags{fs: flag.NewFlagSet(name, flag.ContinueOnError)}
+	f.fs.SetOutput(stderr)
+	f.fs.StringVar(&f.shape, "shape", "1024,1024", "shape of every named array, comma-separated")
+	f.fs.StringVar(&f.dtype, "dtype", "float32", "dtype of every named array")
+	f.fs.StringVar(&f.device, "device", "cpu", "cpu, ref, cuda or cuda:N (explain also takes h100)")
+	f.fs.Uint64Var(&f.seed, "seed", 1, "seed of the random inputs")
+	if name == "explain" {
+		f.fs.BoolVar(&f.dot, "dot", false, "write the plan as Graphviz DOT")
+	}
+	return f
+}
+
+// parse reads the flags and the expression.
+func (f *exprFlags) parse(args []string) (*exprGraph, error) {
+	if err := f.fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if f.fs.NArg() != 1 {
+		return nil, fmt.Errorf("want one expression, such as 'exp(-a*a)*b + sqrt(c)'")
+	}
+	d, err := graph.ParseDType(f.dtype)
+	if err != nil {
+		return nil, err
+	}
+	var s graph.Shape
+	for _, p := range strings.Split(f.shape, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("bad extent %q in -shape", p)
+		}
+		s = append(s, n)
+	}
+	if err := graph.CheckShape(s, d); err != nil {
+		return nil, err
+	}
+	return parseExpr(f.fs.Arg(0), d, s)
+}
+
+// explain prints the fused plan of an expression for a target.
+func explain(args []string, stdout, stderr io.Writer) error {
+	f := newExprFlags("explain", stderr)
+	e, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	var t fuse.Target
+	switch f.device {
+	case "cpu", "ref":
+		t = cpu.New(cpu.Options{}).Target()
+	case "h100":
+		t = fuse.H100()
+	default:
+		b, err := openCUDA(f.device)
+		if err != nil {
+			return err
+		}
+		defer b.Close()
+		t = b.Target()
+	}
+	bound := map[*graph.Node]fuse.Layout{}
+	for _, n := range e.inputs {
+		bound[n] = fuse.ContiguousLayout(n.DType(), n.Shape())
+	}
+	p, err := fuse.Build([]*graph.Node{e.root}, bound, t)
+	if err != nil {
+		return err
+	}
+	if f.dot {
+		return fuse.WriteDOT(stdout, p)
+	}
+	_, err = io.WriteString(stdout, fuse.Explain(p))
+	return err
+}
+
+func openCUDA(device string) (*cuda.Backend, error) {
+	ordinal := 0
+	if rest, ok := strings.CutPrefix(device, "cuda:"); ok {
+		n, err := strconv.Atoi(rest)
+		if err != nil {
+			return nil, fmt.Errorf("bad device %q", device)
+		}
+		ordinal = n
+	} else if device != "cuda" {
+		return nil, fmt.Errorf("unknown device %q (want cpu, ref, cuda or cuda:N)", device)
+	}
+	return cuda.New(ordinal)
+}
+
+// eval evaluates an expression twice (cold, then warm) and prints the
+// result's head and the times.
+func eval(args []string, stdout, stderr io.Writer) error {
+	f := newExprFlags("eval", stderr)
+	e, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	var be exec.Backend
+	switch f.device {
+	case "cpu":
+		be = cpu.New(cpu.Options{})
+	case "ref":
+		be = ref.New()
+	default:
+		b, err := openCUDA(f.device)
+		if err != nil {
+			return err
+		}
+		defer b.Close()
+		be = b
+	}
+	alloc := memory.NewGoAllocator()
+	req := &exec.Request{Outputs: []*graph.Node{e.root}, Bound: map[*graph.Node]*exec.Tensor{}, Alloc: alloc}
+	for i, name := range e.names() {
+		n := e.inputs[name]
+		t, err := randomTensor(alloc, n.DType(), n.Shape(), f.seed+uint64(i))
+		if err != nil {
+			return err
+		}
+		defer t.Release()
+		req.Bound[n] = t
+	}
+	var out *exec.Tensor
+	var times [2]time.Duration
+	for i := range times {
+		start := time.Now()
+		res, err := be.Eval(context.Background(), req)
+		if err != nil {
+			return err
+		}
+		times[i] = time.Since(start)
+		if out != nil {
+			out.Release()
+		}
+		out = res[0]
+	}
+	defer out.Release()
+	if hc, ok := be.(exec.HostCopier); ok && out.OnDevice() {
+		h, err := hc.ToHost(context.Background(), out, alloc)
+		if err != nil {
+			return err
+		}
+		out.Release()
+		out = h
+	}
+	fmt.Fprintf(stdout, "backend: %s\nresult: %v %v\n", be.Name(), out.Shape, out.DType)
+	fmt.Fprintf(stdout, "values: %s\n", head(out, 8))
+	fmt.Fprintf(stdout, "time: cold %v, warm %v\n", times[0].Round(time.Microsecond), times[1].Round(time.Microsecond))
+	return nil
+}
+
+// randomTensor fills a tensor with uniform [0, 1) values (scaled to 0..99
+// for integers, alternating for bool) from Philox.
+func randomTensor(alloc memory.Allocator, d graph.DType, s graph.Shape, seed uint64) (*exec.Tensor, error) {
+	t, err := exec.NewTensor(alloc, d, s)
+	if err != nil {
+		return nil, err
+	}
+	n := s.Size()
+	switch d {
+	case graph.Float32:
+		v := exec.Elems[float32](t)
+		for i := range n {
+			v[i] = philox.Float32(seed, uint64(i))
+		}
+	case graph.Float64:
+		v := exec.Elems[float64](t)
+		for i := range n {
+			v[i] = philox.Float64(seed, uint64(i))
+		}
+	case graph.Int32:
+		v := exec.Elems[int32](t)
+		for i := range n {
+			v[i] = int32(philox.Float64(seed, uint64(i)) * 100)
+		}
+	case graph.Int64:
+		v := exec.Elems[int64](t)
+		for i := range n {
+			v[i] = int64(philox.Float64(seed, uint64(i)) * 100)
+		}
+	case graph.Bool:
+		v := exec.Elems[uint8](t)
+		for i := range n {
+			v[i] = uint8(philox.Words(seed, uint64(i))[0] & 1)
+		}
+	}
+	return t, nil
+}
+
+// head formats the first k elements of t in row-major order.
+func head(t *exec.Tensor, k int) string {
+	n := min(t.Size(), k)
+	idx := make([]int, len(t.Shape))
+	parts := make([]string, 0, n+1)
+	for range n {
+		i := t.Index(idx)
+		var s string
+		switch t.DType {
+		case graph.Float32:
+			s = fmt.Sprint(exec.Elems[float32](t)[i])
+		case graph.Float64:
+			s = fmt.Sprint(exec.Elems[float64](t)[i])
+		case graph.Int32:
+			s = fmt.Sprint(exec.Elems[int32](t)[i])
+		case graph.Int64:
+			s = fmt.Sprint(exec.Elems[int64](t)[i])
+		case graph.Bool:
+			s = fmt.Sprint(exec.Elems[uint8](t)[i] != 0)
+		}
+		parts = append(parts, s)
+		for a := len(idx) - 1; a >= 0; a-- {
+			idx[a]++
+			if idx[a] < t.Shape[a] {
+				break
+			}
+			idx[a] = 0
+		}
+	}
+	if t.Size() > n {
+		parts = append(parts, "...")
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
