@@ -94,6 +94,15 @@ func nodeOf(a *Array) *graph.Node {
 	return a.node
 }
 
+// nodeFor is nodeOf for an operand of the op name: a nil Array gives an
+// error node naming the op ("Sum: nil *Array").
+func nodeFor(a *Array, name string) *graph.Node {
+	if a == nil || a.node == nil {
+		return graph.ErrorNode(graph.OpInvalid, fmt.Errorf("%s: %w", name, errNilArray))
+	}
+	return a.node
+}
+
 // ctxOf returns a's Context, nil for a nil Array.
 func ctxOf(a *Array) *Context {
 	if a == nil {

@@ -34,6 +34,12 @@
 // together"); everything built on it carries the same error, and it comes
 // back from Err, Eval, ToSlice and the other results.
 //
+// An evaluation that would need a buffer larger than the machine's memory
+// (or the Context's WithMemoryLimit) fails with an *exec.MemoryError, as
+// NumPy raises MemoryError: "Unable to allocate 8.00 TiB for an array with
+// shape (1099511627776,) and data type float64". Shapes whose byte size
+// does not fit in an int64 are build errors.
+//
 // # Ownership
 //
 // Arrays made from data (FromSlice, FromArrow, FromDense) hold their

@@ -9,7 +9,7 @@ import (
 	"github.com/fuseflow/fuseflow/graph"
 )
 
-func (a *Array) unary(op graph.Op) *Array { return a.derive(graph.Unary(op, nodeOf(a))) }
+func (a *Array) unary(op graph.Op) *Array { return a.derive(graph.Unary(op, nodeFor(a, op.String()))) }
 
 // Neg returns -a elementwise (bool is an error).
 func (a *Array) Neg() *Array { return a.unary(graph.OpNeg) }
@@ -93,7 +93,7 @@ func (a *Array) Not() *Array { return a.unary(graph.OpNot) }
 
 // AsType returns a converted to d: float to integer truncates toward zero,
 // saturating, with NaN to 0; anything to Bool is a != 0.
-func (a *Array) AsType(d DType) *Array { return a.derive(graph.Cast(nodeOf(a), d)) }
+func (a *Array) AsType(d DType) *Array { return a.derive(graph.Cast(nodeFor(a, "AsType"), d)) }
 
 // operand returns the node for a binary operand b of an op on a: an
 // *Array of a's Context, or a Go number as a weak scalar (w, true).
@@ -130,9 +130,9 @@ func sameContext(name string, x, y *Array) error {
 func (a *Array) binary(op graph.Op, b any) *Array {
 	n, w, weak := operand(op.String(), op, a, b)
 	if weak {
-		return a.derive(graph.BinaryWeak(op, nodeOf(a), w, false))
+		return a.derive(graph.BinaryWeak(op, nodeFor(a, op.String()), w, false))
 	}
-	return a.derive(graph.Binary(op, nodeOf(a), n))
+	return a.derive(graph.Binary(op, nodeFor(a, op.String()), n))
 }
 
 // Add returns a + b elementwise with broadcasting. b is an *Array of the
@@ -199,8 +199,15 @@ func (a *Array) Or(b any) *Array { return a.binary(graph.OpOr, b) }
 func (a *Array) Xor(b any) *Array { return a.binary(graph.OpXor, b) }
 
 // Clip limits a to [lo, hi] as Minimum(Maximum(a, lo), hi); lo and hi are
-// *Arrays or Go numbers, as for Add.
-func (a *Array) Clip(lo, hi any) *Array { return a.Maximum(lo).Minimum(hi) }
+// *Arrays or Go numbers, as for Add. An error of either step is reported
+// as Clip's ("Clip: Maximum(...): ...").
+func (a *Array) Clip(lo, hi any) *Array {
+	r := a.Maximum(lo).Minimum(hi)
+	if err := r.node.Err(); err != nil && (a == nil || a.node == nil || a.node.Err() == nil) {
+		return errArray(ctxOf(a), graph.OpMin, fmt.Errorf("Clip: %w", err))
+	}
+	return r
+}
 
 // weakDType returns the dtype a lone Go number takes: bool, int64 or
 // float64 by its kind.
@@ -219,7 +226,7 @@ func weakDType(w graph.Weak) DType {
 // or Go numbers (a Go number takes the dtype of the other operand as in
 // Add; two Go numbers give bool, int64 or float64 by their kinds).
 func Where(cond *Array, x, y any) *Array {
-	cn := nodeOf(cond)
+	cn := nodeFor(cond, "Where")
 	xn, xw, xweak := operand("Where", graph.OpWhere, cond, x)
 	yn, yw, yweak := operand("Where", graph.OpWhere, cond, y)
 	switch {
@@ -227,10 +234,12 @@ func Where(cond *Array, x, y any) *Array {
 		d := graph.Promote(weakDType(xw), weakDType(yw))
 		xn, yn = weakConst(xw, d), weakConst(yw, d)
 	case xweak:
+		xn = yn // y's error, if it carries one
 		if yn.Err() == nil {
 			xn = weakConst(xw, graph.PromoteWeak(yn.DType(), xw))
 		}
 	case yweak:
+		yn = xn
 		if xn.Err() == nil {
 			yn = weakConst(yw, graph.PromoteWeak(xn.DType(), yw))
 		}

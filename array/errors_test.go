@@ -5,6 +5,7 @@ package array_test
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -59,7 +60,15 @@ func TestBadInput(t *testing.T) {
 		{"matmul k", x.MatMul(x), "MatMul((2, 3) float64, (2, 3) float64): contracted dimensions differ: 3 (a) vs 2 (b)"},
 		{"matmul vector", v.MatMul(x), "MatMul((4,) float64, (2, 3) float64): contracted dimensions differ: 4 (a) vs 2 (b)"},
 		{"matmul bool", e.keep(array.FromSlice(c, []bool{true}, 1, 1)).MatMul(e.keep(array.FromSlice(c, []bool{true}, 1, 1))), "MatMul((1, 1) bool, (1, 1) bool): unsupported dtype bool"},
-		{"matmul nil", array.MatMul(x, nil), "nil *Array"},
+		{"matmul nil", array.MatMul(x, nil), "MatMul: nil *Array"},
+		{"concat nil", array.Concat(0, x, nil), "Concat: nil *Array"},
+		{"stack nil", array.Stack(0, nil, x), "Stack: nil *Array"},
+		{"where nil", array.Where(nil, x, 1), "Where: nil *Array"},
+		{"nil receiver unary", (*array.Array)(nil).Exp(), "Exp: nil *Array"},
+		{"nil receiver binary", (*array.Array)(nil).Add(1), "Add: nil *Array"},
+		{"nil receiver reduce", (*array.Array)(nil).Std(1, 0), "Std: nil *Array"},
+		{"nil receiver view", (*array.Array)(nil).Index(0), "Index: nil *Array"},
+		{"nil receiver clip", (*array.Array)(nil).Clip(0, 1), "Clip: Maximum: nil *Array"},
 		{"concat ranks", array.Concat(0, x, v), "Concat((2, 3) float64, (4,) float64): all arrays must have the same number of dimensions"},
 		{"concat extents", array.Concat(0, x, x.Transpose()), "Concat((2, 3) float64, (3, 2) float64): extents off axis 0 must match"},
 		{"concat none", array.Concat(0), "Concat: need at least one array"},
@@ -78,6 +87,15 @@ func TestBadInput(t *testing.T) {
 		{"argmax axes", x.ArgMax(0, 1), "ArgMax((2, 3) float64): takes one axis or none, got [0 1]"},
 		{"astype", x.AsType(array.DType(42)), "AsType((2, 3) float64): unsupported target dtype dtype(42)"},
 		{"sticky", x.Reshape(5).Add(1).Exp().Sum(), "Reshape((2, 3) float64): cannot reshape array of size 6 into shape (5,)"},
+		{"broadcast size overflow", c.Ones(array.Int32, 1<<40, 1).Add(c.Ones(array.Int32, 1, 1<<40)),
+			"Add((1099511627776, 1) int32, (1, 1099511627776) int32): shape (1099511627776, 1099511627776) of int32 needs more than 9223372036854775807 bytes"},
+		{"where size overflow", array.Where(c.Ones(array.Bool, 1<<32, 1), c.Ones(array.Float32, 1, 1<<32), 0),
+			"Where((4294967296, 1) bool, (1, 4294967296) float32, () float32): shape (4294967296, 4294967296) of float32 needs more than"},
+		{"clip operand", x.Clip(0, "1"), "Clip: Minimum((2, 3) float64): unsupported operand type string"},
+		{"clip shapes", x.Clip(v, 1), "Clip: Maximum((2, 3) float64, (4,) float64): shapes (2, 3) (4,) cannot be broadcast together"},
+		{"where weak and invalid", array.Where(b, 3, "2"), "Where((2,) bool): unsupported operand type string"},
+		{"where invalid and weak", array.Where(b, "2", 3), "Where((2,) bool): unsupported operand type string"},
+		{"where int32 range", array.Where(b, i32, 1<<40), "Where: Go int 1099511627776 is out of range for int32"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -116,4 +134,121 @@ func TestBadResults(t *testing.T) {
 	require.EqualError(t, err, "array: WithAllocator: nil allocator")
 	var nilCtx *array.Context
 	require.EqualError(t, array.FromSlice(nilCtx, []float64{1}).Err(), "FromSlice: nil *Context")
+}
+
+// TestEmptyAndZeroD runs size-0 and 0-d arrays through every kind of op
+// and checks NumPy's results (shapes and values).
+func TestEmptyAndZeroD(t *testing.T) {
+	e := newEnv(t)
+	c := e.c
+	em := e.floats(nil, 0, 3)           // shape (0, 3)
+	ez := e.floats(nil, 2, 0)           // shape (2, 0)
+	z := e.keep(c.Scalar(2.5))          // shape ()
+	zi := e.keep(c.Scalar(int32(-7)))   // shape (), int32
+	row := e.floats([]float64{1, 2, 3}) // shape (3,)
+	m32 := e.floats([]float64{1, 2, 3, 4, 5, 6}, 3, 2)
+	tests := []struct {
+		name  string
+		a     *array.Array
+		shape []int
+		want  []float64
+	}{
+		{"unary empty", em.Exp(), []int{0, 3}, []float64{}},
+		{"binary empty broadcast", em.Add(row), []int{0, 3}, []float64{}},
+		{"binary 0-d", z.Mul(row), []int{3}, []float64{2.5, 5, 7.5}},
+		{"where empty", array.Where(em.Gt(0), em, 1), []int{0, 3}, []float64{}},
+		{"sum empty axis 0", em.Sum(0), []int{3}, []float64{0, 0, 0}},
+		{"sum empty axis 1", em.Sum(1), []int{0}, []float64{}},
+		{"sum empty all", em.Sum(), []int{}, []float64{0}},
+		{"prod empty", ez.Prod(1), []int{2}, []float64{1, 1}},
+		{"mean empty", em.Mean(), []int{}, []float64{math.NaN()}},
+		{"var empty", em.Var(0, 0), []int{3}, []float64{math.NaN(), math.NaN(), math.NaN()}},
+		{"any empty", em.Any(), []int{}, []float64{0}},
+		{"all empty", em.All(), []int{}, []float64{1}},
+		{"max of empty rows", em.Max(1), []int{0}, []float64{}},
+		{"argmax of empty rows", em.ArgMax(1), []int{0}, []float64{}},
+		{"sum keepdims empty", em.SumKeepDims(0), []int{1, 3}, []float64{0, 0, 0}},
+		{"matmul empty rows", array.MatMul(em, m32), []int{0, 2}, []float64{}},
+		{"matmul empty k", array.MatMul(ez, e.floats(nil, 0, 4)), []int{2, 4}, []float64{0, 0, 0, 0, 0, 0, 0, 0}},
+		{"concat empty", array.Concat(0, em, row.Reshape(1, 3)), []int{1, 3}, []float64{1, 2, 3}},
+		{"stack empty", array.Stack(1, em, em), []int{0, 2, 3}, []float64{}},
+		{"reshape empty", em.Reshape(3, 0, 5), []int{3, 0, 5}, []float64{}},
+		{"transpose empty", em.Transpose(), []int{3, 0}, []float64{}},
+		{"slice to empty", row.Slice(array.R(2, 1)), []int{0}, []float64{}},
+		{"slice empty reversed", em.Slice(array.Rev(), array.Rev()), []int{0, 3}, []float64{}},
+		{"broadcast to empty", row.BroadcastTo(0, 3), []int{0, 3}, []float64{}},
+		{"expand empty", em.ExpandDims(-1), []int{0, 3, 1}, []float64{}},
+		{"astype empty", em.AsType(array.Int32), []int{0, 3}, []float64{}},
+		{"0-d unary", z.Floor(), []int{}, []float64{2}},
+		{"0-d sum", z.Sum(), []int{}, []float64{2.5}},
+		{"0-d argmax", z.ArgMax(), []int{}, []float64{0}},
+		{"0-d mean", zi.Mean(), []int{}, []float64{-7}},
+		{"0-d transpose", z.Transpose(), []int{}, []float64{2.5}},
+		{"0-d reshape", z.Reshape(1, 1), []int{1, 1}, []float64{2.5}},
+		{"0-d reshape -1", z.Reshape(-1), []int{1}, []float64{2.5}},
+		{"0-d index none", z.Index(), []int{}, []float64{2.5}},
+		{"0-d squeeze", z.Squeeze(), []int{}, []float64{2.5}},
+		{"0-d expand", z.ExpandDims(0), []int{1}, []float64{2.5}},
+		{"0-d flatten", z.Flatten(), []int{1}, []float64{2.5}},
+		{"0-d broadcast", zi.BroadcastTo(2), []int{2}, []float64{-7, -7}},
+		{"0-d stack", array.Stack(0, z, z), []int{2}, []float64{2.5, 2.5}},
+		{"0-d matmul vector dot", array.MatMul(row, row), []int{}, []float64{14}},
+		{"0-d where", array.Where(z.Gt(2), z, 0), []int{}, []float64{2.5}},
+		{"int floordiv by zero", zi.FloorDiv(0), []int{}, []float64{0}},
+		{"int mod by zero", zi.Mod(0), []int{}, []float64{0}},
+		{"int div by zero", zi.Div(0), []int{}, []float64{math.Inf(-1)}},
+		{"float floordiv by zero", z.FloorDiv(0), []int{}, []float64{math.Inf(1)}},
+		{"float mod by zero", z.Mod(0), []int{}, []float64{math.NaN()}},
+		{"nan max", row.Div(0).Sub(math.Inf(1)).Max(), []int{}, []float64{math.NaN()}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := e.keep(tt.a)
+			require.NoError(t, a.Err())
+			require.Equal(t, array.Shape(tt.shape), a.Shape())
+			got := e.f64(a)
+			require.Len(t, got, a.Size())
+			require.True(t, approx(got, tt.want), "got:%v want:%v", got, tt.want)
+			if a.Size() == 0 {
+				require.Equal(t, "[]", a.String())
+			}
+		})
+	}
+	// Reductions without an identity over an empty selection are errors.
+	for _, a := range []*array.Array{em.Max(), em.Min(0), em.ArgMax(), em.ArgMin(0), ez.Max(1)} {
+		require.Regexp(t, "zero-size selection has no identity|of an empty sequence", e.keep(a).Eval())
+	}
+}
+
+// TestExtremeArguments: ints at the ends of their range as slice bounds,
+// steps and ddof give Python's and NumPy's results, not overflow.
+func TestExtremeArguments(t *testing.T) {
+	e := newEnv(t)
+	x := e.floats([]float64{1, 2, 3})
+	tests := []struct {
+		name  string
+		a     *array.Array
+		want  []float64
+		shape []int
+	}{
+		{"step MaxInt", x.Slice(array.Stride(math.MaxInt)), []float64{1}, []int{1}},
+		{"step MinInt", x.Slice(array.Stride(math.MinInt)), []float64{3}, []int{1}},
+		{"bounds MinInt MaxInt", x.Slice(array.RS(math.MinInt, math.MaxInt, 2)), []float64{1, 3}, []int{2}},
+		{"bounds MaxInt MinInt", x.Slice(array.RS(math.MaxInt, math.MinInt, -2)), []float64{3, 1}, []int{2}},
+		{"index MinInt", x.Slice(array.R(math.MinInt, math.MinInt)), []float64{}, []int{0}},
+		{"ddof MinInt", x.Var(math.MinInt), []float64{2 / (3 + 0x1p63)}, []int{}},
+		{"ddof MaxInt", x.Var(math.MaxInt), []float64{math.Inf(1)}, []int{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := e.keep(tt.a)
+			require.NoError(t, a.Err())
+			require.Equal(t, array.Shape(tt.shape), a.Shape())
+			got := e.f64(a)
+			require.True(t, approx(got, tt.want), "got:%v want:%v", got, tt.want)
+		})
+	}
+	for _, bad := range []*array.Array{x.Index(math.MinInt), x.Index(math.MaxInt), x.ExpandDims(math.MinInt), x.Sum(math.MinInt), x.Permute(math.MinInt)} {
+		require.ErrorContains(t, e.keep(bad).Err(), "out of bounds")
+	}
 }

@@ -16,7 +16,7 @@ func joinNodes(name string, xs []*Array) ([]*graph.Node, *Context, *graph.Node) 
 	}
 	ns := make([]*graph.Node, len(xs))
 	for i, x := range xs {
-		ns[i] = nodeOf(x)
+		ns[i] = nodeFor(x, name)
 		if err := sameContext(name, xs[0], x); err != nil {
 			return nil, ctxOf(xs[0]), graph.ErrorNode(graph.OpConcat, err)
 		}
@@ -66,4 +66,4 @@ func Stack(axis int, xs ...*Array) *Array {
 
 // Contiguous returns a row-major copy of a (a materialization point: a view
 // chain is computed into a fresh buffer).
-func (a *Array) Contiguous() *Array { return a.derive(graph.Copy(nodeOf(a))) }
+func (a *Array) Contiguous() *Array { return a.derive(graph.Copy(nodeFor(a, "Contiguous"))) }

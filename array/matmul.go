@@ -15,7 +15,7 @@ import (
 // that differ, unbroadcastable batch axes and bool operands give an Array
 // carrying an error. Both must belong to the same Context.
 func MatMul(a, b *Array) *Array {
-	x, y := nodeOf(a), nodeOf(b)
+	x, y := nodeFor(a, "MatMul"), nodeFor(b, "MatMul")
 	if x.Err() != nil {
 		return a.derive(x)
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 func (a *Array) reduce(op graph.Op, axes []int, keep bool) *Array {
-	return a.derive(graph.Reduce(op, nodeOf(a), axes, keep))
+	return a.derive(graph.Reduce(op, nodeFor(a, op.String()), axes, keep))
 }
 
 // Sum returns the sum over axes (every axis when none is given; negative
@@ -88,7 +88,7 @@ func count(name string, x *graph.Node, axes []int) (int, *graph.Node) {
 
 // mean returns the mean over axes, as Sum / count in the float dtype.
 func (a *Array) mean(axes []int, keep bool) *Array {
-	x := nodeOf(a)
+	x := nodeFor(a, "Mean")
 	n, bad := count("Mean", x, axes)
 	if bad != nil {
 		return a.derive(bad)
@@ -111,7 +111,7 @@ func (a *Array) MeanKeepDims(axes ...int) *Array { return a.mean(axes, true) }
 // deviations divided by count - ddof (clamped at 0, so a non-positive
 // divisor gives Inf or NaN as in NumPy).
 func (a *Array) variance(name string, ddof int, axes []int, keep bool) *Array {
-	x := nodeOf(a)
+	x := nodeFor(a, name)
 	n, bad := count(name, x, axes)
 	if bad != nil {
 		return a.derive(bad)
@@ -119,7 +119,7 @@ func (a *Array) variance(name string, ddof int, axes []int, keep bool) *Array {
 	xf := a.derive(graph.Cast(x, floatDType(x.DType())))
 	dev := xf.Sub(xf.mean(axes, true))
 	ss := dev.Mul(dev).reduce(graph.OpSum, axes, keep)
-	return ss.Div(float64(max(n-ddof, 0)))
+	return ss.Div(max(float64(n)-float64(ddof), 0))
 }
 
 // Var returns the variance over axes with ddof delta degrees of freedom

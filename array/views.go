@@ -40,7 +40,7 @@ func Rev() Range { return Stride(-1) }
 // row-major order; one extent may be -1 and is inferred. Another size, or
 // more than one -1, gives an Array carrying an error.
 func (a *Array) Reshape(shape ...int) *Array {
-	return a.derive(graph.Reshape(nodeOf(a), Shape(shape)))
+	return a.derive(graph.Reshape(nodeFor(a, "Reshape"), Shape(shape)))
 }
 
 // Transpose returns a with its axes reversed (NumPy's a.T).
@@ -50,25 +50,25 @@ func (a *Array) Transpose() *Array {
 	for i := range perm {
 		perm[i] = r - 1 - i
 	}
-	return a.derive(graph.Permute(nodeOf(a), perm))
+	return a.derive(graph.Permute(nodeFor(a, "Transpose"), perm))
 }
 
 // Permute returns a with its axes reordered: axis i of the result is axis
 // axes[i] of a (NumPy's transpose(axes)); negative axes count from the end.
 func (a *Array) Permute(axes ...int) *Array {
-	return a.derive(graph.Permute(nodeOf(a), axes))
+	return a.derive(graph.Permute(nodeFor(a, "Permute"), axes))
 }
 
 // BroadcastTo returns a stretched to shape by NumPy's broadcasting rules.
 func (a *Array) BroadcastTo(shape ...int) *Array {
-	return a.derive(graph.BroadcastTo(nodeOf(a), Shape(shape)))
+	return a.derive(graph.BroadcastTo(nodeFor(a, "BroadcastTo"), Shape(shape)))
 }
 
 // Slice returns the strided view a[r0, r1, ...]: one Range per leading
 // axis, the remaining axes whole. Negative steps walk backwards; a zero
 // step or more ranges than axes gives an Array carrying an error.
 func (a *Array) Slice(ranges ...Range) *Array {
-	return a.derive(graph.Slice(nodeOf(a), ranges))
+	return a.derive(graph.Slice(nodeFor(a, "Slice"), ranges))
 }
 
 // Index returns a[i0, i1, ...]: the element indices[k] of axis k, with
@@ -76,7 +76,7 @@ func (a *Array) Slice(ranges ...Range) *Array {
 // matrix is its row i). Negative indices count from the end; an index
 // out of range gives an Array carrying an error naming it and the extent.
 func (a *Array) Index(indices ...int) *Array {
-	x := nodeOf(a)
+	x := nodeFor(a, "Index")
 	if x.Err() != nil {
 		return a.derive(x)
 	}
@@ -102,7 +102,7 @@ func (a *Array) Index(indices ...int) *Array {
 // ExpandDims returns a with a new axis of extent 1 inserted at axis (in
 // [-rank-1, rank], negative counting from the end of the result).
 func (a *Array) ExpandDims(axis int) *Array {
-	x := nodeOf(a)
+	x := nodeFor(a, "ExpandDims")
 	if x.Err() != nil {
 		return a.derive(x)
 	}
@@ -118,7 +118,7 @@ func (a *Array) ExpandDims(axis int) *Array {
 // Squeeze returns a without the given axes, which must have extent 1; with
 // no axes, without every axis of extent 1.
 func (a *Array) Squeeze(axes ...int) *Array {
-	x := nodeOf(a)
+	x := nodeFor(a, "Squeeze")
 	if x.Err() != nil {
 		return a.derive(x)
 	}
@@ -152,6 +152,6 @@ func (a *Array) Squeeze(axes ...int) *Array {
 
 // Flatten returns a as a 1-d array in row-major order.
 func (a *Array) Flatten() *Array {
-	x := nodeOf(a)
+	x := nodeFor(a, "Flatten")
 	return a.derive(graph.Reshape(x, Shape{x.Size()}))
 }

@@ -3,4 +3,11 @@
 // memory.Buffer. The executors live in sub-packages: exec/ref (the
 // reference evaluator, the oracle every backend is tested against),
 // exec/cpu and exec/cuda.
+//
+// The memory guard: NewTensor, CheckAlloc and LimitAllocator refuse an
+// allocation larger than AllocLimit (the machine's memory by default, or
+// the limit a LimitAllocator carries in the Request's allocator) with a
+// *MemoryError, NumPy's MemoryError, instead of letting the Go runtime die
+// of an out-of-memory failure; backends defer RecoverMemoryError at their
+// boundary for allocators that panic.
 package exec

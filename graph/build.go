@@ -110,6 +110,9 @@ func Binary(op Op, a, b *Node) *Node {
 		return errNode(op, in, "%v", err)
 	}
 	p := Promote(a.dtype, b.dtype)
+	if err := CheckShape(s, p); err != nil {
+		return errNode(op, in, "%v", err)
+	}
 	if (op == OpAdd || op == OpSub || op == OpMul || op == OpFloorDiv || op == OpMod || op == OpPow) && p == Bool {
 		return errNode(op, in, "unsupported dtype bool (use Or, And or AsType)")
 	}
@@ -153,6 +156,9 @@ func Where(cond, a, b *Node) *Node {
 		return errNode(OpWhere, in, "%v", err)
 	}
 	d := Promote(a.dtype, b.dtype)
+	if err := CheckShape(s, d); err != nil {
+		return errNode(OpWhere, in, "%v", err)
+	}
 	return makeNode(OpWhere, d, s, []*Node{cond, Cast(a, d), Cast(b, d)}, Attr{})
 }
 
@@ -379,16 +385,22 @@ func (r Range) Normalize(n int) (SliceSpec, error) {
 			stop = clampIndex(r.Stop, n, -1, n-1)
 		}
 	}
+	// The distance between the bounds is at most n+1; steps may be any
+	// int, so divide in uint64 (where -math.MinInt is 1<<63).
 	length := 0
 	if r.Step > 0 && stop > start {
-		length = (stop - start + r.Step - 1) / r.Step
+		length = int(uint64(stop-start-1)/uint64(r.Step)) + 1
 	} else if r.Step < 0 && start > stop {
-		length = (start - stop - r.Step - 1) / -r.Step
+		length = int(uint64(start-stop-1)/(-uint64(r.Step))) + 1
+	}
+	step := r.Step
+	if length <= 1 {
+		step = 1 // one element or none: any step selects the same
 	}
 	if length == 0 {
 		start = 0
 	}
-	return SliceSpec{Start: start, Step: r.Step, Len: length}, nil
+	return SliceSpec{Start: start, Step: step, Len: length}, nil
 }
 
 func clampIndex(i, n, lo, hi int) int {

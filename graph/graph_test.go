@@ -2,6 +2,7 @@ package graph
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 
@@ -163,6 +164,12 @@ func TestErrors(t *testing.T) {
 		{"sticky", Unary(OpExp, Binary(OpAdd, Binary(OpAdd, f, g), f)), "cannot be broadcast"},
 		{"permute", Permute(m, []int{0, 0}), "repeated axis"},
 		{"broadcast to", BroadcastTo(f, Shape{3, 4}), "cannot broadcast to shape (3, 4)"},
+		{"broadcast overflow", Binary(OpAdd, Input(Int32, Shape{1 << 40, 1}, "col"), Input(Int32, Shape{1, 1 << 40}, "row")),
+			"Add((1099511627776, 1) int32, (1, 1099511627776) int32): shape (1099511627776, 1099511627776) of int32 needs more than"},
+		{"where overflow", Where(Input(Bool, Shape{1 << 32, 1}, "c"), Input(Float32, Shape{1, 1 << 32}, "x"), f),
+			"Where((4294967296, 1) bool, (1, 4294967296) float32, (3,) float32): shapes"},
+		{"where size overflow", Where(Input(Bool, Shape{1 << 32, 1}, "c"), Input(Float32, Shape{1, 1 << 32}, "x"), FloatConst(Float32, 1)),
+			"Where((4294967296, 1) bool, (1, 4294967296) float32, () float32): shape (4294967296, 4294967296) of float32 needs more than"},
 	}
 	for _, tt := range tests {
 		err := tt.n.Err()
@@ -189,6 +196,14 @@ func TestSliceNormalize(t *testing.T) {
 		{Range{Start: 5, Stop: 2, Step: 1}, 10, SliceSpec{0, 1, 0}},
 		{Range{Start: 100, Stop: 200, Step: 1}, 10, SliceSpec{0, 1, 0}},
 		{Range{Start: -100, Stop: 100, Step: 1}, 10, SliceSpec{0, 1, 10}},
+		{Range{Start: 5, Stop: 2, Step: -7}, 10, SliceSpec{5, 1, 1}},
+		// Steps at the ends of int: one element, no overflow.
+		{Range{Step: math.MaxInt, NoStart: true, NoStop: true}, 3, SliceSpec{0, 1, 1}},
+		{Range{Step: math.MinInt, NoStart: true, NoStop: true}, 3, SliceSpec{2, 1, 1}},
+		{Range{Start: math.MinInt, Stop: math.MaxInt, Step: math.MaxInt}, 3, SliceSpec{0, 1, 1}},
+		{Range{Start: math.MaxInt, Stop: math.MinInt, Step: math.MinInt}, 3, SliceSpec{2, 1, 1}},
+		{Range{Start: 0, Stop: math.MaxInt, Step: 2}, 7, SliceSpec{0, 2, 4}},
+		{Range{Start: math.MaxInt, Stop: math.MinInt, Step: -3}, 7, SliceSpec{6, -3, 3}},
 	}
 	for _, tt := range tests {
 		got, err := tt.r.Normalize(tt.n)
