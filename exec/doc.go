@@ -1,8 +1,10 @@
 // Package exec defines what executors share: the Backend interface, the
 // evaluation Request and Tensor, a strided view of an arrow
-// memory.Buffer. The executors live in sub-packages: exec/ref (the
-// reference evaluator, the oracle every backend is tested against),
-// exec/cpu and exec/cuda.
+// memory.Buffer, and Pool, a caching host allocator that hands released
+// buffers back without clearing them (NewTensorUninit allocates for
+// results a kernel overwrites). The executors live in sub-packages:
+// exec/ref (the reference evaluator, the oracle every backend is tested
+// against), exec/cpu and exec/cuda.
 //
 // The memory guard: NewTensor, CheckAlloc and LimitAllocator refuse an
 // allocation larger than AllocLimit (the machine's memory by default, or

@@ -1,7 +1,7 @@
 // Benchmarks: fused elementwise chains against one kernel per op, sum,
 // row softmax and matmul, at the sizes bench/cpu_peers.py uses for NumPy
-// and NumExpr. Run with -pool to draw buffers from a reusing allocator
-// (steady state without allocation and page-fault costs).
+// and NumExpr. Buffers come from a caching pool (run with -goalloc to
+// allocate each from the Go heap instead).
 
 package cpu_test
 
@@ -10,7 +10,6 @@ import (
 	"flag"
 	"math/rand/v2"
 	"runtime"
-	"sync"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -20,43 +19,31 @@ import (
 	"github.com/fuseflow/fuseflow/graph"
 )
 
-var poolFlag = flag.Bool("pool", false, "benchmarks reuse freed buffers instead of allocating")
+var chunkFlag = flag.Int("chunk", 0, "points per chunk (0: the backend's choice)")
 
-// reuseAlloc hands freed buffers of the same size back without zeroing.
-type reuseAlloc struct {
-	mu   sync.Mutex
-	free map[int][][]byte
-}
+// benchBackend returns the backend the benchmarks run.
+func benchBackend() *cpu.Backend { return cpu.New(cpu.Options{Chunk: *chunkFlag}) }
 
-func (p *reuseAlloc) Allocate(n int) []byte {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if l := p.free[n]; len(l) > 0 {
-		b := l[len(l)-1]
-		p.free[n] = l[:len(l)-1]
-		return b
-	}
-	return make([]byte, n)
-}
+var goAllocFlag = flag.Bool("goalloc", false, "benchmarks allocate from a Go allocator instead of a caching pool")
 
-func (p *reuseAlloc) Reallocate(n int, b []byte) []byte { p.Free(b); return p.Allocate(n) }
-
-func (p *reuseAlloc) Free(b []byte) {
-	p.mu.Lock()
-	p.free[len(b)] = append(p.free[len(b)], b)
-	p.mu.Unlock()
-}
-
+// benchAlloc returns the allocator of a benchmark: a caching pool (the
+// array package's default), so that steady-state evaluations reuse their
+// buffers, or with -goalloc a fresh Go allocation per buffer.
 func benchAlloc() memory.Allocator {
-	if *poolFlag {
-		return &reuseAlloc{free: map[int][][]byte{}}
+	if *goAllocFlag {
+		return memory.NewGoAllocator()
 	}
-	return memory.NewGoAllocator()
+	return exec.NewPool(memory.NewGoAllocator())
 }
 
 // benchInput returns a bound float32 input of shape s with values in
 // [lo, hi) from a fixed seed.
 func benchInput(b *testing.B, alloc memory.Allocator, s graph.Shape, seed uint64, lo, hi float32) (*graph.Node, *exec.Tensor) {
+	return benchInputT(b, alloc, s, seed, lo, hi)
+}
+
+// benchInputT is benchInput for tests and benchmarks.
+func benchInputT(b testing.TB, alloc memory.Allocator, s graph.Shape, seed uint64, lo, hi float32) (*graph.Node, *exec.Tensor) {
 	n := graph.Input(graph.Float32, s, "x")
 	t, err := exec.NewTensor(alloc, graph.Float32, s)
 	if err != nil {
@@ -172,7 +159,7 @@ func BenchmarkElementwise(b *testing.B) {
 				ins, bound := elemSetup(b, alloc)
 				defer releaseBound(bound)
 				out := w.f(ins[0], ins[1], ins[2], ins[3])
-				be := cpu.New(cpu.Options{})
+				be := benchBackend()
 				if fused {
 					runBench(b, be, alloc, []*graph.Node{out}, bound, 5*4*elemN)
 				} else {
@@ -188,7 +175,7 @@ func BenchmarkSum(b *testing.B) {
 	alloc := benchAlloc()
 	x, t := benchInput(b, alloc, graph.Shape{elemN}, 7, -1, 1)
 	defer t.Release()
-	runBench(b, cpu.New(cpu.Options{}), alloc, []*graph.Node{graph.Reduce(graph.OpSum, x, nil, false)},
+	runBench(b, benchBackend(), alloc, []*graph.Node{graph.Reduce(graph.OpSum, x, nil, false)},
 		map[*graph.Node]*exec.Tensor{x: t}, 4*elemN)
 }
 
@@ -203,7 +190,7 @@ func BenchmarkSoftmax(b *testing.B) {
 	e := graph.Unary(graph.OpExp, graph.Binary(graph.OpSub, x, m))
 	s := graph.Reduce(graph.OpSum, e, []int{1}, true)
 	out := graph.Binary(graph.OpDiv, e, s)
-	runBench(b, cpu.New(cpu.Options{}), alloc, []*graph.Node{out}, map[*graph.Node]*exec.Tensor{x: t}, 2*4*n*n)
+	runBench(b, benchBackend(), alloc, []*graph.Node{out}, map[*graph.Node]*exec.Tensor{x: t}, 2*4*n*n)
 }
 
 // BenchmarkMatMul multiplies float32 matrices: m x k by k x n.
@@ -218,7 +205,7 @@ func BenchmarkMatMul(b *testing.B) {
 			y, yt := benchInput(b, alloc, graph.Shape{s.k, s.n}, 10, -1, 1)
 			defer xt.Release()
 			defer yt.Release()
-			runBench(b, cpu.New(cpu.Options{}), alloc, []*graph.Node{graph.MatMul(x, y)},
+			runBench(b, benchBackend(), alloc, []*graph.Node{graph.MatMul(x, y)},
 				map[*graph.Node]*exec.Tensor{x: xt, y: yt}, int64(4*(s.m*s.k+s.k*s.n+s.m*s.n)))
 		})
 	}

@@ -34,8 +34,9 @@
 //     are computed in float64 and rounded once). Maximum(-0, +0) may give
 //     +0 where the reference gives -0.
 //   - float32 Exp and Sigmoid: a table-driven float64 exponential accurate
-//     to about 1e-12 (relative), rounded once: within 1 ulp of the
-//     reference, equal in all but rare cases.
+//     to 6e-10 (relative), rounded once: within 1 ulp of the reference,
+//     equal for all but about 1 value in 700. With GOEXPERIMENT=simd on
+//     an AVX2 CPU: a float32 vector exponential, within 2 ulp.
 //   - float32 Sum: blocks of 128 values summed with eight float32 partial
 //     sums, block totals accumulated in float64, rounded once:
 //     |sum - exact| <= 2^-24*|exact| + 2^-20*sum|x|. float64 Sum and all
@@ -49,4 +50,15 @@
 //
 // ArgMax and ArgMin return the first extreme index, a NaN winning (the
 // first NaN), as NumPy.
+//
+// # Speed
+//
+// The inner loops are scalar Go in the default build. Built with
+// GOEXPERIMENT=simd (Go's experimental simd/archsimd) on an amd64 CPU
+// with AVX2 and FMA, the float32 Add, Sub, Mul, Div, Sqrt, Neg, Exp,
+// Sigmoid, Sum, Max and Min loops run eight lanes at a time, with the
+// same results except Exp and Sigmoid (above). Results and temporaries
+// come from the request's allocator: an exec.Pool (the array package's
+// default) hands the buffers of the previous evaluation back without
+// clearing them or touching fresh pages.
 package cpu

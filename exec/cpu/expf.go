@@ -1,10 +1,14 @@
-// Fast exponential for float32 results: evaluated in float64 with a
-// 32-entry table of 2^(j/32) and a degree-4 polynomial (evaluated
-// by Estrin's scheme: the latency of the chain, not the operation count,
-// bounds its speed), so the float64
-// value is within about 1e-12 (relative) of e^x and rounding it to
-// float32 agrees with float32(math.Exp(x)) except where e^x lies within
-// 1e-12 of a rounding boundary (at most 1 ulp apart then).
+// Fast exponential for float32 results, evaluated in float64: k =
+// round(32x/ln2) by the add-a-magic-number trick (whose low bits are k),
+// r = x - k*ln2/32 in [-ln2/64, ln2/64], e^r by a cubic, and the scale
+// 2^(k/32) from a 32-entry table with k>>5 added to its exponent bits.
+// The relative error is below 6e-10, so rounding the float64 value to
+// float32 gives float32(math.Exp(x)) or a neighbour (1 ulp apart, where
+// e^x lies within 6e-10 of a rounding boundary: about 1 value in 700).
+// The chunk loops are branch-free for |x| <= 700, where float64 neither
+// overflows nor underflows; other values (NaN, infinities, huge
+// magnitudes) are fixed in a second pass taken only by chunks that hold
+// them.
 
 package cpu
 
@@ -21,29 +25,97 @@ const (
 	invLn2x32 = 32 / math.Ln2
 	ln2d32    = math.Ln2 / 32
 	roundMag  = 0x1.8p52 // adding and subtracting it rounds to an integer
+	// expLimBits is the float64 bits of 700: |x| above it (or NaN) takes
+	// the careful path.
+	expLimBits = 0x4085e00000000000
 )
 
-// exp64r returns e^x to about 1e-12 relative accuracy, for callers that
-// round the result to float32. Inputs above 709 give +Inf, inputs below
-// -700 give 0 (both far outside float32's range), NaN gives NaN.
+// expCore returns e^x for |x| <= 700 (see the file comment). The chunk
+// loops repeat its body: the compiler does not inline it.
+func expCore(x float64) float64 {
+	t := x*invLn2x32 + roundMag
+	kf := t - roundMag
+	r := x - kf*ln2d32
+	kb := math.Float64bits(t) // low bits: k, two's complement
+	p := 1 + r + r*r*(0.5+r*(1.0/6))
+	return p * math.Float64frombits(math.Float64bits(exp2Tab[kb&31])+(kb>>5)<<52)
+}
+
+// exp64r returns e^x for callers that round the result to float32: NaN
+// gives NaN, inputs above 700 +Inf and below -700 0 (both far outside
+// float32's range).
 func exp64r(x float64) float64 {
-	if !(x > -700) {
-		if x != x {
-			return x
-		}
+	switch {
+	case x != x:
+		return x
+	case x > 700:
+		return math.Inf(1)
+	case x < -700:
 		return 0
 	}
-	if x > 709 {
-		return math.Inf(1)
-	}
-	kf := (x*invLn2x32 + roundMag) - roundMag
-	k := int64(kf)
-	r := x - kf*ln2d32
-	r2 := r * r
-	p := (1 + r) + r2*((0.5+r*(1.0/6))+r2*(1.0/24)) // Estrin: a short dependency chain
-	s := math.Float64frombits(math.Float64bits(exp2Tab[k&31]) + uint64(k>>5)<<52)
-	return s * p
+	return expCore(x)
 }
 
 // exp32 returns e^x rounded to float32 (see exp64r).
 func exp32(x float32) float32 { return float32(exp64r(float64(x))) }
+
+// outside returns 1 when |x| > 700 or x is NaN, else 0, without a branch.
+// The loops test the float64 value: keeping the float32 one alive past
+// its conversion lets the compiler convert into a register that still
+// holds the previous element's result, and CVTSS2SD, which keeps the
+// upper half of its destination, then chains every element to the one
+// before (five times slower).
+func outside(x float64) uint64 {
+	return (expLimBits - math.Float64bits(x)&(1<<63-1)) >> 63
+}
+
+// exp32L computes e^x for a chunk (see the file comment).
+func exp32L(d, a []float32) {
+	d = d[:len(a)]
+	var bad uint64
+	for i, x32 := range a {
+		x := float64(x32)
+		bad |= outside(x)
+		t := x*invLn2x32 + roundMag
+		kf := t - roundMag
+		r := x - kf*ln2d32
+		kb := math.Float64bits(t)
+		p := 1 + r + r*r*(0.5+r*(1.0/6))
+		d[i] = float32(p * math.Float64frombits(math.Float64bits(exp2Tab[kb&31])+(kb>>5)<<52))
+	}
+	if bad != 0 {
+		fixOutside(d, a, exp32)
+	}
+}
+
+// sigmoid32L computes 1/(1+e^-x) for a chunk with the same exponential.
+func sigmoid32L(d, a []float32) {
+	d = d[:len(a)]
+	var bad uint64
+	for i, x32 := range a {
+		x := -float64(x32)
+		bad |= outside(x)
+		t := x*invLn2x32 + roundMag
+		kf := t - roundMag
+		r := x - kf*ln2d32
+		kb := math.Float64bits(t)
+		p := 1 + r + r*r*(0.5+r*(1.0/6))
+		d[i] = float32(1 / (1 + p*math.Float64frombits(math.Float64bits(exp2Tab[kb&31])+(kb>>5)<<52)))
+	}
+	if bad != 0 {
+		fixOutside(d, a, sigmoid32)
+	}
+}
+
+// sigmoid32 returns 1/(1+e^-x) rounded to float32.
+func sigmoid32(x float32) float32 { return float32(1 / (1 + exp64r(-float64(x)))) }
+
+// fixOutside recomputes with f the elements the fast loops do not cover.
+func fixOutside(d, a []float32, f func(float32) float32) {
+	d = d[:len(a)]
+	for i, x := range a {
+		if outside(float64(x)) != 0 {
+			d[i] = f(x)
+		}
+	}
+}

@@ -113,8 +113,12 @@ func gatherT[T uint8 | uint32 | uint64](d []T, base *T, off, step int) {
 		copy(d, unsafe.Slice((*T)(unsafe.Add(unsafe.Pointer(base), off*int(unsafe.Sizeof(*base)))), n))
 	case 0:
 		v := *(*T)(unsafe.Add(unsafe.Pointer(base), off*int(unsafe.Sizeof(*base))))
-		for i := range d {
+		k := min(n, 16)
+		for i := range d[:k] {
 			d[i] = v
+		}
+		for k < n { // doubling copies: memmove is vectorized, this loop is not
+			k += copy(d[k:], d[:k])
 		}
 	default:
 		sz := int(unsafe.Sizeof(*base))

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/fmath"
 )
 
 type (
@@ -72,7 +73,7 @@ var math64 = map[graph.Op]func(float64) float64{
 	graph.OpRsqrt:   func(x float64) float64 { return 1 / math.Sqrt(x) },
 	graph.OpExp:     math.Exp,
 	graph.OpExp2:    math.Exp2,
-	graph.OpLog:     math.Log,
+	graph.OpLog:     fmath.Log,
 	graph.OpLog2:    math.Log2,
 	graph.OpLog1p:   math.Log1p,
 	graph.OpExpm1:   math.Expm1,
@@ -215,32 +216,6 @@ func sqrt64L(d, a []float64) {
 	d = d[:len(a)]
 	for i, x := range a {
 		d[i] = math.Sqrt(x)
-	}
-}
-
-// exp32L is exp32 inlined into the loop (the same arithmetic as exp64r).
-func exp32L(d, a []float32) {
-	d = d[:len(a)]
-	for i, x32 := range a {
-		x := float64(x32)
-		if !(x > -104) || x > 89 {
-			d[i] = exp32(x32)
-			continue
-		}
-		kf := (x*invLn2x32 + roundMag) - roundMag
-		k := int64(kf)
-		r := x - kf*ln2d32
-		r2 := r * r
-		p := (1 + r) + r2*((0.5+r*(1.0/6))+r2*(1.0/24))
-		sc := math.Float64frombits(math.Float64bits(exp2Tab[k&31]) + uint64(k>>5)<<52)
-		d[i] = float32(sc * p)
-	}
-}
-
-func sigmoid32L(d, a []float32) {
-	d = d[:len(a)]
-	for i, x := range a {
-		d[i] = float32(1 / (1 + exp64r(-float64(x))))
 	}
 }
 

@@ -201,7 +201,12 @@ const sumBlock32 = 128
 // float32 partial sum of 16 values errs by at most 15*2^-24 of the sum of
 // its magnitudes, so the whole errs by at most 2^-20*sum|x| plus the
 // float64 rounding.
-func sumBlocks32(acc float64, v []float32) float64 {
+//
+// It is a variable so that a vector version (simd_amd64.go, with
+// GOEXPERIMENT=simd) can take its place; both give the same bits.
+var sumBlocks32 = sumBlocks32Go
+
+func sumBlocks32Go(acc float64, v []float32) float64 {
 	for len(v) >= sumBlock32 {
 		b := v[:sumBlock32:sumBlock32]
 		var a0, a1, a2, a3, a4, a5, a6, a7 float32
@@ -234,20 +239,56 @@ func prodRowF[T floats](s *accum, p unsafe.Pointer, n int, _ int64) {
 	s.f = a
 }
 
+// maxRowF and minRowF keep eight independent extremes in T (exact, and
+// eight chains instead of one) and combine them at the end. Go's max and
+// min propagate NaN and order +0 above -0, so the result does not depend
+// on the order.
 func maxRowF[T floats](s *accum, p unsafe.Pointer, n int, _ int64) {
-	a := s.f
-	for _, x := range view[T](p, n) {
-		a = max(a, float64(x))
+	v := view[T](p, n)
+	if len(v) < 8 {
+		a := s.f
+		for _, x := range v {
+			a = max(a, float64(x))
+		}
+		s.f = a
+		return
 	}
-	s.f = a
+	a0, a1, a2, a3, a4, a5, a6, a7 := v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]
+	v = v[8:]
+	for len(v) >= 8 {
+		w := v[:8:8]
+		a0, a1, a2, a3 = max(a0, w[0]), max(a1, w[1]), max(a2, w[2]), max(a3, w[3])
+		a4, a5, a6, a7 = max(a4, w[4]), max(a5, w[5]), max(a6, w[6]), max(a7, w[7])
+		v = v[8:]
+	}
+	for _, x := range v {
+		a0 = max(a0, x)
+	}
+	s.f = max(s.f, float64(max(max(max(a0, a1), max(a2, a3)), max(max(a4, a5), max(a6, a7)))))
 }
 
 func minRowF[T floats](s *accum, p unsafe.Pointer, n int, _ int64) {
-	a := s.f
-	for _, x := range view[T](p, n) {
-		a = min(a, float64(x))
+	v := view[T](p, n)
+	if len(v) < 8 {
+		a := s.f
+		for _, x := range v {
+			a = min(a, float64(x))
+		}
+		s.f = a
+		return
 	}
-	s.f = a
+	a0, a1, a2, a3, a4, a5, a6, a7 := v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]
+	v = v[8:]
+	for len(v) >= 8 {
+		w := v[:8:8]
+		a0, a1, a2, a3 = min(a0, w[0]), min(a1, w[1]), min(a2, w[2]), min(a3, w[3])
+		a4, a5, a6, a7 = min(a4, w[4]), min(a5, w[5]), min(a6, w[6]), min(a7, w[7])
+		v = v[8:]
+	}
+	for _, x := range v {
+		a0 = min(a0, x)
+	}
+	s.f = min(s.f, float64(min(min(min(a0, a1), min(a2, a3)), min(min(a4, a5), min(a6, a7)))))
 }
 
 // better reports whether v replaces the current best b under ArgMax
