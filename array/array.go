@@ -4,6 +4,7 @@
 package array
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -190,7 +191,7 @@ func (c *Context) unholdLocked(h *hold) {
 	e.refs--
 	if e.refs == 0 {
 		delete(c.results, e.node)
-		e.t.Release()
+		e.release()
 	}
 }
 
@@ -233,6 +234,30 @@ func (a *Array) tensor(op string) (*exec.Tensor, error) {
 	if a.h.e == nil {
 		return nil, fmt.Errorf("%s: array %v %v was released", op, a.node.Shape(), a.node.DType())
 	}
-	t := a.h.e.t
+	t, err := c.hostLocked(a.h.e, op)
+	if err != nil {
+		return nil, err
+	}
 	return t.View(t.Shape, t.Strides, t.Offset), nil
+}
+
+// hostLocked returns e's tensor on the host: the tensor itself, or for a
+// device result the host copy, made on first use and kept with the
+// entry. The caller holds c.mu.
+func (c *Context) hostLocked(e *entry, op string) (*exec.Tensor, error) {
+	if !e.t.OnDevice() {
+		return e.t, nil
+	}
+	if e.host == nil {
+		hc, ok := c.backend.(exec.HostCopier)
+		if !ok {
+			return nil, fmt.Errorf("%s: backend %s returned a device result it cannot copy to the host", op, c.name)
+		}
+		h, err := hc.ToHost(context.Background(), e.t, c.limited)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", op, err)
+		}
+		e.host = h
+	}
+	return e.host, nil
 }

@@ -7,11 +7,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/exec/cpu"
+	"github.com/fuseflow/fuseflow/exec/cuda"
 	"github.com/fuseflow/fuseflow/exec/ref"
 	"github.com/fuseflow/fuseflow/graph"
 )
@@ -34,12 +38,21 @@ type Context struct {
 	results map[*graph.Node]*entry
 }
 
-// entry is one evaluated node: its tensor and how many arrays hold it.
-// Guarded by the Context's mutex.
+// entry is one evaluated node: its tensor (on the host, or in device
+// memory for device backends), the host copy made of a device tensor
+// when a result was first read, and how many arrays hold it. Guarded by
+// the Context's mutex.
 type entry struct {
 	node *graph.Node
 	t    *exec.Tensor
+	host *exec.Tensor
 	refs int
+}
+
+// release drops the entry's tensors.
+func (e *entry) release() {
+	e.t.Release()
+	e.host.Release()
 }
 
 // Option configures NewContext.
@@ -88,7 +101,8 @@ func WithMemoryLimit(bytes int64) Option {
 
 // NewContext returns a Context configured by opts. Without WithBackend it
 // uses the default backend (chosen by the FUSEFLOW_DEVICE environment
-// variable, see Default); without WithAllocator, a Go allocator. It fails
+// variable, see Default); without WithAllocator, exec.DefaultPool, the
+// process's caching pool over the Go allocator. It fails
 // when an option is invalid or the default backend is unavailable.
 func NewContext(opts ...Option) (*Context, error) {
 	c := &Context{results: map[*graph.Node]*entry{}}
@@ -108,7 +122,7 @@ func NewContext(opts ...Option) (*Context, error) {
 		c.backend = b
 	}
 	if c.alloc == nil {
-		c.alloc = memory.NewGoAllocator()
+		c.alloc = exec.DefaultPool()
 	}
 	c.limited = exec.LimitAllocator(c.alloc, c.limit)
 	c.name = c.backend.Name()
@@ -132,7 +146,7 @@ var defaultContext = sync.OnceValue(newDefault)
 func newDefault() *Context {
 	c, err := NewContext()
 	if err != nil {
-		alloc := memory.NewGoAllocator()
+		alloc := exec.DefaultPool()
 		return &Context{err: err, name: deviceName() + " (unavailable)", alloc: alloc,
 			limited: exec.LimitAllocator(alloc, 0), results: map[*graph.Node]*entry{}}
 	}
@@ -140,23 +154,50 @@ func newDefault() *Context {
 }
 
 // Default returns the process-wide Context, created on first use with the
-// backend the FUSEFLOW_DEVICE environment variable names ("ref" or unset:
-// the reference evaluator) and a Go allocator. When the variable names a
-// backend this build does not have, Default still returns a Context, but
-// every array built on it carries that error (it comes back from Eval,
-// ToSlice and Err) and Err reports it.
+// backend the FUSEFLOW_DEVICE environment variable names ("cpu", "ref",
+// "cuda" or "cuda:N"; unset: CUDA device 0 when the driver loads and a
+// device exists, else the CPU executor) and exec.DefaultPool. When the
+// variable names a backend that is not available, Default still returns
+// a Context, but every array built on it carries that error (it comes
+// back from Eval, ToSlice and Err) and Err reports it.
 func Default() *Context { return defaultContext() }
 
 func deviceName() string { return os.Getenv("FUSEFLOW_DEVICE") }
 
-// defaultBackend returns the backend FUSEFLOW_DEVICE selects.
+// defaultBackend returns the backend FUSEFLOW_DEVICE selects: "cpu",
+// "ref", "cuda" (device 0) or "cuda:N". Unset, it is CUDA device 0 when
+// the driver loads and a device exists, else the CPU executor. Asking for
+// CUDA where there is none is an error, never a silent fallback.
 func defaultBackend() (exec.Backend, error) {
-	switch d := deviceName(); d {
-	case "", "ref":
+	d := deviceName()
+	switch {
+	case d == "ref":
 		return ref.New(), nil
-	default:
-		return nil, fmt.Errorf("array: FUSEFLOW_DEVICE=%q: backend %q is not available in this build (available: ref)", d, d)
+	case d == "cpu":
+		return cpu.New(cpu.Options{}), nil
+	case d == "cuda" || strings.HasPrefix(d, "cuda:"):
+		ordinal := 0
+		if rest, ok := strings.CutPrefix(d, "cuda:"); ok {
+			n, err := strconv.Atoi(rest)
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("array: FUSEFLOW_DEVICE=%q: want cuda:N with a device number", d)
+			}
+			ordinal = n
+		}
+		b, err := cuda.New(ordinal)
+		if err != nil {
+			return nil, fmt.Errorf("array: FUSEFLOW_DEVICE=%q: %w", d, err)
+		}
+		return b, nil
+	case d == "":
+		if ok, _ := cuda.Available(); ok {
+			if b, err := cuda.New(0); err == nil {
+				return b, nil
+			}
+		}
+		return cpu.New(cpu.Options{}), nil
 	}
+	return nil, fmt.Errorf("array: FUSEFLOW_DEVICE=%q: unknown backend (want cpu, ref, cuda or cuda:N)", d)
 }
 
 // Backend returns the name of the Context's backend ("ref", "cpu",

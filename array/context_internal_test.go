@@ -3,21 +3,33 @@
 package array
 
 import (
+	"github.com/fuseflow/fuseflow/exec/cuda"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
 
 func TestDefaultBackendFromEnv(t *testing.T) {
+	gpu, _ := cuda.Available()
+	auto := "cpu"
+	if gpu {
+		auto = "cuda:0"
+	}
 	tests := []struct {
 		env, name, err string
+		noGPU          bool // only meaningful where no CUDA device exists
 	}{
-		{"", "ref", ""},
-		{"ref", "ref", ""},
-		{"cuda", "cuda (unavailable)", `array: FUSEFLOW_DEVICE="cuda": backend "cuda" is not available in this build (available: ref)`},
-		{"cpu", "cpu (unavailable)", `backend "cpu" is not available in this build`},
+		{env: "", name: auto},
+		{env: "ref", name: "ref"},
+		{env: "cpu", name: "cpu"},
+		{env: "cuda", name: "cuda (unavailable)", err: `array: FUSEFLOW_DEVICE="cuda": `, noGPU: true},
+		{env: "cuda:x", name: "cuda:x (unavailable)", err: `want cuda:N with a device number`},
+		{env: "tpu", name: "tpu (unavailable)", err: `array: FUSEFLOW_DEVICE="tpu": unknown backend (want cpu, ref, cuda or cuda:N)`},
 	}
 	for _, tt := range tests {
+		if tt.noGPU && gpu {
+			continue
+		}
 		t.Setenv("FUSEFLOW_DEVICE", tt.env)
 		c := newDefault()
 		require.Equal(t, tt.name, c.Backend(), "env %q", tt.env)

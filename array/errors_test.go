@@ -5,6 +5,7 @@ package array_test
 
 import (
 	"context"
+	"github.com/fuseflow/fuseflow/exec/ref"
 	"math"
 	"testing"
 
@@ -16,7 +17,7 @@ import (
 func TestBadInput(t *testing.T) {
 	e := newEnv(t)
 	c := e.c
-	other := array.MustContext()
+	other := array.MustContext(array.WithBackend(ref.New()))
 	x := e.floats([]float64{1, 2, 3, 4, 5, 6}, 2, 3)
 	v := e.floats([]float64{1, 2, 3, 4})
 	b := e.keep(array.FromSlice(c, []bool{true, false}))

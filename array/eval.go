@@ -157,7 +157,7 @@ func (c *Context) install(arrays []*Array, outs []*graph.Node, ts []*exec.Tensor
 	for _, n := range outs {
 		if e := c.results[n]; e != nil && e.refs == 0 {
 			delete(c.results, n)
-			e.t.Release()
+			e.release()
 		}
 	}
 }

@@ -5,6 +5,7 @@ package array_test
 
 import (
 	"context"
+	"github.com/fuseflow/fuseflow/exec/cpu"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -51,9 +52,13 @@ func TestMemoryGuard(t *testing.T) {
 func TestWithMemoryLimit(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	c, err := array.NewContext(array.WithAllocator(mem), array.WithMemoryLimit(1<<10))
+	c, err := array.NewContext(array.WithAllocator(mem), array.WithMemoryLimit(1<<10), array.WithBackend(ref.New()))
 	require.NoError(t, err)
 	require.EqualValues(t, 1<<10, c.MemoryLimit())
+	fast, err := array.NewContext(array.WithAllocator(mem), array.WithMemoryLimit(1<<10), array.WithBackend(cpu.New(cpu.Options{})))
+	require.NoError(t, err)
+	require.EqualError(t, fast.Arange(0, 200, 1, array.Float64).Mul(2).Eval(),
+		"cpu: Unable to allocate 1.56 KiB for an array with shape (200,) and data type float64 (larger than the allocation limit of 1.00 KiB)")
 
 	small := c.Arange(0, 100, 1, array.Float64).Mul(2).Sum()
 	v, err := small.Value()

@@ -11,6 +11,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/exec/cpu"
+	"github.com/fuseflow/fuseflow/exec/ref"
 	"math"
 	"os"
 	"strconv"
@@ -151,19 +154,36 @@ func npWalkOperand(a any, walk func([]any)) {
 	}
 }
 
-// TestNumPyCases runs every generated case.
+// TestNumPyCases runs every generated case on the reference evaluator,
+// on the CPU executor, and on the default backend when that is another
+// one (CUDA where a GPU is present).
 func TestNumPyCases(t *testing.T) {
 	file := loadNumPyCases(t)
-	for _, c := range file.Cases {
-		t.Run(c.Name, func(t *testing.T) {
-			npRunNumPyCase(t, c)
+	backends := map[string]func() exec.Backend{
+		"ref": func() exec.Backend { return ref.New() },
+		"cpu": func() exec.Backend { return cpu.New(cpu.Options{}) },
+	}
+	if d := array.Default(); d.Err() == nil && backends[d.Backend()] == nil {
+		backends[d.Backend()] = nil // the default backend, chosen by NewContext
+	}
+	for name, mk := range backends {
+		t.Run(name, func(t *testing.T) {
+			for _, c := range file.Cases {
+				t.Run(c.Name, func(t *testing.T) {
+					npRunNumPyCase(t, c, mk)
+				})
+			}
 		})
 	}
 }
 
-func npRunNumPyCase(t *testing.T, c npCase) {
+func npRunNumPyCase(t *testing.T, c npCase, backend func() exec.Backend) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	ctx, err := array.NewContext(array.WithAllocator(mem))
+	opts := []array.Option{array.WithAllocator(mem)}
+	if backend != nil {
+		opts = append(opts, array.WithBackend(backend()))
+	}
+	ctx, err := array.NewContext(opts...)
 	require.NoError(t, err)
 	r := &npRunner{ctx: ctx}
 	defer func() {

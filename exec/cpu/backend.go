@@ -174,18 +174,25 @@ func (b *Backend) run(ctx context.Context, req *exec.Request, plan *fuse.Plan, l
 		bufs[in.Buffer] = t.Buf
 		ex.bases[in.Buffer] = unsafe.Pointer(unsafe.SliceData(t.Buf.Bytes()))
 	}
-	alloc := func(i int) {
+	alloc := func(i int) error {
 		if bufs[i] != nil {
-			return
+			return nil
+		}
+		d, s := bufferArray(plan, i)
+		if err := exec.CheckAlloc(req.Alloc, d, s); err != nil {
+			return fmt.Errorf("cpu: %w", err)
 		}
 		buf := memory.NewResizableBuffer(req.Alloc)
 		buf.Resize(int(plan.Buffers[i].Bytes))
 		bufs[i], owned[i] = buf, true
 		ex.bases[i] = unsafe.Pointer(unsafe.SliceData(buf.Bytes()))
+		return nil
 	}
 	for i, bf := range plan.Buffers {
 		if bf.Kind != fuse.BufInput && bf.First < 0 {
-			alloc(i)
+			if err := alloc(i); err != nil {
+				return nil, err
+			}
 		}
 	}
 	frames := b.frames()
@@ -197,7 +204,9 @@ func (b *Backend) run(ctx context.Context, req *exec.Request, plan *fuse.Plan, l
 		}
 		for i, bf := range plan.Buffers {
 			if bf.Kind != fuse.BufInput && bf.First == ki {
-				alloc(i)
+				if err := alloc(i); err != nil {
+					return nil, err
+				}
 			}
 		}
 		lk := &lp.kernels[ki]
@@ -242,4 +251,23 @@ func (b *Backend) frames() *[]frame {
 	}
 	f := make([]frame, b.workers)
 	return &f
+}
+
+// bufferArray describes plan buffer i as an array for memory errors: an
+// output's own shape and dtype, else a flat array of the buffer's
+// elements with a dtype of their size.
+func bufferArray(plan *fuse.Plan, i int) (graph.DType, graph.Shape) {
+	for _, o := range plan.Outputs {
+		if o.Buffer == i && !o.View {
+			return o.Layout.DType, o.Layout.Shape
+		}
+	}
+	d := graph.Float64
+	switch plan.Buffers[i].ElemSize {
+	case 1:
+		d = graph.Bool
+	case 4:
+		d = graph.Float32
+	}
+	return d, graph.Shape{plan.Buffers[i].Elems}
 }
