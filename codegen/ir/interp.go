@@ -191,7 +191,10 @@ func bindArg(prm *Param, a any) (uint64, *memObj, error) {
 		if !ok || m == nil {
 			return 0, nil, fmt.Errorf("want a *Mem, got %T", a)
 		}
-		return 0, &memObj{name: prm.Name, space: t.Space(), data: m.Data, size: len(m.Data),
+		if m.Lo < 0 || m.Lo > len(m.Data) {
+			return 0, nil, fmt.Errorf("Mem.Lo is %d for %d bytes", m.Lo, len(m.Data))
+		}
+		return 0, &memObj{name: prm.Name, space: t.Space(), data: m.Data, size: len(m.Data), lo: m.Lo,
 			readOnly: prm.ReadOnly || t.Space() == SpaceConst, param: true}, nil
 	}
 	if t.IsFloat() {

@@ -26,7 +26,10 @@ func (s *runState) locate(p uint64, n int, t int32, mode int, op string) ([]byte
 		return nil, nil, s.fail(t, "%s through an invalid pointer %#x", op, p)
 	}
 	o := &s.objs[id]
-	if off < 0 || off+int64(n) > int64(o.size) {
+	if off < int64(o.lo) || off+int64(n) > int64(o.size) {
+		if o.lo > 0 {
+			return nil, nil, s.fail(t, "out-of-bounds %s of %s: offset %d, size %d, the %s spans bytes %d to %d", op, o.describe(), off, n, o.kindName(), o.lo, o.size)
+		}
 		return nil, nil, s.fail(t, "out-of-bounds %s of %s: offset %d, size %d, the %s is %d bytes", op, o.describe(), off, n, o.kindName(), o.size)
 	}
 	if off%int64(n) != 0 {

@@ -23,6 +23,7 @@ type memObj struct {
 	data      []byte
 	init      []bool // per byte written since the block of threads started; nil: always initialized
 	size      int    // bytes visible through a pointer (per thread for local)
+	lo        int    // the first visible byte (Mem.Lo); 0 but for parameters
 	perThread bool   // local memory: data holds one size-byte slice per thread
 	readOnly  bool
 	param     bool

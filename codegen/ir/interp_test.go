@@ -448,3 +448,26 @@ func TestRunErrorIsRunError(t *testing.T) {
 	require.Equal(t, [3]int{1, 0, 0}, re.Thread)
 	require.True(t, strings.HasPrefix(re.Block, "for_body"), "block %q", re.Block)
 }
+
+// TestRunMemLo checks that a Mem's bytes below Lo are out of bounds while
+// the bytes from Lo on are reached through the same pointer.
+func TestRunMemLo(t *testing.T) {
+	f := NewFunc("at")
+	x := f.AddParam("x", gptrF32)
+	i := f.AddParam("i", S32)
+	b := NewBuilder(f)
+	p := b.Index(x, i)
+	b.Store(p, b.Add(b.Load(p), b.F32(1)))
+	b.Ret()
+	prog, err := Compile(f)
+	require.NoError(t, err)
+	m := MemOf([]float32{10, 20, 30, 40})
+	m.Lo = 8
+	require.NoError(t, prog.Run(launch(1, 1), m, 2))
+	require.NoError(t, prog.Run(launch(1, 1), m, 3))
+	require.Equal(t, []float32{10, 20, 31, 41}, View[float32](m))
+	msg := errRun(t, prog, launch(1, 1), m, 1)
+	require.Contains(t, msg, `out-of-bounds load of parameter "x": offset 4, size 4, the buffer spans bytes 8 to 16`)
+	m.Lo = 17
+	require.Contains(t, errRun(t, prog, launch(1, 1), m, 3), "Mem.Lo is 17 for 16 bytes")
+}

@@ -14,6 +14,11 @@ import (
 // safe for concurrent runs that write it.
 type Mem struct {
 	Data []byte
+	// Lo is the first byte of Data the kernel may touch: accesses below
+	// it are out of bounds. It lets a pointer parameter point before the
+	// memory it reaches, as the element 0 of a view with an offset does
+	// when only the view's range was allocated. Zero for most buffers.
+	Lo int
 }
 
 // NewMem returns a zeroed buffer of n bytes.

@@ -32,6 +32,7 @@ type fakeDriver struct {
 	failNext func(fn string, code int32)
 	launches func() int64
 	last     func(dims *uint32, params *uint64, max int32, name *byte, namelen int32) int32
+	setAttr  func(attr, v int32) int32
 }
 
 // launchRecord is what the fake recorded about the last launch.
@@ -119,8 +120,9 @@ func buildFake(dir string) error {
 	purego.RegisterLibFunc(&f.failNext, lib, "fake_fail_next")
 	purego.RegisterLibFunc(&f.launches, lib, "fake_launch_count")
 	purego.RegisterLibFunc(&f.last, lib, "fake_last_launch")
+	purego.RegisterLibFunc(&f.setAttr, lib, "fake_set_attr")
 	fake = f
-	return nil
+	return setupEmulator(lib)
 }
 
 // needFake returns the fake driver or skips the test.

@@ -1,13 +1,15 @@
 // Tests on a real GPU, run with FUSEFLOW_DEVICE=cuda (or cuda:N) and
-// -run GPU; skipped otherwise. The differential suite compares CUDA with
-// the CPU backend on random graphs and on every reduction strategy and
-// GEMM shape; the others check the pool, concurrency, the out-of-memory
-// path and a failing launch.
+// -run GPU, or on the emulated device with -emulate; skipped otherwise.
+// The differential suite compares CUDA with the reference and the CPU
+// backend on random graphs and on every reduction strategy and GEMM
+// shape; the others check the pool, concurrency, the out-of-memory path
+// and a failing launch.
 
 package cuda
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -18,19 +20,25 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fuseflow/fuseflow/exec"
-	"github.com/fuseflow/fuseflow/exec/cpu"
-	"github.com/fuseflow/fuseflow/exec/ref"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
 	"github.com/fuseflow/fuseflow/internal/randgraph"
 )
 
-// gpuBackend opens the GPU of FUSEFLOW_DEVICE or skips the test; at the
-// end it checks that the pool has no live bytes and closes the backend.
+// emulateGPU runs the GPU tests on the emulated device when no GPU is
+// asked for (slow: minutes).
+var emulateGPU = flag.Bool("emulate", false, "run the GPU tests on the emulated device (the fake driver running generated kernels on the IR interpreter)")
+
+// gpuBackend opens the GPU of FUSEFLOW_DEVICE, or the emulated device
+// with -emulate, or skips the test; at the end it checks that the pool
+// has no live bytes and closes the backend.
 func gpuBackend(t testing.TB, opts Options) *Backend {
 	t.Helper()
+	if gpuOrdinal < 0 && *emulateGPU {
+		return emuBackend(t, emuH100, opts)
+	}
 	if gpuOrdinal < 0 {
-		t.Skip("GPU tests need FUSEFLOW_DEVICE=cuda (or cuda:N) on a machine with an NVIDIA GPU")
+		t.Skip("GPU tests need FUSEFLOW_DEVICE=cuda (or cuda:N) on a machine with an NVIDIA GPU, or -emulate")
 	}
 	b, err := New(gpuOrdinal, opts)
 	if err != nil {
@@ -45,44 +53,6 @@ func gpuBackend(t testing.TB, opts Options) *Backend {
 		}
 	})
 	return b
-}
-
-// compareWithCPU evaluates outs on b and on the CPU backend and compares
-// every output (exactly where exact[i]).
-func compareWithCPU(t *testing.T, b *Backend, what string, outs []*graph.Node, exact []bool, bound map[*graph.Node]*exec.Tensor, alloc memory.Allocator) {
-	t.Helper()
-	ctx := context.Background()
-	want, err := cpu.New(cpu.Options{}).Eval(ctx, &exec.Request{Outputs: outs, Bound: bound, Alloc: alloc})
-	require.NoError(t, err, "%s: cpu", what)
-	defer releaseAll(want)
-	got, err := b.Eval(ctx, &exec.Request{Outputs: outs, Bound: bound, Alloc: alloc})
-	if err != nil {
-		t.Errorf("%s: cuda: %v", what, err)
-		return
-	}
-	defer releaseAll(got)
-	for i := range outs {
-		h, err := b.ToHost(ctx, got[i], alloc)
-		if err != nil {
-			t.Errorf("%s: output %d: ToHost: %v", what, i, err)
-			return
-		}
-		cerr := randgraph.Compare(h, want[i], exact[i])
-		if cerr != nil {
-			// Say whether the reference sides with the GPU or the CPU.
-			note := ""
-			if rw, rerr := ref.New().Eval(ctx, &exec.Request{Outputs: outs[i : i+1], Bound: bound, Alloc: alloc}); rerr == nil {
-				if randgraph.Compare(h, rw[0], exact[i]) == nil {
-					note = " (the reference agrees with CUDA)"
-				} else {
-					note = fmt.Sprintf(" (against the reference: %v)", randgraph.Compare(h, rw[0], exact[i]))
-				}
-				releaseAll(rw)
-			}
-			t.Errorf("%s: output %d (%v %v %v): %v%s", what, i, outs[i].Op(), outs[i].Shape(), outs[i].DType(), cerr, note)
-		}
-		h.Release()
-	}
 }
 
 func releaseAll(ts []*exec.Tensor) {

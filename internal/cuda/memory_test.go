@@ -163,3 +163,30 @@ func TestContextCurrentPerCall(t *testing.T) {
 	require.True(t, IsResult(err, ResultInvalidContext), "got:%v", err)
 	require.Contains(t, err.Error(), "cuCtxSetCurrent(): CUDA_ERROR_INVALID_CONTEXT")
 }
+
+// TestCopyOutsideAllocation checks that the fake rejects copies and
+// memsets that reach past a live allocation or start in none, and that
+// fresh device memory holds all ones.
+func TestCopyOutsideAllocation(t *testing.T) {
+	_, ctx := fakeContext(t)
+	a, err := ctx.MemAlloc(64)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, ctx.MemFree(a)) }()
+	host := make([]byte, 64)
+	require.NoError(t, ctx.MemcpyDtoHAsync(unsafe.Pointer(&host[0]), a, 64, 0))
+	for i, v := range host {
+		require.Equal(t, byte(0xff), v, "fresh byte %d", i)
+	}
+	for _, c := range []struct {
+		name string
+		err  error
+	}{
+		{"htod past the end", ctx.MemcpyHtoDAsync(a+8, unsafe.Pointer(&host[0]), 64, 0)},
+		{"dtoh past the end", ctx.MemcpyDtoHAsync(unsafe.Pointer(&host[0]), a+60, 8, 0)},
+		{"dtod from before the start", ctx.MemcpyDtoDAsync(a, a-16, 16, 0)},
+		{"memset past the end", ctx.MemsetD32Async(a+32, 0, 9, 0)},
+	} {
+		require.True(t, IsResult(c.err, ResultInvalidValue), "%s got:%v", c.name, c.err)
+	}
+	require.NoError(t, ctx.MemcpyHtoDAsync(a+56, unsafe.Pointer(&host[0]), 8, 0), "the last 8 bytes")
+}

@@ -16,8 +16,19 @@
  * that needs a context fails with CUDA_ERROR_INVALID_CONTEXT on a thread
  * where none was made current.
  *
- * Test-only exports (fake_*) let a test set the memory limit, inject an
- * error into the next call of a named function, and read the last launch.
+ * Test-only exports (fake_*) let a test set the memory limit and device
+ * attributes, inject an error into the next call of a named function, read
+ * the last launch, find the live allocation holding a device address, and
+ * register a launch hook: cuLaunchKernel then hands every launch of any
+ * other kernel to it (entry name, a hash of the module's PTX, grid, block,
+ * shared bytes and the decoded parameters), so that a test can run the
+ * kernel itself. A non-zero code from the hook is a fault in the kernel:
+ * the launch succeeds and the next cuStreamSynchronize of its stream (or
+ * cuCtxSynchronize) returns the code, as with the real driver.
+ *
+ * Fresh device memory is filled with 0xff bytes. Copies and memsets check
+ * that their device range lies inside one live allocation
+ * (CUDA_ERROR_INVALID_VALUE otherwise).
  *
  * Build: gcc -shared -fPIC -o libcuda.so.1 fakecuda.c -lpthread
  * With -DFAKE_OMIT_LAUNCH the library lacks cuLaunchKernel.
@@ -60,7 +71,7 @@ enum {
 #define MAGIC_STREAM 0x53545221u
 #define MAGIC_EVENT 0x45564e21u
 
-#define MAX_FUNCS 32
+#define MAX_FUNCS 256
 #define MAX_PARAMS 32
 #define MAX_REG 256
 #define MEM_HEADER 256
@@ -84,6 +95,7 @@ struct fake_func {
 
 struct fake_module {
 	unsigned magic;
+	unsigned long long hash; /* FNV-1a of the PTX text */
 	int nfuncs;
 	struct fake_func funcs[MAX_FUNCS];
 };
@@ -91,6 +103,7 @@ struct fake_module {
 struct fake_stream {
 	unsigned magic;
 	unsigned flags;
+	CUresult pending; /* a fault of a launch, reported by the next sync */
 };
 
 struct fake_event {
@@ -100,10 +113,16 @@ struct fake_event {
 	double t;
 };
 
+/* mem_header precedes every device allocation; live allocations are
+ * linked so that fake_alloc_of and check_dev can find the one holding an
+ * address. */
 struct mem_header {
 	unsigned magic;
 	size_t size;
+	struct mem_header *prev, *next;
 };
+
+static struct mem_header *live_mem; /* guarded by mu */
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static int initialized;
@@ -124,6 +143,12 @@ static CUresult fail_code;
 
 static double fake_clock_ms;
 
+/* fake_launch_hook runs a launched kernel for a test; see the header. */
+typedef int (*fake_launch_hook)(const char *name, unsigned long long modhash, const unsigned *dims,
+				const unsigned long long *params, int nparams);
+static fake_launch_hook launch_hook;
+static CUresult default_pending; /* faults of launches on the NULL stream */
+
 static struct {
 	unsigned dims[7];
 	void *stream;
@@ -133,8 +158,9 @@ static struct {
 } last_launch;
 static long long launch_count;
 
-/* Device attributes of the fake device: an H100-like sm_90 part. */
-static const struct {
+/* Device attributes of the fake device: an H100-like sm_90 part
+ * (fake_set_attr changes them). */
+static struct {
 	int attr;
 	int value;
 } attrs[] = {
@@ -300,6 +326,56 @@ void *fake_last_stream(void)
 /* fake_current_context reports the context current on the calling thread. */
 void *fake_current_context(void) { return current; }
 
+/* fake_set_attr sets device attribute attr to v and returns 1, or returns
+ * 0 for an attribute the fake does not report. */
+int fake_set_attr(int attr, int v)
+{
+	int ok = 0;
+	pthread_mutex_lock(&mu);
+	for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {
+		if (attrs[i].attr == attr) {
+			attrs[i].value = v;
+			ok = 1;
+		}
+	}
+	pthread_mutex_unlock(&mu);
+	return ok;
+}
+
+/* fake_set_launch_hook registers the launch hook (NULL removes it). */
+void fake_set_launch_hook(fake_launch_hook fn)
+{
+	pthread_mutex_lock(&mu);
+	launch_hook = fn;
+	pthread_mutex_unlock(&mu);
+}
+
+/* find_mem returns the live allocation holding address p; mu is held. */
+static struct mem_header *find_mem(CUdeviceptr p)
+{
+	for (struct mem_header *h = live_mem; h != NULL; h = h->next) {
+		CUdeviceptr base = (CUdeviceptr)(uintptr_t)((char *)h + MEM_HEADER);
+		if (p >= base && p - base < h->size)
+			return h;
+	}
+	return NULL;
+}
+
+/* fake_alloc_of finds the live device allocation holding address p: it
+ * sets *base to its first byte and *size to its size and returns 1, or
+ * returns 0 when no allocation holds p. */
+int fake_alloc_of(CUdeviceptr p, void **base, size_t *size)
+{
+	pthread_mutex_lock(&mu);
+	struct mem_header *h = find_mem(p);
+	if (h != NULL) {
+		*base = (char *)h + MEM_HEADER;
+		*size = h->size;
+	}
+	pthread_mutex_unlock(&mu);
+	return h != NULL;
+}
+
 /* ---- initialization, version, devices ---- */
 
 CUresult cuInit(unsigned flags)
@@ -364,13 +440,17 @@ CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d)
 		return E_INVALID_VALUE;
 	if (d != 0)
 		return E_INVALID_DEVICE;
+	CUresult r = E_INVALID_VALUE;
+	pthread_mutex_lock(&mu);
 	for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {
 		if (attrs[i].attr == attr) {
 			*v = attrs[i].value;
-			return OK;
+			r = OK;
+			break;
 		}
 	}
-	return E_INVALID_VALUE;
+	pthread_mutex_unlock(&mu);
+	return r;
 }
 
 CUresult cuDeviceTotalMem_v2(size_t *n, CUdevice d)
@@ -431,7 +511,11 @@ CUresult cuCtxSynchronize(void)
 {
 	ENTER("cuCtxSynchronize");
 	NEED_CTX();
-	return OK;
+	pthread_mutex_lock(&mu);
+	CUresult r = default_pending;
+	default_pending = OK;
+	pthread_mutex_unlock(&mu);
+	return r;
 }
 
 /* ---- memory ---- */
@@ -459,6 +543,16 @@ CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
 	struct mem_header *h = raw;
 	h->magic = MAGIC_MEM;
 	h->size = n;
+	/* Fresh device memory holds garbage on a GPU: all ones here (NaN as
+	 * floats, -1 as integers), so that reading it before writing shows. */
+	memset((char *)raw + MEM_HEADER, 0xff, n);
+	pthread_mutex_lock(&mu);
+	h->prev = NULL;
+	h->next = live_mem;
+	if (live_mem != NULL)
+		live_mem->prev = h;
+	live_mem = h;
+	pthread_mutex_unlock(&mu);
 	*p = (CUdeviceptr)(uintptr_t)((char *)raw + MEM_HEADER);
 	return OK;
 }
@@ -473,6 +567,12 @@ CUresult cuMemFree_v2(CUdeviceptr p)
 	h->magic = 0;
 	pthread_mutex_lock(&mu);
 	mem_used -= h->size;
+	if (h->prev != NULL)
+		h->prev->next = h->next;
+	else
+		live_mem = h->next;
+	if (h->next != NULL)
+		h->next->prev = h->prev;
 	pthread_mutex_unlock(&mu);
 	free(h);
 	return OK;
@@ -578,10 +678,17 @@ static CUresult check_stream(void *s)
 /* check_dev reports whether [p, p+n) lies inside one live allocation. */
 static CUresult check_dev(CUdeviceptr p, size_t n)
 {
-	(void)n;
 	if (p == 0)
 		return E_INVALID_VALUE;
-	return OK;
+	if (n == 0)
+		return OK;
+	CUresult r = E_INVALID_VALUE;
+	pthread_mutex_lock(&mu);
+	struct mem_header *h = find_mem(p);
+	if (h != NULL && n <= h->size - (p - (CUdeviceptr)(uintptr_t)((char *)h + MEM_HEADER)))
+		r = OK;
+	pthread_mutex_unlock(&mu);
+	return r;
 }
 
 static void tick(double ms)
@@ -761,6 +868,9 @@ CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned n, int *opts
 	if (m == NULL)
 		return E_OUT_OF_MEMORY;
 	m->magic = MAGIC_MOD;
+	m->hash = 14695981039346656037ull;
+	for (const unsigned char *c = (const unsigned char *)ptx; *c; c++)
+		m->hash = (m->hash ^ *c) * 1099511628211ull;
 	const char *p = ptx;
 	while ((p = strstr(p, ".entry")) != NULL && m->nfuncs < MAX_FUNCS) {
 		p = skip_space(p + 6);
@@ -944,6 +1054,7 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigne
 	snprintf(last_launch.name, sizeof last_launch.name, "%s", f->name);
 	launch_count++;
 	fake_clock_ms += 0.125;
+	fake_launch_hook hook = launch_hook;
 	pthread_mutex_unlock(&mu);
 
 	unsigned long long threads = (unsigned long long)gx * gy * gz * bx * by * bz;
@@ -964,6 +1075,15 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigne
 			return E_ILLEGAL_ADDRESS;
 		for (unsigned i = 0; i < n && i < threads; i++)
 			y[i] = alpha * x[i] + y[i];
+	} else if (hook != NULL) {
+		CUresult fault = hook(f->name, f->mod->hash, dims, vals, f->nparams);
+		if (fault != OK) {
+			pthread_mutex_lock(&mu);
+			CUresult *pending = s != NULL ? &((struct fake_stream *)s)->pending : &default_pending;
+			if (*pending == OK)
+				*pending = fault;
+			pthread_mutex_unlock(&mu);
+		}
 	}
 	return OK;
 }
@@ -982,6 +1102,7 @@ CUresult cuStreamCreate(void **s, unsigned flags)
 		return E_OUT_OF_MEMORY;
 	st->magic = MAGIC_STREAM;
 	st->flags = flags;
+	st->pending = OK;
 	*s = st;
 	return OK;
 }
@@ -998,11 +1119,25 @@ CUresult cuStreamDestroy_v2(void *s)
 	return OK;
 }
 
+/* take_pending returns and clears the pending fault of stream s. */
+static CUresult take_pending(void *s)
+{
+	pthread_mutex_lock(&mu);
+	CUresult *pending = s != NULL ? &((struct fake_stream *)s)->pending : &default_pending;
+	CUresult r = *pending;
+	*pending = OK;
+	pthread_mutex_unlock(&mu);
+	return r;
+}
+
 CUresult cuStreamSynchronize(void *s)
 {
 	ENTER("cuStreamSynchronize");
 	NEED_CTX();
-	return check_stream(s);
+	CUresult r = check_stream(s);
+	if (r != OK)
+		return r;
+	return take_pending(s);
 }
 
 CUresult cuEventCreate(void **e, unsigned flags)
