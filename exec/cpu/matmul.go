@@ -50,9 +50,17 @@ func lowerMatMul(k *fuse.Kernel) (*mmKernel, error) {
 			}
 		}
 	}
+	// The accumulator goes straight into a store's buffer when that store
+	// holds the product itself (its epilogue value is the accumulator), or
+	// when it is the only store (the epilogue then runs in place, each
+	// point reading its accumulator before writing it). Any other store
+	// must not hold the accumulator: the epilogue would overwrite it.
 	sp := newSpace(k.Space)
 	for i, st := range k.Stores {
-		if st.DType == m.dt && sp.contiguous(layout{strides: st.Strides}) {
+		if st.DType != m.dt || !sp.contiguous(layout{strides: st.Strides}) {
+			continue
+		}
+		if len(k.Stores) == 1 || k.Epilogue[st.Value].Kind == fuse.InstrAcc {
 			m.direct = i
 			break
 		}
@@ -188,6 +196,10 @@ func gemm32(a, b matrix, c unsafe.Pointer, M, N, K int) {
 		clear(cv)
 		return
 	}
+	if nonFinite[float32](a) || nonFinite[float32](b) {
+		naiveGemm[float32](a, b, cv, N)
+		return
+	}
 	ad, ta, sa := dense[float32](a)
 	bd, tb, sb := dense[float32](b)
 	ga := blas32.General{Rows: a.rows, Cols: a.cl, Stride: sa, Data: ad}
@@ -207,6 +219,10 @@ func gemm64(a, b matrix, c unsafe.Pointer, M, N, K int) {
 		clear(cv)
 		return
 	}
+	if nonFinite[float64](a) || nonFinite[float64](b) {
+		naiveGemm[float64](a, b, cv, N)
+		return
+	}
 	ad, ta, sa := dense[float64](a)
 	bd, tb, sb := dense[float64](b)
 	ga := blas64.General{Rows: a.rows, Cols: a.cl, Stride: sa, Data: ad}
@@ -218,6 +234,39 @@ func gemm64(a, b matrix, c unsafe.Pointer, M, N, K int) {
 		gb.Rows, gb.Cols = b.cl, b.rows
 	}
 	blas64.Gemm(ta, tb, 1, ga, gb, 0, blas64.General{Rows: M, Cols: N, Stride: max(1, N), Data: cv})
+}
+
+// nonFinite reports whether x holds a NaN or an infinity. BLAS kernels
+// skip zero multiplicands, which drops the NaN that 0*NaN and 0*Inf give;
+// such products go through naiveGemm instead.
+func nonFinite[T float32 | float64](x matrix) bool {
+	es := int(unsafe.Sizeof(T(0)))
+	for i := range x.rows {
+		for j := range x.cl {
+			v := float64(*(*T)(at(x.base, x.off+i*x.rs+j*x.cs, es)))
+			if v-v != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// naiveGemm computes C = A·B (C dense with N columns) by the definition,
+// accumulating in T, so NaN and infinities propagate as in the reference.
+func naiveGemm[T float32 | float64](a, b matrix, c []T, N int) {
+	es := int(unsafe.Sizeof(T(0)))
+	for i := range a.rows {
+		for j := range N {
+			var sum T
+			for k := range a.cl {
+				x := *(*T)(at(a.base, a.off+i*a.rs+k*a.cs, es))
+				y := *(*T)(at(b.base, b.off+k*b.rs+j*b.cs, es))
+				sum += x * y
+			}
+			c[i*N+j] = sum
+		}
+	}
 }
 
 // Blocking of the integer product: rows of A per task and the depth of a
