@@ -33,10 +33,12 @@
 //     -, *, / in float32 round exactly as float64-then-round; the others
 //     are computed in float64 and rounded once). Maximum(-0, +0) may give
 //     +0 where the reference gives -0.
-//   - float32 Exp and Sigmoid: a table-driven float64 exponential accurate
-//     to 6e-10 (relative), rounded once: within 1 ulp of the reference,
-//     equal for all but about 1 value in 700. With GOEXPERIMENT=simd on
-//     an AVX2 CPU: a float32 vector exponential, within 2 ulp.
+//   - float32 Exp and Sigmoid: on an amd64 CPU with AVX2 and FMA, a
+//     float32 vector exponential within 2 ulp of the reference where the
+//     result is normal; elsewhere (subnormal results, overflow, NaN, the
+//     last few elements of a chunk, other CPUs) a table-driven float64
+//     exponential accurate to 6e-10 (relative), rounded once: within 1
+//     ulp of the reference, equal for all but about 1 value in 700.
 //   - float32 Sum: blocks of 128 values summed with eight float32 partial
 //     sums, block totals accumulated in float64, rounded once:
 //     |sum - exact| <= 2^-24*|exact| + 2^-20*sum|x|. float64 Sum and all
@@ -53,12 +55,16 @@
 //
 // # Speed
 //
-// The inner loops are scalar Go in the default build. Built with
-// GOEXPERIMENT=simd (Go's experimental simd/archsimd) on an amd64 CPU
-// with AVX2 and FMA, the float32 Add, Sub, Mul, Div, Sqrt, Neg, Exp,
-// Sigmoid, Sum, Max and Min loops run eight lanes at a time, with the
-// same results except Exp and Sigmoid (above). Results and temporaries
-// come from the request's allocator: an exec.Pool (the array package's
-// default) hands the buffers of the previous evaluation back without
-// clearing them or touching fresh pages.
+// On amd64 CPUs with AVX2 and FMA (detected at init), the float32 and
+// float64 Add, Sub, Mul, Div, Maximum, Minimum, Neg and Sqrt loops, the
+// float32 Exp and Sigmoid loops, Sum and row Max and Min run in assembly
+// over eight float32 (four float64) lanes at a time, with the scalar
+// loops' results except Exp and Sigmoid (above); other CPUs and
+// architectures, builds with the purego tag, and processes started with
+// FUSEFLOW_NOASM=1 run the scalar Go loops. No cgo is involved.
+//
+// Results and temporaries come from the request's allocator: an
+// exec.Pool (the array package's default) hands the buffers of the
+// previous evaluation back without clearing them or touching fresh
+// pages.
 package cpu

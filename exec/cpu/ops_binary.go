@@ -13,7 +13,8 @@ import (
 
 var binaryTab [numDTypes][256]binaryFn
 
-func init() {
+// initBinaryTab fills binaryTab with the scalar loops (see tables.go).
+func initBinaryTab() {
 	compares[uint8](graph.Bool)
 	b := &binaryTab[graph.Bool]
 	b[graph.OpMax] = binary(orL[uint8])

@@ -22,7 +22,8 @@ type (
 // write bool; every other entry writes d.
 var unaryTab [numDTypes][256]unaryFn
 
-func init() {
+// initUnaryTab fills unaryTab with the scalar loops (see tables.go).
+func initUnaryTab() {
 	for _, d := range []graph.DType{graph.Bool, graph.Int32, graph.Int64, graph.Float32, graph.Float64} {
 		unaryTab[d][graph.OpIsNaN] = isFalse
 		unaryTab[d][graph.OpIsInf] = isFalse

@@ -61,7 +61,9 @@ func initAccum(op graph.Op, d graph.DType) accum {
 	return accum{}
 }
 
-func init() {
+// initFoldTab fills foldTab and foldColTab with the scalar loops (see
+// tables.go).
+func initFoldTab() {
 	foldFloat[float32](graph.Float32)
 	foldFloat[float64](graph.Float64)
 	foldInt[uint8](graph.Bool)
@@ -202,8 +204,8 @@ const sumBlock32 = 128
 // its magnitudes, so the whole errs by at most 2^-20*sum|x| plus the
 // float64 rounding.
 //
-// It is a variable so that a vector version (simd_amd64.go, with
-// GOEXPERIMENT=simd) can take its place; both give the same bits.
+// It is a variable so that a vector version (asm_amd64.go) can take its
+// place; both give the same bits.
 var sumBlocks32 = sumBlocks32Go
 
 func sumBlocks32Go(acc float64, v []float32) float64 {
