@@ -20,7 +20,8 @@
 //
 // Each function has one algorithm for f32 and f64 with type-specific
 // constants and series lengths; all compute in their own type except pow
-// on f32, which computes in f64 and rounds once. Constants are computed
+// on f32, which computes in f64 and rounds once, and the large-argument
+// reduction of sin, cos and tan on f32, which computes in f64. Constants are computed
 // exactly (big.Float) and rounded once to the type. The file of each
 // function explains its reduction and error terms:
 //
@@ -28,8 +29,9 @@
 //	                             two-step scaling by 2^k (subnormals round once)
 //	sigmoid, tanh      exp.go    exp(-|x|) with no overflow; t/(t+2), t = expm1(2|x|)
 //	log, log2, log1p   log.go    2^e*m split, atanh series, double-length log2(e)
-//	sin, cos, tan      trig.go   three-part pi/2 Cody-Waite in double length;
-//	                             NaN beyond |x| = 2^21 (f32) or 2^50 (f64)
+//	sin, cos, tan      trig.go   three-part pi/2 Cody-Waite in double length up to
+//	                             |x| = 2^21 (f32) or 2^50 (f64); beyond, a branch to
+//	                             Payne-Hanek with the bits of 2/pi (trigreduce.go)
 //	atan2              atan2.go  octant reduction to |t| <= tan(pi/8), double-length sum
 //	erf                erf.go    Taylor on |x| < 1, economized fits of erfc beyond
 //	pow                pow.go    double-length log and exp (f64); f64 log2/exp2 (f32)
@@ -40,7 +42,8 @@
 // # Accuracy
 //
 // ULP.md holds the measured table: 2^20 sampled inputs per function and
-// type on the interpreter against Go's math package. Maximum errors:
+// type on the interpreter against Go's math package (sin, cos and tan
+// also over the whole finite range). Maximum errors:
 // exp, exp2, log, log2, log1p, sin, cos and erf within 1 ulp; expm1,
 // tanh, sigmoid, tan and atan2 within 2; pow within 1 (f32) and 2 (f64);
 // rsqrt within 1 (f32) and exact (f64); the native functions exact. The tests assert these

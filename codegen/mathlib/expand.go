@@ -48,7 +48,8 @@ func IsNative(fn ir.MathFn) bool {
 // Expand rewrites, in place, every math call of fn that is not approximate
 // (Instr.Approx false) and not native (IsNative) into the inline
 // expansion of the math library: plain arithmetic, compares, selects,
-// integer and bit operations and conversions, with branches only for erf.
+// integer and bit operations and conversions, with branches only for erf
+// and for the large arguments of sin, cos and tan.
 // Calls marked approximate are left for the PTX emitter. The uses of each
 // call's result are redirected to the expansion's result; the call's block
 // is split at the call. Expand returns an error, and leaves fn partly
