@@ -8,7 +8,6 @@ package cuda
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"testing"
 
@@ -74,16 +73,6 @@ func diffOutputs(b *Backend, what string, outs []*graph.Node, exact []bool, boun
 		cerr := randgraph.Compare(h, want[i], exact[i])
 		h.Release()
 		cpuErr := randgraph.Compare(onCPU[i], want[i], exact[i])
-		if cerr != nil {
-			far, err := beyondTrigRange(outs[i], bound)
-			if err != nil {
-				return append(errs, err), notes
-			}
-			if far {
-				notes = append(notes, fmt.Sprintf("%s: output %d not compared: it takes sin, cos or tan beyond the math library's reduction range", what, i))
-				continue
-			}
-		}
 		switch {
 		case cerr != nil:
 			note := " (the CPU backend agrees with the reference)"
@@ -128,69 +117,6 @@ func gpuExact(outs []*graph.Node, exact []bool) []bool {
 	out := make([]bool, len(exact))
 	for i, n := range outs {
 		out[i] = exact[i] && !visit(n)
-	}
-	return out
-}
-
-// trigLimits are the largest arguments codegen/mathlib reduces for sin,
-// cos and tan (NaN beyond), per float dtype.
-var trigLimits = map[graph.DType]float64{graph.Float32: 0x1p21, graph.Float64: 0x1p50}
-
-// beyondTrigRange reports whether out depends on sin, cos or tan of a
-// float value whose magnitude passes trigLimits somewhere.
-func beyondTrigRange(out *graph.Node, bound map[*graph.Node]*exec.Tensor) (bool, error) {
-	seen := map[*graph.Node]bool{}
-	var args []*graph.Node
-	var visit func(n *graph.Node)
-	visit = func(n *graph.Node) {
-		if seen[n] {
-			return
-		}
-		seen[n] = true
-		if (n.Op() == graph.OpSin || n.Op() == graph.OpCos || n.Op() == graph.OpTan) && n.DType().IsFloat() {
-			args = append(args, n.Input(0))
-		}
-		for _, in := range n.Inputs() {
-			visit(in)
-		}
-	}
-	visit(out)
-	if len(args) == 0 {
-		return false, nil
-	}
-	res, err := ref.New().Eval(context.Background(), &exec.Request{Outputs: args, Bound: bound})
-	if err != nil {
-		return false, fmt.Errorf("reference for the arguments of sin, cos and tan: %w", err)
-	}
-	defer releaseAll(res)
-	for i, x := range res {
-		limit := trigLimits[args[i].DType()]
-		for _, v := range floatsOf(x) {
-			if math.Abs(v) > limit && !math.IsInf(v, 0) {
-				return true, nil
-			}
-		}
-	}
-	return false, nil
-}
-
-// floatsOf returns the elements of a float host tensor in row-major order.
-func floatsOf(x *exec.Tensor) []float64 {
-	var out []float64
-	idx := make([]int, len(x.Shape))
-	for range x.Shape.Size() {
-		e := x.Index(idx)
-		if x.DType == graph.Float32 {
-			out = append(out, float64(exec.Elems[float32](x)[e]))
-		} else {
-			out = append(out, exec.Elems[float64](x)[e])
-		}
-		for a := len(idx) - 1; a >= 0; a-- {
-			if idx[a]++; idx[a] < x.Shape[a] {
-				break
-			}
-			idx[a] = 0
-		}
 	}
 	return out
 }

@@ -89,7 +89,21 @@ var (
 	emu *emulator
 	// emuSkip says why emu is nil.
 	emuSkip = "the fake CUDA driver was not built"
+	// emuSetHook and emuHook register and name the launch hook, so a test
+	// that must see the fake's own launch path can take it away.
+	emuSetHook func(fn uintptr)
+	emuHook    uintptr
 )
+
+// withoutLaunchHook removes the emulator's launch hook for the rest of
+// t: launches then reach only the fake driver, which records them.
+func withoutLaunchHook(t interface{ Cleanup(func()) }) {
+	if emuSetHook == nil {
+		return
+	}
+	emuSetHook(0)
+	t.Cleanup(func() { emuSetHook(emuHook) })
+}
 
 // setupEmulator registers the launch hook in the fake library lib.
 // Callbacks from C into Go are what purego.NewCallback provides; where
@@ -105,7 +119,9 @@ func setupEmulator(lib uintptr) (err error) {
 			err = nil
 		}
 	}()
-	setHook(purego.NewCallback(e.launch))
+	hook := purego.NewCallback(e.launch)
+	setHook(hook)
+	emuSetHook, emuHook = setHook, hook
 	emu = e
 	return nil
 }
