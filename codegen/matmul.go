@@ -134,6 +134,8 @@ func (g *gemm) batchBase(off int, strides []int) *ir.Value {
 // laid out k-major: for A (rows m, cols k) As[kk*BM+mm], for B (rows k,
 // cols n) Bs[kk*BN+nn]. Consecutive threads take consecutive elements
 // along the operand's unit-stride axis; elements outside the matrix are 0.
+// Operands the kernel never writes are read through the non-coherent
+// cache.
 func (g *gemm) stage(op fuse.MatOperand, p, base, sh *ir.Value, r0, c0 *ir.Value, tr, tc, nr, nc int, aSide bool) {
 	l, bb := g.l, g.l.b
 	rs, cs := op.Strides[g.nb], op.Strides[g.nb+1]
@@ -155,7 +157,11 @@ func (g *gemm) stage(op fuse.MatOperand, p, base, sh *ir.Value, r0, c0 *ir.Value
 			in := bb.And(bb.Lt(gr, l.uconst(nr)), bb.Lt(gc, l.uconst(nc)))
 			v := bb.IfElseValues(in, func() []*ir.Value {
 				off := l.affine(base, []int{rs, cs}, []*ir.Value{gr, gc})
-				return []*ir.Value{bb.LoadNC(bb.Index(p, off))}
+				at := bb.Index(p, off)
+				if l.fn.Param(l.bufs[op.Buffer]).ReadOnly {
+					return []*ir.Value{bb.LoadNC(at)}
+				}
+				return []*ir.Value{bb.Load(at)}
 			}, func() []*ir.Value { return []*ir.Value{bb.Zero(g.t)} })[0]
 			var at *ir.Value
 			if aSide { // As[kk*BM + mm], kk = cc

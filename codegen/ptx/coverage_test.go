@@ -322,6 +322,10 @@ func addWarpAndSync(ks *kernelSet) {
 func nativeMath(fn ir.MathFn) bool { return accurateTemplate(fn) != "" }
 
 func addMath(ks *kernelSet) {
+	isa, err := ISAVersion(DefaultArch, DefaultCUDA)
+	if err != nil {
+		panic(err) // the defaults always resolve
+	}
 	for fn := ir.MathFn(0); int(fn) < ir.NumMathFns; fn++ {
 		for _, t := range floats {
 			args := make([]ir.Type, fn.Arity())
@@ -331,7 +335,7 @@ func addMath(ks *kernelSet) {
 			if nativeMath(fn) {
 				ks.tiny("math_"+fn.String()+"_"+t.String(), args, func(b *ir.Builder, a []*ir.Value) *ir.Value { return b.Math(fn, a...) })
 			}
-			if t == ir.F32 && hasApprox(fn, DefaultArch) {
+			if t == ir.F32 && hasApprox(fn, DefaultArch, isa) {
 				ks.tiny("mathapprox_"+fn.String()+"_"+t.String(), args, func(b *ir.Builder, a []*ir.Value) *ir.Value { return b.MathApprox(fn, a...) })
 			}
 		}

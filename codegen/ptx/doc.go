@@ -49,7 +49,8 @@
 //	                  register
 //	bitcast           mov.b32/b64 between float and integer registers
 //	ld st             ld/st.global/shared/local/const[.v2/.v4], ld.global.nc
-//	                  for CacheNC loads and loads through ReadOnly parameters
+//	                  for CacheNC loads and loads through ReadOnly parameters,
+//	                  unless the kernel may write that memory (then ld.global)
 //	ptradd index      add.s64 with mul.wide (32-bit indices) or shl (64-bit),
 //	ptrcast           mad.lo.s32 for shared and local; ptrcast emits nothing
 //	special           mov.u32 from %tid.x ... %nctaid.z, %laneid, WARP_SZ

@@ -84,6 +84,8 @@ type fnEmitter struct {
 	next   *ir.Block // the block laid out after the current one
 	note   string    // the comment group being emitted
 	err    error
+	// writes says which global memory the kernel writes (see ncSafe).
+	writes globalWrites
 }
 
 // emitKernel writes the .entry of fn (already legalized) to sb.
@@ -91,7 +93,7 @@ func emitKernel(sb *strings.Builder, fn *ir.Func, t target) error {
 	if fn.MaxThreads > maxBlockThreads {
 		return fmt.Errorf("ptx: kernel %s: MaxThreads %d exceeds the %d threads a block can have", fn.Name, fn.MaxThreads, maxBlockThreads)
 	}
-	e := &fnEmitter{t: t, fn: fn, regs: make([]string, fn.NumValues())}
+	e := &fnEmitter{t: t, fn: fn, regs: make([]string, fn.NumValues()), writes: scanWrites(fn)}
 	e.body.Grow(64 * fn.NumValues())
 	e.prologue()
 	e.assign()

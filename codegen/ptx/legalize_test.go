@@ -261,3 +261,44 @@ func TestUnnamedSymbols(t *testing.T) {
 	require.Contains(t, text, ".shared .align 16 .b8 s$0[16]")
 	assembleModule(t, text)
 }
+
+func TestApproxNeedsItsISA(t *testing.T) {
+	// tanh.approx.f32 needs sm_75 and PTX ISA 7.0: a driver whose JIT
+	// reads an older ISA would reject the module, so the call goes to the
+	// math library (here a hook that counts it) instead.
+	tests := []struct {
+		name       string
+		arch       Capability
+		cuda       Version
+		wantApprox bool
+	}{
+		{"sm_80, CUDA 11.8", Capability{8, 0}, Version{11, 8}, true},
+		{"sm_75, CUDA 11.0", Capability{7, 5}, Version{11, 0}, true},
+		{"sm_75, CUDA 10.2 (ISA 6.5)", Capability{7, 5}, Version{10, 2}, false},
+		{"sm_70, CUDA 11.8", Capability{7, 0}, Version{11, 8}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			expanded := 0
+			hook := func(f *ir.Func) error {
+				for _, b := range f.Blocks {
+					for _, in := range b.Instrs {
+						if in.Op == ir.OpMath && in.Fn == ir.MathTanh {
+							expanded++
+							in.Fn = ir.MathSqrt // a stand-in the emitter takes
+						}
+					}
+				}
+				return nil
+			}
+			text, err := Emit(expKernel(ir.F32, ir.MathTanh), Options{Arch: tt.arch, CUDA: tt.cuda, FastMath: true, ExpandMath: hook})
+			require.NoError(t, err)
+			if got := strings.Contains(text, "tanh.approx.f32"); got != tt.wantApprox {
+				t.Errorf("tanh.approx.f32 emitted got:%v want:%v\n%s", got, tt.wantApprox, text)
+			}
+			if got := expanded == 0; got != tt.wantApprox {
+				t.Errorf("kept out of the math library got:%v want:%v", got, tt.wantApprox)
+			}
+		})
+	}
+}

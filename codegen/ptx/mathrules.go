@@ -24,6 +24,9 @@ type mathRule struct {
 	approx32 string
 	// approxArch is the oldest architecture approx32 runs on.
 	approxArch Capability
+	// approxISA is the oldest PTX ISA version that has approx32's
+	// instructions (zero: every version fuseflow writes).
+	approxISA Version
 }
 
 // PTX constants used by the approximations: log2(e), -log2(e), ln(2), 1.
@@ -43,7 +46,7 @@ var mathRules = [ir.NumMathFns]mathRule{
 	ir.MathSin:  {approx32: "sin.approx.f32 {d}, {a}"},
 	ir.MathCos:  {approx32: "cos.approx.f32 {d}, {a}"},
 	ir.MathTan:  {approx32: "sin.approx.f32 {t0}, {a}; cos.approx.f32 {t1}, {a}; div.approx.f32 {d}, {t0}, {t1}"},
-	ir.MathTanh: {approx32: "tanh.approx.f32 {d}, {a}", approxArch: Capability{7, 5}},
+	ir.MathTanh: {approx32: "tanh.approx.f32 {d}, {a}", approxArch: Capability{7, 5}, approxISA: Version{7, 0}},
 	ir.MathSigmoid: {approx32: "mul.f32 {t0}, {a}, " + f32NegLog2E + "; ex2.approx.ftz.f32 {t1}, {t0}; " +
 		"add.f32 {t2}, {t1}, " + f32One + "; rcp.approx.ftz.f32 {d}, {t2}"},
 	ir.MathSqrt:      {exact: "sqrt.rn.{ty} {d}, {a}", approx32: "sqrt.approx.f32 {d}, {a}"},
@@ -56,13 +59,15 @@ var mathRules = [ir.NumMathFns]mathRule{
 	// approximate calls alike go to the math library.
 }
 
-// hasApprox reports whether fn has an f32 approximation on arch.
-func hasApprox(fn ir.MathFn, arch Capability) bool {
+// hasApprox reports whether fn has an f32 approximation on arch in PTX
+// ISA isa. A driver whose JIT predates the instruction rejects the whole
+// module, so an older ISA takes the accurate path instead.
+func hasApprox(fn ir.MathFn, arch Capability, isa Version) bool {
 	if int(fn) >= len(mathRules) {
 		return false
 	}
 	r := mathRules[fn]
-	return r.approx32 != "" && arch.AtLeast(r.approxArch.Major, r.approxArch.Minor)
+	return r.approx32 != "" && arch.AtLeast(r.approxArch.Major, r.approxArch.Minor) && !isa.less(r.approxISA)
 }
 
 // isExact reports whether an accurate call of fn is one correctly rounded
@@ -84,5 +89,5 @@ func accurateTemplate(fn ir.MathFn) string {
 // useApprox reports whether a math call takes its f32 approximation: the
 // call or the options allow it, the operand is f32 and the target has one.
 func useApprox(in *ir.Instr, t target) bool {
-	return (in.Approx || t.opts.FastMath) && len(in.Args) > 0 && in.Args[0].Type == ir.F32 && hasApprox(in.Fn, t.arch)
+	return (in.Approx || t.opts.FastMath) && len(in.Args) > 0 && in.Args[0].Type == ir.F32 && hasApprox(in.Fn, t.arch, t.isa)
 }

@@ -20,14 +20,14 @@ func memName(t ir.Type) string {
 	return typeName(t)
 }
 
-// readOnly reports whether pointer p derives, through address arithmetic
-// and casts, from a kernel parameter marked ReadOnly.
-func (e *fnEmitter) readOnly(p *ir.Value) bool {
+// paramRoot returns the kernel parameter pointer p derives from through
+// address arithmetic and casts, or nil when it derives from anything else
+// (a block parameter, a select, a shared or local array).
+func paramRoot(p *ir.Value) *ir.Value {
 	for {
 		switch p.Kind {
 		case ir.ValParam:
-			prm := e.fn.Param(p)
-			return prm != nil && prm.ReadOnly
+			return p
 		case ir.ValResult:
 			switch p.Def.Op {
 			case ir.OpPtrAdd, ir.OpIndex, ir.OpPtrCast:
@@ -35,8 +35,62 @@ func (e *fnEmitter) readOnly(p *ir.Value) bool {
 				continue
 			}
 		}
+		return nil
+	}
+}
+
+// readOnly reports whether pointer p derives, through address arithmetic
+// and casts, from a kernel parameter marked ReadOnly.
+func (e *fnEmitter) readOnly(p *ir.Value) bool {
+	r := paramRoot(p)
+	if r == nil {
 		return false
 	}
+	prm := e.fn.Param(r)
+	return prm != nil && prm.ReadOnly
+}
+
+// globalWrites is what a kernel writes in global memory: the parameters
+// it stores or applies atomics through, and whether it writes through a
+// global pointer of unknown origin.
+type globalWrites struct {
+	params  map[*ir.Value]bool
+	unknown bool
+}
+
+// scanWrites collects the global writes of fn.
+func scanWrites(fn *ir.Func) globalWrites {
+	w := globalWrites{params: map[*ir.Value]bool{}}
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op != ir.OpStore && in.Op != ir.OpAtomic {
+				continue
+			}
+			p := in.Args[0]
+			if p.Type.Space() != ir.SpaceGlobal {
+				continue
+			}
+			if r := paramRoot(p); r != nil {
+				w.params[r] = true
+			} else {
+				w.unknown = true
+			}
+		}
+	}
+	return w
+}
+
+// ncSafe reports whether a global load through p may use the
+// non-coherent path: nothing the kernel writes can alias it. That holds
+// when p derives from a parameter the kernel never writes through and
+// the kernel writes through no pointer of unknown origin. (Distinct
+// parameters are distinct buffers: the executor never binds one buffer to
+// two parameters of a kernel that writes one of them.) ld.global.nc of
+// memory the same kernel writes returns stale data on the GPU, whatever
+// a ReadOnly mark or a CacheNC hint claims, so both yield to this rule.
+func (e *fnEmitter) ncSafe(p *ir.Value) bool {
+	r := paramRoot(p)
+	return r != nil && !e.writes.params[r] && !e.writes.unknown
 }
 
 // addr returns the address operand [p].
@@ -51,12 +105,13 @@ func vec(ops []string) string {
 }
 
 // emitLoad writes ld.space[.nc][.vN].type. Global loads through a
-// read-only parameter, or marked CacheNC, use the non-coherent path.
+// read-only parameter, or marked CacheNC, use the non-coherent path when
+// ncSafe allows it.
 func emitLoad(e *fnEmitter, in *ir.Instr, _ *opRule) {
 	p := in.Args[0]
 	sp := p.Type.Space()
 	mn := "ld." + sp.String()
-	if sp == ir.SpaceGlobal && (in.Cache == ir.CacheNC || e.readOnly(p)) {
+	if sp == ir.SpaceGlobal && (in.Cache == ir.CacheNC || e.readOnly(p)) && e.ncSafe(p) {
 		mn += ".nc"
 	}
 	if in.Width > 1 {
