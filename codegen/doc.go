@@ -20,7 +20,12 @@
 //     Split > 1 the reduced range is split over blocks and a second
 //     launch combines the partials in order), and the deterministic
 //     two-pass full reduction (per-block partials into the scratch
-//     buffer, then one block combines them). Float sums and products
+//     buffer, then one block combines them). The row and two-pass
+//     strategies read the reduced range 2 or 4 points at a time with
+//     128-bit (or 64-bit) vector loads when every operand the prologue
+//     loads is contiguous along it and aligned for the width, two vectors
+//     per step into independent partials, lanes in index order, then the
+//     points after the last whole vector one at a time. Float sums and products
 //     accumulate in float64, integer ones in int64; ArgMax and ArgMin
 //     keep an index (ties to the first, NaN wins); the prologue and the
 //     epilogue are fused.

@@ -138,15 +138,21 @@ func (rs *reduceState) accumulate(state []*ir.Value, base []*ir.Value, j *ir.Val
 	if err != nil {
 		return nil, err
 	}
+	return rs.fold(state, vals, j), nil
+}
+
+// fold combines the prologue values vals of reduced index j into state.
+func (rs *reduceState) fold(state []*ir.Value, vals []*ir.Value, j *ir.Value) []*ir.Value {
+	l := rs.l
 	next := make([]*ir.Value, 0, len(state))
 	at := 0
 	for i, a := range rs.accs {
 		n := len(a.types)
-		x := l.element(a, vals[k.Reductions[i].Value], j)
+		x := l.element(a, vals[l.k.Reductions[i].Value], j)
 		next = append(next, l.combine(a, state[at:at+n], x)...)
 		at += n
 	}
-	return next, nil
+	return next
 }
 
 // identities returns the starting values of every accumulator.

@@ -103,7 +103,8 @@ func (rs *reduceState) warpPerRow() error {
 		return fmt.Errorf("warp-per-row needs the reduced axes last, space %v reduces %v", l.k.Space, l.k.ReduceAxes)
 	}
 	wpb := l.g.Block / l.t.WarpSize
-	rows, rowLen := spaceSize(rs.keepEx), spaceSize(rs.redEx)
+	rows := spaceSize(rs.keepEx)
+	w := rs.reduceVectorWidth()
 	l.launch(l.g.Grid, l.g.Block, 0)
 	tid := bb.TidX()
 	lane := bb.Cvt(bb.Rem(tid, bb.U32(32)), l.ut)
@@ -113,14 +114,11 @@ func (rs *reduceState) warpPerRow() error {
 	var err error
 	bb.For(row0, l.uconst(rows), rstep, func(r *ir.Value) {
 		base := rs.keptBase(r, false)
-		state := bb.ForCarry(lane, l.uconst(rowLen), l.uconst(32), rs.identities(), func(j *ir.Value, st []*ir.Value) []*ir.Value {
-			next, e := rs.accumulate(st, base, j)
-			if e != nil {
-				err = e
-				return st
-			}
-			return next
-		})
+		state, e := rs.rowLoop(base, lane, l.uconst(32), w)
+		if e != nil {
+			err = e
+			return
+		}
 		state = rs.warpReduce(state)
 		bb.If(bb.Eq(lane, l.uconst(0)), func() {
 			if e := rs.finish(r, state); e != nil {
@@ -139,7 +137,8 @@ func (rs *reduceState) blockPerRow() error {
 	if !rs.rowsLast() {
 		return fmt.Errorf("block-per-row needs the reduced axes last, space %v reduces %v", l.k.Space, l.k.ReduceAxes)
 	}
-	rows, rowLen := spaceSize(rs.keepEx), spaceSize(rs.redEx)
+	rows := spaceSize(rs.keepEx)
+	w := rs.reduceVectorWidth()
 	shared := rs.sharedArrays(l.g.Block / l.t.WarpSize)
 	l.launch(l.g.Grid, l.g.Block, 0)
 	tid := bb.TidX()
@@ -147,14 +146,11 @@ func (rs *reduceState) blockPerRow() error {
 	var err error
 	bb.For(bb.Cvt(bb.CtaidX(), l.ut), l.uconst(rows), bb.Cvt(bb.NctaidX(), l.ut), func(r *ir.Value) {
 		base := rs.keptBase(r, false)
-		state := bb.ForCarry(t, l.uconst(rowLen), l.uconst(l.g.Block), rs.identities(), func(j *ir.Value, st []*ir.Value) []*ir.Value {
-			next, e := rs.accumulate(st, base, j)
-			if e != nil {
-				err = e
-				return st
-			}
-			return next
-		})
+		state, e := rs.rowLoop(base, t, l.uconst(l.g.Block), w)
+		if e != nil {
+			err = e
+			return
+		}
 		state = rs.blockReduce(state, shared, tid)
 		bb.If(bb.Eq(tid, bb.U32(0)), func() {
 			if e := rs.finish(r, state); e != nil {
@@ -243,7 +239,6 @@ func (rs *reduceState) twoPass() error {
 	if len(rs.keep) != 0 && spaceSize(rs.keepEx) != 1 {
 		return fmt.Errorf("two-pass reduction of %d output points", spaceSize(rs.keepEx))
 	}
-	rowLen := spaceSize(rs.redEx)
 	grid := max(1, l.g.Grid)
 	if grid > 1 && l.g.Scratch < 0 {
 		return fmt.Errorf("two-pass reduction over %d blocks needs a scratch buffer", grid)
@@ -256,14 +251,11 @@ func (rs *reduceState) twoPass() error {
 	var err error
 	pass0 := func() {
 		base := rs.keptBase(zero, false)
-		st := bb.GridStrideCarry(l.uconst(rowLen), rs.identities(), func(j *ir.Value, st []*ir.Value) []*ir.Value {
-			next, e := rs.accumulate(st, base, j)
-			if e != nil {
-				err = e
-				return st
-			}
-			return next
-		})
+		st, e := rs.rowLoop(base, bb.GlobalIndex(l.ut), bb.GridSize(l.ut), rs.reduceVectorWidth())
+		if e != nil {
+			err = e
+			return
+		}
 		tid := bb.TidX()
 		st = rs.blockReduce(st, shared, tid)
 		bb.If(bb.Eq(tid, bb.U32(0)), func() {
