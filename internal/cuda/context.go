@@ -52,7 +52,7 @@ func (c *Context) Handle() uintptr { return c.h }
 // Context must not be used afterwards.
 func (c *Context) Release() error {
 	if r := c.d.call(fnDevicePrimaryCtxRelease, uintptr(c.dev)); r != ResultSuccess {
-		return c.d.newError(r, fnDevicePrimaryCtxRelease, "device "+strconv.Itoa(int(c.dev)))
+		return c.newError(r, fnDevicePrimaryCtxRelease, "device "+strconv.Itoa(int(c.dev)))
 	}
 	c.h = 0
 	return nil
@@ -93,9 +93,20 @@ func (c *Context) callCtx(fn int, args ...uintptr) (Result, int) {
 // while calling fn; format and args describe fn's arguments.
 func (c *Context) failed(r Result, at, fn int, format string, args ...any) error {
 	if at != fn {
-		return c.d.newError(r, at, "")
+		return c.newError(r, at, "")
 	}
-	return c.d.errorf(r, fn, format, args...)
+	return c.errorf(r, fn, format, args...)
+}
+
+// newError is Driver.newError for a call made in c, recording a sticky
+// fault (see Fault).
+func (c *Context) newError(code Result, fn int, args string) *Error {
+	return c.note(c.d.newError(code, fn, args))
+}
+
+// errorf is Driver.errorf for a call made in c, recording a sticky fault.
+func (c *Context) errorf(code Result, fn int, format string, args ...any) *Error {
+	return c.note(c.d.errorf(code, fn, format, args...))
 }
 
 // enter locks the goroutine to its OS thread and makes the context current
@@ -105,7 +116,7 @@ func (c *Context) enter() error {
 	r, _, _ := purego.SyscallN(c.d.fn[fnCtxSetCurrent], c.h)
 	if r := Result(int32(r)); r != ResultSuccess {
 		runtime.UnlockOSThread()
-		return c.d.newError(r, fnCtxSetCurrent, "")
+		return c.newError(r, fnCtxSetCurrent, "")
 	}
 	return nil
 }

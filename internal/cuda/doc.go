@@ -27,6 +27,15 @@
 // and refilled before each launch; packing them allocates nothing (see Args
 // for why the storage is safe to hand to the driver).
 //
+// # Faults
+//
+// Some errors, such as CUDA_ERROR_ILLEGAL_ADDRESS from a kernel that read
+// outside its buffers, break the context for the rest of the process: the
+// driver then fails every call in it (Result.Sticky lists them). The
+// first such error a call returns is recorded for its device, and
+// Context.Fault reports it, so that callers can refuse further work with
+// an error naming the original fault.
+//
 // Handles (DevicePtr, Stream, Event, Module, Function) are plain values of
 // the driver's handles; the caller owns what it creates and destroys it
 // with the matching method.

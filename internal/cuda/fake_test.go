@@ -33,6 +33,15 @@ type fakeDriver struct {
 	launches func() int64
 	last     func(dims *uint32, params *uint64, max int32, name *byte, namelen int32) int32
 	current  func() uintptr
+	// failSticky makes the next call of fn fail with a code that, when
+	// sticky, every later call in the context returns too.
+	failSticky  func(fn string, code int32)
+	stickyFault func() int32
+	clearFault  func()
+	failLoad    func(code int32, log string)
+	modules     func() int64
+	allocMark   func() uint64
+	freeSince   func(mark uint64) uint64
 }
 
 // launchRecord is what the fake recorded about the last launch.
@@ -113,6 +122,13 @@ func buildFake(dir string) error {
 		{&f.launches, "fake_launch_count"},
 		{&f.last, "fake_last_launch"},
 		{&f.current, "fake_current_context"},
+		{&f.failSticky, "fake_fail_next_sticky"},
+		{&f.stickyFault, "fake_sticky_fault"},
+		{&f.clearFault, "fake_clear_fault"},
+		{&f.failLoad, "fake_fail_load"},
+		{&f.modules, "fake_module_count"},
+		{&f.allocMark, "fake_alloc_mark"},
+		{&f.freeSince, "fake_free_since"},
 	} {
 		registerFake(f, c.fptr, c.name)
 	}

@@ -142,6 +142,9 @@ func TestLaunchErrors(t *testing.T) {
 	err = ctx.Launch(fn, Dim3{X: 1}, Dim3{X: 32}, 64<<10, 0, nil) // over the 48 KiB default
 	require.True(t, IsResult(err, ResultInvalidValue), "got:%v", err)
 
+	// 719 is a sticky fault: the binding records it for the device, which
+	// the fake (injecting it once) does not make sticky itself.
+	t.Cleanup(func() { f.drv.ClearFault(0) })
 	f.failNext("cuLaunchKernel", int32(ResultLaunchFailed))
 	err = ctx.Launch(fn, Dim3{X: 1}, Dim3{X: 32}, 0, 0, nil)
 	require.True(t, IsResult(err, ResultLaunchFailed), "got:%v", err)

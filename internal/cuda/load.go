@@ -21,12 +21,15 @@ const LibraryEnv = "FUSEFLOW_LIBCUDA"
 const DefaultLibrary = "libcuda.so.1"
 
 // Driver is a loaded and initialized CUDA driver library. It holds the
-// resolved entry points and nothing else mutable, so it is safe for
-// concurrent use. It is never unloaded.
+// resolved entry points and, per device, the first sticky fault a call
+// returned (see Context.Fault). It is safe for concurrent use and never
+// unloaded.
 type Driver struct {
 	path string
 	lib  uintptr
 	fn   [numFns]uintptr
+	// faults maps a DeviceHandle to the *Error of its first sticky fault.
+	faults sync.Map
 }
 
 var (

@@ -47,7 +47,7 @@ func (c *Context) MemAlloc(n uint64) (DevicePtr, error) {
 	var p DevicePtr
 	r, _, _ := purego.SyscallN(c.d.fn[fnMemAlloc], uintptr(unsafe.Pointer(&p)), uintptr(n))
 	if r := Result(int32(r)); r != ResultSuccess {
-		return 0, c.d.errorf(r, fnMemAlloc, "%d", n)
+		return 0, c.errorf(r, fnMemAlloc, "%d", n)
 	}
 	return p, nil
 }
@@ -70,7 +70,7 @@ func (c *Context) MemGetInfo() (free, total uint64, err error) {
 	var info [2]uint64
 	r, _, _ := purego.SyscallN(c.d.fn[fnMemGetInfo], uintptr(unsafe.Pointer(&info[0])), uintptr(unsafe.Pointer(&info[1])))
 	if r := Result(int32(r)); r != ResultSuccess {
-		return 0, 0, c.d.newError(r, fnMemGetInfo, "")
+		return 0, 0, c.newError(r, fnMemGetInfo, "")
 	}
 	return info[0], info[1], nil
 }
@@ -87,7 +87,7 @@ func (c *Context) MemHostAlloc(n uint64, flags HostAllocFlags) (unsafe.Pointer, 
 	var p unsafe.Pointer
 	r, _, _ := purego.SyscallN(c.d.fn[fnMemHostAlloc], uintptr(unsafe.Pointer(&p)), uintptr(n), uintptr(flags))
 	if r := Result(int32(r)); r != ResultSuccess {
-		return nil, c.d.errorf(r, fnMemHostAlloc, "%d, %#x", n, uint32(flags))
+		return nil, c.errorf(r, fnMemHostAlloc, "%d, %#x", n, uint32(flags))
 	}
 	return p, nil
 }
@@ -100,7 +100,7 @@ func (c *Context) MemFreeHost(p unsafe.Pointer) error {
 	defer c.exit()
 	r, _, _ := purego.SyscallN(c.d.fn[fnMemFreeHost], uintptr(p))
 	if r := Result(int32(r)); r != ResultSuccess {
-		return c.d.errorf(r, fnMemFreeHost, "%p", p)
+		return c.errorf(r, fnMemFreeHost, "%p", p)
 	}
 	return nil
 }
@@ -115,7 +115,7 @@ func (c *Context) MemHostRegister(p unsafe.Pointer, n uint64, flags HostRegister
 	defer c.exit()
 	r, _, _ := purego.SyscallN(c.d.fn[fnMemHostRegister], uintptr(p), uintptr(n), uintptr(flags))
 	if r := Result(int32(r)); r != ResultSuccess {
-		return c.d.errorf(r, fnMemHostRegister, "%p, %d, %#x", p, n, uint32(flags))
+		return c.errorf(r, fnMemHostRegister, "%p, %d, %#x", p, n, uint32(flags))
 	}
 	return nil
 }
@@ -128,7 +128,7 @@ func (c *Context) MemHostUnregister(p unsafe.Pointer) error {
 	defer c.exit()
 	r, _, _ := purego.SyscallN(c.d.fn[fnMemHostUnregister], uintptr(p))
 	if r := Result(int32(r)); r != ResultSuccess {
-		return c.d.errorf(r, fnMemHostUnregister, "%p", p)
+		return c.errorf(r, fnMemHostUnregister, "%p", p)
 	}
 	return nil
 }
@@ -145,7 +145,7 @@ func (c *Context) MemcpyHtoDAsync(dst DevicePtr, src unsafe.Pointer, n uint64, s
 	defer c.exit()
 	r, _, _ := purego.SyscallN(c.d.fn[fnMemcpyHtoDAsync], uintptr(dst), uintptr(src), uintptr(n), uintptr(s))
 	if r := Result(int32(r)); r != ResultSuccess {
-		return c.d.errorf(r, fnMemcpyHtoDAsync, "%#x, %p, %d, stream %#x", uint64(dst), src, n, uintptr(s))
+		return c.errorf(r, fnMemcpyHtoDAsync, "%#x, %p, %d, stream %#x", uint64(dst), src, n, uintptr(s))
 	}
 	return nil
 }
@@ -162,7 +162,7 @@ func (c *Context) MemcpyDtoHAsync(dst unsafe.Pointer, src DevicePtr, n uint64, s
 	defer c.exit()
 	r, _, _ := purego.SyscallN(c.d.fn[fnMemcpyDtoHAsync], uintptr(dst), uintptr(src), uintptr(n), uintptr(s))
 	if r := Result(int32(r)); r != ResultSuccess {
-		return c.d.errorf(r, fnMemcpyDtoHAsync, "%p, %#x, %d, stream %#x", dst, uint64(src), n, uintptr(s))
+		return c.errorf(r, fnMemcpyDtoHAsync, "%p, %#x, %d, stream %#x", dst, uint64(src), n, uintptr(s))
 	}
 	return nil
 }

@@ -95,7 +95,7 @@ func (c *Context) LoadModule(ptx string, opts JITOptions) (Module, JITInfo, erro
 	r, _, _ := purego.SyscallN(c.d.fn[fnModuleLoadDataEx], uintptr(unsafe.Pointer(&m)), uintptr(unsafe.Pointer(&image[0])),
 		uintptr(len(keys)), uintptr(unsafe.Pointer(&keys[0])), uintptr(unsafe.Pointer(&vals[0])))
 	if r := Result(int32(r)); r != ResultSuccess {
-		e := c.d.errorf(r, fnModuleLoadDataEx, "%d bytes of PTX", len(ptx))
+		e := c.errorf(r, fnModuleLoadDataEx, "%d bytes of PTX", len(ptx))
 		e.Log = logText(errLog, vals[3])
 		return 0, JITInfo{}, e
 	}
@@ -131,7 +131,7 @@ func (c *Context) ModuleFunction(m Module, name string) (Function, error) {
 	var f Function
 	r, _, _ := purego.SyscallN(c.d.fn[fnModuleGetFunction], uintptr(unsafe.Pointer(&f)), uintptr(m), uintptr(unsafe.Pointer(&cname[0])))
 	if r := Result(int32(r)); r != ResultSuccess {
-		return 0, c.d.errorf(r, fnModuleGetFunction, "module %#x, %q", uintptr(m), name)
+		return 0, c.errorf(r, fnModuleGetFunction, "module %#x, %q", uintptr(m), name)
 	}
 	return f, nil
 }
@@ -155,7 +155,7 @@ func (c *Context) FuncAttribute(f Function, a FuncAttribute) (int, error) {
 	var v int32
 	r, _, _ := purego.SyscallN(c.d.fn[fnFuncGetAttribute], uintptr(unsafe.Pointer(&v)), uintptr(a), uintptr(f))
 	if r := Result(int32(r)); r != ResultSuccess {
-		return 0, c.d.errorf(r, fnFuncGetAttribute, "attribute %d, function %#x", a, uintptr(f))
+		return 0, c.errorf(r, fnFuncGetAttribute, "attribute %d, function %#x", a, uintptr(f))
 	}
 	return int(v), nil
 }
@@ -182,7 +182,7 @@ func (c *Context) MaxActiveBlocksPerSM(f Function, blockSize int, dynSmem uint64
 	r, _, _ := purego.SyscallN(c.d.fn[fnOccupancyMaxActiveBlocksPerMultiprocessor], uintptr(unsafe.Pointer(&n)), uintptr(f),
 		uintptr(int32(blockSize)), uintptr(dynSmem))
 	if r := Result(int32(r)); r != ResultSuccess {
-		return 0, c.d.errorf(r, fnOccupancyMaxActiveBlocksPerMultiprocessor, "function %#x, block %d, dynamic shared %d",
+		return 0, c.errorf(r, fnOccupancyMaxActiveBlocksPerMultiprocessor, "function %#x, block %d, dynamic shared %d",
 			uintptr(f), blockSize, dynSmem)
 	}
 	return int(n), nil

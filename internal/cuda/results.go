@@ -30,7 +30,12 @@ const (
 	ResultNotReady              Result = 600
 	ResultIllegalAddress        Result = 700
 	ResultLaunchOutOfResources  Result = 701
+	ResultLaunchTimeout         Result = 702
+	ResultAssert                Result = 710
+	ResultIllegalInstruction    Result = 715
+	ResultMisalignedAddress     Result = 716
 	ResultLaunchFailed          Result = 719
+	ResultCooperativeTooLarge   Result = 720
 	ResultNotSupported          Result = 801
 	ResultUnknown               Result = 999
 )
@@ -73,6 +78,7 @@ var resultTable = map[Result]resultInfo{
 	223: {"CUDA_ERROR_JIT_COMPILATION_DISABLED", "PTX JIT compilation disabled"},
 	224: {"CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY", "unsupported execution affinity"},
 	225: {"CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC", "device-side synchronization unsupported"},
+	226: {"CUDA_ERROR_CONTAINED", "a device exception was contained by the GPU"},
 	300: {"CUDA_ERROR_INVALID_SOURCE", "invalid kernel source"},
 	301: {"CUDA_ERROR_FILE_NOT_FOUND", "file not found"},
 	302: {"CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND", "shared object symbol not found"},
@@ -101,11 +107,14 @@ var resultTable = map[Result]resultInfo{
 	718: {"CUDA_ERROR_INVALID_PC", "invalid program counter"},
 	719: {"CUDA_ERROR_LAUNCH_FAILED", "launch failed"},
 	720: {"CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE", "cooperative launch too large"},
+	721: {"CUDA_ERROR_TENSOR_MEMORY_LEAK", "tensor memory not deallocated at kernel exit"},
 	800: {"CUDA_ERROR_NOT_PERMITTED", "operation not permitted"},
 	801: {"CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
 	802: {"CUDA_ERROR_SYSTEM_NOT_READY", "system not ready"},
 	803: {"CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", "driver and kernel module versions mismatch"},
 	804: {"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE", "forward compatibility not supported on this device"},
+	810: {"CUDA_ERROR_MPS_CLIENT_TERMINATED", "MPS client terminated by the server"},
+	911: {"CUDA_ERROR_EXTERNAL_DEVICE", "error in an external device"},
 	999: {"CUDA_ERROR_UNKNOWN", "unknown error"},
 }
 

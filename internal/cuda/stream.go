@@ -41,7 +41,7 @@ func (c *Context) StreamCreate(flags StreamFlags) (Stream, error) {
 	var s Stream
 	r, _, _ := purego.SyscallN(c.d.fn[fnStreamCreate], uintptr(unsafe.Pointer(&s)), uintptr(flags))
 	if r := Result(int32(r)); r != ResultSuccess {
-		return 0, c.d.errorf(r, fnStreamCreate, "%#x", uint32(flags))
+		return 0, c.errorf(r, fnStreamCreate, "%#x", uint32(flags))
 	}
 	return s, nil
 }
@@ -74,7 +74,7 @@ func (c *Context) EventCreate(flags EventFlags) (Event, error) {
 	var e Event
 	r, _, _ := purego.SyscallN(c.d.fn[fnEventCreate], uintptr(unsafe.Pointer(&e)), uintptr(flags))
 	if r := Result(int32(r)); r != ResultSuccess {
-		return 0, c.d.errorf(r, fnEventCreate, "%#x", uint32(flags))
+		return 0, c.errorf(r, fnEventCreate, "%#x", uint32(flags))
 	}
 	return e, nil
 }
@@ -107,7 +107,7 @@ func (c *Context) EventElapsed(start, end Event) (time.Duration, error) {
 	var ms float32
 	r, _, _ := purego.SyscallN(c.d.fn[fnEventElapsedTime], uintptr(unsafe.Pointer(&ms)), uintptr(start), uintptr(end))
 	if r := Result(int32(r)); r != ResultSuccess {
-		return 0, c.d.errorf(r, fnEventElapsedTime, "start %#x, end %#x", uintptr(start), uintptr(end))
+		return 0, c.errorf(r, fnEventElapsedTime, "start %#x, end %#x", uintptr(start), uintptr(end))
 	}
 	return time.Duration(float64(ms) * float64(time.Millisecond)), nil
 }

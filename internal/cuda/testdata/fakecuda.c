@@ -26,6 +26,17 @@
  * the launch succeeds and the next cuStreamSynchronize of its stream (or
  * cuCtxSynchronize) returns the code, as with the real driver.
  *
+ * Sticky faults: as with the real driver, a fault whose code leaves the
+ * context unusable (illegal or misaligned address, illegal instruction,
+ * launch failure and their kin, see is_sticky) makes every later call that
+ * needs the context return that code. Such a fault comes from the launch
+ * hook or from fake_fail_next_sticky; fake_clear_fault ends it (a real
+ * driver never recovers), and fake_alloc_mark and fake_free_since free
+ * what could not be freed meanwhile. fake_fail_load makes the next module
+ * load fail with a code and a JIT error log, fake_set_driver_version
+ * changes the CUDA version reported, and fake_module_count counts the
+ * modules loaded and not unloaded.
+ *
  * Fresh device memory is filled with 0xff bytes. Copies and memsets check
  * that their device range lies inside one live allocation
  * (CUDA_ERROR_INVALID_VALUE otherwise).
@@ -119,6 +130,7 @@ struct fake_event {
 struct mem_header {
 	unsigned magic;
 	size_t size;
+	unsigned long long seq; /* allocation number, for fake_free_since */
 	struct mem_header *prev, *next;
 };
 
@@ -140,6 +152,14 @@ static struct {
 
 static char fail_name[64];
 static CUresult fail_code;
+static int fail_sticky; /* the injected code becomes the sticky fault */
+
+static CUresult sticky;       /* the context's sticky fault, 0 when none */
+static CUresult load_fail;    /* fake_fail_load: code of the next module load */
+static char load_log[1024];   /* and its JIT error log */
+static int driver_version = 12080;
+static long long modules_live;
+static unsigned long long alloc_seq;
 
 static double fake_clock_ms;
 
@@ -221,6 +241,25 @@ static const struct {
 	{E_UNKNOWN, "CUDA_ERROR_UNKNOWN", "unknown error"},
 };
 
+/* is_sticky reports whether code leaves the context unusable for the rest
+ * of the process, as the driver API documents for each of these codes. */
+static int is_sticky(CUresult code)
+{
+	static const CUresult codes[] = {226, 700, 702, 710, 714, 715, 716, 717, 718, 719, 721, 810, 911};
+	for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+		if (codes[i] == code)
+			return 1;
+	return 0;
+}
+
+/* set_sticky records code as the context's sticky fault unless one is
+ * recorded already; mu is held. */
+static void set_sticky(CUresult code)
+{
+	if (sticky == OK && is_sticky(code))
+		sticky = code;
+}
+
 /* injected returns the injected error code if the next call of fn was asked
  * to fail, and clears the request. */
 static CUresult injected(const char *fn)
@@ -230,7 +269,18 @@ static CUresult injected(const char *fn)
 	if (fail_name[0] && strcmp(fail_name, fn) == 0) {
 		r = fail_code;
 		fail_name[0] = 0;
+		if (fail_sticky)
+			set_sticky(r);
+		fail_sticky = 0;
 	}
+	pthread_mutex_unlock(&mu);
+	return r;
+}
+
+static CUresult sticky_fault(void)
+{
+	pthread_mutex_lock(&mu);
+	CUresult r = sticky;
 	pthread_mutex_unlock(&mu);
 	return r;
 }
@@ -249,6 +299,9 @@ static CUresult injected(const char *fn)
 		if (current == NULL || current->magic != MAGIC_CTX || \
 		    current->refs <= 0)                           \
 			return E_INVALID_CONTEXT;                 \
+		CUresult st_ = sticky_fault();                    \
+		if (st_ != OK)                                    \
+			return st_;                               \
 	} while (0)
 
 static struct mem_header *header_of(CUdeviceptr p)
@@ -289,7 +342,95 @@ void fake_fail_next(const char *fn, int code)
 	pthread_mutex_lock(&mu);
 	snprintf(fail_name, sizeof fail_name, "%s", fn);
 	fail_code = code;
+	fail_sticky = 0;
 	pthread_mutex_unlock(&mu);
+}
+
+/* fake_fail_next_sticky makes the next call of fn return code and, when
+ * code is a sticky fault, every later call that needs the context too. */
+void fake_fail_next_sticky(const char *fn, int code)
+{
+	pthread_mutex_lock(&mu);
+	snprintf(fail_name, sizeof fail_name, "%s", fn);
+	fail_code = code;
+	fail_sticky = 1;
+	pthread_mutex_unlock(&mu);
+}
+
+/* fake_sticky_fault returns the context's sticky fault, 0 when none. */
+int fake_sticky_fault(void) { return sticky_fault(); }
+
+/* fake_clear_fault ends a sticky fault and drops the pending fault of the
+ * default stream. */
+void fake_clear_fault(void)
+{
+	pthread_mutex_lock(&mu);
+	sticky = OK;
+	default_pending = OK;
+	pthread_mutex_unlock(&mu);
+}
+
+/* fake_fail_load makes the next cuModuleLoadDataEx fail with code, writing
+ * log into the JIT error log buffer. */
+void fake_fail_load(int code, const char *log)
+{
+	pthread_mutex_lock(&mu);
+	load_fail = code;
+	snprintf(load_log, sizeof load_log, "%s", log);
+	pthread_mutex_unlock(&mu);
+}
+
+/* fake_set_driver_version sets what cuDriverGetVersion reports. */
+void fake_set_driver_version(int v)
+{
+	pthread_mutex_lock(&mu);
+	driver_version = v;
+	pthread_mutex_unlock(&mu);
+}
+
+/* fake_module_count returns the modules loaded and not yet unloaded. */
+long long fake_module_count(void)
+{
+	pthread_mutex_lock(&mu);
+	long long n = modules_live;
+	pthread_mutex_unlock(&mu);
+	return n;
+}
+
+/* fake_alloc_mark returns the number the next device allocation gets. */
+unsigned long long fake_alloc_mark(void)
+{
+	pthread_mutex_lock(&mu);
+	unsigned long long n = alloc_seq;
+	pthread_mutex_unlock(&mu);
+	return n;
+}
+
+/* fake_free_since frees every live device allocation numbered mark or
+ * later and returns the bytes freed. */
+size_t fake_free_since(unsigned long long mark)
+{
+	size_t n = 0;
+	pthread_mutex_lock(&mu);
+	struct mem_header *h = live_mem;
+	while (h != NULL) {
+		struct mem_header *next = h->next;
+		if (h->seq >= mark) {
+			if (h->prev != NULL)
+				h->prev->next = h->next;
+			else
+				live_mem = h->next;
+			if (h->next != NULL)
+				h->next->prev = h->prev;
+			mem_used -= h->size;
+			n += h->size;
+			h->magic = 0;
+			free(h);
+		}
+		h = next;
+	}
+	pthread_mutex_unlock(&mu);
+	return n;
 }
 
 long long fake_launch_count(void)
@@ -398,7 +539,9 @@ CUresult cuDriverGetVersion(int *v)
 		return r;
 	if (v == NULL)
 		return E_INVALID_VALUE;
-	*v = 12080;
+	pthread_mutex_lock(&mu);
+	*v = driver_version;
+	pthread_mutex_unlock(&mu);
 	return OK;
 }
 
@@ -547,6 +690,7 @@ CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
 	 * floats, -1 as integers), so that reading it before writing shows. */
 	memset((char *)raw + MEM_HEADER, 0xff, n);
 	pthread_mutex_lock(&mu);
+	h->seq = alloc_seq++;
 	h->prev = NULL;
 	h->next = live_mem;
 	if (live_mem != NULL)
@@ -851,6 +995,16 @@ CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned n, int *opts
 	if (mod == NULL || image == NULL || (n > 0 && (opts == NULL || vals == NULL)))
 		return E_INVALID_VALUE;
 	const char *ptx = image;
+	pthread_mutex_lock(&mu);
+	CUresult lf = load_fail;
+	char llog[sizeof load_log];
+	memcpy(llog, load_log, sizeof llog);
+	load_fail = OK;
+	pthread_mutex_unlock(&mu);
+	if (lf != OK) {
+		put_log(n, opts, vals, JIT_ERROR_LOG_BUFFER, JIT_ERROR_LOG_BUFFER_SIZE_BYTES, llog);
+		return lf;
+	}
 	const char *marker = strstr(ptx, "FAKE_JIT_ERROR");
 	if (marker != NULL) {
 		int line = 1;
@@ -897,6 +1051,9 @@ CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned n, int *opts
 			vals[i] = (void *)bits;
 		}
 	}
+	pthread_mutex_lock(&mu);
+	modules_live++;
+	pthread_mutex_unlock(&mu);
 	*mod = m;
 	return OK;
 }
@@ -930,6 +1087,9 @@ CUresult cuModuleUnload(void *mod)
 	for (int i = 0; i < m->nfuncs; i++)
 		m->funcs[i].magic = 0;
 	free(m);
+	pthread_mutex_lock(&mu);
+	modules_live--;
+	pthread_mutex_unlock(&mu);
 	return OK;
 }
 
@@ -1082,6 +1242,7 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigne
 			CUresult *pending = s != NULL ? &((struct fake_stream *)s)->pending : &default_pending;
 			if (*pending == OK)
 				*pending = fault;
+			set_sticky(fault);
 			pthread_mutex_unlock(&mu);
 		}
 	}
