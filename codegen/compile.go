@@ -23,6 +23,9 @@ type Options struct {
 	// CUDA is the CUDA release of the driver that will load the module;
 	// it chooses the PTX .version. Zero means ptx.DefaultCUDA (11.8).
 	CUDA ptx.Version
+	// PTX, when set, is the PTX ISA .version to write instead of the
+	// newest one CUDA accepts (see ptx.Options.PTX).
+	PTX ptx.Version
 	// Debug writes each IR instruction as a comment in the PTX.
 	Debug bool
 }
@@ -56,7 +59,7 @@ func entryName(i int, name string) string {
 
 // PTXOptions returns the emitter options Compile uses for target t.
 func PTXOptions(t fuse.Target, opts Options) ptx.Options {
-	po := ptx.Options{FastMath: opts.FastMath, CUDA: opts.CUDA, Debug: opts.Debug, ExpandMath: mathlib.Expand}
+	po := ptx.Options{FastMath: opts.FastMath, CUDA: opts.CUDA, PTX: opts.PTX, Debug: opts.Debug, ExpandMath: mathlib.Expand}
 	if t.ComputeMajor > 0 {
 		po.Arch = ptx.Capability{Major: t.ComputeMajor, Minor: t.ComputeMinor}
 	}

@@ -133,3 +133,51 @@ func ISAVersion(arch Capability, cuda Version) (Version, error) {
 	}
 	return have, nil
 }
+
+// knownISA reports whether v is a PTX ISA version of the cudaISA table.
+func knownISA(v Version) bool {
+	for _, e := range cudaISA {
+		if e.isa == v {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseISA parses a PTX ISA version written major.minor, as in "8.5". It
+// is an error for text of another form ("8", "v8.5", "8.5.1") and for a
+// version no CUDA release of the table has (6.0 to 9.0: "8.9", "5.0").
+func ParseISA(s string) (Version, error) {
+	var v Version
+	var rest string
+	if n, err := fmt.Sscanf(s, "%d.%d%s", &v.Major, &v.Minor, &rest); n < 2 || (err != nil && n != 2) || rest != "" ||
+		s != v.String() {
+		return Version{}, fmt.Errorf("ptx: PTX ISA version %q: want major.minor, such as 8.5", s)
+	}
+	if !knownISA(v) {
+		return Version{}, fmt.Errorf("ptx: PTX ISA version %s does not exist: versions go from %s to %s (CUDA %s to %s)",
+			v, cudaISA[0].isa, cudaISA[len(cudaISA)-1].isa, cudaISA[0].cuda, cudaISA[len(cudaISA)-1].cuda)
+	}
+	return v, nil
+}
+
+// CheckISA returns nil when PTX ISA isa can target arch and CUDA release
+// cuda (the driver's JIT or ptxas) accepts it, else an error saying which
+// of the two fails and what would do.
+func CheckISA(isa Version, arch Capability, cuda Version) error {
+	need, err := MinISA(arch)
+	if err != nil {
+		return err
+	}
+	if isa.less(need) {
+		return fmt.Errorf("ptx: %s needs PTX ISA %s or newer, not %s", arch, need, isa)
+	}
+	have, err := CUDAISA(cuda)
+	if err != nil {
+		return err
+	}
+	if have.less(isa) {
+		return fmt.Errorf("ptx: CUDA %s accepts PTX ISA %s at most, not %s", cuda, have, isa)
+	}
+	return nil
+}

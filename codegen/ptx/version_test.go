@@ -62,3 +62,62 @@ func TestHeader(t *testing.T) {
 		}
 	}
 }
+
+func TestParseISA(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		want    Version
+		wantErr string
+	}{
+		{"8.5", Version{8, 5}, ""},
+		{"9.0", Version{9, 0}, ""},
+		{"7.8", Version{7, 8}, ""},
+		{"6.0", Version{6, 0}, ""},
+		{"8.9", Version{}, "PTX ISA version 8.9 does not exist: versions go from 6.0 to 9.0"},
+		{"5.0", Version{}, "does not exist"},
+		{"10.0", Version{}, "does not exist"},
+		{"8", Version{}, `"8": want major.minor`},
+		{"8.", Version{}, "want major.minor"},
+		{"v8.5", Version{}, "want major.minor"},
+		{"8.5.1", Version{}, "want major.minor"},
+		{"8.5x", Version{}, "want major.minor"},
+		{"08.5", Version{}, "want major.minor"},
+		{" 8.5", Version{}, "want major.minor"},
+		{"", Version{}, "want major.minor"},
+		{"sm_90", Version{}, "want major.minor"},
+	} {
+		got, err := ParseISA(tc.in)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("ParseISA(%q) got:%v, %v want error %q", tc.in, got, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("ParseISA(%q) got:%v, %v want:%v", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func TestCheckISA(t *testing.T) {
+	for _, tc := range []struct {
+		isa     Version
+		arch    Capability
+		cuda    Version
+		wantErr string
+	}{
+		{Version{7, 8}, Capability{9, 0}, Version{13, 0}, ""},
+		{Version{9, 0}, Capability{9, 0}, Version{13, 0}, ""},
+		{Version{8, 8}, Capability{9, 0}, Version{12, 9}, ""},
+		{Version{7, 0}, Capability{8, 0}, Version{11, 8}, ""},
+		{Version{7, 0}, Capability{9, 0}, Version{13, 0}, "sm_90 needs PTX ISA 7.8 or newer, not 7.0"},
+		{Version{9, 0}, Capability{9, 0}, Version{12, 8}, "CUDA 12.8 accepts PTX ISA 8.7 at most, not 9.0"},
+		{Version{7, 8}, Capability{3, 5}, Version{12, 8}, "sm_35 is not supported"},
+		{Version{7, 8}, Capability{8, 0}, Version{8, 0}, "CUDA 8.0 is too old"},
+	} {
+		err := CheckISA(tc.isa, tc.arch, tc.cuda)
+		if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
+			t.Errorf("CheckISA(%s, %s, %s) got:%v want:%q", tc.isa, tc.arch, tc.cuda, err, tc.wantErr)
+		}
+	}
+}
