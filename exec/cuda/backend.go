@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fuseflow/fuseflow/codegen/ptx"
 	"github.com/fuseflow/fuseflow/fuse"
 	drv "github.com/fuseflow/fuseflow/internal/cuda"
 )
@@ -24,12 +25,18 @@ const ProfileEnv = "FUSEFLOW_PROFILE"
 // when set to 1 (see Options.FastMath).
 const FastMathEnv = "FUSEFLOW_FASTMATH"
 
+// PTXISAEnv names the environment variable that forces the PTX ISA
+// version of generated code, written major.minor (see Options.PTX).
+const PTXISAEnv = "FUSEFLOW_PTX_ISA"
+
 // Options configure New. The zero value is a good default.
 type Options struct {
 	// Streams is the number of streams, hence of evaluations running at
 	// once; more concurrent Evals wait. 0 means 4.
 	Streams int
-	// CacheSize is the number of plans kept (256 when 0).
+	// CacheSize is the number of plans kept (256 when 0), and of their
+	// programs and modules: a module evicted from the cache is unloaded
+	// once no evaluation uses it.
 	CacheSize int
 	// StagingChunk is the size of each of a stream's two pinned staging
 	// chunks; 0 means DefaultStagingChunk.
@@ -42,6 +49,12 @@ type Options struct {
 	// FastMath generates float32 math with PTX approximations; it is
 	// also on when FUSEFLOW_FASTMATH=1.
 	FastMath bool
+	// PTX, when set, is the PTX ISA version generated code declares
+	// (.version) instead of the newest one the driver accepts; it must be
+	// one the driver accepts and new enough for the device. FUSEFLOW_PTX_ISA
+	// (such as 8.5) sets it when this is zero. It does not apply to a
+	// Compile of the caller's.
+	PTX ptx.Version
 	// Compile generates PTX for a plan; nil means codegen.Compile for the
 	// device's architecture and the driver's CUDA version.
 	Compile CompileFunc
@@ -66,6 +79,7 @@ type Backend struct {
 	cache   *fuse.Cache
 	recent  recentPlans
 	compile CompileFunc
+	isa     ptx.Version // the forced PTX ISA, zero when none
 	modules *moduleCache
 	pool    *Pool
 	pinned  *PinnedAllocator
@@ -73,7 +87,11 @@ type Backend struct {
 	profile bool
 
 	progMu sync.Mutex
-	progs  map[*fuse.Plan]*progEntry
+	progs  programs
+
+	// fault is the fault that broke the device context, nil while it
+	// works (see Fault).
+	fault atomic.Pointer[FaultError]
 
 	compiles, launches, evals atomic.Int64
 	uploaded, downloaded      atomic.Int64
@@ -90,8 +108,11 @@ type Backend struct {
 // device, retains its primary context and prepares the pool, the pinned
 // allocator and the caches (streams are created on first use). Without a
 // usable driver the error wraps drv.ErrNoDriver (see ErrNoDriver) and
-// names the cause; a bad ordinal names the device count. Nothing falls
-// back to the CPU silently.
+// names the cause; a bad ordinal names the device count; a PTX ISA
+// version (Options.PTX or FUSEFLOW_PTX_ISA) that is malformed, unknown,
+// too old for the device or too new for the driver is named with the
+// reason; a device whose context an earlier fault in this process broke
+// gives a *FaultError. Nothing falls back to the CPU silently.
 func New(ordinal int, opts ...Options) (*Backend, error) {
 	var o Options
 	if len(opts) > 0 {
@@ -123,9 +144,17 @@ func New(ordinal int, opts ...Options) (*Backend, error) {
 	if err != nil {
 		return nil, err
 	}
+	isa, err := forcedISA(o.PTX, dev, version)
+	if err != nil {
+		return nil, fmt.Errorf("cuda: device %d: %w", ordinal, err)
+	}
 	ctx, err := d.RetainPrimaryContext(dev.Handle)
 	if err != nil {
 		return nil, fmt.Errorf("cuda: device %d: %w", ordinal, err)
+	}
+	if e := ctx.Fault(); e != nil {
+		_ = ctx.Release()
+		return nil, &FaultError{Device: fmt.Sprintf("cuda:%d", ordinal), Err: e}
 	}
 	streams := o.Streams
 	if streams <= 0 {
@@ -143,17 +172,42 @@ func New(ordinal int, opts ...Options) (*Backend, error) {
 		ordinal: ordinal, d: d, ctx: ctx, dev: dev, target: t, version: version,
 		cache:   fuse.NewCache(size),
 		compile: o.Compile,
-		modules: newModuleCache(ctx, o.JIT),
+		isa:     isa,
+		modules: newModuleCache(ctx, o.JIT, size),
 		pool:    NewPool(ctx),
 		pinned:  NewPinnedAllocator(ctx),
 		lanes:   newLanes(ctx, streams, chunk),
 		profile: o.Profile || os.Getenv(ProfileEnv) == "1",
-		progs:   map[*fuse.Plan]*progEntry{},
+		progs:   programs{max: size, m: map[*fuse.Plan]*progEntry{}},
 	}
 	if b.compile == nil {
-		b.compile = defaultCompile(version, o.FastMath || os.Getenv(FastMathEnv) == "1")
+		b.compile = defaultCompile(version, o.FastMath || os.Getenv(FastMathEnv) == "1", isa)
 	}
 	return b, nil
+}
+
+// forcedISA returns the PTX ISA version to force: opt when set, else the
+// one FUSEFLOW_PTX_ISA names, else zero (none). A forced version must be
+// one the driver of CUDA version v (1000*major + 10*minor) accepts and
+// new enough for dev.
+func forcedISA(opt ptx.Version, dev Device, v int) (ptx.Version, error) {
+	isa, from := opt, "Options.PTX"
+	if isa.IsZero() {
+		s := os.Getenv(PTXISAEnv)
+		if s == "" {
+			return ptx.Version{}, nil
+		}
+		var err error
+		if isa, err = ptx.ParseISA(s); err != nil {
+			return ptx.Version{}, fmt.Errorf("%s=%q: %w", PTXISAEnv, s, err)
+		}
+		from = fmt.Sprintf("%s=%s", PTXISAEnv, s)
+	}
+	arch := ptx.Capability{Major: dev.Major, Minor: dev.Minor}
+	if err := ptx.CheckISA(isa, arch, ptx.Version{Major: v / 1000, Minor: v % 1000 / 10}); err != nil {
+		return ptx.Version{}, fmt.Errorf("%s: %w", from, err)
+	}
+	return isa, nil
 }
 
 // ErrNoDriver is wrapped by the errors of New and Available when the CUDA
@@ -226,9 +280,10 @@ func (b *Backend) Context() *drv.Context { return b.ctx }
 type Stats struct {
 	// Evals counts evaluations; Compiles the plans compiled to PTX;
 	// ModuleLoads the modules loaded by the driver; ModuleHits the
-	// compiled plans whose module was already loaded; Launches the kernel
-	// launches.
-	Evals, Compiles, ModuleLoads, ModuleHits, Launches int64
+	// compiled plans whose module was already loaded; ModuleUnloads the
+	// modules unloaded after leaving the module cache (or at Close);
+	// Launches the kernel launches.
+	Evals, Compiles, ModuleLoads, ModuleHits, ModuleUnloads, Launches int64
 	// Uploaded and Downloaded count bytes moved to and from the device.
 	Uploaded, Downloaded int64
 	// GenTime is the host time spent generating PTX, LoadTime the time
@@ -243,7 +298,7 @@ type Stats struct {
 func (b *Backend) Stats() Stats {
 	return Stats{
 		Evals: b.evals.Load(), Compiles: b.compiles.Load(),
-		ModuleLoads: b.modules.loads.Load(), ModuleHits: b.modules.hits.Load(),
+		ModuleLoads: b.modules.loads.Load(), ModuleHits: b.modules.hits.Load(), ModuleUnloads: b.modules.unloads.Load(),
 		Launches: b.launches.Load(),
 		Uploaded: b.uploaded.Load(), Downloaded: b.downloaded.Load(),
 		GenTime: time.Duration(b.genNanos.Load()), LoadTime: time.Duration(b.loadNanos.Load()),
@@ -257,14 +312,24 @@ func (b *Backend) Stats() Stats {
 // reported in the error (their memory goes with the context). Buffers of
 // HostAllocator should be freed first too: when this was the last
 // reference to the primary context, the driver reclaims page-locked
-// memory with it. Close is idempotent.
+// memory with it. After a fault (see Fault) the driver fails those calls;
+// Close makes them all the same, without waiting on anything, and leaves
+// their errors out. Close is idempotent.
 func (b *Backend) Close() error {
 	b.closeOnce.Do(func() {
+		b.forgetPrograms()
 		errs := []error{b.lanes.close(), b.modules.close()}
 		if live := b.pool.close(); live > 0 {
 			errs = append(errs, fmt.Errorf("cuda: %s closed with %d bytes of device memory still live", b.Name(), live))
 		}
 		b.pinned.Trim()
+		if b.Fault() != nil {
+			for i, err := range errs {
+				if drv.IsSticky(err) {
+					errs[i] = nil // the fault's consequence, already reported
+				}
+			}
+		}
 		errs = append(errs, b.ctx.Release())
 		b.closeErr = errors.Join(errs...)
 	})

@@ -192,6 +192,7 @@ func BenchmarkGPURawLaunch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	defer be.releaseProgram(prog)
 	if len(prog.kernels) != 1 || len(prog.kernels[0].sig.Launches) != 1 {
 		b.Fatalf("want one kernel with one launch, have %d kernels", len(prog.kernels))
 	}

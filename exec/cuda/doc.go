@@ -57,6 +57,25 @@
 // FUSEFLOW_FASTMATH=1 (or Options.FastMath) generates float32 math with
 // PTX approximations.
 //
+// # PTX versions
+//
+// Generated modules declare the newest PTX ISA version the driver's JIT
+// accepts (9.0 for a CUDA 13 driver). FUSEFLOW_PTX_ISA=8.5 (or
+// Options.PTX) forces another, which must exist, be new enough for the
+// device and not newer than the driver accepts; New names what is wrong
+// with any other value. A module the JIT rejects is an error carrying the
+// JIT's error log and the ISA and target the module declared.
+//
+// # Faults
+//
+// A kernel fault such as an illegal or misaligned address, an illegal
+// instruction or an unspecified launch failure breaks the device context
+// for the rest of the process: the driver fails every later call. The
+// evaluation that meets it returns the driver's error; from then on every
+// call of the backend (and New on that device) fails at once with a
+// *FaultError naming the first fault and the kernels that were running,
+// wrapping ErrDeviceFault. Close still releases what the driver lets it.
+//
 // # Tests and benchmarks on a GPU
 //
 // Without a GPU the tests run against a fake driver built from

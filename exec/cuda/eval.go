@@ -27,10 +27,15 @@ var _ exec.Backend = (*Backend)(nil)
 // graph with inputs of the same layouts) only launch. Eval waits for its
 // kernels to finish: a failing launch or a fault in a kernel is its
 // error, naming the kernels. On error nothing is returned and every
-// buffer it took goes back to the pool. Safe for concurrent use.
+// buffer it took goes back to the pool. A fault that breaks the device
+// context (see Fault) makes this and every later call fail with an error
+// wrapping ErrDeviceFault. Safe for concurrent use.
 func (b *Backend) Eval(ctx context.Context, req *exec.Request) ([]*exec.Tensor, error) {
 	if req == nil {
 		return nil, fmt.Errorf("cuda: Eval of a nil request")
+	}
+	if err := b.usable(); err != nil {
+		return nil, err
 	}
 	plan, slots, ok := b.recent.lookup(req)
 	if !ok {
@@ -42,15 +47,20 @@ func (b *Backend) Eval(ctx context.Context, req *exec.Request) ([]*exec.Tensor, 
 	}
 	prog, err := b.program(plan)
 	if err != nil {
-		return nil, err
+		return nil, b.faulted(err, "preparing kernels "+kernelNames(plan), "")
 	}
+	defer b.releaseProgram(prog)
 	ln, err := b.lanes.acquire(ctx)
 	if err != nil {
-		return nil, err
+		return nil, b.faulted(err, "creating a stream", "")
 	}
 	defer b.lanes.release(ln)
 	b.evals.Add(1)
-	return b.run(ctx, ln, req, prog, slots)
+	out, err := b.run(ctx, ln, req, prog, slots)
+	if err != nil {
+		return nil, b.faulted(err, "running kernels "+prog.describe(), prog.ptx)
+	}
+	return out, nil
 }
 
 // plan verifies the request's graph and bound tensors and returns its

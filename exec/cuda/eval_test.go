@@ -229,6 +229,7 @@ func testArgumentPacking(t *testing.T, compile CompileFunc) {
 			require.NoError(t, err)
 			prog, err := b.program(plan)
 			require.NoError(t, err)
+			defer b.releaseProgram(prog)
 			want := 0
 			for i := range prog.kernels {
 				want += len(prog.kernels[i].sig.Launches)
@@ -292,6 +293,7 @@ func TestLaunchAllocatesNothing(t *testing.T) {
 	require.NoError(t, err)
 	prog, err := b.program(plan)
 	require.NoError(t, err)
+	defer b.releaseProgram(prog)
 	ln, err := b.lanes.acquire(ctx)
 	require.NoError(t, err)
 	defer b.lanes.release(ln)
@@ -357,21 +359,15 @@ func TestFailingLaunchIsAnError(t *testing.T) {
 	defer hy.Release()
 	req := &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}}
 
-	f.failNext("cuLaunchKernel", 719)
+	f.failNext("cuLaunchKernel", int32(drv.ResultLaunchOutOfResources))
 	_, err := b.Eval(ctx, req)
 	require.Error(t, err)
-	for _, want := range []string{"launching kernel", "fake_add", "CUDA_ERROR_LAUNCH_FAILED"} {
+	for _, want := range []string{"launching kernel", "fake_add", "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"} {
 		require.Contains(t, err.Error(), want)
 	}
 	require.Zero(t, b.Pool().Stats().Live, "nothing is left allocated")
 
-	f.failNext("cuStreamSynchronize", 700) // a fault surfacing at the sync
-	_, err = b.Eval(ctx, req)
-	require.ErrorContains(t, err, "CUDA_ERROR_ILLEGAL_ADDRESS")
-	require.ErrorContains(t, err, "running kernels")
-	require.Zero(t, b.Pool().Stats().Live)
-
-	res, err := b.Eval(ctx, req) // and it works afterwards
+	res, err := b.Eval(ctx, req) // and it works afterwards (faults are TestFaultBreaksBackend's)
 	require.NoError(t, err)
 	res[0].Release()
 }

@@ -33,6 +33,16 @@ type fakeDriver struct {
 	launches func() int64
 	last     func(dims *uint32, params *uint64, max int32, name *byte, namelen int32) int32
 	setAttr  func(attr, v int32) int32
+	// failSticky makes the next call of fn fail with code, and every
+	// later call in the context too when the code is a sticky fault,
+	// until clearFault.
+	failSticky func(fn string, code int32)
+	clearFault func()
+	failLoad   func(code int32, log string)
+	setVersion func(v int32)
+	modules    func() int64
+	allocMark  func() uint64
+	freeSince  func(mark uint64) uint64
 }
 
 // launchRecord is what the fake recorded about the last launch.
@@ -121,6 +131,13 @@ func buildFake(dir string) error {
 	purego.RegisterLibFunc(&f.launches, lib, "fake_launch_count")
 	purego.RegisterLibFunc(&f.last, lib, "fake_last_launch")
 	purego.RegisterLibFunc(&f.setAttr, lib, "fake_set_attr")
+	purego.RegisterLibFunc(&f.failSticky, lib, "fake_fail_next_sticky")
+	purego.RegisterLibFunc(&f.clearFault, lib, "fake_clear_fault")
+	purego.RegisterLibFunc(&f.failLoad, lib, "fake_fail_load")
+	purego.RegisterLibFunc(&f.setVersion, lib, "fake_set_driver_version")
+	purego.RegisterLibFunc(&f.modules, lib, "fake_module_count")
+	purego.RegisterLibFunc(&f.allocMark, lib, "fake_alloc_mark")
+	purego.RegisterLibFunc(&f.freeSince, lib, "fake_free_since")
 	fake = f
 	return setupEmulator(lib)
 }

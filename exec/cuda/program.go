@@ -1,12 +1,16 @@
 // Programs: a plan compiled to PTX, its module loaded and every kernel's
 // function and argument layout resolved, built once per cached plan so
-// that a warm evaluation generates and loads nothing.
+// that a warm evaluation generates and loads nothing, and kept for the
+// most recently used plans.
 
 package cuda
 
 import (
+	"container/list"
 	"fmt"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fuseflow/fuseflow/fuse"
@@ -63,11 +67,16 @@ type Launch struct {
 // program is a plan ready to launch.
 type program struct {
 	plan    *fuse.Plan
-	mod     *loadedModule
+	mod     *loadedModule // nil for a plan without kernels
+	ptx     string        // the module's text, for fault reports
 	kernels []progKernel
 	// gen is the host time spent generating PTX; load the time spent
 	// loading the module (the driver's JIT, zero when it was cached).
 	gen, load time.Duration
+	// refs counts the program cache's reference while the program is
+	// cached and one per evaluation running it; the module is given back
+	// when it drops to zero.
+	refs atomic.Int32
 }
 
 // progKernel is one plan kernel's function and launches.
@@ -95,43 +104,130 @@ var paramKinds = map[ParamKind]drv.ArgKind{
 }
 
 // progEntry is a program being built or built; ready is closed when p or
-// err is set.
+// err is set. elem is its place in the recency list while it is cached
+// (guarded by Backend.progMu).
 type progEntry struct {
+	plan  *fuse.Plan
 	ready chan struct{}
 	p     *program
 	err   error
+	elem  *list.Element
+}
+
+// programs is the program cache: the programs of the most recently used
+// plans, at most Options.CacheSize of them.
+type programs struct {
+	max int
+	m   map[*fuse.Plan]*progEntry
+	lru list.List // of *progEntry, most recently used first
 }
 
 // program returns the program of plan p, compiling and loading it on the
-// first call for p (concurrent callers wait for that one).
+// first call for p (concurrent callers wait for that one), with a
+// reference the caller gives back with releaseProgram. Building one more
+// program than the cache keeps evicts the least recently used.
 func (b *Backend) program(p *fuse.Plan) (*program, error) {
-	b.progMu.Lock()
-	if e, ok := b.progs[p]; ok {
+	for {
+		b.progMu.Lock()
+		e, ok := b.progs.m[p]
+		if !ok {
+			break
+		}
+		select {
+		case <-e.ready:
+			if e.err != nil {
+				b.progMu.Unlock()
+				return nil, e.err
+			}
+			e.p.refs.Add(1) // under progMu: a cached program has refs > 0
+			b.progs.lru.MoveToFront(e.elem)
+			b.progMu.Unlock()
+			return e.p, nil
+		default:
+		}
 		b.progMu.Unlock()
 		<-e.ready
-		return e.p, e.err
+		if e.err != nil {
+			return nil, e.err
+		}
+		// Built: take the reference under the lock (it may have been
+		// evicted meanwhile, then it is built again).
 	}
-	if len(b.progs) >= maxPrograms {
-		// Plans fall out of the plan cache; forget theirs wholesale
-		// (modules stay in the module cache).
-		clear(b.progs)
+	e := &progEntry{plan: p, ready: make(chan struct{})}
+	e.elem = b.progs.lru.PushFront(e)
+	b.progs.m[p] = e
+	var dead []*program
+	for b.progs.lru.Len() > b.progs.max {
+		if pr := b.uncacheProgram(b.progs.lru.Back().Value.(*progEntry)); pr != nil {
+			dead = append(dead, pr)
+		}
 	}
-	e := &progEntry{ready: make(chan struct{})}
-	b.progs[p] = e
 	b.progMu.Unlock()
-
-	e.p, e.err = b.buildProgram(p)
-	if e.err != nil {
-		b.progMu.Lock()
-		delete(b.progs, p)
-		b.progMu.Unlock()
+	for _, pr := range dead {
+		b.releaseProgram(pr)
 	}
+
+	pr, err := b.buildProgram(p)
+	b.progMu.Lock()
+	e.p, e.err = pr, err
+	if err != nil {
+		if e.elem != nil {
+			b.progs.lru.Remove(e.elem)
+			e.elem = nil
+			delete(b.progs.m, p)
+		}
+	} else {
+		pr.refs.Store(1) // the caller's
+		if e.elem != nil {
+			pr.refs.Add(1) // the cache's
+		}
+	}
+	b.progMu.Unlock()
 	close(e.ready)
-	return e.p, e.err
+	return pr, err
 }
 
-// maxPrograms bounds the programs kept per backend.
-const maxPrograms = 1024
+// uncacheProgram removes e from the program cache and returns its program
+// when the cache held a reference to it, which the caller gives back with
+// releaseProgram once b.progMu is released. b.progMu is held.
+func (b *Backend) uncacheProgram(e *progEntry) *program {
+	if e.elem == nil {
+		return nil
+	}
+	b.progs.lru.Remove(e.elem)
+	e.elem = nil
+	delete(b.progs.m, e.plan)
+	select {
+	case <-e.ready:
+		return e.p // nil when the build failed
+	default:
+		return nil // still building: its builder sees it is not cached
+	}
+}
+
+// releaseProgram gives back a reference from program; the last one gives
+// back the program's module.
+func (b *Backend) releaseProgram(pr *program) {
+	if pr.refs.Add(-1) == 0 && pr.mod != nil {
+		b.modules.put(pr.mod)
+	}
+}
+
+// forgetPrograms empties the program cache; programs still running are
+// released when their evaluations end.
+func (b *Backend) forgetPrograms() {
+	b.progMu.Lock()
+	var dead []*program
+	for b.progs.lru.Len() > 0 {
+		if pr := b.uncacheProgram(b.progs.lru.Front().Value.(*progEntry)); pr != nil {
+			dead = append(dead, pr)
+		}
+	}
+	b.progMu.Unlock()
+	for _, pr := range dead {
+		b.releaseProgram(pr)
+	}
+}
 
 // buildProgram compiles p, loads its module and resolves its kernels.
 func (b *Backend) buildProgram(p *fuse.Plan) (*program, error) {
@@ -152,13 +248,19 @@ func (b *Backend) buildProgram(p *fuse.Plan) (*program, error) {
 	}
 	lm, loaded, err := b.modules.get(m.PTX)
 	if err != nil {
-		return nil, fmt.Errorf("cuda: loading the module of kernels %s: %w", kernelNames(p), err)
+		return nil, fmt.Errorf("cuda: loading the module of kernels %s (%s): %w", kernelNames(p), loadHint(m.PTX, err), err)
 	}
 	if loaded {
 		pr.load = lm.load
 		b.loadNanos.Add(int64(lm.load))
 	}
-	pr.mod = lm
+	pr.mod, pr.ptx = lm, m.PTX
+	ok := false
+	defer func() {
+		if !ok {
+			b.modules.put(lm)
+		}
+	}()
 	pr.kernels = make([]progKernel, len(p.Kernels))
 	for i := range p.Kernels {
 		pk := &pr.kernels[i]
@@ -181,7 +283,21 @@ func (b *Backend) buildProgram(p *fuse.Plan) (*program, error) {
 			return nil, fmt.Errorf("cuda: kernel %s: %w", pk.k.Name, err)
 		}
 	}
+	ok = true
 	return pr, nil
+}
+
+// describe lists the program's kernels for messages, each with its
+// entry: "map_exp (entry k0_map_exp), reduce (entry k1_reduce)".
+func (pr *program) describe() string {
+	var sb strings.Builder
+	for i := range pr.kernels {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		fmt.Fprintf(&sb, "%s (entry %s)", pr.kernels[i].k.Name, pr.kernels[i].sig.Entry)
+	}
+	return sb.String()
 }
 
 // kernelNames lists a plan's kernel names for messages.

@@ -127,6 +127,9 @@ func (b *Backend) ToDevice(ctx context.Context, t *exec.Tensor) (*exec.Tensor, e
 	if t == nil {
 		return nil, fmt.Errorf("cuda: ToDevice of a nil tensor")
 	}
+	if err := b.usable(); err != nil {
+		return nil, err
+	}
 	if t.OnDevice() {
 		if _, err := b.deviceBuffer(t); err != nil {
 			return nil, err
@@ -138,16 +141,16 @@ func (b *Backend) ToDevice(ctx context.Context, t *exec.Tensor) (*exec.Tensor, e
 	}
 	ln, err := b.lanes.acquire(ctx)
 	if err != nil {
-		return nil, err
+		return nil, b.faulted(err, "creating a stream", "")
 	}
 	defer b.lanes.release(ln)
 	buf, _, lo, err := b.upload(ln, t)
 	if err != nil {
-		return nil, err
+		return nil, b.faulted(err, "copying to the device", "")
 	}
 	if err := b.ctx.StreamSynchronize(ln.stream); err != nil {
 		buf.Release()
-		return nil, err
+		return nil, b.faulted(err, "copying to the device", "")
 	}
 	b.pool.StreamDone(ln.stream)
 	return &exec.Tensor{Dev: buf, DType: t.DType, Shape: t.Shape.Clone(),
@@ -177,6 +180,9 @@ func (b *Backend) ToHost(ctx context.Context, t *exec.Tensor, alloc memory.Alloc
 	if !t.OnDevice() {
 		return t.View(t.Shape, t.Strides, t.Offset), nil
 	}
+	if err := b.usable(); err != nil {
+		return nil, err
+	}
 	if alloc == nil {
 		alloc = memory.DefaultAllocator
 	}
@@ -201,7 +207,7 @@ func (b *Backend) ToHost(ctx context.Context, t *exec.Tensor, alloc memory.Alloc
 	ln, err := b.lanes.acquire(ctx)
 	if err != nil {
 		out.Release()
-		return nil, err
+		return nil, b.faulted(err, "creating a stream", "")
 	}
 	defer b.lanes.release(ln)
 	if t.Contiguous() {
@@ -214,7 +220,7 @@ func (b *Backend) ToHost(ctx context.Context, t *exec.Tensor, alloc memory.Alloc
 	}
 	if err != nil {
 		out.Release()
-		return nil, fmt.Errorf("cuda: copying %v %v to the host: %w", t.Shape, t.DType, err)
+		return nil, b.faulted(fmt.Errorf("cuda: copying %v %v to the host: %w", t.Shape, t.DType, err), "copying to the host", "")
 	}
 	return out, nil
 }

@@ -1,0 +1,91 @@
+// Tests of the module cache's bound: modules of plans that left the cache
+// are unloaded, but not while an evaluation still uses them.
+
+package cuda
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/fuse"
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+func TestModuleEvictionUnloads(t *testing.T) {
+	f := fake
+	b := emuBackend(t, emuSmall, Options{CacheSize: 2})
+	base := f.modules()
+	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer alloc.AssertSize(t, 0)
+	x := graph.Input(graph.Float64, graph.Shape{300}, "x")
+	hx := hostF64(t, alloc, 300, 0.5)
+	defer hx.Release()
+	bound := map[*graph.Node]*exec.Tensor{x: hx}
+	// scaled returns a new plan, and new PTX, for each k.
+	scaled := func(k int) []*graph.Node {
+		return []*graph.Node{graph.Binary(graph.OpMul, x, graph.FloatConst(graph.Float64, float64(k)+0.5))}
+	}
+	check := func(k int) {
+		t.Helper()
+		errs, _ := diffOutputs(b, fmt.Sprintf("x*%d.5", k), scaled(k), []bool{true}, bound, nil, alloc)
+		for _, err := range errs {
+			t.Error(err)
+		}
+	}
+	for k := range 6 {
+		check(k)
+		st := b.Stats()
+		require.Equal(t, int64(k+1), st.ModuleLoads, "plan %d", k)
+		require.Equal(t, int64(max(k-1, 0)), st.ModuleUnloads, "plan %d", k)
+		require.Equal(t, min(int64(k+1), 2), f.modules()-base, "modules loaded after plan %d", k)
+	}
+
+	// An evicted plan is compiled and loaded again, and computes.
+	check(0)
+	require.Equal(t, int64(7), b.Stats().ModuleLoads)
+	require.Equal(t, int64(2), f.modules()-base)
+
+	// A program in use keeps its module loaded past its eviction, until
+	// it is given back.
+	plan, _, err := b.cache.Get(scaled(0), map[*graph.Node]fuse.Layout{x: fuse.ContiguousLayout(graph.Float64, x.Shape())}, b.Target())
+	require.NoError(t, err)
+	held, err := b.program(plan)
+	require.NoError(t, err)
+	check(10)
+	check(11)
+	require.Equal(t, int64(3), f.modules()-base, "two cached and the held one")
+	b.releaseProgram(held)
+	require.Equal(t, int64(2), f.modules()-base, "the held module goes when given back")
+
+	require.NoError(t, b.Close())
+	require.Equal(t, base, f.modules(), "Close unloads every module")
+}
+
+// Two plans with the same PTX share one module: it stays loaded while
+// either program holds it.
+func TestModuleSharedByPrograms(t *testing.T) {
+	f, b := fakeBackend(t, Options{Compile: stubCompile, CacheSize: 4})
+	base := f.modules()
+	x := graph.Input(graph.Float32, graph.Shape{64}, "x")
+	layout := map[*graph.Node]fuse.Layout{x: fuse.ContiguousLayout(graph.Float32, x.Shape())}
+	var progs []*program
+	for _, op := range []graph.Op{graph.OpExp, graph.OpLog} { // stubCompile writes the same entries for both
+		plan, _, err := b.cache.Get([]*graph.Node{graph.Unary(op, x)}, layout, b.Target())
+		require.NoError(t, err)
+		pr, err := b.program(plan)
+		require.NoError(t, err)
+		progs = append(progs, pr)
+	}
+	require.Same(t, progs[0].mod, progs[1].mod)
+	require.Equal(t, int64(1), f.modules()-base)
+	b.forgetPrograms()
+	b.releaseProgram(progs[0])
+	require.Equal(t, int64(1), f.modules()-base, "the module cache and the second program hold it")
+	b.releaseProgram(progs[1])
+	require.Equal(t, int64(1), f.modules()-base, "the module cache holds it")
+	require.Equal(t, int64(0), b.Stats().ModuleUnloads)
+}
