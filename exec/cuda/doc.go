@@ -54,8 +54,15 @@
 // With FUSEFLOW_PROFILE=1 (or Options.Profile) every kernel is timed with
 // events; LastRun returns the last evaluation's Run, whose Explain prints
 // the plan with each kernel's geometry, GPU time and achieved bandwidth.
+// # Fast math
+//
 // FUSEFLOW_FASTMATH=1 (or Options.FastMath) generates float32 math with
-// PTX approximations.
+// PTX approximations (float64 math stays accurate). The tests hold fast
+// math to these bounds, against the exact value of the float32 argument:
+// exp, exp2, sigmoid and tanh within a relative error of 2^-10, and tan
+// on [-1.4, 1.4] too; sqrt, rsqrt and division within 2^-18; log and
+// log2 of positive arguments within an absolute error of 2^-16, and sin
+// and cos on [-pi, pi] too (beyond it they are not checked).
 //
 // # PTX versions
 //

@@ -65,6 +65,10 @@ func TestEmulatedDifferential(t *testing.T) {
 		if f := emu.takeFaults(); len(f) > 0 {
 			t.Errorf("seed %d: kernel faults: %v", seed, f)
 		}
+		if r := faultReport(b, fmt.Sprintf("seed %d", seed), c.Desc); r != "" {
+			c.Release()
+			t.Fatal(r)
+		}
 		if !before && t.Failed() {
 			t.Logf("seed %d graph:\n%s", seed, strings.Join(c.Desc, "\n"))
 		}

@@ -76,6 +76,10 @@ func TestGPUDifferential(t *testing.T) {
 		require.NoError(t, err, "seed %d", seed)
 		before := t.Failed()
 		compareWithCPU(t, b, fmt.Sprintf("seed %d", seed), c.Outputs, c.Exact, c.Bound, alloc)
+		if r := faultReport(b, fmt.Sprintf("seed %d", seed), c.Desc); r != "" {
+			c.Release()
+			t.Fatal(r)
+		}
 		if !before && t.Failed() {
 			t.Logf("seed %d graph:\n%s", seed, strings.Join(c.Desc, "\n"))
 		}
@@ -186,6 +190,9 @@ func TestGPUReductionsAndMatMul(t *testing.T) {
 		}
 		bound := fillRandom(t, alloc, shapes, uint64(i))
 		compareWithCPU(t, b, c.name, outs, exact, bound, alloc)
+		if r := faultReport(b, c.name, nil); r != "" {
+			t.Fatal(r)
+		}
 		if r := b.LastRun(); testing.Verbose() && r != nil {
 			t.Logf("%s:\n%s", c.name, r.Explain())
 		}
