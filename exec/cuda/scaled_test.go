@@ -73,9 +73,11 @@ func gpuScaledTier() scaledTier {
 			reduceCase(graph.OpArgMax, graph.Float32, nil, 1<<23), // two passes with an index
 			reduceCase(graph.OpReduceMin, graph.Int32, []int{0}, 3000, 2000),
 			softmaxCase(4096, 4096),
-			gemmCase(graph.Float32, 1024, 1024, 1024, false),
-			gemmCase(graph.Float32, 2048, 512, 1536, true),
-			gemmCase(graph.Float64, 1000, 999, 1001, false),
+			// Outputs of 2^20 to 2^21 elements over many tiles; K is kept
+			// short so that the reference's naive product stays quick.
+			gemmCase(graph.Float32, 1024, 256, 1024, false),
+			gemmCase(graph.Float32, 2048, 128, 1536, true),
+			gemmCase(graph.Float64, 1000, 300, 1001, false),
 		},
 		fastN: 1 << 20,
 	}
