@@ -34,13 +34,20 @@ test: build vet ptxas race
 bench-cpu:
 	( $(GO) test -run '^$$' -bench . -benchtime 5x ./exec/cpu/ ; /usr/bin/python3 bench/cpu_peers.py 5 ) | $(GO) run ./bench/cpujoin
 
-# GPU work is carried to a machine with an NVIDIA GPU (and no Go) as a
-# prebuilt test binary; there, from the repository root:
-#   sh bench/run-gpu.sh test   the GPU suite against the CPU executor
-#   sh bench/run-gpu.sh        benchmarks beside CuPy, cupy.fuse, Numba and JAX
+# GPU work is carried to a machine with an NVIDIA GPU (and no Go) as
+# prebuilt binaries in .gpu/: the exec/cuda and internal/cuda test
+# binaries and the command line. There, from the repository root, one or
+# more steps per call (each a few minutes; see README, "On a GPU"):
+#   sh bench/run-gpu.sh info smoke
+#   sh bench/run-gpu.sh reductions | differential | scaled
+#   sh bench/run-gpu.sh bench peers
 bench-gpu:
 	mkdir -p .gpu
 	CGO_ENABLED=0 $(GO) test -c -o .gpu/cuda.test ./exec/cuda
+	CGO_ENABLED=0 $(GO) test -c -o .gpu/drv.test ./internal/cuda
+	CGO_ENABLED=0 $(GO) build -o .gpu/fuseflow ./cmd/fuseflow
+	python3 -c 'import sys; compile(open(sys.argv[1]).read(), sys.argv[1], "exec")' bench/gpu_peers.py
+	sh -n bench/run-gpu.sh
 
 clean:
 	$(GO) clean -testcache

@@ -86,14 +86,13 @@
 // # Tests and benchmarks on a GPU
 //
 // Without a GPU the tests run against a fake driver built from
-// internal/cuda/testdata/fakecuda.c with gcc; it loads PTX and records
-// launches but runs none of the generated kernels. With
-// FUSEFLOW_DEVICE=cuda (or cuda:N) the tests and benchmarks whose names
-// contain GPU run on the real device:
+// internal/cuda/testdata/fakecuda.c with gcc, which records launches and
+// hands those of generated kernels to the IR interpreter (the emulated
+// device). With FUSEFLOW_DEVICE=cuda (or cuda:N) the tests and benchmarks
+// whose names contain GPU run on the real device:
 //
 //	FUSEFLOW_DEVICE=cuda go test -run GPU -bench GPU ./exec/cuda
 //
-// or, on a machine without Go, from a test binary built with
-// CGO_ENABLED=0 go test -c -o .gpu/cuda.test ./exec/cuda, by
-// bench/run-gpu.sh.
+// or, on a machine without Go, from the test binaries make bench-gpu
+// builds, by bench/run-gpu.sh in short steps (README, "On a GPU").
 package cuda

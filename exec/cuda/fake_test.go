@@ -74,6 +74,11 @@ func TestMain(m *testing.M) {
 }
 
 func testMain(m *testing.M) int {
+	defer func() {
+		if err := closeBench(); err != nil {
+			fmt.Fprintln(os.Stderr, "closing the benchmark backend:", err)
+		}
+	}()
 	if os.Getenv(noDriverEnv) == "1" {
 		os.Setenv(drv.LibraryEnv, "/nonexistent/libcuda.so.1")
 		return m.Run()
