@@ -1,16 +1,15 @@
 // Memory guard: allocations that cannot possibly succeed become a
-// *MemoryError (NumPy's MemoryError) instead of killing the process, by a
-// per-allocation limit that travels with the allocator of a Request.
+// *MemoryError (NumPy's MemoryError) instead of killing the process, by
+// limits that travel with the allocator of a Request (see limit.go): one
+// on a single allocation, one on the bytes live at once.
 
 package exec
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"math"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -19,13 +18,17 @@ import (
 	"github.com/fuseflow/fuseflow/graph"
 )
 
-// MemoryError reports an allocation refused because it exceeds the limit
-// (see AllocLimit) or because the allocator failed. Its message follows
-// NumPy's MemoryError: "Unable to allocate 8.00 TiB for an array with
-// shape (1099511627776,) and data type float64".
+// MemoryError reports an allocation refused because it exceeds the
+// limit on one allocation (see AllocLimit), because it does not fit in
+// what is left of a memory limit on the bytes live at once (see Budget),
+// or because the allocator failed. Its message follows NumPy's
+// MemoryError: "Unable to allocate 8.00 TiB for an array with shape
+// (1099511627776,) and data type float64".
 type MemoryError struct {
 	Bytes int64       // the size asked for
 	Limit int64       // the limit in force; 0 when the allocator itself failed
+	Total bool        // Limit bounds the bytes live at once, not one allocation
+	InUse int64       // with Total: the bytes live when the allocation was refused
 	Shape graph.Shape // nil when the allocation was not for an array
 	DType graph.DType
 	Cause error // the allocator's failure, when it failed
@@ -43,6 +46,10 @@ func (e *MemoryError) Error() string {
 	switch {
 	case e.Cause != nil:
 		fmt.Fprintf(&b, ": %v", e.Cause)
+	case e.Total && e.InUse > 0:
+		fmt.Fprintf(&b, " (%s of the memory limit of %s is in use)", FormatBytes(e.InUse), FormatBytes(e.Limit))
+	case e.Total:
+		fmt.Fprintf(&b, " (larger than the memory limit of %s)", FormatBytes(e.Limit))
 	case e.Limit > 0:
 		fmt.Fprintf(&b, " (larger than the allocation limit of %s)", FormatBytes(e.Limit))
 	}
@@ -79,62 +86,49 @@ func FormatBytes(n int64) string {
 // Windows.
 const unknownLimit = int64(1) << 47
 
-// DefaultMemoryLimit returns the default limit on one allocation: the
-// machine's physical memory plus swap (MemTotal + SwapTotal of
-// /proc/meminfo) on Linux, 128 TiB where that cannot be read. No single
-// buffer larger than that can be allocated. It is read once; safe for
-// concurrent use.
+// DefaultMemoryLimit returns the memory the process may use, the default
+// limit on one allocation and on a Context's live memory: the least of
+// MemoryBounds (physical memory plus swap, the cgroup's memory limit,
+// RLIMIT_AS), or 128 TiB where none can be read. Go's own soft limit
+// (GOMEMLIMIT, debug.SetMemoryLimit) is not among them: it asks the
+// garbage collector to work harder, it does not make allocations fail,
+// and programs often set it below what they may use. It is read once;
+// safe for concurrent use.
 func DefaultMemoryLimit() int64 { return defaultLimit() }
 
 var defaultLimit = sync.OnceValue(func() int64 {
-	n, err := readMeminfo("/proc/meminfo")
-	if err != nil || n <= 0 {
-		return unknownLimit
+	if b, ok := leastBound(MemoryBounds()); ok && b.Bytes > 0 {
+		return b.Bytes
 	}
-	return n
+	return unknownLimit
 })
 
-// readMeminfo returns MemTotal + SwapTotal of a /proc/meminfo file in
-// bytes.
-func readMeminfo(path string) (int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	var total int64
-	found := false
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		key, rest, ok := strings.Cut(sc.Text(), ":")
-		if !ok || (key != "MemTotal" && key != "SwapTotal") {
-			continue
-		}
-		fields := strings.Fields(rest)
-		if len(fields) == 0 {
-			continue
-		}
-		kb, err := strconv.ParseInt(fields[0], 10, 64)
-		if err != nil || kb < 0 || kb > math.MaxInt64/1024-total/1024 {
-			return 0, fmt.Errorf("exec: %s: bad %s line %q", path, key, sc.Text())
-		}
-		total += kb * 1024
-		found = found || key == "MemTotal"
-	}
-	if err := sc.Err(); err != nil {
-		return 0, err
-	}
-	if !found {
-		return 0, fmt.Errorf("exec: %s has no MemTotal", path)
-	}
-	return total, nil
-}
+// MemoryBounds returns each limit on the memory of the process that can
+// be read, for diagnostics: "/proc/meminfo MemTotal+SwapTotal"; the
+// memory limit of the process's cgroup and its ancestors (v2:
+// memory.max plus memory.swap.max, the swap part at most SwapTotal; v1:
+// memory.memsw.limit_in_bytes, or memory.limit_in_bytes where swap is not
+// accounted), found through /proc/self/cgroup and /proc/self/mountinfo;
+// and RLIMIT_AS, less the address space mapped when it is read (VmSize of
+// /proc/self/status: the limit is on address space, and the Go runtime
+// reserves some at start). Unlimited and unreadable ones are left out (on
+// systems other than Linux only RLIMIT_AS remains, whole). Safe for
+// concurrent use.
+func MemoryBounds() []MemoryBound { return memoryBounds(os.DirFS("/"), rlimitAS) }
 
 // Limiter is implemented by allocators that bound the size of a single
-// allocation (LimitAllocator's result).
+// allocation (LimitAllocator's and NewLimitedAllocator's results).
 type Limiter interface {
 	// AllocLimit returns the largest allocation in bytes.
 	AllocLimit() int64
+}
+
+// Budget is implemented by allocators that bound the bytes live at once
+// (NewLimitedAllocator's result with a MemoryLimit).
+type Budget interface {
+	// MemoryBudget returns the most bytes that may be live at once (0: no
+	// bound) and the bytes live now.
+	MemoryBudget() (limit, inUse int64)
 }
 
 // AllocLimit returns the largest single allocation, in bytes, that may be
@@ -148,9 +142,11 @@ func AllocLimit(alloc memory.Allocator) int64 {
 }
 
 // CheckAlloc returns a *MemoryError when an array of dtype d and shape s
-// is larger than AllocLimit(alloc), or the shape's error when s is
+// is larger than AllocLimit(alloc), or, when alloc is a Budget, when it
+// does not fit in what is left of the memory limit (counting the 64-byte
+// rounding arrow applies to buffers); or the shape's error when s is
 // invalid (see graph.CheckShape). Backends call it before allocating
-// results and scratch space from the Go heap, which cannot fail
+// results and scratch space, also from the Go heap, which cannot fail
 // gracefully; NewTensor calls it for every tensor.
 func CheckAlloc(alloc memory.Allocator, d graph.DType, s graph.Shape) error {
 	if err := graph.CheckShape(s, d); err != nil {
@@ -160,53 +156,22 @@ func CheckAlloc(alloc memory.Allocator, d graph.DType, s graph.Shape) error {
 	if limit := AllocLimit(alloc); n > limit {
 		return &MemoryError{Bytes: n, Limit: limit, Shape: s.Clone(), DType: d}
 	}
+	if b, ok := alloc.(Budget); ok {
+		if limit, inUse := b.MemoryBudget(); limit > 0 && roundUp64(n) > limit-inUse {
+			return &MemoryError{Bytes: n, Limit: limit, Total: true, InUse: inUse, Shape: s.Clone(), DType: d}
+		}
+	}
 	return nil
 }
 
-// LimitAllocator returns an allocator that forwards to alloc but refuses
-// allocations of more than limit bytes (limit <= 0: DefaultMemoryLimit;
-// arrow rounds capacities up to 64 bytes, and so does the limit here),
-// and that reports its limit to AllocLimit, so that NewTensor and
-// CheckAlloc return a *MemoryError for them. An allocation asked of it
-// directly (memory.Allocator has no error result) panics with the
-// *MemoryError instead; RecoverMemoryError turns that back into an error
-// at a backend's boundary. Safe for concurrent use when alloc is.
-func LimitAllocator(alloc memory.Allocator, limit int64) memory.Allocator {
-	if limit <= 0 {
-		limit = DefaultMemoryLimit()
+// roundUp64 rounds n up to a multiple of 64, as arrow rounds buffer
+// capacities (n is at most MaxInt64-63: CheckShape bounds byte sizes).
+func roundUp64(n int64) int64 {
+	if n > math.MaxInt64-63 {
+		return math.MaxInt64
 	}
-	if l, ok := alloc.(*limitAllocator); ok {
-		alloc = l.inner
-	}
-	return &limitAllocator{inner: alloc, limit: limit}
+	return (n + 63) &^ 63
 }
-
-type limitAllocator struct {
-	inner memory.Allocator
-	limit int64
-}
-
-func (a *limitAllocator) AllocLimit() int64 { return a.limit }
-
-// check panics for an allocation of more than the limit, rounded up to the
-// 64 bytes arrow's buffers round their capacity to.
-func (a *limitAllocator) check(size int) {
-	if int64(size) > a.limit && int64(size)-a.limit >= 64 {
-		panic(&MemoryError{Bytes: int64(size), Limit: a.limit})
-	}
-}
-
-func (a *limitAllocator) Allocate(size int) []byte {
-	a.check(size)
-	return a.inner.Allocate(size)
-}
-
-func (a *limitAllocator) Reallocate(size int, b []byte) []byte {
-	a.check(size)
-	return a.inner.Reallocate(size, b)
-}
-
-func (a *limitAllocator) Free(b []byte) { a.inner.Free(b) }
 
 // RecoverMemoryError, deferred by a function that returns an error
 // through err, turns a panic carrying a *MemoryError (from a
@@ -241,7 +206,7 @@ func allocate(buf *memory.Buffer, n int, d graph.DType, s graph.Shape) (err erro
 		me := &MemoryError{Bytes: int64(n), Shape: s.Clone(), DType: d}
 		switch x := r.(type) {
 		case *MemoryError:
-			me.Limit = x.Limit
+			me.Limit, me.Total, me.InUse = x.Limit, x.Total, x.InUse
 		case error:
 			me.Cause = x
 		default:

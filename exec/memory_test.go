@@ -6,8 +6,8 @@ package exec_test
 import (
 	"errors"
 	"os"
-	"path/filepath"
 	"testing"
+	"testing/fstest"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
@@ -111,19 +111,27 @@ func TestRecoverMemoryError(t *testing.T) {
 }
 
 func TestReadMeminfo(t *testing.T) {
-	dir := t.TempDir()
-	write := func(s string) string {
-		p := filepath.Join(dir, "meminfo")
-		require.NoError(t, os.WriteFile(p, []byte(s), 0o600))
-		return p
+	fsys := fstest.MapFS{
+		"ok":      {Data: []byte("MemTotal:       16 kB\nMemFree: 3 kB\nSwapTotal:  4 kB\n")},
+		"noswap":  {Data: []byte("MemTotal: 8 kB\n")},
+		"nototal": {Data: []byte("SwapTotal: 4 kB\n")},
+		"bad":     {Data: []byte("MemTotal: lots kB\n")},
+		"huge":    {Data: []byte("MemTotal: 9223372036854775807 kB\n")},
 	}
-	n, err := exec.ReadMeminfo(write("MemTotal:       16 kB\nMemFree: 3 kB\nSwapTotal:  4 kB\n"))
+	total, swap, err := exec.ReadMeminfo(fsys, "ok")
 	require.NoError(t, err)
-	require.EqualValues(t, 20*1024, n)
-	_, err = exec.ReadMeminfo(write("SwapTotal: 4 kB\n"))
+	require.EqualValues(t, 16*1024, total)
+	require.EqualValues(t, 4*1024, swap)
+	total, swap, err = exec.ReadMeminfo(fsys, "noswap")
+	require.NoError(t, err)
+	require.EqualValues(t, 8*1024, total)
+	require.Zero(t, swap)
+	_, _, err = exec.ReadMeminfo(fsys, "nototal")
 	require.ErrorContains(t, err, "has no MemTotal")
-	_, err = exec.ReadMeminfo(write("MemTotal: lots kB\n"))
+	_, _, err = exec.ReadMeminfo(fsys, "bad")
 	require.ErrorContains(t, err, "bad MemTotal line")
-	_, err = exec.ReadMeminfo(filepath.Join(dir, "missing"))
+	_, _, err = exec.ReadMeminfo(fsys, "huge")
+	require.ErrorContains(t, err, "bad MemTotal line")
+	_, _, err = exec.ReadMeminfo(fsys, "missing")
 	require.Error(t, err)
 }
