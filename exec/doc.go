@@ -6,10 +6,21 @@
 // exec/ref (the reference evaluator, the oracle every backend is tested
 // against), exec/cpu and exec/cuda.
 //
-// The memory guard: NewTensor, CheckAlloc and LimitAllocator refuse an
-// allocation larger than AllocLimit (the machine's memory by default, or
-// the limit a LimitAllocator carries in the Request's allocator) with a
+// The memory guard: NewTensor and CheckAlloc refuse an allocation with a
 // *MemoryError, NumPy's MemoryError, instead of letting the Go runtime die
-// of an out-of-memory failure; backends defer RecoverMemoryError at their
-// boundary for allocators that panic.
+// of an out-of-memory failure, when it is larger than AllocLimit (by
+// default DefaultMemoryLimit: the least of physical memory plus swap, the
+// cgroup's memory limit and RLIMIT_AS, see MemoryBounds) or, for a
+// LimitedAllocator with a memory limit (a Budget), when it does not fit in
+// what is left of that limit on the bytes live at once. A
+// LimitedAllocator counts what it hands out and panics with the
+// *MemoryError when asked directly for too much; backends defer
+// RecoverMemoryError at their boundary for allocators that panic.
+//
+// Pool keeps freed blocks for reuse, but not forever: the least recently
+// freed go back to the base allocator when the cache outgrows its bound
+// or when an allocation of another size class would make the pool hold
+// more than its peak use calls for, blocks unused for PoolIdleTimeout go
+// back on a timer, and Trim gives back everything (CuPy's
+// free_all_blocks).
 package exec

@@ -3,23 +3,35 @@
 // (four per power of two); freed blocks go to per-class free lists and are
 // handed out again without zeroing, so an evaluation that runs again
 // pays neither for fresh pages nor for clearing them, and the garbage
-// collector sees no new allocation. Cached bytes are bounded: the least
-// recently freed blocks go back to the base allocator first.
+// collector sees no new allocation. Idle memory goes back to the base
+// allocator three ways: the least recently freed blocks first when the
+// cache outgrows its bound, or when an allocation of another size class
+// would make the pool hold more than its peak use calls for; every block
+// left idle for a while (a timer, armed only while something is cached);
+// and all of it on Trim.
 
 package exec
 
 import (
 	"fmt"
 	"math/bits"
+	"runtime"
+	"runtime/debug"
 	"sync"
+	"time"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fuseflow/fuseflow/internal/clock"
 )
 
 // minClassShift is log2 of the smallest size class (64 bytes, arrow's
 // alignment).
 const minClassShift = 6
+
+// numClasses is the number of size classes: classOf(MaxInt) is 223.
+const numClasses = 4 * (64 - minClassShift - 1)
 
 // classOf returns the size class of an allocation of n bytes: classes
 // 0-3 are 64 bytes apart up to 256; above that each power of two is cut
@@ -57,6 +69,8 @@ type PoolStats struct {
 	Hits      int64 // allocations served from the free lists
 	Misses    int64 // allocations that went to the base allocator
 	Evictions int64 // cached blocks given back to keep Cached under MaxCached
+	Displaced int64 // cached blocks given back to make room for an allocation of another class
+	Expired   int64 // cached blocks given back after sitting idle (PoolIdleTimeout)
 	Frees     int64 // blocks freed by users
 }
 
@@ -76,21 +90,67 @@ func PoolMaxCached(n int64) PoolOption {
 	}
 }
 
+// DefaultPoolIdleTimeout is how long a cached block may sit unused before
+// a Pool gives it back, unless PoolIdleTimeout says otherwise.
+const DefaultPoolIdleTimeout = 30 * time.Second
+
+// PoolIdleTimeout makes a Pool give back cached blocks that have not been
+// reused for d (d <= 0: never; without the option,
+// DefaultPoolIdleTimeout). A block goes back between d and 2d after it
+// was freed: a timer checks every d while anything is cached, and is not
+// armed otherwise (so an idle, empty pool costs nothing).
+func PoolIdleTimeout(d time.Duration) PoolOption {
+	return func(p *Pool) { p.idle = max(d, 0) }
+}
+
+// poolClock makes a Pool schedule its idle checks on c (tests use a fake
+// clock).
+func poolClock(c clock.Clock) PoolOption { return func(p *Pool) { p.clock = c } }
+
+// releaseToOSMin is the least number of bytes given back at once to a
+// Go allocator after which a Pool asks the runtime to return freed memory
+// to the operating system (debug.FreeOSMemory): otherwise the garbage
+// collector would keep the pages until its next cycle, and the process's
+// resident memory would not shrink.
+const releaseToOSMin = 64 << 20
+
 // Pool is a caching memory.Allocator over a base allocator. Allocate
 // returns memory that is NOT zeroed when it comes from the cache (like
 // malloc; use NewTensor, which clears, where zeroes are needed). Free
-// puts a block on its class's free list; Trim gives every cached block
-// back to the base allocator, so that a checked base allocator reports
-// zero bytes once all buffers are released and the pool trimmed. A Pool
-// is safe for concurrent use.
+// puts a block on its class's free list. Cached blocks go back to the
+// base allocator:
+//   - the least recently freed first, when the cache would outgrow its
+//     bound (PoolMaxCached);
+//   - the least recently freed first, before a miss would make the
+//     pool's footprint (bytes in use plus cached) larger than its peak
+//     use so far (or than the use this allocation makes, when that is a
+//     new peak) plus an eighth: idle blocks of other classes make room
+//     for a large request instead of piling up beside it;
+//   - when unused for the idle timeout (PoolIdleTimeout);
+//   - all of them on Trim (CuPy's free_all_blocks), so that a checked
+//     base allocator reports zero bytes once all buffers are released and
+//     the pool trimmed.
+//
+// With a Go allocator as base, giving back 64 MiB or more at once also
+// returns the freed memory to the operating system (two garbage
+// collections: without them the process's resident memory would not
+// shrink until the collector's next cycles). While blocks are
+// cached the idle timer holds a reference to the pool; it lets go within
+// twice the idle timeout after the cache empties. A Pool is safe for
+// concurrent use.
 type Pool struct {
 	base      memory.Allocator
 	maxCached int64
+	idle      time.Duration
+	clock     clock.Clock
+	released  func(bytes int64) // called after blocks went back to base, without p.mu
 
 	mu    sync.Mutex
 	live  map[unsafe.Pointer]*block // handed-out blocks by data address
-	free  map[int]*block            // per class: most recently freed first (via nextC)
+	free  [numClasses]*block        // per class: most recently freed first (via nextC)
 	lru   block                     // sentinel of the list of cached blocks, oldest at lru.next
+	epoch uint64                    // idle checks so far
+	timer clock.Timer               // the pending idle check; nil when none is armed
 	stats PoolStats
 }
 
@@ -98,6 +158,7 @@ type Pool struct {
 type block struct {
 	mem        []byte // exactly as the base allocator returned it
 	class      int
+	epoch      uint64 // the pool's epoch when the block was cached
 	nextC      *block // next cached block of the same class
 	prevC      *block
 	prev, next *block // LRU list of cached blocks
@@ -109,7 +170,11 @@ func NewPool(base memory.Allocator, opts ...PoolOption) *Pool {
 		base = memory.NewGoAllocator()
 	}
 	p := &Pool{base: base, maxCached: max(DefaultMemoryLimit()/8, 256<<20),
-		live: map[unsafe.Pointer]*block{}, free: map[int]*block{}}
+		idle: DefaultPoolIdleTimeout, clock: clock.Real(),
+		live: map[unsafe.Pointer]*block{}}
+	if _, ok := base.(*memory.GoAllocator); ok {
+		p.released = releaseToOS
+	}
 	for _, o := range opts {
 		if o != nil {
 			o(p)
@@ -119,10 +184,22 @@ func NewPool(base memory.Allocator, opts ...PoolOption) *Pool {
 	return p
 }
 
+// releaseToOS returns freed Go memory to the operating system after a
+// large release. It collects twice: scratch kept in a sync.Pool (the CPU
+// executor's frames, for one) may still point into a block given back,
+// and a sync.Pool lets go of its objects only at the second collection.
+func releaseToOS(bytes int64) {
+	if bytes >= releaseToOSMin {
+		runtime.GC()
+		debug.FreeOSMemory()
+	}
+}
+
 var defaultPool = sync.OnceValue(func() *Pool { return NewPool(memory.NewGoAllocator()) })
 
 // DefaultPool returns the process-wide Pool over a Go allocator, with the
-// default bound on cached bytes. Safe for concurrent use.
+// default bound on cached bytes and idle timeout. Safe for concurrent
+// use.
 func DefaultPool() *Pool { return defaultPool() }
 
 // Base returns the allocator the pool draws from.
@@ -141,7 +218,9 @@ func (p *Pool) Allocate(size int) []byte {
 		p.unlinkCached(b)
 		p.stats.Hits++
 	} else {
+		evict := p.makeRoomLocked(int64(classSize(c)))
 		p.mu.Unlock()
+		p.giveBack(evict)
 		mem := p.base.Allocate(classSize(c)) // outside the lock: it may be slow or panic
 		b = &block{mem: mem, class: c}
 		p.mu.Lock()
@@ -152,6 +231,39 @@ func (p *Pool) Allocate(size int) []byte {
 	p.stats.PeakInUse = max(p.stats.PeakInUse, p.stats.InUse)
 	p.mu.Unlock()
 	return b.mem[:size:size]
+}
+
+// makeRoomLocked takes the least recently freed blocks off the cache
+// until a new block of sz bytes keeps the footprint (InUse + Cached + sz)
+// within the peak use (including this allocation) plus an eighth, and
+// returns them for giveBack. Called with p.mu held.
+func (p *Pool) makeRoomLocked(sz int64) []*block {
+	if p.stats.Cached == 0 {
+		return nil
+	}
+	bound := max(p.stats.PeakInUse, p.stats.InUse+sz)
+	bound += bound / 8
+	var evict []*block
+	for p.stats.Cached > 0 && p.stats.InUse+p.stats.Cached+sz > bound {
+		old := p.lru.next
+		p.unlinkCached(old)
+		p.stats.Displaced++
+		evict = append(evict, old)
+	}
+	return evict
+}
+
+// giveBack frees blocks to the base allocator. Called without p.mu.
+func (p *Pool) giveBack(blocks []*block) int64 {
+	var n int64
+	for _, b := range blocks {
+		n += int64(classSize(b.class))
+		p.base.Free(b.mem)
+	}
+	if n > 0 && p.released != nil {
+		p.released(n)
+	}
+	return n
 }
 
 // Reallocate resizes b (from this pool) to size bytes, keeping its
@@ -203,13 +315,14 @@ func (p *Pool) Free(b []byte) {
 		p.linkCached(blk)
 	}
 	p.mu.Unlock()
-	for _, e := range evict {
-		p.base.Free(e.mem)
+	if evict != nil {
+		p.giveBack(evict)
 	}
 }
 
 // Trim gives every cached block back to the base allocator and returns
-// how many bytes that was. Blocks in use are not affected.
+// how many bytes that was, as CuPy's free_all_blocks does. Blocks in use
+// are not affected.
 func (p *Pool) Trim() int64 {
 	p.mu.Lock()
 	var all []*block
@@ -219,12 +332,28 @@ func (p *Pool) Trim() int64 {
 		all = append(all, b)
 	}
 	p.mu.Unlock()
-	var n int64
-	for _, b := range all {
-		n += int64(classSize(b.class))
-		p.base.Free(b.mem)
+	return p.giveBack(all)
+}
+
+// expire is the idle check: it gives back the blocks cached since before
+// the previous check (unused for at least the idle timeout) and re-arms
+// the timer while anything stays cached.
+func (p *Pool) expire() {
+	var old []*block
+	p.mu.Lock()
+	p.epoch++
+	for b := p.lru.next; b != &p.lru && b.epoch+2 <= p.epoch; b = p.lru.next {
+		p.unlinkCached(b)
+		p.stats.Expired++
+		old = append(old, b)
 	}
-	return n
+	if p.lru.next != &p.lru {
+		p.timer = p.clock.AfterFunc(p.idle, p.expire)
+	} else {
+		p.timer = nil
+	}
+	p.mu.Unlock()
+	p.giveBack(old)
 }
 
 // Stats returns the pool's statistics.
@@ -237,7 +366,8 @@ func (p *Pool) Stats() PoolStats {
 }
 
 // linkCached puts b at the head of its class's free list and at the
-// newest end of the LRU list. Called with p.mu held.
+// newest end of the LRU list, and arms the idle check if none is armed.
+// Called with p.mu held.
 func (p *Pool) linkCached(b *block) {
 	head := p.free[b.class]
 	b.prevC, b.nextC = nil, head
@@ -248,17 +378,19 @@ func (p *Pool) linkCached(b *block) {
 	b.prev, b.next = p.lru.prev, &p.lru
 	p.lru.prev.next = b
 	p.lru.prev = b
+	b.epoch = p.epoch
 	p.stats.Cached += int64(classSize(b.class))
+	if p.timer == nil && p.idle > 0 {
+		p.timer = p.clock.AfterFunc(p.idle, p.expire)
+	}
 }
 
 // unlinkCached takes b off both lists. Called with p.mu held.
 func (p *Pool) unlinkCached(b *block) {
 	if b.prevC != nil {
 		b.prevC.nextC = b.nextC
-	} else if b.nextC != nil {
-		p.free[b.class] = b.nextC
 	} else {
-		delete(p.free, b.class)
+		p.free[b.class] = b.nextC
 	}
 	if b.nextC != nil {
 		b.nextC.prevC = b.prevC

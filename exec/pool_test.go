@@ -1,18 +1,21 @@
 // Tests of the caching allocator: size classes, reuse without zeroing,
-// the bound on cached bytes, Trim back to a checked allocator, and
-// concurrent use.
+// the bound on cached bytes, Trim back to a checked allocator, room made
+// for new classes, idle expiry on a fake clock, and concurrent use.
 
 package exec_test
 
 import (
+	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/clock"
 )
 
 func TestPoolReuse(t *testing.T) {
@@ -146,4 +149,140 @@ func TestPoolConcurrent(t *testing.T) {
 	require.LessOrEqual(t, s.Cached, int64(64<<10))
 	p.Trim()
 	require.Zero(t, checked.CurrentAlloc())
+}
+
+// A miss makes room by giving back idle blocks of other classes, least
+// recently freed first, so that the pool never holds much more than its
+// peak use: after releasing everything, a large request of a new class
+// does not pile new memory on top of the idle cache.
+func TestPoolDisplacesIdleBlocks(t *testing.T) {
+	checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	p := exec.NewPool(checked, exec.PoolMaxCached(-1), exec.PoolIdleTimeout(0))
+	const mib = 1 << 20
+	var bs [][]byte
+	for i := range 4 {
+		bs = append(bs, p.Allocate((i+1)*mib)) // classes of 1, 2, 3 and 4 MiB
+	}
+	for _, b := range bs {
+		p.Free(b)
+	}
+	s := p.Stats()
+	require.EqualValues(t, 10*mib, s.Cached)
+	require.EqualValues(t, 10*mib, s.PeakInUse)
+
+	// A hit gives back nothing; neither does a small miss within the
+	// peak plus an eighth.
+	p.Free(p.Allocate(3 * mib))
+	small := p.Allocate(64)
+	require.Zero(t, p.Stats().Displaced)
+	p.Free(small)
+
+	// 7 MiB of a new class: 10 cached + 7 is over 10 + 10/8, so the
+	// oldest blocks (1, 2 and 4 MiB: the 3 MiB one was reused) go first.
+	big := p.Allocate(7 * mib)
+	s = p.Stats()
+	require.EqualValues(t, 3, s.Displaced)
+	require.EqualValues(t, 3*mib+64, s.Cached, "the most recently used blocks stay")
+	require.LessOrEqual(t, s.InUse+s.Cached, s.PeakInUse+s.PeakInUse/8)
+	require.EqualValues(t, 10*mib+64, checked.CurrentAlloc(), "held: the 7 MiB block and the cache")
+
+	// A new peak: room is made relative to it.
+	p.Free(big)
+	huge := p.Allocate(20 * mib)
+	s = p.Stats()
+	require.EqualValues(t, 20*mib, s.PeakInUse)
+	require.LessOrEqual(t, s.InUse+s.Cached, int64(20*mib+20*mib/8))
+	p.Free(huge)
+	p.Trim()
+	require.Zero(t, checked.CurrentAlloc())
+}
+
+// Cached blocks go back to the base allocator after sitting unused for
+// between one and two idle timeouts; a block reused meanwhile stays. The
+// timer is armed only while something is cached.
+func TestPoolIdleExpiry(t *testing.T) {
+	checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	clk := clock.NewFake()
+	p := exec.NewPool(checked, exec.PoolIdleTimeout(10*time.Second), exec.PoolClock(clk))
+	require.Zero(t, clk.Pending(), "an empty pool arms no timer")
+
+	a, b := p.Allocate(1000), p.Allocate(5000)
+	p.Free(a)
+	p.Free(b)
+	require.Equal(t, 1, clk.Pending())
+	clk.Advance(10 * time.Second)
+	require.EqualValues(t, 1024+5120, p.Stats().Cached, "not yet idle for a whole period")
+
+	clk.Advance(5 * time.Second)
+	p.Free(p.Allocate(1000)) // reused at t=15s: cached again, fresh
+	clk.Advance(5 * time.Second)
+	s := p.Stats()
+	require.EqualValues(t, 1024, s.Cached, "the 5 KiB block, idle since t=0, expired at t=20s")
+	require.EqualValues(t, 1, s.Expired)
+	require.EqualValues(t, 1024, checked.CurrentAlloc())
+
+	clk.Advance(10 * time.Second)
+	s = p.Stats()
+	require.Zero(t, s.Cached, "the reused block, idle since t=15s, expired at t=30s")
+	require.EqualValues(t, 2, s.Expired)
+	require.Zero(t, checked.CurrentAlloc())
+	require.Zero(t, clk.Pending(), "with nothing cached the timer is not re-armed")
+
+	// Blocks in use never expire.
+	c := p.Allocate(100)
+	clk.Advance(time.Minute)
+	require.EqualValues(t, 128, p.Stats().InUse)
+	p.Free(c)
+	clk.Advance(20 * time.Second)
+	require.Zero(t, checked.CurrentAlloc())
+
+	// Trim empties the cache at once; the pending check then disarms.
+	p.Free(p.Allocate(100))
+	require.EqualValues(t, 128, p.Trim())
+	clk.Advance(10 * time.Second)
+	require.Zero(t, clk.Pending())
+}
+
+// With the real clock the idle check is a runtime timer, not a goroutine:
+// a pool holding cached blocks adds none.
+func TestPoolIdleNoGoroutine(t *testing.T) {
+	same := false
+	for range 5 { // another test's timer may fire meanwhile: try again
+		before := runtime.NumGoroutine()
+		p := exec.NewPool(memory.NewGoAllocator(), exec.PoolIdleTimeout(time.Hour))
+		for range 100 {
+			p.Free(p.Allocate(4096))
+		}
+		same = runtime.NumGoroutine() == before
+		p.Trim()
+		if same {
+			break
+		}
+	}
+	require.True(t, same, "the pool started goroutines")
+}
+
+// Giving back blocks tells the pool's release hook how many bytes went;
+// pools over a Go allocator return large releases to the operating
+// system.
+func TestPoolReleaseHook(t *testing.T) {
+	require.True(t, exec.ReleasesToOS(exec.NewPool(memory.NewGoAllocator())))
+	require.True(t, exec.ReleasesToOS(exec.NewPool(nil)))
+	require.False(t, exec.ReleasesToOS(exec.NewPool(memory.NewCheckedAllocator(memory.NewGoAllocator()))))
+
+	var released []int64
+	clk := clock.NewFake()
+	p := exec.NewPool(memory.NewGoAllocator(), exec.PoolMaxCached(4096), exec.PoolClock(clk),
+		exec.PoolIdleTimeout(time.Second), exec.PoolReleased(func(n int64) { released = append(released, n) }))
+	a, b := p.Allocate(4096), p.Allocate(4096)
+	p.Free(a)
+	p.Free(b)                // over the bound: a goes back
+	p.Free(p.Allocate(8192)) // b makes room for it; then it is too large to cache
+	p.Free(p.Allocate(1000))
+	clk.Advance(2 * time.Second) // the 1 KiB block expires
+	require.Equal(t, []int64{4096, 4096, 8192, 1024}, released, "evicted, displaced, too large to cache, expired")
+	s := p.Stats()
+	require.Equal(t, [3]int64{1, 1, 1}, [3]int64{s.Evictions, s.Displaced, s.Expired})
+	require.Zero(t, p.Trim())
+	require.Len(t, released, 4, "nothing to release, no call")
 }
