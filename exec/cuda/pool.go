@@ -1,14 +1,21 @@
 // The caching device memory pool: size classes, stream-ordered reuse,
-// statistics, Trim, and the out-of-memory path (release the cache, retry
-// once, then an error naming the request and the free memory).
+// statistics, Trim, idle blocks given back to make room for requests of
+// other classes and after sitting unused, and the out-of-memory path
+// (release the cache, retry once, then an error naming the request and the
+// free memory).
 
 package cuda
 
 import (
+	"cmp"
 	"fmt"
 	"math/bits"
+	"slices"
 	"sync"
+	"time"
 
+	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/internal/clock"
 	drv "github.com/fuseflow/fuseflow/internal/cuda"
 )
 
@@ -49,33 +56,77 @@ type PoolStats struct {
 	// releasing the cache; Trimmed the bytes released by Trim and retries.
 	Allocs, Hits, DriverAllocs, Retries int64
 	Trimmed                             int64
+	// Displaced counts cached blocks freed to make room for a request of
+	// another class; Expired those freed after sitting unused for the
+	// idle timeout.
+	Displaced, Expired int64
 }
 
 // block is one device allocation of the pool.
 type block struct {
 	ptr   drv.DevicePtr
 	class int64
+	epoch uint64 // the pool's idle-check count when the block was returned
+	seq   uint64 // order of return: the least recently returned go first
 }
+
+// PoolOption configures NewPool.
+type PoolOption func(*Pool)
+
+// PoolIdleTimeout makes a Pool free cached blocks that no request has
+// reused for d (d <= 0: never; without the option,
+// exec.DefaultPoolIdleTimeout), so that device memory the process no
+// longer uses goes back to the driver for other processes. A block goes
+// between d and 2d after it was returned: a timer checks every d while
+// anything is cached, and is not armed otherwise.
+func PoolIdleTimeout(d time.Duration) PoolOption {
+	return func(p *Pool) { p.idle = max(d, 0) }
+}
+
+// poolClock makes a Pool schedule its idle checks on c (tests use a fake
+// clock).
+func poolClock(c clock.Clock) PoolOption { return func(p *Pool) { p.clock = c } }
 
 // Pool is a caching allocator of device memory on one context. Returned
 // blocks are kept per size class and handed out again without a driver
 // call. Reuse is stream-ordered: a block returned while stream s may still
 // use it is reused at once only by work on s (which runs after it); other
-// streams get it after StreamDone(s) says s has finished. It is safe for
+// streams get it after StreamDone(s) says s has finished.
+//
+// Cached blocks no stream is using go back to the driver: the least
+// recently returned first, before a request the cache cannot serve would
+// make the pool's footprint (Live + Cached) larger than its peak use so
+// far (or than the use this request makes, when that is a new peak) plus
+// an eighth, so that idle blocks of other classes make room instead of
+// piling up beside new ones; when unused for the idle timeout
+// (PoolIdleTimeout); all of them when the driver runs out of memory
+// (then the request is retried once) and on Trim. It is safe for
 // concurrent use.
 type Pool struct {
-	ctx *drv.Context
+	ctx   *drv.Context
+	idle  time.Duration
+	clock clock.Clock
 
 	mu      sync.Mutex
 	free    map[int64][]block
 	pending map[drv.Stream]map[int64][]block
 	stats   PoolStats
 	closed  bool
+	epoch   uint64      // idle checks so far
+	seq     uint64      // blocks returned so far
+	timer   clock.Timer // the pending idle check; nil when none is armed
 }
 
-// NewPool returns an empty pool allocating on ctx.
-func NewPool(ctx *drv.Context) *Pool {
-	return &Pool{ctx: ctx, free: map[int64][]block{}, pending: map[drv.Stream]map[int64][]block{}}
+// NewPool returns an empty pool allocating on ctx, configured by opts.
+func NewPool(ctx *drv.Context, opts ...PoolOption) *Pool {
+	p := &Pool{ctx: ctx, idle: exec.DefaultPoolIdleTimeout, clock: clock.Real(),
+		free: map[int64][]block{}, pending: map[drv.Stream]map[int64][]block{}}
+	for _, o := range opts {
+		if o != nil {
+			o(p)
+		}
+	}
+	return p
 }
 
 // take pops a block of class c from list m, if any.
@@ -116,7 +167,9 @@ func (p *Pool) Alloc(n int64, s drv.Stream) (*Buffer, error) {
 		p.mu.Unlock()
 		return newBuffer(p, b, n), nil
 	}
+	evict := p.makeRoomLocked(c)
 	p.mu.Unlock()
+	p.freeBlocks(evict)
 
 	ptr, err := p.ctx.MemAlloc(uint64(c))
 	if drv.IsOutOfMemory(err) {
@@ -134,6 +187,57 @@ func (p *Pool) Alloc(n int64, s drv.Stream) (*Buffer, error) {
 	p.addLive(c)
 	p.mu.Unlock()
 	return newBuffer(p, block{ptr: ptr, class: c}, n), nil
+}
+
+// makeRoomLocked takes the least recently returned free blocks off the
+// cache until a new block of c bytes keeps the footprint (Live + Cached
+// + c) within the peak use (including this request) plus an eighth, and
+// returns them for freeBlocks. Blocks pending on a stream stay. Called
+// with p.mu held.
+func (p *Pool) makeRoomLocked(c int64) []block {
+	bound := max(p.stats.Peak, p.stats.Live+c)
+	bound += bound / 8
+	if p.stats.Live+p.stats.Cached+c <= bound {
+		return nil
+	}
+	var all []block
+	for _, l := range p.free {
+		all = append(all, l...)
+	}
+	slices.SortFunc(all, func(a, b block) int { return cmp.Compare(a.seq, b.seq) })
+	n := 0
+	for n < len(all) && p.stats.Live+p.stats.Cached+c > bound {
+		p.stats.Cached -= all[n].class
+		p.stats.Displaced++
+		n++
+	}
+	evict := all[:n]
+	gone := make(map[drv.DevicePtr]bool, n)
+	for _, b := range evict {
+		gone[b.ptr] = true
+	}
+	for cl, l := range p.free {
+		l = slices.DeleteFunc(l, func(b block) bool { return gone[b.ptr] })
+		if len(l) == 0 {
+			delete(p.free, cl)
+		} else {
+			p.free[cl] = l
+		}
+	}
+	return evict
+}
+
+// freeBlocks gives blocks back to the driver and returns their bytes.
+// Called without p.mu.
+func (p *Pool) freeBlocks(blocks []block) int64 {
+	var n int64
+	for _, b := range blocks {
+		n += b.class
+		// A failing free leaves the memory to the context's teardown;
+		// there is nothing better to do with it.
+		_ = p.ctx.MemFree(b.ptr)
+	}
+	return n
 }
 
 // allocError describes a failed allocation of n bytes (class c).
@@ -165,6 +269,11 @@ func (p *Pool) put(b block, s drv.Stream) {
 		return
 	}
 	p.stats.Cached += b.class
+	b.epoch, b.seq = p.epoch, p.seq
+	p.seq++
+	if p.timer == nil && p.idle > 0 {
+		p.timer = p.clock.AfterFunc(p.idle, p.expire)
+	}
 	if s == 0 {
 		p.free[b.class] = append(p.free[b.class], b)
 		return
@@ -204,12 +313,45 @@ func (p *Pool) Trim() int64 {
 	p.stats.Cached -= n
 	p.stats.Trimmed += n
 	p.mu.Unlock()
-	for _, b := range blocks {
-		// A failing free leaves the memory to the context's teardown;
-		// there is nothing better to do with it.
-		_ = p.ctx.MemFree(b.ptr)
-	}
+	p.freeBlocks(blocks)
 	return n
+}
+
+// expire is the idle check: it frees the blocks no stream is using that
+// were returned before the previous check (unused for at least the idle
+// timeout), and re-arms the timer while anything stays cached.
+func (p *Pool) expire() {
+	var old []block
+	p.mu.Lock()
+	if p.closed {
+		p.timer = nil
+		p.mu.Unlock()
+		return
+	}
+	p.epoch++
+	for c, l := range p.free {
+		l = slices.DeleteFunc(l, func(b block) bool {
+			if b.epoch+2 > p.epoch {
+				return false
+			}
+			old = append(old, b)
+			p.stats.Cached -= b.class
+			p.stats.Expired++
+			return true
+		})
+		if len(l) == 0 {
+			delete(p.free, c)
+		} else {
+			p.free[c] = l
+		}
+	}
+	if p.stats.Cached > 0 {
+		p.timer = p.clock.AfterFunc(p.idle, p.expire)
+	} else {
+		p.timer = nil
+	}
+	p.mu.Unlock()
+	p.freeBlocks(old)
 }
 
 // Stats returns a snapshot of the pool's counters.
@@ -235,5 +377,9 @@ func (p *Pool) close() int64 {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.closed = true
+	if p.timer != nil {
+		p.timer.Stop()
+		p.timer = nil
+	}
 	return p.stats.Live
 }
