@@ -134,8 +134,8 @@ func (a *Array) Err() error {
 	if err := nodeOf(a).Err(); err != nil {
 		return err
 	}
-	if a.ctx != nil && a.ctx.err != nil {
-		return a.ctx.err
+	if a.ctx != nil {
+		return checkContext(a.ctx)
 	}
 	return nil
 }

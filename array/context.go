@@ -26,6 +26,11 @@ import (
 // some live array of the Context has already computed reuses that result.
 // Arrays of two Contexts cannot be combined. A Context is safe for
 // concurrent use.
+//
+// Contexts come from NewContext, MustContext and Default. A nil *Context
+// or a zero Context (&Context{}) cannot evaluate: its methods do not
+// panic, arrays built on it carry an error saying to make one with
+// NewContext, and Err returns that error.
 type Context struct {
 	backend exec.Backend
 	alloc   memory.Allocator
@@ -202,22 +207,46 @@ func defaultBackend() (exec.Backend, error) {
 
 // Backend returns the name of the Context's backend ("ref", "cpu",
 // "cuda:0"). For a Default Context whose device is unavailable it is the
-// requested name followed by " (unavailable)".
-func (c *Context) Backend() string { return c.name }
+// requested name followed by " (unavailable)"; for a nil or zero Context
+// it is empty.
+func (c *Context) Backend() string {
+	if c == nil {
+		return ""
+	}
+	return c.name
+}
 
-// Allocator returns the allocator the Context's host buffers come from.
-func (c *Context) Allocator() memory.Allocator { return c.alloc }
+// Allocator returns the allocator the Context's host buffers come from
+// (nil for a nil or zero Context).
+func (c *Context) Allocator() memory.Allocator {
+	if c == nil {
+		return nil
+	}
+	return c.alloc
+}
 
 // MemoryLimit returns the largest single buffer, in bytes, an evaluation
-// of the Context may allocate (see WithMemoryLimit).
-func (c *Context) MemoryLimit() int64 { return exec.AllocLimit(c.limited) }
+// of the Context may allocate (see WithMemoryLimit); 0 for a nil or zero
+// Context.
+func (c *Context) MemoryLimit() int64 {
+	if c == nil || c.limited == nil {
+		return 0
+	}
+	return exec.AllocLimit(c.limited)
+}
 
-// Err returns why the Context cannot evaluate anything, or nil.
-func (c *Context) Err() error { return c.err }
+// Err returns why the Context cannot evaluate anything, or nil: the
+// backend's error for a Default Context whose device is unavailable, and
+// an error saying to make one with NewContext for a nil or zero Context.
+func (c *Context) Err() error { return checkContext(c) }
 
 // Live returns the number of distinct evaluated results and inputs the
-// Context currently holds for live arrays (for tests and diagnostics).
+// Context currently holds for live arrays (for tests and diagnostics; 0
+// for a nil Context).
 func (c *Context) Live() int {
+	if c == nil {
+		return 0
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.results)

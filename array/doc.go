@@ -16,7 +16,8 @@
 // allocator their host buffers come from (NewContext with WithBackend and
 // WithAllocator; Default for the process-wide one, whose backend the
 // FUSEFLOW_DEVICE environment variable picks). Arrays of two Contexts
-// cannot be combined.
+// cannot be combined. A nil or zero Context (&Context{}) is not one:
+// arrays built on it carry an error saying to make one with NewContext.
 //
 // # Operands and promotion
 //

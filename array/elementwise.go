@@ -122,6 +122,9 @@ func sameContext(name string, x, y *Array) error {
 	if cx == nil || cy == nil || cx == cy {
 		return nil
 	}
+	if nodeOf(x).Err() != nil || nodeOf(y).Err() != nil {
+		return nil // the operand's own error (a nil or zero Context's among them) goes on
+	}
 	return opErr(name, []*graph.Node{nodeOf(x), nodeOf(y)},
 		"arrays belong to different Contexts (backends %s and %s)", cx.name, cy.name)
 }

@@ -134,7 +134,7 @@ func TestBadResults(t *testing.T) {
 	_, err = array.NewContext(array.WithAllocator(nil))
 	require.EqualError(t, err, "array: WithAllocator: nil allocator")
 	var nilCtx *array.Context
-	require.EqualError(t, array.FromSlice(nilCtx, []float64{1}).Err(), "FromSlice: nil *Context")
+	require.EqualError(t, array.FromSlice(nilCtx, []float64{1}).Err(), "FromSlice: nil *Context: make one with NewContext or use Default")
 }
 
 // TestEmptyAndZeroD runs size-0 and 0-d arrays through every kind of op

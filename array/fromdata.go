@@ -38,14 +38,23 @@ func dtypeFor[T Number]() DType {
 	return Float64
 }
 
-var errNilContext = errors.New("nil *Context")
+var (
+	errNilContext  = errors.New("nil *Context: make one with NewContext or use Default")
+	errZeroContext = errors.New("zero Context: make one with NewContext or use Default")
+)
 
-// checkContext returns the error that keeps c from building arrays.
+// checkContext returns the error that keeps c from building arrays: c is
+// nil, a zero Context (no backend), or one that carries an error.
 func checkContext(c *Context) error {
-	if c == nil {
+	switch {
+	case c == nil:
 		return errNilContext
+	case c.err != nil:
+		return c.err
+	case c.backend == nil || c.limited == nil:
+		return errZeroContext
 	}
-	return c.err
+	return nil
 }
 
 // inputShape returns the shape of n elements laid out as shape (1-d when

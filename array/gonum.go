@@ -15,6 +15,9 @@ import (
 // elements (in a buffer from c's allocator, held until Release). A nil m
 // gives an Array carrying an error.
 func FromDense(c *Context, m *mat.Dense) *Array {
+	if err := checkContext(c); err != nil {
+		return errArray(c, graph.OpInput, fmt.Errorf("FromDense: %w", err))
+	}
 	if m == nil {
 		return errArray(c, graph.OpInput, errors.New("FromDense: nil *mat.Dense"))
 	}
