@@ -21,23 +21,24 @@ import (
 )
 
 // Context says which backend evaluates its arrays and which allocator
-// their host buffers come from. It also keeps the results of evaluated
-// arrays, so that work is never repeated: an expression that reads a node
-// some live array of the Context has already computed reuses that result.
-// Arrays of two Contexts cannot be combined. A Context is safe for
-// concurrent use.
+// their host buffers come from, within which memory limits. It also keeps
+// the results of evaluated arrays, so that work is never repeated: an
+// expression that reads a node some live array of the Context has already
+// computed reuses that result. Arrays of two Contexts cannot be combined.
+// A Context is safe for concurrent use.
 //
 // Contexts come from NewContext, MustContext and Default. A nil *Context
 // or a zero Context (&Context{}) cannot evaluate: its methods do not
 // panic, arrays built on it carry an error saying to make one with
 // NewContext, and Err returns that error.
 type Context struct {
-	backend exec.Backend
-	alloc   memory.Allocator
-	limited memory.Allocator // alloc behind the Context's allocation limit
-	limit   int64            // the largest single allocation; 0 for exec.DefaultMemoryLimit
-	name    string
-	err     error // set for a Context that cannot evaluate (Default with an unknown device)
+	backend  exec.Backend
+	alloc    memory.Allocator
+	limited  *exec.LimitedAllocator // alloc within the Context's limits, counting live bytes
+	maxAlloc int64                  // the largest single allocation; 0 for exec.DefaultMemoryLimit
+	memLimit int64                  // the most host bytes live at once; 0 for exec.DefaultMemoryLimit
+	name     string
+	err      error // set for a Context that cannot evaluate (Default with an unknown device)
 
 	mu      sync.Mutex
 	results map[*graph.Node]*entry
@@ -86,20 +87,48 @@ func WithAllocator(a memory.Allocator) Option {
 	}
 }
 
-// WithMemoryLimit limits every single buffer an evaluation of the
-// Context allocates (results, scratch, inputs copied from Go slices) to
-// bytes: an evaluation that would need a larger one fails with an
-// *exec.MemoryError ("Unable to allocate 8.00 TiB for an array with shape
-// (1099511627776,) and data type float64", NumPy's MemoryError) instead
-// of running the machine out of memory. Without it the limit is
-// exec.DefaultMemoryLimit(), the machine's memory. A limit that is not
-// positive is an error.
+// WithMemoryLimit bounds the host memory the Context holds at once, as
+// CuPy's MemoryPool.set_limit bounds a pool: every buffer allocated from
+// its allocator and not yet freed counts (inputs copied from Go slices,
+// results held by live arrays, intermediates and scratch of the
+// evaluations running, arrays exported by ToArrow until they are
+// released), in bytes as asked of the allocator (arrow rounds each buffer
+// up to 64 bytes). An evaluation that would go over fails with an
+// *exec.MemoryError ("Unable to allocate 1.00 GiB for an array with shape
+// (268435456,) and data type float32 (3.50 GiB of the memory limit of
+// 4.00 GiB is in use)", NumPy's MemoryError) and frees what it had
+// allocated; release arrays to make room. Not counted: input data shared
+// rather than copied (FromArrow's numeric arrays), slices returned by
+// ToSlice once returned (each is checked against what is left when it is
+// made), memory cached by the allocator (exec.Pool) and device memory.
+// Without it the limit is exec.DefaultMemoryLimit(), what the machine,
+// its cgroup and RLIMIT_AS allow the process. A limit that is not
+// positive is an error. No single buffer can be larger than the limit
+// either: WithMaxAllocation alone bounds single buffers (what
+// WithMemoryLimit meant before it bounded the total).
 func WithMemoryLimit(bytes int64) Option {
 	return func(c *Context) error {
 		if bytes <= 0 {
 			return fmt.Errorf("array: WithMemoryLimit(%d): the limit must be positive", bytes)
 		}
-		c.limit = bytes
+		c.memLimit = bytes
+		return nil
+	}
+}
+
+// WithMaxAllocation bounds each single buffer an evaluation of the
+// Context allocates (results, scratch, inputs copied from Go slices) to
+// bytes, however little else is in use: an evaluation that would need a
+// larger one fails with an *exec.MemoryError ("Unable to allocate 8.00
+// TiB for an array with shape (1099511627776,) and data type float64
+// (larger than the allocation limit of 64.0 GiB)"). Without it the bound
+// is exec.DefaultMemoryLimit(). A bound that is not positive is an error.
+func WithMaxAllocation(bytes int64) Option {
+	return func(c *Context) error {
+		if bytes <= 0 {
+			return fmt.Errorf("array: WithMaxAllocation(%d): the bound must be positive", bytes)
+		}
+		c.maxAlloc = bytes
 		return nil
 	}
 }
@@ -126,12 +155,22 @@ func NewContext(opts ...Option) (*Context, error) {
 		}
 		c.backend = b
 	}
+	c.setLimits()
+	c.name = c.backend.Name()
+	return c, nil
+}
+
+// setLimits puts the Context's allocator (exec.DefaultPool when none was
+// given) behind its limits.
+func (c *Context) setLimits() {
 	if c.alloc == nil {
 		c.alloc = exec.DefaultPool()
 	}
-	c.limited = exec.LimitAllocator(c.alloc, c.limit)
-	c.name = c.backend.Name()
-	return c, nil
+	memLimit := c.memLimit
+	if memLimit <= 0 {
+		memLimit = exec.DefaultMemoryLimit()
+	}
+	c.limited = exec.NewLimitedAllocator(c.alloc, exec.Limits{MaxAllocation: c.maxAlloc, MemoryLimit: memLimit})
 }
 
 // MustContext is NewContext that panics on error, for programs and tests
@@ -151,9 +190,8 @@ var defaultContext = sync.OnceValue(newDefault)
 func newDefault() *Context {
 	c, err := NewContext()
 	if err != nil {
-		alloc := exec.DefaultPool()
-		return &Context{err: err, name: deviceName() + " (unavailable)", alloc: alloc,
-			limited: exec.LimitAllocator(alloc, 0), results: map[*graph.Node]*entry{}}
+		c = &Context{err: err, name: deviceName() + " (unavailable)", results: map[*graph.Node]*entry{}}
+		c.setLimits()
 	}
 	return c
 }
@@ -225,14 +263,35 @@ func (c *Context) Allocator() memory.Allocator {
 	return c.alloc
 }
 
-// MemoryLimit returns the largest single buffer, in bytes, an evaluation
-// of the Context may allocate (see WithMemoryLimit); 0 for a nil or zero
-// Context.
+// MemoryLimit returns the most host memory, in bytes, the Context may
+// hold at once (see WithMemoryLimit); 0 for a nil or zero Context.
 func (c *Context) MemoryLimit() int64 {
 	if c == nil || c.limited == nil {
 		return 0
 	}
-	return exec.AllocLimit(c.limited)
+	limit, _ := c.limited.MemoryBudget()
+	return limit
+}
+
+// MaxAllocation returns the largest single buffer, in bytes, an
+// evaluation of the Context may allocate (see WithMaxAllocation); 0 for a
+// nil or zero Context.
+func (c *Context) MaxAllocation() int64 {
+	if c == nil || c.limited == nil {
+		return 0
+	}
+	return c.limited.AllocLimit()
+}
+
+// MemoryInUse returns the host memory, in bytes, the Context holds now:
+// what counts against its MemoryLimit (see WithMemoryLimit). It is 0 once
+// every array and exported arrow.Array is released, and for a nil or zero
+// Context.
+func (c *Context) MemoryInUse() int64 {
+	if c == nil || c.limited == nil {
+		return 0
+	}
+	return c.limited.InUse()
 }
 
 // Err returns why the Context cannot evaluate anything, or nil: the

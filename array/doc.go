@@ -35,10 +35,15 @@
 // together"); everything built on it carries the same error, and it comes
 // back from Err, Eval, ToSlice and the other results.
 //
-// An evaluation that would need a buffer larger than the machine's memory
-// (or the Context's WithMemoryLimit) fails with an *exec.MemoryError, as
-// NumPy raises MemoryError: "Unable to allocate 8.00 TiB for an array with
-// shape (1099511627776,) and data type float64". Shapes whose byte size
+// An evaluation that would need more memory than the process may use
+// fails with an *exec.MemoryError, as NumPy raises MemoryError: "Unable to
+// allocate 8.00 TiB for an array with shape (1099511627776,) and data type
+// float64". Two limits apply, both by default what the machine, its
+// cgroup (a container's memory limit) and RLIMIT_AS allow the process:
+// WithMemoryLimit bounds the host memory a Context holds at once (inputs,
+// results of live arrays, the buffers of running evaluations; like CuPy's
+// MemoryPool.set_limit), WithMaxAllocation each single buffer. A failed
+// evaluation frees what it allocated. Shapes whose byte size
 // does not fit in an int64 are build errors.
 //
 // # Ownership

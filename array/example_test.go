@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/fuseflow/fuseflow/array"
+	"github.com/fuseflow/fuseflow/exec/cpu"
 )
 
 // Build a lazy chain, evaluate it, and read results.
@@ -59,4 +60,21 @@ func ExampleArray_Slice() {
 	//  [ 4  6]
 	//  [ 0  2]]
 	// [4 5 6 7]
+}
+
+// A memory limit bounds what a Context holds at once; going over it is a
+// MemoryError, and releasing arrays makes room again.
+func ExampleWithMemoryLimit() {
+	// 1 MiB for the whole Context.
+	c := array.MustContext(array.WithBackend(cpu.New(cpu.Options{})), array.WithMemoryLimit(1<<20))
+	x := c.Zeros(array.Float64, 100_000).Add(1) // 800 kB
+	fmt.Println(x.Eval(), c.MemoryInUse())
+	y := c.Zeros(array.Float64, 50_000).Add(2) // 400 kB more: over
+	fmt.Println(y.Eval())
+	x.Release()
+	fmt.Println(y.Eval(), c.MemoryInUse())
+	// Output:
+	// <nil> 800000
+	// cpu: Unable to allocate 391 KiB for an array with shape (50000,) and data type float64 (781 KiB of the memory limit of 1.00 MiB is in use)
+	// <nil> 400000
 }

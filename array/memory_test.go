@@ -49,13 +49,14 @@ func TestMemoryGuard(t *testing.T) {
 	}
 }
 
-func TestWithMemoryLimit(t *testing.T) {
+func TestWithMaxAllocation(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	c, err := array.NewContext(array.WithAllocator(mem), array.WithMemoryLimit(1<<10), array.WithBackend(ref.New()))
+	c, err := array.NewContext(array.WithAllocator(mem), array.WithMaxAllocation(1<<10), array.WithBackend(ref.New()))
 	require.NoError(t, err)
-	require.EqualValues(t, 1<<10, c.MemoryLimit())
-	fast, err := array.NewContext(array.WithAllocator(mem), array.WithMemoryLimit(1<<10), array.WithBackend(cpu.New(cpu.Options{})))
+	require.EqualValues(t, 1<<10, c.MaxAllocation())
+	require.Equal(t, exec.DefaultMemoryLimit(), c.MemoryLimit(), "the total is not bounded by the allocation limit")
+	fast, err := array.NewContext(array.WithAllocator(mem), array.WithMaxAllocation(1<<10), array.WithBackend(cpu.New(cpu.Options{})))
 	require.NoError(t, err)
 	require.EqualError(t, fast.Arange(0, 200, 1, array.Float64).Mul(2).Eval(),
 		"cpu: Unable to allocate 1.56 KiB for an array with shape (200,) and data type float64 (larger than the allocation limit of 1.00 KiB)")
@@ -66,6 +67,19 @@ func TestWithMemoryLimit(t *testing.T) {
 	require.InDelta(t, 9900, v, 0)
 	small.Release()
 
+	// Many buffers under the bound, together far above it: no error.
+	var held []*array.Array
+	for i := range 20 {
+		a := c.Arange(0, 100, 1, array.Float64).Add(i)
+		require.NoError(t, a.Eval())
+		held = append(held, a)
+	}
+	require.Greater(t, c.MemoryInUse(), int64(10<<10))
+	for _, a := range held {
+		a.Release()
+	}
+	require.Zero(t, c.MemoryInUse())
+
 	big := c.Arange(0, 200, 1, array.Float64).Mul(2)
 	require.EqualError(t, big.Eval(), "ref: Iota (200,) float64: Unable to allocate 1.56 KiB for an array with shape (200,) and data type float64 (larger than the allocation limit of 1.00 KiB)")
 	data := make([]float32, 1000)
@@ -73,7 +87,73 @@ func TestWithMemoryLimit(t *testing.T) {
 	// Lanes: the evaluator works in 8-byte elements, so 200 bools are over.
 	require.ErrorContains(t, c.Ones(array.Bool, 200).Any().Eval(), "and data type float64 (larger than the allocation limit")
 
-	_, err = array.NewContext(array.WithMemoryLimit(0))
+	_, err = array.NewContext(array.WithMaxAllocation(0))
+	require.EqualError(t, err, "array: WithMaxAllocation(0): the bound must be positive")
+}
+
+// WithMemoryLimit bounds what a Context holds at once: inputs, results of
+// live arrays and the buffers of the evaluation running.
+func TestWithMemoryLimit(t *testing.T) {
+	for _, be := range []exec.Backend{ref.New(), cpu.New(cpu.Options{})} {
+		t.Run(be.Name(), func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			c, err := array.NewContext(array.WithAllocator(mem), array.WithMemoryLimit(16<<10), array.WithBackend(be))
+			require.NoError(t, err)
+			require.EqualValues(t, 16<<10, c.MemoryLimit())
+			require.Equal(t, exec.DefaultMemoryLimit(), c.MaxAllocation())
+
+			// 1000 float64 inputs: 8000 bytes, 8000 allocated (a multiple of 64).
+			x := array.FromSlice(c, make([]float64, 1000))
+			require.NoError(t, x.Err())
+			require.EqualValues(t, 8000, c.MemoryInUse())
+
+			// Two results of 8000 bytes do not fit beside x (16384 - 8000 =
+			// 8384 left).
+			err = array.Eval(t.Context(), x.Add(1), x.Mul(2))
+			var me *exec.MemoryError
+			require.ErrorAs(t, err, &me, "got:%v", err)
+			require.True(t, me.Total)
+			require.Contains(t, err.Error(), "of the memory limit of 16.0 KiB is in use)")
+			require.EqualValues(t, 8000, c.MemoryInUse(), "the failed evaluation freed what it allocated")
+			require.EqualValues(t, 8000, mem.CurrentAlloc())
+			require.Equal(t, 1, c.Live())
+
+			// A result counts while an array holds it.
+			h := x.Slice(array.R(0, 500)).Add(1)
+			require.NoError(t, h.Eval())
+			require.EqualValues(t, 8000+4032, c.MemoryInUse())
+			z := x.Add(1)
+			require.ErrorAs(t, z.Eval(), &me, "one result fits, but not beside the other")
+			h.Release()
+			require.NoError(t, z.Eval(), "it fits once the other is released")
+			z.Release()
+			require.EqualValues(t, 8000, c.MemoryInUse())
+
+			// Exported arrow arrays count until released.
+			sl := x.Slice(array.RS(0, 1000, 2))
+			xa, err := sl.ToArrow() // strided: a copy
+			require.NoError(t, err)
+			sl.Release() // the reference evaluator made a copy for the view too
+			require.EqualValues(t, 8000+4032, c.MemoryInUse())
+			xa.Release()
+			require.EqualValues(t, 8000, c.MemoryInUse())
+
+			// Inputs count too.
+			require.ErrorContains(t, array.FromSlice(c, make([]int64, 1100)).Err(),
+				"FromSlice: Unable to allocate 8.59 KiB for an array with shape (1100,) and data type int64 (7.81 KiB of the memory limit of 16.0 KiB is in use)")
+			x.Release()
+			require.Zero(t, c.MemoryInUse())
+			require.Zero(t, mem.CurrentAlloc())
+
+			// Alone, a buffer larger than the limit is refused outright.
+			err = c.Zeros(array.Float32, 5000).Contiguous().Eval()
+			require.ErrorContains(t, err, "Unable to allocate 19.5 KiB for an array with shape (5000,) and data type float32 (")
+			require.ErrorContains(t, err, "the memory limit of 16.0 KiB")
+			require.Zero(t, c.Live())
+		})
+	}
+	_, err := array.NewContext(array.WithMemoryLimit(0))
 	require.EqualError(t, err, "array: WithMemoryLimit(0): the limit must be positive")
 }
 
@@ -93,12 +173,21 @@ func (b directBackend) Eval(ctx context.Context, req *exec.Request) ([]*exec.Ten
 func TestMemoryGuardDirectAllocation(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	c, err := array.NewContext(array.WithAllocator(mem), array.WithBackend(directBackend{bytes: 1 << 20}), array.WithMemoryLimit(1<<16))
-	require.NoError(t, err)
-	a := c.Ones(array.Float32, 3).Add(1)
-	err = a.Eval()
-	var me *exec.MemoryError
-	require.ErrorAs(t, err, &me)
-	require.EqualError(t, err, "Unable to allocate 1.00 MiB (larger than the allocation limit of 64.0 KiB)")
-	require.Zero(t, c.Live())
+	for _, tt := range []struct {
+		opt  array.Option
+		want string
+	}{
+		{array.WithMaxAllocation(1 << 16), "Unable to allocate 1.00 MiB (larger than the allocation limit of 64.0 KiB)"},
+		{array.WithMemoryLimit(1 << 16), "Unable to allocate 1.00 MiB (larger than the memory limit of 64.0 KiB)"},
+	} {
+		c, err := array.NewContext(array.WithAllocator(mem), array.WithBackend(directBackend{bytes: 1 << 20}), tt.opt)
+		require.NoError(t, err)
+		a := c.Ones(array.Float32, 3).Add(1)
+		err = a.Eval()
+		var me *exec.MemoryError
+		require.ErrorAs(t, err, &me)
+		require.EqualError(t, err, tt.want)
+		require.Zero(t, c.Live())
+		require.Zero(t, c.MemoryInUse())
+	}
 }
