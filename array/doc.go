@@ -43,8 +43,10 @@
 // WithMemoryLimit bounds the host memory a Context holds at once (inputs,
 // results of live arrays, the buffers of running evaluations; like CuPy's
 // MemoryPool.set_limit), WithMaxAllocation each single buffer. A failed
-// evaluation frees what it allocated. Shapes whose byte size
-// does not fit in an int64 are build errors.
+// evaluation frees what it allocated. Shapes whose byte size does not fit
+// in an int are build errors, and so, as in NumPy, are empty shapes whose
+// non-zero extents multiply past that limit ((0, 1<<32, 1<<32) of
+// float64): no op wraps an extent or a size.
 //
 // # Ownership
 //

@@ -89,6 +89,9 @@ func Unary(op Op, x *Node) *Node {
 	if err != nil {
 		return errNode(op, in, "%v", err)
 	}
+	if err := checkShapeAs(x.shape, out, compute); err != nil {
+		return errNode(op, in, "%v", err)
+	}
 	if compute != x.dtype && !(op == OpIsNaN || op == OpIsInf) {
 		x = Cast(x, compute)
 	}
@@ -118,6 +121,11 @@ func Binary(op Op, a, b *Node) *Node {
 	}
 	out, compute, err := resultDType(op, p)
 	if err != nil {
+		return errNode(op, in, "%v", err)
+	}
+	// The operands are cast to compute in their own shapes, which
+	// broadcast to s: checking s checks them too.
+	if err := checkShapeAs(s, out, compute); err != nil {
 		return errNode(op, in, "%v", err)
 	}
 	return makeNode(op, out, s, []*Node{Cast(a, compute), Cast(b, compute)}, Attr{})
@@ -224,10 +232,10 @@ func Reduce(op Op, x *Node, axes []int, keepDims bool) *Node {
 	for _, ax := range norm {
 		reduced[ax] = true
 	}
-	count := 1
+	empty := false // the selection of each output element is empty
 	for i, e := range x.shape {
 		if reduced[i] {
-			count *= e
+			empty = empty || e == 0
 			if keepDims {
 				s = append(s, 1)
 			}
@@ -238,16 +246,22 @@ func Reduce(op Op, x *Node, axes []int, keepDims bool) *Node {
 	if s == nil {
 		s = Shape{}
 	}
-	if count == 0 && (op == OpReduceMax || op == OpReduceMin || op == OpArgMax || op == OpArgMin) {
+	if empty && (op == OpReduceMax || op == OpReduceMin || op == OpArgMax || op == OpArgMin) {
 		return errNode(op, in, "zero-size selection has no identity for %v", op)
 	}
-	if (op == OpSum || op == OpProd) && x.dtype == Bool {
-		x = Cast(x, Int64)
+	out := ReduceDType(op, x.dtype)
+	// Sum and Prod of bool and int32 accumulate in the input cast to
+	// int64, which must be a valid shape too.
+	if (op == OpSum || op == OpProd) && x.dtype != out {
+		if err := CheckShape(x.shape, out); err != nil {
+			return errNode(op, in, "%v", err)
+		}
+		x = Cast(x, out)
 	}
-	if (op == OpSum || op == OpProd) && x.dtype == Int32 {
-		x = Cast(x, Int64)
+	if err := CheckShape(s, out); err != nil {
+		return errNode(op, in, "%v", err)
 	}
-	return makeNode(op, ReduceDType(op, x.dtype), s, []*Node{x}, a)
+	return makeNode(op, out, s, []*Node{x}, a)
 }
 
 // Reshape returns x with shape s (same size, row-major element order). One
@@ -259,16 +273,24 @@ func Reshape(x *Node, s Shape) *Node {
 	}
 	s = s.Clone()
 	infer := -1
-	known := 1
+	known, empty := 1, false // the product of the non-zero known extents
 	for i, e := range s {
 		switch {
 		case e == -1 && infer < 0:
 			infer = i
 		case e < 0:
 			return errNode(OpReshape, in, "invalid target shape %v", s)
+		case e == 0:
+			empty = true
 		default:
-			known *= e
+			var ok bool
+			if known, ok = mulExtents(known, e); !ok {
+				return errNode(OpReshape, in, "cannot reshape array of size %d into shape %v: the extents' product overflows", x.Size(), s)
+			}
 		}
+	}
+	if empty {
+		known = 0
 	}
 	if infer >= 0 {
 		if known == 0 || x.Size()%known != 0 {
@@ -472,7 +494,10 @@ func Concat(xs []*Node, axis int) *Node {
 				return errNode(OpConcat, xs, "extents off axis %d must match", ax)
 			}
 		}
-		s[ax] += x.shape[ax]
+		var ok bool
+		if s[ax], ok = addExtents(s[ax], x.shape[ax]); !ok {
+			return errNode(OpConcat, xs, "the extents along axis %d add up to more than %d", ax, math.MaxInt)
+		}
 		d = Promote(d, x.dtype)
 	}
 	if err := CheckShape(s, d); err != nil {
@@ -534,3 +559,13 @@ func FloatConst(d DType, v float64) *Node { return Const(ScalarOf(d, v)) }
 
 // IsFiniteFloat reports whether v is neither NaN nor infinite.
 func IsFiniteFloat(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// checkShapeAs returns CheckShape's error for s in any of ds.
+func checkShapeAs(s Shape, ds ...DType) error {
+	for _, d := range ds {
+		if err := CheckShape(s, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -214,9 +214,15 @@ func prune(h uint64) {
 	}
 }
 
-// make returns the interned node for (op, d, s, in, a), creating it when
-// none exists. s and a are owned by the callee afterwards.
+// makeNode returns the interned node for (op, d, s, in, a), creating it
+// when none exists, or a node carrying CheckShape's error when s of d is
+// not a valid shape (constructors check their user-facing shapes first,
+// for messages that name the operands as given; this is the backstop
+// that no node escapes). s and a are owned by the callee afterwards.
 func makeNode(op Op, d DType, s Shape, in []*Node, a Attr) *Node {
+	if err := CheckShape(s, d); err != nil {
+		return errNode(op, in, "%v", err)
+	}
 	h := structHash(op, d, s, in, &a)
 	intern.Lock()
 	for _, p := range intern.m[h] {

@@ -6,6 +6,7 @@ package graph
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -18,7 +19,8 @@ type Shape []int
 func (s Shape) Rank() int { return len(s) }
 
 // Size returns the number of elements (1 for a 0-d shape). It assumes the
-// shape was validated by CheckShape, which rules out overflow.
+// shape was validated by CheckShape, which rules out overflow: every node's
+// shape is.
 func (s Shape) Size() int {
 	n := 1
 	for _, d := range s {
@@ -71,32 +73,52 @@ func (s Shape) ContiguousStrides() []int {
 	return st
 }
 
-// CheckShape returns an error when an extent is negative or when an array
-// of shape s and element type d would need more than math.MaxInt64 bytes.
+// CheckShape returns an error when an extent is negative, or when the
+// product of the non-zero extents times the element size of d does not
+// fit in an int. This is NumPy's rule: zero extents are left out, so a
+// shape such as (0, 1<<32, 1<<32) of float64 is too big although it has
+// no elements, and every product of a subset of the extents of a valid
+// shape (its size, its strides, its byte size) fits in an int. Every
+// shape a node gets passes it; it is the one definition of a valid shape.
 func CheckShape(s Shape, d DType) error {
-	n := int64(1)
 	for _, e := range s {
 		if e < 0 {
 			return fmt.Errorf("negative dimension %d in shape %v", e, s)
 		}
 	}
+	n := max(d.Size(), 1)
 	for _, e := range s {
 		if e == 0 {
-			return nil
+			continue
 		}
-	}
-	size := int64(d.Size())
-	if size == 0 {
-		size = 1
-	}
-	limit := int64(math.MaxInt64) / size
-	for _, e := range s {
-		if n > limit/int64(e) {
-			return fmt.Errorf("shape %v of %v needs more than %d bytes", s, d, int64(math.MaxInt64))
+		var ok bool
+		if n, ok = mulExtents(n, e); !ok {
+			if slices.Contains(s, 0) {
+				return fmt.Errorf("shape %v of %v is too big: its non-zero extents times the %d-byte element size exceed %d bytes",
+					s, d, max(d.Size(), 1), math.MaxInt)
+			}
+			return fmt.Errorf("shape %v of %v needs more than %d bytes", s, d, math.MaxInt)
 		}
-		n *= int64(e)
 	}
 	return nil
+}
+
+// mulExtents returns a*b for non-negative a and b, and whether it fits
+// in an int.
+func mulExtents(a, b int) (int, bool) {
+	if a != 0 && b > math.MaxInt/a {
+		return 0, false
+	}
+	return a * b, true
+}
+
+// addExtents returns a+b for non-negative a and b, and whether it fits in
+// an int.
+func addExtents(a, b int) (int, bool) {
+	if a > math.MaxInt-b {
+		return 0, false
+	}
+	return a + b, true
 }
 
 // Broadcast returns the NumPy broadcast of shapes: axes are aligned on the
