@@ -59,6 +59,18 @@ func TestWeakOutOfRange(t *testing.T) {
 	require.Contains(t, n.Err().Error(), "Add((3,) int32)")
 }
 
+// TestWeakIntToFloat32 checks that a Go int meeting a float32 array is
+// rounded to float32 once, as float32(int64) and AsType round it, not
+// through float64 first (which rounds twice).
+func TestWeakIntToFloat32(t *testing.T) {
+	for _, v := range []int64{1<<60 + 1<<36 + 1, -(1<<60 + 1<<36 + 1), 1<<24 + 1, 1<<53 + 1<<29 + 1, math.MaxInt64, math.MinInt64} {
+		s, err := Weak{Kind: KindInt, Int: v}.Value(Float32)
+		require.NoError(t, err)
+		want := float64(float32(v))
+		require.Equal(t, want, s.F, "%d got:%v want:%v", v, s.F, want)
+	}
+}
+
 func TestBroadcastTable(t *testing.T) {
 	tests := []struct {
 		a, b Shape

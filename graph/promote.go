@@ -144,7 +144,7 @@ func (w Weak) Value(d DType) (Scalar, error) {
 			s.I = w.Int
 			s.F = float64(w.Int)
 			if d == Float32 {
-				s.F = float64(float32(s.F))
+				s.F = float64(float32(w.Int)) // one rounding, as AsType
 			}
 		}
 	case KindFloat:
