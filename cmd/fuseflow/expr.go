@@ -6,10 +6,11 @@ package main
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/parser"
 	"go/token"
+	"math"
 	"sort"
-	"strconv"
 
 	"github.com/fuseflow/fuseflow/graph"
 )
@@ -62,25 +63,33 @@ var binaryTokens = map[token.Token]graph.Op{
 	token.LOR: graph.OpOr, token.AND: graph.OpAnd, token.OR: graph.OpOr, token.XOR: graph.OpXor,
 }
 
-// operand is either a graph node or a Go number (weakly typed).
+// operand is either a graph node or an exact constant, which becomes a
+// Go number (weakly typed) where it meets an array.
 type operand struct {
-	node *graph.Node
-	weak *graph.Weak
+	node  *graph.Node
+	konst *konst
 }
 
 type exprBuilder struct {
+	src    string
+	fset   *token.FileSet
 	dtype  graph.DType
 	shape  graph.Shape
 	inputs map[string]*graph.Node
 }
 
 // parseExpr parses src; every identifier is an input of dtype d and shape s.
+// A comment anywhere in src is an error.
 func parseExpr(src string, d graph.DType, s graph.Shape) (*exprGraph, error) {
-	e, err := parser.ParseExpr(src)
+	if err := rejectComments(src); err != nil {
+		return nil, err
+	}
+	fset := token.NewFileSet()
+	e, err := parser.ParseExprFrom(fset, "", src, 0)
 	if err != nil {
 		return nil, fmt.Errorf("parsing %q: %v", src, err)
 	}
-	b := &exprBuilder{dtype: d, shape: s, inputs: map[string]*graph.Node{}}
+	b := &exprBuilder{src: src, fset: fset, dtype: d, shape: s, inputs: map[string]*graph.Node{}}
 	v, err := b.build(e)
 	if err != nil {
 		return nil, err
@@ -97,11 +106,15 @@ func parseExpr(src string, d graph.DType, s graph.Shape) (*exprGraph, error) {
 func (b *exprBuilder) build(e ast.Expr) (operand, error) {
 	switch x := e.(type) {
 	case *ast.ParenExpr:
-		return b.build(x.X)
+		v, err := b.build(x.X)
+		if v.konst != nil {
+			v.konst = v.konst.as(b.text(x))
+		}
+		return v, err
 	case *ast.Ident:
 		switch x.Name {
 		case "true", "false":
-			return operand{weak: &graph.Weak{Kind: graph.KindBool, Bool: x.Name == "true"}}, nil
+			return operand{konst: boolConst(x.Name == "true")}, nil
 		}
 		n, ok := b.inputs[x.Name]
 		if !ok {
@@ -110,39 +123,23 @@ func (b *exprBuilder) build(e ast.Expr) (operand, error) {
 		}
 		return operand{node: n}, nil
 	case *ast.BasicLit:
-		switch x.Kind {
-		case token.INT:
-			v, err := strconv.ParseInt(x.Value, 0, 64)
-			if err != nil {
-				return operand{}, fmt.Errorf("integer %s: %v", x.Value, err)
-			}
-			return operand{weak: &graph.Weak{Kind: graph.KindInt, Int: v}}, nil
-		case token.FLOAT:
-			v, err := strconv.ParseFloat(x.Value, 64)
-			if err != nil {
-				return operand{}, fmt.Errorf("number %s: %v", x.Value, err)
-			}
-			return operand{weak: &graph.Weak{Kind: graph.KindFloat, Float: v}}, nil
-		}
+		k, err := literal(x)
+		return operand{konst: k}, err
 	case *ast.UnaryExpr:
 		v, err := b.build(x.X)
 		if err != nil {
 			return v, err
 		}
+		if v.konst != nil {
+			k, err := v.konst.unary(x.Op, b.text(x))
+			return operand{konst: k}, err
+		}
 		switch x.Op {
 		case token.ADD:
 			return v, nil
 		case token.SUB:
-			if v.weak != nil {
-				w := *v.weak
-				w.Int, w.Float = -w.Int, -w.Float
-				return operand{weak: &w}, nil
-			}
 			return operand{node: graph.Unary(graph.OpNeg, v.node)}, nil
 		case token.NOT, token.XOR:
-			if v.node == nil {
-				return v, fmt.Errorf("%v of a constant is not supported", x.Op)
-			}
 			return operand{node: graph.Unary(graph.OpNot, v.node)}, nil
 		}
 	case *ast.BinaryExpr:
@@ -158,23 +155,32 @@ func (b *exprBuilder) build(e ast.Expr) (operand, error) {
 		if err != nil {
 			return r, err
 		}
-		return binary(op, l, r)
+		return binary(op, l, r, b.text(x))
 	case *ast.CallExpr:
 		return b.call(x)
 	}
 	return operand{}, fmt.Errorf("unsupported expression %T at offset %d", e, e.Pos())
 }
 
-func binary(op graph.Op, l, r operand) (operand, error) {
+// binary returns op of l and r (written as src), at least one an array.
+func binary(op graph.Op, l, r operand, src string) (operand, error) {
 	switch {
 	case l.node != nil && r.node != nil:
 		return operand{node: graph.Binary(op, l.node, r.node)}, nil
 	case l.node != nil:
-		return operand{node: graph.BinaryWeak(op, l.node, *r.weak, false)}, nil
+		w, err := r.konst.weak()
+		if err != nil {
+			return operand{}, err
+		}
+		return operand{node: graph.BinaryWeak(op, l.node, w, false)}, nil
 	case r.node != nil:
-		return operand{node: graph.BinaryWeak(op, r.node, *l.weak, true)}, nil
+		w, err := l.konst.weak()
+		if err != nil {
+			return operand{}, err
+		}
+		return operand{node: graph.BinaryWeak(op, r.node, w, true)}, nil
 	}
-	return operand{}, fmt.Errorf("%v of two constants: use at least one named array", op)
+	return operand{}, fmt.Errorf("%s: %v of two constants: use at least one named array", src, op)
 }
 
 func (b *exprBuilder) call(x *ast.CallExpr) (operand, error) {
@@ -209,7 +215,7 @@ func (b *exprBuilder) call(x *ast.CallExpr) (operand, error) {
 		if err := need(2); err != nil {
 			return operand{}, err
 		}
-		return binary(op, args[0], args[1])
+		return binary(op, args[0], args[1], b.text(x))
 	}
 	if op, ok := reduceFuncs[fn.Name]; ok {
 		if len(args) == 0 || args[0].node == nil {
@@ -217,10 +223,14 @@ func (b *exprBuilder) call(x *ast.CallExpr) (operand, error) {
 		}
 		var axes []int
 		for _, a := range args[1:] {
-			if a.weak == nil || a.weak.Kind != graph.KindInt {
+			if a.konst == nil || a.konst.v.Kind() != constant.Int {
 				return operand{}, fmt.Errorf("%s: axes must be integers", fn.Name)
 			}
-			axes = append(axes, int(a.weak.Int))
+			ax, exact := constant.Int64Val(a.konst.v)
+			if !exact || ax < math.MinInt32 || ax > math.MaxInt32 {
+				return operand{}, fmt.Errorf("%s: axis %s is out of range", fn.Name, a.konst.src)
+			}
+			axes = append(axes, int(ax))
 		}
 		x := args[0].node
 		if fn.Name == "mean" && !x.DType().IsFloat() {
@@ -259,4 +269,9 @@ func (b *exprBuilder) call(x *ast.CallExpr) (operand, error) {
 		return operand{node: graph.Permute(args[0].node, perm)}, nil
 	}
 	return operand{}, fmt.Errorf("unknown function %q", fn.Name)
+}
+
+// text returns the source of e as written.
+func (b *exprBuilder) text(e ast.Node) string {
+	return b.src[b.fset.Position(e.Pos()).Offset:b.fset.Position(e.End()).Offset]
 }

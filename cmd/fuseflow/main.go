@@ -9,10 +9,17 @@
 //
 // EXPR is a Go expression over named arrays, for example
 // 'exp(-a*a)*b + sqrt(c)' or 'sum(exp(x - max(x, 1)), 1)'; every name is
-// an input of the -shape and -dtype given. Functions: the elementwise ops
-// (exp, log, sqrt, tanh, sigmoid, ...), maximum, minimum, pow, atan2,
-// where, the reductions (sum, prod, mean, max, min, argmax, argmin, any,
-// all) with optional axes, matmul and transpose.
+// an input of the -shape and -dtype given. Operators: + - * / (true
+// division) % (modulo with the sign of the divisor) == != < <= > >= and
+// the logical and bitwise & | ^ && || ! on bool and integer arrays.
+// Functions: the elementwise ops (exp, log, sqrt, tanh, sigmoid, ...),
+// maximum, minimum, pow, atan2, mod, floordiv, where, the reductions
+// (sum, prod, mean, max, min, argmax, argmin, any, all) with optional
+// axes, matmul and transpose. Numbers are Go constants, exact until they
+// meet an array (-9223372036854775808 is the minimum int64); one out of
+// int64's or float64's range is an error. Go comments are errors too:
+// 'a // b' is not floor division (Go would read a alone); write
+// floordiv(a, b).
 //
 // On a machine without an NVIDIA driver, devices says so and exits 0.
 package main
@@ -69,6 +76,10 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "  devices         list backends and CUDA devices")
 	fmt.Fprintln(w, "  explain EXPR    print the fused plan of an expression (-shape, -dtype, -device, -dot)")
 	fmt.Fprintln(w, "  eval EXPR       evaluate an expression over random inputs (-shape, -dtype, -device, -seed)")
+	fmt.Fprintln(w, "EXPR is a Go expression over named arrays, such as 'exp(-a*a)*b + sqrt(c)' or 'sum(a, 1)':")
+	fmt.Fprintln(w, "  operators + - * / % == != < <= > >= & | ^ && || !; functions exp, log, sqrt, tanh, sigmoid, ...,")
+	fmt.Fprintln(w, "  maximum, minimum, pow, atan2, mod, floordiv, where, sum, prod, mean, max, min, argmax, argmin,")
+	fmt.Fprintln(w, "  any, all, matmul, transpose. '//' starts a Go comment and is an error: floor division is floordiv(a, b).")
 }
 
 // devices prints the CPU backend and every CUDA device the driver loaded

@@ -54,6 +54,10 @@ func Example_usage() {
 	//   devices         list backends and CUDA devices
 	//   explain EXPR    print the fused plan of an expression (-shape, -dtype, -device, -dot)
 	//   eval EXPR       evaluate an expression over random inputs (-shape, -dtype, -device, -seed)
+	// EXPR is a Go expression over named arrays, such as 'exp(-a*a)*b + sqrt(c)' or 'sum(a, 1)':
+	//   operators + - * / % == != < <= > >= & | ^ && || !; functions exp, log, sqrt, tanh, sigmoid, ...,
+	//   maximum, minimum, pow, atan2, mod, floordiv, where, sum, prod, mean, max, min, argmax, argmin,
+	//   any, all, matmul, transpose. '//' starts a Go comment and is an error: floor division is floordiv(a, b).
 }
 
 func TestDevicesWithFakeDriver(t *testing.T) {
