@@ -78,3 +78,23 @@ func TestAllocatorPanicIsAnError(t *testing.T) {
 	require.ErrorAs(t, err, &me)
 	require.ErrorContains(t, err, "Unable to allocate")
 }
+
+// TestEmptyEnormousExtents evaluates ops on an empty bool array whose other
+// extents are valid for bool but too big for float64: the lanes hold no
+// elements, so there is nothing to refuse.
+func TestEmptyEnormousExtents(t *testing.T) {
+	e := graph.BroadcastTo(graph.Const(graph.ScalarOf(graph.Bool, 1)), graph.Shape{0, 1 << 31, 1 << 31})
+	for _, n := range []*graph.Node{
+		graph.Binary(graph.OpEq, e, e),
+		graph.Unary(graph.OpNot, e),
+		graph.Reduce(graph.OpAny, e, []int{2}, false),
+	} {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		res, err := ref.New().Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{n}, Alloc: mem})
+		require.NoError(t, err, "%v %v", n.Op(), n.Shape())
+		require.Equal(t, n.Shape(), res[0].Shape, "got:%v want:%v", res[0].Shape, n.Shape())
+		require.Equal(t, 0, res[0].Size())
+		res[0].Release()
+		mem.AssertSize(t, 0)
+	}
+}
