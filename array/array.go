@@ -85,6 +85,23 @@ func opErr(name string, nodes []*graph.Node, format string, args ...any) error {
 	return errors.New(b.String())
 }
 
+// named returns n, or, when building n failed for a reason of its own
+// (not an error an operand already carried), an error node that names the
+// op the user called, name, with its operands: the ops the array package
+// composes from several graph ops report as themselves ("Mean((3,) bool):
+// ..."), not as the internal op that failed.
+func named(name string, n *graph.Node, operands ...*graph.Node) *graph.Node {
+	if n.Err() == nil {
+		return n
+	}
+	for _, x := range operands {
+		if x.Err() != nil {
+			return n
+		}
+	}
+	return graph.ErrorNode(n.Op(), opErr(name, operands, "%v", unwrapMsg(n.Err())))
+}
+
 var errNilArray = errors.New("nil *Array")
 
 // nodeOf returns a's node, or an error node for a nil Array.

@@ -63,7 +63,7 @@ func (c *Context) Arange(start, stop, step float64, d DType) *Array {
 		return bad("too many elements")
 	}
 	length := max(int(n), 0)
-	return newArray(c, graph.Iota(d, length, start, step, false, 0))
+	return newArray(c, named(fmt.Sprintf("Arange(%v, %v, %v, %v)", start, stop, step, d), graph.Iota(d, length, start, step, false, 0)))
 }
 
 // Linspace returns n evenly spaced values of dtype d from start to stop,
@@ -87,7 +87,7 @@ func (c *Context) Linspace(start, stop float64, n int, d DType) *Array {
 	if n > 1 {
 		step = (stop - start) / float64(n-1)
 	}
-	return newArray(c, graph.Iota(d, n, start, step, n > 1, stop))
+	return newArray(c, named(fmt.Sprintf("Linspace(%v, %v, %d, %v)", start, stop, n, d), graph.Iota(d, n, start, step, n > 1, stop)))
 }
 
 // Eye returns an n x m array of dtype d with ones on the k-th diagonal

@@ -61,7 +61,7 @@ func Stack(axis int, xs ...*Array) *Array {
 	for i, x := range xs {
 		ex[i] = x.ExpandDims(ax).node
 	}
-	return newArray(c, graph.Concat(ex, ax))
+	return newArray(c, named("Stack", graph.Concat(ex, ax), ns...))
 }
 
 // Contiguous returns a row-major copy of a (a materialization point: a view

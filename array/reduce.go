@@ -95,7 +95,7 @@ func (a *Array) mean(axes []int, keep bool) *Array {
 	}
 	xf := graph.Cast(x, floatDType(x.DType()))
 	s := graph.Reduce(graph.OpSum, xf, axes, keep)
-	return a.derive(graph.BinaryWeak(graph.OpDiv, s, graph.Weak{Kind: graph.KindFloat, Float: float64(n)}, false))
+	return a.derive(named("Mean", graph.BinaryWeak(graph.OpDiv, s, graph.Weak{Kind: graph.KindFloat, Float: float64(n)}, false), x))
 }
 
 // Mean returns the arithmetic mean over axes, in the input's float dtype
@@ -119,7 +119,8 @@ func (a *Array) variance(name string, ddof int, axes []int, keep bool) *Array {
 	xf := a.derive(graph.Cast(x, floatDType(x.DType())))
 	dev := xf.Sub(xf.mean(axes, true))
 	ss := dev.Mul(dev).reduce(graph.OpSum, axes, keep)
-	return ss.Div(max(float64(n)-float64(ddof), 0))
+	v := ss.Div(max(float64(n)-float64(ddof), 0))
+	return a.derive(named(name, v.node, x))
 }
 
 // Var returns the variance over axes with ddof delta degrees of freedom
