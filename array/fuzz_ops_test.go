@@ -27,23 +27,7 @@ func (p *prog) step() {
 			return
 		}
 		u := unaryOps[f.intn(len(unaryOps))]
-		m := model{}
-		if d, ok := u.rule(x.m.dt); ok {
-			m = model{shape: x.m.shape, dt: d, tol: u.tol}
-			if u.f != nil && x.m.vals != nil {
-				vals := make([]float64, len(x.m.vals))
-				for i, v := range x.m.vals {
-					if kindOf(d) == kFloat && kindOf(x.m.dt) != kFloat {
-						v = castVal(v, x.m.dt, d)
-					}
-					vals[i] = u.f(v, x.m.dt)
-				}
-				m.vals = fit(vals, d)
-			}
-		} else {
-			m = bad()
-		}
-		p.add(u.name, u.call(x.a), x.ctx, m, []string{u.name}, x)
+		p.add(u.name, u.call(x.a), x.ctx, unaryModel(u, x.m), []string{u.name}, x)
 	case 4, 5:
 		x := p.pick()
 		if x == nil {
@@ -81,15 +65,7 @@ func (p *prog) step() {
 			return
 		}
 		d := f.dtype()
-		m := model{shape: x.m.shape, dt: d}
-		if x.m.vals != nil {
-			vals := make([]float64, len(x.m.vals))
-			for i, v := range x.m.vals {
-				vals[i] = castVal(v, x.m.dt, d)
-			}
-			m.vals = fit(vals, d)
-		}
-		p.add("AsType "+d.String(), x.a.AsType(d), x.ctx, m, []string{"AsType"}, x)
+		p.add("AsType "+d.String(), x.a.AsType(d), x.ctx, asTypeModel(x.m, d), []string{"AsType"}, x)
 	case 12:
 		p.where()
 	case 13:
@@ -107,13 +83,18 @@ func (p *prog) input() {
 		ctx = 1
 	}
 	n := size(s)
+	if n > maxModel {
+		n = 0 // a shape too big to give data for: an error
+	}
 	if f.intn(10) == 0 {
 		n += f.in(-1, 1)
 		n = max(n, 0)
 	}
-	vals := make([]float64, n)
+	// The data are the decoded values converted to d as AsType converts
+	// them (saturating), so an int64 array may hold MinInt64 and MaxInt64.
+	vals := make([]num, n)
 	for i := range vals {
-		vals[i] = castVal(f.value(), array.Float64, d)
+		vals[i] = fromFloat(f.value(), d)
 	}
 	c := p.ctxs[ctx]
 	var a *array.Array
@@ -121,36 +102,36 @@ func (p *prog) input() {
 	case array.Bool:
 		data := make([]bool, n)
 		for i, v := range vals {
-			data[i] = v != 0
+			data[i] = v.i != 0
 		}
 		a = array.FromSlice(c, data, s...)
 	case array.Int32:
-		a = array.FromSlice(c, convert[int32](vals), s...)
+		a = array.FromSlice(c, convert(vals, func(v num) int32 { return int32(v.i) }), s...)
 	case array.Int64:
 		if f.intn(2) == 0 {
-			a = array.FromSlice(c, convert[int](vals), s...)
+			a = array.FromSlice(c, convert(vals, func(v num) int { return int(v.i) }), s...)
 		} else {
-			a = array.FromSlice(c, convert[int64](vals), s...)
+			a = array.FromSlice(c, convert(vals, func(v num) int64 { return v.i }), s...)
 		}
 	case array.Float32:
-		a = array.FromSlice(c, convert[float32](vals), s...)
+		a = array.FromSlice(c, convert(vals, func(v num) float32 { return float32(v.f) }), s...)
 	default:
-		a = array.FromSlice(c, vals, s...)
+		a = array.FromSlice(c, convert(vals, func(v num) float64 { return v.f }), s...)
 	}
-	m := model{shape: s, dt: d, vals: fit(vals, d)}
+	m := model{shape: s, dt: d, vals: vals}
 	if len(s) == 0 {
 		// No shape given: FromSlice makes a 1-d array of the data.
 		m.shape = []int{n}
-	} else if n != size(s) {
+	} else if n != size(s) || !validShape(s, d) {
 		m = bad()
 	}
 	p.add(fmt.Sprintf("FromSlice %v %v (%d elements)", d, s, n), a, ctx, m, []string{"FromSlice"})
 }
 
-func convert[T int | int32 | int64 | float32](vals []float64) []T {
+func convert[S, T any](vals []S, f func(S) T) []T {
 	out := make([]T, len(vals))
 	for i, v := range vals {
-		out[i] = T(v)
+		out[i] = f(v)
 	}
 	return out
 }
@@ -164,20 +145,19 @@ func (p *prog) fill() {
 	if f.intn(10) == 0 && len(s) > 0 {
 		s[f.intn(len(s))] = -1
 	}
-	neg := slices.ContainsFunc(s, func(e int) bool { return e < 0 })
 	m := model{shape: s, dt: d}
-	if neg {
+	if !validShape(s, d) {
 		m = bad()
 	}
 	filled := func(v float64) model {
-		if m.err {
+		if m.err || size(s) > maxModel {
 			return m
 		}
-		vals := make([]float64, size(s))
+		vals := make([]num, size(s))
 		for i := range vals {
-			vals[i] = castVal(v, array.Float64, d)
+			vals[i] = fromFloat(v, d)
 		}
-		return model{shape: s, dt: d, vals: fit(vals, d)}
+		return model{shape: s, dt: d, vals: vals}
 	}
 	switch f.intn(9) {
 	case 0:
@@ -191,34 +171,28 @@ func (p *prog) fill() {
 		v := f.value()
 		var a *array.Array
 		var dd array.DType
+		var val num // the Go value given, exactly
 		switch f.intn(4) {
 		case 0:
-			a, dd = c.Scalar(v != 0), array.Bool
+			a, dd, val = c.Scalar(v != 0), array.Bool, num{i: b2i(v != 0)}
 		case 1:
-			a, dd = c.Scalar(int32(v)), array.Int32
+			a, dd, val = c.Scalar(int32(v)), array.Int32, num{i: int64(int32(v))}
 		case 2:
-			a, dd = c.Scalar(int(v)), array.Int64
+			a, dd, val = c.Scalar(int(v)), array.Int64, num{i: int64(int(v))}
 		default:
-			a, dd = c.Scalar(v), array.Float64
+			a, dd, val = c.Scalar(v), array.Float64, num{f: v}
 		}
-		vals := fit([]float64{castVal(v, array.Float64, dd)}, dd)
-		if dd == array.Int32 {
-			vals = []float64{float64(int32(v))}
-		}
-		if dd == array.Int64 {
-			vals = []float64{float64(int(v))}
-		}
-		p.add(fmt.Sprintf("Scalar %v %v", dd, v), a, 0, model{shape: []int{}, dt: dd, vals: vals}, []string{"Scalar"})
+		p.add(fmt.Sprintf("Scalar %v %v", dd, v), a, 0, model{shape: []int{}, dt: dd, vals: []num{val}}, []string{"Scalar"})
 	case 4:
 		start, stop, step := float64(f.in(-4, 4)), float64(f.in(-4, 6)), float64(f.in(-3, 3))/2
 		m := bad()
 		if step != 0 && d != array.Bool {
 			n := max(int(math.Ceil((stop-start)/step)), 0)
-			vals := make([]float64, n)
+			vals := make([]num, n)
 			for i := range vals {
-				vals[i] = castVal(start+float64(i)*step, array.Float64, d)
+				vals[i] = fromFloat(start+float64(i)*step, d)
 			}
-			m = model{shape: []int{n}, dt: d, vals: fit(vals, d)}
+			m = model{shape: []int{n}, dt: d, vals: vals}
 		}
 		p.add(fmt.Sprintf("Arange %v %v %v %v", start, stop, step, d), c.Arange(start, stop, step, d), 0, m, []string{"Arange"})
 	case 5:
@@ -228,14 +202,14 @@ func (p *prog) fill() {
 			m = model{shape: []int{n}, dt: d}
 			if kindOf(d) == kFloat {
 				m.tol = true
-				vals := make([]float64, n)
+				vals := make([]num, n)
 				for i := range vals {
-					vals[i] = start + float64(i)*(stop-start)/float64(max(n-1, 1))
+					vals[i] = fromFloat(start+float64(i)*(stop-start)/float64(max(n-1, 1)), d)
 				}
 				if n > 1 {
-					vals[n-1] = stop
+					vals[n-1] = fromFloat(stop, d)
 				}
-				m.vals = fit(vals, d)
+				m.vals = vals
 			}
 		}
 		p.add(fmt.Sprintf("Linspace %v %v %d %v", start, stop, n, d), c.Linspace(start, stop, n, d), 0, m, []string{"Linspace"})
@@ -243,9 +217,9 @@ func (p *prog) fill() {
 		r, cl, k := f.in(-1, 3), f.in(0, 3), f.in(-3, 3)
 		m := bad()
 		if r >= 0 {
-			vals := make([]float64, r*cl)
+			vals := make([]num, r*cl)
 			for i := range vals {
-				vals[i] = b2f(i%cl-i/cl == k)
+				vals[i] = fromFloat(b2f(i%cl-i/cl == k), d)
 			}
 			m = model{shape: []int{r, cl}, dt: d, vals: vals}
 		}
@@ -262,6 +236,14 @@ func (p *prog) fill() {
 		}
 		p.add(fmt.Sprintf("%s %v %v", name, d, s), a, 0, m, []string{name})
 	}
+}
+
+// asTypeModel models x converted to d.
+func asTypeModel(x model, d array.DType) model {
+	if !validShape(x.shape, d) {
+		return bad()
+	}
+	return model{shape: x.shape, dt: d, vals: castAll(x.vals, x.dt, d)}
 }
 
 // view adds a view with random (also invalid) arguments.
@@ -401,7 +383,7 @@ func (p *prog) view() {
 		slices.Reverse(out)
 		rst := slices.Clone(st)
 		slices.Reverse(rst)
-		m = model{shape: out, dt: x.m.dt, vals: pick(x.m.vals, walk(out, rst, 0))}
+		m = model{shape: out, dt: x.m.dt, vals: gather(x.m.vals, out, rst, 0)}
 		p.add("Transpose", x.a.Transpose(), x.ctx, m, []string{"Transpose"}, x)
 	default:
 		if f.intn(2) == 0 {
@@ -462,7 +444,7 @@ func permuteModel(x model, perm []int) model {
 		seen[n] = true
 		out[i], pst[i] = x.shape[n], st[n]
 	}
-	return model{shape: out, dt: x.dt, vals: pick(x.vals, walk(out, pst, 0))}
+	return model{shape: out, dt: x.dt, vals: gather(x.vals, out, pst, 0)}
 }
 
 func sliceModel(x model, rs []array.Range) model {
@@ -485,7 +467,7 @@ func sliceModel(x model, rs []array.Range) model {
 			off += start * st[i]
 		}
 	}
-	return model{shape: nz(out), dt: x.dt, vals: pick(x.vals, walk(out, vst, off))}
+	return model{shape: nz(out), dt: x.dt, vals: gather(x.vals, out, vst, off)}
 }
 
 // reduce adds a reduction with random, repeated, negative and
@@ -591,12 +573,22 @@ func concatModel(xs []*node, axis int) model {
 				return bad()
 			}
 		}
+		if out[ax] > math.MaxInt-x.m.shape[ax] {
+			return bad() // the extents along the axis overflow int
+		}
 		out[ax] += x.m.shape[ax]
 		d = promote(d, x.m.dt)
 		known = known && x.m.vals != nil
 	}
+	if !validShape(out, d) {
+		return bad()
+	}
 	m := model{shape: out, dt: d}
 	if !known || size(out) > maxModel {
+		return m
+	}
+	if size(out) == 0 {
+		m.vals = []num{} // the outer extents may be enormous
 		return m
 	}
 	// Row-major: for each outer index, the blocks of each array in turn.
@@ -605,13 +597,9 @@ func concatModel(xs []*node, axis int) model {
 		for _, x := range xs {
 			blk := size(x.m.shape[ax:])
 			for _, v := range x.m.vals[o*blk : (o+1)*blk] {
-				m.vals = append(m.vals, castVal(v, x.m.dt, d))
+				m.vals = append(m.vals, castNum(v, x.m.dt, d))
 			}
 		}
-	}
-	m.vals = fit(m.vals, d)
-	if m.vals == nil {
-		m.vals = nil
 	}
 	return m
 }
@@ -694,7 +682,7 @@ func (p *prog) where() {
 		m = bad()
 	case x.w != nil && y.w != nil:
 		d := promote(weakDT(x.w.kind), weakDT(y.w.kind))
-		m = whereModel(c.m, scalarOf(x.w.v, d), scalarOf(y.w.v, d))
+		m = whereModel(c.m, scalarOf(*x.w, d), scalarOf(*y.w, d))
 	case x.w != nil:
 		m = whereModel(c.m, against(x, y.n.m.dt), y.n.m)
 		if y.n.m.err {
@@ -711,12 +699,9 @@ func (p *prog) where() {
 	p.add("Where "+desc, array.Where(c.a, x.v, y.v), c.ctx, m, []string{"Where"}, ops...)
 }
 
-func weakDT(k int) array.DType {
-	return []array.DType{array.Bool, array.Int64, array.Float64}[k]
-}
-
-func scalarOf(v float64, d array.DType) model {
-	return model{shape: []int{}, dt: d, vals: fit([]float64{castVal(v, array.Float64, d)}, d)}
+// scalarOf is the 0-d model of w converted to d.
+func scalarOf(w weak, d array.DType) model {
+	return model{shape: []int{}, dt: d, vals: []num{weakNum(w, d)}}
 }
 
 func whereModel(c, x, y model) model {
@@ -728,19 +713,22 @@ func whereModel(c, x, y model) model {
 		return bad()
 	}
 	d := promote(x.dt, y.dt)
+	if !validShape(s, d) {
+		return bad()
+	}
 	m := model{shape: s, dt: d}
 	cv, xv, yv := stretch(c, s), stretch(x, s), stretch(y, s)
 	if cv == nil || xv == nil || yv == nil {
 		return m
 	}
-	vals := make([]float64, len(cv))
+	vals := make([]num, len(cv))
 	for i := range cv {
-		if cv[i] != 0 {
-			vals[i] = castVal(xv[i], x.dt, d)
+		if cv[i].i != 0 {
+			vals[i] = castNum(xv[i], x.dt, d)
 		} else {
-			vals[i] = castVal(yv[i], y.dt, d)
+			vals[i] = castNum(yv[i], y.dt, d)
 		}
 	}
-	m.vals = fit(vals, d)
+	m.vals = vals
 	return m
 }
