@@ -5,7 +5,12 @@ GO ?= go
 # FUSEFLOW_REQUIRE_PTXAS=1 so that a missing ptxas fails instead of skipping.
 PTXAS_FETCH = scripts/fetch-ptxas.sh
 
-.PHONY: all build test vet race ptxas bench-cpu bench-gpu clean
+# Fuzzing: `make fuzz` runs every fuzz target of the module (found by
+# scripts/fuzz.sh) for FUZZTIME each; `make test` runs a short pass of it.
+FUZZTIME ?= 60s
+SMOKE_FUZZTIME ?= 20s
+
+.PHONY: all build test vet race ptxas fuzz fuzz-smoke bench-cpu bench-gpu clean
 
 all: build test
 
@@ -27,7 +32,13 @@ ptxas:
 race:
 	$(GO) test -race ./...
 
-test: build vet ptxas race
+fuzz:
+	FUZZTIME=$(FUZZTIME) GO=$(GO) bash scripts/fuzz.sh
+
+fuzz-smoke:
+	FUZZTIME=$(SMOKE_FUZZTIME) GO=$(GO) bash scripts/fuzz.sh
+
+test: build vet ptxas race fuzz-smoke
 
 # CPU benchmarks beside NumPy and NumExpr (Debian: python3-numpy,
 # python3-numexpr, libopenblas0-pthread), printed as one table.
