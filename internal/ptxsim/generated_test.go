@@ -1,0 +1,203 @@
+// Generated kernels on the simulator: random graphs (the generator of the
+// differential tests) planned for a small device and an H100-like one,
+// every kernel run on the simulator and on the IR interpreter and the
+// outputs compared with the reference (see harness_test.go).
+// -ptxsim.graphs sets how many graphs.
+
+package ptxsim_test
+
+import (
+	"flag"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/fuse"
+	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/randgraph"
+)
+
+var simGraphs = flag.Int("ptxsim.graphs", 150, "random graphs for the generated-kernel tests of the simulator")
+
+func randSource(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed^0x5eed51)) }
+
+func TestGeneratedRandomGraphs(t *testing.T) {
+	n := *simGraphs
+	if testing.Short() {
+		n = min(n, 40)
+	}
+	var instrs int64
+	for seed := range uint64(n) {
+		cfg := randgraph.Config{}
+		if seed%2 == 1 {
+			cfg = randgraph.Config{MaxExtent: 9, Steps: 10}
+		}
+		c := randCase(t, seed, cfg)
+		tg := smallGPU()
+		if seed%3 == 2 {
+			tg = fuse.H100()
+		}
+		res, err := runGraph(c.Outputs, c.Exact, c.Bound, tg, false)
+		if res != nil {
+			instrs += res.stats.ThreadInstructions
+		}
+		if err != nil && !strings.HasPrefix(err.Error(), "plan:") {
+			t.Errorf("seed %d: %v\ngraph:\n%s", seed, err, strings.Join(c.Desc, "\n"))
+		}
+		c.Release()
+	}
+	t.Logf("%d graphs, %d thread instructions simulated", n, instrs)
+}
+
+// fillSpecial fills x with few distinct values (ties for the arg
+// reductions) and, one element in nan for floats, NaN and infinities.
+func fillSpecial(x *exec.Tensor, r *rand.Rand, nan int) {
+	for i := range x.Size() {
+		v := float64(r.IntN(7) - 3)
+		special := nan > 0 && r.IntN(nan) == 0
+		switch x.DType {
+		case graph.Float32, graph.Float64:
+			if special {
+				v = []float64{math.NaN(), math.Inf(1), math.Inf(-1)}[r.IntN(3)]
+			} else {
+				v = v/2 + 1
+			}
+			if x.DType == graph.Float32 {
+				exec.Elems[float32](x)[i] = float32(v)
+			} else {
+				exec.Elems[float64](x)[i] = v
+			}
+		case graph.Int32:
+			exec.Elems[int32](x)[i] = int32(v)
+		case graph.Int64:
+			exec.Elems[int64](x)[i] = int64(v)
+		case graph.Bool:
+			exec.Elems[uint8](x)[i] = uint8(min(1, r.IntN(50)))
+		}
+	}
+}
+
+// TestGeneratedReductions runs every reduction op on every dtype in the
+// shape of each strategy (warp per row, block per row, column, column
+// split over blocks, two passes) with ties, NaN and infinities, and
+// checks that each strategy was generated.
+func TestGeneratedReductions(t *testing.T) {
+	shapes := []struct {
+		shape graph.Shape
+		axes  []int
+	}{
+		{graph.Shape{37, 13}, []int{1}},
+		{graph.Shape{3, 2500}, []int{1}},
+		{graph.Shape{40, 300}, []int{0}},
+		{graph.Shape{9000, 3}, []int{0}},
+		{graph.Shape{60, 70}, []int{0, 1}},
+		{graph.Shape{4, 5, 6}, []int{0, 2}},
+	}
+	ops := []graph.Op{graph.OpSum, graph.OpProd, graph.OpReduceMax, graph.OpReduceMin, graph.OpArgMax, graph.OpArgMin, graph.OpAny, graph.OpAll}
+	r := rand.New(rand.NewPCG(5, 5))
+	seen := map[fuse.Strategy]bool{}
+	split := false
+	for si, sh := range shapes {
+		for di, d := range graph.DTypes() {
+			x := graph.Input(d, sh.shape, "x")
+			hx, err := exec.NewTensor(memory.DefaultAllocator, d, sh.shape)
+			require.NoError(t, err)
+			fillSpecial(hx, r, []int{0, 200}[(si+di)%2])
+			for _, op := range ops {
+				axes := sh.axes
+				if (op == graph.OpArgMax || op == graph.OpArgMin) && len(axes) > 1 {
+					axes = nil
+				}
+				y := graph.Reduce(op, x, axes, false)
+				if graph.Verify(y) != nil {
+					continue
+				}
+				exact := !d.IsFloat() || (op != graph.OpSum && op != graph.OpProd)
+				res, err := runGraph([]*graph.Node{y}, []bool{exact}, map[*graph.Node]*exec.Tensor{x: hx}, smallGPU(), false)
+				if err != nil {
+					t.Errorf("%v %v over %v of %v: %v", op, d, axes, sh.shape, err)
+					continue
+				}
+				for _, k := range res.plan.Kernels {
+					if k.Kind == fuse.KindReduce {
+						seen[k.Geometry.Strategy] = true
+						split = split || k.Geometry.Strategy == fuse.StrategyColumn && k.Geometry.Split > 1
+					}
+				}
+			}
+			hx.Release()
+		}
+	}
+	for _, s := range []fuse.Strategy{fuse.StrategyWarpPerRow, fuse.StrategyBlockPerRow, fuse.StrategyColumn, fuse.StrategyTwoPass} {
+		if !seen[s] {
+			t.Errorf("no %v reduction was generated", s)
+		}
+	}
+	if !split {
+		t.Errorf("no column reduction split over blocks was generated")
+	}
+}
+
+// TestGeneratedMatMul runs GEMMs of every numeric dtype (square, odd,
+// batched, broadcast batch, transposed operands through views) with a
+// relu and bias epilogue, on both devices.
+func TestGeneratedMatMul(t *testing.T) {
+	cases := []struct {
+		a, b           graph.Shape
+		transA, transB bool
+	}{
+		{a: graph.Shape{1, 1}, b: graph.Shape{1, 1}},
+		{a: graph.Shape{33, 17}, b: graph.Shape{17, 9}},
+		{a: graph.Shape{70, 40}, b: graph.Shape{50, 40}, transB: true},
+		{a: graph.Shape{40, 65}, b: graph.Shape{40, 30}, transA: true},
+		{a: graph.Shape{3, 20, 7}, b: graph.Shape{3, 7, 11}},
+		{a: graph.Shape{2, 5, 6}, b: graph.Shape{6, 4}},
+		{a: graph.Shape{130, 70}, b: graph.Shape{70, 140}},
+	}
+	for _, tg := range []fuse.Target{smallGPU(), fuse.H100()} {
+		for ci, c := range cases {
+			for _, d := range []graph.DType{graph.Float32, graph.Float64, graph.Int32, graph.Int64} {
+				xa, xb := graph.Input(d, c.a, "a"), graph.Input(d, c.b, "b")
+				va, vb := xa, xb
+				if c.transA {
+					va = graph.Permute(xa, swapLast(len(c.a)))
+				}
+				if c.transB {
+					vb = graph.Permute(xb, swapLast(len(c.b)))
+				}
+				p := graph.MatMul(va, vb)
+				n := p.Shape()[len(p.Shape())-1]
+				out := graph.Binary(graph.OpAdd, graph.Binary(graph.OpMax, p, graph.FloatConst(d, 0)), graph.Iota(d, n, -2, 1, false, 0))
+				require.NoError(t, graph.Verify(out, p))
+				r := rand.New(rand.NewPCG(uint64(ci), 11))
+				bound := map[*graph.Node]*exec.Tensor{}
+				for _, x := range []*graph.Node{xa, xb} {
+					hx, err := exec.NewTensor(memory.DefaultAllocator, d, x.Shape())
+					require.NoError(t, err)
+					fillSpecial(hx, r, 0)
+					bound[x] = hx
+				}
+				if _, err := runGraph([]*graph.Node{out, p}, []bool{!d.IsFloat(), !d.IsFloat()}, bound, tg, false); err != nil {
+					t.Errorf("%s case %d %v: %v", tg.Name, ci, d, err)
+				}
+				for _, x := range bound {
+					x.Release()
+				}
+			}
+		}
+	}
+}
+
+func swapLast(rank int) []int {
+	p := make([]int, rank)
+	for i := range p {
+		p[i] = i
+	}
+	p[rank-1], p[rank-2] = p[rank-2], p[rank-1]
+	return p
+}
