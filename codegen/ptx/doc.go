@@ -43,7 +43,9 @@
 //	                  ge, the unordered equ neu ltu leu gtu geu, num and nan
 //	select            selp.b16/b32/b64/f32/f64 (pred selects are legalized)
 //	cvt               cvt.rn/rz/rm/rp for float results, cvt.rzi/rni/rmi/rpi
-//	                  for float to integer (saturating, NaN to 0), cvt.f64.f32,
+//	                  for float to integer (saturating; NaN to 0, with a
+//	                  setp.nan/selp fix-up where PTX gives 1 << (width-1):
+//	                  f64 sources, 64-bit results), cvt.f64.f32,
 //	                  integer widening by the source's signedness and
 //	                  truncation; same-width integer conversions share the
 //	                  register

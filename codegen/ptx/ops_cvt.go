@@ -11,8 +11,9 @@ import "github.com/fuseflow/fuseflow/codegen/ir"
 var floatRnd = [...]string{ir.RndDefault: "rn", ir.RndRN: "rn", ir.RndRZ: "rz", ir.RndRM: "rm", ir.RndRP: "rp"}
 
 // intRnd names the rounding of a float-to-integer conversion: the default
-// truncates toward zero. PTX saturates to the destination's range and
-// converts NaN to 0, as the IR does.
+// truncates toward zero. PTX saturates to the destination's range, as the
+// IR does; NaN becomes 0 only when the source is f32 and the destination
+// narrower than 64 bits (see nanToZero).
 var intRnd = [...]string{ir.RndDefault: "rzi", ir.RndRN: "rni", ir.RndRZ: "rzi", ir.RndRM: "rmi", ir.RndRP: "rpi"}
 
 // aliasOf returns the operand whose register a result can share: pointer
@@ -68,6 +69,11 @@ func emitCvt(e *fnEmitter, in *ir.Instr, _ *opRule) {
 		e.ins("cvt."+floatRnd[in.Rnd]+"."+typeName(to)+"."+intName(from), d, a)
 	case from.IsFloat() && to.IsInt():
 		e.ins("cvt."+intRnd[in.Rnd]+"."+intName(to)+"."+typeName(from), d, a)
+		if nanToZero(from, to) {
+			p := e.newReg(classPred)
+			e.ins("setp.nan."+typeName(from), p, a, a)
+			e.ins("selp."+bitsName(to), d, "0", d, p)
+		}
 	case from == ir.F32 && to == ir.F64:
 		e.ins("cvt.f64.f32", d, a)
 	case from == ir.F64 && to == ir.F32:
@@ -76,6 +82,13 @@ func emitCvt(e *fnEmitter, in *ir.Instr, _ *opRule) {
 		e.fail(in, "no PTX conversion from %s to %s", from, to)
 	}
 }
+
+// nanToZero reports whether a float-to-integer cvt needs a fix-up so that
+// NaN converts to 0, as the IR defines: PTX gives 0 only when the source
+// is not .f64 and the destination is not 64-bit; otherwise NaN becomes
+// 1 << (width-1), MININT for signed types (PTX ISA 9.1, 9.7.9.21, cvt
+// Integer Notes).
+func nanToZero(from, to ir.Type) bool { return from == ir.F64 || to.Bits() == 64 }
 
 // emitBitcast writes mov.bN between register classes, or re-extends an
 // 8-bit value whose signedness changes.
