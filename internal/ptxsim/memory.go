@@ -14,22 +14,23 @@ import (
 )
 
 // shadow is the per-byte state of shared memory: the block generation
-// that last initialized it, and the barrier epochs and warps of its last
-// write and reads.
+// that last initialized each byte, and the barrier epochs and warps of its
+// last write and reads.
 type shadow struct {
-	gen     uint32
-	init    []uint32
-	wEpoch  []uint32
-	wWarp   []uint8
-	rEpoch  []uint32
-	rWarps  []uint32
-	initGen uint32
+	gen   uint32
+	cells []cell
 }
 
-func newShadow(n int) shadow {
-	return shadow{init: make([]uint32, n), wEpoch: make([]uint32, n), wWarp: make([]uint8, n),
-		rEpoch: make([]uint32, n), rWarps: make([]uint32, n)}
+// cell is the shadow state of one byte.
+type cell struct {
+	init   uint32 // generation of the block that wrote it
+	wEpoch uint32 // barrier epoch of the last write
+	rEpoch uint32 // barrier epoch of the reads in rWarps
+	rWarps uint32 // warps (mod 32) that read it in rEpoch
+	wWarp  uint8  // warp of the last write
 }
+
+func newShadow(n int) shadow { return shadow{cells: make([]cell, n)} }
 
 // reset starts a new block: every byte uninitialized.
 func (s *shadow) reset() { s.gen++ }
@@ -161,34 +162,42 @@ var accName = [...]string{accRead: "read", accWrite: "write", accAtomic: "atomic
 // shadowShared checks and updates the shadow state of a shared access.
 func (w *warp) shadowShared(in *inst, l int, a uint64, size int, acc int) bool {
 	b := w.b
-	s := &b.sh
+	gen, epoch := b.sh.gen, b.epoch
 	me := uint8(w.id)
-	for i := a; i < a+uint64(size); i++ {
-		if acc != accWrite && s.init[i] != s.gen {
-			w.failAddr(in, l, FaultUndefined, a, fmt.Sprintf("reads %d bytes of shared memory no thread of the block has written%s", size, b.k.varsNear(spShared, a)))
-			return false
-		}
-		if acc == accAtomic {
-			s.init[i] = s.gen
-			continue
-		}
-		if s.wEpoch[i] == b.epoch && s.wWarp[i] != me {
-			w.failAddr(in, l, FaultSync, a, fmt.Sprintf("data race on shared memory%s: warp %d %ss bytes warp %d wrote since the last barrier", b.k.varsNear(spShared, a), w.id, accName[acc], s.wWarp[i]))
-			return false
-		}
-		if acc == accRead {
-			if s.rEpoch[i] != b.epoch {
-				s.rEpoch[i], s.rWarps[i] = b.epoch, 0
+	bit := uint32(1) << uint(w.id%32)
+	cells := b.sh.cells[a : a+uint64(size)]
+	for i := range cells {
+		c := &cells[i]
+		switch acc {
+		case accRead:
+			if c.init != gen {
+				w.failAddr(in, l, FaultUndefined, a, fmt.Sprintf("reads %d bytes of shared memory no thread of the block has written%s", size, b.k.varsNear(spShared, a)))
+				return false
 			}
-			s.rWarps[i] |= 1 << uint(me%32)
-			continue
+			if c.wEpoch == epoch && c.wWarp != me {
+				w.failAddr(in, l, FaultSync, a, fmt.Sprintf("data race on shared memory%s: warp %d reads bytes warp %d wrote since the last barrier", b.k.varsNear(spShared, a), w.id, c.wWarp))
+				return false
+			}
+			if c.rEpoch != epoch {
+				c.rEpoch, c.rWarps = epoch, 0
+			}
+			c.rWarps |= bit
+		case accWrite:
+			if c.wEpoch == epoch && c.wWarp != me && c.init == gen {
+				w.failAddr(in, l, FaultSync, a, fmt.Sprintf("data race on shared memory%s: warp %d writes bytes warp %d wrote since the last barrier", b.k.varsNear(spShared, a), w.id, c.wWarp))
+				return false
+			}
+			if c.rEpoch == epoch && c.rWarps&^bit != 0 {
+				w.failAddr(in, l, FaultSync, a, fmt.Sprintf("data race on shared memory%s: warp %d writes bytes other warps read since the last barrier (readers %#x)", b.k.varsNear(spShared, a), w.id, c.rWarps))
+				return false
+			}
+			c.init, c.wEpoch, c.wWarp = gen, epoch, me
+		default: // atomic: reads initialized memory, races with nothing
+			if c.init != gen {
+				w.failAddr(in, l, FaultUndefined, a, fmt.Sprintf("an atomic reads %d bytes of shared memory no thread of the block has written%s", size, b.k.varsNear(spShared, a)))
+				return false
+			}
 		}
-		if s.rEpoch[i] == b.epoch && s.rWarps[i]&^(1<<uint(me%32)) != 0 {
-			w.failAddr(in, l, FaultSync, a, fmt.Sprintf("data race on shared memory%s: warp %d writes bytes other warps read since the last barrier (readers %#x)", b.k.varsNear(spShared, a), w.id, s.rWarps[i]))
-			return false
-		}
-		s.init[i] = s.gen
-		s.wEpoch[i], s.wWarp[i] = b.epoch, me
 	}
 	return true
 }

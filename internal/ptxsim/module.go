@@ -8,6 +8,7 @@ package ptxsim
 import (
 	"fmt"
 	"sort"
+	"sync"
 )
 
 // Module is a parsed PTX module. It is immutable and safe for concurrent
@@ -45,6 +46,7 @@ type Kernel struct {
 	consts     []uint64 // values of the constant slots nslots-len(consts)..nslots-1
 	paramBytes int
 	vars       []varInfo // shared and local arrays, for messages
+	blocks     sync.Pool // *block, reused by launches
 }
 
 // varInfo is a shared or local array with its window address.

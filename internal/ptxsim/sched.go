@@ -55,12 +55,19 @@ type warp struct {
 	atSync uint32 // lanes waiting at a warp-synchronous instruction
 }
 
-// newBlock allocates a block for launch rs.
-func newBlock(rs *runState) *block {
-	k := rs.k
-	b := &block{rs: rs, k: k, lastRegion: -1}
+// getBlock returns a block for launch rs, reusing one of an earlier
+// launch of the kernel when there is one.
+func (k *Kernel) getBlock(rs *runState) *block {
+	b, _ := k.blocks.Get().(*block)
+	if b == nil {
+		b = &block{k: k, shared: make([]byte, k.SharedBytes), sh: newShadow(k.SharedBytes)}
+	}
+	b.rs, b.lastRegion = rs, -1
 	nw := (rs.nthreads + 31) / 32
-	for i := range nw {
+	if cap(b.warps) >= nw {
+		b.warps = b.warps[:cap(b.warps)]
+	}
+	for i := len(b.warps); i < nw; i++ {
 		w := &warp{b: b, id: i, regs: make([]uint64, k.nslots*32), preds: make([]uint32, k.npreds)}
 		base := k.nslots - len(k.consts)
 		for c, v := range k.consts {
@@ -71,13 +78,23 @@ func newBlock(rs *runState) *block {
 		}
 		b.warps = append(b.warps, w)
 	}
-	b.shared = make([]byte, k.SharedBytes)
-	b.sh = newShadow(k.SharedBytes)
-	b.local = make([]byte, k.LocalBytes*rs.nthreads)
-	b.lo = make([]byte, len(b.local))
-	b.ncRead = make([]int32, len(rs.global))
-	b.written = make([]int32, len(rs.global))
+	b.warps = b.warps[:nw]
+	if n := k.LocalBytes * rs.nthreads; len(b.local) < n {
+		b.local, b.lo = make([]byte, n), make([]byte, n)
+	}
+	b.ncRead = resize(b.ncRead, len(rs.global))
+	b.written = resize(b.written, len(rs.global))
 	return b
+}
+
+// resize returns s with n zero elements, reusing its storage.
+func resize(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // reset prepares the block for CTA number i: registers cleared, every
@@ -102,7 +119,7 @@ func (b *block) reset(i int) {
 	}
 	b.epoch++
 	b.sh.reset()
-	clear(b.lo)
+	clear(b.lo[:b.k.LocalBytes*b.rs.nthreads])
 }
 
 // run executes the block to its end or its first fault.
