@@ -1,10 +1,11 @@
 // Test support: the emulated device. The fake driver hands every launch of
 // a generated kernel to a Go callback (fake_set_launch_hook), which runs
-// the kernel's IR on the interpreter over the fake's device memory, so the
+// the kernel over the fake's device memory - its PTX on the PTX simulator,
+// or its IR on the interpreter (-emu.mode, emulate_ptx_test.go) - so the
 // whole GPU path (planning, code generation, the module cache, argument
 // packing, buffer binding and offsets, scratch buffers, multi-pass
-// launches, transfers) is checked end to end on the CPU. Only the PTX
-// text and real hardware stay unchecked.
+// launches, transfers) is checked end to end on the CPU. Only real
+// hardware stays unchecked.
 //
 // The IR a launch runs is recorded when the plan is compiled: the code
 // generator is wrapped so that every module also lowers each kernel again
@@ -154,6 +155,9 @@ func (e *emulator) wrap(inner CompileFunc, fast bool) CompileFunc {
 		h := fnv.New64a()
 		h.Write([]byte(m.PTX))
 		mod := h.Sum64()
+		if err := loadSimModule(mod, m.PTX); err != nil {
+			return nil, err
+		}
 		for i := range p.Kernels {
 			k := &p.Kernels[i]
 			fn, sig, err := codegen.Lower(k, t)
@@ -302,6 +306,9 @@ func (e *emulator) launch(name *byte, mod uint64, dims *[7]uint32, params *[32]u
 		args[i] = m
 	}
 	cfg := ir.Config{Grid: [3]int{int(dims[0]), int(dims[1]), int(dims[2])}, Block: [3]int{int(dims[3]), int(dims[4]), int(dims[5])}}
+	if emuSimulates() {
+		return e.launchPTX(k, entry, mod, cfg, params[:n], args)
+	}
 	e.runs.Add(1)
 	if err := k.prog.Run(cfg, args...); err != nil {
 		code := int32(emuLaunchFailed)
