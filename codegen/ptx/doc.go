@@ -59,7 +59,9 @@
 //	barrier fence     bar.sync 0; membar.cta, membar.gl, membar.sys
 //	atomic            atom.global/shared.add/min/max/exch/cas/and/or/xor with
 //	                  .u32 .s32 .u64 .s64 .f32 .f64 .b32 .b64 as PTX takes them
-//	shfl              shfl.sync.idx/up/down/bfly.b32; 64-bit values as two
+//	shfl              shfl.sync.idx/up/down/bfly.b32; 64-bit values as two;
+//	                  a setp/selp keeps the own value when an up, down or
+//	                  bfly operand may exceed 31 (PTX reads its low 5 bits)
 //	vote              vote.sync.all/any.pred, vote.sync.ballot.b32
 //	math (accurate)   sqrt.rn; rsqrt as sqrt.rn then rcp.rn; floor, ceil,
 //	                  trunc and round-half-even as cvt.rmi/rpi/rzi/rni on the

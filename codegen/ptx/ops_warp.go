@@ -43,7 +43,11 @@ func emitFence(e *fnEmitter, in *ir.Instr, _ *opRule) {
 var shflClamp = [...]string{ir.ShflIdx: "31", ir.ShflUp: "0", ir.ShflDown: "31", ir.ShflBfly: "31"}
 
 // emitShfl writes shfl.sync.mode.b32; 64-bit values are split into two
-// 32-bit halves shuffled separately.
+// 32-bit halves shuffled separately. PTX takes only the low 5 bits of
+// the delta or xor mask (PTX ISA 9.7.8.6, bval = b[4:0]), while the IR
+// gives a lane its own value when its source is out of the warp: for up,
+// down and bfly with an operand that may exceed 31, a setp/selp keeps the
+// own value then.
 func emitShfl(e *fnEmitter, in *ir.Instr, _ *opRule) {
 	if int(in.Shfl) >= len(shflClamp) {
 		e.fail(in, "unknown shuffle mode %d", in.Shfl)
@@ -54,14 +58,19 @@ func emitShfl(e *fnEmitter, in *ir.Instr, _ *opRule) {
 	v, d := in.Args[0], e.op(in.Result())
 	if v.Type.Bits() != 64 {
 		e.ins(mn, d, e.op(v), lane, clamp, mask)
-		return
+	} else {
+		lo, hi := e.newReg(class32), e.newReg(class32)
+		e.ins("mov.b64", "{"+lo+", "+hi+"}", e.inReg(v))
+		lo2, hi2 := e.newReg(class32), e.newReg(class32)
+		e.ins(mn, lo2, lo, lane, clamp, mask)
+		e.ins(mn, hi2, hi, lane, clamp, mask)
+		e.ins("mov.b64", d, "{"+lo2+", "+hi2+"}")
 	}
-	lo, hi := e.newReg(class32), e.newReg(class32)
-	e.ins("mov.b64", "{"+lo+", "+hi+"}", e.inReg(v))
-	lo2, hi2 := e.newReg(class32), e.newReg(class32)
-	e.ins(mn, lo2, lo, lane, clamp, mask)
-	e.ins(mn, hi2, hi, lane, clamp, mask)
-	e.ins("mov.b64", d, "{"+lo2+", "+hi2+"}")
+	if l := in.Args[1]; in.Shfl != ir.ShflIdx && !(l.IsConst() && l.Bits < 32) {
+		p := e.newReg(classPred)
+		e.ins("setp.gt.u32", p, lane, "31")
+		e.ins("selp."+bitsName(v.Type), d, e.op(v), d, p)
+	}
 }
 
 // emitVote writes vote.sync.all.pred, vote.sync.any.pred or
