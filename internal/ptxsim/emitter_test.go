@@ -174,15 +174,43 @@ func runTiny(c opCase, opts ptx.Options) ([]string, error) {
 	if err := mathlib.Expand(irFn); err != nil {
 		return nil, err
 	}
-	irArgs := make([]any, 0, len(c.args)+1)
-	for j := range c.args {
-		irArgs = append(irArgs, &ir.Mem{Data: append([]byte(nil), ins[j]...)})
+	// Every pointer parameter's memory, in parameter order: the operand
+	// buffers, the output, and any other (an atomic's target, 64 bytes of
+	// a fixed pattern) for both sides.
+	var irArgs []any
+	var regions []ptxsim.Region
+	var params []uint64
+	var extra [][2][]byte // other buffers: simulator's, interpreter's
+	outIdx := -1
+	for pi, prm := range fn.Params {
+		var data []byte
+		var j int
+		switch {
+		case prm.Name == "out":
+			data = make([]byte, slots*rt.Size())
+			outIdx = pi
+		case isInput(prm.Name, &j) && j < len(ins):
+			data = ins[j]
+		default:
+			data = make([]byte, 64)
+			for i := range data {
+				data[i] = byte(i*37 + 11)
+			}
+		}
+		irData := append([]byte(nil), data...)
+		simData := append([]byte(nil), data...)
+		if prm.Name != "out" && !isInput(prm.Name, &j) {
+			extra = append(extra, [2][]byte{simData, irData})
+		}
+		irArgs = append(irArgs, &ir.Mem{Data: irData})
+		a := bufBase + uint64(pi)*bufStride
+		regions = append(regions, ptxsim.Region{Name: prm.Name, Addr: a, Data: simData})
+		params = append(params, a)
 	}
-	irOut := &ir.Mem{Data: make([]byte, slots*rt.Size())}
-	irArgs = append(irArgs, irOut)
 	if err := ir.Run(irFn, ir.Config{Grid: [3]int{grid}, Block: [3]int{block}}, irArgs...); err != nil {
 		return nil, fmt.Errorf("IR interpreter: %w", err)
 	}
+	irOut := irArgs[outIdx].(*ir.Mem)
 	// The simulator.
 	if opts.ExpandMath == nil {
 		opts.ExpandMath = mathlib.Expand
@@ -199,18 +227,10 @@ func runTiny(c opCase, opts ptx.Options) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var regions []ptxsim.Region
-	var params []uint64
-	for j := range c.args {
-		a := bufBase + uint64(j)*bufStride
-		regions = append(regions, ptxsim.Region{Name: fmt.Sprintf("in%d", j), Addr: a, Data: append([]byte(nil), ins[j]...)})
-		params = append(params, a)
-	}
-	simOut := make([]byte, slots*rt.Size())
-	outAddr := bufBase + uint64(len(c.args))*bufStride
-	regions = append(regions, ptxsim.Region{Name: "out", Addr: outAddr, Data: simOut})
-	params = append(params, outAddr)
-	if _, err := k.Run(ptxsim.Config{Grid: [3]int{grid}, Block: [3]int{block}, Params: params, Global: regions}); err != nil {
+	simOut := regions[outIdx].Data
+	// One worker runs the blocks in order, as the interpreter does, so that
+	// atomics from different blocks apply in the same order.
+	if _, err := k.Run(ptxsim.Config{Grid: [3]int{grid}, Block: [3]int{block}, Params: params, Global: regions, Workers: 1}); err != nil {
 		return nil, fmt.Errorf("simulator: %w\n%s", err, text)
 	}
 	var diffs []string
@@ -225,10 +245,21 @@ func runTiny(c opCase, opts ptx.Options) ([]string, error) {
 			break
 		}
 	}
+	for _, e := range extra {
+		if string(e[0]) != string(e[1]) {
+			diffs = append(diffs, fmt.Sprintf("memory after the kernel: ptx=%x ir=%x", e[0], e[1]))
+		}
+	}
 	if len(diffs) > 0 {
 		diffs = append(diffs, "PTX:\n"+text)
 	}
 	return diffs, nil
+}
+
+// isInput reports whether name is an operand parameter "in<j>".
+func isInput(name string, j *int) bool {
+	n, err := fmt.Sscanf(name, "in%d", j)
+	return n == 1 && err == nil
 }
 
 func putLE(b []byte, n int, v uint64) {
@@ -432,4 +463,63 @@ func join(s []string) string {
 		out += "  " + x + "\n"
 	}
 	return out
+}
+
+// TestEmitterWarpAndAtomicsAgree runs shuffles of every mode and width
+// (64-bit values move as two 32-bit halves), votes, and atomics on global
+// and shared memory on both.
+func TestEmitterWarpAndAtomicsAgree(t *testing.T) {
+	var cs []opCase
+	for _, mode := range []ir.ShflMode{ir.ShflIdx, ir.ShflUp, ir.ShflDown, ir.ShflBfly} {
+		for _, ty := range []ir.Type{ir.B32, ir.S32, ir.U32, ir.F32, ir.B64, ir.S64, ir.U64, ir.F64} {
+			mode := mode
+			cs = append(cs, opCase{name: "shfl_" + mode.String() + "_" + ty.String(), args: []ir.Type{ty, ir.U32},
+				build: func(b *ir.Builder, a []*ir.Value) *ir.Value { return b.Shfl(mode, a[0], a[1], b.FullMask()) }})
+		}
+	}
+	for _, mode := range []ir.VoteMode{ir.VoteAll, ir.VoteAny, ir.VoteBallot} {
+		mode := mode
+		cs = append(cs, opCase{name: "vote_" + mode.String(), args: []ir.Type{ir.Pred},
+			build: func(b *ir.Builder, a []*ir.Value) *ir.Value { return b.Vote(mode, a[0], b.FullMask()) }})
+	}
+	for op := ir.AtomAdd; op <= ir.AtomXor; op++ {
+		for _, ty := range []ir.Type{ir.B32, ir.S32, ir.U32, ir.F32, ir.B64, ir.S64, ir.U64, ir.F64} {
+			for _, sp := range []ir.Space{ir.SpaceGlobal, ir.SpaceShared} {
+				op, ty, sp := op, ty, sp
+				cs = append(cs, opCase{name: "atom_" + sp.String() + "_" + op.String() + "_" + ty.String(), args: []ir.Type{ty, ty},
+					build: func(b *ir.Builder, a []*ir.Value) *ir.Value {
+						var p *ir.Value
+						if sp == ir.SpaceShared {
+							p = b.Func().AddShared("buf", ty, 2)
+							b.If(b.Eq(b.TidX(), b.U32(0)), func() { b.Store(p, b.One(ty)) })
+							b.Barrier()
+						} else {
+							p = b.Func().AddParam("acc", ir.PtrTo(ir.SpaceGlobal, ty))
+						}
+						if op == ir.AtomCAS {
+							return b.AtomicCAS(p, a[0], a[1])
+						}
+						return b.Atomic(op, p, a[0])
+					}})
+			}
+		}
+	}
+	ran := 0
+	for _, c := range cs {
+		if _, _, err := tinyKernel(c); err != nil {
+			continue // a type the IR does not take for this op
+		}
+		ran++
+		diffs, err := runTiny(c, ptx.Options{})
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if len(diffs) > 0 {
+			t.Errorf("%s: the PTX simulator and the IR interpreter disagree (emitter bug?):\n%s", c.name, join(diffs))
+		}
+	}
+	if ran < 60 {
+		t.Errorf("only %d warp and atomic kernels ran", ran)
+	}
 }

@@ -75,13 +75,13 @@ func decodeFloatArith(d *decoder, s *rawStmt, ms *modset, in *inst, t ptype, op 
 			in.f2 = func(a, b uint64) uint64 {
 				x, y := f64(a), f64(b)
 				r := x + y
-				return b64(round64(r, rnd, errAdd(x, y, r)))
+				return b64(exactZero(round64(r, rnd, errAdd(x, y, r)), x, y, rnd))
 			}
 		case "sub":
 			in.f2 = func(a, b uint64) uint64 {
 				x, y := f64(a), f64(b)
 				r := x - y
-				return b64(round64(r, rnd, errAdd(x, -y, r)))
+				return b64(exactZero(round64(r, rnd, errAdd(x, -y, r)), x, -y, rnd))
 			}
 		default:
 			in.f2 = func(a, b uint64) uint64 {
@@ -101,9 +101,15 @@ func decodeFloatArith(d *decoder, s *rawStmt, ms *modset, in *inst, t ptype, op 
 	case op == "mul" && rnd == rndRN:
 		f = func(x, y, _ float32) float32 { return x * y }
 	case op == "add":
-		f = func(x, y, _ float32) float32 { h, e := add32(x, y); return round32(h, e, rnd) }
+		f = func(x, y, _ float32) float32 {
+			h, e := add32(x, y)
+			return float32(exactZero(float64(round32(h, e, rnd)), float64(x), float64(y), rnd))
+		}
 	case op == "sub":
-		f = func(x, y, _ float32) float32 { h, e := add32(x, -y); return round32(h, e, rnd) }
+		f = func(x, y, _ float32) float32 {
+			h, e := add32(x, -y)
+			return float32(exactZero(float64(round32(h, e, rnd)), float64(x), -float64(y), rnd))
+		}
 	default:
 		f = func(x, y, _ float32) float32 { h, e := mul32(x, y); return round32(h, e, rnd) }
 	}
@@ -145,11 +151,14 @@ func decodeFMA(d *decoder, s *rawStmt, ms *modset, in *inst, t ptype) error {
 		in.f3 = func(a, b, c uint64) uint64 {
 			x, y, z := f64(a), f64(b), f64(c)
 			r := math.FMA(x, y, z)
-			return b64(round64(r, rnd, errFMA(x, y, z, r)))
+			return b64(exactZero(round64(r, rnd, errFMA(x, y, z, r)), x*y, z, rnd))
 		}
 		return nil
 	}
-	g := wrap32(func(x, y, z float32) float32 { h, e := fma32(x, y, z); return round32(h, e, rnd) }, in.ftz, in.sat)
+	g := wrap32(func(x, y, z float32) float32 {
+		h, e := fma32(x, y, z)
+		return float32(exactZero(float64(round32(h, e, rnd)), float64(x)*float64(y), float64(z), rnd))
+	}, in.ftz, in.sat)
 	in.f3 = func(a, b, c uint64) uint64 { return b32(g(f32(a), f32(b), f32(c))) }
 	return nil
 }
@@ -336,7 +345,9 @@ func decodeMathFn(d *decoder, s *rawStmt, ms *modset, in *inst) error {
 	case t == tF64 && approx && op != "rsqrt" && op != "rcp":
 		return d.errf("%s.approx takes .f32 only", op)
 	}
-	if err := d.floatMods(ms, in, t, op != "tanh", false); err != nil {
+	if t == tF64 && approx {
+		in.ftz = ms.has("ftz") // rcp.approx.ftz.f64, rsqrt.approx.ftz.f64
+	} else if err := d.floatMods(ms, in, t, op != "tanh", false); err != nil {
 		return err
 	}
 	if err := d.alu(s, in, t, 1); err != nil {

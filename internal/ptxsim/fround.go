@@ -52,6 +52,16 @@ func sign(x float64) int {
 	return 0
 }
 
+// exactZero fixes the sign of a sum x+y that is exactly zero: +0 in
+// every rounding mode but .rm, where it is -0, unless both addends are +0
+// (IEEE 754 6.3, which PTX's IEEE-compliant rounding follows).
+func exactZero(r, x, y float64, rnd uint8) float64 {
+	if r != 0 || rnd != rndRM || x == 0 && y == 0 && !math.Signbit(x) && !math.Signbit(y) {
+		return r
+	}
+	return math.Copysign(0, -1)
+}
+
 // round32 rounds the exact value v to float32 in mode rnd, where hi is v
 // rounded to nearest float64 and errSign the sign of v-hi.
 func round32(hi float64, errSign int, rnd uint8) float32 {

@@ -103,7 +103,9 @@ func (k *Kernel) Instructions() int { return len(k.code) }
 func (k *Kernel) Opcodes() []string {
 	seen := map[string]bool{}
 	for i := range k.code {
-		seen[opcodeOf(k.code[i].text)] = true
+		if t := k.code[i].text; t != "" && t[0] != '(' {
+			seen[opcodeOf(t)] = true
+		}
 	}
 	out := make([]string, 0, len(seen))
 	for s := range seen {
