@@ -162,11 +162,11 @@ func decodeSetp(d *decoder, s *rawStmt, ms *modset, in *inst) error {
 	dp := s.ops[0]
 	pair := dp.pair
 	dp.pair = ""
-	if in.d[0], _, err = d.pred(dp); err != nil {
+	if in.d[0], _, err = d.predDef(dp); err != nil {
 		return err
 	}
 	if pair != "" {
-		if in.d[1], _, err = d.pred(rawOp{kind: opReg, name: pair}); err != nil {
+		if in.d[1], _, err = d.predDef(rawOp{kind: opReg, name: pair}); err != nil {
 			return err
 		}
 		in.nd = 2

@@ -33,6 +33,8 @@ type decoder struct {
 	vars     map[string]varInfo
 	cur      *rawStmt
 	pc       int32
+	uses     []int32 // registers the current instruction reads (predicates after nregs)
+	defs     []int32 // and writes
 }
 
 // decodeFn decodes one instruction: the opcode's modifiers in ms, the
@@ -98,7 +100,25 @@ func decodeKernel(rk *rawKernel, lines []string) (*Kernel, error) {
 		k.code[pc].join = true
 	}
 	k.nslots = int(d.nregs) + len(k.consts)
+	if pc, reg := checkAssigned(k, int(d.nregs), d.regName); pc >= 0 {
+		d.cur = &rawStmt{line: int(k.code[pc].line)}
+		return nil, d.errf("%s may be read before any instruction writes it (registers start undefined)", reg)
+	}
 	return k, nil
+}
+
+// regName returns the name of value register i, or predicate i-nregs.
+func (d *decoder) regName(i int) string {
+	pred := i >= int(d.nregs)
+	if pred {
+		i -= int(d.nregs)
+	}
+	for name, r := range d.regs {
+		if int(r.idx) == i && (r.typ.kind == kPred) == pred {
+			return name
+		}
+	}
+	return "?"
 }
 
 // declare lays out registers, parameters and shared and local arrays.
@@ -180,6 +200,7 @@ func (d *decoder) declare(rk *rawKernel) error {
 // instr decodes one instruction statement.
 func (d *decoder) instr(s *rawStmt) (inst, error) {
 	in := inst{guard: -1, line: int32(s.line), vec: 1}
+	d.uses, d.defs = d.uses[:0], d.defs[:0]
 	if s.line >= 1 && s.line <= len(d.lines) {
 		in.text = strings.TrimSpace(d.lines[s.line-1])
 		if i := strings.Index(in.text, "//"); i >= 0 {
@@ -192,6 +213,7 @@ func (d *decoder) instr(s *rawStmt) (inst, error) {
 			return in, d.errf("guard %s is not a declared predicate register", s.guard)
 		}
 		in.guard, in.gneg = r.idx, s.guardNeg
+		d.uses = append(d.uses, d.nregs+r.idx)
 	}
 	parts := strings.Split(s.opcode, ".")
 	dec, ok := opcodes[parts[0]]
@@ -205,6 +227,8 @@ func (d *decoder) instr(s *rawStmt) (inst, error) {
 	if rest := ms.rest(); len(rest) > 0 {
 		return in, d.errf("%s: modifier .%s is not supported", s.opcode, strings.Join(rest, ", ."))
 	}
+	in.uses = append([]int32(nil), d.uses...)
+	in.defs = append([]int32(nil), d.defs...)
 	return in, nil
 }
 
@@ -353,6 +377,7 @@ func (d *decoder) src(o rawOp, t ptype, relaxed bool) (int32, error) {
 	if r.typ.kind == kPred || !compatible(r.typ, t, relaxed) {
 		return 0, d.errf("register %s (.%s) cannot be a .%s operand", o.name, r.typ, t)
 	}
+	d.uses = append(d.uses, r.idx)
 	return r.idx, nil
 }
 
@@ -365,6 +390,7 @@ func (d *decoder) dst(o rawOp, t ptype, relaxed bool) (int32, uint8, error) {
 	if r.typ.kind == kPred || !compatible(r.typ, t, relaxed) {
 		return 0, 0, d.errf("register %s (.%s) cannot hold a .%s result", o.name, r.typ, t)
 	}
+	d.defs = append(d.defs, r.idx)
 	return r.idx, r.typ.bits, nil
 }
 
@@ -379,7 +405,18 @@ func (d *decoder) pred(o rawOp) (int32, bool, error) {
 	if r.typ.kind != kPred {
 		return 0, false, d.errf("%s is not a predicate register", o.name)
 	}
+	d.uses = append(d.uses, d.nregs+r.idx)
 	return r.idx, neg, nil
+}
+
+// predDef returns the index of a predicate destination register.
+func (d *decoder) predDef(o rawOp) (int32, bool, error) {
+	i, neg, err := d.pred(o)
+	if err == nil {
+		d.uses = d.uses[:len(d.uses)-1]
+		d.defs = append(d.defs, d.nregs+i)
+	}
+	return i, neg, err
 }
 
 // constant returns the slot of a constant holding v.

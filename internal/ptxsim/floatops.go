@@ -439,7 +439,7 @@ func decodeTestp(d *decoder, s *rawStmt, ms *modset, in *inst) error {
 	if err := d.nops(s, 2); err != nil {
 		return err
 	}
-	if in.d[0], _, err = d.pred(s.ops[0]); err != nil {
+	if in.d[0], _, err = d.predDef(s.ops[0]); err != nil {
 		return err
 	}
 	if in.a[0], err = d.src(s.ops[1], t, false); err != nil {

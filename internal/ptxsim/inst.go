@@ -51,6 +51,8 @@ type inst struct {
 	f2    func(a, b uint64) uint64
 	f3    func(a, b, c uint64) uint64
 
+	uses, defs []int32 // registers read and written (predicates after the value registers)
+
 	line int32
 	text string
 }
@@ -91,7 +93,16 @@ func lanes(m uint32, f func(l int)) {
 	}
 }
 
+// The lane loops below, and the scheduler's step, carry //go:norace: they
+// touch only the register file of a warp, which belongs to the one
+// goroutine running its block, and instrumenting every register access
+// multiplies the simulator's cost under -race with nothing to find. The
+// memory instructions (memops.go), whose global memory blocks share,
+// stay instrumented.
+
 // execUnary applies in.f1 to source 0 into destination 0.
+//
+//go:norace
 func execUnary(w *warp, in *inst, m uint32) {
 	d, a, f := w.r(in.d[0]), w.r(in.a[0]), in.f1
 	if m == full {
@@ -108,6 +119,8 @@ func execUnary(w *warp, in *inst, m uint32) {
 }
 
 // execBinary applies in.f2 to sources 0 and 1 into destination 0.
+//
+//go:norace
 func execBinary(w *warp, in *inst, m uint32) {
 	d, a, b, f := w.r(in.d[0]), w.r(in.a[0]), w.r(in.a[1]), in.f2
 	if m == full {
@@ -124,6 +137,8 @@ func execBinary(w *warp, in *inst, m uint32) {
 }
 
 // execTernary applies in.f3 to sources 0, 1 and 2 into destination 0.
+//
+//go:norace
 func execTernary(w *warp, in *inst, m uint32) {
 	d, a, b, c, f := w.r(in.d[0]), w.r(in.a[0]), w.r(in.a[1]), w.r(in.a[2]), in.f3
 	if m == full {
@@ -141,6 +156,8 @@ func execTernary(w *warp, in *inst, m uint32) {
 
 // execMove copies source 0 into destination 0 (mov, and conversions
 // that change no bits).
+//
+//go:norace
 func execMove(w *warp, in *inst, m uint32) {
 	d, a := w.r(in.d[0]), w.r(in.a[0])
 	if m == full {

@@ -197,7 +197,7 @@ func (k *Kernel) newRun(cfg *Config) (*runState, error) {
 // worker runs blocks until none are left or a lower block faulted.
 func (rs *runState) worker() {
 	b := rs.k.getBlock(rs)
-	defer rs.k.blocks.Put(b)
+	defer rs.k.putBlock(b)
 	for {
 		i := rs.next.Add(1) - 1
 		if i >= int64(rs.nblocks) || i > rs.errBlock.Load() {

@@ -58,7 +58,7 @@ func (d *decoder) predLogic(s *rawStmt, in *inst, op string, n int) error {
 		return err
 	}
 	var err error
-	if in.d[0], _, err = d.pred(s.ops[0]); err != nil {
+	if in.d[0], _, err = d.predDef(s.ops[0]); err != nil {
 		return err
 	}
 	for i := range n {

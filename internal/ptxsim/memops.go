@@ -71,6 +71,7 @@ func (d *decoder) address(o rawOp, sp uint8, in *inst, slot int) error {
 		if sp == spGlobal && r.typ.bits != 64 {
 			return d.errf("global address register %s must be 64-bit (.address_size 64)", o.name)
 		}
+		d.uses = append(d.uses, r.idx)
 		in.a[slot] = r.idx
 		return nil
 	}

@@ -46,8 +46,15 @@ type Kernel struct {
 	consts     []uint64 // values of the constant slots nslots-len(consts)..nslots-1
 	paramBytes int
 	vars       []varInfo // shared and local arrays, for messages
-	blocks     sync.Pool // *block, reused by launches
+	// free holds block contexts of finished launches for reuse (a plain
+	// list: sync.Pool drops its items under the race detector, and a
+	// block's registers and shadow memory are large).
+	freeMu sync.Mutex
+	free   []*block
 }
+
+// maxFree bounds the block contexts a kernel keeps.
+const maxFree = 16
 
 // varInfo is a shared or local array with its window address.
 type varInfo struct {

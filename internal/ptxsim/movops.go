@@ -108,7 +108,7 @@ func decodeMov(d *decoder, s *rawStmt, ms *modset, in *inst) error {
 	in.t, in.nd, in.na = t, 1, 1
 	switch {
 	case t.kind == kPred:
-		if in.d[0], _, err = d.pred(dst); err != nil {
+		if in.d[0], _, err = d.predDef(dst); err != nil {
 			return err
 		}
 		if src.kind == opImm {

@@ -40,6 +40,8 @@ func TestParseErrors(t *testing.T) {
 		{".version 7.8\n.target sm_80\n.func f() { ret; }", []string{".func is not supported"}},
 		{".target sm_80\n", []string{"no .version"}},
 		{kernel("add.u32 %r1, %r2, %r3 /* unterminated"), []string{"unterminated /* comment"}},
+		{kernel("mov.u32 %r1, 1;\n\tadd.u32 %r2, %r1, %r3;"), []string{"line 11", "%r3 may be read before any instruction writes it"}},
+		{kernel("mov.u32 %r1, %tid.x;\n\tsetp.eq.u32 %p, %r1, 0;\n\t@%p bra $x;\n\tmov.u32 %r2, 1;\n$x:\n\tadd.u32 %r3, %r2, 1;"), []string{"%r2 may be read before"}},
 	} {
 		_, err := ptxsim.Parse(c.text)
 		if err == nil {

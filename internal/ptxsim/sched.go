@@ -58,7 +58,12 @@ type warp struct {
 // getBlock returns a block for launch rs, reusing one of an earlier
 // launch of the kernel when there is one.
 func (k *Kernel) getBlock(rs *runState) *block {
-	b, _ := k.blocks.Get().(*block)
+	var b *block
+	k.freeMu.Lock()
+	if n := len(k.free); n > 0 {
+		b, k.free = k.free[n-1], k.free[:n-1]
+	}
+	k.freeMu.Unlock()
 	if b == nil {
 		b = &block{k: k, shared: make([]byte, k.SharedBytes), sh: newShadow(k.SharedBytes)}
 	}
@@ -87,6 +92,16 @@ func (k *Kernel) getBlock(rs *runState) *block {
 	return b
 }
 
+// putBlock keeps b for a later launch.
+func (k *Kernel) putBlock(b *block) {
+	b.rs = nil
+	k.freeMu.Lock()
+	if len(k.free) < maxFree {
+		k.free = append(k.free, b)
+	}
+	k.freeMu.Unlock()
+}
+
 // resize returns s with n zero elements, reusing its storage.
 func resize(s []int32, n int) []int32 {
 	if cap(s) < n {
@@ -97,18 +112,17 @@ func resize(s []int32, n int) []int32 {
 	return s
 }
 
-// reset prepares the block for CTA number i: registers cleared, every
-// lane at the first instruction, shared and local memory uninitialized.
+// reset prepares the block for CTA number i: every lane at the first
+// instruction, shared and local memory uninitialized.
 func (b *block) reset(i int) {
 	b.index = i
 	b.ctaid = b.rs.ctaOf(i)
 	b.fault = nil
 	b.warpSteps, b.threadSteps = 0, 0
 	b.budget = b.rs.maxSteps - b.rs.threadSteps.Load()
-	nreg := (b.k.nslots - len(b.k.consts)) * 32
+	// Registers keep what the previous block left: Parse rejected any
+	// kernel that may read a register before writing it (assign.go).
 	for wi, w := range b.warps {
-		clear(w.regs[:nreg])
-		clear(w.preds)
 		w.pc = [32]int32{}
 		n := b.rs.nthreads - wi*32
 		w.exists = full
@@ -237,6 +251,8 @@ func (b *block) deadlock() {
 }
 
 // run executes the warp's ready lanes until none can go on.
+//
+//go:norace
 func (w *warp) run() {
 	for w.ready != 0 && w.b.fault == nil {
 		pc := int32(math.MaxInt32)
@@ -264,7 +280,10 @@ func (w *warp) setPC(m uint32, pc int32) {
 }
 
 // step runs the lanes act, all at pc, in lockstep until they diverge,
-// wait, exit, or meet lanes waiting at a branch target behind them.
+// wait, exit, or meet lanes waiting at a branch target behind them. It
+// touches only the warp's state (see the //go:norace note in inst.go).
+//
+//go:norace
 func (w *warp) step(pc int32, act uint32) {
 	b := w.b
 	code := b.k.code

@@ -55,7 +55,7 @@ func decodeShfl(d *decoder, s *rawStmt, ms *modset, in *inst) error {
 	}
 	in.d[1] = -1
 	if pair != "" {
-		if in.d[1], _, err = d.pred(rawOp{kind: opReg, name: pair}); err != nil {
+		if in.d[1], _, err = d.predDef(rawOp{kind: opReg, name: pair}); err != nil {
 			return err
 		}
 	}
@@ -156,7 +156,7 @@ func decodeVote(d *decoder, s *rawStmt, ms *modset, in *inst) error {
 	if in.op == voteBallot {
 		in.d[0], in.dbits, err = d.dst(s.ops[0], tB32, false)
 	} else {
-		in.d[0], _, err = d.pred(s.ops[0])
+		in.d[0], _, err = d.predDef(s.ops[0])
 	}
 	if err != nil {
 		return err
