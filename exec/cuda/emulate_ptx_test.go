@@ -315,3 +315,84 @@ func TestEmulatedPTXFault(t *testing.T) {
 	}
 	require.Zero(t, b.Pool().Stats().Live)
 }
+
+// TestEmulatedMultiWave runs one kernel of each kind - a map, each
+// reduction strategy, a GEMM - at a size where its grid does not fit on
+// the small device at once or its threads loop over more than one grid's
+// worth of work, so the PTX's grid-stride and tiling loops all turn.
+func TestEmulatedMultiWave(t *testing.T) {
+	b := emuBackend(t, emuSmall, Options{})
+	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer alloc.AssertSize(t, 0)
+	tg := b.Target()
+	f32 := graph.Float32
+	cases := []struct {
+		name   string
+		shapes []graph.Shape
+		build  func(x []*graph.Node) *graph.Node
+		kind   fuse.Kind
+		strat  fuse.Strategy
+	}{
+		{"map", []graph.Shape{{1 << 17}}, func(x []*graph.Node) *graph.Node {
+			return graph.Unary(graph.OpExp, graph.Binary(graph.OpMul, x[0], x[0]))
+		}, fuse.KindMap, fuse.StrategyNone},
+		{"warp per row", []graph.Shape{{3000, 13}}, func(x []*graph.Node) *graph.Node {
+			return graph.Reduce(graph.OpSum, x[0], []int{1}, false)
+		}, fuse.KindReduce, fuse.StrategyWarpPerRow},
+		{"block per row", []graph.Shape{{24, 5000}}, func(x []*graph.Node) *graph.Node {
+			return graph.Reduce(graph.OpReduceMax, x[0], []int{1}, false)
+		}, fuse.KindReduce, fuse.StrategyBlockPerRow},
+		{"column", []graph.Shape{{300, 2048}}, func(x []*graph.Node) *graph.Node {
+			return graph.Reduce(graph.OpSum, x[0], []int{0}, false)
+		}, fuse.KindReduce, fuse.StrategyColumn},
+		{"two passes", []graph.Shape{{1 << 17}}, func(x []*graph.Node) *graph.Node {
+			return graph.Reduce(graph.OpArgMax, x[0], nil, false)
+		}, fuse.KindReduce, fuse.StrategyTwoPass},
+		{"matmul", []graph.Shape{{200, 150}, {150, 170}}, func(x []*graph.Node) *graph.Node {
+			return graph.MatMul(x[0], x[1])
+		}, fuse.KindMatMul, fuse.StrategyNone},
+	}
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, c := range cases {
+		var xs []*graph.Node
+		bound := map[*graph.Node]*exec.Tensor{}
+		layouts := map[*graph.Node]fuse.Layout{}
+		for i, s := range c.shapes {
+			x := graph.Input(f32, s, fmt.Sprintf("x%d", i))
+			h, err := exec.NewTensor(alloc, f32, s)
+			require.NoError(t, err)
+			for j := range exec.Elems[float32](h) {
+				exec.Elems[float32](h)[j] = float32(r.NormFloat64())
+			}
+			xs = append(xs, x)
+			bound[x] = h
+			layouts[x] = fuse.ContiguousLayout(f32, s)
+		}
+		out := c.build(xs)
+		p, err := fuse.Build([]*graph.Node{out}, layouts, tg)
+		require.NoError(t, err, c.name)
+		found := false
+		for _, k := range p.Kernels {
+			if k.Kind != c.kind || k.Geometry.Strategy != c.strat {
+				continue
+			}
+			found = true
+			g := k.Geometry
+			points := 1
+			for _, e := range k.Space {
+				points *= e
+			}
+			resident := tg.SMs * max(1, tg.MaxThreadsPerSM/max(g.Block, 1))
+			t.Logf("%s: %d points, grid %d of %d threads (vector %d), %d resident blocks", c.name, points, g.Grid, g.Block, g.VectorWidth, resident)
+			if g.Grid <= resident && points <= g.Grid*g.Block*max(g.VectorWidth, 1) {
+				t.Errorf("%s: grid %d of %d threads covers its %d points in one wave (%d resident blocks)", c.name, g.Grid, g.Block, points, resident)
+			}
+		}
+		require.True(t, found, "%s: no %v kernel with strategy %v in the plan:\n%s", c.name, c.kind, c.strat, fuse.Explain(p))
+		exact := c.kind == fuse.KindReduce && c.strat != fuse.StrategyColumn && c.name != "warp per row"
+		compareWithCPU(t, b, c.name, []*graph.Node{out}, []bool{exact}, bound, alloc)
+		for _, h := range bound {
+			h.Release()
+		}
+	}
+}

@@ -28,7 +28,7 @@ import (
 	"github.com/fuseflow/fuseflow/internal/randgraph"
 )
 
-var emuGraphs = flag.Int("emu.graphs", 300, "random graphs for the emulated-device differential test")
+var emuGraphs = flag.Int("emu.graphs", 1000, "random graphs for the emulated-device differential test")
 
 // randCase returns the random graph of seed: bigger graphs on every
 // other seed.
