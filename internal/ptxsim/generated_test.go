@@ -85,7 +85,8 @@ func fillSpecial(x *exec.Tensor, r *rand.Rand, nan int) {
 // TestGeneratedReductions runs every reduction op on every dtype in the
 // shape of each strategy (warp per row, block per row, column, column
 // split over blocks, two passes) with ties, NaN and infinities, and
-// checks that each strategy was generated.
+// checks that each strategy was generated. With -short or the race
+// detector it runs a third of the combinations.
 func TestGeneratedReductions(t *testing.T) {
 	shapes := []struct {
 		shape graph.Shape
@@ -108,7 +109,10 @@ func TestGeneratedReductions(t *testing.T) {
 			hx, err := exec.NewTensor(memory.DefaultAllocator, d, sh.shape)
 			require.NoError(t, err)
 			fillSpecial(hx, r, []int{0, 200}[(si+di)%2])
-			for _, op := range ops {
+			for oi, op := range ops {
+				if (testing.Short() || raceEnabled) && (si+di+oi)%3 != 0 {
+					continue // a third of the cases: the rest is the long run's
+				}
 				axes := sh.axes
 				if (op == graph.OpArgMax || op == graph.OpArgMin) && len(axes) > 1 {
 					axes = nil
@@ -145,7 +149,8 @@ func TestGeneratedReductions(t *testing.T) {
 
 // TestGeneratedMatMul runs GEMMs of every numeric dtype (square, odd,
 // batched, broadcast batch, transposed operands through views) with a
-// relu and bias epilogue, on both devices.
+// relu and bias epilogue, on both devices. With -short or the race
+// detector it runs a third of the combinations.
 func TestGeneratedMatMul(t *testing.T) {
 	cases := []struct {
 		a, b           graph.Shape
@@ -159,9 +164,12 @@ func TestGeneratedMatMul(t *testing.T) {
 		{a: graph.Shape{2, 5, 6}, b: graph.Shape{6, 4}},
 		{a: graph.Shape{130, 70}, b: graph.Shape{70, 140}},
 	}
-	for _, tg := range []fuse.Target{smallGPU(), fuse.H100()} {
+	for ti, tg := range []fuse.Target{smallGPU(), fuse.H100()} {
 		for ci, c := range cases {
-			for _, d := range []graph.DType{graph.Float32, graph.Float64, graph.Int32, graph.Int64} {
+			for di, d := range []graph.DType{graph.Float32, graph.Float64, graph.Int32, graph.Int64} {
+				if (testing.Short() || raceEnabled) && (ti+ci+di)%3 != 0 {
+					continue // a third of the cases: the rest is the long run's
+				}
 				xa, xb := graph.Input(d, c.a, "a"), graph.Input(d, c.b, "b")
 				va, vb := xa, xb
 				if c.transA {

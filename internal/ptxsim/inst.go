@@ -84,15 +84,6 @@ var spaceName = [...]string{spGlobal: "global", spShared: "shared", spLocal: "lo
 // full is the mask of all 32 lanes.
 const full = ^uint32(0)
 
-// lanes calls f for every lane of m in order.
-func lanes(m uint32, f func(l int)) {
-	for m != 0 {
-		l := bits.TrailingZeros32(m)
-		m &= m - 1
-		f(l)
-	}
-}
-
 // The lane loops below, and the scheduler's step, carry //go:norace: they
 // touch only the register file of a warp, which belongs to the one
 // goroutine running its block, and instrumenting every register access

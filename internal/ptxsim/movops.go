@@ -255,7 +255,7 @@ func (d *decoder) movVector(s *rawStmt, in *inst, t ptype) error {
 // decodeCvta decodes cvta (PTX ISA 9.7.8.17) for the global and const
 // windows, where generic and window addresses coincide here.
 func decodeCvta(d *decoder, s *rawStmt, ms *modset, in *inst) error {
-	to := ms.has("to")
+	ms.has("to") // cvta.to.space and cvta.space are both the identity here
 	sp := ms.oneOf("global", "const", "shared", "local", "param")
 	t, err := ms.oneType(d, s.opcode)
 	if err != nil {
@@ -267,7 +267,6 @@ func decodeCvta(d *decoder, s *rawStmt, ms *modset, in *inst) error {
 	if t != tU64 && t != tU32 {
 		return d.errf("cvta takes .u32 or .u64")
 	}
-	_ = to
 	if err := d.alu(s, in, t, 1); err != nil {
 		return err
 	}
