@@ -165,11 +165,12 @@ func decodeSetp(d *decoder, s *rawStmt, ms *modset, in *inst) error {
 	if in.d[0], _, err = d.predDef(dp); err != nil {
 		return err
 	}
+	in.pdst = 1
 	if pair != "" {
 		if in.d[1], _, err = d.predDef(rawOp{kind: opReg, name: pair}); err != nil {
 			return err
 		}
-		in.nd = 2
+		in.nd, in.pdst = 2, 3
 	}
 	for i := range 2 {
 		if in.a[i], err = d.src(s.ops[1+i], t, false); err != nil {

@@ -442,6 +442,7 @@ func decodeTestp(d *decoder, s *rawStmt, ms *modset, in *inst) error {
 	if in.d[0], _, err = d.predDef(s.ops[0]); err != nil {
 		return err
 	}
+	in.pdst = 1
 	if in.a[0], err = d.src(s.ops[1], t, false); err != nil {
 		return err
 	}

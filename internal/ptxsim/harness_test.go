@@ -145,7 +145,12 @@ func runGraph(outs []*graph.Node, exact []bool, bound map[*graph.Node]*exec.Tens
 					args[pi] = ln.Pass
 				}
 			}
-			st, err := sk.Run(ptxsim.Config{Grid: [3]int{ln.Grid}, Block: [3]int{ln.Block}, Params: params, Global: regions})
+			var before [][]byte
+			if prog != nil {
+				before = snapshot(sim)
+			}
+			cfg := ptxsim.Config{Grid: [3]int{ln.Grid}, Block: [3]int{ln.Block}, Params: params, Global: regions}
+			st, err := sk.Run(cfg)
 			res.stats.Blocks += st.Blocks
 			res.stats.WarpInstructions += st.WarpInstructions
 			res.stats.ThreadInstructions += st.ThreadInstructions
@@ -160,9 +165,10 @@ func runGraph(outs []*graph.Node, exact []bool, bound map[*graph.Node]*exec.Tens
 				return res, fmt.Errorf("kernel %d (%s) launch %d on the IR interpreter: %w", ki, sig.Entry, li, err)
 			}
 			for bi := range sim {
-				if d := diffBytes(sim[bi], irm[bi].Data, dtypes[bi]); d != "" {
-					return res, fmt.Errorf("emitter bug? kernel %d (%s) launch %d: the PTX simulator and the IR interpreter disagree on buffer %d (%v): %s\n%s",
-						ki, sig.Entry, li, bi, dtypes[bi], d, fuse.Explain(p))
+				if d, first := diffBytes(sim[bi], irm[bi].Data, dtypes[bi]); d != "" {
+					trace := explainWrite(sk, cfg, before, bufBase+uint64(bi)*bufStride+uint64(first))
+					return res, fmt.Errorf("emitter bug? kernel %d (%s) launch %d: the PTX simulator and the IR interpreter disagree on buffer %d (%v): %s\n%s\n%s",
+						ki, sig.Entry, li, bi, dtypes[bi], d, trace, fuse.Explain(p))
 				}
 			}
 		}
@@ -234,10 +240,47 @@ func bufferDTypes(p *fuse.Plan) []graph.DType {
 	return out
 }
 
+// snapshot copies the buffers.
+func snapshot(bufs [][]byte) [][]byte {
+	out := make([][]byte, len(bufs))
+	for i, b := range bufs {
+		out[i] = append([]byte(nil), b...)
+	}
+	return out
+}
+
+// explainWrite reruns a launch from the memory before it (on a copy),
+// watching addr, and traces the thread whose write put the wrong value
+// there: the simulator's side of a disagreement, instruction by
+// instruction with the values it computed.
+func explainWrite(k *ptxsim.Kernel, cfg ptxsim.Config, before [][]byte, addr uint64) string {
+	regions := make([]ptxsim.Region, len(cfg.Global))
+	for i, r := range cfg.Global {
+		regions[i] = r
+		regions[i].Data = append([]byte(nil), before[i]...)
+	}
+	cfg.Global = regions
+	cfg.Watch = &ptxsim.Watch{Addr: addr}
+	if _, err := k.Run(cfg); err != nil || len(cfg.Watch.Hits) == 0 {
+		return fmt.Sprintf("(no write to %#x found: %v)", addr, err)
+	}
+	h := cfg.Watch.Hits[len(cfg.Watch.Hits)-1]
+	for i := range regions {
+		regions[i].Data = append([]byte(nil), before[i]...)
+	}
+	cfg.Watch = nil
+	cfg.Trace = &ptxsim.Trace{CTA: h.CTA, Thread: h.Thread, Limit: 60}
+	_, _ = k.Run(cfg)
+	return fmt.Sprintf("the simulator's last write there: %v\nits trace (last %d instructions):\n  %s",
+		h, len(cfg.Trace.Lines), strings.Join(cfg.Trace.Lines, "\n  "))
+}
+
 // diffBytes describes where a (simulator) and b (interpreter) differ,
-// floats comparing a NaN equal to any NaN; "" when they agree.
-func diffBytes(a, b []byte, d graph.DType) string {
+// floats comparing a NaN equal to any NaN, and returns the byte offset of
+// the first difference; "" when they agree.
+func diffBytes(a, b []byte, d graph.DType) (string, int) {
 	var diffs []string
+	first := -1
 	size := d.Size()
 	if d == graph.Invalid {
 		size = 8
@@ -255,13 +298,16 @@ func diffBytes(a, b []byte, d graph.DType) string {
 			i = hi
 			continue
 		}
+		if first < 0 {
+			first = lo
+		}
 		diffs = append(diffs, fmt.Sprintf("element %d: ptx=%s ir=%s", e, show(x, d), show(y, d)))
 		if len(diffs) == 4 {
 			break
 		}
 		i = hi
 	}
-	return strings.Join(diffs, "; ")
+	return strings.Join(diffs, "; "), first
 }
 
 // nanPair reports whether x and y are both NaNs of a float dtype (or, for

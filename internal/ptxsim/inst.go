@@ -52,6 +52,7 @@ type inst struct {
 	f3    func(a, b, c uint64) uint64
 
 	uses, defs []int32 // registers read and written (predicates after the value registers)
+	pdst       uint8   // destinations that are predicates (bit i for d[i])
 
 	line int32
 	text string

@@ -49,6 +49,10 @@ type Config struct {
 	MaxSteps int64
 	// Workers is how many goroutines run blocks (0: GOMAXPROCS).
 	Workers int
+	// Trace and Watch, when set, record what one thread executes and
+	// who writes one global address (see trace.go); they slow the launch.
+	Trace *Trace
+	Watch *Watch
 }
 
 // Stats counts what a launch executed.
@@ -102,6 +106,8 @@ type runState struct {
 	global      []Region
 	consts      []Region
 	maxSteps    int64
+	trace       *Trace
+	watch       *Watch
 
 	next        atomic.Int64
 	errBlock    atomic.Int64 // lowest faulting block, nblocks when none
@@ -183,6 +189,10 @@ func (k *Kernel) newRun(cfg *Config) (*runState, error) {
 				return nil, fmt.Errorf("ptxsim: region %s wraps around the address space", set[i].Name)
 			}
 		}
+	}
+	rs.trace, rs.watch = cfg.Trace, cfg.Watch
+	if rs.trace != nil {
+		rs.trace.Lines = nil
 	}
 	rs.maxSteps = cfg.MaxSteps
 	if rs.maxSteps <= 0 {

@@ -61,6 +61,7 @@ func (d *decoder) predLogic(s *rawStmt, in *inst, op string, n int) error {
 	if in.d[0], _, err = d.predDef(s.ops[0]); err != nil {
 		return err
 	}
+	in.pdst = 1
 	for i := range n {
 		var neg bool
 		if in.a[i], neg, err = d.pred(s.ops[1+i]); err != nil {

@@ -221,6 +221,9 @@ func execSt(w *warp, in *inst, m uint32) {
 		for i := range int(in.vec) {
 			writeLE(p[i*es:], es, w.r(in.a[1+i])[l])
 		}
+		if w.b.rs.watch != nil && in.space == spGlobal {
+			w.watchStore(in, l, a, size, p)
+		}
 	}
 }
 
@@ -350,6 +353,9 @@ func execAtom(w *warp, in *inst, m uint32) {
 		}
 		if in.d[0] >= 0 {
 			w.r(in.d[0])[l] = old
+		}
+		if w.b.rs.watch != nil && in.space == spGlobal {
+			w.watchStore(in, l, a, size, p)
 		}
 	}
 }

@@ -111,6 +111,7 @@ func decodeMov(d *decoder, s *rawStmt, ms *modset, in *inst) error {
 		if in.d[0], _, err = d.predDef(dst); err != nil {
 			return err
 		}
+		in.pdst = 1
 		if src.kind == opImm {
 			v, err := d.immediate(src.imm, tPred)
 			if err != nil {

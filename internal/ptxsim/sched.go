@@ -314,6 +314,15 @@ func (w *warp) step(pc int32, act uint32) {
 			}
 			m &= g
 		}
+		tl := -1
+		if b.rs.trace != nil {
+			if l := w.traceLane(); l >= 0 && act&(1<<uint(l)) != 0 {
+				tl = l
+				if in.ctl != ctlNone && in.ctl != ctlWarp {
+					w.record(in, l, m&(1<<uint(l)) != 0)
+				}
+			}
+		}
 		b.warpSteps++
 		n := popc(m)
 		b.threadSteps += n
@@ -328,6 +337,9 @@ func (w *warp) step(pc int32, act uint32) {
 				if b.fault != nil {
 					return
 				}
+			}
+			if tl >= 0 {
+				w.record(in, tl, m&(1<<uint(tl)) != 0)
 			}
 			pc++
 		case ctlBra:
@@ -362,6 +374,9 @@ func (w *warp) step(pc int32, act uint32) {
 			var ok bool
 			if act, ok = w.sync(in, pc, act, m); !ok {
 				return
+			}
+			if tl >= 0 {
+				w.record(in, tl, true)
 			}
 			pc++
 		case ctlTrap:

@@ -58,6 +58,7 @@ func decodeShfl(d *decoder, s *rawStmt, ms *modset, in *inst) error {
 		if in.d[1], _, err = d.predDef(rawOp{kind: opReg, name: pair}); err != nil {
 			return err
 		}
+		in.pdst = 2
 	}
 	for i := range 4 {
 		if in.a[i], err = d.src(s.ops[1+i], tB32, false); err != nil {
@@ -65,6 +66,9 @@ func decodeShfl(d *decoder, s *rawStmt, ms *modset, in *inst) error {
 		}
 	}
 	in.t, in.nd, in.na, in.ctl, in.exec = t, 1, 4, ctlWarp, execShfl
+	if in.d[1] >= 0 {
+		in.nd = 2
+	}
 	return nil
 }
 
@@ -157,6 +161,7 @@ func decodeVote(d *decoder, s *rawStmt, ms *modset, in *inst) error {
 		in.d[0], in.dbits, err = d.dst(s.ops[0], tB32, false)
 	} else {
 		in.d[0], _, err = d.predDef(s.ops[0])
+		in.pdst = 1
 	}
 	if err != nil {
 		return err
