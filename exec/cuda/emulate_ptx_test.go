@@ -41,6 +41,10 @@ import (
 	"github.com/fuseflow/fuseflow/internal/ptxsim"
 )
 
+// emuMisalignedAddress is CUDA_ERROR_MISALIGNED_ADDRESS, the fault code of
+// a misaligned access.
+const emuMisalignedAddress = 716
+
 var emuMode = flag.String("emu.mode", "ptx", "how the emulated device runs kernels: ptx (the PTX simulator), ir (the IR interpreter) or both (compared)")
 
 // simModules maps module hashes to their parsed PTX.
@@ -114,8 +118,13 @@ func (e *emulator) launchPTX(k *emuKernel, entry string, mod uint64, cfg ir.Conf
 	if err != nil {
 		code := int32(emuLaunchFailed)
 		var se *ptxsim.Error
-		if errors.As(err, &se) && (se.Kind == ptxsim.FaultAddress || se.Kind == ptxsim.FaultMisaligned) {
-			code = emuIllegalAddress
+		if errors.As(err, &se) {
+			switch se.Kind {
+			case ptxsim.FaultAddress:
+				code = emuIllegalAddress
+			case ptxsim.FaultMisaligned:
+				code = emuMisalignedAddress
+			}
 		}
 		return e.fault(code, fmt.Errorf("kernel %s (%s): %w", k.name, entry, err))
 	}
