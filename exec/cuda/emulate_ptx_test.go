@@ -48,13 +48,21 @@ const emuMisalignedAddress = 716
 var emuMode = flag.String("emu.mode", "ptx", "how the emulated device runs kernels: ptx (the PTX simulator), ir (the IR interpreter) or both (compared)")
 
 // simModules maps module hashes to their parsed PTX.
-var simModules sync.Map // uint64 -> *ptxsim.Module
+var simModules sync.Map // uint64 -> *simModule
+
+// simModule is a parsed module and whether it was generated with fast
+// math (whose approximations the interpreter computes differently).
+type simModule struct {
+	m    *ptxsim.Module
+	fast bool
+}
 
 // emuSimulates reports whether launches run on the PTX simulator.
 func emuSimulates() bool { return *emuMode != "ir" }
 
-// loadSimModule parses a module's PTX for the simulator, once.
-func loadSimModule(mod uint64, text string) error {
+// loadSimModule parses a module's PTX for the simulator, once; fast
+// says whether it was generated with fast math.
+func loadSimModule(mod uint64, text string, fast bool) error {
 	if !emuSimulates() {
 		return nil
 	}
@@ -65,7 +73,7 @@ func loadSimModule(mod uint64, text string) error {
 	if err != nil {
 		return fmt.Errorf("emulator: the PTX simulator cannot parse the module: %w", err)
 	}
-	simModules.Store(mod, m)
+	simModules.Store(mod, &simModule{m: m, fast: fast})
 	return nil
 }
 
@@ -85,7 +93,8 @@ func (e *emulator) launchPTX(k *emuKernel, entry string, mod uint64, cfg ir.Conf
 	if !ok {
 		return e.fault(emuLaunchFailed, fmt.Errorf("kernel %s (%s): the simulator has no module %#x", k.name, entry, mod))
 	}
-	sk, err := v.(*ptxsim.Module).Kernel(entry)
+	sm := v.(*simModule)
+	sk, err := sm.m.Kernel(entry)
 	if err != nil {
 		return e.fault(emuLaunchFailed, fmt.Errorf("kernel %s: %w", k.name, err))
 	}
@@ -104,7 +113,7 @@ func (e *emulator) launchPTX(k *emuKernel, entry string, mod uint64, cfg ir.Conf
 	}
 	var check func() error
 	if *emuMode == "both" {
-		if check, err = e.runIRCopy(k, cfg, args); err != nil {
+		if check, err = e.runIRCopy(k, cfg, args, sm.fast); err != nil {
 			return e.fault(emuLaunchFailed, fmt.Errorf("kernel %s (%s): the IR interpreter: %w", k.name, entry, err))
 		}
 	}
@@ -138,9 +147,11 @@ func (e *emulator) launchPTX(k *emuKernel, entry string, mod uint64, cfg ir.Conf
 
 // runIRCopy runs the kernel's IR on a copy of the memory the launch may
 // touch and returns a function that compares the copy with the memory
-// after the simulator ran. Parameters whose windows start at the same
-// byte share one copy, as they share the memory.
-func (e *emulator) runIRCopy(k *emuKernel, cfg ir.Config, args []any) (func() error, error) {
+// after the simulator ran: exactly, or with fast math floats within a
+// relative 1e-5 (the interpreter and the PTX approximations differ by a
+// few ulps). Parameters whose windows start at the same byte share one
+// copy, as they share the memory.
+func (e *emulator) runIRCopy(k *emuKernel, cfg ir.Config, args []any, fast bool) (func() error, error) {
 	type backing struct {
 		lo, n int // the largest Lo and window of the parameters sharing it
 		data  []byte
@@ -181,7 +192,7 @@ func (e *emulator) runIRCopy(k *emuKernel, cfg ir.Config, args []any) (func() er
 			want := irArgs[i].(*ir.Mem).Data[m.Lo:]
 			got := m.Data[m.Lo:]
 			elem := k.prog.Func().Params[i].Type.Elem()
-			if d := diffElems(got, want, elem, m.Lo); d != "" {
+			if d := diffElems(got, want, elem, m.Lo, fast); d != "" {
 				return fmt.Errorf("emitter bug: the PTX simulator and the IR interpreter disagree on parameter %s (buffer %d): %s", k.params[i].name, k.params[i].buffer, d)
 			}
 		}
@@ -190,9 +201,10 @@ func (e *emulator) runIRCopy(k *emuKernel, cfg ir.Config, args []any) (func() er
 }
 
 // diffElems describes the first elements of type t where got (the
-// simulator's) and want (the interpreter's) differ, NaN matching NaN;
-// lo is the byte offset of the slices from element 0.
-func diffElems(got, want []byte, t ir.Type, lo int) string {
+// simulator's) and want (the interpreter's) differ, NaN matching NaN and,
+// when approx, floats within a relative 1e-5; lo is the byte offset of
+// the slices from element 0.
+func diffElems(got, want []byte, t ir.Type, lo int, approx bool) string {
 	size := max(t.Size(), 1)
 	out := ""
 	n := 0
@@ -205,13 +217,13 @@ func diffElems(got, want []byte, t ir.Type, lo int) string {
 		switch t {
 		case ir.F32:
 			x, y := math.Float32frombits(uint32(gv)), math.Float32frombits(uint32(wv))
-			if x != x && y != y {
+			if x != x && y != y || approx && math.Abs(float64(x)-float64(y)) <= 1e-5*math.Abs(float64(y)) {
 				continue
 			}
 			out += fmt.Sprintf("element %d: ptx=%v ir=%v; ", (lo+i)/size, x, y)
 		case ir.F64:
 			x, y := math.Float64frombits(gv), math.Float64frombits(wv)
-			if x != x && y != y {
+			if x != x && y != y || approx && math.Abs(x-y) <= 1e-5*math.Abs(y) {
 				continue
 			}
 			out += fmt.Sprintf("element %d: ptx=%v ir=%v; ", (lo+i)/size, x, y)
@@ -288,6 +300,7 @@ func TestEmulatedPTXFault(t *testing.T) {
 	}
 	e := needEmu(t)
 	b := emuBackend(t, emuSmall, Options{})
+	breakable(t, b) // the fault breaks the context, as on a GPU
 	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer alloc.AssertSize(t, 0)
 	store := regexp.MustCompile(`(st\.global(?:\.v[24])?\.f32\s+\[%rd[0-9]+)\]`)
@@ -316,6 +329,7 @@ func TestEmulatedPTXFault(t *testing.T) {
 	_, err = b.Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{graph.Unary(graph.OpNeg, x)}, Bound: map[*graph.Node]*exec.Tensor{x: hx}})
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "CUDA_ERROR_ILLEGAL_ADDRESS")
+	require.ErrorIs(t, err, ErrDeviceFault)
 	faults := e.takeFaults()
 	require.Len(t, faults, 1)
 	t.Log(faults[0])
@@ -323,6 +337,7 @@ func TestEmulatedPTXFault(t *testing.T) {
 		require.Contains(t, faults[0].Error(), want)
 	}
 	require.Zero(t, b.Pool().Stats().Live)
+	closeWithin(t, b)
 }
 
 // TestEmulatedMultiWave runs one kernel of each kind - a map, each

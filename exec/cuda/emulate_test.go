@@ -155,7 +155,7 @@ func (e *emulator) wrap(inner CompileFunc, fast bool) CompileFunc {
 		h := fnv.New64a()
 		h.Write([]byte(m.PTX))
 		mod := h.Sum64()
-		if err := loadSimModule(mod, m.PTX); err != nil {
+		if err := loadSimModule(mod, m.PTX, fast); err != nil {
 			return nil, err
 		}
 		for i := range p.Kernels {
