@@ -7,7 +7,6 @@ package fuse
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/fuseflow/fuseflow/graph"
 )
@@ -145,11 +144,39 @@ func reshapeStrides(from graph.Shape, st []int, to graph.Shape) ([]int, bool) {
 
 // xform is a chain of steps from a value up to a kernel's iteration
 // space, interned per kernel build so equal chains share an id (the memo
-// key of common subexpressions).
+// key of common subexpressions). m is the chain composed into one map
+// (see composed), so applying a transform costs the rank of the value,
+// not the depth of the chain.
 type xform struct {
 	parent *xform // nearer the space; nil for the identity
 	st     step
 	id     int
+	m      *smap
+	mdone  bool // m is computed
+}
+
+// composed returns the chain composed into one map, computing it (and
+// those of the transforms above without one) on first use: transforms
+// only constants are read through never need it. nil for the identity,
+// or when the composition overflows: the steps are then applied one by
+// one.
+func (t *xform) composed() *smap {
+	if t.mdone || t.parent == nil {
+		return t.m
+	}
+	var todo []*xform
+	for c := t; c.parent != nil && !c.mdone; c = c.parent {
+		todo = append(todo, c)
+	}
+	for k := len(todo) - 1; k >= 0; k-- {
+		c := todo[k]
+		c.m = stepSmap(&c.st, c.st.inRank(), c)
+		if c.parent.parent != nil {
+			c.m = compose(c.parent.m, c.m)
+		}
+		c.mdone = true
+	}
+	return t.m
 }
 
 // xforms interns transforms.
@@ -157,6 +184,7 @@ type xforms struct {
 	byKey map[string]*xform
 	ident *xform
 	n     int
+	buf   []byte
 }
 
 func newXforms() *xforms {
@@ -166,52 +194,99 @@ func newXforms() *xforms {
 // child returns the transform of parent preceded by st (st is applied
 // first, then parent's chain).
 func (x *xforms) child(parent *xform, st step) *xform {
-	k := strconv.Itoa(parent.id) + "/" + st.key()
-	if t, ok := x.byKey[k]; ok {
+	x.buf = strconv.AppendInt(x.buf[:0], int64(parent.id), 10)
+	x.buf = append(x.buf, '/')
+	x.buf = st.appendKey(x.buf)
+	if t, ok := x.byKey[string(x.buf)]; ok {
 		return t
 	}
 	x.n++
 	t := &xform{parent: parent, st: st, id: x.n}
-	x.byKey[k] = t
+	x.byKey[string(x.buf)] = t
 	return t
 }
 
+// inRank returns the rank of the strides the step maps.
+func (st *step) inRank() int {
+	switch st.kind {
+	case stepPermute:
+		return len(st.perm)
+	case stepSlice:
+		return len(st.slices)
+	case stepEmbed:
+		n := 0
+		for _, r := range st.reduced {
+			if !r || st.keepDims {
+				n++
+			}
+		}
+		return n
+	}
+	return len(st.from)
+}
+
 // key encodes the step: equal keys map strides the same way.
-func (st *step) key() string {
-	var b strings.Builder
-	b.WriteString(strconv.Itoa(int(st.kind)))
+func (st *step) key() string { return string(st.appendKey(nil)) }
+
+func (st *step) appendKey(b []byte) []byte {
+	b = strconv.AppendInt(b, int64(st.kind), 10)
 	for _, v := range [][]int{st.from, st.to, st.perm} {
-		b.WriteByte(':')
+		b = append(b, ':')
 		for _, e := range v {
-			b.WriteString(strconv.Itoa(e))
-			b.WriteByte(',')
+			b = strconv.AppendInt(b, int64(e), 10)
+			b = append(b, ',')
 		}
 	}
 	for _, sp := range st.slices {
-		fmt.Fprintf(&b, "%d.%d.%d,", sp.Start, sp.Step, sp.Len)
+		b = strconv.AppendInt(b, int64(sp.Start), 10)
+		b = append(b, '.')
+		b = strconv.AppendInt(b, int64(sp.Step), 10)
+		b = append(b, '.')
+		b = strconv.AppendInt(b, int64(sp.Len), 10)
+		b = append(b, ',')
 	}
 	for _, r := range st.reduced {
 		if r {
-			b.WriteByte('r')
+			b = append(b, 'r')
 		} else {
-			b.WriteByte('k')
+			b = append(b, 'k')
 		}
 	}
 	if st.keepDims {
-		b.WriteByte('K')
+		b = append(b, 'K')
 	}
-	return b.String()
+	return b
 }
 
 // apply maps a layout (offset, strides over the value's shape) through
 // every step to the space. It returns a *reshapeError for a Reshape the
 // strides cannot express.
 func (t *xform) apply(off int, st []int) (int, []int, error) {
+	off, st, fx := t.applyAt(off, st)
+	if fx != nil {
+		return 0, nil, &reshapeError{at: fx.st.at}
+	}
+	return off, st, nil
+}
+
+// applyAt is apply returning the transform whose Reshape fails (the one
+// nearest the value), or nil.
+func (t *xform) applyAt(off int, st []int) (int, []int, *xform) {
+	if m := t.composed(); m != nil {
+		if o, s, fx, ok := m.eval(off, st); ok {
+			return o, s, fx
+		}
+	}
+	return t.applySteps(off, st)
+}
+
+// applySteps applies the steps one by one.
+func (t *xform) applySteps(off int, st []int) (int, []int, *xform) {
 	for c := t; c.parent != nil; c = c.parent {
 		var ok bool
 		off, st, ok = c.st.apply(off, st)
 		if !ok {
-			return 0, nil, &reshapeError{at: c.st.at}
+			return 0, nil, c
 		}
 	}
 	return off, st, nil
