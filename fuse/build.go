@@ -31,15 +31,22 @@ func Build(outputs []*graph.Node, bound map[*graph.Node]Layout, t Target) (*Plan
 }
 
 func build(w *walk, bound map[*graph.Node]Layout, t Target) (*Plan, error) {
+	var work int
+	return buildCounted(w, bound, t, &work)
+}
+
+// buildCounted is build adding to *work the planner's count of
+// elementary steps (see planner.work).
+func buildCounted(w *walk, bound map[*graph.Node]Layout, t Target, work *int) (*Plan, error) {
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
-	pl, err := buildOnce(w, bound, t, false)
+	pl, err := buildOnce(w, bound, t, false, work)
 	if err != nil {
 		return nil, err
 	}
 	if pl.Bytes > pl.UnfusedBytes {
-		alt, err := buildOnce(w, bound, t, true)
+		alt, err := buildOnce(w, bound, t, true, work)
 		if err == nil && alt.Bytes < pl.Bytes {
 			pl = alt
 		}
@@ -70,24 +77,32 @@ func debugPlan() bool {
 
 // buildOnce plans, materializing every Reshape the strides below it
 // cannot express and, with noRecompute, every node with a cost that the
-// plan computes in more than one place. Each retry materializes one more node, so it
-// ends within len(w.nodes) retries.
-func buildOnce(w *walk, bound map[*graph.Node]Layout, t Target, noRecompute bool) (*Plan, error) {
+// plan computes in more than one place. A pass finds every such Reshape
+// it meets (see applyXf) and the next pass materializes them all; each
+// pass materializes at least one more node, so it ends within
+// len(w.nodes) passes, and in practice within two or three.
+func buildOnce(w *walk, bound map[*graph.Node]Layout, t Target, noRecompute bool, work *int) (*Plan, error) {
 	forced := map[int]bool{}
 	for range len(w.nodes) + 1 {
 		p := &planner{w: w, bound: bound, t: t, forced: forced, noRecompute: noRecompute}
 		pl, err := p.run()
+		*work += len(w.nodes) + p.work
 		var re *reshapeError
 		if errors.As(err, &re) {
-			// The Reshape itself becomes a copy iterating in the shape
-			// below it; the view below stays fused for its other readers
+			p.fail(re.at)
+		}
+		if len(p.failed) > 0 {
+			// Each Reshape becomes a copy iterating in the shape below
+			// it; the view below stays fused for its other readers
 			// (materializing it instead would make them read the copy,
 			// which is larger than what is under a broadcast).
-			i := w.index[re.at]
-			if forced[i] {
-				return nil, fmt.Errorf("fuse: cannot plan reshape %v to %v", re.at.Input(0).Shape(), re.at.Shape())
+			for _, r := range p.failed {
+				i := w.index[r]
+				if forced[i] {
+					return nil, fmt.Errorf("fuse: cannot plan reshape %v to %v", r.Input(0).Shape(), r.Shape())
+				}
+				forced[i] = true
 			}
-			forced[i] = true
 			continue
 		}
 		if err == nil && noRecompute && p.recomputed(forced) {
@@ -137,6 +152,10 @@ type planner struct {
 
 	mat  []bool
 	outs []outDecision
+	// views memoizes viewOf while decide runs; sums holds the summaries
+	// of fused subgraphs the recompute rule has needed.
+	views map[int]viewLayout
+	sums  []*fusedSum
 	// computed counts, per walk index, the places a node is computed
 	// (kernel, view transform, body or epilogue) in the plan built.
 	computed []int
@@ -148,6 +167,24 @@ type planner struct {
 	// epiOf holds the values computed in an epilogue: value -> kernel and
 	// Epilogue index, so a later epilogue of the same kernel reuses them.
 	epiOf map[int]epiValue
+	// maps and reduces index the Map kernels by space and the Reduce
+	// kernels by signature, in kernel order.
+	maps, reduces map[string][]*kbuild
+	// failed lists the Reshapes this pass could not express as strides
+	// (see applyXf), each once; cont holds the layout above each failed
+	// transform.
+	failed   []*graph.Node
+	failedAt map[*graph.Node]bool
+	cont     map[*xform]contLayout
+	// work counts the elementary steps of planning (nodes and edges
+	// visited, kernels and buffers examined, terms of the stride maps
+	// applied), for the tests that bound it by the size of the graph.
+	work int
+}
+
+type contLayout struct {
+	off int
+	st  []int
 }
 
 type epiValue struct {
@@ -163,6 +200,7 @@ func (p *planner) run() (*Plan, error) {
 	p.producer = make([]int, len(w.nodes))
 	p.memberOf = map[int]*kbuild{}
 	p.epiOf = map[int]epiValue{}
+	p.maps, p.reduces = map[string][]*kbuild{}, map[string][]*kbuild{}
 	for i, nd := range w.nodes {
 		p.values[i] = value{node: nd, shape: nd.Shape(), dtype: nd.DType(), buf: -1}
 		p.producer[i] = -1
@@ -191,5 +229,44 @@ func (p *planner) run() (*Plan, error) {
 			return nil, err
 		}
 	}
+	if len(p.failed) > 0 {
+		return nil, nil
+	}
 	return p.finish()
+}
+
+// fail records a Reshape that cannot be expressed as strides.
+func (p *planner) fail(r *graph.Node) {
+	if p.failedAt == nil {
+		p.failedAt, p.cont = map[*graph.Node]bool{}, map[*xform]contLayout{}
+	}
+	if !p.failedAt[r] {
+		p.failedAt[r] = true
+		p.failed = append(p.failed, r)
+	}
+}
+
+// applyXf maps a layout through xf. A Reshape the strides cannot express
+// is recorded (see fail) and the layout goes on from a contiguous copy of
+// the Reshape, as it will be read once materialized, so that one pass
+// finds every such Reshape on the way instead of one per pass. The
+// layout returned is then meaningless and the pass is dropped.
+func (p *planner) applyXf(xf *xform, off int, st []int) (int, []int) {
+	p.work += xf.cost()
+	off, st, fx := xf.applyAt(off, st)
+	var chain []*xform
+	for fx != nil {
+		if c, ok := p.cont[fx]; ok { // nil map before the first failure
+			off, st = c.off, append([]int(nil), c.st...)
+			break
+		}
+		p.fail(fx.st.at)
+		chain = append(chain, fx)
+		p.work += fx.parent.cost()
+		off, st, fx = fx.parent.applyAt(0, fx.st.to.ContiguousStrides())
+	}
+	for _, f := range chain {
+		p.cont[f] = contLayout{off, append([]int(nil), st...)}
+	}
+	return off, st
 }

@@ -62,6 +62,9 @@ type outDecision struct {
 	kind outKind
 	base int // walk index of the value or bound node viewed
 	node *graph.Node
+	// off and strides are the layout of an outView output over its base.
+	off     int
+	strides []int
 }
 
 // decide fills p.mat: bound nodes are leaves; reductions, matmuls,
@@ -100,22 +103,21 @@ func (p *planner) decide() {
 			p.mat[i] = true
 		}
 	}
+	p.views = nil
 	for _, nd := range w.nodes {
 		if nd.Op() != graph.OpMatMul || w.isBound(nd) || gemmReadsNothing(nd) {
 			continue
 		}
 		for _, x := range nd.Inputs() {
-			b := x
-			for b.Op().Class() == graph.ClassView && !w.isBound(b) && !p.mat[w.index[b]] {
-				b = b.Input(0)
-			}
-			if !w.isBound(b) {
-				p.mat[w.index[b]] = true
+			if b := p.viewOf(x).base; !w.isBound(w.nodes[b]) {
+				p.mat[b] = true
 			}
 		}
 	}
 	// Outputs lower in the graph first: an output that is a view of
-	// another output is then a view of that output's buffer.
+	// another output is then a view of that output's buffer. (The memo of
+	// viewOf starts again: materialized outputs change the bases.)
+	p.views = nil
 	p.outs = make([]outDecision, len(w.outputs))
 	order := make([]int, len(w.outputs))
 	for oi := range order {
@@ -129,18 +131,15 @@ func (p *planner) decide() {
 		case w.isBound(o):
 			p.outs[oi] = outDecision{kind: outInput, base: i, node: o}
 		case o.Op().Class() == graph.ClassView && !p.forced[i]:
-			b := o
-			for b.Op().Class() == graph.ClassView && !w.isBound(b) && !p.mat[w.index[b]] {
-				b = b.Input(0)
-			}
-			if _, _, err := p.viewChain(o, b); err == nil {
-				p.outs[oi] = outDecision{kind: outView, base: w.index[b], node: o}
-				if !w.isBound(b) {
-					p.mat[w.index[b]] = true
+			if v := p.viewOf(o); v.ok {
+				p.outs[oi] = outDecision{kind: outView, base: v.base, node: o, off: v.off, strides: v.strides}
+				if !w.isBound(w.nodes[v.base]) {
+					p.mat[v.base] = true
 				}
 				continue
 			}
 			p.mat[i] = true
+			delete(p.views, i) // now a base itself
 			p.outs[oi] = outDecision{kind: outOwn, base: i, node: o}
 		default:
 			p.mat[i] = true
@@ -152,15 +151,18 @@ func (p *planner) decide() {
 	// view transform it is read through there (the kernel memoizes a
 	// value per transform, so a value read through two views of it in one
 	// kernel, e.g. x and its reverse in a Concat, is computed twice).
-	sites := make([][]string, n)
+	// Sites are interned ids (see siteTable); cheap reads the fused
+	// subgraphs' summaries, each computed once (see summary).
+	var sites siteTable
+	sets := make([][]int, n)
 	for i := n - 1; i >= 0; i-- {
 		nd := w.nodes[i]
 		if w.isBound(nd) || p.mat[i] {
 			continue
 		}
-		var set []string
+		sites.begin()
 		for ci, c := range w.consumers[i] {
-			if slices.Contains(w.consumers[i][:ci], c) {
+			if ci > 0 && w.consumers[i][ci-1] == c {
 				continue // an edge of a consumer already seen
 			}
 			cn := w.nodes[c]
@@ -169,23 +171,141 @@ func (p *planner) decide() {
 					continue
 				}
 				if p.mat[c] {
-					set = addRoot(set, p.readSite(c, j))
+					sites.add(p.readSite(&sites, c, j))
 					continue
 				}
-				via := ""
-				if st, ok := inputStep(cn, j); ok {
-					via = "/" + st.key()
+				st, ok := inputStep(cn, j)
+				if !ok {
+					for _, r := range sets[c] {
+						sites.add(r)
+					}
+					continue
 				}
-				for _, r := range sites[c] {
-					set = addRoot(set, r+via)
+				key := st.key()
+				for _, r := range sets[c] {
+					sites.add(sites.child(r, key))
 				}
 			}
 		}
-		sites[i] = set
-		if len(set) > 1 && !transparent(nd) && !p.cheap(nd, len(set)) {
+		p.work += len(w.consumers[i])
+		sets[i] = sites.set()
+		if len(sets[i]) > 1 && !transparent(nd) && !p.cheap(nd, len(sets[i]), p.summary(i)) {
 			p.mat[i] = true
 		}
 	}
+	p.work += sites.adds
+}
+
+// siteTable interns sites: a kernel (by the name rootID gives it) and the
+// chain of view steps a value is read through there.
+type siteTable struct {
+	roots map[string]int
+	kids  map[siteKey]int
+	n     int
+	// mark[id] is the generation that last added id to the set being
+	// built, so building a set costs its number of additions.
+	mark []int
+	gen  int
+	cur  []int
+	adds int // calls of add (the work of building the sets)
+}
+
+type siteKey struct {
+	parent int
+	step   string
+}
+
+func (t *siteTable) root(name string) int {
+	if t.roots == nil {
+		t.roots, t.kids = map[string]int{}, map[siteKey]int{}
+	}
+	if id, ok := t.roots[name]; ok {
+		return id
+	}
+	t.roots[name] = t.n
+	t.n++
+	return t.n - 1
+}
+
+// child returns the site of r read through the step with key step.
+func (t *siteTable) child(r int, step string) int {
+	k := siteKey{r, step}
+	if id, ok := t.kids[k]; ok {
+		return id
+	}
+	t.kids[k] = t.n
+	t.n++
+	return t.n - 1
+}
+
+func (t *siteTable) begin() {
+	t.gen++
+	t.cur = nil
+}
+
+func (t *siteTable) add(id int) {
+	t.adds++
+	for len(t.mark) <= id {
+		t.mark = append(t.mark, 0)
+	}
+	if t.mark[id] != t.gen {
+		t.mark[id] = t.gen
+		t.cur = append(t.cur, id)
+	}
+}
+
+func (t *siteTable) set() []int { return t.cur }
+
+// viewLayout is the layout of a view over its base: the first node below
+// it that is not a view, or is bound or materialized. ok is false when a
+// Reshape on the way cannot be expressed as strides.
+type viewLayout struct {
+	base    int
+	off     int
+	strides []int
+	ok      bool
+}
+
+// viewOf returns the layout of n over its base (n itself when it is not
+// a view, or is bound or materialized), memoized in p.views for the views
+// on the way, so that outputs and products reading views of views of one
+// base cost one step each. Materializing a view invalidates the entries
+// above it: decide clears the memo after the products' bases, then
+// materializes views only in order of walk index (above them, nothing
+// was memoized yet) and drops the view's own entry.
+func (p *planner) viewOf(n *graph.Node) viewLayout {
+	w := p.w
+	var chain []int
+	var cur viewLayout
+	for {
+		p.work++
+		i := w.index[n]
+		if v, ok := p.views[i]; ok {
+			cur = v
+			break
+		}
+		if n.Op().Class() != graph.ClassView || w.isBound(n) || p.mat[i] {
+			cur = viewLayout{base: i, strides: n.Shape().ContiguousStrides(), ok: true}
+			if l, ok := p.bound[n]; ok {
+				cur.off, cur.strides = l.Offset, l.Strides
+			}
+			break
+		}
+		chain = append(chain, i)
+		n = n.Input(0)
+	}
+	if len(chain) > 0 && p.views == nil {
+		p.views = map[int]viewLayout{}
+	}
+	for k := len(chain) - 1; k >= 0; k-- {
+		i := chain[k]
+		if st, ok := inputStep(w.nodes[i], 0); ok && cur.ok {
+			off, s, ok := st.apply(cur.off, cur.strides)
+			cur = viewLayout{base: cur.base, off: off, strides: s, ok: ok}
+		}
+		p.views[i] = cur
+	}
+	return cur
 }
 
 // transparent reports whether nd is a view or copy at least as large as
@@ -200,28 +320,19 @@ func transparent(nd *graph.Node) bool {
 // readSite names where the materialized value c reads its input j: the
 // kernel c is likely computed in and the view transform of the input
 // there.
-func (p *planner) readSite(c, j int) string {
+func (p *planner) readSite(t *siteTable, c, j int) int {
 	cn := p.w.nodes[c]
 	switch cn.Op() {
 	case graph.OpConcat, graph.OpReshape:
 		// A Concat piece, and the value under a materialized Reshape
 		// (see buildMapRoot), are computed in a Map over their own shape.
-		return "m" + cn.Input(j).Shape().String()
+		return t.root("m" + cn.Input(j).Shape().String())
 	}
-	r := p.rootID(c)
+	r := t.root(p.rootID(c))
 	if st, ok := inputStep(cn, j); ok {
-		r += "/" + st.key()
+		r = t.child(r, st.key())
 	}
 	return r
-}
-
-func addRoot(set []string, r string) []string {
-	for _, s := range set {
-		if s == r {
-			return set
-		}
-	}
-	return append(set, r)
 }
 
 // rootID names the kernel a materialized value will likely be computed
@@ -247,30 +358,22 @@ func axesString(a []int) string {
 	return string(b)
 }
 
-// cheap applies the recompute rule to x read by c kernels.
-func (p *planner) cheap(x *graph.Node, c int) bool {
-	cost, in := 0, int64(0)
-	seen := map[*graph.Node]bool{}
-	stack := []*graph.Node{x}
-	for len(stack) > 0 {
-		nd := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if seen[nd] {
-			continue
-		}
-		seen[nd] = true
-		if nd != x && (p.w.isBound(nd) || p.mat[p.w.index[nd]]) {
-			in += int64(min(nd.Size(), x.Size()) * nd.DType().Size())
-			continue
-		}
-		if !fusible(nd) {
-			return false
-		}
+// cheap applies the recompute rule to x read by c kernels, with the
+// summary s of x's fused subgraph.
+func (p *planner) cheap(x *graph.Node, c int, s *fusedSum) bool {
+	if s.unfusible || s.expensive {
+		return false
+	}
+	cost := 0
+	for _, nd := range s.costly {
 		cost += costOf(nd.Op())
-		stack = append(stack, nd.Inputs()...)
 	}
 	if p.noRecompute {
 		return cost == 0
+	}
+	in := int64(0)
+	for _, nd := range s.leaves {
+		in += int64(min(nd.Size(), x.Size()) * nd.DType().Size())
 	}
 	out := int64(x.Size() * x.DType().Size())
 	return cost <= CheapOps && int64(c)*in <= in+int64(1+c)*out

@@ -50,6 +50,10 @@ func (p *planner) newKernel(kind Kind, space graph.Shape) *kbuild {
 		members: map[int]int{}, matVal: [2]int{-1, -1},
 	}
 	p.kernels = append(p.kernels, kb)
+	if kind == KindMap {
+		k := space.String()
+		p.maps[k] = append(p.maps[k], kb)
+	}
 	return kb
 }
 
@@ -105,88 +109,129 @@ func (p *planner) isValue(nd *graph.Node) bool {
 // emit adds the instructions computing nd, seen through xf, to the Body
 // (or the Epilogue with epi) of kb and returns the index of its value.
 // With top nd itself is computed even when it is materialized (it is the
-// kernel's root).
+// kernel's root). It walks the fused subgraph with a stack of its own, so
+// a chain of any depth is fine, and emits each node once per transform
+// (memo).
 func (p *planner) emit(kb *kbuild, epi bool, nd *graph.Node, xf *xform, top bool) (int, error) {
-	memo := kb.memo
+	e := emitter{p: p, kb: kb, epi: epi, memo: kb.memo}
 	if epi {
-		memo = kb.ememo
+		e.memo = kb.ememo
 	}
-	key := memoKey{nd, xf.id}
+	v, done := e.visit(nd, xf, top)
+	for !done {
+		v, done = e.step()
+	}
+	return v, nil
+}
+
+// emitter is the state of one emit: frames of the nodes whose inputs are
+// being emitted, and the value of the input emitted last.
+type emitter struct {
+	p     *planner
+	kb    *kbuild
+	epi   bool
+	memo  map[memoKey]int
+	stack []emitFrame
+	last  int
+}
+
+type emitFrame struct {
+	nd   *graph.Node
+	xf   *xform
+	key  memoKey
+	next int // inputs visited
+	args []int
+}
+
+// visit emits n seen through xf when it reads nothing to emit first, or
+// pushes its frame; done reports the first case, with its value.
+func (e *emitter) visit(n *graph.Node, xf *xform, top bool) (int, bool) {
+	p, kb := e.p, e.kb
+	p.work++
+	key := memoKey{n, xf.id}
 	if !top {
-		if i, ok := memo[key]; ok {
-			return i, nil
+		if i, ok := e.memo[key]; ok {
+			return i, true
 		}
 	}
-	in := Instr{DType: nd.DType()}
+	in := Instr{DType: n.DType()}
 	switch {
-	case !top && p.isValue(nd):
-		v := p.w.index[nd]
-		if acc, ok := kb.members[v]; ok && epi {
+	case !top && p.isValue(n):
+		v := p.w.index[n]
+		if acc, ok := kb.members[v]; ok && e.epi {
 			in.Kind, in.Acc = InstrAcc, acc
 			break
 		}
-		if ev, ok := p.epiOf[v]; ok && epi && ev.kb == kb {
-			memo[key] = ev.val
-			return ev.val, nil
+		if ev, ok := p.epiOf[v]; ok && e.epi && ev.kb == kb {
+			e.memo[key] = ev.val
+			return ev.val, true
 		}
 		off, st := p.layoutOf(v)
-		off, st, err := xf.apply(off, st)
-		if err != nil {
-			return 0, err
-		}
-		in.Kind, in.Operand = InstrLoad, kb.operand(v, nd.DType(), off, st)
-	case nd.Op() == graph.OpConst:
-		in.Kind, in.Value = InstrConst, nd.Attr().Value
-	case nd.Op().Class() == graph.ClassLeaf: // Iota, Eye, RandU, RandN
-		off, st, err := xf.apply(0, nd.Shape().ContiguousStrides())
-		if err != nil {
-			return 0, err
-		}
-		a := nd.Attr()
+		off, st = p.applyXf(xf, off, st)
+		in.Kind, in.Operand = InstrLoad, kb.operand(v, n.DType(), off, st)
+	case n.Op() == graph.OpConst:
+		in.Kind, in.Value = InstrConst, n.Attr().Value
+	case n.Op().Class() == graph.ClassLeaf: // Iota, Eye, RandU, RandN
+		off, st := p.applyXf(xf, 0, n.Shape().ContiguousStrides())
+		a := n.Attr()
 		g := &GenAttr{Start: a.Start, Step: a.Step, Stop: a.Stop, HasStop: a.HasStop, K: a.K, Seed: a.Seed}
-		switch nd.Op() {
+		switch n.Op() {
 		case graph.OpIota:
-			g.Len = nd.Shape()[0]
+			g.Len = n.Shape()[0]
 		case graph.OpEye:
-			g.Cols = nd.Shape()[1]
+			g.Cols = n.Shape()[1]
 		}
-		in.Kind, in.Op, in.Gen = InstrGen, nd.Op(), g
-		in.Operand = kb.operand(-1, nd.DType(), off, st)
-		kb.k.Fused = append(kb.k.Fused, nd.Op())
-		p.computed[p.w.index[nd]]++
-	case nd.Op().Class() == graph.ClassView || nd.Op() == graph.OpCopy:
-		cx := xf
-		if s, ok := inputStep(nd, 0); ok {
-			cx = kb.xf.child(xf, s)
-		}
-		i, err := p.emit(kb, epi, nd.Input(0), cx, false)
-		if err != nil {
-			return 0, err
-		}
-		kb.k.Fused = append(kb.k.Fused, nd.Op())
-		memo[key] = i
-		return i, nil
-	case nd.Op().IsElementwise():
-		in.Kind, in.Op = InstrOp, nd.Op()
-		for j, x := range nd.Inputs() {
-			cx := xf
-			if s, ok := inputStep(nd, j); ok {
-				cx = kb.xf.child(xf, s)
-			}
-			a, err := p.emit(kb, epi, x, cx, false)
-			if err != nil {
-				return 0, err
-			}
-			in.Args = append(in.Args, a)
-		}
-		kb.k.Fused = append(kb.k.Fused, nd.Op())
-		p.computed[p.w.index[nd]]++
+		in.Kind, in.Op, in.Gen = InstrGen, n.Op(), g
+		in.Operand = kb.operand(-1, n.DType(), off, st)
+		kb.k.Fused = append(kb.k.Fused, n.Op())
+		p.computed[p.w.index[n]]++
+	case n.Op().Class() == graph.ClassView || n.Op() == graph.OpCopy || n.Op().IsElementwise():
+		e.stack = append(e.stack, emitFrame{nd: n, xf: xf, key: key})
+		return 0, false
 	default:
-		panic(fmt.Sprintf("fuse: %v is not materialized where it is read", nd.Op()))
+		panic(fmt.Sprintf("fuse: %v is not materialized where it is read", n.Op()))
 	}
-	i := kb.push(epi, in)
-	memo[key] = i
-	return i, nil
+	i := kb.push(e.epi, in)
+	e.memo[key] = i
+	return i, true
+}
+
+// step advances the frame on top of the stack: it takes the value of the
+// input emitted last, visits the next input, or, with every input
+// emitted, emits the frame's node. done reports that the stack is empty,
+// with the value of the node emit was called for.
+func (e *emitter) step() (int, bool) {
+	e.p.work++
+	f := &e.stack[len(e.stack)-1]
+	n := f.nd
+	view := n.Op().Class() == graph.ClassView || n.Op() == graph.OpCopy
+	if f.next > 0 {
+		f.args = append(f.args, e.last)
+	}
+	if f.next < len(n.Inputs()) && !(view && f.next > 0) {
+		j := f.next
+		f.next++
+		cx := f.xf
+		if s, ok := inputStep(n, j); ok {
+			cx = e.kb.xf.child(f.xf, s)
+		}
+		if v, done := e.visit(n.Input(j), cx, false); done {
+			e.last = v
+		}
+		return 0, false
+	}
+	fr := *f
+	e.stack = e.stack[:len(e.stack)-1]
+	kb := e.kb
+	kb.k.Fused = append(kb.k.Fused, n.Op())
+	if view {
+		e.last = fr.args[0]
+	} else {
+		e.p.computed[e.p.w.index[n]]++
+		e.last = kb.push(e.epi, Instr{Kind: InstrOp, Op: n.Op(), DType: n.DType(), Args: fr.args})
+	}
+	e.memo[fr.key] = e.last
+	return e.last, len(e.stack) == 0
 }
 
 // leaf is a materialized or bound value a fused subgraph reads; identity
@@ -212,6 +257,7 @@ func (p *planner) leaves(nd *graph.Node, top bool) []leaf {
 	for len(stack) > 0 {
 		s := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		p.work++
 		if seen[s] {
 			continue
 		}

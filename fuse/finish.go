@@ -5,6 +5,7 @@
 package fuse
 
 import (
+	"container/heap"
 	"fmt"
 	"sort"
 
@@ -157,30 +158,42 @@ func (p *planner) assignBuffers(pl *Plan) {
 		}
 	}
 	sort.SliceStable(order, func(a, b int) bool { return first[order[a]] < first[order[b]] })
+	// Temps whose last kernel is before the value's first are free: busy
+	// holds the others by their last kernel, free (one per element size)
+	// the free ones by size.
+	var busy tempHeap
+	free := map[int]*bufTree{}
+	defer func() {
+		p.work += len(order)
+		for _, t := range free {
+			p.work += t.visits
+		}
+	}()
 	for _, v := range order {
 		val := &p.values[v]
 		es := val.dtype.Size()
 		n := val.shape.Size()
 		desc := fmt.Sprintf("v%d = %s %v %v", v, valueName(val), val.shape, val.dtype)
-		if !val.result {
-			best := -1
-			for b := range pl.Buffers {
-				bb := &pl.Buffers[b]
-				if bb.Kind != BufTemp || bb.ElemSize != es || bb.Last >= first[v] {
-					continue
-				}
-				if best < 0 || fits(bb, n) && (!fits(&pl.Buffers[best], n) || bb.Elems < pl.Buffers[best].Elems) ||
-					!fits(&pl.Buffers[best], n) && bb.Elems > pl.Buffers[best].Elems {
-					best = b
-				}
+		for len(busy) > 0 && busy[0].last < first[v] {
+			t := heap.Pop(&busy).(tempLife)
+			bb := &pl.Buffers[t.buf]
+			if free[bb.ElemSize] == nil {
+				free[bb.ElemSize] = &bufTree{}
 			}
-			if best >= 0 {
+			free[bb.ElemSize].insert(bb.Elems, t.buf)
+		}
+		if !val.result && free[es] != nil {
+			// The smallest free temp that fits (the first of equal size),
+			// else the largest (grown).
+			if best, ok := free[es].bestFit(n); ok {
+				free[es].remove(pl.Buffers[best].Elems, best)
 				bb := &pl.Buffers[best]
 				bb.Elems = max(bb.Elems, n)
 				bb.Bytes = int64(bb.Elems) * int64(es)
 				bb.Last = last[v]
 				bb.Values = append(bb.Values, desc)
 				val.buf = best
+				heap.Push(&busy, tempLife{bb.Last, best})
 				continue
 			}
 		}
@@ -191,6 +204,9 @@ func (p *planner) assignBuffers(pl *Plan) {
 		val.buf = len(pl.Buffers)
 		pl.Buffers = append(pl.Buffers, Buffer{Kind: kind, Slot: -1, ElemSize: es, Elems: n, Bytes: int64(n) * int64(es),
 			First: first[v], Last: last[v], Values: []string{desc}})
+		if kind == BufTemp {
+			heap.Push(&busy, tempLife{last[v], val.buf})
+		}
 	}
 	for i := range pl.Buffers {
 		if pl.Buffers[i].Kind == BufResult {
@@ -199,7 +215,24 @@ func (p *planner) assignBuffers(pl *Plan) {
 	}
 }
 
-func fits(b *Buffer, n int) bool { return b.Elems >= n }
+// tempLife is a temp buffer in use until kernel last.
+type tempLife struct{ last, buf int }
+
+// tempHeap orders temps in use by their last kernel.
+type tempHeap []tempLife
+
+func (h tempHeap) Len() int { return len(h) }
+func (h tempHeap) Less(i, j int) bool {
+	return h[i].last < h[j].last || h[i].last == h[j].last && h[i].buf < h[j].buf
+}
+func (h tempHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *tempHeap) Push(x any)   { *h = append(*h, x.(tempLife)) }
+func (h *tempHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
 
 func valueName(v *value) string {
 	if v.node == nil {
@@ -219,13 +252,8 @@ func (p *planner) outputs(pl *Plan) error {
 			l := p.bound[o.node]
 			out.Layout = Layout{DType: l.DType, Shape: l.Shape.Clone(), Strides: append([]int(nil), l.Strides...), Offset: l.Offset}
 		case outView:
-			b := p.w.nodes[o.base]
-			off, st, err := p.viewChain(o.node, b)
-			if err != nil {
-				return err
-			}
 			out = Output{Buffer: p.values[o.base].buf, View: true,
-				Layout: Layout{DType: o.node.DType(), Shape: o.node.Shape().Clone(), Strides: st, Offset: off}}
+				Layout: Layout{DType: o.node.DType(), Shape: o.node.Shape().Clone(), Strides: o.strides, Offset: o.off}}
 		default:
 			out = Output{Buffer: p.values[o.base].buf, Layout: ContiguousLayout(o.node.DType(), o.node.Shape())}
 			out.View = owned[out.Buffer]

@@ -7,6 +7,7 @@ package fuse
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/fuseflow/fuseflow/graph"
 )
@@ -14,12 +15,20 @@ import (
 // findMap returns a Map kernel over space that runs after kernel after,
 // or a new one.
 func (p *planner) findMap(space graph.Shape, after int) *kbuild {
-	for _, kb := range p.kernels {
-		if kb.k.Kind == KindMap && kb.index > after && graph.Shape(kb.k.Space).Equal(space) {
-			return kb
-		}
+	if kb := p.firstAfter(p.maps[space.String()], after); kb != nil {
+		return kb
 	}
 	return p.newKernel(KindMap, space)
+}
+
+// firstAfter returns the first of ks (in kernel order) whose index is
+// greater than after, or nil.
+func (p *planner) firstAfter(ks []*kbuild, after int) *kbuild {
+	i := sort.Search(len(ks), func(i int) bool { p.work++; return ks[i].index > after })
+	if i < len(ks) {
+		return ks[i]
+	}
+	return nil
 }
 
 // buildMapRoot computes the materialized fusible value i: as the
@@ -109,17 +118,12 @@ func (p *planner) buildReduce(i int) error {
 	x := r.Input(0)
 	sig := p.rootID(i)
 	dep := p.maxProducer(p.leaves(x, false))
-	var kb *kbuild
-	for _, k := range p.kernels {
-		if k.k.Kind == KindReduce && k.sig == sig && k.index > dep {
-			kb = k
-			break
-		}
-	}
+	kb := p.firstAfter(p.reduces[sig], dep)
 	if kb == nil {
 		kb = p.newKernel(KindReduce, x.Shape())
 		kb.sig = sig
 		kb.k.ReduceAxes = append([]int(nil), r.Attr().Axes...)
+		p.reduces[sig] = append(p.reduces[sig], kb)
 	}
 	v, err := p.emit(kb, false, x, kb.xf.ident, false)
 	if err != nil {
@@ -168,14 +172,12 @@ func (p *planner) buildMatMul(i int) error {
 		}
 		v := p.w.index[b]
 		off, st := p.layoutOf(v)
-		off, st, err := xf.apply(off, st)
-		if err != nil {
-			return err
-		}
+		off, st = p.applyXf(xf, off, st)
 		mo, ok := gemmOperand(x.DType(), off, st, want)
 		if !ok {
 			// A copy private to this product: x's other readers keep
 			// reading the (possibly much smaller) value under the view.
+			var err error
 			if v, err = p.copyOperand(x); err != nil {
 				return err
 			}
@@ -341,24 +343,4 @@ func (p *planner) buildConcat(i int) error {
 		pos += x.Shape()[ax]
 	}
 	return nil
-}
-
-// viewChain returns the layout of view o of base b (a value or a bound
-// node), folding the views between them.
-func (p *planner) viewChain(o, b *graph.Node) (int, []int, error) {
-	xfs := newXforms()
-	xf := xfs.ident
-	for n := o; n != b; n = n.Input(0) {
-		if st, ok := inputStep(n, 0); ok {
-			xf = xfs.child(xf, st)
-		}
-	}
-	var off int
-	var st []int
-	if l, ok := p.bound[b]; ok {
-		off, st = l.Offset, l.Strides
-	} else {
-		st = b.Shape().ContiguousStrides()
-	}
-	return xf.apply(off, st)
 }

@@ -280,6 +280,19 @@ func (t *xform) applyAt(off int, st []int) (int, []int, *xform) {
 	return t.applySteps(off, st)
 }
 
+// cost is the work of applyAt: the terms of the composed map, or the
+// steps.
+func (t *xform) cost() int {
+	if m := t.composed(); m != nil {
+		return 1 + len(m.conds) + len(m.out)
+	}
+	n := 1
+	for c := t; c.parent != nil; c = c.parent {
+		n++
+	}
+	return n
+}
+
 // applySteps applies the steps one by one.
 func (t *xform) applySteps(off int, st []int) (int, []int, *xform) {
 	for c := t; c.parent != nil; c = c.parent {
