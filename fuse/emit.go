@@ -148,7 +148,7 @@ type emitFrame struct {
 func (e *emitter) visit(n *graph.Node, xf *xform, top bool) (int, bool) {
 	p, kb := e.p, e.kb
 	p.work++
-	key := memoKey{n, xf.id}
+	key := memoKey{n, xf.sid}
 	if !top {
 		if i, ok := e.memo[key]; ok {
 			return i, true

@@ -260,3 +260,22 @@ func TestRecomputeAcrossDependentMaps(t *testing.T) {
 	p := check(t, testCPU(), nil, b, graph.Unary(graph.OpExpm1, v), a)
 	require.LessOrEqual(t, p.Bytes, p.UnfusedBytes, Explain(p))
 }
+
+// Two flat ArgMins over views of one shape, one of them a transpose: only
+// the transpose is copied. (Both Reshapes to the flat shape map strides
+// the same way; the one whose strides fail must be the one copied.)
+func TestFlatArgMinOfTransposeCopiesOnlyIt(t *testing.T) {
+	x := input(4, 4, 4)
+	a := graph.Reduce(graph.OpArgMin, x, nil, true)
+	b := graph.Reduce(graph.OpArgMin, graph.Permute(x, []int{2, 0, 1}), nil, false)
+	c := graph.Reduce(graph.OpArgMax, exp(graph.Permute(x, []int{1, 0, 2})), nil, false)
+	p := check(t, testCPU(), nil, a, b, c)
+	copies := 0
+	for _, k := range p.Kernels {
+		if k.Kind == KindMap {
+			copies += len(k.Stores)
+		}
+	}
+	require.Equal(t, 2, copies, "stores of copies got:%d want:2\n%s", copies, Explain(p))
+	require.LessOrEqual(t, p.Bytes, p.UnfusedBytes)
+}

@@ -143,16 +143,19 @@ func reshapeStrides(from graph.Shape, st []int, to graph.Shape) ([]int, bool) {
 }
 
 // xform is a chain of steps from a value up to a kernel's iteration
-// space, interned per kernel build so equal chains share an id (the memo
-// key of common subexpressions). m is the chain composed into one map
-// (see composed), so applying a transform costs the rank of the value,
-// not the depth of the chain.
+// space, interned per kernel build. sid is the same for chains that map
+// strides the same way: it is the memo key of common subexpressions. id
+// also tells apart chains through different Reshape nodes of the same
+// shapes, so that a Reshape the strides cannot express is named exactly
+// (see step.appendNode). m is the chain composed into one map (see
+// composed), so applying a transform costs the rank of the value, not
+// the depth of the chain.
 type xform struct {
-	parent *xform // nearer the space; nil for the identity
-	st     step
-	id     int
-	m      *smap
-	mdone  bool // m is computed
+	parent  *xform // nearer the space; nil for the identity
+	st      step
+	id, sid int
+	m       *smap
+	mdone   bool // m is computed
 }
 
 // composed returns the chain composed into one map, computing it (and
@@ -181,14 +184,15 @@ func (t *xform) composed() *smap {
 
 // xforms interns transforms.
 type xforms struct {
-	byKey map[string]*xform
-	ident *xform
-	n     int
-	buf   []byte
+	byKey  map[string]*xform
+	sidKey map[string]int
+	ident  *xform
+	n, ns  int
+	buf    []byte
 }
 
 func newXforms() *xforms {
-	return &xforms{byKey: map[string]*xform{}, ident: &xform{}}
+	return &xforms{byKey: map[string]*xform{}, sidKey: map[string]int{}, ident: &xform{}}
 }
 
 // child returns the transform of parent preceded by st (st is applied
@@ -197,12 +201,23 @@ func (x *xforms) child(parent *xform, st step) *xform {
 	x.buf = strconv.AppendInt(x.buf[:0], int64(parent.id), 10)
 	x.buf = append(x.buf, '/')
 	x.buf = st.appendKey(x.buf)
+	x.buf = st.appendNode(x.buf)
 	if t, ok := x.byKey[string(x.buf)]; ok {
 		return t
 	}
 	x.n++
 	t := &xform{parent: parent, st: st, id: x.n}
 	x.byKey[string(x.buf)] = t
+	x.buf = strconv.AppendInt(x.buf[:0], int64(parent.sid), 10)
+	x.buf = append(x.buf, '/')
+	x.buf = st.appendKey(x.buf)
+	sid, ok := x.sidKey[string(x.buf)]
+	if !ok {
+		x.ns++
+		sid = x.ns
+		x.sidKey[string(x.buf)] = sid
+	}
+	t.sid = sid
 	return t
 }
 
@@ -227,6 +242,17 @@ func (st *step) inRank() int {
 
 // key encodes the step: equal keys map strides the same way.
 func (st *step) key() string { return string(st.appendKey(nil)) }
+
+// appendNode appends the identity of a Reshape step's node: two Reshapes
+// of the same shapes over different values fail or not independently,
+// and a failure must name the one to materialize.
+func (st *step) appendNode(b []byte) []byte {
+	if st.kind == stepReshape && st.at != nil {
+		b = append(b, '#')
+		b = strconv.AppendUint(b, st.at.ID(), 10)
+	}
+	return b
+}
 
 func (st *step) appendKey(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(st.kind), 10)
