@@ -92,15 +92,14 @@ func buildOnce(w *walk, bound map[*graph.Node]Layout, t Target, noRecompute bool
 			p.fail(re.at)
 		}
 		if len(p.failed) > 0 {
-			// Each Reshape becomes a copy iterating in the shape below
-			// it; the view below stays fused for its other readers
-			// (materializing it instead would make them read the copy,
-			// which is larger than what is under a broadcast).
-			for _, r := range p.failed {
-				i := w.index[r]
+			copies := p.reshapeCopies()
+			for k, i := range copies {
 				if forced[i] {
+					r := p.failed[k]
 					return nil, fmt.Errorf("fuse: cannot plan reshape %v to %v", r.Input(0).Shape(), r.Shape())
 				}
+			}
+			for _, i := range copies {
 				forced[i] = true
 			}
 			continue
@@ -111,6 +110,39 @@ func buildOnce(w *walk, bound map[*graph.Node]Layout, t Target, noRecompute bool
 		return pl, err
 	}
 	return nil, fmt.Errorf("fuse: planning did not converge")
+}
+
+// reshapeCopies returns, for each Reshape of p.failed (which the strides
+// of what this pass fused under it cannot express), the node to
+// materialize. Usually the Reshape itself: a copy iterating in the shape
+// below it, while the views below stay fused for their other readers
+// (materializing one would make them read the copy, which is larger than
+// what is under a broadcast). But when the views from the Reshape down to
+// the computed value u under them can express it over u's own contiguous
+// layout, and the Reshape has more elements than u (a broadcast on the
+// way), it is u: the strides that failed were those of the values u's
+// computation reads, and copying the Reshape would write and read the
+// broadcast array where materializing u writes u once (as one kernel per
+// op does). Then every failed Reshape that u's layout can express is
+// served by u as well.
+func (p *planner) reshapeCopies() []int {
+	p.views = nil // over this pass's values
+	out := make([]int, len(p.failed))
+	vs := make([]viewLayout, len(p.failed))
+	byU := map[int]bool{}
+	for k, r := range p.failed {
+		vs[k] = p.viewOf(r)
+		out[k] = p.w.index[r]
+		if u := p.w.nodes[vs[k].base]; vs[k].ok && !p.isValue(u) && r.Size() > u.Size() {
+			byU[vs[k].base] = true
+		}
+	}
+	for k, v := range vs {
+		if v.ok && byU[v.base] {
+			out[k] = v.base
+		}
+	}
+	return out
 }
 
 // recomputed forces every node with a non-zero cost that the plan just

@@ -13,7 +13,10 @@
 //   - A Reshape of a view whose strides cannot express it (NumPy's no-copy
 //     reshape fails, e.g. flattening a transpose) is materialized: a copy
 //     kernel iterating in the source's shape writes it contiguously, and
-//     the view below it stays fused for its other readers.
+//     the view below it stays fused for its other readers. When only the
+//     strides of what a computed value under the views reads fail, and a
+//     broadcast on the way makes the Reshape larger than that value, the
+//     value is materialized instead (the views then express the Reshape).
 //   - Reductions, matrix products and concatenations are materialized, and
 //     so are requested outputs; an output that is a view of a bound value
 //     or of a materialized value is returned as a view of its buffer

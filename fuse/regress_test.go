@@ -279,3 +279,16 @@ func TestFlatArgMinOfTransposeCopiesOnlyIt(t *testing.T) {
 	require.Equal(t, 2, copies, "stores of copies got:%d want:2\n%s", copies, Explain(p))
 	require.LessOrEqual(t, p.Bytes, p.UnfusedBytes)
 }
+
+// A Reshape of a broadcast of a computed value, over transposed input
+// data: the strides that fail are the input's, under the computation, so
+// the value under the broadcast is materialized (as one kernel per op
+// does), not the four times larger broadcast array.
+func TestReshapeOfBroadcastMaterializesTheValueBelow(t *testing.T) {
+	x := input(6, 6)
+	lay := map[*graph.Node]Layout{x: {DType: graph.Float32, Shape: graph.Shape{6, 6}, Strides: []int{1, 6}}}
+	r := graph.Reshape(graph.BroadcastTo(exp(x), graph.Shape{4, 6, 6}), graph.Shape{4, 36})
+	p := check(t, testCPU(), lay, graph.Unary(graph.OpLog1p, r))
+	require.Len(t, p.Kernels, 2, Explain(p))
+	require.Equal(t, int64(36*4), p.Kernels[0].BytesWritten, "the first kernel writes Exp(x):\n%s", Explain(p))
+}
