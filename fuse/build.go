@@ -188,6 +188,10 @@ type planner struct {
 	// of fused subgraphs the recompute rule has needed.
 	views map[int]viewLayout
 	sums  []*fusedSum
+	// opLays memoizes operandLayout for the pass; copies holds the
+	// contiguous copies of GEMM operands made (see copyOperand).
+	opLays map[int]opLayout
+	copies map[*graph.Node]int
 	// computed counts, per walk index, the places a node is computed
 	// (kernel, view transform, body or epilogue) in the plan built.
 	computed []int

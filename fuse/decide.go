@@ -153,11 +153,24 @@ func (p *planner) decide() {
 	// kernel, e.g. x and its reverse in a Concat, is computed twice).
 	// Sites are interned ids (see siteTable); cheap reads the fused
 	// subgraphs' summaries, each computed once (see summary).
+	// Only the sites of values the rule decides, and of those their sites
+	// come from, are needed: not those of a chain of transparent views
+	// over a value (a weight read through views by many products).
+	need := make([]bool, n)
+	for i, nd := range w.nodes {
+		if w.isBound(nd) || p.mat[i] {
+			continue
+		}
+		need[i] = !transparent(nd)
+		for _, x := range nd.Inputs() {
+			need[i] = need[i] || need[w.index[x]]
+		}
+	}
 	var sites siteTable
 	sets := make([][]int, n)
 	for i := n - 1; i >= 0; i-- {
 		nd := w.nodes[i]
-		if w.isBound(nd) || p.mat[i] {
+		if w.isBound(nd) || p.mat[i] || !need[i] {
 			continue
 		}
 		sites.begin()

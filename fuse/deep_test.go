@@ -98,6 +98,28 @@ var deepKinds = []deepKind{
 		}
 		return []*graph.Node{x}
 	}},
+	// Many products reading one weight through a long chain of views,
+	// reversed at the end (so BLAS needs a copy of it) or not.
+	{"matmul-shared-views", func(n int) []*graph.Node {
+		w := input(16, 16)
+		for i := range n / 3 {
+			if i%2 == 0 {
+				w = transpose(w)
+			} else {
+				w = graph.Slice(w, []graph.Range{{Step: -1, NoStart: true, NoStop: true}})
+			}
+		}
+		rw := graph.Slice(w, []graph.Range{graph.All, {Step: -1, NoStart: true, NoStop: true}})
+		var outs []*graph.Node
+		for i := range n / 3 {
+			if i%2 == 0 {
+				outs = append(outs, graph.MatMul(input(4, 16), w))
+			} else {
+				outs = append(outs, graph.MatMul(input(4, 16), rw))
+			}
+		}
+		return outs
+	}},
 	// A rotation by concatenating two slices.
 	{"concat", func(n int) []*graph.Node {
 		x := input(8, 16)

@@ -38,7 +38,8 @@
 //     one kernel (several outputs); neither merge reorders a dependency.
 //   - GEMM operands are strided views; a transposed operand is passed as
 //     such (MatOperand.Trans), anything BLAS cannot take is copied first
-//     into a buffer only the GEMM reads. A product with an empty result
+//     into a buffer only the products reading it read (one copy per
+//     operand node). A product with an empty result
 //     plans nothing; one with K == 0 (and a non-empty result) is a Map
 //     that evaluates the epilogue with a zero accumulator, so every
 //     MatMul kernel has M, N, K >= 1 and operands with buffers.

@@ -292,3 +292,19 @@ func TestReshapeOfBroadcastMaterializesTheValueBelow(t *testing.T) {
 	require.Len(t, p.Kernels, 2, Explain(p))
 	require.Equal(t, int64(36*4), p.Kernels[0].BytesWritten, "the first kernel writes Exp(x):\n%s", Explain(p))
 }
+
+// Products reading one operand BLAS cannot take (columns reversed) share
+// one contiguous copy of it.
+func TestProductsShareOperandCopy(t *testing.T) {
+	w := graph.Slice(input(8, 8), []graph.Range{graph.All, {Step: -1, NoStart: true, NoStop: true}})
+	a, b := graph.MatMul(input(4, 8), w), graph.MatMul(input(3, 8), w)
+	p := check(t, testCPU(), nil, a, b)
+	copies := 0
+	for _, k := range p.Kernels {
+		if k.Kind == KindMap {
+			copies += len(k.Stores)
+		}
+	}
+	require.Equal(t, []Kind{KindMap, KindMatMul, KindMatMul}, kinds(p), Explain(p))
+	require.Equal(t, 1, copies, "stores of copies got:%d want:1\n%s", copies, Explain(p))
+}

@@ -140,8 +140,8 @@ func (p *planner) buildReduce(i int) error {
 
 // buildMatMul adds the GEMM kernel of value i. Its operands are read
 // through their views when BLAS can take the strides (see MatOperand);
-// otherwise the view is copied into a contiguous value only the GEMM
-// reads.
+// otherwise the view is copied into a contiguous value only products
+// read.
 // A product that reads nothing (see gemmReadsNothing) gets no operands:
 // with an empty result the kernel is dropped, and with K == 0 finish
 // turns it into a Map that fills the epilogue with a zero accumulator.
@@ -162,21 +162,13 @@ func (p *planner) buildMatMul(i int) error {
 		if !want.Equal(xs) {
 			bx = xfs.child(bx, step{kind: stepBroadcast, from: xs, to: want})
 		}
-		xf := bx
-		b := x
-		for !p.isValue(b) {
-			if st, ok := inputStep(b, 0); ok {
-				xf = xfs.child(xf, st)
-			}
-			b = b.Input(0)
-		}
-		v := p.w.index[b]
-		off, st := p.layoutOf(v)
-		off, st = p.applyXf(xf, off, st)
+		v, off, st := p.operandLayout(x)
+		off, st = p.applyXf(bx, off, st)
 		mo, ok := gemmOperand(x.DType(), off, st, want)
 		if !ok {
-			// A copy private to this product: x's other readers keep
-			// reading the (possibly much smaller) value under the view.
+			// A copy private to the products reading x: x's other
+			// readers keep reading the (possibly much smaller) value
+			// under the view.
 			var err error
 			if v, err = p.copyOperand(x); err != nil {
 				return err
@@ -199,6 +191,54 @@ func (p *planner) buildMatMul(i int) error {
 	p.memberOf[i] = kb
 	p.producer[i] = kb.index
 	return nil
+}
+
+// operandLayout returns the value under the views of x (x itself when it
+// is a value) and the layout of x over it. A Reshape on the way that the
+// strides cannot express is recorded (see fail) and the layout goes on
+// from a contiguous copy of it, as in applyXf. Layouts are kept per node
+// for the pass, so products reading one chain of views walk it once.
+func (p *planner) operandLayout(x *graph.Node) (int, int, []int) {
+	w := p.w
+	var chain []*graph.Node
+	var cur opLayout
+	for n := x; ; n = n.Input(0) {
+		p.work++
+		i := w.index[n]
+		if l, ok := p.opLays[i]; ok {
+			cur = l
+			break
+		}
+		if p.isValue(n) {
+			off, st := p.layoutOf(i)
+			cur = opLayout{i, off, st}
+			break
+		}
+		chain = append(chain, n)
+	}
+	if len(chain) > 0 && p.opLays == nil {
+		p.opLays = map[int]opLayout{}
+	}
+	for k := len(chain) - 1; k >= 0; k-- {
+		n := chain[k]
+		if st, ok := inputStep(n, 0); ok {
+			off, s, ok := st.apply(cur.off, cur.st)
+			if !ok {
+				p.fail(n)
+				off, s = 0, n.Shape().ContiguousStrides()
+			}
+			cur = opLayout{cur.v, off, s}
+		}
+		p.opLays[w.index[n]] = cur
+	}
+	return cur.v, cur.off, cur.st
+}
+
+// opLayout is the layout of a GEMM operand over the value v under it.
+type opLayout struct {
+	v   int
+	off int
+	st  []int
 }
 
 // gemmReadsNothing reports whether the product m reads no element of its
@@ -274,8 +314,11 @@ func (kb *kbuild) dropEmptyReads() {
 
 // copyOperand adds the computation of x (a bound value or a view of a
 // value) into a new contiguous value, in a Map over x's shape, and
-// returns that value.
+// returns that value; products reading the same x share it.
 func (p *planner) copyOperand(x *graph.Node) (int, error) {
+	if v, ok := p.copies[x]; ok {
+		return v, nil
+	}
 	v := len(p.values)
 	p.values = append(p.values, value{shape: x.Shape(), dtype: x.DType(), buf: -1, label: "copy"})
 	p.producer = append(p.producer, -1)
@@ -287,6 +330,10 @@ func (p *planner) copyOperand(x *graph.Node) (int, error) {
 	kb.k.Fused = append(kb.k.Fused, graph.OpCopy)
 	kb.stores = append(kb.stores, pstore{val: val, value: v, dtype: x.DType(), strides: x.Shape().ContiguousStrides()})
 	p.producer[v] = kb.index
+	if p.copies == nil {
+		p.copies = map[*graph.Node]int{}
+	}
+	p.copies[x] = v
 	return v, nil
 }
 
