@@ -14,9 +14,12 @@
 // sums add in the scalar loops' order; row extremes that meet a NaN or a
 // zero are redone by the scalar loop. Exp and Sigmoid use a float32
 // exponential (Cody-Waite reduction, a degree-6 polynomial, the exponent
-// added to the bits), within 2 ulp of the correctly rounded result;
-// inputs whose result is subnormal, overflows or is NaN are recomputed by
-// the scalar path in a second pass over the chunks that hold them.
+// added to the bits), within 2 ulp of the correctly rounded result; a
+// vector holding an input whose result is subnormal, overflows or is NaN
+// is left to the scalar loop, decided before anything of it is stored.
+//
+// Every loop reads each element of its operands before it stores the
+// result over them: a destination may be any operand (in place).
 
 //go:build amd64 && !purego
 
@@ -82,14 +85,15 @@ func sqrtF32(d, a unsafe.Pointer, n int)
 //go:noescape
 func sqrtF64(d, a unsafe.Pointer, n int)
 
-// expF32 and sigmoidF32 return nonzero when some input lies outside the
-// range they compute (see expInRange and sigmoidInRange).
+// expF32 and sigmoidF32 stop before the first vector that holds an input
+// outside the range they compute (see expInRange and sigmoidInRange),
+// storing nothing of it, and return the number of elements stored.
 //
 //go:noescape
-func expF32(d, a unsafe.Pointer, n int) (bad int)
+func expF32(d, a unsafe.Pointer, n int) (done int)
 
 //go:noescape
-func sigmoidF32(d, a unsafe.Pointer, n int) (bad int)
+func sigmoidF32(d, a unsafe.Pointer, n int) (done int)
 
 // sumBlocksF32 adds blocks of 128 values to acc as sumBlocks32Go does.
 //
@@ -145,8 +149,8 @@ func registerVector() {
 	vectorize("neg float64", &u64[graph.OpNeg], vecUnary(negF64, u64[graph.OpNeg], 8, 4))
 	vectorize("sqrt float32", &u32[graph.OpSqrt], vecUnary(sqrtF32, u32[graph.OpSqrt], 4, 8))
 	vectorize("sqrt float64", &u64[graph.OpSqrt], vecUnary(sqrtF64, u64[graph.OpSqrt], 8, 4))
-	vectorize("exp float32", &u32[graph.OpExp], vecApprox(expF32, u32[graph.OpExp], expInRange, exp32))
-	vectorize("sigmoid float32", &u32[graph.OpSigmoid], vecApprox(sigmoidF32, u32[graph.OpSigmoid], sigmoidInRange, sigmoid32))
+	vectorize("exp float32", &u32[graph.OpExp], vecApprox(expF32, u32[graph.OpExp]))
+	vectorize("sigmoid float32", &u32[graph.OpSigmoid], vecApprox(sigmoidF32, u32[graph.OpSigmoid]))
 	vectorize("sum float32", &sumBlocks32, sumBlocksVec32)
 	vectorize("sum float64", &foldTab[graph.OpSum][graph.Float64], sumRowVec64)
 	vectorize("max float32", &foldTab[graph.OpReduceMax][graph.Float32], extremeRowVec(maxRowF32, maxRowF[float32], true))
@@ -200,22 +204,23 @@ func expInRange(x float32) bool { return x <= expHi32 && x >= expLo32 }
 // the quotient rounds to 1 either way.
 func sigmoidInRange(x float32) bool { return -x <= expHi32 }
 
-// vecApprox runs the float32 vector function v over whole vectors, then
-// recomputes with f the elements outside its range when v reports some,
-// and runs the scalar loop s over the rest.
-func vecApprox(v func(d, a unsafe.Pointer, n int) int, s unaryFn, in func(float32) bool, f func(float32) float32) unaryFn {
+// vecApprox runs the float32 vector function v over whole vectors and
+// the scalar loop s over each vector v stops at (one holding an input
+// outside v's range) and over the tail. Nothing is read after it is
+// overwritten, so d may be a.
+func vecApprox(v func(d, a unsafe.Pointer, n int) int, s unaryFn) unaryFn {
 	return func(d, a unsafe.Pointer, n int) {
-		m := n &^ 7
-		if m > 0 && v(d, a, m) != 0 {
-			dv, av := view[float32](d, m), view[float32](a, m)
-			for i, x := range av {
-				if !in(x) {
-					dv[i] = f(x)
-				}
+		for n >= 8 {
+			m := n &^ 7
+			k := v(d, a, m)
+			if k < m {
+				k += 8
+				s(unsafe.Add(d, 4*(k-8)), unsafe.Add(a, 4*(k-8)), 8)
 			}
+			d, a, n = unsafe.Add(d, 4*k), unsafe.Add(a, 4*k), n-k
 		}
-		if m < n {
-			s(unsafe.Add(d, 4*m), unsafe.Add(a, 4*m), n-m)
+		if n > 0 {
+			s(d, a, n)
 		}
 	}
 }

@@ -293,14 +293,18 @@ TEXT ·sqrtF64(SB), NOSPLIT, $0-24
 	VPSLLD      $23, Y1, Y1; \
 	VPADDD      Y1, Y3, Y3
 
-// func expF32(d, a unsafe.Pointer, n int) (bad int)
+// func expF32(d, a unsafe.Pointer, n int) (done int)
+//
+// Stops before the first vector with a lane outside [expLo, expHi] (or a
+// NaN), storing nothing of it, and returns the number of elements
+// stored: each vector is read, tested and computed before its store, so
+// d may be a.
 TEXT ·expF32(SB), NOSPLIT, $0-32
-	MOVQ   d+0(FP), DI
-	MOVQ   a+8(FP), SI
-	MOVQ   n+16(FP), CX
-	SHLQ   $2, CX
-	XORQ   AX, AX
-	VXORPS Y7, Y7, Y7
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHLQ $2, CX
+	XORQ AX, AX
 
 exploop:
 	CMPQ    AX, CX
@@ -308,30 +312,31 @@ exploop:
 	VMOVUPS (SI)(AX*1), Y0
 	VCMPPS  $6, expHi<>(SB), Y0, Y4 // not x <= hi: above, or NaN
 	VCMPPS  $9, expLo<>(SB), Y0, Y5 // not x >= lo: below, or NaN
-	VORPS   Y4, Y7, Y7
-	VORPS   Y5, Y7, Y7
+	VORPS   Y4, Y5, Y4
+	VPTEST  Y4, Y4
+	JNZ     expdone
 	EXPCORE
 	VMOVUPS Y3, (DI)(AX*1)
 	ADDQ    $32, AX
 	JMP     exploop
 
 expdone:
-	VMOVMSKPS Y7, AX
+	SHRQ $2, AX
 	VZEROUPPER
-	MOVQ      AX, bad+24(FP)
+	MOVQ AX, done+24(FP)
 	RET
 
-// func sigmoidF32(d, a unsafe.Pointer, n int) (bad int)
+// func sigmoidF32(d, a unsafe.Pointer, n int) (done int)
 //
 // 1/(1+e^-x). -x below expLo is raised to it: e^-x is then below 2^-124
-// and the quotient rounds to 1 either way.
+// and the quotient rounds to 1 either way. Stops before the first vector
+// with -x above expHi (or a NaN) as expF32 does.
 TEXT ·sigmoidF32(SB), NOSPLIT, $0-32
-	MOVQ   d+0(FP), DI
-	MOVQ   a+8(FP), SI
-	MOVQ   n+16(FP), CX
-	SHLQ   $2, CX
-	XORQ   AX, AX
-	VXORPS Y7, Y7, Y7
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHLQ $2, CX
+	XORQ AX, AX
 
 sigloop:
 	CMPQ    AX, CX
@@ -339,7 +344,8 @@ sigloop:
 	VMOVUPS (SI)(AX*1), Y0
 	VXORPS  sign32<>(SB), Y0, Y0
 	VCMPPS  $6, expHi<>(SB), Y0, Y4 // not -x <= hi: above, or NaN
-	VORPS   Y4, Y7, Y7
+	VPTEST  Y4, Y4
+	JNZ     sigdone
 	VMAXPS  expLo<>(SB), Y0, Y0
 	EXPCORE
 	VADDPS  one32<>(SB), Y3, Y3
@@ -350,9 +356,9 @@ sigloop:
 	JMP     sigloop
 
 sigdone:
-	VMOVMSKPS Y7, AX
+	SHRQ $2, AX
 	VZEROUPPER
-	MOVQ      AX, bad+24(FP)
+	MOVQ AX, done+24(FP)
 	RET
 
 // func sumBlocksF32(acc float64, p unsafe.Pointer, blocks int) float64

@@ -35,7 +35,8 @@
 //     +0 where the reference gives -0.
 //   - float32 Exp and Sigmoid: on an amd64 CPU with AVX2 and FMA, a
 //     float32 vector exponential within 2 ulp of the reference where the
-//     result is normal; elsewhere (subnormal results, overflow, NaN, the
+//     result is normal; elsewhere (the eight elements of a vector that
+//     holds an input with a subnormal result, an overflow or a NaN, the
 //     last few elements of a chunk, other CPUs) a table-driven float64
 //     exponential accurate to 6e-10 (relative), rounded once: within 1
 //     ulp of the reference, equal for all but about 1 value in 700.

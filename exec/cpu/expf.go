@@ -5,10 +5,10 @@
 // The relative error is below 6e-10, so rounding the float64 value to
 // float32 gives float32(math.Exp(x)) or a neighbour (1 ulp apart, where
 // e^x lies within 6e-10 of a rounding boundary: about 1 value in 700).
-// The chunk loops are branch-free for |x| <= 700, where float64 neither
-// overflows nor underflows; other values (NaN, infinities, huge
-// magnitudes) are fixed in a second pass taken only by chunks that hold
-// them.
+// The chunk loops compute the fast formula for every element and replace
+// it where |x| > 700 or x is NaN (where float64 would overflow or
+// underflow), deciding per element before the store: a loop never reads
+// its operand after writing its result, so it may run in place.
 
 package cpu
 
@@ -56,9 +56,6 @@ func exp64r(x float64) float64 {
 	return expCore(x)
 }
 
-// exp32 returns e^x rounded to float32 (see exp64r).
-func exp32(x float32) float32 { return float32(exp64r(float64(x))) }
-
 // outside returns 1 when |x| > 700 or x is NaN, else 0, without a branch.
 // The loops test the float64 value: keeping the float32 one alive past
 // its conversion lets the compiler convert into a register that still
@@ -69,53 +66,40 @@ func outside(x float64) uint64 {
 	return (expLimBits - math.Float64bits(x)&(1<<63-1)) >> 63
 }
 
-// exp32L computes e^x for a chunk (see the file comment).
+// exp32L computes e^x for a chunk (see the file comment). Each element
+// is read once, before its result is stored: d may be a (in place).
 func exp32L(d, a []float32) {
 	d = d[:len(a)]
-	var bad uint64
 	for i, x32 := range a {
 		x := float64(x32)
-		bad |= outside(x)
 		t := x*invLn2x32 + roundMag
 		kf := t - roundMag
 		r := x - kf*ln2d32
 		kb := math.Float64bits(t)
 		p := 1 + r + r*r*(0.5+r*(1.0/6))
-		d[i] = float32(p * math.Float64frombits(math.Float64bits(exp2Tab[kb&31])+(kb>>5)<<52))
-	}
-	if bad != 0 {
-		fixOutside(d, a, exp32)
+		v := float32(p * math.Float64frombits(math.Float64bits(exp2Tab[kb&31])+(kb>>5)<<52))
+		if outside(x) != 0 {
+			v = float32(exp64r(x))
+		}
+		d[i] = v
 	}
 }
 
-// sigmoid32L computes 1/(1+e^-x) for a chunk with the same exponential.
+// sigmoid32L computes 1/(1+e^-x) for a chunk with the same exponential,
+// in place as exp32L.
 func sigmoid32L(d, a []float32) {
 	d = d[:len(a)]
-	var bad uint64
 	for i, x32 := range a {
 		x := -float64(x32)
-		bad |= outside(x)
 		t := x*invLn2x32 + roundMag
 		kf := t - roundMag
 		r := x - kf*ln2d32
 		kb := math.Float64bits(t)
 		p := 1 + r + r*r*(0.5+r*(1.0/6))
-		d[i] = float32(1 / (1 + p*math.Float64frombits(math.Float64bits(exp2Tab[kb&31])+(kb>>5)<<52)))
-	}
-	if bad != 0 {
-		fixOutside(d, a, sigmoid32)
-	}
-}
-
-// sigmoid32 returns 1/(1+e^-x) rounded to float32.
-func sigmoid32(x float32) float32 { return float32(1 / (1 + exp64r(-float64(x)))) }
-
-// fixOutside recomputes with f the elements the fast loops do not cover.
-func fixOutside(d, a []float32, f func(float32) float32) {
-	d = d[:len(a)]
-	for i, x := range a {
-		if outside(float64(x)) != 0 {
-			d[i] = f(x)
+		v := float32(1 / (1 + p*math.Float64frombits(math.Float64bits(exp2Tab[kb&31])+(kb>>5)<<52)))
+		if outside(x) != 0 {
+			v = float32(1 / (1 + exp64r(x)))
 		}
+		d[i] = v
 	}
 }

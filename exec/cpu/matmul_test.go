@@ -2,7 +2,9 @@ package cpu_test
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -89,5 +91,69 @@ func TestMatMulNaNPropagates(t *testing.T) {
 		require.True(t, math.IsNaN(got[2]), "c10 got:%v want:NaN", got[2])
 		require.True(t, math.IsNaN(got[3]), "c11 got:%v want:NaN", got[3])
 		evalBoth(t, []*graph.Node{p}, bound, alloc)
+	}
+}
+
+// An epilogue runs in place over the product it reads: Exp and Sigmoid,
+// whose loops treat out-of-range inputs apart, must not read a result
+// where they expect their input. The products here span the float32
+// exponential's range many times over and one row is NaN, so that every
+// chunk takes the out-of-range path of the vector and the scalar loops.
+func TestMatMulEpilogueInPlace(t *testing.T) {
+	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer alloc.AssertSize(t, 0)
+	const m, n, k = 48, 40, 64
+	r := rand.New(rand.NewPCG(5, 6))
+	qt, err := exec.NewTensor(alloc, graph.Float32, graph.Shape{m, k})
+	require.NoError(t, err)
+	defer qt.Release()
+	kt, err := exec.NewTensor(alloc, graph.Float32, graph.Shape{n, k})
+	require.NoError(t, err)
+	defer kt.Release()
+	for i := range exec.Elems[float32](qt) {
+		exec.Elems[float32](qt)[i] = float32(4 * r.NormFloat64())
+	}
+	for i := range exec.Elems[float32](kt) {
+		exec.Elems[float32](kt)[i] = float32(r.NormFloat64())
+	}
+	exec.Elems[float32](qt)[5*k] = float32(math.NaN())
+	q := graph.Input(graph.Float32, graph.Shape{m, k}, "q")
+	kn := graph.Input(graph.Float32, graph.Shape{n, k}, "k")
+	bound := map[*graph.Node]*exec.Tensor{q: qt, kn: kt}
+	p := graph.MatMul(q, graph.Permute(kn, []int{1, 0}))
+	raw, err := cpu.New(cpu.Options{}).Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{p}, Bound: bound, Alloc: alloc})
+	require.NoError(t, err)
+	defer raw[0].Release()
+	prod := exec.Elems[float32](raw[0])
+	was := cpu.SetVector(true)
+	defer cpu.SetVector(was)
+	for _, vec := range []bool{true, false} {
+		cpu.SetVector(vec)
+		for _, op := range []graph.Op{graph.OpExp, graph.OpSigmoid} {
+			// The product alone is the output: its buffer is the
+			// accumulator and the epilogue's destination.
+			req := &exec.Request{Outputs: []*graph.Node{graph.Unary(op, p)}, Bound: bound, Alloc: alloc}
+			got, err := cpu.New(cpu.Options{Chunk: 64}).Eval(context.Background(), req)
+			require.NoError(t, err)
+			bad, first := 0, ""
+			for i, y := range exec.Elems[float32](got[0])[:m*n] {
+				x := float64(prod[i])
+				want := math.Exp(x)
+				if op == graph.OpSigmoid {
+					want = 1 / (1 + math.Exp(-x))
+				}
+				w := float32(want)
+				if ok := y == w || (y != y && w != w) || math.Abs(float64(y-w)) <= 4e-7*math.Abs(want); !ok {
+					if bad == 0 {
+						first = fmt.Sprintf("[%d] %v(%v) got:%v want:%v", i, op, x, y, w)
+					}
+					bad++
+				}
+			}
+			got[0].Release()
+			if bad > 0 {
+				t.Errorf("vector loops %v: %d of %d wrong, first %s", vec, bad, m*n, first)
+			}
+		}
 	}
 }

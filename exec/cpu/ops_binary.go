@@ -304,10 +304,12 @@ func geL[T elems](d []uint8, a, b []T) {
 // moves bits.
 var whereTab = [9]whereFn{1: where[uint8], 4: where[uint32], 8: where[uint64]}
 
+// where runs backward, so that the destination may also be the (one-byte)
+// condition: a store then covers only conditions already read.
 func where[T uint8 | uint32 | uint64](d, c, a, b unsafe.Pointer, n int) {
 	dv, cv, av, bv := view[T](d, n), view[uint8](c, n), view[T](a, n), view[T](b, n)
-	for i, s := range cv {
-		if s != 0 {
+	for i := n - 1; i >= 0; i-- {
+		if cv[i] != 0 {
 			dv[i] = av[i]
 		} else {
 			dv[i] = bv[i]

@@ -7,6 +7,7 @@ package cpu
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/fuseflow/fuseflow/graph"
 )
@@ -42,11 +43,12 @@ func init() {
 	castTab[F64][I64] = unary(floatToInt64[float64])
 }
 
+// fromBool widens, so it runs backward (see the file comment).
 func fromBool[R nums](d []R, a []uint8) {
 	d = d[:len(a)]
-	for i, x := range a {
+	for i := len(a) - 1; i >= 0; i-- {
 		var v R
-		if x != 0 {
+		if a[i] != 0 {
 			v = 1
 		}
 		d[i] = v
@@ -60,8 +62,15 @@ func toBool[T nums](d []uint8, a []T) {
 	}
 }
 
+// convert runs backward when R is wider than T (see the file comment).
 func convert[T, R nums](d []R, a []T) {
 	d = d[:len(a)]
+	if unsafe.Sizeof(R(0)) > unsafe.Sizeof(T(0)) {
+		for i := len(a) - 1; i >= 0; i-- {
+			d[i] = R(a[i])
+		}
+		return
+	}
 	for i, x := range a {
 		d[i] = R(x)
 	}
@@ -85,10 +94,12 @@ func floatToInt32[T floats](d []int32, a []T) {
 	}
 }
 
+// floatToInt64 runs backward: from float32 it widens (see the file
+// comment).
 func floatToInt64[T floats](d []int64, a []T) {
 	d = d[:len(a)]
-	for i, x := range a {
-		v := float64(x)
+	for i := len(a) - 1; i >= 0; i-- {
+		v := float64(a[i])
 		var r int64
 		switch {
 		case v != v:

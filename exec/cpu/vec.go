@@ -23,7 +23,10 @@ type (
 
 // Inner loops over one chunk of n elements. Pointers address the first
 // element of each operand; operands and destination have the same length
-// and may alias exactly (dst == src) but never partially overlap.
+// in elements. The destination may be any operand (dst == src, the
+// element sizes may differ): every loop reads an element before a store
+// covers it, with no second pass over its operands (alias_test.go checks
+// each table entry). Partial overlaps at other addresses never occur.
 type (
 	unaryFn  func(dst, a unsafe.Pointer, n int)
 	binaryFn func(dst, a, b unsafe.Pointer, n int)
