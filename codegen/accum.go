@@ -23,6 +23,10 @@ type accum struct {
 	// two (value, index) for ArgMax and ArgMin.
 	types []ir.Type
 	out   graph.DType
+	// empty is set when the reduced extent is 0: the result is the
+	// identity of an empty selection (a float Sum gives +0 there, -0
+	// elsewhere so that a sum of -0s stays -0, as the reference).
+	empty bool
 }
 
 // newAccum describes the accumulator of reduction r over values of dtype
@@ -65,7 +69,7 @@ func (l *lowerer) identity(a accum) []*ir.Value {
 	t := a.types[0]
 	switch a.op {
 	case graph.OpSum:
-		if t.IsFloat() {
+		if t.IsFloat() && !a.empty {
 			return []*ir.Value{l.negZero(t)}
 		}
 		return []*ir.Value{bb.Zero(t)}

@@ -62,6 +62,9 @@ func (l *lowerer) newReduceState() (*reduceState, error) {
 		if err != nil {
 			return nil, err
 		}
+		for _, e := range rs.redEx {
+			a.empty = a.empty || e == 0
+		}
 		rs.accs = append(rs.accs, a)
 		rs.nvals += len(a.types)
 		roots[i] = r.Value

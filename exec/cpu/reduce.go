@@ -109,7 +109,7 @@ func (rk *redKernel) run(ctx context.Context, ex *runState, chunk, workers int) 
 	case rk.outer == 0:
 	case rk.inner == 0:
 		for j, r := range rk.reds {
-			s := initAccum(r.Op, rk.vdt[j])
+			s := emptyAccum(r.Op, rk.vdt[j])
 			for o := range rk.outer {
 				finish(r.Op, r.DType, &s, at(accs[j], o, r.DType.Size()))
 			}

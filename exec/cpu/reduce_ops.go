@@ -61,6 +61,16 @@ func initAccum(op graph.Op, d graph.DType) accum {
 	return accum{}
 }
 
+// emptyAccum returns the result state of op over an empty selection of
+// dtype d: initAccum's, except that a float Sum is +0 (as in NumPy and
+// the reference; a fold starts from -0 so that a sum of -0s stays -0).
+func emptyAccum(op graph.Op, d graph.DType) accum {
+	if op == graph.OpSum {
+		return accum{}
+	}
+	return initAccum(op, d)
+}
+
 // initFoldTab fills foldTab and foldColTab with the scalar loops (see
 // tables.go).
 func initFoldTab() {
