@@ -12,25 +12,26 @@ import (
 
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/exec/cpu"
-	"github.com/fuseflow/fuseflow/exec/ref"
 	"github.com/fuseflow/fuseflow/graph"
 	"github.com/fuseflow/fuseflow/internal/randgraph"
 )
 
 // evalBoth evaluates outs on the CPU executor and on the reference and
-// requires them to agree (floats within randgraph's tolerance).
+// requires them to agree (floats within the error bounds of
+// randgraph.CPU).
 func evalBoth(t *testing.T, outs []*graph.Node, bound map[*graph.Node]*exec.Tensor, alloc memory.Allocator) {
 	t.Helper()
 	req := &exec.Request{Outputs: outs, Bound: bound, Alloc: alloc}
 	got, err := cpu.New(cpu.Options{}).Eval(context.Background(), req)
 	require.NoError(t, err)
-	want, err := ref.New().Eval(context.Background(), req)
+	want, bounds, err := randgraph.Reference(context.Background(), outs, bound, alloc, randgraph.CPU)
 	require.NoError(t, err)
 	for i := range outs {
-		require.NoError(t, randgraph.Compare(got[i], want[i], false), "output %d", i)
-		got[i].Release()
-		want[i].Release()
+		require.NoError(t, randgraph.Check(got[i], want[i], bounds[i]), "output %d", i)
 	}
+	release(got)
+	release(want)
+	release(bounds)
 }
 
 func tensor64(t *testing.T, alloc memory.Allocator, v []float64, s graph.Shape) *exec.Tensor {

@@ -1,12 +1,24 @@
 // Package randgraph generates random expression graphs for differential
-// tests of the backends: inputs of every dtype bound as strided views
-// (transposed, reversed), broadcasting, views (Permute, Slice with
-// negative steps, BroadcastTo, Reshape), elementwise ops, Where, casts,
-// generated leaves, reductions over random axes with keepdims, and
-// MatMul. Each output says whether it must match the reference exactly
-// (integers, bools and floats computed without rounding-order freedom) or
-// within a tolerance (floats downstream of a float sum, product, matmul
-// or a float32 Exp/Sigmoid), and Compare checks a result accordingly.
+// tests of the backends, and checks a backend's results against the
+// reference evaluator's within principled error bounds.
 //
-// Generation is deterministic for a given seed.
+// Generate builds graphs over inputs of every dtype bound as strided
+// views (transposed, reversed), with broadcasting, views (Permute, Slice
+// with negative steps, BroadcastTo, Reshape, Concat), elementwise ops,
+// Where, casts, generated leaves, reductions over random axes with
+// keepdims, and MatMul. Each output says whether it must match the
+// reference exactly under the CPU backend's semantics (Case.Exact).
+// Generation is deterministic for a seed.
+//
+// Bounds turns each output into a float64 graph that bounds, element by
+// element, how far a backend may lie from the reference: error
+// propagated from the operands (magnitudes for sums, products and
+// matrix products, interval end points for monotone functions, a check
+// of both ends for steps and comparisons), plus the backend's own
+// rounding as its Model states it (CPU and GPU are the two executors'
+// documented accuracy). A bound is 0 where the output must be exact and
+// NaN where nothing can be promised (an operand's interval straddles a
+// discontinuity or a pole, or a value may overflow in one and not the
+// other). Reference evaluates outputs and bounds on the reference
+// evaluator in one request, and Check compares a result with them.
 package randgraph
