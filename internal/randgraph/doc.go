@@ -6,9 +6,16 @@
 // views (transposed, reversed), with broadcasting, views (Permute, Slice
 // with negative steps, BroadcastTo, Reshape, Concat), elementwise ops,
 // Where, casts, generated leaves, reductions over random axes with
-// keepdims, and MatMul. Each output says whether it must match the
-// reference exactly under the CPU backend's semantics (Case.Exact).
-// Generation is deterministic for a seed.
+// keepdims, and MatMul. Unless Config says otherwise, one input in two
+// holds extreme values (magnitudes up to 1000, past the float32
+// exponential's range, huge, subnormal, NaN, infinite, zeros of both
+// signs), exp-family ops often get operands scaled past ±100, and one
+// step in four builds a pattern that makes executors write buffers in
+// place and reuse them (an epilogue on a product or a reduction, softmax,
+// chains of materialized values each read by an elementwise op; see
+// patterns.go). Generation is deterministic for a seed; Config.NoExtremes
+// with Config.NoPatterns draws the graphs of the generator's first
+// version.
 //
 // Bounds turns each output into a float64 graph that bounds, element by
 // element, how far a backend may lie from the reference: error

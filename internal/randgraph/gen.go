@@ -22,6 +22,22 @@ type Config struct {
 	Outputs   int // 3: at most this many outputs
 	NoMatMul  bool
 	NoReduce  bool
+	// NoExtremes keeps every input in the small range of the first
+	// version: floats in [-4, 4) with a few zeros, NaN and infinities,
+	// integers in [-9, 9]. Otherwise one input in two takes values of
+	// every magnitude: up to 1000 (past the float32 exponential's range),
+	// both edges of that range, huge, subnormal, NaN, infinite, and
+	// zeros of both signs; and exp-family ops often get operands scaled
+	// past ±100.
+	NoExtremes bool
+	// NoPatterns leaves out the shapes that exercise buffers written in
+	// place and reused (patterns.go: epilogues on matrix products and
+	// reductions, softmax, chains of materialized reductions and
+	// products each read by an elementwise op) and the ops on inexact
+	// operands beyond the continuous ones. With NoExtremes too the
+	// generator draws exactly the graphs of its first version, so that
+	// seeds recorded then still replay.
+	NoPatterns bool
 }
 
 func (c *Config) defaults() {
@@ -63,6 +79,7 @@ type gen struct {
 	c     *Case
 	pool  []*graph.Node
 	inex  map[*graph.Node]bool // not exact: rounding order may differ
+	tips  []*graph.Node        // the last node of each pattern
 }
 
 // Generate returns a random case drawn from r, its inputs allocated from
@@ -94,6 +111,13 @@ func Generate(r *rand.Rand, alloc memory.Allocator, cfg Config) (*Case, error) {
 	add(g.pool[len(g.pool)-1])
 	for range g.r.IntN(g.cfg.Outputs) {
 		add(g.pool[g.r.IntN(len(g.pool))])
+	}
+	// The last node of a pattern, two times in three: left in the pool
+	// it would most often be dead code.
+	for _, n := range g.tips {
+		if g.r.IntN(3) > 0 {
+			add(n)
+		}
 	}
 	return g.c, nil
 }
@@ -165,9 +189,15 @@ func (g *gen) input(s graph.Shape, d graph.DType) (*graph.Node, error) {
 }
 
 // fill writes random values: small integers, floats in [-4, 4) with a
-// few zeros, NaNs and infinities, bools as 0 or 1.
+// few zeros, NaNs and infinities, bools as 0 or 1; without NoExtremes,
+// one tensor in two holds wide integers or floats of every kind (see
+// extreme).
 func (g *gen) fill(t *exec.Tensor) {
 	n := t.Size()
+	if !g.cfg.NoExtremes && g.r.IntN(2) == 0 {
+		g.fillWide(t, g.r.IntN(3) == 0)
+		return
+	}
 	switch t.DType {
 	case graph.Bool:
 		for i := range n {
@@ -202,4 +232,83 @@ func (g *gen) float() float64 {
 		return math.Inf(1 - 2*g.r.IntN(2))
 	}
 	return g.r.Float64()*8 - 4
+}
+
+// fillWide writes integers up to ±1000 and floats of every magnitude
+// (mostly from extreme; special values in about one element of four when
+// special, else one in ten).
+func (g *gen) fillWide(t *exec.Tensor, special bool) {
+	n := t.Size()
+	odds := 10
+	if special {
+		odds = 4
+	}
+	f := func() float64 {
+		if g.r.IntN(odds) == 0 {
+			return g.special(t.DType == graph.Float32)
+		}
+		return g.extreme()
+	}
+	switch t.DType {
+	case graph.Bool:
+		for i := range n {
+			exec.Elems[uint8](t)[i] = uint8(g.r.IntN(2))
+		}
+	case graph.Int32:
+		for i := range n {
+			exec.Elems[int32](t)[i] = int32(g.r.IntN(2001) - 1000)
+		}
+	case graph.Int64:
+		for i := range n {
+			exec.Elems[int64](t)[i] = int64(g.r.IntN(2001) - 1000)
+		}
+	case graph.Float32:
+		for i := range n {
+			exec.Elems[float32](t)[i] = float32(f())
+		}
+	case graph.Float64:
+		for i := range n {
+			exec.Elems[float64](t)[i] = f()
+		}
+	}
+}
+
+// extreme returns a float of random sign and a magnitude uniform in
+// log scale over [1e-3, 1e3].
+func (g *gen) extreme() float64 {
+	v := math.Pow(10, 6*g.r.Float64()-3)
+	if g.r.IntN(2) == 0 {
+		v = -v
+	}
+	return v
+}
+
+// special returns a value at an edge: NaN, an infinity, a signed zero, a
+// subnormal, a value near the largest finite one, or near the edges of
+// the float32 and float64 exponentials' ranges.
+func (g *gen) special(f32 bool) float64 {
+	sign := float64(1 - 2*g.r.IntN(2))
+	switch g.r.IntN(8) {
+	case 0:
+		return math.NaN()
+	case 1:
+		return math.Inf(int(sign))
+	case 2:
+		return math.Copysign(0, sign)
+	case 3:
+		if f32 {
+			return sign * float64(math.Float32frombits(1+g.r.Uint32N(1<<23-1)))
+		}
+		return sign * math.Float64frombits(1+g.r.Uint64N(1<<52-1))
+	case 4:
+		if f32 {
+			return sign * math.MaxFloat32 * (0.5 + 0.5*g.r.Float64())
+		}
+		return sign * math.MaxFloat64 * (0.5 + 0.5*g.r.Float64())
+	case 5:
+		return []float64{88, 88.72, 88.8, -86.5, -87.4, -103, -104, -110}[g.r.IntN(8)]
+	case 6:
+		return sign * (700 + 20*g.r.Float64())
+	}
+	return sign * (100 + 900*g.r.Float64())
 }

@@ -37,6 +37,29 @@ var smooth = map[graph.Op]bool{
 	graph.OpSum: true, graph.OpReduceMax: true, graph.OpReduceMin: true,
 }
 
+// noRule lists the ops whose error bound (bound.go) promises nothing
+// where an operand may differ: never generated on inexact operands. Under
+// NoPatterns only the smooth ops are.
+var noRule = map[graph.Op]bool{
+	graph.OpFloorDiv: true, graph.OpMod: true, graph.OpPow: true, graph.OpAtan2: true,
+	graph.OpArgMax: true, graph.OpArgMin: true,
+}
+
+// allowed reports whether op may take an inexact operand.
+func (g *gen) allowed(op graph.Op) bool {
+	if g.cfg.NoPatterns {
+		return smooth[op]
+	}
+	return !noRule[op]
+}
+
+// expFamily lists the ops whose operands the generator often scales past
+// ±100 (without NoExtremes): their vector loops treat such inputs apart.
+var expFamily = map[graph.Op]bool{
+	graph.OpExp: true, graph.OpExp2: true, graph.OpExpm1: true, graph.OpSigmoid: true,
+	graph.OpTanh: true, graph.OpErf: true,
+}
+
 // rounds reports whether op on dtype d may round differently from the
 // reference (a different summation order, or a float32 Exp/Sigmoid that
 // is exact only to 1 ulp).
@@ -64,14 +87,23 @@ func (g *gen) step() error {
 func (g *gen) try() (bool, error) {
 	a := g.pick()
 	ia := g.inex[a]
+	if !g.cfg.NoPatterns && g.r.IntN(4) == 0 {
+		return g.pattern(a)
+	}
 	switch k := g.r.IntN(20); {
 	case k < 5: // unary
 		op := unaryOps[g.r.IntN(len(unaryOps))]
-		if ia && !smooth[op] {
+		if ia && !g.allowed(op) {
 			return false, nil
 		}
+		desc := fmt.Sprintf("n%d", g.index(a))
+		if !g.cfg.NoExtremes && expFamily[op] && a.DType().IsFloat() && g.r.IntN(3) == 0 {
+			s := []float64{30, -30, 120, -120}[g.r.IntN(4)]
+			a = graph.Binary(graph.OpMul, a, graph.Const(graph.ScalarOf(a.DType(), s)))
+			desc = fmt.Sprintf("%s*%v", desc, s)
+		}
 		n := graph.Unary(op, a)
-		return g.push(n, ia || rounds(op, n.DType()), fmt.Sprintf("%v(n%d)", op, g.index(a))), nil
+		return g.push(n, ia || rounds(op, n.DType()), fmt.Sprintf("%v(%s)", op, desc)), nil
 	case k < 10: // binary
 		op := binaryOps[g.r.IntN(len(binaryOps))]
 		b, desc, err := g.partner(a)
@@ -79,7 +111,7 @@ func (g *gen) try() (bool, error) {
 			return false, err
 		}
 		ib := g.inex[b]
-		if (ia || ib) && !smooth[op] {
+		if (ia || ib) && !g.allowed(op) {
 			return false, nil
 		}
 		n := graph.Binary(op, a, b)
@@ -89,7 +121,7 @@ func (g *gen) try() (bool, error) {
 		return g.push(n, ia || ib, fmt.Sprintf("%v(n%d, %s)", op, g.index(a), desc)), nil
 	case k < 11: // where
 		c := g.pick()
-		if g.inex[c] {
+		if g.inex[c] && g.cfg.NoPatterns {
 			return false, nil
 		}
 		cond := graph.Binary(graph.OpGt, c, graph.Const(graph.ScalarOf(c.DType(), 0)))
@@ -98,10 +130,10 @@ func (g *gen) try() (bool, error) {
 			return false, err
 		}
 		n := graph.Where(cond, a, b)
-		return g.push(n, ia || g.inex[b], fmt.Sprintf("Where(n%d > 0, n%d, %s)", g.index(c), g.index(a), desc)), nil
+		return g.push(n, ia || g.inex[b] || g.inex[c], fmt.Sprintf("Where(n%d > 0, n%d, %s)", g.index(c), g.index(a), desc)), nil
 	case k < 12: // cast
 		d := g.randDType()
-		if ia && !d.IsFloat() {
+		if ia && !d.IsFloat() && g.cfg.NoPatterns {
 			return false, nil
 		}
 		return g.push(graph.Cast(a, d), ia, fmt.Sprintf("AsType(n%d, %v)", g.index(a), d)), nil
@@ -254,7 +286,7 @@ func (g *gen) leaf() (bool, error) {
 func (g *gen) reduce(a *graph.Node) (bool, error) {
 	op := reduceOps[g.r.IntN(len(reduceOps))]
 	ia := g.inex[a]
-	if ia && !smooth[op] {
+	if ia && !g.allowed(op) {
 		return false, nil
 	}
 	rank := len(a.Shape())
@@ -303,7 +335,7 @@ func (g *gen) matmul(a *graph.Node) (bool, error) {
 		}
 		desc = fmt.Sprintf("n%d", g.index(b))
 	}
-	if g.inex[b] || (g.inex[a] && a.DType().IsInt()) {
+	if g.cfg.NoPatterns && (g.inex[b] || (g.inex[a] && a.DType().IsInt())) {
 		return false, nil
 	}
 	n := graph.MatMul(a, b)
