@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/binary"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,18 +108,43 @@ func TestDifferentialScalar(t *testing.T) {
 	}
 }
 
+// fuzzChunks are the chunk sizes FuzzDifferential picks from: chunks of
+// 5 points run the scalar loops alone, the others whole vectors too.
+var fuzzChunks = []int{5, 8, 16, 37, 131, 4096}
+
+// fuzzCase decodes FuzzDifferential's input: bytes 0-7 the seed (little
+// endian, zero-padded), byte 8 the chunk (fuzzChunks; 5 when absent),
+// byte 9 the graphs' size (extents up to 5, 9 or 16), byte 10 flags: bit
+// 0 NoExtremes, bit 1 NoPatterns (both set: the generator's first
+// version, which recorded inputs may need).
+func fuzzCase(data []byte) (seed uint64, chunk int, cfg randgraph.Config) {
+	var b [11]byte
+	copy(b[:], data)
+	seed = binary.LittleEndian.Uint64(b[:8])
+	chunk = fuzzChunks[int(b[8])%len(fuzzChunks)]
+	cfg.MaxExtent = []int{5, 9, 16}[int(b[9])%3]
+	cfg.NoExtremes = b[10]&1 != 0
+	cfg.NoPatterns = b[10]&2 != 0
+	return seed, chunk, cfg
+}
+
 // FuzzDifferential compares the backends on graphs generated from the
-// fuzzed seed.
+// fuzzed input (see fuzzCase).
 func FuzzDifferential(f *testing.F) {
 	for _, s := range []uint64{1, 2, 3, 42, 1 << 40} {
 		var b [8]byte
 		binary.LittleEndian.PutUint64(b[:], s)
 		f.Add(b[:])
+		for c := range len(fuzzChunks) {
+			f.Add(append(b[:], byte(c), byte(s%3), 0))
+		}
 	}
-	be := cpu.New(cpu.Options{Chunk: 5})
+	bes := make([]*cpu.Backend, len(fuzzChunks))
+	for i, c := range fuzzChunks {
+		bes[i] = cpu.New(cpu.Options{Chunk: c})
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var b [8]byte
-		copy(b[:], data)
-		differential(t, be, binary.LittleEndian.Uint64(b[:]))
+		seed, chunk, cfg := fuzzCase(data)
+		differentialCfg(t, bes[slices.Index(fuzzChunks, chunk)], seed, cfg)
 	})
 }
