@@ -158,7 +158,6 @@ func maxN(x, y *graph.Node) *graph.Node { return graph.Binary(graph.OpMax, x, y)
 func abs(x *graph.Node) *graph.Node     { return graph.Unary(graph.OpAbs, x) }
 func le(x, y *graph.Node) *graph.Node   { return graph.Binary(graph.OpLe, x, y) }
 func gt(x, y *graph.Node) *graph.Node   { return graph.Binary(graph.OpGt, x, y) }
-func ne(x, y *graph.Node) *graph.Node   { return graph.Binary(graph.OpNe, x, y) }
 func and(x, y *graph.Node) *graph.Node  { return graph.Binary(graph.OpAnd, x, y) }
 func or(x, y *graph.Node) *graph.Node   { return graph.Binary(graph.OpOr, x, y) }
 func not(x *graph.Node) *graph.Node     { return graph.Unary(graph.OpNot, x) }
@@ -426,6 +425,12 @@ func (b *bounder) unary(n, ea *graph.Node, approx float64) (*graph.Node, error) 
 			lo, hi = hi, lo
 		}
 		bad := not(and(le(lo, mid), le(mid, hi)))
+		if op == graph.OpTan {
+			// End points a period apart or more say nothing: the
+			// interval must be shorter than the period to hold at most
+			// one pole, which the order of the end points then shows.
+			bad = or(bad, le(cst(math.Pi/2), orZero(ea)))
+		}
 		// Where the value is NaN or infinite the interval is the point.
 		bad = and(bad, not(nonfinite(a)))
 		spread := maxN(sub(hi, mid), sub(mid, lo))

@@ -171,6 +171,8 @@ func TestBoundRules(t *testing.T) {
 		{"near the largest float32", []float64{3.40282e38, -1}, sum, 0, unconstrained},
 		{"exp past float32's range", []float64{200}, func(x *graph.Node) *graph.Node { return graph.Unary(graph.OpExp, sum(x)) }, 0, func(b float64) bool { return !unconstrained(b) }},
 		{"exp at float32's edge", []float64{88.7228}, func(x *graph.Node) *graph.Node { return graph.Unary(graph.OpExp, sum(x)) }, 0, unconstrained},
+		{"tan over several periods", []float64{1e7 + 9, 1}, func(x *graph.Node) *graph.Node { return graph.Unary(graph.OpTan, sum(x)) }, 0, unconstrained},
+		{"tan within a branch", []float64{0.25, 0.5}, func(x *graph.Node) *graph.Node { return graph.Unary(graph.OpTan, sum(x)) }, 0, small(1e-5)},
 		{"a NaN times what may be 0", []float64{1, -1}, func(x *graph.Node) *graph.Node {
 			return graph.Binary(graph.OpMul, sum(x), f32(math.Inf(1)))
 		}, 0, unconstrained},
