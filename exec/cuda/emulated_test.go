@@ -61,7 +61,7 @@ func TestEmulatedDifferential(t *testing.T) {
 			b = devs[1]
 		}
 		before := t.Failed()
-		compareWithCPU(t, b, fmt.Sprintf("seed %d", seed), c.Outputs, nil, c.Bound, alloc)
+		compareWithCPU(t, b, fmt.Sprintf("seed %d", seed), c.Outputs, c.Exact, c.Bound, alloc)
 		if f := emu.takeFaults(); len(f) > 0 {
 			t.Errorf("seed %d: kernel faults: %v", seed, f)
 		}
@@ -480,7 +480,7 @@ func TestEmulatedConcurrentEval(t *testing.T) {
 				// Each plan twice: the second run is warm and may meet
 				// another goroutine's run of the same plan.
 				for range 2 {
-					e, _ := diffOutputs(b, fmt.Sprintf("goroutine %d case %d", g, i), c.Outputs, nil, c.Bound, nil, alloc)
+					e, _ := diffOutputs(b, fmt.Sprintf("goroutine %d case %d", g, i), c.Outputs, c.Exact, c.Bound, nil, alloc)
 					mu.Lock()
 					errs = append(errs, e...)
 					mu.Unlock()
