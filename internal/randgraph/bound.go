@@ -367,7 +367,8 @@ func (b *bounder) unary(n, ea *graph.Node, approx float64) (*graph.Node, error) 
 	x := val(a)
 	// own is the node's own rounding: approx ulps, one more when the
 	// operand may differ (both round a different value), at the
-	// magnitude of the value plus prop, the propagated error.
+	// magnitude of the value plus prop, the propagated error; and the
+	// reference's own error where it is larger (refSlack).
 	own := func(prop *graph.Node) *graph.Node {
 		if !d.IsFloat() {
 			return nil
@@ -376,7 +377,7 @@ func (b *bounder) unary(n, ea *graph.Node, approx float64) (*graph.Node, error) 
 		if ea != nil {
 			k++
 		}
-		return ulps(k, d, n, prop)
+		return sum(ulps(k, d, n, prop), refSlack(n))
 	}
 	switch {
 	case op == graph.OpCast:
@@ -473,6 +474,18 @@ func zeroSign(n *graph.Node) *graph.Node {
 		return nil
 	}
 	return where(graph.Binary(graph.OpEq, val(n), cst(0)), cst(0x1p-1074), nil)
+}
+
+// refSlack returns where the reference evaluator's value of n may be
+// further from the exact one than its rounding, how far (nil where it
+// never is): its float64 Sigmoid, 1/(1+Exp(-x)), is 0 below x = -709.78,
+// where e^-x overflows, though the exact value there is a subnormal (the
+// GPU's math library computes it).
+func refSlack(n *graph.Node) *graph.Node {
+	if n.Op() != graph.OpSigmoid || n.DType() != graph.Float64 {
+		return nil
+	}
+	return where(le(fin(n), cst(0x1p-1022)), cst(0x1p-1022), nil)
 }
 
 // ulpsIf returns k ulps of d at n when k > 0, else nil.

@@ -256,3 +256,23 @@ func set(t *exec.Tensor, k int, v float64) {
 	}
 	exec.Elems[float64](t)[t.Offset+k] = v
 }
+
+// The reference's float64 Sigmoid is 0 below -709.78, where the exact
+// value (which the GPU computes) is a subnormal: the GPU model's bound
+// allows the smallest normal there, and only ulps elsewhere.
+func TestBoundReferenceSigmoid(t *testing.T) {
+	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer alloc.AssertSize(t, 0)
+	x := graph.Input(graph.Float64, graph.Shape{2}, "x")
+	in := tensorOf(t, alloc, graph.Float64, graph.Shape{2}, -740, -700)
+	w, b, err := randgraph.Reference(context.Background(), []*graph.Node{graph.Unary(graph.OpSigmoid, x)}, map[*graph.Node]*exec.Tensor{x: in}, alloc, randgraph.GPU)
+	require.NoError(t, err)
+	defer release(in, w[0], b[0])
+	require.Equal(t, 0.0, exec.Elems[float64](w[0])[0])
+	bv := exec.Elems[float64](b[0])
+	require.GreaterOrEqual(t, bv[0], 0x1p-1022, "bound at -740")
+	require.Less(t, bv[1], 1e-318, "bound at -700: a few ulps of e^-700")
+	got := tensorOf(t, alloc, graph.Float64, graph.Shape{2}, 4.2e-322, exec.Elems[float64](w[0])[1])
+	defer got.Release()
+	require.NoError(t, randgraph.Check(got, w[0], b[0]))
+}
