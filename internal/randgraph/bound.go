@@ -478,14 +478,33 @@ func zeroSign(n *graph.Node) *graph.Node {
 
 // refSlack returns where the reference evaluator's value of n may be
 // further from the exact one than its rounding, how far (nil where it
-// never is): its float64 Sigmoid, 1/(1+Exp(-x)), is 0 below x = -709.78,
-// where e^-x overflows, though the exact value there is a subnormal (the
-// GPU's math library computes it).
+// never is), for float64 results (those of float32 are rounded from
+// float64 values far more accurate):
+//
+//   - Sigmoid, 1/(1+Exp(-x)), is 0 below x = -709.78, where e^-x
+//     overflows, though the exact value there is a subnormal (the GPU's
+//     math library computes it);
+//   - Pow (math.Pow) raises to the integer part of y by repeated
+//     squaring, each squaring doubling the relative error so far, and the
+//     fraction by Exp(yf*Log(x)): some |y| + |log x| ulps;
+//   - Log2 (math.Log2) adds the exponent to Log(frac)/Ln2, which cancels
+//     just above 1: an absolute error of an ulp of 1.
 func refSlack(n *graph.Node) *graph.Node {
-	if n.Op() != graph.OpSigmoid || n.DType() != graph.Float64 {
+	if n.DType() != graph.Float64 {
 		return nil
 	}
-	return where(le(fin(n), cst(0x1p-1022)), cst(0x1p-1022), nil)
+	switch n.Op() {
+	case graph.OpSigmoid:
+		return where(le(fin(n), cst(0x1p-1022)), cst(0x1p-1022), nil)
+	case graph.OpPow:
+		x, y := val(n.Input(0)), val(n.Input(1))
+		k := add(add(fin(y), fin(graph.Unary(graph.OpLog, abs(x)))), cst(4))
+		rel, a := spacing(graph.Float64)
+		return mul(k, add(mul(cst(rel), fin(n)), cst(a)))
+	case graph.OpLog2:
+		return cst(0x1p-51)
+	}
+	return nil
 }
 
 // ulpsIf returns k ulps of d at n when k > 0, else nil.
@@ -532,7 +551,7 @@ func (b *bounder) binary(n, ea, eb *graph.Node, approx float64) (*graph.Node, er
 		if ea != nil || eb != nil {
 			k++
 		}
-		return ulps(k, d, n, prop)
+		return sum(ulps(k, d, n, prop), refSlack(n))
 	}
 	infs := []*graph.Node{anyInf(a), anyInf(c)}
 	switch {

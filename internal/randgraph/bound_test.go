@@ -276,3 +276,20 @@ func TestBoundReferenceSigmoid(t *testing.T) {
 	defer got.Release()
 	require.NoError(t, randgraph.Check(got, w[0], b[0]))
 }
+
+// math.Pow, the reference's, errs by about |y| ulps for a large integer
+// part of y: the GPU model's bound allows it.
+func TestBoundReferencePow(t *testing.T) {
+	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer alloc.AssertSize(t, 0)
+	x := graph.Input(graph.Float64, graph.Shape{2}, "x")
+	y := graph.Input(graph.Float64, graph.Shape{2}, "y")
+	in := tensorOf(t, alloc, graph.Float64, graph.Shape{2}, 0.9999999, 3)
+	ex := tensorOf(t, alloc, graph.Float64, graph.Shape{2}, 1e6, 2)
+	w, b, err := randgraph.Reference(context.Background(), []*graph.Node{graph.Binary(graph.OpPow, x, y)}, map[*graph.Node]*exec.Tensor{x: in, y: ex}, alloc, randgraph.GPU)
+	require.NoError(t, err)
+	defer release(in, ex, w[0], b[0])
+	wv, bv := exec.Elems[float64](w[0]), exec.Elems[float64](b[0])
+	require.GreaterOrEqual(t, bv[0], 1e6*0x1p-52*wv[0], "bound of 0.9999999^1e6")
+	require.Less(t, bv[1], 20*0x1p-52*wv[1], "bound of 3^2")
+}
