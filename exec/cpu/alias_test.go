@@ -72,10 +72,12 @@ func loopCases() []loopCase {
 	return cs
 }
 
-// aliasBuf returns a buffer room for n elements of the wider of sizes a
-// and b, 8-byte aligned.
+// aliasBuf returns an 8-byte aligned buffer of n elements of the wider of
+// sizes a and b, rounded up to 8 bytes (at least 8): with nothing after
+// it, a loop that forms a pointer past its end fails under -race
+// (checkptr).
 func aliasBuf(n, a, b int) []byte {
-	w := make([]uint64, (n*max(a, b)+7)/8+1)
+	w := make([]uint64, max(1, (n*max(a, b)+7)/8))
 	return unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 8*len(w))
 }
 

@@ -210,17 +210,18 @@ func sigmoidInRange(x float32) bool { return -x <= expHi32 }
 // overwritten, so d may be a.
 func vecApprox(v func(d, a unsafe.Pointer, n int) int, s unaryFn) unaryFn {
 	return func(d, a unsafe.Pointer, n int) {
-		for n >= 8 {
-			m := n &^ 7
-			k := v(d, a, m)
+		i := 0 // elements done; pointers are formed only below n
+		for n-i >= 8 {
+			m := (n - i) &^ 7
+			k := v(unsafe.Add(d, 4*i), unsafe.Add(a, 4*i), m)
+			i += k
 			if k < m {
-				k += 8
-				s(unsafe.Add(d, 4*(k-8)), unsafe.Add(a, 4*(k-8)), 8)
+				s(unsafe.Add(d, 4*i), unsafe.Add(a, 4*i), 8)
+				i += 8
 			}
-			d, a, n = unsafe.Add(d, 4*k), unsafe.Add(a, 4*k), n-k
 		}
-		if n > 0 {
-			s(d, a, n)
+		if i < n {
+			s(unsafe.Add(d, 4*i), unsafe.Add(a, 4*i), n-i)
 		}
 	}
 }
