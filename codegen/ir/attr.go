@@ -67,7 +67,10 @@ type AtomOp uint8
 
 // The atomic operations. Add accepts 32- and 64-bit integers, f32 and f64;
 // Min and Max 32- and 64-bit integers; Exch and CAS any 32- or 64-bit
-// type; And, Or and Xor 32- and 64-bit integers.
+// type; And, Or and Xor 32- and 64-bit integers. Inc and Dec take u32 and
+// wrap as CUDA's atomicInc and atomicDec: with operand v, Inc stores 0
+// when old >= v and old+1 otherwise; Dec stores v when old is 0 or above
+// v and old-1 otherwise.
 const (
 	AtomAdd AtomOp = iota
 	AtomMin
@@ -77,10 +80,12 @@ const (
 	AtomAnd
 	AtomOr
 	AtomXor
+	AtomInc
+	AtomDec
 	numAtoms
 )
 
-var atomNames = [numAtoms]string{"add", "min", "max", "exch", "cas", "and", "or", "xor"}
+var atomNames = [numAtoms]string{"add", "min", "max", "exch", "cas", "and", "or", "xor", "inc", "dec"}
 
 // String returns the PTX name of the operation.
 func (a AtomOp) String() string { return name(atomNames[:], int(a), "atom") }
@@ -172,8 +177,10 @@ func (m MathFn) Arity() int {
 type SReg uint8
 
 // The special registers: thread index, block dimensions, block index, grid
-// dimensions (x, y, z each), the lane index within the warp and the warp
-// size (32).
+// dimensions (x, y, z each), the lane index within the warp, the warp
+// size (32), the mask of the lanes of the warp executing the read
+// together (activemask), and the bytes of dynamic shared memory the
+// launch gave the block.
 const (
 	RegTidX SReg = iota
 	RegTidY
@@ -189,18 +196,21 @@ const (
 	RegNctaidZ
 	RegLaneID
 	RegWarpSize
+	RegActiveMask
+	RegDynSmemSize
 	numSRegs
 )
 
 var sregNames = [numSRegs]string{"tid.x", "tid.y", "tid.z", "ntid.x", "ntid.y", "ntid.z",
-	"ctaid.x", "ctaid.y", "ctaid.z", "nctaid.x", "nctaid.y", "nctaid.z", "laneid", "warpsize"}
+	"ctaid.x", "ctaid.y", "ctaid.z", "nctaid.x", "nctaid.y", "nctaid.z", "laneid", "warpsize",
+	"activemask", "dynamic_smem_size"}
 
 // String returns the PTX name of the register without the % ("tid.x").
 func (r SReg) String() string { return name(sregNames[:], int(r), "sreg") }
 
-// IsThreadVarying reports whether the register differs between threads of
-// one block (tid.* and laneid).
-func (r SReg) IsThreadVarying() bool { return r <= RegTidZ || r == RegLaneID }
+// IsThreadVarying reports whether the register may differ between threads
+// of one block (tid.*, laneid and activemask).
+func (r SReg) IsThreadVarying() bool { return r <= RegTidZ || r == RegLaneID || r == RegActiveMask }
 
 // Scope is the scope of a memory fence.
 type Scope uint8
@@ -218,6 +228,23 @@ var scopeNames = [numScopes]string{"cta", "gpu", "sys"}
 
 // String returns the PTX name of the scope.
 func (s Scope) String() string { return name(scopeNames[:], int(s), "scope") }
+
+// RedOp is the reduction of OpBarRed.
+type RedOp uint8
+
+// The barrier reductions: popc counts the threads whose predicate is true
+// (u32 result); and and or combine the predicates (pred result).
+const (
+	RedPopc RedOp = iota
+	RedAnd
+	RedOr
+	numReds
+)
+
+var redNames = [numReds]string{"popc", "and", "or"}
+
+// String returns the PTX name of the reduction.
+func (r RedOp) String() string { return name(redNames[:], int(r), "red") }
 
 // CacheHint is a load's cache policy.
 type CacheHint uint8

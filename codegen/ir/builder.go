@@ -15,6 +15,7 @@ type Builder struct {
 	f       *Func
 	cur     *Block
 	comment string
+	pos     Pos
 }
 
 // NewBuilder returns a builder for f positioned at the end of its entry
@@ -78,7 +79,7 @@ func (b *Builder) problem(format string, args ...any) {
 // ResultExplicit ops). It returns the instruction so that attributes can be
 // set; the typed methods (Add, Load, ...) are the usual way to build.
 func (b *Builder) Emit(op Op, explicit Type, args ...*Value) *Instr {
-	in := &Instr{Op: op, Args: args, Comment: b.comment, Width: 1}
+	in := &Instr{Op: op, Args: args, Comment: b.comment, Pos: b.pos, Width: 1}
 	for i, a := range args {
 		if a == nil {
 			b.problem("%s: operand %d is nil", op, i)

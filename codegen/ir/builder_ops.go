@@ -209,6 +209,34 @@ func (b *Builder) WarpSize() *Value { return b.Special(RegWarpSize) }
 // Barrier emits bar.sync 0.
 func (b *Builder) Barrier() { b.Emit(OpBarrier, Invalid) }
 
+// BarRed emits a barrier of the block that reduces p (pred) over its
+// threads with op: popc yields the u32 count of threads whose p is true,
+// and and or yield a pred. Every thread gets the same result.
+func (b *Builder) BarRed(op RedOp, p *Value) *Value {
+	t := Pred
+	if op == RedPopc {
+		t = U32
+	}
+	in := b.Emit(OpBarRed, t, p)
+	in.Red = op
+	return in.Result()
+}
+
+// WarpSync emits bar.warp.sync: the lanes of mask (u32) wait for each
+// other.
+func (b *Builder) WarpSync(mask *Value) { b.Emit(OpWarpSync, Invalid, mask) }
+
+// Trap aborts the kernel (the launch fails). The current block goes on
+// after it; code there is never reached at run time.
+func (b *Builder) Trap() { b.Emit(OpTrap, Invalid) }
+
+// ActiveMask reads the mask of the lanes of the warp executing together
+// (activemask.b32).
+func (b *Builder) ActiveMask() *Value { return b.Special(RegActiveMask) }
+
+// DynSmemSize reads the bytes of dynamic shared memory of the launch.
+func (b *Builder) DynSmemSize() *Value { return b.Special(RegDynSmemSize) }
+
 // Fence emits a memory fence with scope s.
 func (b *Builder) Fence(s Scope) { b.Emit(OpFence, Invalid).Scope = s }
 

@@ -42,7 +42,7 @@ func TestOpTableComplete(t *testing.T) {
 		require.NotEmpty(t, info.Name, "op %d", op)
 		require.NotNil(t, opChecks[op], "%s has no verifier check", op)
 		isExec := execCompilers[op] != nil
-		special := op == OpBarrier || op == OpShfl || op == OpVote || op.IsTerminator()
+		special := op == OpBarrier || op == OpBarRed || op == OpShfl || op == OpVote || op == OpWarpSync || op.IsTerminator()
 		require.True(t, isExec != special, "%s: interpreter coverage", op)
 	}
 	for fn := MathFn(0); fn < numMathFns; fn++ {

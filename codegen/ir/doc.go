@@ -14,6 +14,23 @@
 // base pointers of static shared and local allocations, block parameters,
 // and instruction results.
 //
+// # Memory
+//
+// Besides kernel parameters, a function declares static shared arrays
+// (one per block of threads), local arrays (one per thread), views of the
+// block's dynamic shared memory (AddDynShared: all start at one address;
+// the launch gives the size, which the dynamic_smem_size register reads)
+// and constant arrays with their contents (AddConstArray: the const
+// space, read-only).
+//
+// # Source positions
+//
+// Every instruction may carry a Pos (file, line, column) set through
+// Builder.SetPos: the Go kernel compiler records the line each
+// instruction comes from. The dump prints it, the verifier's Problems and
+// the interpreter's RunErrors report it, and the PTX emitter writes it as
+// .loc line information when asked.
+//
 // # Control flow: block parameters
 //
 // Join values are block parameters, not phi nodes: a branch passes
@@ -47,10 +64,13 @@
 // counter (in layout order) in lockstep, one instruction over the whole
 // group, so a divergent branch splits the group and the halves meet again
 // at the merge block, and threads that leave a loop early wait at its exit.
-// bar.sync waits for every thread of the block at the same barrier; shfl
-// and vote wait for every lane named in their member mask (lanes are
-// 32-wide warps of consecutive threads). Atomics apply in thread order, so
-// runs are deterministic.
+// bar.sync (and bar.red, which also reduces a predicate over the block)
+// waits for every thread of the block at the same barrier; shfl, vote and
+// bar.warp.sync wait for every lane named in their member mask (lanes are
+// 32-wide warps of consecutive threads); activemask reads the lanes of the
+// warp in the group running it. Atomics apply in thread order, so runs are
+// deterministic. trap stops the run with a RunError naming the thread and
+// the source position.
 //
 // Global buffers are Mem objects; shared memory is separate per block and
 // local memory per thread. Out-of-bounds and misaligned accesses (naming

@@ -18,7 +18,14 @@ type Func struct {
 	Params []*Param
 	Shared []*Alloc // static shared memory, one instance per block of threads
 	Local  []*Alloc // static local arrays, one instance per thread
-	Blocks []*Block // layout order; Blocks[0] is the entry block
+	// DynShared are views of the block's dynamic shared memory, whose
+	// size the launch gives (Config.SharedBytes); all of them start at
+	// the same address, as CUDA's extern __shared__ arrays do.
+	DynShared []*Alloc
+	// ConstArrays are read-only arrays with initial contents in the const
+	// space (constant memory), one instance for the whole module.
+	ConstArrays []*Alloc
+	Blocks      []*Block // layout order; Blocks[0] is the entry block
 
 	// MaxThreads, when positive, is the most threads per block the kernel
 	// is launched with (PTX .maxntid); zero means unknown.
@@ -41,17 +48,25 @@ type Param struct {
 	ReadOnly bool // the kernel never writes through this pointer (allows ld.global.nc)
 }
 
-// Alloc is a static shared or local array declared on the function. Value
-// is a pointer (space shared or local, element Elem) to its first element.
+// Alloc is an array declared on the function: static shared or local
+// memory, a view of dynamic shared memory, or a constant array. Value is
+// a pointer (space shared, local or const, element Elem) to its first
+// element.
 type Alloc struct {
 	Name  string
 	Elem  Type
-	Count int
-	Space Space // SpaceShared or SpaceLocal
+	Count int   // elements; 0 for dynamic shared memory (sized at launch)
+	Space Space // SpaceShared, SpaceLocal or SpaceConst
 	Value *Value
+	// Dynamic marks a view of dynamic shared memory (Func.DynShared).
+	Dynamic bool
+	// Init holds the bit pattern of each element of a constant array
+	// (Func.ConstArrays), as Func.Const takes them.
+	Init []uint64
 }
 
-// Bytes returns the allocation's size in bytes.
+// Bytes returns the allocation's size in bytes (0 for dynamic shared
+// memory).
 func (a *Alloc) Bytes() int { return a.Count * a.Elem.Size() }
 
 // ValueKind says what defines a value.
@@ -179,12 +194,16 @@ type Instr struct {
 	Reg    SReg      // OpSpecial
 	Scope  Scope     // OpFence
 	Cache  CacheHint // OpLoad
+	Red    RedOp     // OpBarRed
 	Width  int       // OpLoad, OpStore: vector width 1, 2 or 4
 	Approx bool      // OpMath, OpDiv (floats): fast approximation allowed
 
 	// Comment is free text carried to the PTX output (the fused op the
 	// instruction belongs to, for example).
 	Comment string
+	// Pos is the source position the instruction was built from (zero
+	// when none): the Go kernel compiler sets it through Builder.SetPos.
+	Pos Pos
 }
 
 // Result returns the instruction's first result, or nil when it has none.
@@ -345,6 +364,33 @@ func (f *Func) AddShared(name string, elem Type, count int) *Value {
 // type elem and returns a local pointer to its first element.
 func (f *Func) AddLocal(name string, elem Type, count int) *Value {
 	return f.addAlloc(&f.Local, SpaceLocal, name, elem, count)
+}
+
+// AddDynShared declares a view, with element type elem, of the block's
+// dynamic shared memory and returns a shared pointer to its start. Every
+// view starts at the same address (aligned to 16 bytes); the launch gives
+// the size, which the RegDynSmemSize special register reads.
+func (f *Func) AddDynShared(name string, elem Type) *Value {
+	v := f.addAlloc(&f.DynShared, SpaceShared, name, elem, 0)
+	v.Alloc.Dynamic = true
+	return v
+}
+
+// AddConstArray declares a constant array in the const space whose
+// elements have type elem and the bit patterns init (masked to the
+// type's width, as Const does), and returns a const pointer to its first
+// element. The kernel cannot write it.
+func (f *Func) AddConstArray(name string, elem Type, init []uint64) *Value {
+	v := f.addAlloc(&f.ConstArrays, SpaceConst, name, elem, len(init))
+	bits := make([]uint64, len(init))
+	for i, x := range init {
+		if w := elem.Bits(); w > 0 && w < 64 {
+			x &= 1<<uint(w) - 1
+		}
+		bits[i] = x
+	}
+	v.Alloc.Init = bits
+	return v
 }
 
 func (f *Func) addAlloc(list *[]*Alloc, sp Space, name string, elem Type, count int) *Value {

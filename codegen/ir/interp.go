@@ -28,12 +28,15 @@ import (
 const DefaultMaxSteps = 1 << 32
 
 // Config is a launch: grid and block dimensions (x, y, z; a zero dimension
-// counts as 1) and a step budget (0: DefaultMaxSteps) that turns runaway
-// loops into an error.
+// counts as 1), a step budget (0: DefaultMaxSteps) that turns runaway
+// loops into an error, and the dynamic shared memory of each block.
 type Config struct {
 	Grid     [3]int
 	Block    [3]int
 	MaxSteps int64
+	// SharedBytes is the size of the dynamic shared memory of each block
+	// (Func.DynShared views it); 0 means none.
+	SharedBytes int
 }
 
 // RunError is an error raised while a kernel runs, with the block of
@@ -45,13 +48,19 @@ type RunError struct {
 	Block  string // IR block
 	Index  int    // instruction index in Block
 	Instr  string // the instruction as printed
+	Pos    Pos    // the instruction's source position, zero when none
 	Msg    string
 }
 
-// Error formats the error with its positions.
+// Error formats the error with its positions (the source position, when
+// the instruction has one, after the instruction).
 func (e *RunError) Error() string {
-	return fmt.Sprintf("ir: run @%s: block (%d,%d,%d) thread (%d,%d,%d): at %s instr %d (%s): %s",
-		e.Kernel, e.CTA[0], e.CTA[1], e.CTA[2], e.Thread[0], e.Thread[1], e.Thread[2], e.Block, e.Index, e.Instr, e.Msg)
+	at := ""
+	if e.Pos.IsValid() {
+		at = " at " + e.Pos.String()
+	}
+	return fmt.Sprintf("ir: run @%s: block (%d,%d,%d) thread (%d,%d,%d): at %s instr %d (%s)%s: %s",
+		e.Kernel, e.CTA[0], e.CTA[1], e.CTA[2], e.Thread[0], e.Thread[1], e.Thread[2], e.Block, e.Index, e.Instr, at, e.Msg)
 }
 
 // Program is a verified function compiled for the interpreter. It is
@@ -144,8 +153,10 @@ func (p *Program) newRun(cfg Config, args []any) (*runState, error) {
 		return nil, fmt.Errorf("ir: run @%s: %d blocks in the grid, too many", f.Name, ng)
 	case len(args) != len(f.Params):
 		return nil, fmt.Errorf("ir: run @%s: %d arguments for %d parameters", f.Name, len(args), len(f.Params))
+	case cfg.SharedBytes < 0 || cfg.SharedBytes > math.MaxUint32:
+		return nil, fmt.Errorf("ir: run @%s: %d bytes of dynamic shared memory", f.Name, cfg.SharedBytes)
 	}
-	s := &runState{p: p, nt: nt, grid: grid, block: block, maxSteps: cfg.MaxSteps}
+	s := &runState{p: p, nt: nt, grid: grid, block: block, maxSteps: cfg.MaxSteps, dynBytes: cfg.SharedBytes}
 	if s.maxSteps <= 0 {
 		s.maxSteps = DefaultMaxSteps
 	}
@@ -175,6 +186,23 @@ func (p *Program) newRun(cfg Config, args []any) (*runState, error) {
 			s.fill(a.Value.ID, uint64(len(s.objs))<<48)
 			s.objs = append(s.objs, o)
 		}
+	}
+	if len(f.DynShared) > 0 {
+		o := memObj{name: f.DynShared[0].Name, space: SpaceShared, size: cfg.SharedBytes,
+			data: make([]byte, cfg.SharedBytes), init: make([]bool, cfg.SharedBytes)}
+		for _, a := range f.DynShared {
+			s.fill(a.Value.ID, uint64(len(s.objs))<<48)
+		}
+		s.objs = append(s.objs, o)
+	}
+	for _, a := range f.ConstArrays {
+		size := a.Elem.Size()
+		o := memObj{name: a.Name, space: SpaceConst, size: a.Bytes(), data: make([]byte, a.Bytes()), readOnly: true}
+		for i, x := range a.Init {
+			writeLE(o.data[i*size:], size, x)
+		}
+		s.fill(a.Value.ID, uint64(len(s.objs))<<48)
+		s.objs = append(s.objs, o)
 	}
 	for _, c := range f.Consts() {
 		s.fill(c.ID, c.Bits)

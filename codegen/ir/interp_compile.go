@@ -32,8 +32,9 @@ type cinstr struct {
 	kind uint8
 	exec execFn
 	warp warpFn
-	mask int // warp operations: value ID of the member mask
-	cond int // condbr: value ID of the condition
+	red  func(s *runState) // bar.red: the reduction, run when the barrier opens
+	mask int               // warp operations: value ID of the member mask
+	cond int               // condbr: value ID of the condition
 	succ [2]cedge
 	in   *Instr
 }
@@ -87,6 +88,11 @@ func init() {
 		OpLoad:    loadExec,
 		OpStore:   storeExec,
 		OpAtomic:  atomicExec,
+		OpTrap: func(*Instr) execFn {
+			return func(s *runState, lanes []int32) error {
+				return s.fail(lanes[0], "trap: the kernel aborted")
+			}
+		},
 	}
 }
 
@@ -104,6 +110,10 @@ func compileProgram(f *Func) *Program {
 			switch in.Op {
 			case OpBarrier:
 				ci.kind = kBarrier
+			case OpBarRed:
+				ci.kind, ci.red = kBarrier, barRedExec(in)
+			case OpWarpSync:
+				ci.kind, ci.warp, ci.mask = kWarp, func(*runState, []int32, uint32) error { return nil }, in.Args[0].ID
 			case OpShfl:
 				ci.kind, ci.warp, ci.mask = kWarp, shflExec(in), in.Args[2].ID
 			case OpVote:
@@ -202,6 +212,9 @@ func loop3(f fn3, in *Instr) execFn {
 
 func specialExec(in *Instr) execFn {
 	d, reg := in.Result().ID, in.Reg
+	if reg == RegActiveMask {
+		return activeMaskExec(d)
+	}
 	return func(s *runState, lanes []int32) error {
 		rd := s.regs[d*s.nt : (d+1)*s.nt]
 		if src := s.thr[reg]; src != nil {
@@ -213,6 +226,28 @@ func specialExec(in *Instr) execFn {
 		u := s.uni[reg]
 		for _, t := range lanes {
 			rd[t] = u
+		}
+		return nil
+	}
+}
+
+// activeMaskExec compiles a read of activemask: for each lane, the mask of
+// the lanes of its warp in the group executing the read with it (lanes
+// are in increasing order).
+func activeMaskExec(d int) execFn {
+	return func(s *runState, lanes []int32) error {
+		rd := s.regs[d*s.nt : (d+1)*s.nt]
+		for i := 0; i < len(lanes); {
+			w := lanes[i] / 32
+			var m uint32
+			j := i
+			for ; j < len(lanes) && lanes[j]/32 == w; j++ {
+				m |= 1 << uint(lanes[j]%32)
+			}
+			for _, t := range lanes[i:j] {
+				rd[t] = uint64(m)
+			}
+			i = j
 		}
 		return nil
 	}

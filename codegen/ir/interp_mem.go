@@ -175,6 +175,20 @@ func atomFunc(op AtomOp, t Type) fn3 {
 		f = intBinary(OpXor, w, signed)
 	case AtomExch:
 		return func(_, v, _ uint64) uint64 { return v }
+	case AtomInc:
+		return func(old, v, _ uint64) uint64 {
+			if old >= v {
+				return 0
+			}
+			return old + 1
+		}
+	case AtomDec:
+		return func(old, v, _ uint64) uint64 {
+			if old == 0 || old > v {
+				return v
+			}
+			return old - 1
+		}
 	case AtomCAS:
 		return func(old, cmp, nw uint64) uint64 {
 			if old == cmp {

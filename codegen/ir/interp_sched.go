@@ -47,6 +47,7 @@ type runState struct {
 
 	steps, maxSteps int64
 	curB, curI      int
+	dynBytes        int
 
 	scratch     []uint64
 	lanes       []int32
@@ -79,6 +80,7 @@ func (s *runState) setupThreads() {
 		s.uni[RegNctaidX+SReg(d)] = uint64(s.grid[d])
 	}
 	s.uni[RegWarpSize] = 32
+	s.uni[RegDynSmemSize] = uint64(s.dynBytes)
 	s.pcB = make([]int32, nt)
 	s.pcI = make([]int32, nt)
 	s.st = make([]uint8, nt)
@@ -110,6 +112,7 @@ func (s *runState) failAt(t int32, b, i int, format string, args ...any) error {
 		e.Block = cb.b.Name
 		if i >= 0 && i < len(cb.code) {
 			e.Instr = cb.code[i].in.String()
+			e.Pos = cb.code[i].in.Pos
 		}
 	}
 	return e
@@ -297,10 +300,38 @@ func (s *runState) quiesce() (bool, error) {
 				s.p.blocks[ob].b.Name, oi, s.threadIndex(int32(t)))
 		}
 	}
+	if red := s.p.blocks[b].code[i].red; red != nil {
+		red(s)
+	}
 	for t := range s.nt {
 		s.pcI[t]++
 		s.st[t] = thReady
 	}
 	s.live = s.nt
 	return false, nil
+}
+
+// barRedExec compiles the reduction of a bar.red, run once every thread
+// of the block has arrived: operand (p pred).
+func barRedExec(in *Instr) func(s *runState) {
+	d, p, op := in.Result().ID, in.Args[0].ID, in.Red
+	return func(s *runState) {
+		nt, r := s.nt, s.regs
+		count := 0
+		for t := range nt {
+			if r[p*nt+t] != 0 {
+				count++
+			}
+		}
+		var out uint64
+		switch op {
+		case RedPopc:
+			out = uint64(count)
+		case RedAnd:
+			out = b2u(count == nt)
+		case RedOr:
+			out = b2u(count > 0)
+		}
+		s.fill(d, out)
+	}
 }

@@ -82,6 +82,20 @@ const (
 	// OpMath calls the math function Instr.Fn on one or two float operands
 	// of one type (f32 or f64); Instr.Approx selects fast approximations.
 	OpMath
+	// OpTrap aborts the kernel: the launch fails. It is not a terminator:
+	// the block goes on (never reached at run time), so that a failed
+	// check can rejoin the code it guards and control flow stays
+	// structured for the barrier check.
+	OpTrap
+	// OpBarRed is a barrier of the whole block (like OpBarrier) that also
+	// reduces a predicate over its threads with Instr.Red: operand (p
+	// pred); the result, the same in every thread, is u32 for popc (the
+	// number of threads whose p is true) and pred for and/or.
+	OpBarRed
+	// OpWarpSync waits until every lane named in the member mask (operand
+	// 0, u32) has reached it, and orders their memory accesses
+	// (bar.warp.sync). No result.
+	OpWarpSync
 
 	// Terminators.
 	OpBr     // unconditional branch: Succs[0] with its arguments
@@ -101,7 +115,7 @@ const (
 	ResultSameAsB                    // the type of operand 1 (Select)
 	ResultPred                       // pred
 	ResultU32                        // u32
-	ResultExplicit                   // given by the builder (Cvt, Bitcast, PtrCast, MulWide)
+	ResultExplicit                   // given by the builder (Cvt, Bitcast, PtrCast, MulWide, BarRed)
 	ResultElem                       // the element type of the pointer operand 0 (Load, Atomic)
 	ResultVote                       // pred for all/any, u32 for ballot
 )
@@ -118,46 +132,49 @@ type OpInfo struct {
 }
 
 var opTable = [numOps]OpInfo{
-	OpInvalid: {Name: "invalid"},
-	OpAdd:     {Name: "add", NArgs: 2, Result: ResultSameAsA, Commutes: true},
-	OpSub:     {Name: "sub", NArgs: 2, Result: ResultSameAsA},
-	OpMul:     {Name: "mul", NArgs: 2, Result: ResultSameAsA, Commutes: true},
-	OpDiv:     {Name: "div", NArgs: 2, Result: ResultSameAsA},
-	OpRem:     {Name: "rem", NArgs: 2, Result: ResultSameAsA},
-	OpNeg:     {Name: "neg", NArgs: 1, Result: ResultSameAsA},
-	OpAbs:     {Name: "abs", NArgs: 1, Result: ResultSameAsA},
-	OpMin:     {Name: "min", NArgs: 2, Result: ResultSameAsA, Commutes: true},
-	OpMax:     {Name: "max", NArgs: 2, Result: ResultSameAsA, Commutes: true},
-	OpFMA:     {Name: "fma", NArgs: 3, Result: ResultSameAsA},
-	OpMulHi:   {Name: "mul.hi", NArgs: 2, Result: ResultSameAsA, Commutes: true},
-	OpMulWide: {Name: "mul.wide", NArgs: 2, Result: ResultExplicit, Commutes: true},
-	OpShl:     {Name: "shl", NArgs: 2, Result: ResultSameAsA},
-	OpShr:     {Name: "shr", NArgs: 2, Result: ResultSameAsA},
-	OpAnd:     {Name: "and", NArgs: 2, Result: ResultSameAsA, Commutes: true},
-	OpOr:      {Name: "or", NArgs: 2, Result: ResultSameAsA, Commutes: true},
-	OpXor:     {Name: "xor", NArgs: 2, Result: ResultSameAsA, Commutes: true},
-	OpNot:     {Name: "not", NArgs: 1, Result: ResultSameAsA},
-	OpPopc:    {Name: "popc", NArgs: 1, Result: ResultU32},
-	OpClz:     {Name: "clz", NArgs: 1, Result: ResultU32},
-	OpCmp:     {Name: "cmp", NArgs: 2, Result: ResultPred},
-	OpSelect:  {Name: "select", NArgs: 3, Result: ResultSameAsB},
-	OpCvt:     {Name: "cvt", NArgs: 1, Result: ResultExplicit},
-	OpBitcast: {Name: "bitcast", NArgs: 1, Result: ResultExplicit},
-	OpLoad:    {Name: "ld", NArgs: 1, Result: ResultElem, ReadsMem: true},
-	OpStore:   {Name: "st", NArgs: -1, SideEffect: true},
-	OpPtrAdd:  {Name: "ptradd", NArgs: 2, Result: ResultSameAsA},
-	OpIndex:   {Name: "index", NArgs: 2, Result: ResultSameAsA},
-	OpPtrCast: {Name: "ptrcast", NArgs: 1, Result: ResultExplicit},
-	OpSpecial: {Name: "special", NArgs: 0, Result: ResultU32},
-	OpBarrier: {Name: "bar.sync", NArgs: 0, SideEffect: true},
-	OpFence:   {Name: "fence", NArgs: 0, SideEffect: true},
-	OpAtomic:  {Name: "atom", NArgs: -1, Result: ResultElem, SideEffect: true, ReadsMem: true},
-	OpShfl:    {Name: "shfl", NArgs: 3, Result: ResultSameAsA, SideEffect: true},
-	OpVote:    {Name: "vote", NArgs: 2, Result: ResultVote, SideEffect: true},
-	OpMath:    {Name: "math", NArgs: -1, Result: ResultSameAsA},
-	OpBr:      {Name: "br", NArgs: 0, SideEffect: true, Terminator: true},
-	OpCondBr:  {Name: "condbr", NArgs: 1, SideEffect: true, Terminator: true},
-	OpRet:     {Name: "ret", NArgs: 0, SideEffect: true, Terminator: true},
+	OpInvalid:  {Name: "invalid"},
+	OpAdd:      {Name: "add", NArgs: 2, Result: ResultSameAsA, Commutes: true},
+	OpSub:      {Name: "sub", NArgs: 2, Result: ResultSameAsA},
+	OpMul:      {Name: "mul", NArgs: 2, Result: ResultSameAsA, Commutes: true},
+	OpDiv:      {Name: "div", NArgs: 2, Result: ResultSameAsA},
+	OpRem:      {Name: "rem", NArgs: 2, Result: ResultSameAsA},
+	OpNeg:      {Name: "neg", NArgs: 1, Result: ResultSameAsA},
+	OpAbs:      {Name: "abs", NArgs: 1, Result: ResultSameAsA},
+	OpMin:      {Name: "min", NArgs: 2, Result: ResultSameAsA, Commutes: true},
+	OpMax:      {Name: "max", NArgs: 2, Result: ResultSameAsA, Commutes: true},
+	OpFMA:      {Name: "fma", NArgs: 3, Result: ResultSameAsA},
+	OpMulHi:    {Name: "mul.hi", NArgs: 2, Result: ResultSameAsA, Commutes: true},
+	OpMulWide:  {Name: "mul.wide", NArgs: 2, Result: ResultExplicit, Commutes: true},
+	OpShl:      {Name: "shl", NArgs: 2, Result: ResultSameAsA},
+	OpShr:      {Name: "shr", NArgs: 2, Result: ResultSameAsA},
+	OpAnd:      {Name: "and", NArgs: 2, Result: ResultSameAsA, Commutes: true},
+	OpOr:       {Name: "or", NArgs: 2, Result: ResultSameAsA, Commutes: true},
+	OpXor:      {Name: "xor", NArgs: 2, Result: ResultSameAsA, Commutes: true},
+	OpNot:      {Name: "not", NArgs: 1, Result: ResultSameAsA},
+	OpPopc:     {Name: "popc", NArgs: 1, Result: ResultU32},
+	OpClz:      {Name: "clz", NArgs: 1, Result: ResultU32},
+	OpCmp:      {Name: "cmp", NArgs: 2, Result: ResultPred},
+	OpSelect:   {Name: "select", NArgs: 3, Result: ResultSameAsB},
+	OpCvt:      {Name: "cvt", NArgs: 1, Result: ResultExplicit},
+	OpBitcast:  {Name: "bitcast", NArgs: 1, Result: ResultExplicit},
+	OpLoad:     {Name: "ld", NArgs: 1, Result: ResultElem, ReadsMem: true},
+	OpStore:    {Name: "st", NArgs: -1, SideEffect: true},
+	OpPtrAdd:   {Name: "ptradd", NArgs: 2, Result: ResultSameAsA},
+	OpIndex:    {Name: "index", NArgs: 2, Result: ResultSameAsA},
+	OpPtrCast:  {Name: "ptrcast", NArgs: 1, Result: ResultExplicit},
+	OpSpecial:  {Name: "special", NArgs: 0, Result: ResultU32},
+	OpBarrier:  {Name: "bar.sync", NArgs: 0, SideEffect: true},
+	OpFence:    {Name: "fence", NArgs: 0, SideEffect: true},
+	OpAtomic:   {Name: "atom", NArgs: -1, Result: ResultElem, SideEffect: true, ReadsMem: true},
+	OpShfl:     {Name: "shfl", NArgs: 3, Result: ResultSameAsA, SideEffect: true},
+	OpVote:     {Name: "vote", NArgs: 2, Result: ResultVote, SideEffect: true},
+	OpMath:     {Name: "math", NArgs: -1, Result: ResultSameAsA},
+	OpTrap:     {Name: "trap", NArgs: 0, SideEffect: true},
+	OpBarRed:   {Name: "bar.red", NArgs: 1, Result: ResultExplicit, SideEffect: true},
+	OpWarpSync: {Name: "bar.warp.sync", NArgs: 1, SideEffect: true},
+	OpBr:       {Name: "br", NArgs: 0, SideEffect: true, Terminator: true},
+	OpCondBr:   {Name: "condbr", NArgs: 1, SideEffect: true, Terminator: true},
+	OpRet:      {Name: "ret", NArgs: 0, SideEffect: true, Terminator: true},
 }
 
 // Info returns the op's metadata; an unknown op yields the OpInvalid entry.

@@ -47,13 +47,28 @@ func (f *Func) Print(w io.Writer) error {
 	for _, a := range f.Local {
 		fmt.Fprintf(&sb, "  local %s: %s[%d]\n", a.Value, a.Elem, a.Count)
 	}
+	for _, a := range f.DynShared {
+		fmt.Fprintf(&sb, "  dynshared %s: %s[]\n", a.Value, a.Elem)
+	}
+	for _, a := range f.ConstArrays {
+		fmt.Fprintf(&sb, "  const %s: %s[%d] = {%s}\n", a.Value, a.Elem, a.Count, constInit(f, a))
+	}
+	var pos Pos
 	for _, b := range f.Blocks {
 		sb.WriteString(blockHeader(b) + "\n")
 		comment := ""
 		for _, in := range b.Instrs {
 			line := "  " + in.String()
+			var notes []string
 			if in.Comment != "" && in.Comment != comment {
-				line += "  ; " + in.Comment
+				notes = append(notes, in.Comment)
+			}
+			if in.Pos.IsValid() && in.Pos != pos {
+				notes = append(notes, "at "+in.Pos.String())
+				pos = in.Pos
+			}
+			if len(notes) > 0 {
+				line += "  ; " + strings.Join(notes, "; ")
 			}
 			comment = in.Comment
 			sb.WriteString(line + "\n")
@@ -62,6 +77,21 @@ func (f *Func) Print(w io.Writer) error {
 	sb.WriteString("}\n")
 	_, err := io.WriteString(w, sb.String())
 	return err
+}
+
+// constInit prints the elements of a constant array as constants
+// ("1.5:f32, 2:f32"); long arrays end with the count of the rest.
+func constInit(f *Func, a *Alloc) string {
+	const most = 16
+	var parts []string
+	for i, x := range a.Init {
+		if i == most {
+			parts = append(parts, fmt.Sprintf("... %d more", len(a.Init)-most))
+			break
+		}
+		parts = append(parts, constString(&Value{Type: a.Elem, Kind: ValConst, Bits: x, fn: f}))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func blockHeader(b *Block) string {
@@ -150,7 +180,9 @@ func (in *Instr) mnemonic() string {
 		add(in.Vote.String())
 	case OpMath:
 		add(in.Fn.String(), approx, resType.String())
-	case OpBarrier, OpBr, OpCondBr, OpRet:
+	case OpBarRed:
+		add(in.Red.String())
+	case OpBarrier, OpBr, OpCondBr, OpRet, OpTrap, OpWarpSync:
 	case OpPtrCast:
 		add(resType.String())
 	default:

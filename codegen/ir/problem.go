@@ -15,12 +15,17 @@ type Problem struct {
 	Block string // block name, empty for function-level problems
 	Index int    // instruction index in the block, -1 for the block itself
 	Instr string // the instruction as printed, empty when none
+	Pos   Pos    // the instruction's source position, zero when none
 	Msg   string
 }
 
-// String formats the problem as "@func: block b, instr 3 (%4 = add.s32 ...): msg".
+// String formats the problem as "@func: block b, instr 3 (%4 = add.s32 ...): msg",
+// prefixed with "file:line:col: " when the instruction has a position.
 func (p Problem) String() string {
 	var sb strings.Builder
+	if p.Pos.IsValid() {
+		sb.WriteString(p.Pos.String() + ": ")
+	}
 	sb.WriteString("@" + p.Func)
 	if p.Block != "" {
 		sb.WriteString(": block " + p.Block)

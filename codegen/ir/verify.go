@@ -56,7 +56,7 @@ func (v *verifier) blockProblem(b *Block, format string, args ...any) {
 
 // instrProblem records a problem about instruction i of block b.
 func (v *verifier) instrProblem(b *Block, i int, in *Instr, format string, args ...any) {
-	v.problems = append(v.problems, Problem{Func: v.f.Name, Block: b.Name, Index: i, Instr: in.String(), Msg: fmt.Sprintf(format, args...)})
+	v.problems = append(v.problems, Problem{Func: v.f.Name, Block: b.Name, Index: i, Instr: in.String(), Pos: in.Pos, Msg: fmt.Sprintf(format, args...)})
 }
 
 // checkDecls checks parameters and allocations.
@@ -80,6 +80,22 @@ func (v *verifier) checkDecls() {
 		}
 		if a.Count <= 0 {
 			v.funcProblem("%s array %s has %d elements, want at least 1", a.Space, a.Name, a.Count)
+		}
+	}
+	for _, a := range v.f.DynShared {
+		if !v.typeOK(a.Elem) || a.Elem.IsPtr() || a.Elem == Pred {
+			v.funcProblem("dynamic shared array %s has invalid element type %s", a.Name, a.Elem)
+		}
+		if !a.Dynamic || a.Count != 0 || a.Space != SpaceShared {
+			v.funcProblem("dynamic shared array %s must be declared with AddDynShared", a.Name)
+		}
+	}
+	for _, a := range v.f.ConstArrays {
+		if !v.typeOK(a.Elem) || a.Elem.IsPtr() || a.Elem == Pred {
+			v.funcProblem("const array %s has invalid element type %s", a.Name, a.Elem)
+		}
+		if a.Count <= 0 || a.Count != len(a.Init) || a.Space != SpaceConst {
+			v.funcProblem("const array %s has %d elements and %d initial values, want the same count, at least 1", a.Name, a.Count, len(a.Init))
 		}
 	}
 }

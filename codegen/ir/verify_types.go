@@ -61,9 +61,16 @@ func init() {
 		OpShfl:    checkShfl,
 		OpVote:    checkVote,
 		OpMath:    checkMath,
-		OpBr:      checkBr,
-		OpCondBr:  checkCondBr,
-		OpRet:     checkRet,
+		OpTrap:    func(*ck) {},
+		OpBarRed:  checkBarRed,
+		OpWarpSync: func(c *ck) {
+			if c.arg(0) != U32 {
+				c.bad("bar.warp.sync: the member mask must be u32, got %s", c.arg(0))
+			}
+		},
+		OpBr:     checkBr,
+		OpCondBr: checkCondBr,
+		OpRet:    checkRet,
 	}
 }
 
@@ -402,6 +409,8 @@ var atomTypes = [numAtoms]func(t Type) bool{
 	AtomAnd:  func(t Type) bool { return t.IsInt() && t.Bits() >= 32 },
 	AtomOr:   func(t Type) bool { return t.IsInt() && t.Bits() >= 32 },
 	AtomXor:  func(t Type) bool { return t.IsInt() && t.Bits() >= 32 },
+	AtomInc:  func(t Type) bool { return t == U32 },
+	AtomDec:  func(t Type) bool { return t == U32 },
 }
 
 func checkAtomic(c *ck) {
@@ -459,6 +468,23 @@ func checkVote(c *ck) {
 	}
 	if c.res() != want {
 		c.bad("vote.%s yields %s, not %s", c.in.Vote, want, c.res())
+	}
+}
+
+func checkBarRed(c *ck) {
+	if c.in.Red >= numReds {
+		c.bad("unknown barrier reduction %d", c.in.Red)
+		return
+	}
+	if c.arg(0) != Pred {
+		c.bad("bar.red needs a pred operand, got %s", c.arg(0))
+	}
+	want := Pred
+	if c.in.Red == RedPopc {
+		want = U32
+	}
+	if c.res() != want {
+		c.bad("bar.red.%s yields %s, not %s", c.in.Red, want, c.res())
 	}
 }
 

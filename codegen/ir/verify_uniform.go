@@ -1,8 +1,9 @@
 // This file implements the verifier's barrier check: a divergence analysis
-// that marks values depending on the thread index (tid, laneid, atomic
-// results, and everything computed from them, including join values after
-// a divergent branch), then flags bar.sync in any block that is reached
-// only through a branch on such a value before its paths rejoin.
+// that marks values depending on the thread index (tid, laneid,
+// activemask, atomic results, and everything computed from them, including
+// join values after a divergent branch; bar.red results are the same in
+// every thread), then flags bar.sync and bar.red in any block that is
+// reached only through a branch on such a value before its paths rejoin.
 
 package ir
 
@@ -11,7 +12,7 @@ func (v *verifier) checkBarriers() {
 	var barriers []*Instr
 	for _, b := range v.f.Blocks {
 		for _, in := range b.Instrs {
-			if in.Op == OpBarrier {
+			if in.Op == OpBarrier || in.Op == OpBarRed {
 				barriers = append(barriers, in)
 			}
 		}
@@ -44,8 +45,8 @@ func (v *verifier) checkBarriers() {
 		if c := ctl[bi]; c >= 0 {
 			br := v.f.Blocks[c]
 			v.instrProblem(in.Block, v.pos[in], in,
-				"bar.sync in thread-dependent control flow: block %s is reached through the branch at the end of block %s on %s, which depends on the thread index; move the barrier to where all threads of the block arrive",
-				in.Block, br, br.Term().Args[0])
+				"%s in thread-dependent control flow: block %s is reached through the branch at the end of block %s on %s, which depends on the thread index; move the barrier to where all threads of the block arrive",
+				in.Op, in.Block, br, br.Term().Args[0])
 		}
 	}
 }
@@ -74,6 +75,9 @@ func (v *verifier) divergentValues(pdom []int) []bool {
 					if a != nil && a.ID < len(div) && div[a.ID] {
 						d = true
 					}
+				}
+				if in.Op == OpBarRed {
+					d = false // a block-wide reduction: the same in every thread
 				}
 				if d {
 					for _, r := range in.Results {
