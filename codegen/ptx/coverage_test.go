@@ -264,7 +264,7 @@ func addMemory(ks *kernelSet) {
 			})
 		}
 	}
-	for op := ir.AtomAdd; op <= ir.AtomXor; op++ {
+	for op := ir.AtomAdd; op <= ir.AtomDec; op++ {
 		for _, t := range width3264 {
 			if !atomOK(op, t) {
 				continue
@@ -309,10 +309,35 @@ func addWarpAndSync(ks *kernelSet) {
 			return b.Vote(mode, b.Bool(true), b.FullMask())
 		})
 	}
-	for r := ir.RegTidX; r <= ir.RegWarpSize; r++ {
+	for r := ir.RegTidX; r <= ir.RegDynSmemSize; r++ {
 		ks.tiny("special_"+r.String(), nil, func(b *ir.Builder, _ []*ir.Value) *ir.Value { return b.Special(r) })
 	}
 	ks.tiny("barrier", nil, func(b *ir.Builder, _ []*ir.Value) *ir.Value { b.Barrier(); return nil })
+	for _, op := range []ir.RedOp{ir.RedPopc, ir.RedAnd, ir.RedOr} {
+		ks.tiny("barred_"+op.String(), []ir.Type{ir.Pred}, func(b *ir.Builder, a []*ir.Value) *ir.Value { return b.BarRed(op, a[0]) })
+		ks.tiny("barred_const_"+op.String(), nil, func(b *ir.Builder, _ []*ir.Value) *ir.Value { return b.BarRed(op, b.Bool(true)) })
+	}
+	ks.tiny("warpsync", []ir.Type{ir.U32}, func(b *ir.Builder, a []*ir.Value) *ir.Value {
+		b.WarpSync(a[0])
+		b.WarpSync(b.FullMask())
+		return nil
+	})
+	ks.tiny("trap", []ir.Type{ir.Pred}, func(b *ir.Builder, a []*ir.Value) *ir.Value {
+		b.If(a[0], func() { b.Trap() })
+		return nil
+	})
+	ks.tiny("dynshared", []ir.Type{ir.U32}, func(b *ir.Builder, a []*ir.Value) *ir.Value {
+		p := b.Func().AddDynShared("dyn", ir.F64)
+		q := b.Func().AddDynShared("dyn32", ir.U32)
+		b.Store(b.Index(p, a[0]), b.F64(1))
+		return b.Load(b.Index(q, a[0]))
+	})
+	for _, t := range scalarTypes {
+		ks.tiny("constarray_"+t.String(), []ir.Type{ir.U32}, func(b *ir.Builder, a []*ir.Value) *ir.Value {
+			c := b.Func().AddConstArray("tab", t, []uint64{1, 0x7f, 1<<63 | 5})
+			return b.Load(b.Index(c, a[0]))
+		})
+	}
 	for _, s := range []ir.Scope{ir.ScopeCTA, ir.ScopeGPU, ir.ScopeSys} {
 		ks.tiny("fence_"+s.String(), nil, func(b *ir.Builder, _ []*ir.Value) *ir.Value { b.Fence(s); return nil })
 	}

@@ -55,10 +55,12 @@
 //	                  unless the kernel may write that memory (then ld.global)
 //	ptradd index      add.s64 with mul.wide (32-bit indices) or shl (64-bit),
 //	ptrcast           mad.lo.s32 for shared and local; ptrcast emits nothing
-//	special           mov.u32 from %tid.x ... %nctaid.z, %laneid, WARP_SZ
-//	barrier fence     bar.sync 0; membar.cta, membar.gl, membar.sys
-//	atomic            atom.global/shared.add/min/max/exch/cas/and/or/xor with
-//	                  .u32 .s32 .u64 .s64 .f32 .f64 .b32 .b64 as PTX takes them
+//	special           mov.u32 from %tid.x ... %nctaid.z, %laneid, WARP_SZ,
+//	                  %dynamic_smem_size; activemask.b32
+//	barrier fence     bar.sync 0; bar.red.popc.u32, bar.red.and/or.pred;
+//	                  bar.warp.sync; membar.cta, membar.gl, membar.sys; trap
+//	atomic            atom.global/shared.add/min/max/exch/cas/and/or/xor/inc/dec
+//	                  with .u32 .s32 .u64 .s64 .f32 .f64 .b32 .b64 as PTX takes them
 //	shfl              shfl.sync.idx/up/down/bfly.b32; 64-bit values as two;
 //	                  a setp/selp keeps the own value when an up, down or
 //	                  bfly operand may exceed 31 (PTX reads its low 5 bits)
@@ -84,7 +86,11 @@
 // or Options.PTX), .target sm_XY and .address_size 64. Each kernel is a
 // .visible .entry with its parameters named as in the IR, .maxntid when
 // Func.MaxThreads is set, register declarations, and shared and local
-// arrays as .shared/.local .align 16 .b8 name[bytes]. Blocks are labels
+// arrays as .shared/.local .align 16 .b8 name[bytes]. Constant arrays
+// (.const, with their contents) and views of dynamic shared memory
+// (.extern .shared) are declared at module scope before the kernel, named
+// kernel$array. Options.LineInfo writes the source positions of the
+// instructions as .file and .loc directives. Blocks are labels
 // $name; the builder's comments (SetComment: the fused op an instruction
 // belongs to) open each group of instructions, and Options.Debug adds the
 // IR of every instruction as a comment.

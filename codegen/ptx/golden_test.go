@@ -95,3 +95,16 @@ func TestGoldenAssembles(t *testing.T) {
 // assembleModule assembles text for sm_80 and sm_90 (skipping without
 // ptxas, as ptxas.AssembleAll does).
 func assembleModule(t *testing.T, text string) { ptxas.AssembleAll(t, text) }
+
+// goldenFile compares text with testdata/name.ptx (rewritten under
+// -update).
+func goldenFile(t *testing.T, name, text string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".ptx")
+	if *update {
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test ./codegen/ptx -update to create the golden file")
+	require.Equal(t, string(want), text, "PTX differs from %s (rerun with -update after checking the diff)", path)
+}

@@ -158,6 +158,8 @@ func atomOK(op ir.AtomOp, t ir.Type) bool {
 		return t.IsArith() && t.Bits() >= 32
 	case ir.AtomExch, ir.AtomCAS:
 		return t.Bits() == 32 || t.Bits() == 64
+	case ir.AtomInc, ir.AtomDec:
+		return t == ir.U32
 	}
 	return t.IsInt() && t.Bits() >= 32
 }

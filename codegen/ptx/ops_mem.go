@@ -157,6 +157,8 @@ var atomType = [...]func(t ir.Type) string{
 	ir.AtomAnd:  atomBits,
 	ir.AtomOr:   atomBits,
 	ir.AtomXor:  atomBits,
+	ir.AtomInc:  typeName,
+	ir.AtomDec:  typeName,
 }
 
 func atomBits(t ir.Type) string { return "b" + itoa(t.Bits()) }

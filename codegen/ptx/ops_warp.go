@@ -1,5 +1,6 @@
-// This file implements the templates of special registers, barriers,
-// fences, warp shuffles and votes.
+// This file implements the templates of special registers (activemask
+// included), barriers (bar.sync, bar.red, bar.warp.sync), fences, trap,
+// warp shuffles and votes.
 
 package ptx
 
@@ -12,11 +13,17 @@ var sregName = [...]string{
 	ir.RegCtaidX: "%ctaid.x", ir.RegCtaidY: "%ctaid.y", ir.RegCtaidZ: "%ctaid.z",
 	ir.RegNctaidX: "%nctaid.x", ir.RegNctaidY: "%nctaid.y", ir.RegNctaidZ: "%nctaid.z",
 	ir.RegLaneID: "%laneid", ir.RegWarpSize: "WARP_SZ",
+	ir.RegDynSmemSize: "%dynamic_smem_size",
 }
 
-// emitSpecial writes mov.u32 d, %sreg.
+// emitSpecial writes mov.u32 d, %sreg, or activemask.b32 d for the
+// active mask (an instruction, not a register).
 func emitSpecial(e *fnEmitter, in *ir.Instr, _ *opRule) {
-	if int(in.Reg) >= len(sregName) {
+	if in.Reg == ir.RegActiveMask {
+		e.ins("activemask.b32", e.op(in.Result()))
+		return
+	}
+	if int(in.Reg) >= len(sregName) || sregName[in.Reg] == "" {
 		e.fail(in, "unknown special register %d", in.Reg)
 		return
 	}
@@ -25,6 +32,21 @@ func emitSpecial(e *fnEmitter, in *ir.Instr, _ *opRule) {
 
 // emitBarrier writes bar.sync 0.
 func emitBarrier(e *fnEmitter, _ *ir.Instr, _ *opRule) { e.ins("bar.sync", "0") }
+
+// emitBarRed writes bar.red.popc.u32 d, 0, p or bar.red.and/or.pred d, 0, p.
+func emitBarRed(e *fnEmitter, in *ir.Instr, _ *opRule) {
+	t := ".pred"
+	if in.Red == ir.RedPopc {
+		t = ".u32"
+	}
+	e.ins("bar.red."+in.Red.String()+t, e.op(in.Result()), "0", e.op(in.Args[0]))
+}
+
+// emitWarpSync writes bar.warp.sync mask.
+func emitWarpSync(e *fnEmitter, in *ir.Instr, _ *opRule) { e.ins("bar.warp.sync", e.op(in.Args[0])) }
+
+// emitTrap writes trap.
+func emitTrap(e *fnEmitter, _ *ir.Instr, _ *opRule) { e.ins("trap") }
 
 // fenceName gives the membar of each scope.
 var fenceName = [...]string{ir.ScopeCTA: "membar.cta", ir.ScopeGPU: "membar.gl", ir.ScopeSys: "membar.sys"}

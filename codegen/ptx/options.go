@@ -38,6 +38,10 @@ type Options struct {
 	FastMath bool
 	// Debug writes each IR instruction as a comment above its PTX.
 	Debug bool
+	// LineInfo writes the source positions of the instructions
+	// (ir.Instr.Pos) as .file and .loc directives, the line table that
+	// profilers and the driver's error reports use (nvcc -lineinfo).
+	LineInfo bool
 	// ExpandMath rewrites, in place, every non-approximate math call that
 	// PTX cannot do in one correctly rounded instruction into plain IR (the
 	// math library's expansion). It runs on the legalized copy, never on

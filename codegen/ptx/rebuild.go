@@ -51,6 +51,12 @@ func rebuild(src *ir.Func, rewrite func(*rebuilder, *ir.Instr) (bool, error)) (*
 	for _, a := range src.Local {
 		r.vals[a.Value.ID] = r.dst.AddLocal(a.Name, a.Elem, a.Count)
 	}
+	for _, a := range src.DynShared {
+		r.vals[a.Value.ID] = r.dst.AddDynShared(a.Name, a.Elem)
+	}
+	for _, a := range src.ConstArrays {
+		r.vals[a.Value.ID] = r.dst.AddConstArray(a.Name, a.Elem, a.Init)
+	}
 	order := preorder(src)
 	reach := make(map[*ir.Block]bool, len(order))
 	for _, b := range order {
@@ -76,6 +82,7 @@ func rebuild(src *ir.Func, rewrite func(*rebuilder, *ir.Instr) (bool, error)) (*
 		r.b.SetBlock(r.blocks[b])
 		for _, in := range b.Instrs {
 			r.b.SetComment(in.Comment)
+			r.b.SetPos(in.Pos)
 			done := false
 			if r.rewrite != nil {
 				var err error
@@ -183,6 +190,7 @@ func copyAttrs(ni, in *ir.Instr) {
 	ni.Cmp, ni.Rnd, ni.Atom, ni.Shfl, ni.Vote = in.Cmp, in.Rnd, in.Atom, in.Shfl, in.Vote
 	ni.Fn, ni.Reg, ni.Scope, ni.Cache = in.Fn, in.Reg, in.Scope, in.Cache
 	ni.Width, ni.Approx, ni.Comment = in.Width, in.Approx, in.Comment
+	ni.Red, ni.Pos = in.Red, in.Pos
 }
 
 // mapEdges fills the edges of the copied terminators. A conditional
@@ -202,6 +210,7 @@ func (r *rebuilder) mapEdges() error {
 				split := r.dst.NewBlock(t.src.Block.Name + "_to_" + e.Block.Name)
 				r.b.SetBlock(split)
 				r.b.SetComment(t.src.Comment)
+				r.b.SetPos(t.src.Pos)
 				r.b.Br(nb, ne.Args...)
 				ne = ir.Edge{Block: split}
 			}
