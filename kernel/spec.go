@@ -1,0 +1,71 @@
+// This file implements Spec and Param, what kernelgen records about a
+// compiled kernel in the generated file: the Go function and how to call
+// it with checked arguments, the parameter list with the slices the
+// kernel writes, what block-level cooperation its threads need, and the
+// PTX with its target and bounds-check sites.
+
+package kernel
+
+// Param is one parameter of a kernel after the Thread.
+type Param struct {
+	Name string
+	// Type is the parameter's type, or its element type for a slice.
+	Type Type
+	// Slice marks a slice parameter. In the PTX it is two parameters: a
+	// pointer to global memory (.u64) then the length (.s64).
+	Slice bool
+	// Written marks a slice the kernel stores into or applies atomics to
+	// (kernelgen knows): on a GPU such host slices are copied back after
+	// the launch, and as a lazy array call they are the results.
+	Written bool
+}
+
+// String returns "name T" or "name []T".
+func (p Param) String() string {
+	if p.Slice {
+		return p.Name + " []" + p.Type.String()
+	}
+	return p.Name + " " + p.Type.String()
+}
+
+// Sync says which block-level cooperation a kernel's threads need.
+type Sync uint8
+
+// The cooperation flags. A kernel without them runs its threads one after
+// another on the CPU (the fast path); with them, the threads of a block
+// run as goroutines that meet at barriers and warp operations.
+const (
+	SyncBarrier Sync = 1 << iota // SyncThreads and its forms
+	SyncWarp                     // shuffles, votes, SyncWarp, ActiveMask
+)
+
+// Spec describes a compiled kernel. kernelgen writes one per kernel in
+// the generated file; the fields are read-only after New.
+type Spec struct {
+	// Name is the Go function's name; Entry the PTX entry's.
+	Name, Entry string
+	// Func is the Go function itself.
+	Func any
+	// Params are the parameters after the Thread, in order.
+	Params []Param
+	// Bind returns the kernel body for one launch: the Go function
+	// applied to args, whose values have exactly the Go types of Params
+	// (scalars of the parameter's type, slices []T with len == cap).
+	Bind func(args []any) func(Thread)
+	// Sync is the cooperation the threads need (SyncBarrier, SyncWarp).
+	Sync Sync
+	// SharedBytes is the static shared memory of a block, in bytes.
+	SharedBytes int
+	// PTX is the PTX module holding the kernel, for Target (sm_80) and
+	// PTX ISA PTXVersion (7.8); empty for a kernel that runs on the CPU
+	// only.
+	PTX, Target, PTXVersion string
+	// Checks are the bounds and division checks of the PTX, one per
+	// trap site: "file.go:12:7: index out of range". When there are any,
+	// the PTX has one more parameter after those of Params, a pointer to
+	// a uint32 in which a failing check stores its site's index plus one
+	// (the first failure wins) before trapping; zero means no failure.
+	Checks []string
+	// NoBounds records //fuseflow:nobounds: the PTX checks nothing.
+	NoBounds bool
+}
