@@ -1,0 +1,149 @@
+// This file implements rendering a generated file: for each kernel of a
+// source file, its handle (kernel.New with the Spec: parameters, the
+// binding of the Go function, cooperation, shared memory, PTX, check
+// sites) and its PTX as a string constant.
+
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"path/filepath"
+	"strings"
+	"unicode"
+
+	"github.com/fuseflow/fuseflow/codegen/gokernel"
+	"github.com/fuseflow/fuseflow/codegen/ptx"
+	"github.com/fuseflow/fuseflow/kernel"
+)
+
+// typeNames gives the constant of each kernel.Type in generated code.
+var typeNames = map[kernel.Type]string{
+	kernel.Bool: "kernel.Bool", kernel.Int: "kernel.Int", kernel.Int32: "kernel.Int32", kernel.Int64: "kernel.Int64",
+	kernel.Uint32: "kernel.Uint32", kernel.Uint64: "kernel.Uint64", kernel.Float32: "kernel.Float32", kernel.Float64: "kernel.Float64",
+}
+
+// ptxOptions are the options of generated PTX: the baseline target with
+// line information.
+func ptxOptions() ptx.Options {
+	return ptx.Options{Arch: gokernel.DefaultArch, CUDA: gokernel.DefaultCUDA, LineInfo: true}
+}
+
+// render returns the generated file of src.
+func render(pkg string, src *srcFile, kernels []*gokernel.Kernel) ([]byte, error) {
+	var b bytes.Buffer
+	base := filepath.Base(src.path)
+	fmt.Fprintf(&b, "%s from %s. DO NOT EDIT.\n\n", headerPrefix, base)
+	if src.constraint != "" {
+		b.WriteString(src.constraint + "\n\n")
+	}
+	fmt.Fprintf(&b, "package %s\n\nimport \"github.com/fuseflow/fuseflow/kernel\"\n", pkg)
+	for _, k := range kernels {
+		if err := renderKernel(&b, k); err != nil {
+			return nil, err
+		}
+	}
+	out, err := format.Source(b.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("kernelgen: formatting the file for %s: %w", base, err)
+	}
+	return out, nil
+}
+
+// renderKernel writes the handle and the PTX of one kernel.
+func renderKernel(b *bytes.Buffer, k *gokernel.Kernel) error {
+	text, err := k.PTX(ptxOptions())
+	if err != nil {
+		return fmt.Errorf("kernelgen: kernel %s: %w", k.Name, err)
+	}
+	if strings.Contains(text, "`") {
+		return fmt.Errorf("kernelgen: kernel %s: the PTX holds a backquote", k.Name)
+	}
+	opts := ptxOptions()
+	isa, err := ptx.ISAVersion(opts.Arch, opts.CUDA)
+	if err != nil {
+		return fmt.Errorf("kernelgen: %w", err)
+	}
+	h := handleName(k.Name)
+	pc := ptxConst(k.Name)
+	where := fmt.Sprintf("%s:%d", filepath.Base(k.Pos.Filename), k.Pos.Line)
+	names := make([]string, len(k.Params))
+	for i, p := range k.Params {
+		names[i] = p.Name
+	}
+	fmt.Fprintf(b, "\n// %s launches the kernel %s (%s): on the CPU device it runs the Go\n", h, k.Name, where)
+	fmt.Fprintf(b, "// function, on a GPU the PTX in %s. Launch it with\n// %s.Launch(cfg", pc, h)
+	for _, n := range names {
+		b.WriteString(", " + n)
+	}
+	b.WriteString(").\n")
+	fmt.Fprintf(b, "var %s = kernel.New(kernel.Spec{\n", h)
+	fmt.Fprintf(b, "Name: %q,\nEntry: %q,\nFunc: %s,\n", k.Name, k.Func.Name, k.Name)
+	b.WriteString("Params: []kernel.Param{\n")
+	for _, p := range k.Params {
+		fmt.Fprintf(b, "{Name: %q, Type: %s", p.Name, typeNames[p.Type])
+		if p.Slice {
+			b.WriteString(", Slice: true")
+		}
+		if p.Written {
+			b.WriteString(", Written: true")
+		}
+		b.WriteString("},\n")
+	}
+	b.WriteString("},\n")
+	b.WriteString("Bind: func(args []any) func(kernel.Thread) {\n")
+	vars := make([]string, len(k.Params))
+	for i, p := range k.Params {
+		vars[i] = fmt.Sprintf("a%d", i)
+		base := p.Type.String()
+		if p.Slice {
+			base = "[]" + base
+		}
+		v := fmt.Sprintf("args[%d].(%s)", i, base)
+		if gt := k.ParamTypes[i]; gt != base {
+			v = gt + "(" + v + ")"
+		}
+		fmt.Fprintf(b, "%s := %s\n", vars[i], v)
+	}
+	fmt.Fprintf(b, "return func(t kernel.Thread) { %s(t", k.Name)
+	for _, v := range vars {
+		b.WriteString(", " + v)
+	}
+	b.WriteString(") }\n},\n")
+	var sync []string
+	if k.Sync&kernel.SyncBarrier != 0 {
+		sync = append(sync, "kernel.SyncBarrier")
+	}
+	if k.Sync&kernel.SyncWarp != 0 {
+		sync = append(sync, "kernel.SyncWarp")
+	}
+	if len(sync) > 0 {
+		fmt.Fprintf(b, "Sync: %s,\n", strings.Join(sync, " | "))
+	}
+	if k.SharedBytes > 0 {
+		fmt.Fprintf(b, "SharedBytes: %d,\n", k.SharedBytes)
+	}
+	fmt.Fprintf(b, "PTX: %s,\nTarget: %q,\nPTXVersion: %q,\n", pc, opts.Arch.String(), isa.String())
+	if len(k.Checks) > 0 {
+		b.WriteString("Checks: []string{\n")
+		for _, c := range k.Checks {
+			fmt.Fprintf(b, "%q,\n", c)
+		}
+		b.WriteString("},\n")
+	}
+	if k.NoBounds {
+		b.WriteString("NoBounds: true,\n")
+	}
+	b.WriteString("})\n")
+	fmt.Fprintf(b, "\n// %s is the PTX of %s.\nconst %s = `%s`\n", pc, k.Name, pc, text)
+	return nil
+}
+
+// ptxConst returns the name of the PTX constant of kernel name: its name
+// with a lower-case first letter, then PTX (saxpyPTX).
+func ptxConst(name string) string {
+	r := []rune(name)
+	r[0] = unicode.ToLower(r[0])
+	return string(r) + "PTX"
+}
