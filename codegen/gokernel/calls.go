@@ -240,6 +240,8 @@ func (c *compiler) builtin(fr *frame, in *ssa.Call, fn *ssa.Builtin) {
 		c.diag(in.Pos(), "%s is not supported in kernels; write values into a slice parameter and print them on the host", fn.Name())
 	case "recover":
 		c.diag(in.Pos(), "recover is not supported in kernels")
+	case "real", "imag", "complex":
+		c.diag(in.Pos(), "complex numbers are not supported in kernels; keep the real and imaginary parts in two floats")
 	case "clear":
 		c.diag(in.Pos(), "clear is not supported in kernels; zero the elements in a loop")
 	default:

@@ -8,6 +8,7 @@
 package gokernel
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"path/filepath"
@@ -294,7 +295,7 @@ func (c *compiler) verifyDiags(err error) {
 		if strings.Contains(msg, "in thread-dependent control flow") {
 			msg = "this barrier is not reached by every thread of the block: it is in a branch or loop that depends on the thread index (or after a return some threads take); move it where all threads arrive"
 			if br := c.branchPos(p.Msg); br.IsValid() {
-				msg += " (the branch is at " + br.String() + ")"
+				msg += fmt.Sprintf(" (the branch is at %s:%d:%d)", filepath.Base(br.Filename), br.Line, br.Column)
 			}
 		} else {
 			msg = "internal error: the compiled kernel does not verify: " + p.String()

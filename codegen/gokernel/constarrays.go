@@ -12,6 +12,7 @@ import (
 	"go/token"
 	"go/types"
 	"math"
+	"path/filepath"
 
 	"github.com/fuseflow/fuseflow/codegen/ir"
 	"golang.org/x/tools/go/ssa"
@@ -79,7 +80,7 @@ func (c *constArrays) analyse(g *ssa.Global, v *types.Var) *constArray {
 	}
 	if w := c.firstWrite(g); w != nil {
 		p := position(c.l.pkg.Fset, w.Pos())
-		a.why = "package-level array " + name + " is written or its address escapes at " + p.String() +
+		a.why = "package-level array " + name + " is written or its address escapes at " + filepath.Base(p.Filename) + ":" + itoa(p.Line) +
 			"; a kernel reads only package-level arrays nothing writes (constant memory)"
 	}
 	return a

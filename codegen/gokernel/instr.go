@@ -101,7 +101,7 @@ func (c *compiler) binOp(fr *frame, in *ssa.BinOp) {
 	case token.MUL:
 		r = b.Mul(x, y)
 	case token.QUO, token.REM:
-		if !t.IsFloat() {
+		if !t.IsFloat() && !(y.IsConst() && y.Bits != 0) {
 			c.check(b.Ne(y, c.f.Const(t, 0)), "integer divide by zero")
 		}
 		if in.Op == token.QUO {
@@ -157,7 +157,7 @@ func (c *compiler) compare(op token.Token, x, y *ir.Value) *ir.Value {
 // a signed x), which the IR's shifts give for amounts up to 255.
 func (c *compiler) shift(op token.Token, x, y *ir.Value) *ir.Value {
 	b := c.b
-	if y.Type.IsSigned() {
+	if y.Type.IsSigned() && !(y.IsConst() && y.ConstInt() >= 0) {
 		c.check(b.Ge(y, c.f.Const(y.Type, 0)), "negative shift amount")
 	}
 	amt := y
@@ -275,7 +275,9 @@ func (c *compiler) unsupported(fr *frame, in ssa.Instruction) {
 		msg = "closures that capture variables are not supported in kernels; pass the values as arguments to a package-level function"
 	case *ssa.Go:
 		msg = "go statements are not supported in kernels; the threads of the launch are the parallelism"
-	case *ssa.Defer, *ssa.RunDefers:
+	case *ssa.RunDefers:
+		return // the defer statement is reported
+	case *ssa.Defer:
 		msg = "defer is not supported in kernels; do the work before each return"
 	case *ssa.Panic:
 		msg = "panic is not supported in kernels; return early (indexing and division are checked for you)"
@@ -285,7 +287,13 @@ func (c *compiler) unsupported(fr *frame, in ssa.Instruction) {
 		msg = "maps are not supported in kernels; use a slice indexed by an integer key"
 	case *ssa.MakeChan, *ssa.Send, *ssa.Select:
 		msg = "channels are not supported in kernels; threads communicate through shared memory, barriers and atomics"
-	case *ssa.MakeInterface, *ssa.ChangeInterface, *ssa.TypeAssert:
+	case *ssa.MakeInterface:
+		if onlyPanics(in.(ssa.Value)) {
+			fr.fail(in.(ssa.Value))
+			return // the panic is reported
+		}
+		msg = "interfaces are not supported in kernels; call functions of concrete types"
+	case *ssa.ChangeInterface, *ssa.TypeAssert:
 		msg = "interfaces are not supported in kernels; call functions of concrete types"
 	case *ssa.Range, *ssa.Next:
 		msg = "range over strings, maps and channels is not supported in kernels; range over a slice, an array or an integer"
@@ -296,8 +304,50 @@ func (c *compiler) unsupported(fr *frame, in ssa.Instruction) {
 	default:
 		msg = "this construct is not supported in kernels"
 	}
-	c.diag(in.Pos(), "%s", msg)
+	pos := c.posOf(in)
+	if mc, ok := in.(*ssa.MakeClosure); ok && !pos.IsValid() {
+		pos = mc.Fn.Pos()
+	}
+	c.diag(pos, "%s", msg)
 	if v, ok := in.(ssa.Value); ok {
 		fr.fail(v)
 	}
+}
+
+// onlyPanics reports whether v is used by panics only.
+func onlyPanics(v ssa.Value) bool {
+	refs := v.Referrers()
+	if refs == nil || len(*refs) == 0 {
+		return false
+	}
+	for _, r := range *refs {
+		if _, ok := r.(*ssa.Panic); !ok {
+			if _, dbg := r.(*ssa.DebugRef); !dbg {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// posOf returns the source position of an instruction: its own, or for
+// a value without one the position of the expression a DebugRef (debug
+// information) records for it, or of its first user with a position.
+func (c *compiler) posOf(in ssa.Instruction) token.Pos {
+	if p := in.Pos(); p.IsValid() {
+		return p
+	}
+	if v, ok := in.(ssa.Value); ok && v.Referrers() != nil {
+		for _, r := range *v.Referrers() {
+			if d, ok := r.(*ssa.DebugRef); ok && d.Pos().IsValid() {
+				return d.Pos()
+			}
+		}
+		for _, r := range *v.Referrers() {
+			if p := r.Pos(); p.IsValid() {
+				return p
+			}
+		}
+	}
+	return token.NoPos
 }

@@ -104,7 +104,7 @@ func load(dir string, patterns []string, opts Options) ([]loaded, error) {
 	if len(msgs) > 0 {
 		return nil, fmt.Errorf("gokernel: the package does not compile:\n%s", strings.Join(msgs, "\n"))
 	}
-	_, sp := ssautil.Packages(pkgs, ssa.InstantiateGenerics)
+	_, sp := ssautil.Packages(pkgs, ssa.InstantiateGenerics|ssa.GlobalDebug)
 	out := make([]loaded, len(pkgs))
 	for i, p := range pkgs {
 		if sp[i] == nil {

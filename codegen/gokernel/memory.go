@@ -126,7 +126,8 @@ func (c *compiler) elemAddr(fr *frame, x, idx ssa.Value) (*ir.Value, bool) {
 		return nil, false
 	}
 	key := checkKey{fr, x, idx}
-	if at, ok := c.checked[key]; !ok || !at.Dominates(c.curBlock) {
+	static := i.IsConst() && n.IsConst() && uint64(i.ConstInt()) < uint64(n.ConstInt())
+	if at, ok := c.checked[key]; !static && (!ok || !at.Dominates(c.curBlock)) {
 		c.check(c.lessU(i, n), "index out of range")
 		if c.checked == nil {
 			c.checked = map[checkKey]*ssa.BasicBlock{}
@@ -221,6 +222,10 @@ var allocRejects = map[string]string{
 func (c *compiler) alloc(fr *frame, in *ssa.Alloc) {
 	name := in.Comment
 	if why, ok := allocRejects[name]; ok && in.Heap {
+		if name == "varargs" && feedsAppend(in) {
+			fr.fail(in)
+			return // append is reported
+		}
 		c.diag(in.Pos(), "%s", why)
 		fr.fail(in)
 		return
@@ -259,6 +264,25 @@ func (c *compiler) alloc(fr *frame, in *ssa.Alloc) {
 	p := c.f.AddLocal(name, mt, int(n))
 	c.fill(p, n, c.f.Const(mt, 0))
 	fr.set(in, p)
+}
+
+// feedsAppend reports whether the variadic arguments a are those of an
+// append.
+func feedsAppend(a *ssa.Alloc) bool {
+	for _, r := range *a.Referrers() {
+		sl, ok := r.(*ssa.Slice)
+		if !ok || sl.Referrers() == nil {
+			continue
+		}
+		for _, u := range *sl.Referrers() {
+			if call, ok := u.(*ssa.Call); ok {
+				if b, ok := call.Common().Value.(*ssa.Builtin); ok && b.Name() == "append" {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // carriedAcrossIterations reports whether an address derived from a

@@ -34,7 +34,6 @@ var IntArithKernel = kernel.New(kernel.Spec{
 	Checks: []string{
 		"arith.go:14:11: index out of range",
 		"arith.go:14:17: index out of range",
-		"arith.go:19:14: integer divide by zero",
 		"arith.go:22:7: index out of range",
 		"arith.go:23:7: index out of range",
 		"arith.go:24:7: index out of range",
@@ -52,7 +51,6 @@ var IntArithKernel = kernel.New(kernel.Spec{
 		"arith.go:34:7: index out of range",
 		"arith.go:35:7: index out of range",
 		"arith.go:36:7: index out of range",
-		"arith.go:37:21: integer divide by zero",
 		"arith.go:37:7: index out of range",
 		"arith.go:43:7: index out of range",
 		"arith.go:44:7: index out of range",
@@ -90,7 +88,6 @@ var IntArithKernel = kernel.New(kernel.Spec{
 		"arith.go:76:8: index out of range",
 		"arith.go:77:8: index out of range",
 		"arith.go:78:8: index out of range",
-		"arith.go:79:26: integer divide by zero",
 		"arith.go:79:8: index out of range",
 		"arith.go:82:8: index out of range",
 		"arith.go:83:8: index out of range",
@@ -140,8 +137,8 @@ const intArithPTX = `//
 	.param .u64 fuseflow_check
 )
 {
-	.reg .pred 	%p<83>;
-	.reg .b32 	%r<135>;
+	.reg .pred 	%p<80>;
+	.reg .b32 	%r<132>;
 	.reg .b64 	%rd<272>;
 
 	ld.param.u64 	%rd1, [a];
@@ -173,6 +170,7 @@ const intArithPTX = `//
 	add.u64 	%rd24, %rd22, %rd23;
 	.loc 1 11 7
 	setp.ge.s64 	%p1, %rd24, %rd3;
+	.loc 1 11 5
 	@%p1 bra 	$if_then3;
 $if_done:
 	.loc 1 14 11
@@ -191,24 +189,23 @@ $check_ok1:
 	ld.global.nc.s64 	%rd28, [%rd27];
 	.loc 1 15 7
 	setp.eq.s64 	%p4, %rd28, 0;
+	.loc 1 15 5
 	@!%p4 bra 	$check_ok1_to_if_done1;
 $if_then:
+	.loc 1 16 3
 	mov.b64 	%rd21, 7;
 $if_done1:
 	.loc 1 18 10
 	mul.lo.s64 	%rd29, 16, %rd24;
 	.loc 1 19 14
-	setp.ne.s64 	%p5, 70, 0;
-	@!%p5 bra 	$check_fail2;
-$check_ok2:
 	rem.s64 	%rd30, %rd24, 70;
 	.loc 1 19 11
 	.loc 1 22 22
 	add.s64 	%rd31, %rd26, %rd21;
 	.loc 1 22 7
-	setp.lt.u64 	%p6, %rd29, %rd9;
-	@!%p6 bra 	$check_fail3;
-$check_ok3:
+	setp.lt.u64 	%p5, %rd29, %rd9;
+	@!%p5 bra 	$check_fail2;
+$check_ok2:
 	shl.b64 	%rd208, %rd29, 3;
 	add.s64 	%rd32, %rd8, %rd208;
 	st.global.s64 	[%rd32], %rd31;
@@ -217,9 +214,9 @@ $check_ok3:
 	.loc 1 23 24
 	sub.s64 	%rd34, %rd26, %rd21;
 	.loc 1 23 7
-	setp.lt.u64 	%p7, %rd33, %rd9;
-	@!%p7 bra 	$check_fail4;
-$check_ok4:
+	setp.lt.u64 	%p6, %rd33, %rd9;
+	@!%p6 bra 	$check_fail3;
+$check_ok3:
 	shl.b64 	%rd209, %rd33, 3;
 	add.s64 	%rd35, %rd8, %rd209;
 	st.global.s64 	[%rd35], %rd34;
@@ -228,37 +225,37 @@ $check_ok4:
 	.loc 1 24 24
 	mul.lo.s64 	%rd37, %rd26, %rd21;
 	.loc 1 24 7
-	setp.lt.u64 	%p8, %rd36, %rd9;
-	@!%p8 bra 	$check_fail5;
-$check_ok5:
+	setp.lt.u64 	%p7, %rd36, %rd9;
+	@!%p7 bra 	$check_fail4;
+$check_ok4:
 	shl.b64 	%rd210, %rd36, 3;
 	add.s64 	%rd38, %rd8, %rd210;
 	st.global.s64 	[%rd38], %rd37;
 	.loc 1 25 9
 	add.s64 	%rd39, %rd29, 3;
 	.loc 1 25 24
-	setp.ne.s64 	%p9, %rd21, 0;
-	@!%p9 bra 	$check_fail6;
-$check_ok6:
+	setp.ne.s64 	%p8, %rd21, 0;
+	@!%p8 bra 	$check_fail5;
+$check_ok5:
 	div.s64 	%rd40, %rd26, %rd21;
 	.loc 1 25 7
-	setp.lt.u64 	%p10, %rd39, %rd9;
-	@!%p10 bra 	$check_fail7;
-$check_ok7:
+	setp.lt.u64 	%p9, %rd39, %rd9;
+	@!%p9 bra 	$check_fail6;
+$check_ok6:
 	shl.b64 	%rd211, %rd39, 3;
 	add.s64 	%rd41, %rd8, %rd211;
 	st.global.s64 	[%rd41], %rd40;
 	.loc 1 26 9
 	add.s64 	%rd42, %rd29, 4;
 	.loc 1 26 24
-	setp.ne.s64 	%p11, %rd21, 0;
-	@!%p11 bra 	$check_fail8;
-$check_ok8:
+	setp.ne.s64 	%p10, %rd21, 0;
+	@!%p10 bra 	$check_fail7;
+$check_ok7:
 	rem.s64 	%rd43, %rd26, %rd21;
 	.loc 1 26 7
-	setp.lt.u64 	%p12, %rd42, %rd9;
-	@!%p12 bra 	$check_fail9;
-$check_ok9:
+	setp.lt.u64 	%p11, %rd42, %rd9;
+	@!%p11 bra 	$check_fail8;
+$check_ok8:
 	shl.b64 	%rd212, %rd42, 3;
 	add.s64 	%rd44, %rd8, %rd212;
 	st.global.s64 	[%rd44], %rd43;
@@ -267,9 +264,9 @@ $check_ok9:
 	.loc 1 27 24
 	and.b64 	%rd46, %rd26, %rd21;
 	.loc 1 27 7
-	setp.lt.u64 	%p13, %rd45, %rd9;
-	@!%p13 bra 	$check_fail10;
-$check_ok10:
+	setp.lt.u64 	%p12, %rd45, %rd9;
+	@!%p12 bra 	$check_fail9;
+$check_ok9:
 	shl.b64 	%rd213, %rd45, 3;
 	add.s64 	%rd47, %rd8, %rd213;
 	st.global.s64 	[%rd47], %rd46;
@@ -278,9 +275,9 @@ $check_ok10:
 	.loc 1 28 24
 	or.b64 	%rd49, %rd26, %rd21;
 	.loc 1 28 7
-	setp.lt.u64 	%p14, %rd48, %rd9;
-	@!%p14 bra 	$check_fail11;
-$check_ok11:
+	setp.lt.u64 	%p13, %rd48, %rd9;
+	@!%p13 bra 	$check_fail10;
+$check_ok10:
 	shl.b64 	%rd214, %rd48, 3;
 	add.s64 	%rd50, %rd8, %rd214;
 	st.global.s64 	[%rd50], %rd49;
@@ -289,9 +286,9 @@ $check_ok11:
 	.loc 1 29 24
 	xor.b64 	%rd52, %rd26, %rd21;
 	.loc 1 29 7
-	setp.lt.u64 	%p15, %rd51, %rd9;
-	@!%p15 bra 	$check_fail12;
-$check_ok12:
+	setp.lt.u64 	%p14, %rd51, %rd9;
+	@!%p14 bra 	$check_fail11;
+$check_ok11:
 	shl.b64 	%rd215, %rd51, 3;
 	add.s64 	%rd53, %rd8, %rd215;
 	st.global.s64 	[%rd53], %rd52;
@@ -301,9 +298,9 @@ $check_ok12:
 	not.b64 	%rd55, %rd21;
 	and.b64 	%rd56, %rd26, %rd55;
 	.loc 1 30 7
-	setp.lt.u64 	%p16, %rd54, %rd9;
-	@!%p16 bra 	$check_fail13;
-$check_ok13:
+	setp.lt.u64 	%p15, %rd54, %rd9;
+	@!%p15 bra 	$check_fail12;
+$check_ok12:
 	shl.b64 	%rd216, %rd54, 3;
 	add.s64 	%rd57, %rd8, %rd216;
 	st.global.s64 	[%rd57], %rd56;
@@ -314,9 +311,9 @@ $check_ok13:
 	cvt.u32.u64 	%r6, %rd59;
 	shl.b64 	%rd60, %rd26, %r6;
 	.loc 1 31 7
-	setp.lt.u64 	%p17, %rd58, %rd9;
-	@!%p17 bra 	$check_fail14;
-$check_ok14:
+	setp.lt.u64 	%p16, %rd58, %rd9;
+	@!%p16 bra 	$check_fail13;
+$check_ok13:
 	shl.b64 	%rd217, %rd58, 3;
 	add.s64 	%rd61, %rd8, %rd217;
 	st.global.s64 	[%rd61], %rd60;
@@ -327,9 +324,9 @@ $check_ok14:
 	cvt.u32.u64 	%r7, %rd63;
 	shr.s64 	%rd64, %rd26, %r7;
 	.loc 1 32 7
-	setp.lt.u64 	%p18, %rd62, %rd9;
-	@!%p18 bra 	$check_fail15;
-$check_ok15:
+	setp.lt.u64 	%p17, %rd62, %rd9;
+	@!%p17 bra 	$check_fail14;
+$check_ok14:
 	shl.b64 	%rd218, %rd62, 3;
 	add.s64 	%rd65, %rd8, %rd218;
 	st.global.s64 	[%rd65], %rd64;
@@ -338,9 +335,9 @@ $check_ok15:
 	.loc 1 33 22
 	neg.s64 	%rd67, %rd26;
 	.loc 1 33 7
-	setp.lt.u64 	%p19, %rd66, %rd9;
-	@!%p19 bra 	$check_fail16;
-$check_ok16:
+	setp.lt.u64 	%p18, %rd66, %rd9;
+	@!%p18 bra 	$check_fail15;
+$check_ok15:
 	shl.b64 	%rd219, %rd66, 3;
 	add.s64 	%rd68, %rd8, %rd219;
 	st.global.s64 	[%rd68], %rd67;
@@ -349,9 +346,9 @@ $check_ok16:
 	.loc 1 34 22
 	not.b64 	%rd70, %rd26;
 	.loc 1 34 7
-	setp.lt.u64 	%p20, %rd69, %rd9;
-	@!%p20 bra 	$check_fail17;
-$check_ok17:
+	setp.lt.u64 	%p19, %rd69, %rd9;
+	@!%p19 bra 	$check_fail16;
+$check_ok16:
 	shl.b64 	%rd220, %rd69, 3;
 	add.s64 	%rd71, %rd8, %rd220;
 	st.global.s64 	[%rd71], %rd70;
@@ -361,9 +358,9 @@ $check_ok17:
 	min.s64 	%rd73, %rd26, %rd21;
 	min.s64 	%rd74, %rd73, 3;
 	.loc 1 35 7
-	setp.lt.u64 	%p21, %rd72, %rd9;
-	@!%p21 bra 	$check_fail18;
-$check_ok18:
+	setp.lt.u64 	%p20, %rd72, %rd9;
+	@!%p20 bra 	$check_fail17;
+$check_ok17:
 	shl.b64 	%rd221, %rd72, 3;
 	add.s64 	%rd75, %rd8, %rd221;
 	st.global.s64 	[%rd75], %rd74;
@@ -372,18 +369,15 @@ $check_ok18:
 	.loc 1 36 25
 	max.s64 	%rd77, %rd26, %rd21;
 	.loc 1 36 7
-	setp.lt.u64 	%p22, %rd76, %rd9;
-	@!%p22 bra 	$check_fail19;
-$check_ok19:
+	setp.lt.u64 	%p21, %rd76, %rd9;
+	@!%p21 bra 	$check_fail18;
+$check_ok18:
 	shl.b64 	%rd222, %rd76, 3;
 	add.s64 	%rd78, %rd8, %rd222;
 	st.global.s64 	[%rd78], %rd77;
 	.loc 1 37 9
 	add.s64 	%rd79, %rd29, 15;
 	.loc 1 37 21
-	setp.ne.u64 	%p23, 64, 0;
-	@!%p23 bra 	$check_fail20;
-$check_ok20:
 	rem.u64 	%rd80, %rd30, 64;
 	.loc 1 37 17
 	min.u64 	%rd81, %rd80, 255;
@@ -396,9 +390,9 @@ $check_ok20:
 	.loc 1 37 26
 	add.s64 	%rd84, %rd82, %rd83;
 	.loc 1 37 7
-	setp.lt.u64 	%p24, %rd79, %rd9;
-	@!%p24 bra 	$check_fail21;
-$check_ok21:
+	setp.lt.u64 	%p22, %rd79, %rd9;
+	@!%p22 bra 	$check_fail19;
+$check_ok19:
 	shl.b64 	%rd223, %rd79, 3;
 	add.s64 	%rd85, %rd8, %rd223;
 	st.global.s64 	[%rd85], %rd84;
@@ -407,17 +401,19 @@ $check_ok21:
 	.loc 1 39 29
 	cvt.s32.s64 	%r11, %rd21;
 	.loc 1 40 9
-	setp.eq.s32 	%p25, %r11, 0;
-	@!%p25 bra 	$check_ok21_to_if_done2;
+	setp.eq.s32 	%p23, %r11, 0;
+	.loc 1 40 5
+	@!%p23 bra 	$check_ok19_to_if_done2;
 $if_then1:
+	.loc 1 41 3
 	mov.b32 	%r1, -3;
 $if_done2:
 	.loc 1 43 17
 	add.s32 	%r12, %r10, %r1;
 	.loc 1 43 7
-	setp.lt.u64 	%p26, %rd29, %rd12;
-	@!%p26 bra 	$check_fail22;
-$check_ok22:
+	setp.lt.u64 	%p24, %rd29, %rd12;
+	@!%p24 bra 	$check_fail20;
+$check_ok20:
 	shl.b64 	%rd224, %rd29, 2;
 	add.s64 	%rd86, %rd11, %rd224;
 	st.global.s32 	[%rd86], %r12;
@@ -426,9 +422,9 @@ $check_ok22:
 	.loc 1 44 19
 	sub.s32 	%r13, %r10, %r1;
 	.loc 1 44 7
-	setp.lt.u64 	%p27, %rd87, %rd12;
-	@!%p27 bra 	$check_fail23;
-$check_ok23:
+	setp.lt.u64 	%p25, %rd87, %rd12;
+	@!%p25 bra 	$check_fail21;
+$check_ok21:
 	shl.b64 	%rd225, %rd87, 2;
 	add.s64 	%rd88, %rd11, %rd225;
 	st.global.s32 	[%rd88], %r13;
@@ -437,37 +433,37 @@ $check_ok23:
 	.loc 1 45 19
 	mul.lo.s32 	%r14, %r10, %r1;
 	.loc 1 45 7
-	setp.lt.u64 	%p28, %rd89, %rd12;
-	@!%p28 bra 	$check_fail24;
-$check_ok24:
+	setp.lt.u64 	%p26, %rd89, %rd12;
+	@!%p26 bra 	$check_fail22;
+$check_ok22:
 	shl.b64 	%rd226, %rd89, 2;
 	add.s64 	%rd90, %rd11, %rd226;
 	st.global.s32 	[%rd90], %r14;
 	.loc 1 46 9
 	add.s64 	%rd91, %rd29, 3;
 	.loc 1 46 19
-	setp.ne.s32 	%p29, %r1, 0;
-	@!%p29 bra 	$check_fail25;
-$check_ok25:
+	setp.ne.s32 	%p27, %r1, 0;
+	@!%p27 bra 	$check_fail23;
+$check_ok23:
 	div.s32 	%r15, %r10, %r1;
 	.loc 1 46 7
-	setp.lt.u64 	%p30, %rd91, %rd12;
-	@!%p30 bra 	$check_fail26;
-$check_ok26:
+	setp.lt.u64 	%p28, %rd91, %rd12;
+	@!%p28 bra 	$check_fail24;
+$check_ok24:
 	shl.b64 	%rd227, %rd91, 2;
 	add.s64 	%rd92, %rd11, %rd227;
 	st.global.s32 	[%rd92], %r15;
 	.loc 1 47 9
 	add.s64 	%rd93, %rd29, 4;
 	.loc 1 47 19
-	setp.ne.s32 	%p31, %r1, 0;
-	@!%p31 bra 	$check_fail27;
-$check_ok27:
+	setp.ne.s32 	%p29, %r1, 0;
+	@!%p29 bra 	$check_fail25;
+$check_ok25:
 	rem.s32 	%r16, %r10, %r1;
 	.loc 1 47 7
-	setp.lt.u64 	%p32, %rd93, %rd12;
-	@!%p32 bra 	$check_fail28;
-$check_ok28:
+	setp.lt.u64 	%p30, %rd93, %rd12;
+	@!%p30 bra 	$check_fail26;
+$check_ok26:
 	shl.b64 	%rd228, %rd93, 2;
 	add.s64 	%rd94, %rd11, %rd228;
 	st.global.s32 	[%rd94], %r16;
@@ -476,9 +472,9 @@ $check_ok28:
 	.loc 1 48 19
 	and.b32 	%r17, %r10, %r1;
 	.loc 1 48 7
-	setp.lt.u64 	%p33, %rd95, %rd12;
-	@!%p33 bra 	$check_fail29;
-$check_ok29:
+	setp.lt.u64 	%p31, %rd95, %rd12;
+	@!%p31 bra 	$check_fail27;
+$check_ok27:
 	shl.b64 	%rd229, %rd95, 2;
 	add.s64 	%rd96, %rd11, %rd229;
 	st.global.s32 	[%rd96], %r17;
@@ -487,9 +483,9 @@ $check_ok29:
 	.loc 1 49 19
 	or.b32 	%r18, %r10, %r1;
 	.loc 1 49 7
-	setp.lt.u64 	%p34, %rd97, %rd12;
-	@!%p34 bra 	$check_fail30;
-$check_ok30:
+	setp.lt.u64 	%p32, %rd97, %rd12;
+	@!%p32 bra 	$check_fail28;
+$check_ok28:
 	shl.b64 	%rd230, %rd97, 2;
 	add.s64 	%rd98, %rd11, %rd230;
 	st.global.s32 	[%rd98], %r18;
@@ -498,9 +494,9 @@ $check_ok30:
 	.loc 1 50 19
 	xor.b32 	%r19, %r10, %r1;
 	.loc 1 50 7
-	setp.lt.u64 	%p35, %rd99, %rd12;
-	@!%p35 bra 	$check_fail31;
-$check_ok31:
+	setp.lt.u64 	%p33, %rd99, %rd12;
+	@!%p33 bra 	$check_fail29;
+$check_ok29:
 	shl.b64 	%rd231, %rd99, 2;
 	add.s64 	%rd100, %rd11, %rd231;
 	st.global.s32 	[%rd100], %r19;
@@ -510,9 +506,9 @@ $check_ok31:
 	not.b32 	%r20, %r1;
 	and.b32 	%r21, %r10, %r20;
 	.loc 1 51 7
-	setp.lt.u64 	%p36, %rd101, %rd12;
-	@!%p36 bra 	$check_fail32;
-$check_ok32:
+	setp.lt.u64 	%p34, %rd101, %rd12;
+	@!%p34 bra 	$check_fail30;
+$check_ok30:
 	shl.b64 	%rd232, %rd101, 2;
 	add.s64 	%rd102, %rd11, %rd232;
 	st.global.s32 	[%rd102], %r21;
@@ -523,9 +519,9 @@ $check_ok32:
 	cvt.u32.u64 	%r22, %rd104;
 	shl.b32 	%r23, %r10, %r22;
 	.loc 1 52 7
-	setp.lt.u64 	%p37, %rd103, %rd12;
-	@!%p37 bra 	$check_fail33;
-$check_ok33:
+	setp.lt.u64 	%p35, %rd103, %rd12;
+	@!%p35 bra 	$check_fail31;
+$check_ok31:
 	shl.b64 	%rd233, %rd103, 2;
 	add.s64 	%rd105, %rd11, %rd233;
 	st.global.s32 	[%rd105], %r23;
@@ -536,9 +532,9 @@ $check_ok33:
 	cvt.u32.u64 	%r24, %rd107;
 	shr.s32 	%r25, %r10, %r24;
 	.loc 1 53 7
-	setp.lt.u64 	%p38, %rd106, %rd12;
-	@!%p38 bra 	$check_fail34;
-$check_ok34:
+	setp.lt.u64 	%p36, %rd106, %rd12;
+	@!%p36 bra 	$check_fail32;
+$check_ok32:
 	shl.b64 	%rd234, %rd106, 2;
 	add.s64 	%rd108, %rd11, %rd234;
 	st.global.s32 	[%rd108], %r25;
@@ -547,9 +543,9 @@ $check_ok34:
 	.loc 1 54 16
 	neg.s32 	%r26, %r10;
 	.loc 1 54 7
-	setp.lt.u64 	%p39, %rd109, %rd12;
-	@!%p39 bra 	$check_fail35;
-$check_ok35:
+	setp.lt.u64 	%p37, %rd109, %rd12;
+	@!%p37 bra 	$check_fail33;
+$check_ok33:
 	shl.b64 	%rd235, %rd109, 2;
 	add.s64 	%rd110, %rd11, %rd235;
 	st.global.s32 	[%rd110], %r26;
@@ -558,9 +554,9 @@ $check_ok35:
 	.loc 1 55 16
 	not.b32 	%r27, %r10;
 	.loc 1 55 7
-	setp.lt.u64 	%p40, %rd111, %rd12;
-	@!%p40 bra 	$check_fail36;
-$check_ok36:
+	setp.lt.u64 	%p38, %rd111, %rd12;
+	@!%p38 bra 	$check_fail34;
+$check_ok34:
 	shl.b64 	%rd236, %rd111, 2;
 	add.s64 	%rd112, %rd11, %rd236;
 	st.global.s32 	[%rd112], %r27;
@@ -569,9 +565,9 @@ $check_ok36:
 	.loc 1 56 19
 	min.s32 	%r28, %r10, %r1;
 	.loc 1 56 7
-	setp.lt.u64 	%p41, %rd113, %rd12;
-	@!%p41 bra 	$check_fail37;
-$check_ok37:
+	setp.lt.u64 	%p39, %rd113, %rd12;
+	@!%p39 bra 	$check_fail35;
+$check_ok35:
 	shl.b64 	%rd237, %rd113, 2;
 	add.s64 	%rd114, %rd11, %rd237;
 	st.global.s32 	[%rd114], %r28;
@@ -580,9 +576,9 @@ $check_ok37:
 	.loc 1 57 19
 	max.s32 	%r29, %r10, %r1;
 	.loc 1 57 7
-	setp.lt.u64 	%p42, %rd115, %rd12;
-	@!%p42 bra 	$check_fail38;
-$check_ok38:
+	setp.lt.u64 	%p40, %rd115, %rd12;
+	@!%p40 bra 	$check_fail36;
+$check_ok36:
 	shl.b64 	%rd238, %rd115, 2;
 	add.s64 	%rd116, %rd11, %rd238;
 	st.global.s32 	[%rd116], %r29;
@@ -590,16 +586,16 @@ $check_ok38:
 	add.s64 	%rd117, %rd29, 15;
 	.loc 1 58 28
 	.loc 1 58 20
-	setp.ge.s64 	%p43, %rd30, 0;
-	@!%p43 bra 	$check_fail39;
-$check_ok39:
+	setp.ge.s64 	%p41, %rd30, 0;
+	@!%p41 bra 	$check_fail37;
+$check_ok37:
 	min.u64 	%rd118, %rd30, 255;
 	cvt.u32.u64 	%r30, %rd118;
 	shr.s32 	%r31, %r10, %r30;
 	.loc 1 58 7
-	setp.lt.u64 	%p44, %rd117, %rd12;
-	@!%p44 bra 	$check_fail40;
-$check_ok40:
+	setp.lt.u64 	%p42, %rd117, %rd12;
+	@!%p42 bra 	$check_fail38;
+$check_ok38:
 	shl.b64 	%rd239, %rd117, 2;
 	add.s64 	%rd119, %rd11, %rd239;
 	st.global.s32 	[%rd119], %r31;
@@ -608,17 +604,19 @@ $check_ok40:
 	.loc 1 60 29
 	cvt.u32.u64 	%r33, %rd21;
 	.loc 1 61 8
-	setp.eq.u32 	%p45, %r33, 0;
-	@!%p45 bra 	$check_ok40_to_if_done3;
+	setp.eq.u32 	%p43, %r33, 0;
+	.loc 1 61 5
+	@!%p43 bra 	$check_ok38_to_if_done3;
 $if_then2:
+	.loc 1 62 3
 	mov.b32 	%r2, 5;
 $if_done3:
 	.loc 1 64 17
 	add.u32 	%r34, %r32, %r2;
 	.loc 1 64 8
-	setp.lt.u64 	%p46, %rd29, %rd15;
-	@!%p46 bra 	$check_fail41;
-$check_ok41:
+	setp.lt.u64 	%p44, %rd29, %rd15;
+	@!%p44 bra 	$check_fail39;
+$check_ok39:
 	shl.b64 	%rd240, %rd29, 2;
 	add.s64 	%rd120, %rd14, %rd240;
 	st.global.u32 	[%rd120], %r34;
@@ -627,9 +625,9 @@ $check_ok41:
 	.loc 1 65 19
 	sub.u32 	%r35, %r32, %r2;
 	.loc 1 65 8
-	setp.lt.u64 	%p47, %rd121, %rd15;
-	@!%p47 bra 	$check_fail42;
-$check_ok42:
+	setp.lt.u64 	%p45, %rd121, %rd15;
+	@!%p45 bra 	$check_fail40;
+$check_ok40:
 	shl.b64 	%rd241, %rd121, 2;
 	add.s64 	%rd122, %rd14, %rd241;
 	st.global.u32 	[%rd122], %r35;
@@ -638,37 +636,37 @@ $check_ok42:
 	.loc 1 66 19
 	mul.lo.u32 	%r36, %r32, %r2;
 	.loc 1 66 8
-	setp.lt.u64 	%p48, %rd123, %rd15;
-	@!%p48 bra 	$check_fail43;
-$check_ok43:
+	setp.lt.u64 	%p46, %rd123, %rd15;
+	@!%p46 bra 	$check_fail41;
+$check_ok41:
 	shl.b64 	%rd242, %rd123, 2;
 	add.s64 	%rd124, %rd14, %rd242;
 	st.global.u32 	[%rd124], %r36;
 	.loc 1 67 10
 	add.s64 	%rd125, %rd29, 3;
 	.loc 1 67 19
-	setp.ne.u32 	%p49, %r2, 0;
-	@!%p49 bra 	$check_fail44;
-$check_ok44:
+	setp.ne.u32 	%p47, %r2, 0;
+	@!%p47 bra 	$check_fail42;
+$check_ok42:
 	div.u32 	%r37, %r32, %r2;
 	.loc 1 67 8
-	setp.lt.u64 	%p50, %rd125, %rd15;
-	@!%p50 bra 	$check_fail45;
-$check_ok45:
+	setp.lt.u64 	%p48, %rd125, %rd15;
+	@!%p48 bra 	$check_fail43;
+$check_ok43:
 	shl.b64 	%rd243, %rd125, 2;
 	add.s64 	%rd126, %rd14, %rd243;
 	st.global.u32 	[%rd126], %r37;
 	.loc 1 68 10
 	add.s64 	%rd127, %rd29, 4;
 	.loc 1 68 19
-	setp.ne.u32 	%p51, %r2, 0;
-	@!%p51 bra 	$check_fail46;
-$check_ok46:
+	setp.ne.u32 	%p49, %r2, 0;
+	@!%p49 bra 	$check_fail44;
+$check_ok44:
 	rem.u32 	%r38, %r32, %r2;
 	.loc 1 68 8
-	setp.lt.u64 	%p52, %rd127, %rd15;
-	@!%p52 bra 	$check_fail47;
-$check_ok47:
+	setp.lt.u64 	%p50, %rd127, %rd15;
+	@!%p50 bra 	$check_fail45;
+$check_ok45:
 	shl.b64 	%rd244, %rd127, 2;
 	add.s64 	%rd128, %rd14, %rd244;
 	st.global.u32 	[%rd128], %r38;
@@ -677,9 +675,9 @@ $check_ok47:
 	.loc 1 69 19
 	and.b32 	%r39, %r32, %r2;
 	.loc 1 69 8
-	setp.lt.u64 	%p53, %rd129, %rd15;
-	@!%p53 bra 	$check_fail48;
-$check_ok48:
+	setp.lt.u64 	%p51, %rd129, %rd15;
+	@!%p51 bra 	$check_fail46;
+$check_ok46:
 	shl.b64 	%rd245, %rd129, 2;
 	add.s64 	%rd130, %rd14, %rd245;
 	st.global.u32 	[%rd130], %r39;
@@ -688,9 +686,9 @@ $check_ok48:
 	.loc 1 70 19
 	or.b32 	%r40, %r32, %r2;
 	.loc 1 70 8
-	setp.lt.u64 	%p54, %rd131, %rd15;
-	@!%p54 bra 	$check_fail49;
-$check_ok49:
+	setp.lt.u64 	%p52, %rd131, %rd15;
+	@!%p52 bra 	$check_fail47;
+$check_ok47:
 	shl.b64 	%rd246, %rd131, 2;
 	add.s64 	%rd132, %rd14, %rd246;
 	st.global.u32 	[%rd132], %r40;
@@ -699,9 +697,9 @@ $check_ok49:
 	.loc 1 71 19
 	xor.b32 	%r41, %r32, %r2;
 	.loc 1 71 8
-	setp.lt.u64 	%p55, %rd133, %rd15;
-	@!%p55 bra 	$check_fail50;
-$check_ok50:
+	setp.lt.u64 	%p53, %rd133, %rd15;
+	@!%p53 bra 	$check_fail48;
+$check_ok48:
 	shl.b64 	%rd247, %rd133, 2;
 	add.s64 	%rd134, %rd14, %rd247;
 	st.global.u32 	[%rd134], %r41;
@@ -711,9 +709,9 @@ $check_ok50:
 	not.b32 	%r42, %r2;
 	and.b32 	%r43, %r32, %r42;
 	.loc 1 72 8
-	setp.lt.u64 	%p56, %rd135, %rd15;
-	@!%p56 bra 	$check_fail51;
-$check_ok51:
+	setp.lt.u64 	%p54, %rd135, %rd15;
+	@!%p54 bra 	$check_fail49;
+$check_ok49:
 	shl.b64 	%rd248, %rd135, 2;
 	add.s64 	%rd136, %rd14, %rd248;
 	st.global.u32 	[%rd136], %r43;
@@ -724,9 +722,9 @@ $check_ok51:
 	cvt.u32.u64 	%r44, %rd138;
 	shl.b32 	%r45, %r32, %r44;
 	.loc 1 73 8
-	setp.lt.u64 	%p57, %rd137, %rd15;
-	@!%p57 bra 	$check_fail52;
-$check_ok52:
+	setp.lt.u64 	%p55, %rd137, %rd15;
+	@!%p55 bra 	$check_fail50;
+$check_ok50:
 	shl.b64 	%rd249, %rd137, 2;
 	add.s64 	%rd139, %rd14, %rd249;
 	st.global.u32 	[%rd139], %r45;
@@ -737,9 +735,9 @@ $check_ok52:
 	cvt.u32.u64 	%r46, %rd141;
 	shr.u32 	%r47, %r32, %r46;
 	.loc 1 74 8
-	setp.lt.u64 	%p58, %rd140, %rd15;
-	@!%p58 bra 	$check_fail53;
-$check_ok53:
+	setp.lt.u64 	%p56, %rd140, %rd15;
+	@!%p56 bra 	$check_fail51;
+$check_ok51:
 	shl.b64 	%rd250, %rd140, 2;
 	add.s64 	%rd142, %rd14, %rd250;
 	st.global.u32 	[%rd142], %r47;
@@ -748,9 +746,9 @@ $check_ok53:
 	.loc 1 75 17
 	sub.u32 	%r48, 0, %r32;
 	.loc 1 75 8
-	setp.lt.u64 	%p59, %rd143, %rd15;
-	@!%p59 bra 	$check_fail54;
-$check_ok54:
+	setp.lt.u64 	%p57, %rd143, %rd15;
+	@!%p57 bra 	$check_fail52;
+$check_ok52:
 	shl.b64 	%rd251, %rd143, 2;
 	add.s64 	%rd144, %rd14, %rd251;
 	st.global.u32 	[%rd144], %r48;
@@ -759,9 +757,9 @@ $check_ok54:
 	.loc 1 76 17
 	not.b32 	%r49, %r32;
 	.loc 1 76 8
-	setp.lt.u64 	%p60, %rd145, %rd15;
-	@!%p60 bra 	$check_fail55;
-$check_ok55:
+	setp.lt.u64 	%p58, %rd145, %rd15;
+	@!%p58 bra 	$check_fail53;
+$check_ok53:
 	shl.b64 	%rd252, %rd145, 2;
 	add.s64 	%rd146, %rd14, %rd252;
 	st.global.u32 	[%rd146], %r49;
@@ -770,9 +768,9 @@ $check_ok55:
 	.loc 1 77 20
 	min.u32 	%r50, %r32, %r2;
 	.loc 1 77 8
-	setp.lt.u64 	%p61, %rd147, %rd15;
-	@!%p61 bra 	$check_fail56;
-$check_ok56:
+	setp.lt.u64 	%p59, %rd147, %rd15;
+	@!%p59 bra 	$check_fail54;
+$check_ok54:
 	shl.b64 	%rd253, %rd147, 2;
 	add.s64 	%rd148, %rd14, %rd253;
 	st.global.u32 	[%rd148], %r50;
@@ -781,27 +779,24 @@ $check_ok56:
 	.loc 1 78 20
 	max.u32 	%r51, %r32, %r2;
 	.loc 1 78 8
-	setp.lt.u64 	%p62, %rd149, %rd15;
-	@!%p62 bra 	$check_fail57;
-$check_ok57:
+	setp.lt.u64 	%p60, %rd149, %rd15;
+	@!%p60 bra 	$check_fail55;
+$check_ok55:
 	shl.b64 	%rd254, %rd149, 2;
 	add.s64 	%rd150, %rd14, %rd254;
 	st.global.u32 	[%rd150], %r51;
 	.loc 1 79 10
 	add.s64 	%rd151, %rd29, 15;
 	.loc 1 79 26
-	setp.ne.u64 	%p63, 32, 0;
-	@!%p63 bra 	$check_fail58;
-$check_ok58:
 	rem.u64 	%rd152, %rd30, 32;
 	.loc 1 79 20
 	min.u64 	%rd153, %rd152, 255;
 	cvt.u32.u64 	%r52, %rd153;
 	shr.u32 	%r53, %r32, %r52;
 	.loc 1 79 8
-	setp.lt.u64 	%p64, %rd151, %rd15;
-	@!%p64 bra 	$check_fail59;
-$check_ok59:
+	setp.lt.u64 	%p61, %rd151, %rd15;
+	@!%p61 bra 	$check_fail56;
+$check_ok56:
 	shl.b64 	%rd255, %rd151, 2;
 	add.s64 	%rd154, %rd14, %rd255;
 	st.global.u32 	[%rd154], %r53;
@@ -810,9 +805,9 @@ $check_ok59:
 	.loc 1 82 17
 	add.u64 	%rd155, %rd26, %rd21;
 	.loc 1 82 8
-	setp.lt.u64 	%p65, %rd29, %rd18;
-	@!%p65 bra 	$check_fail60;
-$check_ok60:
+	setp.lt.u64 	%p62, %rd29, %rd18;
+	@!%p62 bra 	$check_fail57;
+$check_ok57:
 	shl.b64 	%rd256, %rd29, 3;
 	add.s64 	%rd156, %rd17, %rd256;
 	st.global.u64 	[%rd156], %rd155;
@@ -821,9 +816,9 @@ $check_ok60:
 	.loc 1 83 19
 	sub.u64 	%rd158, %rd26, %rd21;
 	.loc 1 83 8
-	setp.lt.u64 	%p66, %rd157, %rd18;
-	@!%p66 bra 	$check_fail61;
-$check_ok61:
+	setp.lt.u64 	%p63, %rd157, %rd18;
+	@!%p63 bra 	$check_fail58;
+$check_ok58:
 	shl.b64 	%rd257, %rd157, 3;
 	add.s64 	%rd159, %rd17, %rd257;
 	st.global.u64 	[%rd159], %rd158;
@@ -832,37 +827,37 @@ $check_ok61:
 	.loc 1 84 19
 	mul.lo.u64 	%rd161, %rd26, %rd21;
 	.loc 1 84 8
-	setp.lt.u64 	%p67, %rd160, %rd18;
-	@!%p67 bra 	$check_fail62;
-$check_ok62:
+	setp.lt.u64 	%p64, %rd160, %rd18;
+	@!%p64 bra 	$check_fail59;
+$check_ok59:
 	shl.b64 	%rd258, %rd160, 3;
 	add.s64 	%rd162, %rd17, %rd258;
 	st.global.u64 	[%rd162], %rd161;
 	.loc 1 85 10
 	add.s64 	%rd163, %rd29, 3;
 	.loc 1 85 19
-	setp.ne.u64 	%p68, %rd21, 0;
-	@!%p68 bra 	$check_fail63;
-$check_ok63:
+	setp.ne.u64 	%p65, %rd21, 0;
+	@!%p65 bra 	$check_fail60;
+$check_ok60:
 	div.u64 	%rd164, %rd26, %rd21;
 	.loc 1 85 8
-	setp.lt.u64 	%p69, %rd163, %rd18;
-	@!%p69 bra 	$check_fail64;
-$check_ok64:
+	setp.lt.u64 	%p66, %rd163, %rd18;
+	@!%p66 bra 	$check_fail61;
+$check_ok61:
 	shl.b64 	%rd259, %rd163, 3;
 	add.s64 	%rd165, %rd17, %rd259;
 	st.global.u64 	[%rd165], %rd164;
 	.loc 1 86 10
 	add.s64 	%rd166, %rd29, 4;
 	.loc 1 86 19
-	setp.ne.u64 	%p70, %rd21, 0;
-	@!%p70 bra 	$check_fail65;
-$check_ok65:
+	setp.ne.u64 	%p67, %rd21, 0;
+	@!%p67 bra 	$check_fail62;
+$check_ok62:
 	rem.u64 	%rd167, %rd26, %rd21;
 	.loc 1 86 8
-	setp.lt.u64 	%p71, %rd166, %rd18;
-	@!%p71 bra 	$check_fail66;
-$check_ok66:
+	setp.lt.u64 	%p68, %rd166, %rd18;
+	@!%p68 bra 	$check_fail63;
+$check_ok63:
 	shl.b64 	%rd260, %rd166, 3;
 	add.s64 	%rd168, %rd17, %rd260;
 	st.global.u64 	[%rd168], %rd167;
@@ -871,9 +866,9 @@ $check_ok66:
 	.loc 1 87 19
 	and.b64 	%rd170, %rd26, %rd21;
 	.loc 1 87 8
-	setp.lt.u64 	%p72, %rd169, %rd18;
-	@!%p72 bra 	$check_fail67;
-$check_ok67:
+	setp.lt.u64 	%p69, %rd169, %rd18;
+	@!%p69 bra 	$check_fail64;
+$check_ok64:
 	shl.b64 	%rd261, %rd169, 3;
 	add.s64 	%rd171, %rd17, %rd261;
 	st.global.u64 	[%rd171], %rd170;
@@ -882,9 +877,9 @@ $check_ok67:
 	.loc 1 88 19
 	or.b64 	%rd173, %rd26, %rd21;
 	.loc 1 88 8
-	setp.lt.u64 	%p73, %rd172, %rd18;
-	@!%p73 bra 	$check_fail68;
-$check_ok68:
+	setp.lt.u64 	%p70, %rd172, %rd18;
+	@!%p70 bra 	$check_fail65;
+$check_ok65:
 	shl.b64 	%rd262, %rd172, 3;
 	add.s64 	%rd174, %rd17, %rd262;
 	st.global.u64 	[%rd174], %rd173;
@@ -893,9 +888,9 @@ $check_ok68:
 	.loc 1 89 19
 	xor.b64 	%rd176, %rd26, %rd21;
 	.loc 1 89 8
-	setp.lt.u64 	%p74, %rd175, %rd18;
-	@!%p74 bra 	$check_fail69;
-$check_ok69:
+	setp.lt.u64 	%p71, %rd175, %rd18;
+	@!%p71 bra 	$check_fail66;
+$check_ok66:
 	shl.b64 	%rd263, %rd175, 3;
 	add.s64 	%rd177, %rd17, %rd263;
 	st.global.u64 	[%rd177], %rd176;
@@ -905,9 +900,9 @@ $check_ok69:
 	not.b64 	%rd179, %rd21;
 	and.b64 	%rd180, %rd26, %rd179;
 	.loc 1 90 8
-	setp.lt.u64 	%p75, %rd178, %rd18;
-	@!%p75 bra 	$check_fail70;
-$check_ok70:
+	setp.lt.u64 	%p72, %rd178, %rd18;
+	@!%p72 bra 	$check_fail67;
+$check_ok67:
 	shl.b64 	%rd264, %rd178, 3;
 	add.s64 	%rd181, %rd17, %rd264;
 	st.global.u64 	[%rd181], %rd180;
@@ -918,9 +913,9 @@ $check_ok70:
 	cvt.u32.u64 	%r54, %rd183;
 	shl.b64 	%rd184, %rd26, %r54;
 	.loc 1 91 8
-	setp.lt.u64 	%p76, %rd182, %rd18;
-	@!%p76 bra 	$check_fail71;
-$check_ok71:
+	setp.lt.u64 	%p73, %rd182, %rd18;
+	@!%p73 bra 	$check_fail68;
+$check_ok68:
 	shl.b64 	%rd265, %rd182, 3;
 	add.s64 	%rd185, %rd17, %rd265;
 	st.global.u64 	[%rd185], %rd184;
@@ -931,9 +926,9 @@ $check_ok71:
 	cvt.u32.u64 	%r55, %rd187;
 	shr.u64 	%rd188, %rd26, %r55;
 	.loc 1 92 8
-	setp.lt.u64 	%p77, %rd186, %rd18;
-	@!%p77 bra 	$check_fail72;
-$check_ok72:
+	setp.lt.u64 	%p74, %rd186, %rd18;
+	@!%p74 bra 	$check_fail69;
+$check_ok69:
 	shl.b64 	%rd266, %rd186, 3;
 	add.s64 	%rd189, %rd17, %rd266;
 	st.global.u64 	[%rd189], %rd188;
@@ -942,9 +937,9 @@ $check_ok72:
 	.loc 1 93 17
 	sub.u64 	%rd191, 0, %rd26;
 	.loc 1 93 8
-	setp.lt.u64 	%p78, %rd190, %rd18;
-	@!%p78 bra 	$check_fail73;
-$check_ok73:
+	setp.lt.u64 	%p75, %rd190, %rd18;
+	@!%p75 bra 	$check_fail70;
+$check_ok70:
 	shl.b64 	%rd267, %rd190, 3;
 	add.s64 	%rd192, %rd17, %rd267;
 	st.global.u64 	[%rd192], %rd191;
@@ -953,9 +948,9 @@ $check_ok73:
 	.loc 1 94 17
 	not.b64 	%rd194, %rd26;
 	.loc 1 94 8
-	setp.lt.u64 	%p79, %rd193, %rd18;
-	@!%p79 bra 	$check_fail74;
-$check_ok74:
+	setp.lt.u64 	%p76, %rd193, %rd18;
+	@!%p76 bra 	$check_fail71;
+$check_ok71:
 	shl.b64 	%rd268, %rd193, 3;
 	add.s64 	%rd195, %rd17, %rd268;
 	st.global.u64 	[%rd195], %rd194;
@@ -964,9 +959,9 @@ $check_ok74:
 	.loc 1 95 20
 	min.u64 	%rd197, %rd26, %rd21;
 	.loc 1 95 8
-	setp.lt.u64 	%p80, %rd196, %rd18;
-	@!%p80 bra 	$check_fail75;
-$check_ok75:
+	setp.lt.u64 	%p77, %rd196, %rd18;
+	@!%p77 bra 	$check_fail72;
+$check_ok72:
 	shl.b64 	%rd269, %rd196, 3;
 	add.s64 	%rd198, %rd17, %rd269;
 	st.global.u64 	[%rd198], %rd197;
@@ -975,9 +970,9 @@ $check_ok75:
 	.loc 1 96 20
 	max.u64 	%rd200, %rd26, %rd21;
 	.loc 1 96 8
-	setp.lt.u64 	%p81, %rd199, %rd18;
-	@!%p81 bra 	$check_fail76;
-$check_ok76:
+	setp.lt.u64 	%p78, %rd199, %rd18;
+	@!%p78 bra 	$check_fail73;
+$check_ok73:
 	shl.b64 	%rd270, %rd199, 3;
 	add.s64 	%rd201, %rd17, %rd270;
 	st.global.u64 	[%rd201], %rd200;
@@ -990,494 +985,477 @@ $check_ok76:
 	shr.s64 	%rd204, %rd26, %r56;
 	.loc 1 97 23
 	.loc 1 97 8
-	setp.lt.u64 	%p82, %rd202, %rd18;
-	@!%p82 bra 	$check_fail77;
-$check_ok77:
+	setp.lt.u64 	%p79, %rd202, %rd18;
+	@!%p79 bra 	$check_fail74;
+$check_ok74:
 	shl.b64 	%rd271, %rd202, 3;
 	add.s64 	%rd205, %rd17, %rd271;
 	st.global.u64 	[%rd205], %rd204;
+	.loc 1 97 2
 	ret;
 $if_then3:
 	.loc 1 12 3
 	ret;
 $check_fail:
 	.loc 1 14 11
-	atom.global.cas.b32 	%r134, [%rd20], 0, 1;
+	atom.global.cas.b32 	%r131, [%rd20], 0, 1;
 	membar.sys;
 	trap;
 	bra 	$check_ok;
 $check_fail1:
 	.loc 1 14 17
-	atom.global.cas.b32 	%r133, [%rd20], 0, 2;
+	atom.global.cas.b32 	%r130, [%rd20], 0, 2;
 	membar.sys;
 	trap;
 	bra 	$check_ok1;
 $check_fail2:
-	.loc 1 19 14
-	atom.global.cas.b32 	%r132, [%rd20], 0, 3;
+	.loc 1 22 7
+	atom.global.cas.b32 	%r129, [%rd20], 0, 3;
 	membar.sys;
 	trap;
 	bra 	$check_ok2;
 $check_fail3:
-	.loc 1 22 7
-	atom.global.cas.b32 	%r131, [%rd20], 0, 4;
+	.loc 1 23 7
+	atom.global.cas.b32 	%r128, [%rd20], 0, 4;
 	membar.sys;
 	trap;
 	bra 	$check_ok3;
 $check_fail4:
-	.loc 1 23 7
-	atom.global.cas.b32 	%r130, [%rd20], 0, 5;
+	.loc 1 24 7
+	atom.global.cas.b32 	%r127, [%rd20], 0, 5;
 	membar.sys;
 	trap;
 	bra 	$check_ok4;
 $check_fail5:
-	.loc 1 24 7
-	atom.global.cas.b32 	%r129, [%rd20], 0, 6;
+	.loc 1 25 24
+	atom.global.cas.b32 	%r126, [%rd20], 0, 6;
 	membar.sys;
 	trap;
 	bra 	$check_ok5;
 $check_fail6:
-	.loc 1 25 24
-	atom.global.cas.b32 	%r128, [%rd20], 0, 7;
+	.loc 1 25 7
+	atom.global.cas.b32 	%r125, [%rd20], 0, 7;
 	membar.sys;
 	trap;
 	bra 	$check_ok6;
 $check_fail7:
-	.loc 1 25 7
-	atom.global.cas.b32 	%r127, [%rd20], 0, 8;
+	.loc 1 26 24
+	atom.global.cas.b32 	%r124, [%rd20], 0, 8;
 	membar.sys;
 	trap;
 	bra 	$check_ok7;
 $check_fail8:
-	.loc 1 26 24
-	atom.global.cas.b32 	%r126, [%rd20], 0, 9;
+	.loc 1 26 7
+	atom.global.cas.b32 	%r123, [%rd20], 0, 9;
 	membar.sys;
 	trap;
 	bra 	$check_ok8;
 $check_fail9:
-	.loc 1 26 7
-	atom.global.cas.b32 	%r125, [%rd20], 0, 10;
+	.loc 1 27 7
+	atom.global.cas.b32 	%r122, [%rd20], 0, 10;
 	membar.sys;
 	trap;
 	bra 	$check_ok9;
 $check_fail10:
-	.loc 1 27 7
-	atom.global.cas.b32 	%r124, [%rd20], 0, 11;
+	.loc 1 28 7
+	atom.global.cas.b32 	%r121, [%rd20], 0, 11;
 	membar.sys;
 	trap;
 	bra 	$check_ok10;
 $check_fail11:
-	.loc 1 28 7
-	atom.global.cas.b32 	%r123, [%rd20], 0, 12;
+	.loc 1 29 7
+	atom.global.cas.b32 	%r120, [%rd20], 0, 12;
 	membar.sys;
 	trap;
 	bra 	$check_ok11;
 $check_fail12:
-	.loc 1 29 7
-	atom.global.cas.b32 	%r122, [%rd20], 0, 13;
+	.loc 1 30 7
+	atom.global.cas.b32 	%r119, [%rd20], 0, 13;
 	membar.sys;
 	trap;
 	bra 	$check_ok12;
 $check_fail13:
-	.loc 1 30 7
-	atom.global.cas.b32 	%r121, [%rd20], 0, 14;
+	.loc 1 31 7
+	atom.global.cas.b32 	%r118, [%rd20], 0, 14;
 	membar.sys;
 	trap;
 	bra 	$check_ok13;
 $check_fail14:
-	.loc 1 31 7
-	atom.global.cas.b32 	%r120, [%rd20], 0, 15;
+	.loc 1 32 7
+	atom.global.cas.b32 	%r117, [%rd20], 0, 15;
 	membar.sys;
 	trap;
 	bra 	$check_ok14;
 $check_fail15:
-	.loc 1 32 7
-	atom.global.cas.b32 	%r119, [%rd20], 0, 16;
+	.loc 1 33 7
+	atom.global.cas.b32 	%r116, [%rd20], 0, 16;
 	membar.sys;
 	trap;
 	bra 	$check_ok15;
 $check_fail16:
-	.loc 1 33 7
-	atom.global.cas.b32 	%r118, [%rd20], 0, 17;
+	.loc 1 34 7
+	atom.global.cas.b32 	%r115, [%rd20], 0, 17;
 	membar.sys;
 	trap;
 	bra 	$check_ok16;
 $check_fail17:
-	.loc 1 34 7
-	atom.global.cas.b32 	%r117, [%rd20], 0, 18;
+	.loc 1 35 7
+	atom.global.cas.b32 	%r114, [%rd20], 0, 18;
 	membar.sys;
 	trap;
 	bra 	$check_ok17;
 $check_fail18:
-	.loc 1 35 7
-	atom.global.cas.b32 	%r116, [%rd20], 0, 19;
+	.loc 1 36 7
+	atom.global.cas.b32 	%r113, [%rd20], 0, 19;
 	membar.sys;
 	trap;
 	bra 	$check_ok18;
 $check_fail19:
-	.loc 1 36 7
-	atom.global.cas.b32 	%r115, [%rd20], 0, 20;
+	.loc 1 37 7
+	atom.global.cas.b32 	%r112, [%rd20], 0, 20;
 	membar.sys;
 	trap;
 	bra 	$check_ok19;
 $check_fail20:
-	.loc 1 37 21
-	atom.global.cas.b32 	%r114, [%rd20], 0, 21;
+	.loc 1 43 7
+	atom.global.cas.b32 	%r111, [%rd20], 0, 21;
 	membar.sys;
 	trap;
 	bra 	$check_ok20;
 $check_fail21:
-	.loc 1 37 7
-	atom.global.cas.b32 	%r113, [%rd20], 0, 22;
+	.loc 1 44 7
+	atom.global.cas.b32 	%r110, [%rd20], 0, 22;
 	membar.sys;
 	trap;
 	bra 	$check_ok21;
 $check_fail22:
-	.loc 1 43 7
-	atom.global.cas.b32 	%r112, [%rd20], 0, 23;
+	.loc 1 45 7
+	atom.global.cas.b32 	%r109, [%rd20], 0, 23;
 	membar.sys;
 	trap;
 	bra 	$check_ok22;
 $check_fail23:
-	.loc 1 44 7
-	atom.global.cas.b32 	%r111, [%rd20], 0, 24;
+	.loc 1 46 19
+	atom.global.cas.b32 	%r108, [%rd20], 0, 24;
 	membar.sys;
 	trap;
 	bra 	$check_ok23;
 $check_fail24:
-	.loc 1 45 7
-	atom.global.cas.b32 	%r110, [%rd20], 0, 25;
+	.loc 1 46 7
+	atom.global.cas.b32 	%r107, [%rd20], 0, 25;
 	membar.sys;
 	trap;
 	bra 	$check_ok24;
 $check_fail25:
-	.loc 1 46 19
-	atom.global.cas.b32 	%r109, [%rd20], 0, 26;
+	.loc 1 47 19
+	atom.global.cas.b32 	%r106, [%rd20], 0, 26;
 	membar.sys;
 	trap;
 	bra 	$check_ok25;
 $check_fail26:
-	.loc 1 46 7
-	atom.global.cas.b32 	%r108, [%rd20], 0, 27;
+	.loc 1 47 7
+	atom.global.cas.b32 	%r105, [%rd20], 0, 27;
 	membar.sys;
 	trap;
 	bra 	$check_ok26;
 $check_fail27:
-	.loc 1 47 19
-	atom.global.cas.b32 	%r107, [%rd20], 0, 28;
+	.loc 1 48 7
+	atom.global.cas.b32 	%r104, [%rd20], 0, 28;
 	membar.sys;
 	trap;
 	bra 	$check_ok27;
 $check_fail28:
-	.loc 1 47 7
-	atom.global.cas.b32 	%r106, [%rd20], 0, 29;
+	.loc 1 49 7
+	atom.global.cas.b32 	%r103, [%rd20], 0, 29;
 	membar.sys;
 	trap;
 	bra 	$check_ok28;
 $check_fail29:
-	.loc 1 48 7
-	atom.global.cas.b32 	%r105, [%rd20], 0, 30;
+	.loc 1 50 7
+	atom.global.cas.b32 	%r102, [%rd20], 0, 30;
 	membar.sys;
 	trap;
 	bra 	$check_ok29;
 $check_fail30:
-	.loc 1 49 7
-	atom.global.cas.b32 	%r104, [%rd20], 0, 31;
+	.loc 1 51 7
+	atom.global.cas.b32 	%r101, [%rd20], 0, 31;
 	membar.sys;
 	trap;
 	bra 	$check_ok30;
 $check_fail31:
-	.loc 1 50 7
-	atom.global.cas.b32 	%r103, [%rd20], 0, 32;
+	.loc 1 52 7
+	atom.global.cas.b32 	%r100, [%rd20], 0, 32;
 	membar.sys;
 	trap;
 	bra 	$check_ok31;
 $check_fail32:
-	.loc 1 51 7
-	atom.global.cas.b32 	%r102, [%rd20], 0, 33;
+	.loc 1 53 7
+	atom.global.cas.b32 	%r99, [%rd20], 0, 33;
 	membar.sys;
 	trap;
 	bra 	$check_ok32;
 $check_fail33:
-	.loc 1 52 7
-	atom.global.cas.b32 	%r101, [%rd20], 0, 34;
+	.loc 1 54 7
+	atom.global.cas.b32 	%r98, [%rd20], 0, 34;
 	membar.sys;
 	trap;
 	bra 	$check_ok33;
 $check_fail34:
-	.loc 1 53 7
-	atom.global.cas.b32 	%r100, [%rd20], 0, 35;
+	.loc 1 55 7
+	atom.global.cas.b32 	%r97, [%rd20], 0, 35;
 	membar.sys;
 	trap;
 	bra 	$check_ok34;
 $check_fail35:
-	.loc 1 54 7
-	atom.global.cas.b32 	%r99, [%rd20], 0, 36;
+	.loc 1 56 7
+	atom.global.cas.b32 	%r96, [%rd20], 0, 36;
 	membar.sys;
 	trap;
 	bra 	$check_ok35;
 $check_fail36:
-	.loc 1 55 7
-	atom.global.cas.b32 	%r98, [%rd20], 0, 37;
+	.loc 1 57 7
+	atom.global.cas.b32 	%r95, [%rd20], 0, 37;
 	membar.sys;
 	trap;
 	bra 	$check_ok36;
 $check_fail37:
-	.loc 1 56 7
-	atom.global.cas.b32 	%r97, [%rd20], 0, 38;
+	.loc 1 58 20
+	atom.global.cas.b32 	%r94, [%rd20], 0, 38;
 	membar.sys;
 	trap;
 	bra 	$check_ok37;
 $check_fail38:
-	.loc 1 57 7
-	atom.global.cas.b32 	%r96, [%rd20], 0, 39;
+	.loc 1 58 7
+	atom.global.cas.b32 	%r93, [%rd20], 0, 39;
 	membar.sys;
 	trap;
 	bra 	$check_ok38;
 $check_fail39:
-	.loc 1 58 20
-	atom.global.cas.b32 	%r95, [%rd20], 0, 40;
+	.loc 1 64 8
+	atom.global.cas.b32 	%r92, [%rd20], 0, 40;
 	membar.sys;
 	trap;
 	bra 	$check_ok39;
 $check_fail40:
-	.loc 1 58 7
-	atom.global.cas.b32 	%r94, [%rd20], 0, 41;
+	.loc 1 65 8
+	atom.global.cas.b32 	%r91, [%rd20], 0, 41;
 	membar.sys;
 	trap;
 	bra 	$check_ok40;
 $check_fail41:
-	.loc 1 64 8
-	atom.global.cas.b32 	%r93, [%rd20], 0, 42;
+	.loc 1 66 8
+	atom.global.cas.b32 	%r90, [%rd20], 0, 42;
 	membar.sys;
 	trap;
 	bra 	$check_ok41;
 $check_fail42:
-	.loc 1 65 8
-	atom.global.cas.b32 	%r92, [%rd20], 0, 43;
+	.loc 1 67 19
+	atom.global.cas.b32 	%r89, [%rd20], 0, 43;
 	membar.sys;
 	trap;
 	bra 	$check_ok42;
 $check_fail43:
-	.loc 1 66 8
-	atom.global.cas.b32 	%r91, [%rd20], 0, 44;
+	.loc 1 67 8
+	atom.global.cas.b32 	%r88, [%rd20], 0, 44;
 	membar.sys;
 	trap;
 	bra 	$check_ok43;
 $check_fail44:
-	.loc 1 67 19
-	atom.global.cas.b32 	%r90, [%rd20], 0, 45;
+	.loc 1 68 19
+	atom.global.cas.b32 	%r87, [%rd20], 0, 45;
 	membar.sys;
 	trap;
 	bra 	$check_ok44;
 $check_fail45:
-	.loc 1 67 8
-	atom.global.cas.b32 	%r89, [%rd20], 0, 46;
+	.loc 1 68 8
+	atom.global.cas.b32 	%r86, [%rd20], 0, 46;
 	membar.sys;
 	trap;
 	bra 	$check_ok45;
 $check_fail46:
-	.loc 1 68 19
-	atom.global.cas.b32 	%r88, [%rd20], 0, 47;
+	.loc 1 69 8
+	atom.global.cas.b32 	%r85, [%rd20], 0, 47;
 	membar.sys;
 	trap;
 	bra 	$check_ok46;
 $check_fail47:
-	.loc 1 68 8
-	atom.global.cas.b32 	%r87, [%rd20], 0, 48;
+	.loc 1 70 8
+	atom.global.cas.b32 	%r84, [%rd20], 0, 48;
 	membar.sys;
 	trap;
 	bra 	$check_ok47;
 $check_fail48:
-	.loc 1 69 8
-	atom.global.cas.b32 	%r86, [%rd20], 0, 49;
+	.loc 1 71 8
+	atom.global.cas.b32 	%r83, [%rd20], 0, 49;
 	membar.sys;
 	trap;
 	bra 	$check_ok48;
 $check_fail49:
-	.loc 1 70 8
-	atom.global.cas.b32 	%r85, [%rd20], 0, 50;
+	.loc 1 72 8
+	atom.global.cas.b32 	%r82, [%rd20], 0, 50;
 	membar.sys;
 	trap;
 	bra 	$check_ok49;
 $check_fail50:
-	.loc 1 71 8
-	atom.global.cas.b32 	%r84, [%rd20], 0, 51;
+	.loc 1 73 8
+	atom.global.cas.b32 	%r81, [%rd20], 0, 51;
 	membar.sys;
 	trap;
 	bra 	$check_ok50;
 $check_fail51:
-	.loc 1 72 8
-	atom.global.cas.b32 	%r83, [%rd20], 0, 52;
+	.loc 1 74 8
+	atom.global.cas.b32 	%r80, [%rd20], 0, 52;
 	membar.sys;
 	trap;
 	bra 	$check_ok51;
 $check_fail52:
-	.loc 1 73 8
-	atom.global.cas.b32 	%r82, [%rd20], 0, 53;
+	.loc 1 75 8
+	atom.global.cas.b32 	%r79, [%rd20], 0, 53;
 	membar.sys;
 	trap;
 	bra 	$check_ok52;
 $check_fail53:
-	.loc 1 74 8
-	atom.global.cas.b32 	%r81, [%rd20], 0, 54;
+	.loc 1 76 8
+	atom.global.cas.b32 	%r78, [%rd20], 0, 54;
 	membar.sys;
 	trap;
 	bra 	$check_ok53;
 $check_fail54:
-	.loc 1 75 8
-	atom.global.cas.b32 	%r80, [%rd20], 0, 55;
+	.loc 1 77 8
+	atom.global.cas.b32 	%r77, [%rd20], 0, 55;
 	membar.sys;
 	trap;
 	bra 	$check_ok54;
 $check_fail55:
-	.loc 1 76 8
-	atom.global.cas.b32 	%r79, [%rd20], 0, 56;
+	.loc 1 78 8
+	atom.global.cas.b32 	%r76, [%rd20], 0, 56;
 	membar.sys;
 	trap;
 	bra 	$check_ok55;
 $check_fail56:
-	.loc 1 77 8
-	atom.global.cas.b32 	%r78, [%rd20], 0, 57;
+	.loc 1 79 8
+	atom.global.cas.b32 	%r75, [%rd20], 0, 57;
 	membar.sys;
 	trap;
 	bra 	$check_ok56;
 $check_fail57:
-	.loc 1 78 8
-	atom.global.cas.b32 	%r77, [%rd20], 0, 58;
+	.loc 1 82 8
+	atom.global.cas.b32 	%r74, [%rd20], 0, 58;
 	membar.sys;
 	trap;
 	bra 	$check_ok57;
 $check_fail58:
-	.loc 1 79 26
-	atom.global.cas.b32 	%r76, [%rd20], 0, 59;
+	.loc 1 83 8
+	atom.global.cas.b32 	%r73, [%rd20], 0, 59;
 	membar.sys;
 	trap;
 	bra 	$check_ok58;
 $check_fail59:
-	.loc 1 79 8
-	atom.global.cas.b32 	%r75, [%rd20], 0, 60;
+	.loc 1 84 8
+	atom.global.cas.b32 	%r72, [%rd20], 0, 60;
 	membar.sys;
 	trap;
 	bra 	$check_ok59;
 $check_fail60:
-	.loc 1 82 8
-	atom.global.cas.b32 	%r74, [%rd20], 0, 61;
+	.loc 1 85 19
+	atom.global.cas.b32 	%r71, [%rd20], 0, 61;
 	membar.sys;
 	trap;
 	bra 	$check_ok60;
 $check_fail61:
-	.loc 1 83 8
-	atom.global.cas.b32 	%r73, [%rd20], 0, 62;
+	.loc 1 85 8
+	atom.global.cas.b32 	%r70, [%rd20], 0, 62;
 	membar.sys;
 	trap;
 	bra 	$check_ok61;
 $check_fail62:
-	.loc 1 84 8
-	atom.global.cas.b32 	%r72, [%rd20], 0, 63;
+	.loc 1 86 19
+	atom.global.cas.b32 	%r69, [%rd20], 0, 63;
 	membar.sys;
 	trap;
 	bra 	$check_ok62;
 $check_fail63:
-	.loc 1 85 19
-	atom.global.cas.b32 	%r71, [%rd20], 0, 64;
+	.loc 1 86 8
+	atom.global.cas.b32 	%r68, [%rd20], 0, 64;
 	membar.sys;
 	trap;
 	bra 	$check_ok63;
 $check_fail64:
-	.loc 1 85 8
-	atom.global.cas.b32 	%r70, [%rd20], 0, 65;
+	.loc 1 87 8
+	atom.global.cas.b32 	%r67, [%rd20], 0, 65;
 	membar.sys;
 	trap;
 	bra 	$check_ok64;
 $check_fail65:
-	.loc 1 86 19
-	atom.global.cas.b32 	%r69, [%rd20], 0, 66;
+	.loc 1 88 8
+	atom.global.cas.b32 	%r66, [%rd20], 0, 66;
 	membar.sys;
 	trap;
 	bra 	$check_ok65;
 $check_fail66:
-	.loc 1 86 8
-	atom.global.cas.b32 	%r68, [%rd20], 0, 67;
+	.loc 1 89 8
+	atom.global.cas.b32 	%r65, [%rd20], 0, 67;
 	membar.sys;
 	trap;
 	bra 	$check_ok66;
 $check_fail67:
-	.loc 1 87 8
-	atom.global.cas.b32 	%r67, [%rd20], 0, 68;
+	.loc 1 90 8
+	atom.global.cas.b32 	%r64, [%rd20], 0, 68;
 	membar.sys;
 	trap;
 	bra 	$check_ok67;
 $check_fail68:
-	.loc 1 88 8
-	atom.global.cas.b32 	%r66, [%rd20], 0, 69;
+	.loc 1 91 8
+	atom.global.cas.b32 	%r63, [%rd20], 0, 69;
 	membar.sys;
 	trap;
 	bra 	$check_ok68;
 $check_fail69:
-	.loc 1 89 8
-	atom.global.cas.b32 	%r65, [%rd20], 0, 70;
+	.loc 1 92 8
+	atom.global.cas.b32 	%r62, [%rd20], 0, 70;
 	membar.sys;
 	trap;
 	bra 	$check_ok69;
 $check_fail70:
-	.loc 1 90 8
-	atom.global.cas.b32 	%r64, [%rd20], 0, 71;
+	.loc 1 93 8
+	atom.global.cas.b32 	%r61, [%rd20], 0, 71;
 	membar.sys;
 	trap;
 	bra 	$check_ok70;
 $check_fail71:
-	.loc 1 91 8
-	atom.global.cas.b32 	%r63, [%rd20], 0, 72;
+	.loc 1 94 8
+	atom.global.cas.b32 	%r60, [%rd20], 0, 72;
 	membar.sys;
 	trap;
 	bra 	$check_ok71;
 $check_fail72:
-	.loc 1 92 8
-	atom.global.cas.b32 	%r62, [%rd20], 0, 73;
+	.loc 1 95 8
+	atom.global.cas.b32 	%r59, [%rd20], 0, 73;
 	membar.sys;
 	trap;
 	bra 	$check_ok72;
 $check_fail73:
-	.loc 1 93 8
-	atom.global.cas.b32 	%r61, [%rd20], 0, 74;
+	.loc 1 96 8
+	atom.global.cas.b32 	%r58, [%rd20], 0, 74;
 	membar.sys;
 	trap;
 	bra 	$check_ok73;
 $check_fail74:
-	.loc 1 94 8
-	atom.global.cas.b32 	%r60, [%rd20], 0, 75;
+	.loc 1 97 8
+	atom.global.cas.b32 	%r57, [%rd20], 0, 75;
 	membar.sys;
 	trap;
 	bra 	$check_ok74;
-$check_fail75:
-	.loc 1 95 8
-	atom.global.cas.b32 	%r59, [%rd20], 0, 76;
-	membar.sys;
-	trap;
-	bra 	$check_ok75;
-$check_fail76:
-	.loc 1 96 8
-	atom.global.cas.b32 	%r58, [%rd20], 0, 77;
-	membar.sys;
-	trap;
-	bra 	$check_ok76;
-$check_fail77:
-	.loc 1 97 8
-	atom.global.cas.b32 	%r57, [%rd20], 0, 78;
-	membar.sys;
-	trap;
-	bra 	$check_ok77;
 $check_ok1_to_if_done1:
-	.loc 1 15 7
+	.loc 1 15 5
 	mov.b64 	%rd21, %rd28;
 	bra 	$if_done1;
-$check_ok21_to_if_done2:
-	.loc 1 40 9
+$check_ok19_to_if_done2:
+	.loc 1 40 5
 	mov.b32 	%r1, %r11;
 	bra 	$if_done2;
-$check_ok40_to_if_done3:
-	.loc 1 61 8
+$check_ok38_to_if_done3:
+	.loc 1 61 5
 	mov.b32 	%r2, %r33;
 	bra 	$if_done3;
 }
@@ -1581,6 +1559,7 @@ const floatArithPTX = `//
 	add.u64 	%rd14, %rd12, %rd13;
 	.loc 1 106 7
 	setp.ge.s64 	%p1, %rd14, %rd3;
+	.loc 1 106 5
 	@%p1 bra 	$if_then10;
 $if_done:
 	.loc 1 109 11
@@ -1701,6 +1680,7 @@ $check_ok9:
 	setp.lt.f64 	%p12, %fd10, %fd11;
 	.loc 1 120 16
 $b2f:
+	.loc 1 141 5
 	@%p12 bra 	$if_then;
 $if_done1:
 	.loc 1 144 2
@@ -1714,6 +1694,7 @@ $b2f_ret:
 	setp.le.f64 	%p13, %fd10, %fd11;
 	.loc 1 120 31
 $b2f1:
+	.loc 1 141 5
 	@%p13 bra 	$if_then1;
 $if_done2:
 	.loc 1 144 2
@@ -1731,6 +1712,7 @@ $b2f_ret1:
 	setp.gt.f64 	%p14, %fd10, %fd11;
 	.loc 1 120 47
 $b2f2:
+	.loc 1 141 5
 	@%p14 bra 	$if_then2;
 $if_done3:
 	.loc 1 144 2
@@ -1748,6 +1730,7 @@ $b2f_ret2:
 	setp.ge.f64 	%p15, %fd10, %fd11;
 	.loc 1 120 62
 $b2f3:
+	.loc 1 141 5
 	@%p15 bra 	$if_then3;
 $if_done4:
 	.loc 1 144 2
@@ -1765,6 +1748,7 @@ $b2f_ret3:
 	setp.eq.f64 	%p16, %fd10, %fd11;
 	.loc 1 120 79
 $b2f4:
+	.loc 1 141 5
 	@%p16 bra 	$if_then4;
 $if_done5:
 	.loc 1 144 2
@@ -1782,6 +1766,7 @@ $b2f_ret4:
 	setp.neu.f64 	%p17, %fd10, %fd11;
 	.loc 1 120 96
 $b2f5:
+	.loc 1 141 5
 	@%p17 bra 	$if_then5;
 $if_done6:
 	.loc 1 144 2
@@ -1808,6 +1793,7 @@ $check_ok10:
 	setp.lt.f32 	%p19, %f1, %f2;
 	.loc 1 121 16
 $b2f6:
+	.loc 1 141 5
 	@%p19 bra 	$if_then6;
 $if_done7:
 	.loc 1 144 2
@@ -1821,6 +1807,7 @@ $b2f_ret6:
 	setp.eq.f32 	%p20, %f1, %f2;
 	.loc 1 121 33
 $b2f7:
+	.loc 1 141 5
 	@%p20 bra 	$if_then7;
 $if_done8:
 	.loc 1 144 2
@@ -1838,6 +1825,7 @@ $b2f_ret7:
 	setp.neu.f32 	%p21, %f1, %f2;
 	.loc 1 121 51
 $b2f8:
+	.loc 1 141 5
 	@%p21 bra 	$if_then8;
 $if_done9:
 	.loc 1 144 2
@@ -1956,18 +1944,22 @@ $check_ok15:
 	st.global.f64 	[%rd51], %fd45;
 	.loc 1 126 7
 	setp.gt.f64 	%p37, %fd10, 0dC08F400000000000;
+	.loc 1 126 5
 	@!%p37 bra 	$if_done10;
 $cond_true:
 	.loc 1 126 20
 	setp.lt.f64 	%p38, %fd10, 0d408F400000000000;
+	.loc 1 126 18
 	@!%p38 bra 	$if_done10;
 $cond_true1:
 	.loc 1 126 32
 	setp.gt.f64 	%p39, %fd11, 0dC08F400000000000;
+	.loc 1 126 30
 	@!%p39 bra 	$if_done10;
 $cond_true2:
 	.loc 1 126 45
 	setp.lt.f64 	%p40, %fd11, 0d408F400000000000;
+	.loc 1 126 43
 	@!%p40 bra 	$if_done10;
 $if_then9:
 	.loc 1 127 8
@@ -2071,6 +2063,7 @@ $check_ok22:
 	shl.b64 	%rd98, %rd67, 3;
 	add.s64 	%rd69, %rd8, %rd98;
 	st.global.f64 	[%rd69], %fd55;
+	.loc 1 133 3
 $if_done10:
 	.loc 1 135 7
 	add.s64 	%rd70, %rd17, 21;
@@ -2113,6 +2106,7 @@ $check_ok25:
 	shl.b64 	%rd101, %rd74, 3;
 	add.s64 	%rd75, %rd8, %rd101;
 	st.global.f64 	[%rd75], %fd60;
+	.loc 1 137 2
 	ret;
 $if_then10:
 	.loc 1 107 3

@@ -76,6 +76,7 @@ const histogramPTX = `//
 	cvt.u64.u32 	%rd12, %r4;
 	.loc 1 12 9
 	setp.lt.s64 	%p1, %rd10, 16;
+	.loc 1 12 5
 	@!%p1 bra 	$if_done;
 $if_then:
 	.loc 1 13 8
@@ -85,6 +86,7 @@ $check_ok:
 	cvt.u32.u64 	%r22, %rd10;
 	mad.lo.s32 	%r5, %r22, 4, %r1;
 	st.shared.u32 	[%r5], 0;
+	.loc 1 13 3
 $if_done:
 	.loc 1 15 15
 	bar.sync 	0;
@@ -95,16 +97,19 @@ $if_done:
 	mov.u32 	%r8, %tid.x;
 	cvt.u64.u32 	%rd14, %r8;
 	add.u64 	%rd15, %rd13, %rd14;
+	.loc 1 16 6
 	mov.b64 	%rd9, %rd15;
 $for_loop:
 	.loc 1 16 24
 	setp.lt.s64 	%p3, %rd9, %rd3;
+	.loc 1 16 22
 	@%p3 bra 	$for_body;
 $for_done:
 	.loc 1 19 15
 	bar.sync 	0;
 	.loc 1 20 9
 	setp.lt.s64 	%p6, %rd10, 16;
+	.loc 1 20 5
 	@!%p6 bra 	$if_done1;
 $if_then1:
 	.loc 1 21 36
@@ -121,6 +126,7 @@ $check_ok2:
 	shl.b64 	%rd22, %rd10, 2;
 	add.s64 	%rd21, %rd5, %rd22;
 	atom.global.add.u32 	%r18, [%rd21], %r17;
+	.loc 1 21 3
 $if_done1:
 	ret;
 $for_body:
@@ -215,13 +221,10 @@ var AtomicsKernel = kernel.New(kernel.Spec{
 	Checks: []string{
 		"atomics.go:31:18: index out of range",
 		"atomics.go:32:18: index out of range",
-		"atomics.go:33:34: integer divide by zero",
 		"atomics.go:33:18: index out of range",
 		"atomics.go:34:18: index out of range",
-		"atomics.go:35:39: integer divide by zero",
 		"atomics.go:35:35: negative shift amount",
 		"atomics.go:35:18: index out of range",
-		"atomics.go:36:38: integer divide by zero",
 		"atomics.go:36:34: negative shift amount",
 		"atomics.go:36:17: index out of range",
 		"atomics.go:37:18: index out of range",
@@ -230,7 +233,6 @@ var AtomicsKernel = kernel.New(kernel.Spec{
 		"atomics.go:40:18: index out of range",
 		"atomics.go:41:18: index out of range",
 		"atomics.go:42:18: index out of range",
-		"atomics.go:43:39: integer divide by zero",
 		"atomics.go:43:35: negative shift amount",
 		"atomics.go:43:17: index out of range",
 		"atomics.go:44:18: index out of range",
@@ -238,7 +240,6 @@ var AtomicsKernel = kernel.New(kernel.Spec{
 		"atomics.go:46:18: index out of range",
 		"atomics.go:47:18: index out of range",
 		"atomics.go:48:18: index out of range",
-		"atomics.go:49:45: integer divide by zero",
 		"atomics.go:49:39: negative shift amount",
 		"atomics.go:49:18: index out of range",
 		"atomics.go:50:18: index out of range",
@@ -284,8 +285,8 @@ const atomicsPTX = `//
 	.param .u64 fuseflow_check
 )
 {
-	.reg .pred 	%p<42>;
-	.reg .b32 	%r<79>;
+	.reg .pred 	%p<37>;
+	.reg .b32 	%r<74>;
 	.reg .b64 	%rd<81>;
 	.reg .f32 	%f<5>;
 	.reg .f64 	%fd<2>;
@@ -335,16 +336,13 @@ $check_ok1:
 	sub.s32 	%r7, 0, 3;
 	atom.global.add.s32 	%r8, [%rd27], %r7;
 	.loc 1 33 34
-	setp.ne.s64 	%p3, 37, 0;
-	@!%p3 bra 	$check_fail2;
-$check_ok2:
 	rem.s64 	%rd28, %rd26, 37;
 	.loc 1 33 32
 	cvt.s32.s64 	%r9, %rd28;
 	.loc 1 33 18
-	setp.lt.u64 	%p4, 2, %rd3;
-	@!%p4 bra 	$check_fail3;
-$check_ok3:
+	setp.lt.u64 	%p3, 2, %rd3;
+	@!%p3 bra 	$check_fail2;
+$check_ok2:
 	add.s64 	%rd29, %rd2, 8;
 	atom.global.max.s32 	%r10, [%rd29], %r9;
 	.loc 1 34 33
@@ -352,72 +350,66 @@ $check_ok3:
 	.loc 1 34 32
 	cvt.s32.s64 	%r11, %rd30;
 	.loc 1 34 18
-	setp.lt.u64 	%p5, 3, %rd3;
-	@!%p5 bra 	$check_fail4;
-$check_ok4:
+	setp.lt.u64 	%p4, 3, %rd3;
+	@!%p4 bra 	$check_fail3;
+$check_ok3:
 	add.s64 	%rd31, %rd2, 12;
 	atom.global.min.s32 	%r12, [%rd31], %r11;
 	.loc 1 35 39
-	setp.ne.s64 	%p6, 31, 0;
-	@!%p6 bra 	$check_fail5;
-$check_ok5:
 	rem.s64 	%rd32, %rd26, 31;
 	.loc 1 35 35
-	setp.ge.s64 	%p7, %rd32, 0;
-	@!%p7 bra 	$check_fail6;
-$check_ok6:
+	setp.ge.s64 	%p5, %rd32, 0;
+	@!%p5 bra 	$check_fail4;
+$check_ok4:
 	min.u64 	%rd33, %rd32, 255;
 	cvt.u32.u64 	%r13, %rd33;
 	shl.b32 	%r14, 1, %r13;
 	.loc 1 35 27
 	not.b32 	%r15, %r14;
 	.loc 1 35 18
-	setp.lt.u64 	%p8, 4, %rd3;
-	@!%p8 bra 	$check_fail7;
-$check_ok7:
+	setp.lt.u64 	%p6, 4, %rd3;
+	@!%p6 bra 	$check_fail5;
+$check_ok5:
 	add.s64 	%rd34, %rd2, 16;
 	atom.global.and.b32 	%r16, [%rd34], %r15;
 	.loc 1 36 38
-	setp.ne.s64 	%p9, 31, 0;
-	@!%p9 bra 	$check_fail8;
-$check_ok8:
 	rem.s64 	%rd35, %rd26, 31;
 	.loc 1 36 34
-	setp.ge.s64 	%p10, %rd35, 0;
-	@!%p10 bra 	$check_fail9;
-$check_ok9:
+	setp.ge.s64 	%p7, %rd35, 0;
+	@!%p7 bra 	$check_fail6;
+$check_ok6:
 	min.u64 	%rd36, %rd35, 255;
 	cvt.u32.u64 	%r17, %rd36;
 	shl.b32 	%r18, 1, %r17;
 	.loc 1 36 17
-	setp.lt.u64 	%p11, 5, %rd3;
-	@!%p11 bra 	$check_fail10;
-$check_ok10:
+	setp.lt.u64 	%p8, 5, %rd3;
+	@!%p8 bra 	$check_fail7;
+$check_ok7:
 	add.s64 	%rd37, %rd2, 20;
 	atom.global.or.b32 	%r19, [%rd37], %r18;
 	.loc 1 37 32
 	cvt.s32.s64 	%r20, %rd26;
 	.loc 1 37 18
-	setp.lt.u64 	%p12, 6, %rd3;
-	@!%p12 bra 	$check_fail11;
-$check_ok11:
+	setp.lt.u64 	%p9, 6, %rd3;
+	@!%p9 bra 	$check_fail8;
+$check_ok8:
 	add.s64 	%rd38, %rd2, 24;
 	atom.global.xor.b32 	%r21, [%rd38], %r20;
 	.loc 1 38 33
 	cvt.u32.u64 	%r22, %rd26;
 	.loc 1 38 18
-	setp.lt.u64 	%p13, 0, %rd6;
-	@!%p13 bra 	$check_fail12;
-$check_ok12:
+	setp.lt.u64 	%p10, 0, %rd6;
+	@!%p10 bra 	$check_fail9;
+$check_ok9:
 	atom.global.add.u32 	%r23, [%rd5], %r22;
 	.loc 1 39 35
 	mul.lo.s64 	%rd39, %rd26, 7;
 	.loc 1 39 33
 	cvt.u32.u64 	%r24, %rd39;
 	.loc 1 39 18
-	setp.lt.u64 	%p14, 1, %rd6;
-	@!%p14 bra 	$check_fail13;
-$check_ok13:
+	setp.lt.u64 	%p11, 1, %rd6;
+	@!%p11 bra 	$check_fail10;
+$check_ok10:
 	add.s64 	%rd40, %rd5, 4;
 	atom.global.max.u32 	%r25, [%rd40], %r24;
 	.loc 1 40 35
@@ -425,39 +417,36 @@ $check_ok13:
 	.loc 1 40 33
 	cvt.u32.u64 	%r26, %rd41;
 	.loc 1 40 18
-	setp.lt.u64 	%p15, 2, %rd6;
-	@!%p15 bra 	$check_fail14;
-$check_ok14:
+	setp.lt.u64 	%p12, 2, %rd6;
+	@!%p12 bra 	$check_fail11;
+$check_ok11:
 	add.s64 	%rd42, %rd5, 8;
 	atom.global.min.u32 	%r27, [%rd42], %r26;
 	.loc 1 41 18
-	setp.lt.u64 	%p16, 3, %rd6;
-	@!%p16 bra 	$check_fail15;
-$check_ok15:
+	setp.lt.u64 	%p13, 3, %rd6;
+	@!%p13 bra 	$check_fail12;
+$check_ok12:
 	add.s64 	%rd43, %rd5, 12;
 	atom.global.inc.u32 	%r28, [%rd43], 9;
 	.loc 1 42 18
-	setp.lt.u64 	%p17, 4, %rd6;
-	@!%p17 bra 	$check_fail16;
-$check_ok16:
+	setp.lt.u64 	%p14, 4, %rd6;
+	@!%p14 bra 	$check_fail13;
+$check_ok13:
 	add.s64 	%rd44, %rd5, 16;
 	atom.global.dec.u32 	%r29, [%rd44], 9;
 	.loc 1 43 39
-	setp.ne.s64 	%p18, 32, 0;
-	@!%p18 bra 	$check_fail17;
-$check_ok17:
 	rem.s64 	%rd45, %rd26, 32;
 	.loc 1 43 35
-	setp.ge.s64 	%p19, %rd45, 0;
-	@!%p19 bra 	$check_fail18;
-$check_ok18:
+	setp.ge.s64 	%p15, %rd45, 0;
+	@!%p15 bra 	$check_fail14;
+$check_ok14:
 	min.u64 	%rd46, %rd45, 255;
 	cvt.u32.u64 	%r30, %rd46;
 	shl.b32 	%r31, 1, %r30;
 	.loc 1 43 17
-	setp.lt.u64 	%p20, 5, %rd6;
-	@!%p20 bra 	$check_fail19;
-$check_ok19:
+	setp.lt.u64 	%p16, 5, %rd6;
+	@!%p16 bra 	$check_fail15;
+$check_ok15:
 	add.s64 	%rd47, %rd5, 20;
 	atom.global.or.b32 	%r32, [%rd47], %r31;
 	.loc 1 44 35
@@ -465,16 +454,16 @@ $check_ok19:
 	cvt.u32.u64 	%r33, %rd48;
 	shl.b64 	%rd49, %rd26, %r33;
 	.loc 1 44 18
-	setp.lt.u64 	%p21, 0, %rd9;
-	@!%p21 bra 	$check_fail20;
-$check_ok20:
+	setp.lt.u64 	%p17, 0, %rd9;
+	@!%p17 bra 	$check_fail16;
+$check_ok16:
 	atom.global.add.u64 	%rd50, [%rd8], %rd49;
 	.loc 1 45 35
 	mul.lo.s64 	%rd51, %rd26, -5;
 	.loc 1 45 18
-	setp.lt.u64 	%p22, 1, %rd9;
-	@!%p22 bra 	$check_fail21;
-$check_ok21:
+	setp.lt.u64 	%p18, 1, %rd9;
+	@!%p18 bra 	$check_fail17;
+$check_ok17:
 	add.s64 	%rd52, %rd8, 8;
 	atom.global.max.s64 	%rd53, [%rd52], %rd51;
 	.loc 1 46 35
@@ -482,361 +471,333 @@ $check_ok21:
 	cvt.u32.u64 	%r34, %rd54;
 	shl.b64 	%rd55, %rd26, %r34;
 	.loc 1 46 18
-	setp.lt.u64 	%p23, 2, %rd9;
-	@!%p23 bra 	$check_fail22;
-$check_ok22:
+	setp.lt.u64 	%p19, 2, %rd9;
+	@!%p19 bra 	$check_fail18;
+$check_ok18:
 	add.s64 	%rd56, %rd8, 16;
 	atom.global.xor.b64 	%rd57, [%rd56], %rd55;
 	.loc 1 47 33
 	.loc 1 47 18
-	setp.lt.u64 	%p24, 0, %rd12;
-	@!%p24 bra 	$check_fail23;
-$check_ok23:
+	setp.lt.u64 	%p20, 0, %rd12;
+	@!%p20 bra 	$check_fail19;
+$check_ok19:
 	atom.global.add.u64 	%rd58, [%rd11], %rd26;
 	.loc 1 48 38
 	sub.s64 	%rd59, 1000, %rd26;
 	.loc 1 48 33
 	.loc 1 48 18
-	setp.lt.u64 	%p25, 1, %rd12;
-	@!%p25 bra 	$check_fail24;
-$check_ok24:
+	setp.lt.u64 	%p21, 1, %rd12;
+	@!%p21 bra 	$check_fail20;
+$check_ok20:
 	add.s64 	%rd60, %rd11, 8;
 	atom.global.min.u64 	%rd61, [%rd60], %rd59;
 	.loc 1 49 45
-	setp.ne.s64 	%p26, 64, 0;
-	@!%p26 bra 	$check_fail25;
-$check_ok25:
 	rem.s64 	%rd62, %rd26, 64;
 	.loc 1 49 39
-	setp.ge.s64 	%p27, %rd62, 0;
-	@!%p27 bra 	$check_fail26;
-$check_ok26:
+	setp.ge.s64 	%p22, %rd62, 0;
+	@!%p22 bra 	$check_fail21;
+$check_ok21:
 	min.u64 	%rd63, %rd62, 255;
 	cvt.u32.u64 	%r35, %rd63;
 	shl.b64 	%rd64, 1, %r35;
 	.loc 1 49 27
 	not.b64 	%rd65, %rd64;
 	.loc 1 49 18
-	setp.lt.u64 	%p28, 2, %rd12;
-	@!%p28 bra 	$check_fail27;
-$check_ok27:
+	setp.lt.u64 	%p23, 2, %rd12;
+	@!%p23 bra 	$check_fail22;
+$check_ok22:
 	add.s64 	%rd66, %rd11, 16;
 	atom.global.and.b64 	%rd67, [%rd66], %rd65;
 	.loc 1 50 18
-	setp.lt.u64 	%p29, 0, %rd15;
-	@!%p29 bra 	$check_fail28;
-$check_ok28:
+	setp.lt.u64 	%p24, 0, %rd15;
+	@!%p24 bra 	$check_fail23;
+$check_ok23:
 	atom.global.add.u64 	%rd68, [%rd14], %rd26;
 	.loc 1 51 18
-	setp.lt.u64 	%p30, 1, %rd15;
-	@!%p30 bra 	$check_fail29;
-$check_ok29:
+	setp.lt.u64 	%p25, 1, %rd15;
+	@!%p25 bra 	$check_fail24;
+$check_ok24:
 	add.s64 	%rd69, %rd14, 8;
 	sub.s64 	%rd70, 0, %rd26;
 	atom.global.add.u64 	%rd71, [%rd69], %rd70;
 	.loc 1 52 18
-	setp.lt.u64 	%p31, 0, %rd18;
-	@!%p31 bra 	$check_fail30;
-$check_ok30:
+	setp.lt.u64 	%p26, 0, %rd18;
+	@!%p26 bra 	$check_fail25;
+$check_ok25:
 	atom.global.add.f32 	%f1, [%rd17], 0f3F000000;
 	.loc 1 53 18
-	setp.lt.u64 	%p32, 1, %rd18;
-	@!%p32 bra 	$check_fail31;
-$check_ok31:
+	setp.lt.u64 	%p27, 1, %rd18;
+	@!%p27 bra 	$check_fail26;
+$check_ok26:
 	add.s64 	%rd72, %rd17, 4;
 	neg.f32 	%f2, 0f3E800000;
 	atom.global.add.f32 	%f3, [%rd72], %f2;
 	.loc 1 54 18
-	setp.lt.u64 	%p33, 0, %rd21;
-	@!%p33 bra 	$check_fail32;
-$check_ok32:
+	setp.lt.u64 	%p28, 0, %rd21;
+	@!%p28 bra 	$check_fail27;
+$check_ok27:
 	atom.global.add.f64 	%fd1, [%rd20], 0d3FC0000000000000;
 	.loc 1 55 7
-	setp.eq.s64 	%p34, %rd26, 3;
-	@!%p34 bra 	$if_done;
+	setp.eq.s64 	%p29, %rd26, 3;
+	.loc 1 55 5
+	@!%p29 bra 	$if_done;
 $if_then:
 	.loc 1 56 20
-	setp.lt.u64 	%p35, 2, %rd18;
-	@!%p35 bra 	$check_fail33;
-$check_ok33:
+	setp.lt.u64 	%p30, 2, %rd18;
+	@!%p30 bra 	$check_fail28;
+$check_ok28:
 	add.s64 	%rd73, %rd17, 8;
 	atom.global.exch.b32 	%f4, [%rd73], 0f41180000;
 	.loc 1 57 20
-	setp.lt.u64 	%p36, 3, %rd9;
-	@!%p36 bra 	$check_fail34;
-$check_ok34:
+	setp.lt.u64 	%p31, 3, %rd9;
+	@!%p31 bra 	$check_fail29;
+$check_ok29:
 	add.s64 	%rd74, %rd8, 24;
 	atom.global.exch.b64 	%rd75, [%rd74], 77;
 	.loc 1 58 19
-	setp.lt.u64 	%p37, 6, %rd6;
-	@!%p37 bra 	$check_fail35;
-$check_ok35:
+	setp.lt.u64 	%p32, 6, %rd6;
+	@!%p32 bra 	$check_fail30;
+$check_ok30:
 	add.s64 	%rd76, %rd5, 24;
 	atom.global.cas.b32 	%r36, [%rd76], 0, 55;
 	.loc 1 59 19
-	setp.lt.u64 	%p38, 2, %rd15;
-	@!%p38 bra 	$check_fail36;
-$check_ok36:
+	setp.lt.u64 	%p33, 2, %rd15;
+	@!%p33 bra 	$check_fail31;
+$check_ok31:
 	add.s64 	%rd77, %rd14, 16;
 	atom.global.cas.b64 	%rd78, [%rd77], 1, 99;
+	.loc 1 59 3
 $if_done:
 	.loc 1 62 25
-	setp.lt.u64 	%p39, 7, %rd3;
-	@!%p39 bra 	$check_fail37;
-$check_ok37:
+	setp.lt.u64 	%p34, 7, %rd3;
+	@!%p34 bra 	$check_fail32;
+$check_ok32:
 	add.s64 	%rd79, %rd2, 28;
 	atom.global.cas.b32 	%r37, [%rd79], 0, 0;
+	.loc 1 62 2
 	mov.b32 	%r1, %r37;
 $for_body:
 	.loc 1 64 43
 	add.s32 	%r38, %r1, 1;
 	.loc 1 64 26
-	setp.lt.u64 	%p40, 7, %rd3;
-	@!%p40 bra 	$check_fail38;
-$check_ok38:
+	setp.lt.u64 	%p35, 7, %rd3;
+	@!%p35 bra 	$check_fail33;
+$check_ok33:
 	add.s64 	%rd80, %rd2, 28;
 	atom.global.cas.b32 	%r39, [%rd80], %r1, %r38;
 	.loc 1 65 10
-	setp.eq.s32 	%p41, %r39, %r1;
-	@%p41 bra 	$if_then1;
+	setp.eq.s32 	%p36, %r39, %r1;
+	.loc 1 65 6
+	@%p36 bra 	$if_then1;
 $if_done1:
+	.loc 1 68 3
 	mov.b32 	%r1, %r39;
 	bra 	$for_body;
 $if_then1:
 	ret;
 $check_fail:
 	.loc 1 31 18
-	atom.global.cas.b32 	%r78, [%rd23], 0, 1;
+	atom.global.cas.b32 	%r73, [%rd23], 0, 1;
 	membar.sys;
 	trap;
 	bra 	$check_ok;
 $check_fail1:
 	.loc 1 32 18
-	atom.global.cas.b32 	%r77, [%rd23], 0, 2;
+	atom.global.cas.b32 	%r72, [%rd23], 0, 2;
 	membar.sys;
 	trap;
 	bra 	$check_ok1;
 $check_fail2:
-	.loc 1 33 34
-	atom.global.cas.b32 	%r76, [%rd23], 0, 3;
+	.loc 1 33 18
+	atom.global.cas.b32 	%r71, [%rd23], 0, 3;
 	membar.sys;
 	trap;
 	bra 	$check_ok2;
 $check_fail3:
-	.loc 1 33 18
-	atom.global.cas.b32 	%r75, [%rd23], 0, 4;
+	.loc 1 34 18
+	atom.global.cas.b32 	%r70, [%rd23], 0, 4;
 	membar.sys;
 	trap;
 	bra 	$check_ok3;
 $check_fail4:
-	.loc 1 34 18
-	atom.global.cas.b32 	%r74, [%rd23], 0, 5;
+	.loc 1 35 35
+	atom.global.cas.b32 	%r69, [%rd23], 0, 5;
 	membar.sys;
 	trap;
 	bra 	$check_ok4;
 $check_fail5:
-	.loc 1 35 39
-	atom.global.cas.b32 	%r73, [%rd23], 0, 6;
+	.loc 1 35 18
+	atom.global.cas.b32 	%r68, [%rd23], 0, 6;
 	membar.sys;
 	trap;
 	bra 	$check_ok5;
 $check_fail6:
-	.loc 1 35 35
-	atom.global.cas.b32 	%r72, [%rd23], 0, 7;
+	.loc 1 36 34
+	atom.global.cas.b32 	%r67, [%rd23], 0, 7;
 	membar.sys;
 	trap;
 	bra 	$check_ok6;
 $check_fail7:
-	.loc 1 35 18
-	atom.global.cas.b32 	%r71, [%rd23], 0, 8;
+	.loc 1 36 17
+	atom.global.cas.b32 	%r66, [%rd23], 0, 8;
 	membar.sys;
 	trap;
 	bra 	$check_ok7;
 $check_fail8:
-	.loc 1 36 38
-	atom.global.cas.b32 	%r70, [%rd23], 0, 9;
+	.loc 1 37 18
+	atom.global.cas.b32 	%r65, [%rd23], 0, 9;
 	membar.sys;
 	trap;
 	bra 	$check_ok8;
 $check_fail9:
-	.loc 1 36 34
-	atom.global.cas.b32 	%r69, [%rd23], 0, 10;
+	.loc 1 38 18
+	atom.global.cas.b32 	%r64, [%rd23], 0, 10;
 	membar.sys;
 	trap;
 	bra 	$check_ok9;
 $check_fail10:
-	.loc 1 36 17
-	atom.global.cas.b32 	%r68, [%rd23], 0, 11;
+	.loc 1 39 18
+	atom.global.cas.b32 	%r63, [%rd23], 0, 11;
 	membar.sys;
 	trap;
 	bra 	$check_ok10;
 $check_fail11:
-	.loc 1 37 18
-	atom.global.cas.b32 	%r67, [%rd23], 0, 12;
+	.loc 1 40 18
+	atom.global.cas.b32 	%r62, [%rd23], 0, 12;
 	membar.sys;
 	trap;
 	bra 	$check_ok11;
 $check_fail12:
-	.loc 1 38 18
-	atom.global.cas.b32 	%r66, [%rd23], 0, 13;
+	.loc 1 41 18
+	atom.global.cas.b32 	%r61, [%rd23], 0, 13;
 	membar.sys;
 	trap;
 	bra 	$check_ok12;
 $check_fail13:
-	.loc 1 39 18
-	atom.global.cas.b32 	%r65, [%rd23], 0, 14;
+	.loc 1 42 18
+	atom.global.cas.b32 	%r60, [%rd23], 0, 14;
 	membar.sys;
 	trap;
 	bra 	$check_ok13;
 $check_fail14:
-	.loc 1 40 18
-	atom.global.cas.b32 	%r64, [%rd23], 0, 15;
+	.loc 1 43 35
+	atom.global.cas.b32 	%r59, [%rd23], 0, 15;
 	membar.sys;
 	trap;
 	bra 	$check_ok14;
 $check_fail15:
-	.loc 1 41 18
-	atom.global.cas.b32 	%r63, [%rd23], 0, 16;
+	.loc 1 43 17
+	atom.global.cas.b32 	%r58, [%rd23], 0, 16;
 	membar.sys;
 	trap;
 	bra 	$check_ok15;
 $check_fail16:
-	.loc 1 42 18
-	atom.global.cas.b32 	%r62, [%rd23], 0, 17;
+	.loc 1 44 18
+	atom.global.cas.b32 	%r57, [%rd23], 0, 17;
 	membar.sys;
 	trap;
 	bra 	$check_ok16;
 $check_fail17:
-	.loc 1 43 39
-	atom.global.cas.b32 	%r61, [%rd23], 0, 18;
+	.loc 1 45 18
+	atom.global.cas.b32 	%r56, [%rd23], 0, 18;
 	membar.sys;
 	trap;
 	bra 	$check_ok17;
 $check_fail18:
-	.loc 1 43 35
-	atom.global.cas.b32 	%r60, [%rd23], 0, 19;
+	.loc 1 46 18
+	atom.global.cas.b32 	%r55, [%rd23], 0, 19;
 	membar.sys;
 	trap;
 	bra 	$check_ok18;
 $check_fail19:
-	.loc 1 43 17
-	atom.global.cas.b32 	%r59, [%rd23], 0, 20;
+	.loc 1 47 18
+	atom.global.cas.b32 	%r54, [%rd23], 0, 20;
 	membar.sys;
 	trap;
 	bra 	$check_ok19;
 $check_fail20:
-	.loc 1 44 18
-	atom.global.cas.b32 	%r58, [%rd23], 0, 21;
+	.loc 1 48 18
+	atom.global.cas.b32 	%r53, [%rd23], 0, 21;
 	membar.sys;
 	trap;
 	bra 	$check_ok20;
 $check_fail21:
-	.loc 1 45 18
-	atom.global.cas.b32 	%r57, [%rd23], 0, 22;
+	.loc 1 49 39
+	atom.global.cas.b32 	%r52, [%rd23], 0, 22;
 	membar.sys;
 	trap;
 	bra 	$check_ok21;
 $check_fail22:
-	.loc 1 46 18
-	atom.global.cas.b32 	%r56, [%rd23], 0, 23;
+	.loc 1 49 18
+	atom.global.cas.b32 	%r51, [%rd23], 0, 23;
 	membar.sys;
 	trap;
 	bra 	$check_ok22;
 $check_fail23:
-	.loc 1 47 18
-	atom.global.cas.b32 	%r55, [%rd23], 0, 24;
+	.loc 1 50 18
+	atom.global.cas.b32 	%r50, [%rd23], 0, 24;
 	membar.sys;
 	trap;
 	bra 	$check_ok23;
 $check_fail24:
-	.loc 1 48 18
-	atom.global.cas.b32 	%r54, [%rd23], 0, 25;
+	.loc 1 51 18
+	atom.global.cas.b32 	%r49, [%rd23], 0, 25;
 	membar.sys;
 	trap;
 	bra 	$check_ok24;
 $check_fail25:
-	.loc 1 49 45
-	atom.global.cas.b32 	%r53, [%rd23], 0, 26;
+	.loc 1 52 18
+	atom.global.cas.b32 	%r48, [%rd23], 0, 26;
 	membar.sys;
 	trap;
 	bra 	$check_ok25;
 $check_fail26:
-	.loc 1 49 39
-	atom.global.cas.b32 	%r52, [%rd23], 0, 27;
+	.loc 1 53 18
+	atom.global.cas.b32 	%r47, [%rd23], 0, 27;
 	membar.sys;
 	trap;
 	bra 	$check_ok26;
 $check_fail27:
-	.loc 1 49 18
-	atom.global.cas.b32 	%r51, [%rd23], 0, 28;
+	.loc 1 54 18
+	atom.global.cas.b32 	%r46, [%rd23], 0, 28;
 	membar.sys;
 	trap;
 	bra 	$check_ok27;
 $check_fail28:
-	.loc 1 50 18
-	atom.global.cas.b32 	%r50, [%rd23], 0, 29;
+	.loc 1 56 20
+	atom.global.cas.b32 	%r45, [%rd23], 0, 29;
 	membar.sys;
 	trap;
 	bra 	$check_ok28;
 $check_fail29:
-	.loc 1 51 18
-	atom.global.cas.b32 	%r49, [%rd23], 0, 30;
+	.loc 1 57 20
+	atom.global.cas.b32 	%r44, [%rd23], 0, 30;
 	membar.sys;
 	trap;
 	bra 	$check_ok29;
 $check_fail30:
-	.loc 1 52 18
-	atom.global.cas.b32 	%r48, [%rd23], 0, 31;
+	.loc 1 58 19
+	atom.global.cas.b32 	%r43, [%rd23], 0, 31;
 	membar.sys;
 	trap;
 	bra 	$check_ok30;
 $check_fail31:
-	.loc 1 53 18
-	atom.global.cas.b32 	%r47, [%rd23], 0, 32;
+	.loc 1 59 19
+	atom.global.cas.b32 	%r42, [%rd23], 0, 32;
 	membar.sys;
 	trap;
 	bra 	$check_ok31;
 $check_fail32:
-	.loc 1 54 18
-	atom.global.cas.b32 	%r46, [%rd23], 0, 33;
+	.loc 1 62 25
+	atom.global.cas.b32 	%r41, [%rd23], 0, 33;
 	membar.sys;
 	trap;
 	bra 	$check_ok32;
 $check_fail33:
-	.loc 1 56 20
-	atom.global.cas.b32 	%r45, [%rd23], 0, 34;
+	.loc 1 64 26
+	atom.global.cas.b32 	%r40, [%rd23], 0, 34;
 	membar.sys;
 	trap;
 	bra 	$check_ok33;
-$check_fail34:
-	.loc 1 57 20
-	atom.global.cas.b32 	%r44, [%rd23], 0, 35;
-	membar.sys;
-	trap;
-	bra 	$check_ok34;
-$check_fail35:
-	.loc 1 58 19
-	atom.global.cas.b32 	%r43, [%rd23], 0, 36;
-	membar.sys;
-	trap;
-	bra 	$check_ok35;
-$check_fail36:
-	.loc 1 59 19
-	atom.global.cas.b32 	%r42, [%rd23], 0, 37;
-	membar.sys;
-	trap;
-	bra 	$check_ok36;
-$check_fail37:
-	.loc 1 62 25
-	atom.global.cas.b32 	%r41, [%rd23], 0, 38;
-	membar.sys;
-	trap;
-	bra 	$check_ok37;
-$check_fail38:
-	.loc 1 64 26
-	atom.global.cas.b32 	%r40, [%rd23], 0, 39;
-	membar.sys;
-	trap;
-	bra 	$check_ok38;
 }
 `

@@ -74,6 +74,7 @@ const saxpyPTX = `//
 	add.u64 	%rd11, %rd9, %rd10;
 	.loc 1 17 7
 	setp.lt.s64 	%p1, %rd11, %rd6;
+	.loc 1 17 5
 	@!%p1 bra 	$if_done;
 $if_then:
 	.loc 1 18 13
@@ -98,6 +99,7 @@ $check_ok1:
 	shl.b64 	%rd17, %rd11, 2;
 	add.s64 	%rd14, %rd5, %rd17;
 	st.global.f32 	[%rd14], %f5;
+	.loc 1 18 3
 $if_done:
 	ret;
 $check_fail:
@@ -183,10 +185,12 @@ const daxpyPTX = `//
 	mov.u32 	%r3, %tid.x;
 	cvt.u64.u32 	%rd11, %r3;
 	add.u64 	%rd12, %rd10, %rd11;
+	.loc 1 26 6
 	mov.b64 	%rd9, %rd12;
 $for_loop:
 	.loc 1 26 24
 	setp.lt.s64 	%p1, %rd9, %rd6;
+	.loc 1 26 22
 	@%p1 bra 	$for_body;
 $for_done:
 	ret;
@@ -630,6 +634,7 @@ $check_ok11:
 	shl.b64 	%rd114, %rd101, 3;
 	add.s64 	%rd102, %rd2, %rd114;
 	st.global.s64 	[%rd102], 32;
+	.loc 1 53 2
 	ret;
 $check_fail:
 	.loc 1 42 5
@@ -733,8 +738,6 @@ var BoolsKernel = kernel.New(kernel.Spec{
 	PTXVersion: "7.8",
 	Checks: []string{
 		"basic.go:64:9: index out of range",
-		"basic.go:66:11: integer divide by zero",
-		"basic.go:66:29: integer divide by zero",
 		"basic.go:69:6: index out of range",
 		"basic.go:67:6: index out of range",
 		"basic.go:71:8: index out of range",
@@ -765,9 +768,9 @@ const boolsPTX = `//
 	.param .u64 fuseflow_check
 )
 {
-	.reg .pred 	%p<19>;
+	.reg .pred 	%p<17>;
 	.reg .b16 	%rs<5>;
-	.reg .b32 	%r<17>;
+	.reg .b32 	%r<15>;
 	.reg .b64 	%rd<22>;
 
 	ld.param.u32 	%r1, [flip];
@@ -794,6 +797,7 @@ const boolsPTX = `//
 	add.u64 	%rd15, %rd13, %rd14;
 	.loc 1 61 7
 	setp.ge.s64 	%p3, %rd15, %rd4;
+	.loc 1 61 5
 	@%p3 bra 	$if_then2;
 $if_done:
 	.loc 1 64 9
@@ -806,67 +810,69 @@ $check_ok:
 	setp.ne.u32 	%p5, %r5, 0;
 	.loc 1 65 9
 	xor.pred 	%p6, %p5, %p2;
+	.loc 1 66 5
 	@!%p6 bra 	$cond_false;
 $cond_true:
 	.loc 1 66 11
-	setp.ne.s64 	%p7, 2, 0;
-	@!%p7 bra 	$check_fail1;
-$check_ok1:
 	rem.s64 	%rd17, %rd15, 2;
 	.loc 1 66 14
-	setp.eq.s64 	%p8, %rd17, 0;
-	@%p8 bra 	$if_then;
+	setp.eq.s64 	%p7, %rd17, 0;
+	.loc 1 66 10
+	@%p7 bra 	$if_then;
 $cond_false:
+	.loc 1 66 23
 	@%p6 bra 	$if_else;
 $cond_true1:
 	.loc 1 66 29
-	setp.ne.s64 	%p17, 3, 0;
-	@!%p17 bra 	$check_fail2;
-$check_ok2:
 	rem.s64 	%rd21, %rd15, 3;
 	.loc 1 66 32
-	setp.eq.s64 	%p18, %rd21, 0;
-	@%p18 bra 	$if_then;
+	setp.eq.s64 	%p16, %rd21, 0;
+	.loc 1 66 28
+	@%p16 bra 	$if_then;
 $if_else:
 	.loc 1 69 20
-	setp.gt.s64 	%p13, %rd15, 5;
+	setp.gt.s64 	%p12, %rd15, 5;
 	.loc 1 69 14
-	xor.pred 	%p14, %p5, %p13;
-	not.pred 	%p15, %p14;
+	xor.pred 	%p13, %p5, %p12;
+	not.pred 	%p14, %p13;
 	.loc 1 69 6
-	setp.lt.u64 	%p16, %rd15, %rd7;
-	@!%p16 bra 	$check_fail3;
-$check_ok3:
+	setp.lt.u64 	%p15, %rd15, %rd7;
+	@!%p15 bra 	$check_fail1;
+$check_ok1:
 	add.s64 	%rd20, %rd6, %rd15;
-	selp.b32 	%r12, 1, 0, %p15;
+	selp.b32 	%r12, 1, 0, %p14;
 	cvt.u8.u32 	%rs4, %r12;
 	st.global.u8 	[%rd20], %rs4;
+	.loc 1 69 3
 	bra 	$if_done1;
 $if_then:
 	.loc 1 67 6
-	setp.lt.u64 	%p9, %rd15, %rd7;
-	@!%p9 bra 	$check_fail4;
-$check_ok4:
+	setp.lt.u64 	%p8, %rd15, %rd7;
+	@!%p8 bra 	$check_fail2;
+$check_ok2:
 	add.s64 	%rd18, %rd6, %rd15;
 	selp.b32 	%r6, 1, 0, %p1;
 	cvt.u8.u32 	%rs2, %r6;
 	st.global.u8 	[%rd18], %rs2;
+	.loc 1 67 3
 $if_done1:
 	.loc 1 71 8
-	setp.lt.u64 	%p10, %rd15, %rd7;
-	@!%p10 bra 	$check_fail5;
-$check_ok5:
+	setp.lt.u64 	%p9, %rd15, %rd7;
+	@!%p9 bra 	$check_fail3;
+$check_ok3:
 	add.s64 	%rd19, %rd6, %rd15;
 	ld.global.u8 	%rs3, [%rd19];
 	cvt.u32.u8 	%r7, %rs3;
-	setp.ne.u32 	%p11, %r7, 0;
-	@!%p11 bra 	$if_done2;
+	setp.ne.u32 	%p10, %r7, 0;
+	.loc 1 71 5
+	@!%p10 bra 	$if_done2;
 $if_then1:
 	.loc 1 72 19
-	setp.lt.u64 	%p12, 0, %rd10;
-	@!%p12 bra 	$check_fail6;
-$check_ok6:
+	setp.lt.u64 	%p11, 0, %rd10;
+	@!%p11 bra 	$check_fail4;
+$check_ok4:
 	atom.global.add.s32 	%r8, [%rd9], 1;
+	.loc 1 72 3
 $if_done2:
 	ret;
 $if_then2:
@@ -874,45 +880,33 @@ $if_then2:
 	ret;
 $check_fail:
 	.loc 1 64 9
-	atom.global.cas.b32 	%r16, [%rd12], 0, 1;
+	atom.global.cas.b32 	%r14, [%rd12], 0, 1;
 	membar.sys;
 	trap;
 	bra 	$check_ok;
 $check_fail1:
-	.loc 1 66 11
-	atom.global.cas.b32 	%r15, [%rd12], 0, 2;
+	.loc 1 69 6
+	atom.global.cas.b32 	%r13, [%rd12], 0, 2;
 	membar.sys;
 	trap;
 	bra 	$check_ok1;
 $check_fail2:
-	.loc 1 66 29
-	atom.global.cas.b32 	%r14, [%rd12], 0, 3;
+	.loc 1 67 6
+	atom.global.cas.b32 	%r11, [%rd12], 0, 3;
 	membar.sys;
 	trap;
 	bra 	$check_ok2;
 $check_fail3:
-	.loc 1 69 6
-	atom.global.cas.b32 	%r13, [%rd12], 0, 4;
+	.loc 1 71 8
+	atom.global.cas.b32 	%r10, [%rd12], 0, 4;
 	membar.sys;
 	trap;
 	bra 	$check_ok3;
 $check_fail4:
-	.loc 1 67 6
-	atom.global.cas.b32 	%r11, [%rd12], 0, 5;
+	.loc 1 72 19
+	atom.global.cas.b32 	%r9, [%rd12], 0, 5;
 	membar.sys;
 	trap;
 	bra 	$check_ok4;
-$check_fail5:
-	.loc 1 71 8
-	atom.global.cas.b32 	%r10, [%rd12], 0, 6;
-	membar.sys;
-	trap;
-	bra 	$check_ok5;
-$check_fail6:
-	.loc 1 72 19
-	atom.global.cas.b32 	%r9, [%rd12], 0, 7;
-	membar.sys;
-	trap;
-	bra 	$check_ok6;
 }
 `

@@ -26,9 +26,6 @@ var CallsKernel = kernel.New(kernel.Spec{
 	Target:     "sm_80",
 	PTXVersion: "7.8",
 	Checks: []string{
-		"calls.go:16:11: integer divide by zero",
-		"calls.go:16:18: integer divide by zero",
-		"calls.go:63:30: integer divide by zero",
 		"calls.go:47:8: slice bounds out of range",
 		"calls.go:48:13: index out of range",
 		"calls.go:65:17: integer divide by zero",
@@ -57,8 +54,8 @@ const callsPTX = `//
 	.param .u64 fuseflow_check
 )
 {
-	.reg .pred 	%p<24>;
-	.reg .b32 	%r<12>;
+	.reg .pred 	%p<21>;
+	.reg .b32 	%r<9>;
 	.reg .b64 	%rd<38>;
 	.reg .f32 	%f<25>;
 
@@ -80,6 +77,7 @@ const callsPTX = `//
 	add.u64 	%rd21, %rd19, %rd20;
 	.loc 1 58 7
 	setp.ge.s64 	%p1, %rd21, %rd6;
+	.loc 1 58 5
 	@%p1 bra 	$if_then6;
 $if_done:
 	.loc 1 61 18
@@ -88,17 +86,12 @@ $if_done:
 $divmod:
 	.loc 1 13 7
 	setp.eq.s64 	%p2, 3, 0;
+	.loc 1 13 5
 	@%p2 bra 	$if_then;
 $if_done1:
 	.loc 1 16 11
-	setp.ne.s64 	%p22, 3, 0;
-	@!%p22 bra 	$check_fail;
-$check_ok:
 	div.s64 	%rd33, %rd22, 3;
 	.loc 1 16 18
-	setp.ne.s64 	%p23, 3, 0;
-	@!%p23 bra 	$check_fail1;
-$check_ok1:
 	rem.s64 	%rd34, %rd22, 3;
 	.loc 1 16 2
 	mov.b64 	%rd9, %rd33;
@@ -110,30 +103,27 @@ $if_then:
 	mov.b64 	%rd10, %rd22;
 $divmod_ret:
 	.loc 1 63 30
-	setp.ne.s64 	%p3, 4, 0;
-	@!%p3 bra 	$check_fail2;
-$check_ok2:
 	rem.s64 	%rd23, %rd21, 4;
 	.loc 1 63 24
 $firstOf:
 	.loc 1 47 8
-	setp.ge.s64 	%p4, %rd23, 0;
-	setp.le.s64 	%p5, %rd23, %rd3;
-	and.pred 	%p6, %p4, %p5;
-	setp.le.s64 	%p7, %rd3, %rd3;
-	setp.le.u64 	%p8, %rd3, %rd3;
-	and.pred 	%p9, %p7, %p8;
-	and.pred 	%p10, %p6, %p9;
-	@!%p10 bra 	$check_fail3;
-$check_ok3:
+	setp.ge.s64 	%p3, %rd23, 0;
+	setp.le.s64 	%p4, %rd23, %rd3;
+	and.pred 	%p5, %p3, %p4;
+	setp.le.s64 	%p6, %rd3, %rd3;
+	setp.le.u64 	%p7, %rd3, %rd3;
+	and.pred 	%p8, %p6, %p7;
+	and.pred 	%p9, %p5, %p8;
+	@!%p9 bra 	$check_fail;
+$check_ok:
 	shl.b64 	%rd35, %rd23, 2;
 	add.s64 	%rd24, %rd2, %rd35;
 	sub.s64 	%rd25, %rd3, %rd23;
 	sub.s64 	%rd26, %rd3, %rd23;
 	.loc 1 48 13
-	setp.lt.u64 	%p11, 0, %rd25;
-	@!%p11 bra 	$check_fail4;
-$check_ok4:
+	setp.lt.u64 	%p10, 0, %rd25;
+	@!%p10 bra 	$check_fail1;
+$check_ok1:
 	ld.global.nc.f32 	%f6, [%rd24];
 	.loc 1 48 2
 	mov.b64 	%rd11, %rd24;
@@ -163,26 +153,28 @@ $Calls_1_ret:
 	.loc 1 64 47
 	add.rn.f32 	%f14, %f12, %f13;
 	.loc 1 65 17
-	setp.ne.s64 	%p12, %rd3, 0;
-	@!%p12 bra 	$check_fail5;
-$check_ok5:
+	setp.ne.s64 	%p11, %rd3, 0;
+	@!%p11 bra 	$check_fail2;
+$check_ok2:
 	rem.s64 	%rd27, %rd21, %rd3;
 	.loc 1 65 15
-	setp.lt.u64 	%p13, %rd27, %rd3;
-	@!%p13 bra 	$check_fail6;
-$check_ok6:
+	setp.lt.u64 	%p12, %rd27, %rd3;
+	@!%p12 bra 	$check_fail3;
+$check_ok3:
 	shl.b64 	%rd36, %rd27, 2;
 	add.s64 	%rd28, %rd2, %rd36;
 	ld.global.nc.f32 	%f15, [%rd28];
 	.loc 1 65 12
 $clamp_float32_:
 	.loc 1 22 7
-	setp.lt.f32 	%p14, %f15, 0fBF800000;
-	@%p14 bra 	$if_then2;
+	setp.lt.f32 	%p13, %f15, 0fBF800000;
+	.loc 1 22 5
+	@%p13 bra 	$if_then2;
 $if_done2:
 	.loc 1 25 7
-	setp.gt.f32 	%p21, %f15, 0f3F800000;
-	@%p21 bra 	$if_then1;
+	setp.gt.f32 	%p20, %f15, 0f3F800000;
+	.loc 1 25 5
+	@%p20 bra 	$if_then1;
 $if_done3:
 	.loc 1 28 2
 	mov.f32 	%f4, %f15;
@@ -198,12 +190,14 @@ $clamp_float32__ret:
 	.loc 1 65 50
 $clamp_int_:
 	.loc 1 22 7
-	setp.lt.s64 	%p15, %rd21, 2;
-	@%p15 bra 	$if_then4;
+	setp.lt.s64 	%p14, %rd21, 2;
+	.loc 1 22 5
+	@%p14 bra 	$if_then4;
 $if_done4:
 	.loc 1 25 7
-	setp.gt.s64 	%p20, %rd21, 5;
-	@%p20 bra 	$if_then3;
+	setp.gt.s64 	%p19, %rd21, 5;
+	.loc 1 25 5
+	@%p19 bra 	$if_then3;
 $if_done5:
 	.loc 1 28 2
 	mov.b64 	%rd14, %rd21;
@@ -224,19 +218,21 @@ $clamp_int__ret:
 	add.rn.f32 	%f18, %f14, %f17;
 	.loc 1 66 20
 $sumTo:
-	setp.lt.s64 	%p16, 0, %rd21;
-	@%p16 bra 	$sumTo_to_rangeint_body;
+	.loc 1 35 17
+	setp.lt.s64 	%p15, 0, %rd21;
+	@%p15 bra 	$sumTo_to_rangeint_body;
 	bra 	$sumTo_to_rangeint_done;
 $rangeint_body:
 	.loc 1 36 8
-	setp.gt.s64 	%p17, %rd15, 30;
-	@%p17 bra 	$if_then5;
+	setp.gt.s64 	%p16, %rd15, 30;
+	.loc 1 36 6
+	@%p16 bra 	$if_then5;
 $if_done6:
 	.loc 1 39 3
 	add.s64 	%rd31, %rd15, %rd16;
 	add.s64 	%rd32, %rd16, 1;
-	setp.lt.s64 	%p19, %rd32, %rd21;
-	@%p19 bra 	$if_done6_to_rangeint_body;
+	setp.lt.s64 	%p18, %rd32, %rd21;
+	@%p18 bra 	$if_done6_to_rangeint_body;
 	bra 	$if_done6_to_rangeint_done;
 $rangeint_done:
 	.loc 1 41 2
@@ -266,66 +262,49 @@ $Fahrenheit_ret:
 	.loc 1 66 2
 	add.rn.f32 	%f24, %f18, %f23;
 	.loc 1 67 5
-	setp.lt.u64 	%p18, %rd21, %rd6;
-	@!%p18 bra 	$check_fail7;
-$check_ok7:
+	setp.lt.u64 	%p17, %rd21, %rd6;
+	@!%p17 bra 	$check_fail4;
+$check_ok4:
 	shl.b64 	%rd37, %rd21, 2;
 	add.s64 	%rd30, %rd5, %rd37;
 	st.global.f32 	[%rd30], %f24;
+	.loc 1 67 2
 	ret;
 $if_then6:
 	.loc 1 59 3
 	ret;
 $check_fail:
-	.loc 1 16 11
-	atom.global.cas.b32 	%r11, [%rd8], 0, 1;
+	.loc 1 47 8
+	atom.global.cas.b32 	%r8, [%rd8], 0, 1;
 	membar.sys;
 	trap;
 	bra 	$check_ok;
 $check_fail1:
-	.loc 1 16 18
-	atom.global.cas.b32 	%r10, [%rd8], 0, 2;
+	.loc 1 48 13
+	atom.global.cas.b32 	%r7, [%rd8], 0, 2;
 	membar.sys;
 	trap;
 	bra 	$check_ok1;
 $check_fail2:
-	.loc 1 63 30
-	atom.global.cas.b32 	%r9, [%rd8], 0, 3;
+	.loc 1 65 17
+	atom.global.cas.b32 	%r6, [%rd8], 0, 3;
 	membar.sys;
 	trap;
 	bra 	$check_ok2;
 $check_fail3:
-	.loc 1 47 8
-	atom.global.cas.b32 	%r8, [%rd8], 0, 4;
+	.loc 1 65 15
+	atom.global.cas.b32 	%r5, [%rd8], 0, 4;
 	membar.sys;
 	trap;
 	bra 	$check_ok3;
 $check_fail4:
-	.loc 1 48 13
-	atom.global.cas.b32 	%r7, [%rd8], 0, 5;
+	.loc 1 67 5
+	atom.global.cas.b32 	%r4, [%rd8], 0, 5;
 	membar.sys;
 	trap;
 	bra 	$check_ok4;
-$check_fail5:
-	.loc 1 65 17
-	atom.global.cas.b32 	%r6, [%rd8], 0, 6;
-	membar.sys;
-	trap;
-	bra 	$check_ok5;
-$check_fail6:
-	.loc 1 65 15
-	atom.global.cas.b32 	%r5, [%rd8], 0, 7;
-	membar.sys;
-	trap;
-	bra 	$check_ok6;
-$check_fail7:
-	.loc 1 67 5
-	atom.global.cas.b32 	%r4, [%rd8], 0, 8;
-	membar.sys;
-	trap;
-	bra 	$check_ok7;
 $sumTo_to_rangeint_body:
-	.loc 1 66 20
+	.loc 1 35 17
 	mov.b64 	%rd15, 0;
 	mov.b64 	%rd16, 0;
 	bra 	$rangeint_body;

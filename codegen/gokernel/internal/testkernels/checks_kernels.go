@@ -74,6 +74,7 @@ const outOfRangePTX = `//
 	add.u64 	%rd12, %rd10, %rd11;
 	.loc 1 11 7
 	setp.lt.s64 	%p1, %rd12, %rd7;
+	.loc 1 11 5
 	@!%p1 bra 	$if_done;
 $if_then:
 	.loc 1 12 15
@@ -92,6 +93,7 @@ $check_ok1:
 	shl.b64 	%rd17, %rd12, 2;
 	add.s64 	%rd15, %rd6, %rd17;
 	st.global.f32 	[%rd15], %f1;
+	.loc 1 12 3
 $if_done:
 	ret;
 $check_fail:
@@ -175,6 +177,7 @@ const dividePTX = `//
 	add.u64 	%rd11, %rd9, %rd10;
 	.loc 1 21 7
 	setp.lt.s64 	%p1, %rd11, %rd3;
+	.loc 1 21 5
 	@!%p1 bra 	$if_done;
 $if_then:
 	.loc 1 22 12
@@ -200,6 +203,7 @@ $check_ok2:
 	shl.b64 	%rd17, %rd11, 2;
 	add.s64 	%rd14, %rd2, %rd17;
 	st.global.s32 	[%rd14], %r6;
+	.loc 1 22 3
 $if_done:
 	ret;
 $check_fail:
@@ -287,6 +291,7 @@ const uncheckedPTX = `//
 	add.u64 	%rd9, %rd7, %rd8;
 	.loc 1 32 7
 	setp.lt.s64 	%p1, %rd9, %rd6;
+	.loc 1 32 5
 	@!%p1 bra 	$if_done;
 $if_then:
 	.loc 1 33 13
@@ -307,6 +312,7 @@ $if_then:
 	shl.b64 	%rd15, %rd9, 2;
 	add.s64 	%rd12, %rd5, %rd15;
 	st.global.f32 	[%rd12], %f5;
+	.loc 1 33 3
 $if_done:
 	ret;
 }

@@ -27,16 +27,9 @@ var ControlKernel = kernel.New(kernel.Spec{
 		"control.go:15:17: integer divide by zero",
 		"control.go:15:15: index out of range",
 		"control.go:21:6: index out of range",
-		"control.go:28:11: integer divide by zero",
-		"control.go:37:16: integer divide by zero",
 		"control.go:57:20: index out of range",
 		"control.go:61:19: negative shift amount",
-		"control.go:63:17: index out of range",
-		"control.go:63:18: index out of range",
-		"control.go:63:21: index out of range",
-		"control.go:69:14: integer divide by zero",
 		"control.go:77:5: index out of range",
-		"control.go:75:3: integer divide by zero",
 		"control.go:64:20: index out of range",
 	},
 })
@@ -60,8 +53,8 @@ const controlPTX = `//
 	.param .u64 fuseflow_check
 )
 {
-	.reg .pred 	%p<34>;
-	.reg .b32 	%r<33>;
+	.reg .pred 	%p<27>;
+	.reg .b32 	%r<26>;
 	.reg .b64 	%rd<69>;
 	.local .align 16 .b8 local[24];
 	.local .align 16 .b8 copy[24];
@@ -85,6 +78,7 @@ const controlPTX = `//
 	add.u64 	%rd29, %rd27, %rd28;
 	.loc 1 12 7
 	setp.ge.s64 	%p1, %rd29, %rd6;
+	.loc 1 12 5
 	@%p1 bra 	$if_then2;
 $if_done:
 	.loc 1 15 17
@@ -103,27 +97,32 @@ $check_ok1:
 	cvt.s64.s32 	%rd32, %r6;
 	.loc 1 18 9
 	setp.lt.s64 	%p4, %rd32, 0;
+	.loc 1 18 7
 	@%p4 bra 	$switch_body2;
 $switch_next:
 	.loc 1 20 9
-	setp.eq.s64 	%p31, %rd32, 0;
-	@%p31 bra 	$switch_body1;
+	setp.eq.s64 	%p24, %rd32, 0;
+	.loc 1 20 7
+	@%p24 bra 	$switch_body1;
 $switch_next1:
 	.loc 1 23 9
-	setp.gt.s64 	%p33, %rd32, 100;
-	@%p33 bra 	$switch_body;
+	setp.gt.s64 	%p26, %rd32, 100;
+	.loc 1 23 7
+	@%p26 bra 	$switch_body;
 $switch_next2:
 	.loc 1 26 11
 	mul.lo.s64 	%rd64, %rd32, 2;
+	.loc 1 26 3
 	mov.b64 	%rd9, %rd64;
 	bra 	$switch_done;
 $switch_body:
+	.loc 1 24 3
 	mov.b64 	%rd9, 100;
 	bra 	$switch_done;
 $switch_body1:
 	.loc 1 21 6
-	setp.lt.u64 	%p32, %rd29, %rd6;
-	@!%p32 bra 	$check_fail2;
+	setp.lt.u64 	%p25, %rd29, %rd6;
+	@!%p25 bra 	$check_fail2;
 $check_ok2:
 	shl.b64 	%rd66, %rd29, 3;
 	add.s64 	%rd63, %rd5, %rd66;
@@ -133,24 +132,22 @@ $check_ok2:
 $switch_body2:
 	.loc 1 19 9
 	neg.s64 	%rd33, %rd32;
+	.loc 1 19 3
 	mov.b64 	%rd9, %rd33;
 $switch_done:
 	.loc 1 28 11
-	setp.ne.s64 	%p5, 4, 0;
-	@!%p5 bra 	$check_fail3;
-$check_ok3:
 	rem.s64 	%rd34, %rd32, 4;
 	.loc 1 29 7
-	setp.eq.s64 	%p6, %rd34, 0;
-	@%p6 bra 	$switch_body3;
+	setp.eq.s64 	%p5, %rd34, 0;
+	@%p5 bra 	$switch_body3;
 $switch_next3:
 	.loc 1 29 10
-	setp.eq.s64 	%p29, %rd34, 1;
-	@%p29 bra 	$switch_body3;
+	setp.eq.s64 	%p22, %rd34, 1;
+	@%p22 bra 	$switch_body3;
 $switch_next4:
 	.loc 1 32 7
-	setp.eq.s64 	%p30, %rd34, 2;
-	@%p30 bra 	$switch_next4_to_switch_body4;
+	setp.eq.s64 	%p23, %rd34, 2;
+	@%p23 bra 	$switch_next4_to_switch_body4;
 	bra 	$switch_next4_to_switch_done1;
 $switch_body3:
 	.loc 1 30 3
@@ -161,51 +158,53 @@ $switch_body4:
 	mul.lo.s64 	%rd36, %rd10, 2;
 	mov.b64 	%rd11, %rd36;
 $switch_done1:
-	.loc 1 16 2
+	.loc 1 36 6
 	mov.b64 	%rd12, %rd11;
 	mov.b64 	%rd13, 0;
 $for_loop:
 	.loc 1 36 16
-	setp.lt.s64 	%p7, %rd13, 10;
-	@!%p7 bra 	$for_done;
+	setp.lt.s64 	%p6, %rd13, 10;
+	.loc 1 36 14
+	@!%p6 bra 	$for_done;
 $for_body:
 	.loc 1 37 16
-	setp.ne.s64 	%p8, 7, 0;
-	@!%p8 bra 	$check_fail4;
-$check_ok4:
 	rem.s64 	%rd37, %rd32, 7;
 	.loc 1 37 8
-	setp.eq.s64 	%p9, %rd13, %rd37;
-	@%p9 bra 	$check_ok4_to_for_post;
+	setp.eq.s64 	%p7, %rd13, %rd37;
+	.loc 1 37 6
+	@%p7 bra 	$for_body_to_for_post;
 $if_done1:
 	.loc 1 40 7
 	mul.lo.s64 	%rd39, %rd13, %rd13;
 	.loc 1 40 10
-	setp.gt.s64 	%p10, %rd39, %rd12;
-	@%p10 bra 	$for_done;
+	setp.gt.s64 	%p8, %rd39, %rd12;
+	.loc 1 40 6
+	@%p8 bra 	$for_done;
 $if_done2:
 	.loc 1 43 3
 	add.s64 	%rd62, %rd12, %rd13;
 	mov.b64 	%rd26, %rd62;
 	bra 	$for_post;
 $for_done:
-	setp.lt.s64 	%p11, 0, 4;
-	@%p11 bra 	$for_done_to_rangeint_body;
+	setp.lt.s64 	%p9, 0, 4;
+	@%p9 bra 	$for_done_to_rangeint_body;
 	bra 	$for_done_to_rangeint_done;
 $rangeint_body:
-	.loc 1 16 2
+	.loc 1 47 7
 	mov.b64 	%rd16, %rd14;
 	mov.b64 	%rd17, 0;
 $for_loop1:
 	.loc 1 48 9
-	setp.gt.s64 	%p12, %rd17, %rd15;
-	@%p12 bra 	$if_then;
+	setp.gt.s64 	%p10, %rd17, %rd15;
+	.loc 1 48 7
+	@%p10 bra 	$if_then;
 $if_done3:
 	.loc 1 51 8
 	mul.lo.s64 	%rd58, %rd15, %rd17;
 	.loc 1 51 11
-	setp.gt.s64 	%p28, %rd58, 3;
-	@%p28 bra 	$if_done3_to_rangeint_done;
+	setp.gt.s64 	%p21, %rd58, 3;
+	.loc 1 51 7
+	@%p21 bra 	$if_done3_to_rangeint_done;
 $if_done4:
 	.loc 1 54 19
 	mul.lo.s64 	%rd59, %rd15, %rd17;
@@ -218,38 +217,40 @@ $if_done4:
 	bra 	$for_loop1;
 $if_then:
 	add.s64 	%rd40, %rd15, 1;
-	setp.lt.s64 	%p13, %rd40, 4;
-	@%p13 bra 	$if_then_to_rangeint_body;
+	setp.lt.s64 	%p11, %rd40, 4;
+	@%p11 bra 	$if_then_to_rangeint_body;
 	bra 	$if_then_to_rangeint_done;
 $rangeint_done:
-	.loc 1 16 2
+	.loc 1 57 20
 	mov.b64 	%rd19, %rd18;
 	mov.b64 	%rd20, -1;
 $rangeindex_loop:
+	.loc 1 16 2
 	add.s64 	%rd41, %rd20, 1;
-	setp.lt.s64 	%p14, %rd41, %rd3;
-	@!%p14 bra 	$rangeindex_done;
+	setp.lt.s64 	%p12, %rd41, %rd3;
+	@!%p12 bra 	$rangeindex_done;
 $rangeindex_body:
 	.loc 1 57 20
-	setp.lt.u64 	%p15, %rd41, %rd3;
-	@!%p15 bra 	$check_fail5;
-$check_ok5:
+	setp.lt.u64 	%p13, %rd41, %rd3;
+	@!%p13 bra 	$check_fail3;
+$check_ok3:
 	shl.b64 	%rd67, %rd41, 2;
 	add.s64 	%rd42, %rd2, %rd67;
 	ld.global.nc.s32 	%r7, [%rd42];
 	.loc 1 58 8
-	setp.gt.s64 	%p16, %rd41, 5;
-	@%p16 bra 	$rangeindex_done;
+	setp.gt.s64 	%p14, %rd41, 5;
+	.loc 1 58 6
+	@%p14 bra 	$rangeindex_done;
 $if_done5:
 	.loc 1 61 15
 	cvt.s64.s32 	%rd54, %r7;
 	.loc 1 61 19
-	setp.ge.s64 	%p27, %rd41, 0;
-	@!%p27 bra 	$check_fail6;
-$check_ok6:
+	setp.ge.s64 	%p20, %rd41, 0;
+	@!%p20 bra 	$check_fail4;
+$check_ok4:
 	min.u64 	%rd55, %rd41, 255;
-	cvt.u32.u64 	%r24, %rd55;
-	shl.b64 	%rd56, %rd54, %r24;
+	cvt.u32.u64 	%r19, %rd55;
+	shl.b64 	%rd56, %rd54, %r19;
 	.loc 1 61 3
 	xor.b64 	%rd57, %rd19, %rd56;
 	mov.b64 	%rd19, %rd57;
@@ -262,20 +263,11 @@ $rangeindex_done:
 	st.local.s64 	[%r8], 0;
 	add.s32 	%r9, %r1, 16;
 	st.local.s64 	[%r9], 0;
-	setp.lt.u64 	%p17, 0, 3;
-	@!%p17 bra 	$check_fail7;
-$check_ok7:
 	.loc 1 63 18
 	st.local.s64 	[%r1], 1;
-	setp.lt.u64 	%p18, 1, 3;
-	@!%p18 bra 	$check_fail8;
-$check_ok8:
 	add.s32 	%r10, %r1, 8;
 	.loc 1 63 21
 	st.local.s64 	[%r10], 2;
-	setp.lt.u64 	%p19, 2, 3;
-	@!%p19 bra 	$check_fail9;
-$check_ok9:
 	add.s32 	%r11, %r1, 16;
 	.loc 1 63 24
 	st.local.s64 	[%r11], 3;
@@ -290,44 +282,43 @@ $check_ok9:
 	add.s32 	%r15, %r1, 16;
 	ld.local.s64 	%rd45, [%r15];
 	st.local.s64 	[%r14], %rd45;
+	.loc 1 64 20
 	mov.b64 	%rd21, %rd19;
 	mov.b64 	%rd22, -1;
 $rangeindex_loop1:
 	.loc 1 16 2
 	add.s64 	%rd46, %rd22, 1;
-	setp.lt.s64 	%p20, %rd46, 3;
-	@%p20 bra 	$rangeindex_body1;
+	setp.lt.s64 	%p15, %rd46, 3;
+	@%p15 bra 	$rangeindex_body1;
 $rangeindex_done1:
+	.loc 1 67 2
 	mov.b64 	%rd23, %rd21;
 	mov.b64 	%rd24, 0;
 $loop:
 	.loc 1 69 14
-	setp.ne.s64 	%p22, 5, 0;
-	@!%p22 bra 	$check_fail10;
-$check_ok10:
 	rem.s64 	%rd49, %rd32, 5;
 	.loc 1 69 7
-	setp.lt.s64 	%p23, %rd24, %rd49;
-	@%p23 bra 	$if_then1;
-	bra 	$check_ok10_to_for_loop2;
+	setp.lt.s64 	%p17, %rd24, %rd49;
+	.loc 1 69 5
+	@%p17 bra 	$if_then1;
+	bra 	$loop_to_for_loop2;
 $for_loop2:
 	.loc 1 74 10
-	setp.gt.s64 	%p24, %rd25, 1000;
-	@%p24 bra 	$for_body1;
+	setp.gt.s64 	%p18, %rd25, 1000;
+	.loc 1 74 6
+	@%p18 bra 	$for_body1;
 $for_done1:
 	.loc 1 77 5
-	setp.lt.u64 	%p26, %rd29, %rd6;
-	@!%p26 bra 	$check_fail11;
-$check_ok11:
+	setp.lt.u64 	%p19, %rd29, %rd6;
+	@!%p19 bra 	$check_fail5;
+$check_ok5:
 	shl.b64 	%rd68, %rd29, 3;
 	add.s64 	%rd53, %rd5, %rd68;
 	st.global.s64 	[%rd53], %rd25;
+	.loc 1 77 2
 	ret;
 $for_body1:
 	.loc 1 75 3
-	setp.ne.s64 	%p25, 3, 0;
-	@!%p25 bra 	$check_fail12;
-$check_ok12:
 	div.s64 	%rd52, %rd25, 3;
 	mov.b64 	%rd25, %rd52;
 	bra 	$for_loop2;
@@ -341,11 +332,11 @@ $if_then1:
 	bra 	$loop;
 $rangeindex_body1:
 	.loc 1 64 20
-	setp.lt.u64 	%p21, %rd46, 3;
-	@!%p21 bra 	$check_fail13;
-$check_ok13:
-	cvt.u32.u64 	%r32, %rd46;
-	mad.lo.s32 	%r16, %r32, 8, %r2;
+	setp.lt.u64 	%p16, %rd46, 3;
+	@!%p16 bra 	$check_fail6;
+$check_ok6:
+	cvt.u32.u64 	%r25, %rd46;
+	mad.lo.s32 	%r16, %r25, 8, %r2;
 	ld.local.s64 	%rd47, [%r16];
 	.loc 1 65 3
 	add.s64 	%rd48, %rd21, %rd47;
@@ -363,90 +354,48 @@ $if_then2:
 	ret;
 $check_fail:
 	.loc 1 15 17
-	atom.global.cas.b32 	%r31, [%rd8], 0, 1;
+	atom.global.cas.b32 	%r24, [%rd8], 0, 1;
 	membar.sys;
 	trap;
 	bra 	$check_ok;
 $check_fail1:
 	.loc 1 15 15
-	atom.global.cas.b32 	%r30, [%rd8], 0, 2;
+	atom.global.cas.b32 	%r23, [%rd8], 0, 2;
 	membar.sys;
 	trap;
 	bra 	$check_ok1;
 $check_fail2:
 	.loc 1 21 6
-	atom.global.cas.b32 	%r29, [%rd8], 0, 3;
+	atom.global.cas.b32 	%r22, [%rd8], 0, 3;
 	membar.sys;
 	trap;
 	bra 	$check_ok2;
 $check_fail3:
-	.loc 1 28 11
-	atom.global.cas.b32 	%r28, [%rd8], 0, 4;
+	.loc 1 57 20
+	atom.global.cas.b32 	%r21, [%rd8], 0, 4;
 	membar.sys;
 	trap;
 	bra 	$check_ok3;
 $check_fail4:
-	.loc 1 37 16
-	atom.global.cas.b32 	%r27, [%rd8], 0, 5;
+	.loc 1 61 19
+	atom.global.cas.b32 	%r20, [%rd8], 0, 5;
 	membar.sys;
 	trap;
 	bra 	$check_ok4;
 $check_fail5:
-	.loc 1 57 20
-	atom.global.cas.b32 	%r26, [%rd8], 0, 6;
+	.loc 1 77 5
+	atom.global.cas.b32 	%r18, [%rd8], 0, 6;
 	membar.sys;
 	trap;
 	bra 	$check_ok5;
 $check_fail6:
-	.loc 1 61 19
-	atom.global.cas.b32 	%r25, [%rd8], 0, 7;
+	.loc 1 64 20
+	atom.global.cas.b32 	%r17, [%rd8], 0, 7;
 	membar.sys;
 	trap;
 	bra 	$check_ok6;
-$check_fail7:
-	.loc 1 63 17
-	atom.global.cas.b32 	%r23, [%rd8], 0, 8;
-	membar.sys;
-	trap;
-	bra 	$check_ok7;
-$check_fail8:
-	.loc 1 63 18
-	atom.global.cas.b32 	%r22, [%rd8], 0, 9;
-	membar.sys;
-	trap;
-	bra 	$check_ok8;
-$check_fail9:
-	.loc 1 63 21
-	atom.global.cas.b32 	%r21, [%rd8], 0, 10;
-	membar.sys;
-	trap;
-	bra 	$check_ok9;
-$check_fail10:
-	.loc 1 69 14
-	atom.global.cas.b32 	%r20, [%rd8], 0, 11;
-	membar.sys;
-	trap;
-	bra 	$check_ok10;
-$check_fail11:
-	.loc 1 77 5
-	atom.global.cas.b32 	%r19, [%rd8], 0, 12;
-	membar.sys;
-	trap;
-	bra 	$check_ok11;
-$check_fail12:
-	.loc 1 75 3
-	atom.global.cas.b32 	%r18, [%rd8], 0, 13;
-	membar.sys;
-	trap;
-	bra 	$check_ok12;
-$check_fail13:
-	.loc 1 64 20
-	atom.global.cas.b32 	%r17, [%rd8], 0, 14;
-	membar.sys;
-	trap;
-	bra 	$check_ok13;
-$check_ok4_to_for_post:
-	.loc 1 37 8
+$for_body_to_for_post:
+	.loc 1 37 6
 	mov.b64 	%rd26, %rd12;
 	bra 	$for_post;
 $for_done_to_rangeint_body:
@@ -465,12 +414,12 @@ $if_then_to_rangeint_body:
 $if_then_to_rangeint_done:
 	mov.b64 	%rd18, %rd16;
 	bra 	$rangeint_done;
-$check_ok10_to_for_loop2:
-	.loc 1 69 7
+$loop_to_for_loop2:
+	.loc 1 69 5
 	mov.b64 	%rd25, %rd23;
 	bra 	$for_loop2;
 $if_done3_to_rangeint_done:
-	.loc 1 51 11
+	.loc 1 51 7
 	mov.b64 	%rd18, %rd16;
 	bra 	$rangeint_done;
 $switch_next4_to_switch_body4:

@@ -101,6 +101,7 @@ const math64PTX = `//
 	add.u64 	%rd11, %rd9, %rd10;
 	.loc 1 16 7
 	setp.ge.s64 	%p1, %rd11, %rd3;
+	.loc 1 16 5
 	@%p1 bra 	$if_then4;
 $if_done:
 	.loc 1 19 8
@@ -1866,6 +1867,7 @@ $check_ok20:
 	setp.ne.u64 	%p189, %rd472, 0;
 	.loc 1 42 17
 $b2f:
+	.loc 2 141 5
 	@%p189 bra 	$if_then;
 $if_done1:
 	.loc 2 144 2
@@ -1879,6 +1881,7 @@ $b2f_ret:
 	setp.nan.f64 	%p190, %fd16, %fd16;
 	.loc 1 42 42
 $b2f1:
+	.loc 2 141 5
 	@%p190 bra 	$if_then1;
 $if_done2:
 	.loc 2 144 2
@@ -1902,6 +1905,7 @@ $b2f_ret1:
 	or.pred 	%p197, %p193, %p196;
 	.loc 1 42 65
 $b2f2:
+	.loc 2 141 5
 	@%p197 bra 	$if_then2;
 $if_done3:
 	.loc 2 144 2
@@ -1925,6 +1929,7 @@ $b2f_ret2:
 	or.pred 	%p204, %p200, %p203;
 	.loc 1 42 91
 $b2f3:
+	.loc 2 141 5
 	@%p204 bra 	$if_then3;
 $if_done4:
 	.loc 2 144 2
@@ -2119,6 +2124,7 @@ $check_ok30:
 	shl.b64 	%rd541, %rd503, 3;
 	add.s64 	%rd507, %rd5, %rd541;
 	st.global.f64 	[%rd507], %fd693;
+	.loc 1 51 2
 	ret;
 $if_then4:
 	.loc 1 17 3
@@ -2402,6 +2408,7 @@ const math32PTX = `//
 	add.u64 	%rd11, %rd9, %rd10;
 	.loc 1 60 7
 	setp.ge.s64 	%p1, %rd11, %rd3;
+	.loc 1 60 5
 	@%p1 bra 	$if_then1;
 $if_done:
 	.loc 1 63 8
@@ -3734,6 +3741,7 @@ $check_ok21:
 	st.global.f32 	[%rd185], %f433;
 	.loc 1 87 17
 	setp.nan.f32 	%p140, %f10, %f10;
+	.loc 1 87 5
 	@%p140 bra 	$if_then;
 $cond_false:
 	.loc 1 87 36
@@ -3744,6 +3752,7 @@ $cond_false:
 	setp.eq.f32 	%p148, %f10, 0fFF800000;
 	and.pred 	%p149, %p147, %p148;
 	or.pred 	%p150, %p146, %p149;
+	.loc 1 87 24
 	@!%p150 bra 	$if_done1;
 $if_then:
 	.loc 1 88 8
@@ -3755,6 +3764,7 @@ $check_ok22:
 	shl.b64 	%rd214, %rd186, 2;
 	add.s64 	%rd187, %rd5, %rd214;
 	st.global.f32 	[%rd187], 0f3F800000;
+	.loc 1 88 3
 $if_done1:
 	.loc 1 90 7
 	add.s64 	%rd188, %rd13, 22;
@@ -3782,6 +3792,7 @@ $check_ok24:
 	shl.b64 	%rd216, %rd190, 2;
 	add.s64 	%rd191, %rd5, %rd216;
 	st.global.f32 	[%rd191], %f435;
+	.loc 1 91 2
 	ret;
 $if_then1:
 	.loc 1 61 3

@@ -24,19 +24,14 @@ var LocalsKernel = kernel.New(kernel.Spec{
 	Target:     "sm_80",
 	PTXVersion: "7.8",
 	Checks: []string{
-		"memory.go:36:3: index out of range",
 		"memory.go:38:9: index out of range",
-		"memory.go:47:9: integer divide by zero",
 		"memory.go:47:7: index out of range",
 		"memory.go:50:16: index out of range",
 		"memory.go:50:6: index out of range",
 		"memory.go:52:5: index out of range",
-		"memory.go:53:32: integer divide by zero",
 		"memory.go:53:30: index out of range",
 		"memory.go:53:5: index out of range",
-		"memory.go:54:14: index out of range",
 		"memory.go:54:5: index out of range",
-		"memory.go:55:10: index out of range",
 		"memory.go:56:6: index out of range",
 		"memory.go:43:20: index out of range",
 		"memory.go:40:17: index out of range",
@@ -71,9 +66,9 @@ const localsPTX = `//
 	.param .u64 fuseflow_check
 )
 {
-	.reg .pred 	%p<34>;
+	.reg .pred 	%p<29>;
 	.reg .b16 	%rs<3>;
-	.reg .b32 	%r<93>;
+	.reg .b32 	%r<88>;
 	.reg .b64 	%rd<59>;
 	.reg .f32 	%f<35>;
 	.local .align 16 .b8 w[24];
@@ -109,6 +104,7 @@ const localsPTX = `//
 	add.s64 	%rd20, %rd19, 6;
 	.loc 1 19 9
 	setp.gt.s64 	%p2, %rd20, %rd3;
+	.loc 1 19 5
 	@%p2 bra 	$if_then1;
 $if_done:
 	.loc 1 22 6
@@ -152,10 +148,12 @@ $rangeindex_loop:
 	setp.lt.s64 	%p3, %rd21, 6;
 	@%p3 bra 	$rangeindex_body1;
 $rangeindex_done:
+	.loc 1 26 6
 	mov.b64 	%rd12, 1;
 $for_loop:
 	.loc 1 26 16
 	setp.lt.s64 	%p6, %rd12, 6;
+	.loc 1 26 14
 	@%p6 bra 	$for_body1;
 $for_done:
 	.loc 1 35 2
@@ -217,23 +215,22 @@ $for_done:
 	ld.local.f32 	%f24, [%r60];
 	st.local.f32 	[%r59], %f24;
 	.loc 1 36 3
-	setp.lt.u64 	%p13, 0, 6;
-	@!%p13 bra 	$check_fail;
-$check_ok:
 	st.local.f32 	[%r1], 0f447A0000;
 	.loc 1 38 9
-	setp.lt.u64 	%p14, %rd19, %rd3;
-	@!%p14 bra 	$check_fail1;
-$check_ok1:
+	setp.lt.u64 	%p13, %rd19, %rd3;
+	@!%p13 bra 	$check_fail;
+$check_ok:
 	shl.b64 	%rd49, %rd19, 2;
 	add.s64 	%rd29, %rd2, %rd49;
 	ld.global.nc.f32 	%f25, [%rd29];
+	.loc 1 39 6
 	mov.f32 	%f1, 0f00000000;
 	mov.b64 	%rd13, 4;
 $for_loop1:
 	.loc 1 39 28
-	setp.ge.s64 	%p15, %rd13, 0;
-	@%p15 bra 	$for_body;
+	setp.ge.s64 	%p14, %rd13, 0;
+	.loc 1 39 26
+	@%p14 bra 	$for_body;
 $for_done1:
 	.loc 1 43 20
 	mov.f32 	%f2, 0f00000000;
@@ -241,8 +238,8 @@ $for_done1:
 $rangeindex_loop1:
 	.loc 1 42 2
 	add.s64 	%rd32, %rd14, 1;
-	setp.lt.s64 	%p17, %rd32, 5;
-	@%p17 bra 	$rangeindex_body;
+	setp.lt.s64 	%p16, %rd32, 5;
+	@%p16 bra 	$rangeindex_body;
 $rangeindex_done1:
 	.loc 1 46 6
 	st.local.u8 	[%r5], 0;
@@ -251,65 +248,61 @@ $rangeindex_done1:
 	add.s32 	%r64, %r5, 2;
 	st.local.u8 	[%r64], 0;
 	.loc 1 47 9
-	setp.ne.s64 	%p19, 3, 0;
-	@!%p19 bra 	$check_fail2;
-$check_ok2:
 	rem.s64 	%rd34, %rd19, 3;
 	.loc 1 47 7
-	setp.lt.u64 	%p20, %rd34, 3;
-	@!%p20 bra 	$check_fail3;
-$check_ok3:
-	cvt.u32.u64 	%r85, %rd34;
-	add.s32 	%r65, %r5, %r85;
+	setp.lt.u64 	%p18, %rd34, 3;
+	@!%p18 bra 	$check_fail1;
+$check_ok1:
+	cvt.u32.u64 	%r80, %rd34;
+	add.s32 	%r65, %r5, %r80;
 	selp.b32 	%r66, 1, 0, %p1;
 	cvt.u8.u32 	%rs1, %r66;
 	st.local.u8 	[%r65], %rs1;
 	.loc 1 48 10
 	mul.lo.s64 	%rd35, 10, %rd19;
-	setp.lt.s64 	%p21, 0, 6;
-	@%p21 bra 	$check_ok3_to_rangeint_body;
+	.loc 1 48 2
+	setp.lt.s64 	%p19, 0, 6;
+	@%p19 bra 	$check_ok1_to_rangeint_body;
 	bra 	$rangeint_done;
 $rangeint_body:
 	.loc 1 50 8
 	add.s64 	%rd36, %rd35, %rd15;
 	.loc 1 50 16
-	setp.lt.u64 	%p22, %rd15, 6;
-	@!%p22 bra 	$check_fail4;
-$check_ok4:
-	cvt.u32.u64 	%r86, %rd15;
-	mad.lo.s32 	%r67, %r86, 4, %r3;
+	setp.lt.u64 	%p20, %rd15, 6;
+	@!%p20 bra 	$check_fail2;
+$check_ok2:
+	cvt.u32.u64 	%r81, %rd15;
+	mad.lo.s32 	%r67, %r81, 4, %r3;
 	ld.local.f32 	%f31, [%r67];
 	.loc 1 50 6
-	setp.lt.u64 	%p23, %rd36, %rd6;
-	@!%p23 bra 	$check_fail5;
-$check_ok5:
+	setp.lt.u64 	%p21, %rd36, %rd6;
+	@!%p21 bra 	$check_fail3;
+$check_ok3:
 	shl.b64 	%rd50, %rd36, 2;
 	add.s64 	%rd37, %rd5, %rd50;
 	st.global.f32 	[%rd37], %f31;
+	.loc 1 50 3
 	add.s64 	%rd38, %rd15, 1;
-	setp.lt.s64 	%p24, %rd38, 6;
-	@%p24 bra 	$check_ok5_to_rangeint_body;
+	setp.lt.s64 	%p22, %rd38, 6;
+	@%p22 bra 	$check_ok3_to_rangeint_body;
 $rangeint_done:
 	.loc 1 52 7
 	add.s64 	%rd39, %rd35, 6;
 	.loc 1 52 5
-	setp.lt.u64 	%p25, %rd39, %rd6;
-	@!%p25 bra 	$check_fail6;
-$check_ok6:
+	setp.lt.u64 	%p23, %rd39, %rd6;
+	@!%p23 bra 	$check_fail4;
+$check_ok4:
 	shl.b64 	%rd51, %rd39, 2;
 	add.s64 	%rd40, %rd5, %rd51;
 	st.global.f32 	[%rd40], %f1;
 	.loc 1 53 7
 	add.s64 	%rd41, %rd35, 7;
 	.loc 1 53 32
-	setp.ne.s64 	%p26, 8, 0;
-	@!%p26 bra 	$check_fail7;
-$check_ok7:
 	rem.s64 	%rd42, %rd19, 8;
 	.loc 1 53 30
-	setp.lt.u64 	%p27, %rd42, 8;
-	@!%p27 bra 	$check_fail8;
-$check_ok8:
+	setp.lt.u64 	%p24, %rd42, 8;
+	@!%p24 bra 	$check_fail5;
+$check_ok5:
 	shl.b64 	%rd52, %rd42, 2;
 	add.s64 	%rd43, %rd10, %rd52;
 	ld.const.s32 	%r68, [%rd43];
@@ -318,52 +311,48 @@ $check_ok8:
 	.loc 1 53 15
 	add.rn.f32 	%f33, %f2, %f32;
 	.loc 1 53 5
-	setp.lt.u64 	%p28, %rd41, %rd6;
-	@!%p28 bra 	$check_fail9;
-$check_ok9:
+	setp.lt.u64 	%p25, %rd41, %rd6;
+	@!%p25 bra 	$check_fail6;
+$check_ok6:
 	shl.b64 	%rd53, %rd41, 2;
 	add.s64 	%rd44, %rd5, %rd53;
 	st.global.f32 	[%rd44], %f33;
 	.loc 1 54 7
 	add.s64 	%rd45, %rd35, 8;
 	.loc 1 54 14
-	setp.lt.u64 	%p29, 0, 6;
-	@!%p29 bra 	$check_fail10;
-$check_ok10:
 	ld.local.f32 	%f34, [%r1];
 	.loc 1 54 5
-	setp.lt.u64 	%p30, %rd45, %rd6;
-	@!%p30 bra 	$check_fail11;
-$check_ok11:
+	setp.lt.u64 	%p26, %rd45, %rd6;
+	@!%p26 bra 	$check_fail7;
+$check_ok7:
 	shl.b64 	%rd54, %rd45, 2;
 	add.s64 	%rd46, %rd5, %rd54;
 	st.global.f32 	[%rd46], %f34;
 	.loc 1 55 10
-	setp.lt.u64 	%p31, 1, 3;
-	@!%p31 bra 	$check_fail12;
-$check_ok12:
 	add.s32 	%r69, %r5, 1;
 	ld.local.u8 	%rs2, [%r69];
 	cvt.u32.u8 	%r70, %rs2;
-	setp.ne.u32 	%p32, %r70, 0;
-	@!%p32 bra 	$if_done1;
+	setp.ne.u32 	%p27, %r70, 0;
+	.loc 1 55 5
+	@!%p27 bra 	$if_done1;
 $if_then:
 	.loc 1 56 8
 	add.s64 	%rd47, %rd35, 9;
 	.loc 1 56 6
-	setp.lt.u64 	%p33, %rd47, %rd6;
-	@!%p33 bra 	$check_fail13;
-$check_ok13:
+	setp.lt.u64 	%p28, %rd47, %rd6;
+	@!%p28 bra 	$check_fail8;
+$check_ok8:
 	shl.b64 	%rd55, %rd47, 2;
 	add.s64 	%rd48, %rd5, %rd55;
 	st.global.f32 	[%rd48], 0f3F800000;
+	.loc 1 56 3
 $if_done1:
 	ret;
 $rangeindex_body:
 	.loc 1 43 20
-	setp.lt.u64 	%p18, %rd32, 5;
-	@!%p18 bra 	$check_fail14;
-$check_ok14:
+	setp.lt.u64 	%p17, %rd32, 5;
+	@!%p17 bra 	$check_fail9;
+$check_ok9:
 	shl.b64 	%rd56, %rd32, 2;
 	add.s64 	%rd33, %rd9, %rd56;
 	ld.const.f32 	%f29, [%rd33];
@@ -376,9 +365,9 @@ $for_body:
 	.loc 1 40 8
 	mul.rn.f32 	%f26, %f1, %f25;
 	.loc 1 40 17
-	setp.lt.u64 	%p16, %rd13, 5;
-	@!%p16 bra 	$check_fail15;
-$check_ok15:
+	setp.lt.u64 	%p15, %rd13, 5;
+	@!%p15 bra 	$check_fail10;
+$check_ok10:
 	shl.b64 	%rd57, %rd13, 2;
 	add.s64 	%rd30, %rd9, %rd57;
 	ld.const.f32 	%f27, [%rd30];
@@ -392,38 +381,41 @@ $check_ok15:
 $for_body1:
 	.loc 1 27 9
 	setp.lt.u64 	%p7, %rd12, 6;
-	@!%p7 bra 	$check_fail16;
-$check_ok16:
-	cvt.u32.u64 	%r87, %rd12;
-	mad.lo.s32 	%r27, %r87, 4, %r1;
+	@!%p7 bra 	$check_fail11;
+$check_ok11:
+	cvt.u32.u64 	%r82, %rd12;
+	mad.lo.s32 	%r27, %r82, 4, %r1;
 	ld.local.f32 	%f10, [%r27];
 	.loc 1 28 10
 	sub.s64 	%rd24, %rd12, 1;
+	.loc 1 28 3
 	mov.b64 	%rd16, %rd24;
 $for_loop2:
 	.loc 1 29 9
 	setp.ge.s64 	%p8, %rd16, 0;
+	.loc 1 29 7
 	@!%p8 bra 	$for_done2;
 $cond_true:
 	.loc 1 29 18
 	setp.lt.u64 	%p9, %rd16, 6;
-	@!%p9 bra 	$check_fail17;
-$check_ok17:
-	cvt.u32.u64 	%r88, %rd16;
-	mad.lo.s32 	%r28, %r88, 4, %r1;
+	@!%p9 bra 	$check_fail12;
+$check_ok12:
+	cvt.u32.u64 	%r83, %rd16;
+	mad.lo.s32 	%r28, %r83, 4, %r1;
 	ld.local.f32 	%f11, [%r28];
 	.loc 1 29 22
 	setp.gt.f32 	%p10, %f11, %f10;
+	.loc 1 29 17
 	@%p10 bra 	$for_body2;
 $for_done2:
 	.loc 1 33 6
 	add.s64 	%rd27, %rd16, 1;
 	.loc 1 33 4
 	setp.lt.u64 	%p12, %rd27, 6;
-	@!%p12 bra 	$check_fail18;
-$check_ok18:
-	cvt.u32.u64 	%r89, %rd27;
-	mad.lo.s32 	%r32, %r89, 4, %r1;
+	@!%p12 bra 	$check_fail13;
+$check_ok13:
+	cvt.u32.u64 	%r84, %rd27;
+	mad.lo.s32 	%r32, %r84, 4, %r1;
 	st.local.f32 	[%r32], %f10;
 	.loc 1 26 26
 	add.s64 	%rd28, %rd12, 1;
@@ -433,15 +425,15 @@ $for_body2:
 	.loc 1 30 7
 	add.s64 	%rd25, %rd16, 1;
 	.loc 1 30 14
-	cvt.u32.u64 	%r90, %rd16;
-	mad.lo.s32 	%r29, %r90, 4, %r1;
+	cvt.u32.u64 	%r85, %rd16;
+	mad.lo.s32 	%r29, %r85, 4, %r1;
 	ld.local.f32 	%f12, [%r29];
 	.loc 1 30 5
 	setp.lt.u64 	%p11, %rd25, 6;
-	@!%p11 bra 	$check_fail19;
-$check_ok19:
-	cvt.u32.u64 	%r91, %rd25;
-	mad.lo.s32 	%r30, %r91, 4, %r1;
+	@!%p11 bra 	$check_fail14;
+$check_ok14:
+	cvt.u32.u64 	%r86, %rd25;
+	mad.lo.s32 	%r30, %r86, 4, %r1;
 	st.local.f32 	[%r30], %f12;
 	.loc 1 31 4
 	sub.s64 	%rd26, %rd16, 1;
@@ -452,161 +444,132 @@ $rangeindex_body1:
 	add.s64 	%rd22, %rd19, %rd21;
 	.loc 1 24 12
 	setp.lt.u64 	%p4, %rd22, %rd3;
-	@!%p4 bra 	$check_fail20;
-$check_ok20:
+	@!%p4 bra 	$check_fail15;
+$check_ok15:
 	shl.b64 	%rd58, %rd22, 2;
 	add.s64 	%rd23, %rd2, %rd58;
 	ld.global.nc.f32 	%f9, [%rd23];
 	.loc 1 24 4
 	setp.lt.u64 	%p5, %rd21, 6;
-	@!%p5 bra 	$check_fail21;
-$check_ok21:
-	cvt.u32.u64 	%r92, %rd21;
-	mad.lo.s32 	%r24, %r92, 4, %r1;
+	@!%p5 bra 	$check_fail16;
+$check_ok16:
+	cvt.u32.u64 	%r87, %rd21;
+	mad.lo.s32 	%r24, %r87, 4, %r1;
 	st.local.f32 	[%r24], %f9;
+	.loc 1 24 3
 	mov.b64 	%rd11, %rd21;
 	bra 	$rangeindex_loop;
 $if_then1:
 	.loc 1 20 3
 	ret;
 $check_fail:
-	.loc 1 36 3
-	atom.global.cas.b32 	%r84, [%rd8], 0, 1;
+	.loc 1 38 9
+	atom.global.cas.b32 	%r79, [%rd8], 0, 1;
 	membar.sys;
 	trap;
 	bra 	$check_ok;
 $check_fail1:
-	.loc 1 38 9
-	atom.global.cas.b32 	%r83, [%rd8], 0, 2;
+	.loc 1 47 7
+	atom.global.cas.b32 	%r78, [%rd8], 0, 2;
 	membar.sys;
 	trap;
 	bra 	$check_ok1;
 $check_fail2:
-	.loc 1 47 9
-	atom.global.cas.b32 	%r82, [%rd8], 0, 3;
+	.loc 1 50 16
+	atom.global.cas.b32 	%r77, [%rd8], 0, 3;
 	membar.sys;
 	trap;
 	bra 	$check_ok2;
 $check_fail3:
-	.loc 1 47 7
-	atom.global.cas.b32 	%r81, [%rd8], 0, 4;
+	.loc 1 50 6
+	atom.global.cas.b32 	%r76, [%rd8], 0, 4;
 	membar.sys;
 	trap;
 	bra 	$check_ok3;
 $check_fail4:
-	.loc 1 50 16
-	atom.global.cas.b32 	%r80, [%rd8], 0, 5;
+	.loc 1 52 5
+	atom.global.cas.b32 	%r75, [%rd8], 0, 5;
 	membar.sys;
 	trap;
 	bra 	$check_ok4;
 $check_fail5:
-	.loc 1 50 6
-	atom.global.cas.b32 	%r79, [%rd8], 0, 6;
+	.loc 1 53 30
+	atom.global.cas.b32 	%r74, [%rd8], 0, 6;
 	membar.sys;
 	trap;
 	bra 	$check_ok5;
 $check_fail6:
-	.loc 1 52 5
-	atom.global.cas.b32 	%r78, [%rd8], 0, 7;
+	.loc 1 53 5
+	atom.global.cas.b32 	%r73, [%rd8], 0, 7;
 	membar.sys;
 	trap;
 	bra 	$check_ok6;
 $check_fail7:
-	.loc 1 53 32
-	atom.global.cas.b32 	%r77, [%rd8], 0, 8;
+	.loc 1 54 5
+	atom.global.cas.b32 	%r72, [%rd8], 0, 8;
 	membar.sys;
 	trap;
 	bra 	$check_ok7;
 $check_fail8:
-	.loc 1 53 30
-	atom.global.cas.b32 	%r76, [%rd8], 0, 9;
+	.loc 1 56 6
+	atom.global.cas.b32 	%r71, [%rd8], 0, 9;
 	membar.sys;
 	trap;
 	bra 	$check_ok8;
 $check_fail9:
-	.loc 1 53 5
-	atom.global.cas.b32 	%r75, [%rd8], 0, 10;
+	.loc 1 43 20
+	atom.global.cas.b32 	%r62, [%rd8], 0, 10;
 	membar.sys;
 	trap;
 	bra 	$check_ok9;
 $check_fail10:
-	.loc 1 54 14
-	atom.global.cas.b32 	%r74, [%rd8], 0, 11;
+	.loc 1 40 17
+	atom.global.cas.b32 	%r61, [%rd8], 0, 11;
 	membar.sys;
 	trap;
 	bra 	$check_ok10;
 $check_fail11:
-	.loc 1 54 5
-	atom.global.cas.b32 	%r73, [%rd8], 0, 12;
+	.loc 1 27 9
+	atom.global.cas.b32 	%r35, [%rd8], 0, 12;
 	membar.sys;
 	trap;
 	bra 	$check_ok11;
 $check_fail12:
-	.loc 1 55 10
-	atom.global.cas.b32 	%r72, [%rd8], 0, 13;
+	.loc 1 29 18
+	atom.global.cas.b32 	%r34, [%rd8], 0, 13;
 	membar.sys;
 	trap;
 	bra 	$check_ok12;
 $check_fail13:
-	.loc 1 56 6
-	atom.global.cas.b32 	%r71, [%rd8], 0, 14;
+	.loc 1 33 4
+	atom.global.cas.b32 	%r33, [%rd8], 0, 14;
 	membar.sys;
 	trap;
 	bra 	$check_ok13;
 $check_fail14:
-	.loc 1 43 20
-	atom.global.cas.b32 	%r62, [%rd8], 0, 15;
+	.loc 1 30 5
+	atom.global.cas.b32 	%r31, [%rd8], 0, 15;
 	membar.sys;
 	trap;
 	bra 	$check_ok14;
 $check_fail15:
-	.loc 1 40 17
-	atom.global.cas.b32 	%r61, [%rd8], 0, 16;
+	.loc 1 24 12
+	atom.global.cas.b32 	%r26, [%rd8], 0, 16;
 	membar.sys;
 	trap;
 	bra 	$check_ok15;
 $check_fail16:
-	.loc 1 27 9
-	atom.global.cas.b32 	%r35, [%rd8], 0, 17;
+	.loc 1 24 4
+	atom.global.cas.b32 	%r25, [%rd8], 0, 17;
 	membar.sys;
 	trap;
 	bra 	$check_ok16;
-$check_fail17:
-	.loc 1 29 18
-	atom.global.cas.b32 	%r34, [%rd8], 0, 18;
-	membar.sys;
-	trap;
-	bra 	$check_ok17;
-$check_fail18:
-	.loc 1 33 4
-	atom.global.cas.b32 	%r33, [%rd8], 0, 19;
-	membar.sys;
-	trap;
-	bra 	$check_ok18;
-$check_fail19:
-	.loc 1 30 5
-	atom.global.cas.b32 	%r31, [%rd8], 0, 20;
-	membar.sys;
-	trap;
-	bra 	$check_ok19;
-$check_fail20:
-	.loc 1 24 12
-	atom.global.cas.b32 	%r26, [%rd8], 0, 21;
-	membar.sys;
-	trap;
-	bra 	$check_ok20;
-$check_fail21:
-	.loc 1 24 4
-	atom.global.cas.b32 	%r25, [%rd8], 0, 22;
-	membar.sys;
-	trap;
-	bra 	$check_ok21;
-$check_ok3_to_rangeint_body:
-	.loc 1 48 10
+$check_ok1_to_rangeint_body:
+	.loc 1 48 2
 	mov.b64 	%rd15, 0;
 	bra 	$rangeint_body;
-$check_ok5_to_rangeint_body:
-	.loc 1 50 6
+$check_ok3_to_rangeint_body:
+	.loc 1 50 3
 	mov.b64 	%rd15, %rd38;
 	bra 	$rangeint_body;
 }
@@ -642,7 +605,6 @@ var SlicesKernel = kernel.New(kernel.Spec{
 		"memory.go:76:11: slice bounds out of range",
 		"memory.go:77:11: index out of range",
 		"memory.go:77:4: index out of range",
-		"memory.go:78:12: index out of range",
 		"memory.go:78:3: index out of range",
 	},
 })
@@ -666,8 +628,8 @@ const slicesPTX = `//
 	.param .u64 fuseflow_check
 )
 {
-	.reg .pred 	%p<38>;
-	.reg .b32 	%r<30>;
+	.reg .pred 	%p<37>;
+	.reg .b32 	%r<29>;
 	.reg .b64 	%rd<39>;
 	.local .align 16 .b8 loc[20];
 
@@ -689,6 +651,7 @@ const slicesPTX = `//
 	add.u64 	%rd11, %rd9, %rd10;
 	.loc 1 66 7
 	setp.ge.s64 	%p1, %rd11, %rd3;
+	.loc 1 66 5
 	@%p1 bra 	$if_then;
 $if_done:
 	.loc 1 69 8
@@ -811,9 +774,6 @@ $check_ok8:
 $check_ok9:
 	st.local.s32 	[%r12], %r13;
 	.loc 1 78 12
-	setp.lt.u64 	%p36, 1, 5;
-	@!%p36 bra 	$check_fail10;
-$check_ok10:
 	add.s32 	%r14, %r1, 4;
 	ld.local.s32 	%r15, [%r14];
 	.loc 1 78 23
@@ -821,86 +781,81 @@ $check_ok10:
 	.loc 1 78 16
 	add.s32 	%r17, %r15, %r16;
 	.loc 1 78 3
-	setp.lt.u64 	%p37, 3, %rd23;
-	@!%p37 bra 	$check_fail11;
-$check_ok11:
+	setp.lt.u64 	%p36, 3, %rd23;
+	@!%p36 bra 	$check_fail10;
+$check_ok10:
 	add.s64 	%rd34, %rd22, 12;
 	st.global.s32 	[%rd34], %r17;
+	.loc 1 78 2
 	ret;
 $if_then:
 	.loc 1 67 3
 	ret;
 $check_fail:
 	.loc 1 69 8
-	atom.global.cas.b32 	%r29, [%rd8], 0, 1;
+	atom.global.cas.b32 	%r28, [%rd8], 0, 1;
 	membar.sys;
 	trap;
 	bra 	$check_ok;
 $check_fail1:
 	.loc 1 70 8
-	atom.global.cas.b32 	%r28, [%rd8], 0, 2;
+	atom.global.cas.b32 	%r27, [%rd8], 0, 2;
 	membar.sys;
 	trap;
 	bra 	$check_ok1;
 $check_fail2:
 	.loc 1 71 10
-	atom.global.cas.b32 	%r27, [%rd8], 0, 3;
+	atom.global.cas.b32 	%r26, [%rd8], 0, 3;
 	membar.sys;
 	trap;
 	bra 	$check_ok2;
 $check_fail3:
 	.loc 1 72 3
-	atom.global.cas.b32 	%r26, [%rd8], 0, 4;
+	atom.global.cas.b32 	%r25, [%rd8], 0, 4;
 	membar.sys;
 	trap;
 	bra 	$check_ok3;
 $check_fail4:
 	.loc 1 73 3
-	atom.global.cas.b32 	%r25, [%rd8], 0, 5;
+	atom.global.cas.b32 	%r24, [%rd8], 0, 5;
 	membar.sys;
 	trap;
 	bra 	$check_ok4;
 $check_fail5:
 	.loc 1 74 10
-	atom.global.cas.b32 	%r24, [%rd8], 0, 6;
+	atom.global.cas.b32 	%r23, [%rd8], 0, 6;
 	membar.sys;
 	trap;
 	bra 	$check_ok5;
 $check_fail6:
 	.loc 1 74 3
-	atom.global.cas.b32 	%r23, [%rd8], 0, 7;
+	atom.global.cas.b32 	%r22, [%rd8], 0, 7;
 	membar.sys;
 	trap;
 	bra 	$check_ok6;
 $check_fail7:
 	.loc 1 76 11
-	atom.global.cas.b32 	%r22, [%rd8], 0, 8;
+	atom.global.cas.b32 	%r21, [%rd8], 0, 8;
 	membar.sys;
 	trap;
 	bra 	$check_ok7;
 $check_fail8:
 	.loc 1 77 11
-	atom.global.cas.b32 	%r21, [%rd8], 0, 9;
+	atom.global.cas.b32 	%r20, [%rd8], 0, 9;
 	membar.sys;
 	trap;
 	bra 	$check_ok8;
 $check_fail9:
 	.loc 1 77 4
-	atom.global.cas.b32 	%r20, [%rd8], 0, 10;
+	atom.global.cas.b32 	%r19, [%rd8], 0, 10;
 	membar.sys;
 	trap;
 	bra 	$check_ok9;
 $check_fail10:
-	.loc 1 78 12
-	atom.global.cas.b32 	%r19, [%rd8], 0, 11;
+	.loc 1 78 3
+	atom.global.cas.b32 	%r18, [%rd8], 0, 11;
 	membar.sys;
 	trap;
 	bra 	$check_ok10;
-$check_fail11:
-	.loc 1 78 3
-	atom.global.cas.b32 	%r18, [%rd8], 0, 12;
-	membar.sys;
-	trap;
-	bra 	$check_ok11;
 }
 `

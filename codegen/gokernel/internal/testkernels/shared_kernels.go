@@ -30,7 +30,6 @@ var TiledMatMulKernel = kernel.New(kernel.Spec{
 	Target:      "sm_80",
 	PTXVersion:  "7.8",
 	Checks: []string{
-		"shared.go:18:28: integer divide by zero",
 		"shared.go:35:4: index out of range",
 		"shared.go:20:5: index out of range",
 		"shared.go:22:22: index out of range",
@@ -65,8 +64,8 @@ const tiledMatMulPTX = `//
 	.param .u64 fuseflow_check
 )
 {
-	.reg .pred 	%p<20>;
-	.reg .b32 	%r<37>;
+	.reg .pred 	%p<19>;
+	.reg .b32 	%r<36>;
 	.reg .b64 	%rd<60>;
 	.reg .f32 	%f<10>;
 	.shared .align 16 .b8 shared[256];
@@ -113,6 +112,7 @@ const tiledMatMulPTX = `//
 	mov.u32 	%r14, %tid.y;
 	cvt.u64.u32 	%rd25, %r14;
 	add.u64 	%rd26, %rd24, %rd25;
+	.loc 1 18 6
 	mov.f32 	%f1, 0f00000000;
 	mov.b64 	%rd13, 0;
 $for_loop:
@@ -121,33 +121,34 @@ $for_loop:
 	.loc 1 18 25
 	sub.s64 	%rd28, %rd27, 1;
 	.loc 1 18 28
-	setp.ne.s64 	%p1, 8, 0;
-	@!%p1 bra 	$check_fail;
-$check_ok:
 	div.s64 	%rd29, %rd28, 8;
 	.loc 1 18 16
-	setp.lt.s64 	%p2, %rd13, %rd29;
-	@%p2 bra 	$for_body;
+	setp.lt.s64 	%p1, %rd13, %rd29;
+	.loc 1 18 14
+	@%p1 bra 	$for_body;
 $for_done:
 	.loc 1 34 9
-	setp.lt.s64 	%p17, %rd26, %rd10;
-	@!%p17 bra 	$if_done;
+	setp.lt.s64 	%p16, %rd26, %rd10;
+	.loc 1 34 5
+	@!%p16 bra 	$if_done;
 $cond_true:
 	.loc 1 34 20
-	setp.lt.s64 	%p18, %rd23, %rd10;
-	@!%p18 bra 	$if_done;
+	setp.lt.s64 	%p17, %rd23, %rd10;
+	.loc 1 34 16
+	@!%p17 bra 	$if_done;
 $if_then:
 	.loc 1 35 8
 	mul.lo.s64 	%rd54, %rd26, %rd10;
 	.loc 1 35 10
 	add.s64 	%rd55, %rd54, %rd23;
 	.loc 1 35 4
-	setp.lt.u64 	%p19, %rd55, %rd9;
-	@!%p19 bra 	$check_fail1;
-$check_ok1:
+	setp.lt.u64 	%p18, %rd55, %rd9;
+	@!%p18 bra 	$check_fail;
+$check_ok:
 	shl.b64 	%rd57, %rd55, 2;
 	add.s64 	%rd56, %rd8, %rd57;
 	st.global.f32 	[%rd56], %f1;
+	.loc 1 35 3
 $if_done:
 	ret;
 $for_body:
@@ -164,19 +165,21 @@ $for_body:
 	.loc 1 20 13
 	add.s64 	%rd35, %rd34, %rd15;
 	.loc 1 20 5
-	setp.lt.u64 	%p3, %rd35, 64;
-	@!%p3 bra 	$check_fail2;
-$check_ok2:
-	cvt.u32.u64 	%r31, %rd35;
-	mad.lo.s32 	%r15, %r31, 4, %r1;
+	setp.lt.u64 	%p2, %rd35, 64;
+	@!%p2 bra 	$check_fail1;
+$check_ok1:
+	cvt.u32.u64 	%r30, %rd35;
+	mad.lo.s32 	%r15, %r30, 4, %r1;
 	st.shared.f32 	[%r15], 0f00000000;
 	.loc 1 21 10
-	setp.lt.s64 	%p4, %rd26, %rd10;
-	@!%p4 bra 	$if_done1;
+	setp.lt.s64 	%p3, %rd26, %rd10;
+	.loc 1 21 6
+	@!%p3 bra 	$if_done1;
 $cond_true1:
 	.loc 1 21 20
-	setp.lt.s64 	%p5, %rd31, %rd10;
-	@!%p5 bra 	$if_done1;
+	setp.lt.s64 	%p4, %rd31, %rd10;
+	.loc 1 21 17
+	@!%p4 bra 	$if_done1;
 $if_then1:
 	.loc 1 22 9
 	mul.lo.s64 	%rd36, %rd19, 8;
@@ -187,38 +190,41 @@ $if_then1:
 	.loc 1 22 28
 	add.s64 	%rd39, %rd38, %rd31;
 	.loc 1 22 22
-	setp.lt.u64 	%p6, %rd39, %rd3;
-	@!%p6 bra 	$check_fail3;
-$check_ok3:
+	setp.lt.u64 	%p5, %rd39, %rd3;
+	@!%p5 bra 	$check_fail2;
+$check_ok2:
 	shl.b64 	%rd58, %rd39, 2;
 	add.s64 	%rd40, %rd2, %rd58;
 	ld.global.nc.f32 	%f4, [%rd40];
 	.loc 1 22 6
-	setp.lt.u64 	%p7, %rd37, 64;
-	@!%p7 bra 	$check_fail4;
-$check_ok4:
-	cvt.u32.u64 	%r32, %rd37;
-	mad.lo.s32 	%r16, %r32, 4, %r1;
+	setp.lt.u64 	%p6, %rd37, 64;
+	@!%p6 bra 	$check_fail3;
+$check_ok3:
+	cvt.u32.u64 	%r31, %rd37;
+	mad.lo.s32 	%r16, %r31, 4, %r1;
 	st.shared.f32 	[%r16], %f4;
+	.loc 1 22 4
 $if_done1:
 	.loc 1 24 8
 	mul.lo.s64 	%rd41, %rd19, 8;
 	.loc 1 24 13
 	add.s64 	%rd42, %rd41, %rd15;
 	.loc 1 24 5
-	setp.lt.u64 	%p8, %rd42, 64;
-	@!%p8 bra 	$check_fail5;
-$check_ok5:
-	cvt.u32.u64 	%r33, %rd42;
-	mad.lo.s32 	%r17, %r33, 4, %r2;
+	setp.lt.u64 	%p7, %rd42, 64;
+	@!%p7 bra 	$check_fail4;
+$check_ok4:
+	cvt.u32.u64 	%r32, %rd42;
+	mad.lo.s32 	%r17, %r32, 4, %r2;
 	st.shared.f32 	[%r17], 0f00000000;
 	.loc 1 25 9
-	setp.lt.s64 	%p9, %rd33, %rd10;
-	@!%p9 bra 	$if_done2;
+	setp.lt.s64 	%p8, %rd33, %rd10;
+	.loc 1 25 6
+	@!%p8 bra 	$if_done2;
 $cond_true2:
 	.loc 1 25 20
-	setp.lt.s64 	%p10, %rd23, %rd10;
-	@!%p10 bra 	$if_done2;
+	setp.lt.s64 	%p9, %rd23, %rd10;
+	.loc 1 25 16
+	@!%p9 bra 	$if_done2;
 $if_then2:
 	.loc 1 26 9
 	mul.lo.s64 	%rd43, %rd19, 8;
@@ -229,24 +235,26 @@ $if_then2:
 	.loc 1 26 27
 	add.s64 	%rd46, %rd45, %rd23;
 	.loc 1 26 22
-	setp.lt.u64 	%p11, %rd46, %rd6;
-	@!%p11 bra 	$check_fail6;
-$check_ok6:
+	setp.lt.u64 	%p10, %rd46, %rd6;
+	@!%p10 bra 	$check_fail5;
+$check_ok5:
 	shl.b64 	%rd59, %rd46, 2;
 	add.s64 	%rd47, %rd5, %rd59;
 	ld.global.nc.f32 	%f5, [%rd47];
 	.loc 1 26 6
-	setp.lt.u64 	%p12, %rd44, 64;
-	@!%p12 bra 	$check_fail7;
-$check_ok7:
-	cvt.u32.u64 	%r34, %rd44;
-	mad.lo.s32 	%r18, %r34, 4, %r2;
+	setp.lt.u64 	%p11, %rd44, 64;
+	@!%p11 bra 	$check_fail6;
+$check_ok6:
+	cvt.u32.u64 	%r33, %rd44;
+	mad.lo.s32 	%r18, %r33, 4, %r2;
 	st.shared.f32 	[%r18], %f5;
+	.loc 1 26 4
 $if_done2:
 	.loc 1 28 16
 	bar.sync 	0;
-	setp.lt.s64 	%p13, 0, 8;
-	@%p13 bra 	$if_done2_to_rangeint_body;
+	.loc 1 28 3
+	setp.lt.s64 	%p12, 0, 8;
+	@%p12 bra 	$if_done2_to_rangeint_body;
 	bra 	$if_done2_to_rangeint_done;
 $rangeint_body:
 	.loc 1 30 16
@@ -254,31 +262,31 @@ $rangeint_body:
 	.loc 1 30 21
 	add.s64 	%rd49, %rd48, %rd14;
 	.loc 1 30 13
-	setp.lt.u64 	%p14, %rd49, 64;
-	@!%p14 bra 	$check_fail8;
-$check_ok8:
-	cvt.u32.u64 	%r35, %rd49;
-	mad.lo.s32 	%r19, %r35, 4, %r1;
+	setp.lt.u64 	%p13, %rd49, 64;
+	@!%p13 bra 	$check_fail7;
+$check_ok7:
+	cvt.u32.u64 	%r34, %rd49;
+	mad.lo.s32 	%r19, %r34, 4, %r1;
 	ld.shared.f32 	%f6, [%r19];
 	.loc 1 30 31
 	mul.lo.s64 	%rd50, %rd14, 8;
 	.loc 1 30 36
 	add.s64 	%rd51, %rd50, %rd15;
 	.loc 1 30 29
-	setp.lt.u64 	%p15, %rd51, 64;
-	@!%p15 bra 	$check_fail9;
-$check_ok9:
-	cvt.u32.u64 	%r36, %rd51;
-	mad.lo.s32 	%r20, %r36, 4, %r2;
+	setp.lt.u64 	%p14, %rd51, 64;
+	@!%p14 bra 	$check_fail8;
+$check_ok8:
+	cvt.u32.u64 	%r35, %rd51;
+	mad.lo.s32 	%r20, %r35, 4, %r2;
 	ld.shared.f32 	%f7, [%r20];
 	.loc 1 30 25
 	mul.rn.f32 	%f8, %f6, %f7;
 	.loc 1 30 4
 	add.rn.f32 	%f9, %f2, %f8;
 	add.s64 	%rd52, %rd14, 1;
-	setp.lt.s64 	%p16, %rd52, 8;
-	@%p16 bra 	$check_ok9_to_rangeint_body;
-	bra 	$check_ok9_to_rangeint_done;
+	setp.lt.s64 	%p15, %rd52, 8;
+	@%p15 bra 	$check_ok8_to_rangeint_body;
+	bra 	$check_ok8_to_rangeint_done;
 $rangeint_done:
 	.loc 1 32 16
 	bar.sync 	0;
@@ -288,79 +296,73 @@ $rangeint_done:
 	mov.b64 	%rd13, %rd53;
 	bra 	$for_loop;
 $check_fail:
-	.loc 1 18 28
-	atom.global.cas.b32 	%r30, [%rd12], 0, 1;
+	.loc 1 35 4
+	atom.global.cas.b32 	%r29, [%rd12], 0, 1;
 	membar.sys;
 	trap;
 	bra 	$check_ok;
 $check_fail1:
-	.loc 1 35 4
-	atom.global.cas.b32 	%r29, [%rd12], 0, 2;
+	.loc 1 20 5
+	atom.global.cas.b32 	%r28, [%rd12], 0, 2;
 	membar.sys;
 	trap;
 	bra 	$check_ok1;
 $check_fail2:
-	.loc 1 20 5
-	atom.global.cas.b32 	%r28, [%rd12], 0, 3;
+	.loc 1 22 22
+	atom.global.cas.b32 	%r27, [%rd12], 0, 3;
 	membar.sys;
 	trap;
 	bra 	$check_ok2;
 $check_fail3:
-	.loc 1 22 22
-	atom.global.cas.b32 	%r27, [%rd12], 0, 4;
+	.loc 1 22 6
+	atom.global.cas.b32 	%r26, [%rd12], 0, 4;
 	membar.sys;
 	trap;
 	bra 	$check_ok3;
 $check_fail4:
-	.loc 1 22 6
-	atom.global.cas.b32 	%r26, [%rd12], 0, 5;
+	.loc 1 24 5
+	atom.global.cas.b32 	%r25, [%rd12], 0, 5;
 	membar.sys;
 	trap;
 	bra 	$check_ok4;
 $check_fail5:
-	.loc 1 24 5
-	atom.global.cas.b32 	%r25, [%rd12], 0, 6;
+	.loc 1 26 22
+	atom.global.cas.b32 	%r24, [%rd12], 0, 6;
 	membar.sys;
 	trap;
 	bra 	$check_ok5;
 $check_fail6:
-	.loc 1 26 22
-	atom.global.cas.b32 	%r24, [%rd12], 0, 7;
+	.loc 1 26 6
+	atom.global.cas.b32 	%r23, [%rd12], 0, 7;
 	membar.sys;
 	trap;
 	bra 	$check_ok6;
 $check_fail7:
-	.loc 1 26 6
-	atom.global.cas.b32 	%r23, [%rd12], 0, 8;
+	.loc 1 30 13
+	atom.global.cas.b32 	%r22, [%rd12], 0, 8;
 	membar.sys;
 	trap;
 	bra 	$check_ok7;
 $check_fail8:
-	.loc 1 30 13
-	atom.global.cas.b32 	%r22, [%rd12], 0, 9;
+	.loc 1 30 29
+	atom.global.cas.b32 	%r21, [%rd12], 0, 9;
 	membar.sys;
 	trap;
 	bra 	$check_ok8;
-$check_fail9:
-	.loc 1 30 29
-	atom.global.cas.b32 	%r21, [%rd12], 0, 10;
-	membar.sys;
-	trap;
-	bra 	$check_ok9;
 $if_done2_to_rangeint_body:
-	.loc 1 28 16
+	.loc 1 28 3
 	mov.f32 	%f2, %f1;
 	mov.b64 	%rd14, 0;
 	bra 	$rangeint_body;
 $if_done2_to_rangeint_done:
 	mov.f32 	%f3, %f1;
 	bra 	$rangeint_done;
-$check_ok9_to_rangeint_body:
+$check_ok8_to_rangeint_body:
 	.loc 1 30 4
 	mov.f32 	%f2, %f9;
 	mov.b64 	%rd14, %rd52;
 	bra 	$rangeint_body;
-$check_ok9_to_rangeint_done:
+$check_ok8_to_rangeint_done:
 	mov.f32 	%f3, %f9;
 	bra 	$rangeint_done;
 }
@@ -449,6 +451,7 @@ const blockVotesPTX = `//
 	add.u64 	%rd15, %rd13, %rd14;
 	.loc 1 47 7
 	setp.lt.s64 	%p1, %rd15, %rd3;
+	.loc 1 47 5
 	@!%p1 bra 	$entry_to_if_done;
 $if_then:
 	.loc 1 48 8
@@ -458,6 +461,7 @@ $check_ok:
 	shl.b64 	%rd34, %rd15, 2;
 	add.s64 	%rd16, %rd2, %rd34;
 	ld.global.nc.s32 	%r11, [%rd16];
+	.loc 1 48 3
 	mov.b32 	%r2, %r11;
 $if_done:
 	.loc 1 50 30
@@ -488,6 +492,7 @@ $check_ok1:
 	bar.sync 	0;
 	.loc 1 56 9
 	setp.eq.s64 	%p9, %rd10, 0;
+	.loc 1 56 5
 	@!%p9 bra 	$if_done3;
 $if_then1:
 	.loc 1 58 28
@@ -497,7 +502,7 @@ $if_then1:
 	cvt.u64.u32 	%rd20, %r17;
 	mov.u32 	%r18, %ntid.z;
 	cvt.u64.u32 	%rd21, %r18;
-	.loc 1 58 31
+	.loc 1 58 18
 	setp.lt.s64 	%p10, 0, %rd19;
 	@%p10 bra 	$if_then1_to_rangeint_body;
 	bra 	$if_then1_to_rangeint_done;
@@ -538,6 +543,7 @@ $check_ok3:
 	add.s64 	%rd28, %rd26, 1;
 	.loc 1 63 23
 $b2f:
+	.loc 2 141 5
 	@%p5 bra 	$if_then2;
 $if_done1:
 	.loc 2 144 2
@@ -560,6 +566,7 @@ $check_ok4:
 	add.s64 	%rd30, %rd26, 2;
 	.loc 1 64 23
 $b2f1:
+	.loc 2 141 5
 	@%p7 bra 	$if_then3;
 $if_done2:
 	.loc 2 144 2
@@ -591,6 +598,7 @@ $check_ok6:
 	shl.b64 	%rd38, %rd32, 2;
 	add.s64 	%rd33, %rd5, %rd38;
 	st.global.s32 	[%rd33], %r29;
+	.loc 1 65 3
 $if_done3:
 	ret;
 $check_fail:
@@ -636,11 +644,11 @@ $check_fail6:
 	trap;
 	bra 	$check_ok6;
 $entry_to_if_done:
-	.loc 1 47 7
+	.loc 1 47 5
 	mov.b32 	%r2, 0;
 	bra 	$if_done;
 $if_then1_to_rangeint_body:
-	.loc 1 58 31
+	.loc 1 58 18
 	mov.b32 	%r3, 0;
 	mov.b64 	%rd9, 0;
 	bra 	$rangeint_body;

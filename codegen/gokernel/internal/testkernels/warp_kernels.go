@@ -27,13 +27,10 @@ var WarpOpsKernel = kernel.New(kernel.Spec{
 	PTXVersion:  "7.8",
 	Checks: []string{
 		"warp.go:21:8: index out of range",
-		"warp.go:23:56: integer divide by zero",
 		"warp.go:23:5: index out of range",
 		"warp.go:24:5: index out of range",
 		"warp.go:25:5: index out of range",
-		"warp.go:8:22: integer divide by zero",
 		"warp.go:26:5: index out of range",
-		"warp.go:27:45: integer divide by zero",
 		"warp.go:27:5: index out of range",
 		"warp.go:29:6: index out of range",
 		"warp.go:32:6: index out of range",
@@ -64,8 +61,8 @@ const warpOpsPTX = `//
 	.param .u64 fuseflow_check
 )
 {
-	.reg .pred 	%p<25>;
-	.reg .b32 	%r<53>;
+	.reg .pred 	%p<22>;
+	.reg .b32 	%r<50>;
 	.reg .b64 	%rd<67>;
 	.reg .f64 	%fd<6>;
 	.shared .align 16 .b8 shared[256];
@@ -101,9 +98,6 @@ $check_ok:
 	.loc 1 23 53
 	mul.lo.s64 	%rd16, %rd13, 5;
 	.loc 1 23 56
-	setp.ne.s64 	%p2, 32, 0;
-	@!%p2 bra 	$check_fail1;
-$check_ok1:
 	rem.s64 	%rd17, %rd16, 32;
 	.loc 1 23 32
 	cvt.u32.u64 	%r7, %rd17;
@@ -111,9 +105,9 @@ $check_ok1:
 	.loc 1 23 16
 	cvt.s64.s32 	%rd18, %r8;
 	.loc 1 23 5
-	setp.lt.u64 	%p3, %rd15, %rd6;
-	@!%p3 bra 	$check_fail2;
-$check_ok2:
+	setp.lt.u64 	%p2, %rd15, %rd6;
+	@!%p2 bra 	$check_fail1;
+$check_ok1:
 	shl.b64 	%rd57, %rd15, 3;
 	add.s64 	%rd19, %rd5, %rd57;
 	st.global.s64 	[%rd19], %rd18;
@@ -125,9 +119,9 @@ $check_ok2:
 	.loc 1 24 18
 	cvt.s64.s32 	%rd21, %r10;
 	.loc 1 24 5
-	setp.lt.u64 	%p4, %rd20, %rd6;
-	@!%p4 bra 	$check_fail3;
-$check_ok3:
+	setp.lt.u64 	%p3, %rd20, %rd6;
+	@!%p3 bra 	$check_fail2;
+$check_ok2:
 	shl.b64 	%rd58, %rd20, 3;
 	add.s64 	%rd22, %rd5, %rd58;
 	st.global.s64 	[%rd22], %rd21;
@@ -141,15 +135,15 @@ $check_ok3:
 	shl.b64 	%rd26, %rd24, %r11;
 	.loc 1 25 38
 	cvt.u32.u64 	%r12, 9;
-	mov.b64 	{%r43, %r44}, %rd26;
-	shfl.sync.down.b32 	%r45, %r43, %r12, 31, 0xFFFFFFFF;
-	shfl.sync.down.b32 	%r46, %r44, %r12, 31, 0xFFFFFFFF;
-	mov.b64 	%rd27, {%r45, %r46};
+	mov.b64 	{%r40, %r41}, %rd26;
+	shfl.sync.down.b32 	%r42, %r40, %r12, 31, 0xFFFFFFFF;
+	shfl.sync.down.b32 	%r43, %r41, %r12, 31, 0xFFFFFFFF;
+	mov.b64 	%rd27, {%r42, %r43};
 	.loc 1 25 18
 	.loc 1 25 5
-	setp.lt.u64 	%p5, %rd23, %rd6;
-	@!%p5 bra 	$check_fail4;
-$check_ok4:
+	setp.lt.u64 	%p4, %rd23, %rd6;
+	@!%p4 bra 	$check_fail3;
+$check_ok3:
 	shl.b64 	%rd59, %rd23, 3;
 	add.s64 	%rd28, %rd5, %rd59;
 	st.global.s64 	[%rd28], %rd27;
@@ -159,12 +153,14 @@ $check_ok4:
 	cvt.rn.f64.s32 	%fd3, %r6;
 	.loc 1 26 29
 $warpReduce:
+	.loc 1 8 6
 	mov.f64 	%fd1, %fd3;
 	mov.b64 	%rd9, 16;
 $for_loop:
 	.loc 1 8 17
-	setp.gt.s64 	%p6, %rd9, 0;
-	@%p6 bra 	$for_body;
+	setp.gt.s64 	%p5, %rd9, 0;
+	.loc 1 8 15
+	@%p5 bra 	$for_body;
 $for_done:
 	.loc 1 11 2
 	mov.f64 	%fd2, %fd1;
@@ -172,16 +168,13 @@ $for_done:
 $for_body:
 	.loc 1 9 26
 	cvt.u32.u64 	%r13, %rd9;
-	mov.b64 	{%r47, %r48}, %fd1;
-	shfl.sync.bfly.b32 	%r49, %r47, %r13, 31, 0xFFFFFFFF;
-	shfl.sync.bfly.b32 	%r50, %r48, %r13, 31, 0xFFFFFFFF;
-	mov.b64 	%fd4, {%r49, %r50};
+	mov.b64 	{%r44, %r45}, %fd1;
+	shfl.sync.bfly.b32 	%r46, %r44, %r13, 31, 0xFFFFFFFF;
+	shfl.sync.bfly.b32 	%r47, %r45, %r13, 31, 0xFFFFFFFF;
+	mov.b64 	%fd4, {%r46, %r47};
 	.loc 1 9 3
 	add.rn.f64 	%fd5, %fd1, %fd4;
 	.loc 1 8 22
-	setp.ne.s64 	%p7, 2, 0;
-	@!%p7 bra 	$check_fail5;
-$check_ok5:
 	div.s64 	%rd30, %rd9, 2;
 	mov.f64 	%fd1, %fd5;
 	mov.b64 	%rd9, %rd30;
@@ -190,236 +183,221 @@ $warpReduce_ret:
 	.loc 1 26 18
 	cvt.rzi.s64.f64 	%rd31, %fd2;
 	.loc 1 26 5
-	setp.lt.u64 	%p8, %rd29, %rd6;
-	@!%p8 bra 	$check_fail6;
-$check_ok6:
+	setp.lt.u64 	%p6, %rd29, %rd6;
+	@!%p6 bra 	$check_fail4;
+$check_ok4:
 	shl.b64 	%rd60, %rd29, 3;
 	add.s64 	%rd32, %rd5, %rd60;
 	st.global.s64 	[%rd32], %rd31;
 	.loc 1 27 7
 	add.s64 	%rd33, %rd15, 4;
 	.loc 1 27 45
-	setp.ne.s32 	%p9, 3, 0;
-	@!%p9 bra 	$check_fail7;
-$check_ok7:
-	rem.s32 	%r15, %r6, 3;
+	rem.s32 	%r14, %r6, 3;
 	.loc 1 27 48
-	setp.eq.s32 	%p10, %r15, 0;
+	setp.eq.s32 	%p7, %r14, 0;
 	.loc 1 27 31
-	vote.sync.ballot.b32 	%r16, %p10, 0xFFFFFFFF;
+	vote.sync.ballot.b32 	%r15, %p7, 0xFFFFFFFF;
 	.loc 1 27 18
-	cvt.u64.u32 	%rd34, %r16;
+	cvt.u64.u32 	%rd34, %r15;
 	.loc 1 27 5
-	setp.lt.u64 	%p11, %rd33, %rd6;
-	@!%p11 bra 	$check_fail8;
-$check_ok8:
+	setp.lt.u64 	%p8, %rd33, %rd6;
+	@!%p8 bra 	$check_fail5;
+$check_ok5:
 	shl.b64 	%rd61, %rd33, 3;
 	add.s64 	%rd35, %rd5, %rd61;
 	st.global.s64 	[%rd35], %rd34;
 	.loc 1 28 29
-	setp.gt.s32 	%p12, %r6, -1000;
+	setp.gt.s32 	%p9, %r6, -1000;
 	.loc 1 28 14
-	vote.sync.all.pred 	%p13, %p12, 0xFFFFFFFF;
-	@!%p13 bra 	$if_done;
+	vote.sync.all.pred 	%p10, %p9, 0xFFFFFFFF;
+	.loc 1 28 5
+	@!%p10 bra 	$if_done;
 $if_then:
 	.loc 1 29 8
 	add.s64 	%rd36, %rd15, 5;
 	.loc 1 29 6
-	setp.lt.u64 	%p14, %rd36, %rd6;
-	@!%p14 bra 	$check_fail9;
-$check_ok9:
+	setp.lt.u64 	%p11, %rd36, %rd6;
+	@!%p11 bra 	$check_fail6;
+$check_ok6:
 	shl.b64 	%rd62, %rd36, 3;
 	add.s64 	%rd37, %rd5, %rd62;
 	st.global.s64 	[%rd37], 1;
+	.loc 1 29 3
 $if_done:
 	.loc 1 31 29
-	setp.eq.s32 	%p15, %r6, 7;
+	setp.eq.s32 	%p12, %r6, 7;
 	.loc 1 31 14
-	vote.sync.any.pred 	%p16, %p15, 0xFFFFFFFF;
-	@!%p16 bra 	$if_done1;
+	vote.sync.any.pred 	%p13, %p12, 0xFFFFFFFF;
+	.loc 1 31 5
+	@!%p13 bra 	$if_done1;
 $if_then1:
 	.loc 1 32 8
 	add.s64 	%rd38, %rd15, 6;
 	.loc 1 32 6
-	setp.lt.u64 	%p17, %rd38, %rd6;
-	@!%p17 bra 	$check_fail10;
-$check_ok10:
+	setp.lt.u64 	%p14, %rd38, %rd6;
+	@!%p14 bra 	$check_fail7;
+$check_ok7:
 	shl.b64 	%rd63, %rd38, 3;
 	add.s64 	%rd39, %rd5, %rd63;
 	st.global.s64 	[%rd39], 1;
+	.loc 1 32 3
 $if_done1:
 	.loc 1 34 7
 	add.s64 	%rd40, %rd15, 7;
 	.loc 1 34 31
-	activemask.b32 	%r17;
+	activemask.b32 	%r16;
 	.loc 1 34 18
-	cvt.u64.u32 	%rd41, %r17;
+	cvt.u64.u32 	%rd41, %r16;
 	.loc 1 34 5
-	setp.lt.u64 	%p18, %rd40, %rd6;
-	@!%p18 bra 	$check_fail11;
-$check_ok11:
+	setp.lt.u64 	%p15, %rd40, %rd6;
+	@!%p15 bra 	$check_fail8;
+$check_ok8:
 	shl.b64 	%rd64, %rd40, 3;
 	add.s64 	%rd42, %rd5, %rd64;
 	st.global.s64 	[%rd42], %rd41;
 	.loc 1 35 7
-	setp.lt.s64 	%p19, %rd13, 16;
-	@!%p19 bra 	$if_done2;
+	setp.lt.s64 	%p16, %rd13, 16;
+	.loc 1 35 5
+	@!%p16 bra 	$if_done2;
 $if_then2:
 	.loc 1 37 17
-	mov.u32 	%r18, %tid.x;
-	cvt.u64.u32 	%rd43, %r18;
-	mov.u32 	%r19, %tid.y;
-	cvt.u64.u32 	%rd44, %r19;
-	mov.u32 	%r20, %tid.z;
-	cvt.u64.u32 	%rd45, %r20;
+	mov.u32 	%r17, %tid.x;
+	cvt.u64.u32 	%rd43, %r17;
+	mov.u32 	%r18, %tid.y;
+	cvt.u64.u32 	%rd44, %r18;
+	mov.u32 	%r19, %tid.z;
+	cvt.u64.u32 	%rd45, %r19;
 	.loc 1 37 5
-	setp.lt.u64 	%p20, %rd43, 64;
-	@!%p20 bra 	$check_fail12;
-$check_ok12:
-	cvt.u32.u64 	%r51, %rd43;
-	mad.lo.s32 	%r21, %r51, 4, %r1;
-	st.shared.s32 	[%r21], %r6;
+	setp.lt.u64 	%p17, %rd43, 64;
+	@!%p17 bra 	$check_fail9;
+$check_ok9:
+	cvt.u32.u64 	%r48, %rd43;
+	mad.lo.s32 	%r20, %r48, 4, %r1;
+	st.shared.s32 	[%r20], %r6;
 	.loc 1 38 13
 	bar.warp.sync 	65535;
 	.loc 1 39 8
 	add.s64 	%rd46, %rd15, 8;
 	.loc 1 39 34
-	mov.u32 	%r22, %tid.x;
-	cvt.u64.u32 	%rd47, %r22;
-	mov.u32 	%r23, %tid.y;
-	cvt.u64.u32 	%rd48, %r23;
-	mov.u32 	%r24, %tid.z;
-	cvt.u64.u32 	%rd49, %r24;
+	mov.u32 	%r21, %tid.x;
+	cvt.u64.u32 	%rd47, %r21;
+	mov.u32 	%r22, %tid.y;
+	cvt.u64.u32 	%rd48, %r22;
+	mov.u32 	%r23, %tid.z;
+	cvt.u64.u32 	%rd49, %r23;
 	.loc 1 39 38
 	xor.b64 	%rd50, %rd47, 1;
 	.loc 1 39 22
-	setp.lt.u64 	%p21, %rd50, 64;
-	@!%p21 bra 	$check_fail13;
-$check_ok13:
-	cvt.u32.u64 	%r52, %rd50;
-	mad.lo.s32 	%r25, %r52, 4, %r1;
-	ld.shared.s32 	%r26, [%r25];
+	setp.lt.u64 	%p18, %rd50, 64;
+	@!%p18 bra 	$check_fail10;
+$check_ok10:
+	cvt.u32.u64 	%r49, %rd50;
+	mad.lo.s32 	%r24, %r49, 4, %r1;
+	ld.shared.s32 	%r25, [%r24];
 	.loc 1 39 19
-	cvt.s64.s32 	%rd51, %r26;
+	cvt.s64.s32 	%rd51, %r25;
 	.loc 1 39 6
-	setp.lt.u64 	%p22, %rd46, %rd6;
-	@!%p22 bra 	$check_fail14;
-$check_ok14:
+	setp.lt.u64 	%p19, %rd46, %rd6;
+	@!%p19 bra 	$check_fail11;
+$check_ok11:
 	shl.b64 	%rd65, %rd46, 3;
 	add.s64 	%rd52, %rd5, %rd65;
 	st.global.s64 	[%rd52], %rd51;
 	.loc 1 40 8
 	add.s64 	%rd53, %rd15, 9;
 	.loc 1 40 43
-	setp.gt.s32 	%p23, %r6, 0;
+	setp.gt.s32 	%p20, %r6, 0;
 	.loc 1 40 32
-	vote.sync.ballot.b32 	%r27, %p23, 65535;
+	vote.sync.ballot.b32 	%r26, %p20, 65535;
 	.loc 1 40 19
-	cvt.u64.u32 	%rd54, %r27;
+	cvt.u64.u32 	%rd54, %r26;
 	.loc 1 40 6
-	setp.lt.u64 	%p24, %rd53, %rd6;
-	@!%p24 bra 	$check_fail15;
-$check_ok15:
+	setp.lt.u64 	%p21, %rd53, %rd6;
+	@!%p21 bra 	$check_fail12;
+$check_ok12:
 	shl.b64 	%rd66, %rd53, 3;
 	add.s64 	%rd55, %rd5, %rd66;
 	st.global.s64 	[%rd55], %rd54;
+	.loc 1 40 3
 $if_done2:
 	ret;
 $check_fail:
 	.loc 1 21 8
-	atom.global.cas.b32 	%r42, [%rd8], 0, 1;
+	atom.global.cas.b32 	%r39, [%rd8], 0, 1;
 	membar.sys;
 	trap;
 	bra 	$check_ok;
 $check_fail1:
-	.loc 1 23 56
-	atom.global.cas.b32 	%r41, [%rd8], 0, 2;
+	.loc 1 23 5
+	atom.global.cas.b32 	%r38, [%rd8], 0, 2;
 	membar.sys;
 	trap;
 	bra 	$check_ok1;
 $check_fail2:
-	.loc 1 23 5
-	atom.global.cas.b32 	%r40, [%rd8], 0, 3;
+	.loc 1 24 5
+	atom.global.cas.b32 	%r37, [%rd8], 0, 3;
 	membar.sys;
 	trap;
 	bra 	$check_ok2;
 $check_fail3:
-	.loc 1 24 5
-	atom.global.cas.b32 	%r39, [%rd8], 0, 4;
+	.loc 1 25 5
+	atom.global.cas.b32 	%r36, [%rd8], 0, 4;
 	membar.sys;
 	trap;
 	bra 	$check_ok3;
 $check_fail4:
-	.loc 1 25 5
-	atom.global.cas.b32 	%r38, [%rd8], 0, 5;
+	.loc 1 26 5
+	atom.global.cas.b32 	%r35, [%rd8], 0, 5;
 	membar.sys;
 	trap;
 	bra 	$check_ok4;
 $check_fail5:
-	.loc 1 8 22
-	atom.global.cas.b32 	%r14, [%rd8], 0, 6;
+	.loc 1 27 5
+	atom.global.cas.b32 	%r34, [%rd8], 0, 6;
 	membar.sys;
 	trap;
 	bra 	$check_ok5;
 $check_fail6:
-	.loc 1 26 5
-	atom.global.cas.b32 	%r37, [%rd8], 0, 7;
+	.loc 1 29 6
+	atom.global.cas.b32 	%r33, [%rd8], 0, 7;
 	membar.sys;
 	trap;
 	bra 	$check_ok6;
 $check_fail7:
-	.loc 1 27 45
-	atom.global.cas.b32 	%r36, [%rd8], 0, 8;
+	.loc 1 32 6
+	atom.global.cas.b32 	%r32, [%rd8], 0, 8;
 	membar.sys;
 	trap;
 	bra 	$check_ok7;
 $check_fail8:
-	.loc 1 27 5
-	atom.global.cas.b32 	%r35, [%rd8], 0, 9;
+	.loc 1 34 5
+	atom.global.cas.b32 	%r31, [%rd8], 0, 9;
 	membar.sys;
 	trap;
 	bra 	$check_ok8;
 $check_fail9:
-	.loc 1 29 6
-	atom.global.cas.b32 	%r34, [%rd8], 0, 10;
+	.loc 1 37 5
+	atom.global.cas.b32 	%r30, [%rd8], 0, 10;
 	membar.sys;
 	trap;
 	bra 	$check_ok9;
 $check_fail10:
-	.loc 1 32 6
-	atom.global.cas.b32 	%r33, [%rd8], 0, 11;
+	.loc 1 39 22
+	atom.global.cas.b32 	%r29, [%rd8], 0, 11;
 	membar.sys;
 	trap;
 	bra 	$check_ok10;
 $check_fail11:
-	.loc 1 34 5
-	atom.global.cas.b32 	%r32, [%rd8], 0, 12;
+	.loc 1 39 6
+	atom.global.cas.b32 	%r28, [%rd8], 0, 12;
 	membar.sys;
 	trap;
 	bra 	$check_ok11;
 $check_fail12:
-	.loc 1 37 5
-	atom.global.cas.b32 	%r31, [%rd8], 0, 13;
+	.loc 1 40 6
+	atom.global.cas.b32 	%r27, [%rd8], 0, 13;
 	membar.sys;
 	trap;
 	bra 	$check_ok12;
-$check_fail13:
-	.loc 1 39 22
-	atom.global.cas.b32 	%r30, [%rd8], 0, 14;
-	membar.sys;
-	trap;
-	bra 	$check_ok13;
-$check_fail14:
-	.loc 1 39 6
-	atom.global.cas.b32 	%r29, [%rd8], 0, 15;
-	membar.sys;
-	trap;
-	bra 	$check_ok14;
-$check_fail15:
-	.loc 1 40 6
-	atom.global.cas.b32 	%r28, [%rd8], 0, 16;
-	membar.sys;
-	trap;
-	bra 	$check_ok15;
 }
 `

@@ -1,0 +1,203 @@
+// This file tests kernelgen: golden generated files for the packages
+// under testdata/golden (go test ./cmd/kernelgen -update rewrites them)
+// whose PTX ptxas assembles, the command's behaviour on a package it
+// writes into (first generation, -check, stale and removed files,
+// diagnostics), and that every generated file committed in the module is
+// what kernelgen writes today.
+
+package main
+
+import (
+	"bytes"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/fuseflow/fuseflow/internal/ptxas"
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+// ptxRE finds the PTX constants of a generated file.
+var ptxRE = regexp.MustCompile("(?s)PTX = `(.*?)`")
+
+func TestGolden(t *testing.T) {
+	dirs, err := filepath.Glob("testdata/golden/*")
+	require.NoError(t, err)
+	require.NotEmpty(t, dirs)
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			outs, err := generate(dir)
+			require.NoError(t, err)
+			require.NotEmpty(t, outs)
+			for _, o := range outs {
+				golden := o.path + ".golden"
+				if *update {
+					require.NoError(t, os.WriteFile(golden, o.data, 0o644))
+				}
+				want, err := os.ReadFile(golden)
+				require.NoError(t, err, "run go test ./cmd/kernelgen -update to create %s", golden)
+				require.Equal(t, string(want), string(o.data), "%s differs from %s (rerun with -update after checking the diff)", o.path, golden)
+				require.True(t, bytes.HasPrefix(o.data, []byte(headerPrefix+" from ")))
+				require.Regexp(t, `(?m)^// Code generated .* DO NOT EDIT\.$`, string(o.data))
+				require.NotContains(t, string(o.data), "golang.org/x/tools")
+				require.NotContains(t, string(o.data), "/work/", "no machine paths")
+				for _, m := range ptxRE.FindAllStringSubmatch(string(o.data), -1) {
+					ptxas.AssembleAll(t, m[1], "sm_80")
+				}
+			}
+		})
+	}
+}
+
+// tempPackage makes a package directory inside the module (so that it
+// imports package kernel) holding files, removed after the test.
+func tempPackage(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("testdata", "pkg")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	for name, src := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644))
+	}
+	return dir
+}
+
+const twoKernels = `package tmp
+
+import "github.com/fuseflow/fuseflow/kernel"
+
+//fuseflow:kernel
+func Fill(t kernel.Thread, x []int32, v int32) {
+	if i := t.Grid1(); i < len(x) {
+		x[i] = v
+	}
+}
+
+//fuseflow:kernel
+func Twice(t kernel.Thread, x []int32) {
+	if i := t.Grid1(); i < len(x) {
+		x[i] *= 2
+	}
+}
+`
+
+// user refers to a handle: the package must load before generation.
+const user = `package tmp
+
+func use() error { return FillKernel.ForAll(1, []int32{0}, 3) }
+`
+
+func runCmd(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestCommand(t *testing.T) {
+	dir := tempPackage(t, map[string]string{"k.go": twoKernels, "use.go": user})
+	gen := filepath.Join(dir, "k_kernels.go")
+
+	code, _, errs := runCmd("-dir", dir, "-check")
+	require.Equal(t, 1, code)
+	require.Contains(t, errs, "k_kernels.go is out of date; run go generate")
+
+	code, out, errs := runCmd("-dir", dir, "-v")
+	require.Equal(t, 0, code, errs)
+	require.Contains(t, out, "k_kernels.go")
+	first, err := os.ReadFile(gen)
+	require.NoError(t, err)
+	require.Contains(t, string(first), "var FillKernel = kernel.New(")
+	require.Contains(t, string(first), "var TwiceKernel = kernel.New(")
+
+	code, _, errs = runCmd("-dir", dir, "-check")
+	require.Equal(t, 0, code, errs)
+
+	// A stale generated file (its kernel renamed) does not stop the
+	// package from loading: it is regenerated.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "k.go"), []byte(strings.ReplaceAll(twoKernels, "Twice", "Thrice")), 0o644))
+	code, _, errs = runCmd("-dir", dir, "-check")
+	require.Equal(t, 1, code)
+	code, _, errs = runCmd("-dir", dir)
+	require.Equal(t, 0, code, errs)
+	now, err := os.ReadFile(gen)
+	require.NoError(t, err)
+	require.Contains(t, string(now), "var ThriceKernel")
+	require.NotContains(t, string(now), "TwiceKernel")
+
+	// Kernels outside the subset: every diagnostic, relative to the
+	// working directory's files, exit status 1, nothing written.
+	bad := strings.Replace(twoKernels, "x[i] = v", "m := map[int]int{}\n\t\tm[i] = 1\n\t\tgo func() {}()\n\t\tx[i] = v", 1)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "k.go"), []byte(bad), 0o644))
+	code, _, errs = runCmd("-dir", dir)
+	require.Equal(t, 1, code)
+	lines := strings.Split(strings.TrimSpace(errs), "\n")
+	require.Len(t, lines, 3, errs)
+	require.Regexp(t, `^testdata/pkg\d+/k\.go:8:\d+: maps are not supported in kernels`, lines[0])
+	require.Regexp(t, `k\.go:9:\d+: maps are not supported`, lines[1])
+	require.Regexp(t, `k\.go:10:\d+: go statements are not supported`, lines[2])
+	after, err := os.ReadFile(gen)
+	require.NoError(t, err)
+	require.Equal(t, now, after, "nothing is written on errors")
+
+	// Without kernels the generated file goes away.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "k.go"), []byte("package tmp\n"), 0o644))
+	require.NoError(t, os.Remove(filepath.Join(dir, "use.go")))
+	code, _, errs = runCmd("-dir", dir)
+	require.Equal(t, 0, code, errs)
+	_, err = os.Stat(gen)
+	require.True(t, os.IsNotExist(err), "the generated file of a file without kernels is removed")
+
+	code, _, errs = runCmd("-nope")
+	require.Equal(t, 2, code)
+	require.Contains(t, errs, "usage: kernelgen")
+}
+
+func TestRefusesToOverwrite(t *testing.T) {
+	dir := tempPackage(t, map[string]string{"k.go": twoKernels, "k_kernels.go": "package tmp\n"})
+	code, _, errs := runCmd("-dir", dir)
+	require.Equal(t, 1, code)
+	require.Contains(t, errs, "k_kernels.go exists and was not written by kernelgen")
+}
+
+// TestGeneratedFilesCurrent regenerates every generated file committed
+// in the module and fails if one differs: run go generate ./... after
+// changing a kernel or the compiler.
+func TestGeneratedFilesCurrent(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	require.NoError(t, err)
+	dirs := map[string]bool{}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, "_kernels.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if bytes.HasPrefix(src, []byte(headerPrefix)) {
+			dirs[filepath.Dir(path)] = true
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.NotEmpty(t, dirs)
+	for dir := range dirs {
+		outs, err := generate(dir)
+		require.NoError(t, err, dir)
+		stale, err := outs.stale()
+		require.NoError(t, err)
+		require.Empty(t, stale, "generated files out of date: run go generate ./... (then go build ./...)")
+	}
+}
