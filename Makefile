@@ -10,7 +10,7 @@ PTXAS_FETCH = scripts/fetch-ptxas.sh
 FUZZTIME ?= 60s
 SMOKE_FUZZTIME ?= 20s
 
-.PHONY: all build test vet race ptxas fuzz fuzz-smoke bench-cpu bench-gpu clean
+.PHONY: all build test vet race ptxas fuzz fuzz-smoke bench-cpu bench-gpu generate clean
 
 all: build test
 
@@ -31,6 +31,12 @@ ptxas:
 
 race:
 	$(GO) test -race ./...
+
+# Regenerates the explicit kernels' files (kernelgen). The race tests
+# include cmd/kernelgen's TestGeneratedFilesCurrent, which fails while a
+# committed generated file differs from what this writes.
+generate:
+	$(GO) generate ./...
 
 fuzz:
 	FUZZTIME=$(FUZZTIME) GO=$(GO) bash scripts/fuzz.sh

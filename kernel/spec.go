@@ -6,7 +6,9 @@
 
 package kernel
 
-// Param is one parameter of a kernel after the Thread.
+// Param is one parameter of a kernel after the Thread. In the PTX a
+// scalar is one parameter of its type, except a bool, which is a .u32 0
+// or 1.
 type Param struct {
 	Name string
 	// Type is the parameter's type, or its element type for a slice.
