@@ -336,3 +336,22 @@ func TestPanicInCooperativeBlock(t *testing.T) {
 	require.Equal(t, kernel.Dim3{}, le.Block)
 	require.Contains(t, err.Error(), "index out of range [4] with length 4")
 }
+
+func TestActiveMaskAfterReturns(t *testing.T) {
+	// Lanes 20 and up return; the others see only themselves, whatever
+	// the order the goroutines run in.
+	k := coop("active", kernel.SyncWarp|kernel.SyncBarrier, func(t kernel.Thread, x []int32, n int) {
+		l := t.LaneID()
+		if l >= 20 {
+			return
+		}
+		x[l] = int32(t.ActiveMask())
+	})
+	for range 20 {
+		x := make([]int32, 32)
+		require.NoError(t, k.Launch(kernel.Launch1D(1, 32), x, 0))
+		for l := range 20 {
+			require.Equal(t, int32(0xfffff), x[l], "lane %d", l)
+		}
+	}
+}
