@@ -355,3 +355,22 @@ func TestActiveMaskAfterReturns(t *testing.T) {
 		}
 	}
 }
+
+func TestSharedMemoryThreadsRunTogether(t *testing.T) {
+	// Thread 0 waits for thread 1 through shared memory: with SyncShared
+	// the threads of a block run together, so this ends.
+	k := coop("spin", kernel.SyncShared, func(t kernel.Thread, x []int32, n int) {
+		flag := kernel.Shared[uint32](t, 1)
+		switch t.ThreadIdx().X {
+		case 0:
+			for kernel.AtomicAdd(flag, 0, 0) == 0 {
+			}
+			x[t.BlockIdx().X] = 1
+		case 1:
+			kernel.AtomicExch(flag, 0, 1)
+		}
+	})
+	x := make([]int32, 2)
+	require.NoError(t, k.Launch(kernel.Launch1D(2, 8), x, 0))
+	require.Equal(t, []int32{1, 1}, x)
+}

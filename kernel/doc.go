@@ -40,10 +40,11 @@
 // # The CPU device
 //
 // Without a GPU (and always through CPU()) the kernel's Go function runs:
-// blocks spread over a worker per processor. A kernel without barriers or
-// warp operations runs each block's threads one after another (fast); a
-// kernel with them runs the threads of a block as goroutines that meet at
-// barriers, warp operations emulated per warp of 32 consecutive threads.
+// blocks spread over a worker per processor. A kernel without barriers,
+// warp operations or shared memory runs each block's threads one after
+// another (fast); a kernel with them runs the threads of a block as
+// goroutines that meet at barriers, warp operations emulated per warp of
+// 32 consecutive threads.
 // Go checks every index. Barriers and warp operations that cannot
 // complete (a barrier some threads skip, a lane of a *Sync mask that has
 // returned) are launch errors, as they are on the IR interpreter, rather

@@ -35,10 +35,12 @@ type Sync uint8
 
 // The cooperation flags. A kernel without them runs its threads one after
 // another on the CPU (the fast path); with them, the threads of a block
-// run as goroutines that meet at barriers and warp operations.
+// run as goroutines that meet at barriers and warp operations, and may
+// wait for each other through shared memory.
 const (
 	SyncBarrier Sync = 1 << iota // SyncThreads and its forms
 	SyncWarp                     // shuffles, votes, SyncWarp, ActiveMask
+	SyncShared                   // Shared or DynShared
 )
 
 // Spec describes a compiled kernel. kernelgen writes one per kernel in

@@ -118,6 +118,9 @@ func renderKernel(b *bytes.Buffer, k *gokernel.Kernel) error {
 	if k.Sync&kernel.SyncWarp != 0 {
 		sync = append(sync, "kernel.SyncWarp")
 	}
+	if k.Sync&kernel.SyncShared != 0 {
+		sync = append(sync, "kernel.SyncShared")
+	}
 	if len(sync) > 0 {
 		fmt.Fprintf(b, "Sync: %s,\n", strings.Join(sync, " | "))
 	}

@@ -225,6 +225,9 @@ func (c *compiler) finish() {
 	for _, a := range f.Shared {
 		k.SharedBytes += (a.Bytes() + 15) &^ 15
 	}
+	if len(f.Shared)+len(f.DynShared) > 0 {
+		k.Sync |= kernel.SyncShared
+	}
 }
 
 // writtenParams returns the pointer parameters that stores or atomics of

@@ -46,10 +46,11 @@ func TestRecordedFacts(t *testing.T) {
 		checks  bool
 	}{
 		{"Saxpy", []string{"y"}, 0, 0, true},
-		{"TiledMatMul", []string{"c"}, kernel.SyncBarrier, 2 * 8 * 8 * 4, true},
-		{"WarpOps", []string{"out"}, kernel.SyncWarp, 64 * 4, true},
-		{"Histogram", []string{"bins"}, kernel.SyncBarrier, 64, true},
-		{"BlockVotes", []string{"out"}, kernel.SyncBarrier, 0, true},
+		{"TiledMatMul", []string{"c"}, kernel.SyncBarrier | kernel.SyncShared, 2 * 8 * 8 * 4, true},
+		{"WarpOps", []string{"out"}, kernel.SyncWarp | kernel.SyncShared, 64 * 4, true},
+		{"Histogram", []string{"bins"}, kernel.SyncBarrier | kernel.SyncShared, 64, true},
+		{"BlockVotes", []string{"out"}, kernel.SyncBarrier | kernel.SyncShared, 0, true},
+		{"Bools", []string{"out", "count"}, 0, 0, true},
 		{"Unchecked", []string{"y"}, 0, 0, false},
 	} {
 		k := compiled(t, tc.name)

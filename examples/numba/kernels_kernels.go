@@ -584,7 +584,7 @@ var TiledMatMulKernel = kernel.New(kernel.Spec{
 		a5 := args[5].(int)
 		return func(t kernel.Thread) { TiledMatMul(t, a0, a1, a2, a3, a4, a5) }
 	},
-	Sync:        kernel.SyncBarrier,
+	Sync:        kernel.SyncBarrier | kernel.SyncShared,
 	SharedBytes: 2048,
 	PTX:         tiledMatMulPTX,
 	Target:      "sm_80",
@@ -1297,7 +1297,7 @@ var SumSquaresKernel = kernel.New(kernel.Spec{
 		a1 := args[1].([]float32)
 		return func(t kernel.Thread) { SumSquares(t, a0, a1) }
 	},
-	Sync:        kernel.SyncBarrier | kernel.SyncWarp,
+	Sync:        kernel.SyncBarrier | kernel.SyncWarp | kernel.SyncShared,
 	SharedBytes: 128,
 	PTX:         sumSquaresPTX,
 	Target:      "sm_80",

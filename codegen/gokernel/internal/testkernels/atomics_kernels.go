@@ -20,7 +20,7 @@ var HistogramKernel = kernel.New(kernel.Spec{
 		a1 := args[1].([]uint32)
 		return func(t kernel.Thread) { Histogram(t, a0, a1) }
 	},
-	Sync:        kernel.SyncBarrier,
+	Sync:        kernel.SyncBarrier | kernel.SyncShared,
 	SharedBytes: 64,
 	PTX:         histogramPTX,
 	Target:      "sm_80",

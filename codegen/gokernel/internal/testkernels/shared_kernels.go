@@ -24,7 +24,7 @@ var TiledMatMulKernel = kernel.New(kernel.Spec{
 		a3 := args[3].(int)
 		return func(t kernel.Thread) { TiledMatMul(t, a0, a1, a2, a3) }
 	},
-	Sync:        kernel.SyncBarrier,
+	Sync:        kernel.SyncBarrier | kernel.SyncShared,
 	SharedBytes: 512,
 	PTX:         tiledMatMulPTX,
 	Target:      "sm_80",
@@ -384,7 +384,7 @@ var BlockVotesKernel = kernel.New(kernel.Spec{
 		a1 := args[1].([]int32)
 		return func(t kernel.Thread) { BlockVotes(t, a0, a1) }
 	},
-	Sync:       kernel.SyncBarrier,
+	Sync:       kernel.SyncBarrier | kernel.SyncShared,
 	PTX:        blockVotesPTX,
 	Target:     "sm_80",
 	PTXVersion: "7.8",

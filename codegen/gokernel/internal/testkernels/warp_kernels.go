@@ -20,7 +20,7 @@ var WarpOpsKernel = kernel.New(kernel.Spec{
 		a1 := args[1].([]int64)
 		return func(t kernel.Thread) { WarpOps(t, a0, a1) }
 	},
-	Sync:        kernel.SyncWarp,
+	Sync:        kernel.SyncWarp | kernel.SyncShared,
 	SharedBytes: 256,
 	PTX:         warpOpsPTX,
 	Target:      "sm_80",
