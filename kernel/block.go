@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // barKind is the kind of barrier a thread waits at.
@@ -43,19 +44,26 @@ type block struct {
 	dyn    []uint64 // dynamic shared memory, 8-byte aligned
 
 	// Cooperative state, guarded by mu.
-	threads  []*thread
-	waits    []waitState // per thread: what it waits for
-	running  int         // threads neither waiting nor returned
-	exited   int
-	aborted  bool
-	barCond  sync.Cond
-	barGen   uint64
-	barWait  int
-	barTrue  int
-	barKind  barKind
-	barPC    uintptr
-	barValue int // the reduction of the barrier last opened
-	warps    []*warp
+	threads []*thread
+	waits   []waitState // per thread: what it waits for
+	running int         // threads neither waiting nor returned
+	exited  int
+	aborted bool
+	stopped atomic.Bool // aborted, readable without mu
+	bar     *barGen     // the barrier's current generation
+	barWait int
+	barTrue int
+	barKind barKind
+	barPC   uintptr
+	warps   []*warp
+}
+
+// barGen is one opening of the barrier: its waiters block on ch until
+// the last thread closes it, having set value (the reduction); they read
+// value without mu.
+type barGen struct {
+	ch    chan struct{}
+	value int
 }
 
 // waitState says what a thread of a cooperative block waits for.
@@ -75,7 +83,7 @@ func newBlock(run *launchRun, bid Dim3, n int, coop bool) *block {
 		b.dyn = make([]uint64, (run.dynBytes+7)/8)
 	}
 	if coop {
-		b.barCond.L = &b.mu
+		b.bar = &barGen{ch: make(chan struct{})}
 		b.threads = make([]*thread, n)
 		b.waits = make([]waitState, n)
 		b.running = n
@@ -124,8 +132,10 @@ func (b *block) abort(err *LaunchError) {
 		return
 	}
 	b.aborted = true
+	b.stopped.Store(true)
 	b.run.fail(err)
-	b.barCond.Broadcast()
+	close(b.bar.ch)
+	b.bar = &barGen{ch: make(chan struct{})}
 	for _, w := range b.warps {
 		w.cond.Broadcast()
 	}
@@ -205,31 +215,30 @@ func (b *block) barrier(s *thread, k barKind, pc uintptr, p bool) int {
 	if p {
 		b.barTrue++
 	}
+	g := b.bar
 	if b.barWait+b.exited == b.n && b.exited == 0 {
 		// The last thread opens the barrier.
-		b.barValue = b.barTrue
+		g.value = b.barTrue
 		b.barWait, b.barTrue = 0, 0
-		b.barGen++
+		b.bar = &barGen{ch: make(chan struct{})}
 		b.running += b.n - 1
 		for i, w := range b.waits {
 			if w == waitBarrier {
 				b.waits[i] = waitNone
 			}
 		}
-		b.barCond.Broadcast()
-		v := b.barValue
 		b.mu.Unlock()
-		return v
+		close(g.ch)
+		return g.value
 	}
-	gen := b.barGen
 	b.blocked(s, waitBarrier)
-	for b.barGen == gen {
-		b.checkAbort()
-		b.barCond.Wait()
-	}
-	v := b.barValue
+	b.checkAbort()
 	b.mu.Unlock()
-	return v
+	<-g.ch
+	if b.stopped.Load() {
+		runtime.Goexit()
+	}
+	return g.value
 }
 
 // pcPos returns "file.go:line" of the call site pc (a return address).
