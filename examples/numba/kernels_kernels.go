@@ -1329,7 +1329,7 @@ const sumSquaresPTX = `//
 	.param .u64 fuseflow_check
 )
 {
-	.reg .pred 	%p<12>;
+	.reg .pred 	%p<14>;
 	.reg .b32 	%r<24>;
 	.reg .b64 	%rd<32>;
 	.reg .f32 	%f<17>;
@@ -1378,6 +1378,8 @@ $for_body:
 	.loc 1 148 27
 	cvt.u32.u64 	%r8, %rd10;
 	shfl.sync.down.b32 	%f11, %f2, %r8, 31, 0xFFFFFFFF;
+	setp.gt.u32 	%p12, %r8, 31;
+	selp.f32 	%f11, %f2, %f11, %p12;
 	.loc 1 148 3
 	add.rn.f32 	%f12, %f2, %f11;
 	.loc 1 147 43
@@ -1461,6 +1463,8 @@ $for_body1:
 	.loc 1 148 27
 	cvt.u32.u64 	%r18, %rd11;
 	shfl.sync.down.b32 	%f14, %f5, %r18, 31, 0xFFFFFFFF;
+	setp.gt.u32 	%p13, %r18, 31;
+	selp.f32 	%f14, %f5, %f14, %p13;
 	.loc 1 148 3
 	add.rn.f32 	%f15, %f5, %f14;
 	.loc 1 147 43

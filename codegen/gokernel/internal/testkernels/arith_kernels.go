@@ -1533,7 +1533,7 @@ const floatArithPTX = `//
 	.param .u64 fuseflow_check
 )
 {
-	.reg .pred 	%p<51>;
+	.reg .pred 	%p<54>;
 	.reg .b32 	%r<42>;
 	.reg .b64 	%rd<102>;
 	.reg .f32 	%f<26>;
@@ -1966,6 +1966,8 @@ $if_then9:
 	add.s64 	%rd52, %rd17, 14;
 	.loc 1 127 28
 	cvt.rzi.s64.f64 	%rd53, %fd10;
+	setp.nan.f64 	%p51, %fd10, %fd10;
+	selp.b64 	%rd53, 0, %rd53, %p51;
 	.loc 1 127 22
 	cvt.rn.f64.s64 	%fd46, %rd53;
 	.loc 1 127 6
@@ -2024,6 +2026,8 @@ $check_ok19:
 	mul.rn.f64 	%fd50, %fd10, %fd10;
 	.loc 1 131 29
 	cvt.rzi.u64.f64 	%rd63, %fd50;
+	setp.nan.f64 	%p52, %fd50, %fd50;
+	selp.b64 	%rd63, 0, %rd63, %p52;
 	.loc 1 131 22
 	cvt.rn.f64.u64 	%fd51, %rd63;
 	.loc 1 131 36
@@ -2052,6 +2056,8 @@ $check_ok21:
 	add.s64 	%rd67, %rd17, 20;
 	.loc 1 133 26
 	cvt.rzi.s64.f64 	%rd68, %fd11;
+	setp.nan.f64 	%p53, %fd11, %fd11;
+	selp.b64 	%rd68, 0, %rd68, %p53;
 	.loc 1 133 22
 	cvt.rn.f64.s64 	%fd54, %rd68;
 	.loc 1 133 31

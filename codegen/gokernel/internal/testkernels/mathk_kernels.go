@@ -78,7 +78,7 @@ const math64PTX = `//
 	.param .u64 fuseflow_check
 )
 {
-	.reg .pred 	%p<242>;
+	.reg .pred 	%p<250>;
 	.reg .b32 	%r<157>;
 	.reg .b64 	%rd<542>;
 	.reg .f32 	%f<3>;
@@ -147,6 +147,8 @@ $check_ok1:
 	fma.rn.f64 	%fd37, %fd36, %fd25, 0d3FE0000000000000;
 	fma.rn.f64 	%fd38, %fd26, %fd37, %fd25;
 	cvt.rzi.s32.f64 	%r7, %fd22;
+	setp.nan.f64 	%p242, %fd22, %fd22;
+	selp.b32 	%r7, 0, %r7, %p242;
 	add.rn.f64 	%fd39, 0d3FF0000000000000, %fd38;
 	shr.s32 	%r8, %r7, 1;
 	sub.s32 	%r9, %r7, %r8;
@@ -191,6 +193,8 @@ $check_ok2:
 	mul.rn.f64 	%fd61, %fd48, %fd60;
 	add.rn.f64 	%fd62, 0d3FF0000000000000, %fd61;
 	cvt.rzi.s32.f64 	%r12, %fd47;
+	setp.nan.f64 	%p243, %fd47, %fd47;
+	selp.b32 	%r12, 0, %r12, %p243;
 	shr.s32 	%r13, %r12, 1;
 	sub.s32 	%r14, %r12, %r13;
 	add.s32 	%r15, %r13, 1023;
@@ -236,6 +240,8 @@ $check_ok3:
 	fma.rn.f64 	%fd86, %fd85, %fd74, 0d3FE0000000000000;
 	fma.rn.f64 	%fd87, %fd75, %fd86, %fd74;
 	cvt.rzi.s32.f64 	%r17, %fd71;
+	setp.nan.f64 	%p244, %fd71, %fd71;
+	selp.b32 	%r17, 0, %r17, %p244;
 	min.s32 	%r18, %r17, 56;
 	add.s32 	%r19, %r18, 1023;
 	cvt.s64.s32 	%rd28, %r19;
@@ -674,6 +680,8 @@ $if_else:
 	sub.rn.f64 	%fd825, %fd824, %fd816;
 	sub.rn.f64 	%fd826, %fd823, %fd825;
 	cvt.rzi.s64.f64 	%rd510, %fd809;
+	setp.nan.f64 	%p245, %fd809, %fd809;
+	selp.b64 	%rd510, 0, %rd510, %p245;
 	cvt.u32.u64 	%r148, %rd510;
 	mov.f64 	%fd1, %fd824;
 	mov.f64 	%fd2, %fd826;
@@ -945,6 +953,8 @@ $if_else1:
 	sub.rn.f64 	%fd806, %fd805, %fd797;
 	sub.rn.f64 	%fd807, %fd804, %fd806;
 	cvt.rzi.s64.f64 	%rd509, %fd790;
+	setp.nan.f64 	%p246, %fd790, %fd790;
+	selp.b64 	%rd509, 0, %rd509, %p246;
 	cvt.u32.u64 	%r146, %rd509;
 	mov.f64 	%fd3, %fd805;
 	mov.f64 	%fd4, %fd807;
@@ -1214,6 +1224,8 @@ $if_else2:
 	sub.rn.f64 	%fd787, %fd786, %fd778;
 	sub.rn.f64 	%fd788, %fd785, %fd787;
 	cvt.rzi.s64.f64 	%rd508, %fd771;
+	setp.nan.f64 	%p247, %fd771, %fd771;
+	selp.b64 	%rd508, 0, %rd508, %p247;
 	cvt.u32.u64 	%r144, %rd508;
 	mov.f64 	%fd5, %fd786;
 	mov.f64 	%fd6, %fd788;
@@ -1296,6 +1308,8 @@ $check_ok10:
 	fma.rn.f64 	%fd414, %fd413, %fd402, 0d3FE0000000000000;
 	fma.rn.f64 	%fd415, %fd403, %fd414, %fd402;
 	cvt.rzi.s32.f64 	%r103, %fd399;
+	setp.nan.f64 	%p248, %fd399, %fd399;
+	selp.b32 	%r103, 0, %r103, %p248;
 	min.s32 	%r104, %r103, 56;
 	add.s32 	%r105, %r104, 1023;
 	cvt.s64.s32 	%rd414, %r105;
@@ -1618,6 +1632,8 @@ $check_ok12:
 	fma.rn.f64 	%fd561, %fd560, %fd549, 0d3FE0000000000000;
 	fma.rn.f64 	%fd562, %fd550, %fd561, %fd549;
 	cvt.rzi.s32.f64 	%r115, %fd545;
+	setp.nan.f64 	%p249, %fd545, %fd545;
+	selp.b32 	%r115, 0, %r115, %p249;
 	add.rn.f64 	%fd563, 0d3FF0000000000000, %fd562;
 	shr.s32 	%r116, %r115, 1;
 	sub.s32 	%r117, %r115, %r116;
@@ -2385,7 +2401,7 @@ const math32PTX = `//
 	.param .u64 fuseflow_check
 )
 {
-	.reg .pred 	%p<153>;
+	.reg .pred 	%p<154>;
 	.reg .b32 	%r<203>;
 	.reg .b64 	%rd<217>;
 	.reg .f32 	%f<519>;
@@ -3468,6 +3484,8 @@ $check_ok12:
 	mul.rn.f64 	%fd124, %fd111, %fd123;
 	add.rn.f64 	%fd125, 0d3FF0000000000000, %fd124;
 	cvt.rzi.s32.f64 	%r156, %fd110;
+	setp.nan.f64 	%p153, %fd110, %fd110;
+	selp.b32 	%r156, 0, %r156, %p153;
 	shr.s32 	%r157, %r156, 1;
 	sub.s32 	%r158, %r156, %r157;
 	add.s32 	%r159, %r157, 1023;

@@ -421,7 +421,7 @@ const blockVotesPTX = `//
 	.param .u64 fuseflow_check
 )
 {
-	.reg .pred 	%p<17>;
+	.reg .pred 	%p<19>;
 	.reg .b32 	%r<39>;
 	.reg .b64 	%rd<39>;
 	.reg .f64 	%fd<3>;
@@ -555,6 +555,8 @@ $if_then2:
 $b2f_ret:
 	.loc 1 63 19
 	cvt.rzi.s32.f64 	%r26, %fd1;
+	setp.nan.f64 	%p17, %fd1, %fd1;
+	selp.b32 	%r26, 0, %r26, %p17;
 	.loc 1 63 6
 	setp.lt.u64 	%p14, %rd28, %rd6;
 	@!%p14 bra 	$check_fail4;
@@ -578,6 +580,8 @@ $if_then3:
 $b2f_ret1:
 	.loc 1 64 19
 	cvt.rzi.s32.f64 	%r27, %fd2;
+	setp.nan.f64 	%p18, %fd2, %fd2;
+	selp.b32 	%r27, 0, %r27, %p18;
 	.loc 1 64 6
 	setp.lt.u64 	%p15, %rd30, %rd6;
 	@!%p15 bra 	$check_fail5;

@@ -61,7 +61,7 @@ const warpOpsPTX = `//
 	.param .u64 fuseflow_check
 )
 {
-	.reg .pred 	%p<22>;
+	.reg .pred 	%p<26>;
 	.reg .b32 	%r<50>;
 	.reg .b64 	%rd<67>;
 	.reg .f64 	%fd<6>;
@@ -116,6 +116,8 @@ $check_ok1:
 	.loc 1 24 36
 	cvt.u32.u64 	%r9, 3;
 	shfl.sync.up.b32 	%r10, %r6, %r9, 0, 0xFFFFFFFF;
+	setp.gt.u32 	%p22, %r9, 31;
+	selp.b32 	%r10, %r6, %r10, %p22;
 	.loc 1 24 18
 	cvt.s64.s32 	%rd21, %r10;
 	.loc 1 24 5
@@ -139,6 +141,8 @@ $check_ok2:
 	shfl.sync.down.b32 	%r42, %r40, %r12, 31, 0xFFFFFFFF;
 	shfl.sync.down.b32 	%r43, %r41, %r12, 31, 0xFFFFFFFF;
 	mov.b64 	%rd27, {%r42, %r43};
+	setp.gt.u32 	%p23, %r12, 31;
+	selp.b64 	%rd27, %rd26, %rd27, %p23;
 	.loc 1 25 18
 	.loc 1 25 5
 	setp.lt.u64 	%p4, %rd23, %rd6;
@@ -172,6 +176,8 @@ $for_body:
 	shfl.sync.bfly.b32 	%r46, %r44, %r13, 31, 0xFFFFFFFF;
 	shfl.sync.bfly.b32 	%r47, %r45, %r13, 31, 0xFFFFFFFF;
 	mov.b64 	%fd4, {%r46, %r47};
+	setp.gt.u32 	%p24, %r13, 31;
+	selp.f64 	%fd4, %fd1, %fd4, %p24;
 	.loc 1 9 3
 	add.rn.f64 	%fd5, %fd1, %fd4;
 	.loc 1 8 22
@@ -182,6 +188,8 @@ $for_body:
 $warpReduce_ret:
 	.loc 1 26 18
 	cvt.rzi.s64.f64 	%rd31, %fd2;
+	setp.nan.f64 	%p25, %fd2, %fd2;
+	selp.b64 	%rd31, 0, %rd31, %p25;
 	.loc 1 26 5
 	setp.lt.u64 	%p6, %rd29, %rd6;
 	@!%p6 bra 	$check_fail4;
