@@ -1,0 +1,138 @@
+package fmath
+
+import (
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+)
+
+// intCases returns operands for the integer ops of width w: the extremes,
+// small values of both signs and random ones.
+func intCases(r *rand.Rand, w uint) []int64 {
+	lo, hi := -int64(1)<<(w-1), int64(1)<<(w-1)-1
+	v := []int64{0, 1, -1, 2, -2, 3, -3, 7, -7, 62, 63, 64, lo, lo + 1, hi, hi - 1}
+	for range 40 {
+		x := int64(r.Uint64())
+		if w == 32 {
+			x = int64(int32(x))
+		}
+		v = append(v, x, int64(r.IntN(41)-20))
+	}
+	return v
+}
+
+// wrap returns x modulo 2^w as a signed w-bit integer.
+func wrap(x *big.Int, w uint) int64 {
+	m := new(big.Int).Lsh(big.NewInt(1), w)
+	y := new(big.Int).Mod(x, m) // in [0, 2^w)
+	if y.Cmp(new(big.Int).Rsh(m, 1)) >= 0 {
+		y.Sub(y, m)
+	}
+	return y.Int64()
+}
+
+// TestFloorDivModInt checks FloorDiv and Mod of int32 and int64 against
+// exact floor division: a = q*b + r with r of b's sign and |r| < |b|,
+// the quotient wrapped (MinInt // -1), and 0 by zero.
+func TestFloorDivModInt(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, w := range []uint{32, 64} {
+		vs := intCases(r, w)
+		for _, a := range vs {
+			for _, b := range vs {
+				var q, m int64
+				if w == 32 {
+					q, m = int64(FloorDiv(int32(a), int32(b))), int64(Mod(int32(a), int32(b)))
+				} else {
+					q, m = FloorDiv(a, b), Mod(a, b)
+				}
+				wq, wm := int64(0), int64(0)
+				if b != 0 {
+					bq, bm := new(big.Int).DivMod(big.NewInt(a), big.NewInt(b), new(big.Int))
+					// DivMod is Euclidean (bm >= 0); floor division moves a
+					// positive remainder into b's sign.
+					if bm.Sign() != 0 && b < 0 {
+						bq.Sub(bq, big.NewInt(1))
+						bm.Add(bm, big.NewInt(b))
+					}
+					wq, wm = wrap(bq, w), bm.Int64()
+				}
+				if q != wq || m != wm {
+					t.Fatalf("int%d %d // %d, %% got:%d, %d want:%d, %d", w, a, b, q, m, wq, wm)
+				}
+			}
+		}
+	}
+}
+
+// TestPowInt checks Pow against the exact power wrapped to the width, and
+// the rule for negative exponents.
+func TestPowInt(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, w := range []uint{32, 64} {
+		vs := intCases(r, w)
+		for _, x := range vs {
+			for _, e := range vs {
+				var got int64
+				if w == 32 {
+					got = int64(Pow(int32(x), int32(e)))
+				} else {
+					got = Pow(x, e)
+				}
+				var want int64
+				switch {
+				case e >= 0:
+					m := new(big.Int).Lsh(big.NewInt(1), w)
+					want = wrap(new(big.Int).Exp(big.NewInt(x), big.NewInt(e), m), w)
+				case x == 1 || (x == -1 && e%2 == 0):
+					want = 1
+				case x == -1:
+					want = -1
+				}
+				if got != want {
+					t.Fatalf("int%d %d ** %d got:%d want:%d", w, x, e, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestDivModFloat compares with NumPy 1.24's floor_divide and remainder
+// of float64 (the values printed by NumPy), signed zeros, infinities and
+// division by zero included.
+func TestDivModFloat(t *testing.T) {
+	inf, nan, nz := math.Inf(1), math.NaN(), math.Copysign(0, -1)
+	tests := []struct{ a, b, div, mod float64 }{
+		{7, 2, 3, 1},
+		{-7, 2, -4, 1},
+		{7, -2, -4, -1},
+		{-7, -2, 3, -1},
+		{5.28, -0.49, -11, -0.10999999999999965},
+		{-2.1, 0.15, -15, 0.14999999999999983},
+		{0.5, 0.1, 4, 0.09999999999999998},
+		{1e300, 3e-300, inf, 9.626317689605992e-301},
+		{-1e-300, 1e300, -1, 1e300},
+		{0, 5, 0, 0},
+		{nz, 5, nz, 0},
+		{0, -5, nz, nz},
+		{1, inf, 0, 1},
+		{-1, inf, -1, inf},
+		{1, -inf, -1, -inf},
+		{inf, 2, nan, nan},
+		{3, nan, nan, nan},
+		{nan, 1, nan, nan},
+		{1, 0, inf, nan},
+		{0, 0, nan, nan},
+		{-1, 0, -inf, nan},
+		{6, 3, 2, 0},
+		{-6, -3, 2, nz},
+	}
+	same := func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) || (x != x && y != y) }
+	for _, tc := range tests {
+		d, m := DivModFloat(tc.a, tc.b)
+		if !same(d, tc.div) || !same(m, tc.mod) || !same(FloorDivFloat(tc.a, tc.b), d) || !same(ModFloat(tc.a, tc.b), m) {
+			t.Errorf("divmod(%v, %v) got:%v, %v want:%v, %v", tc.a, tc.b, d, m, tc.div, tc.mod)
+		}
+	}
+}

@@ -1,0 +1,12 @@
+// Type sets: the Go element types of fuseflow's numeric dtypes.
+
+package fmath
+
+// Int is the Go type of an integer dtype.
+type Int interface{ ~int32 | ~int64 }
+
+// Float is the Go type of a float dtype.
+type Float interface{ ~float32 | ~float64 }
+
+// Number is the Go type of a numeric dtype.
+type Number interface{ Int | Float }
