@@ -1,0 +1,154 @@
+// Test helpers: operand values of every dtype, their bytes, and calling a
+// definition's scalar function on them.
+
+package opdef_test
+
+import (
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+	"reflect"
+
+	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/opdef"
+)
+
+var dtypes = []graph.DType{graph.Bool, graph.Int32, graph.Int64, graph.Float32, graph.Float64}
+
+// operands returns test values of dtype d as its Go type: zeros of both
+// signs, ±1, extremes, NaN (two payloads), infinities, subnormals, values
+// near the integer ranges, halves (for rounding) and random ones.
+func operands(d graph.DType, r *rand.Rand) []reflect.Value {
+	var out []reflect.Value
+	add := func(v any) { out = append(out, reflect.ValueOf(v)) }
+	switch d {
+	case graph.Bool:
+		add(false)
+		add(true)
+	case graph.Int32, graph.Int64:
+		vs := []int64{0, 1, -1, 2, -2, 3, -7, 31, 62, 63, 64, math.MaxInt32, math.MinInt32}
+		if d == graph.Int64 {
+			vs = append(vs, math.MaxInt64, math.MinInt64, 1<<40+3)
+		}
+		for range 4 {
+			vs = append(vs, int64(r.Uint64()), int64(r.IntN(41)-20))
+		}
+		for _, v := range vs {
+			if d == graph.Int32 {
+				add(int32(v))
+			} else {
+				add(v)
+			}
+		}
+	default:
+		vs := []float64{0, math.Copysign(0, -1), 1, -1, 0.5, -0.5, 1.5, 2.5, -2.5, 7, -7, 0.1, 3e9, -3e9, 1e19, -1e19,
+			math.Inf(1), math.Inf(-1), math.NaN(), math.Float64frombits(0xfff8000000000123), 5e-324, 1e-310,
+			math.MaxFloat64, 700, -700, 2147483647.5, 9.3e18}
+		for range 4 {
+			vs = append(vs, r.NormFloat64()*50)
+		}
+		for _, v := range vs {
+			if d == graph.Float32 {
+				add(float32(v))
+			} else {
+				add(v)
+			}
+		}
+	}
+	return out
+}
+
+// encode returns the bytes of vals stored as dtype d (bool as one byte).
+func encode(d graph.DType, vals []reflect.Value) []byte {
+	b := make([]byte, 0, len(vals)*d.Size())
+	for _, v := range vals {
+		switch d {
+		case graph.Bool:
+			if v.Bool() {
+				b = append(b, 1)
+			} else {
+				b = append(b, 0)
+			}
+		case graph.Int32:
+			b = binary.LittleEndian.AppendUint32(b, uint32(v.Int()))
+		case graph.Int64:
+			b = binary.LittleEndian.AppendUint64(b, uint64(v.Int()))
+		case graph.Float32:
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(v.Float())))
+		case graph.Float64:
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Float()))
+		}
+	}
+	return b
+}
+
+// decode reads the elements of dtype d in b.
+func decode(d graph.DType, b []byte) []reflect.Value {
+	var out []reflect.Value
+	for len(b) >= d.Size() {
+		var v any
+		switch d {
+		case graph.Bool:
+			v = b[0] != 0
+		case graph.Int32:
+			v = int32(binary.LittleEndian.Uint32(b))
+		case graph.Int64:
+			v = int64(binary.LittleEndian.Uint64(b))
+		case graph.Float32:
+			v = math.Float32frombits(binary.LittleEndian.Uint32(b))
+		case graph.Float64:
+			v = math.Float64frombits(binary.LittleEndian.Uint64(b))
+		}
+		out = append(out, reflect.ValueOf(v))
+		b = b[d.Size():]
+	}
+	return out
+}
+
+// call applies a scalar function of opdef (a Wide or Wide2 function to
+// float32 operands through float64) to args.
+func call(fn any, args ...reflect.Value) reflect.Value {
+	switch f := fn.(type) {
+	case opdef.Wide:
+		return reflect.ValueOf(float32(f(args[0].Float())))
+	case opdef.Wide2:
+		return reflect.ValueOf(float32(f(args[0].Float(), args[1].Float())))
+	}
+	return reflect.ValueOf(fn).Call(args)[0]
+}
+
+// same reports whether got and want are the same value: equal bits, any
+// NaN for NaN, and (zeros) either zero for the other.
+func same(got, want reflect.Value, zeros bool) bool {
+	if got.Kind() != want.Kind() {
+		return false
+	}
+	switch got.Kind() {
+	case reflect.Float32, reflect.Float64:
+		g, w := got.Float(), want.Float()
+		switch {
+		case g != g || w != w:
+			return g != g && w != w
+		case zeros && g == 0 && w == 0:
+			return true
+		}
+		return math.Float64bits(g) == math.Float64bits(w)
+	}
+	return got.Equal(want)
+}
+
+// pairs returns every pair of vals as two operand lists.
+func pairs(vals []reflect.Value) (a, b []reflect.Value) {
+	for _, x := range vals {
+		for _, y := range vals {
+			a, b = append(a, x), append(b, y)
+		}
+	}
+	return a, b
+}
+
+// signedZerosDiffer lists the ops whose fast paths may give a zero of the
+// other sign than the reference: the CPU's Maximum and Minimum order +0
+// above -0 (Go's max and min), the reference's and the generated code's
+// return the first operand when the two compare equal.
+var signedZerosDiffer = map[graph.Op]bool{graph.OpMax: true, graph.OpMin: true}
