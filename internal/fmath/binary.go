@@ -18,14 +18,15 @@ func Mul[T Number](a, b T) T { return a * b }
 // Div returns a / b of floats.
 func Div[T Float](a, b T) T { return a / b }
 
-// And returns the bitwise and of a and b.
-func And[T Int](a, b T) T { return a & b }
+// And returns the bitwise and of a and b (logical on bools stored as the
+// bytes 0 and 1).
+func And[T Bits](a, b T) T { return a & b }
 
 // Or returns the bitwise or of a and b.
-func Or[T Int](a, b T) T { return a | b }
+func Or[T Bits](a, b T) T { return a | b }
 
 // Xor returns the bitwise exclusive or of a and b.
-func Xor[T Int](a, b T) T { return a ^ b }
+func Xor[T Bits](a, b T) T { return a ^ b }
 
 // AndBool returns a && b.
 func AndBool(a, b bool) bool { return a && b }

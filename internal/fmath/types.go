@@ -10,3 +10,7 @@ type Float interface{ ~float32 | ~float64 }
 
 // Number is the Go type of a numeric dtype.
 type Number interface{ Int | Float }
+
+// Bits is the Go type of an integer dtype or of a bool stored as a byte
+// holding 0 or 1, for the bitwise ops.
+type Bits interface{ Int | ~uint8 }
