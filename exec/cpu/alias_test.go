@@ -18,13 +18,16 @@ import (
 	"unsafe"
 
 	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/opdef"
 )
 
 // loopCase is one table entry with the dtypes it reads and writes.
 type loopCase struct {
 	name string
+	op   graph.Op
 	ins  []graph.DType
 	out  graph.DType
+	fn   any                                                // the scalar function opdef defines (nil for Where)
 	run  func(d unsafe.Pointer, in []unsafe.Pointer, n int) // reads the table when called
 }
 
@@ -37,11 +40,8 @@ func loopCases() []loopCase {
 			if unaryTab[d][o] == nil {
 				continue
 			}
-			out := d
-			if o == graph.OpIsNaN || o == graph.OpIsInf {
-				out = graph.Bool
-			}
-			cs = append(cs, loopCase{fmt.Sprintf("%v %v", o, d), []graph.DType{d}, out,
+			def := opdef.Lookup(o)
+			cs = append(cs, loopCase{fmt.Sprintf("%v %v", o, d), o, []graph.DType{d}, def.Result(d), def.Fns.Get(d),
 				func(dst unsafe.Pointer, in []unsafe.Pointer, n int) { unaryTab[d][o](dst, in[0], n) }})
 		}
 		for op := range 256 {
@@ -49,24 +49,20 @@ func loopCases() []loopCase {
 			if binaryTab[d][o] == nil {
 				continue
 			}
-			out := d
-			switch o {
-			case graph.OpEq, graph.OpNe, graph.OpLt, graph.OpLe, graph.OpGt, graph.OpGe:
-				out = graph.Bool
-			}
-			cs = append(cs, loopCase{fmt.Sprintf("%v %v", o, d), []graph.DType{d, d}, out,
+			def := opdef.Lookup(o)
+			cs = append(cs, loopCase{fmt.Sprintf("%v %v", o, d), o, []graph.DType{d, d}, def.Result(d), def.Fns.Get(d),
 				func(dst unsafe.Pointer, in []unsafe.Pointer, n int) { binaryTab[d][o](dst, in[0], in[1], n) }})
 		}
 		for _, to := range graph.DTypes() {
 			if castTab[d][to] == nil {
 				continue
 			}
-			cs = append(cs, loopCase{fmt.Sprintf("AsType %v to %v", d, to), []graph.DType{d}, to,
+			cs = append(cs, loopCase{fmt.Sprintf("AsType %v to %v", d, to), graph.OpCast, []graph.DType{d}, to, opdef.Cast(d, to),
 				func(dst unsafe.Pointer, in []unsafe.Pointer, n int) { castTab[d][to](dst, in[0], n) }})
 		}
 	}
 	for _, d := range []graph.DType{graph.Bool, graph.Float32, graph.Float64} {
-		cs = append(cs, loopCase{fmt.Sprintf("Where %d-byte", d.Size()), []graph.DType{graph.Bool, d, d}, d,
+		cs = append(cs, loopCase{fmt.Sprintf("Where %d-byte", d.Size()), graph.OpWhere, []graph.DType{graph.Bool, d, d}, d, nil,
 			func(dst unsafe.Pointer, in []unsafe.Pointer, n int) { whereTab[d.Size()](dst, in[0], in[1], in[2], n) }})
 	}
 	return cs

@@ -86,7 +86,8 @@ func sqrtF32(d, a unsafe.Pointer, n int)
 func sqrtF64(d, a unsafe.Pointer, n int)
 
 // expF32 and sigmoidF32 stop before the first vector that holds an input
-// outside the range they compute (see expInRange and sigmoidInRange),
+// outside the range they compute (see expInRange and sigmoidInRange in
+// expf.go),
 // storing nothing of it, and return the number of elements stored.
 //
 //go:noescape
@@ -187,22 +188,6 @@ func vecUnary(v func(d, a unsafe.Pointer, n int), s unaryFn, es, lanes int) unar
 		}
 	}
 }
-
-// The range of the vector exponential: above expHi32 e^x overflows or
-// comes too close to it for the scaling; below expLo32 it may be
-// subnormal.
-const (
-	expHi32 = 88.0
-	expLo32 = -86.5
-)
-
-// expInRange reports whether the vector loop computes e^x (false for NaN).
-func expInRange(x float32) bool { return x <= expHi32 && x >= expLo32 }
-
-// sigmoidInRange reports whether the vector loop computes 1/(1+e^-x)
-// (false for NaN): for x above -expLo32 it uses e^expLo32 for e^-x, and
-// the quotient rounds to 1 either way.
-func sigmoidInRange(x float32) bool { return -x <= expHi32 }
 
 // vecApprox runs the float32 vector function v over whole vectors and
 // the scalar loop s over each vector v stops at (one holding an input

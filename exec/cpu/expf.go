@@ -103,3 +103,19 @@ func sigmoid32L(d, a []float32) {
 		d[i] = v
 	}
 }
+
+// The range of the vector exponential (asm_amd64.s, whose constants are
+// these): above expHi32 e^x overflows or comes too close to it for the
+// scaling; below expLo32 it may be subnormal.
+const (
+	expHi32 = 88.0
+	expLo32 = -86.5
+)
+
+// expInRange reports whether the vector loop computes e^x (false for NaN).
+func expInRange(x float32) bool { return x <= expHi32 && x >= expLo32 }
+
+// sigmoidInRange reports whether the vector loop computes 1/(1+e^-x)
+// (false for NaN): for x above -expLo32 it uses e^expLo32 for e^-x, and
+// the quotient rounds to 1 either way.
+func sigmoidInRange(x float32) bool { return -x <= expHi32 }

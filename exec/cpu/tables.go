@@ -48,8 +48,7 @@ func setVector(on bool) bool {
 }
 
 func init() {
-	initUnaryTab()
-	initBinaryTab()
+	initOpTabs()
 	initFoldTab()
 	registerVector()
 	v := os.Getenv("FUSEFLOW_NOASM")
