@@ -315,7 +315,9 @@ var uintRel = [6]func(x, y uint64) bool{
 	CmpGE: func(x, y uint64) bool { return x >= y },
 }
 
-// mathFuncs evaluates the math functions in float64 with Go's math package.
+// mathFuncs evaluates the math functions in float64 with Go's math package
+// and, where fuseflow composes them, internal/fmath (the definitions the
+// CPU executor computes too).
 var mathFuncs = [numMathFns]func(x, y float64) float64{
 	MathExp:       func(x, _ float64) float64 { return math.Exp(x) },
 	MathExp2:      func(x, _ float64) float64 { return math.Exp2(x) },
@@ -327,15 +329,15 @@ var mathFuncs = [numMathFns]func(x, y float64) float64{
 	MathCos:       func(x, _ float64) float64 { return math.Cos(x) },
 	MathTan:       func(x, _ float64) float64 { return math.Tan(x) },
 	MathTanh:      func(x, _ float64) float64 { return math.Tanh(x) },
-	MathSigmoid:   func(x, _ float64) float64 { return 1 / (1 + math.Exp(-x)) },
+	MathSigmoid:   func(x, _ float64) float64 { return fmath.Sigmoid(x) },
 	MathErf:       func(x, _ float64) float64 { return math.Erf(x) },
 	MathPow:       math.Pow,
 	MathSqrt:      func(x, _ float64) float64 { return math.Sqrt(x) },
-	MathRsqrt:     func(x, _ float64) float64 { return 1 / math.Sqrt(x) },
+	MathRsqrt:     func(x, _ float64) float64 { return fmath.Rsqrt(x) },
 	MathAtan2:     math.Atan2,
 	MathFloor:     func(x, _ float64) float64 { return math.Floor(x) },
 	MathCeil:      func(x, _ float64) float64 { return math.Ceil(x) },
-	MathRoundEven: func(x, _ float64) float64 { return math.RoundToEven(x) },
+	MathRoundEven: func(x, _ float64) float64 { return fmath.Round(x) },
 	MathTrunc:     func(x, _ float64) float64 { return math.Trunc(x) },
 }
 
