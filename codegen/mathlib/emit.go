@@ -66,9 +66,7 @@ func (e em) max(x, y *ir.Value) *ir.Value { return e.b.Max(x, y) }
 func (e em) sel(c, x, y *ir.Value) *ir.Value { return e.b.Select(c, x, y) }
 
 func (e em) lt(x, y *ir.Value) *ir.Value { return e.b.Lt(x, y) }
-func (e em) le(x, y *ir.Value) *ir.Value { return e.b.Le(x, y) }
 func (e em) gt(x, y *ir.Value) *ir.Value { return e.b.Gt(x, y) }
-func (e em) ge(x, y *ir.Value) *ir.Value { return e.b.Ge(x, y) }
 func (e em) eq(x, y *ir.Value) *ir.Value { return e.b.Eq(x, y) }
 
 // isNaN reports x != x; neq is Go's != (true when either is NaN).
