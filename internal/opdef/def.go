@@ -74,6 +74,11 @@ type Def struct {
 	// operands; each is set exactly where Fns has a function for a dtype
 	// of that lane.
 	Float, Int, Bool Lowering
+	// LowerULP bounds how far, in units in the last place, the result of
+	// Float (run on the IR interpreter, with math calls as Go's math
+	// package computes them) may be from Fns: 0 for a lowering that
+	// computes Fns exactly, as all math calls do.
+	LowerULP float64
 }
 
 // Lower returns the lowering of d on operands of dtype dt, or nil where

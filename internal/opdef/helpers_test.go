@@ -137,6 +137,31 @@ func same(got, want reflect.Value, zeros bool) bool {
 	return got.Equal(want)
 }
 
+// ulpsApart returns how many representable values of their float type
+// lie between got and want (+Inf when either is NaN or the kinds are not
+// float).
+func ulpsApart(got, want reflect.Value) float64 {
+	g, w := got.Float(), want.Float()
+	if g != g || w != w {
+		return math.Inf(1)
+	}
+	ord := func(x float64) int64 { // float bits as an ordered integer
+		if got.Kind() == reflect.Float32 {
+			b := int64(int32(math.Float32bits(float32(x))))
+			if b < 0 {
+				b = math.MinInt32 - b
+			}
+			return b
+		}
+		b := int64(math.Float64bits(x))
+		if b < 0 {
+			b = math.MinInt64 - b
+		}
+		return b
+	}
+	return math.Abs(float64(ord(g)) - float64(ord(w)))
+}
+
 // pairs returns every pair of vals as two operand lists.
 func pairs(vals []reflect.Value) (a, b []reflect.Value) {
 	for _, x := range vals {
