@@ -17,10 +17,16 @@
 // # Adding a unary op
 //
 // A new unary op touches graph/op.go (the op, its name and dtype rule),
-// the user API (array/elementwise.go), exec/ref/scalar.go (its reference
-// definition), one entry in unary.go here (with its fmath function and a
-// lowering: a math library call or IR written beside it), and the tests.
-// The CPU executor and the code generator need no change.
+// the user API (array/elementwise.go), its reference definition in
+// exec/ref/scalar.go, one entry in unary.go here (its fmath or math
+// function and its lowering: a math library call, or IR written in a file
+// beside it with its LowerULP), and the tests: a hand-checked row in
+// exec/ref/elementwise_test.go, the NumPy cases (array/testdata's
+// generator and array/numpy_test.go's op and tolerance tables), and, to
+// enter the random differential suites, internal/randgraph's op list and
+// bounds. The CPU executor, the code generator and the IR interpreter
+// need no change: the tests of this package check the new entry against
+// the reference and its lowering on the IR interpreter.
 //
 // The package holds no state beyond its tables, which are read-only after
 // init: it is safe for concurrent use.
