@@ -130,16 +130,6 @@ func bigSinCos(x float64) (s, c *big.Float) {
 	return sin, cos
 }
 
-// roundTo rounds x to type t.
-func roundTo(x *big.Float, t ir.Type) float64 {
-	if t == ir.F32 {
-		f, _ := x.Float32()
-		return float64(f)
-	}
-	f, _ := x.Float64()
-	return f
-}
-
 // exactRefs are the exact references of the functions whose Go
 // implementation is off where the tests look: pow (above), exp and log
 // (the amd64 assembly of math.Exp and math.Log is within about one ulp,
@@ -151,19 +141,19 @@ var exactRefs = map[ir.MathFn]func(t ir.Type, x, y float64) (float64, bool){
 		if math.IsNaN(x) || math.Abs(x) > 800 {
 			return 0, false
 		}
-		return roundTo(bigExpOf(rnew().SetFloat64(x)), t), true
+		return round(bigExpOf(rnew().SetFloat64(x)), t), true
 	},
 	ir.MathLog: func(t ir.Type, x, _ float64) (float64, bool) {
 		if !(x > 0) || math.IsInf(x, 0) {
 			return 0, false
 		}
-		return roundTo(bigLogOf(x), t), true
+		return round(bigLogOf(x), t), true
 	},
 	ir.MathLog2: func(t ir.Type, x, _ float64) (float64, bool) {
 		if !(x > 0) || math.IsInf(x, 0) {
 			return 0, false
 		}
-		return roundTo(rnew().Quo(bigLogOf(x), refLn2), t), true
+		return round(rnew().Quo(bigLogOf(x), refLn2), t), true
 	},
 	ir.MathSin: trigRef(func(s, _ *big.Float) *big.Float { return s }),
 	ir.MathCos: trigRef(func(_, c *big.Float) *big.Float { return c }),
@@ -176,7 +166,7 @@ func trigRef(f func(s, c *big.Float) *big.Float) func(t ir.Type, x, _ float64) (
 			return 0, false
 		}
 		s, c := bigSinCos(x)
-		return roundTo(f(s, c), t), true
+		return round(f(s, c), t), true
 	}
 }
 
