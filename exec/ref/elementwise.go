@@ -30,11 +30,7 @@ func unary(n *graph.Node, x vec) (vec, error) {
 		return vec{i: out}, nil
 	case in.IsFloat():
 		if f := unaryFloat[op]; f != nil {
-			out := make([]float64, len(x.f))
-			for k, v := range x.f {
-				out[k] = f(v)
-			}
-			return vec{f: out}, nil
+			return vec{f: mapLane(x.f, f)}, nil
 		}
 	default:
 		tab := unaryInt
@@ -42,11 +38,7 @@ func unary(n *graph.Node, x vec) (vec, error) {
 			tab = unaryBool
 		}
 		if f := tab[op]; f != nil {
-			out := make([]int64, len(x.i))
-			for k, v := range x.i {
-				out[k] = f(v)
-			}
-			return vec{i: out}, nil
+			return vec{i: mapLane(x.i, f)}, nil
 		}
 	}
 	return vec{}, fmt.Errorf("unsupported operand dtype %v", in)
@@ -72,37 +64,17 @@ func binary(n *graph.Node, a, b vec) (vec, error) {
 	op := n.Op()
 	if a.isFloat() {
 		if f := binaryFloat[op]; f != nil {
-			out := make([]float64, len(a.f))
-			for k := range out {
-				out[k] = f(a.f[k], b.f[k])
-			}
-			return vec{f: out}, nil
+			return vec{f: zipLane(a.f, b.f, f)}, nil
 		}
 		if f := compareFloat[op]; f != nil {
-			out := make([]int64, len(a.f))
-			for k := range out {
-				if f(a.f[k], b.f[k]) {
-					out[k] = 1
-				}
-			}
-			return vec{i: out}, nil
+			return vec{i: zipLane(a.f, b.f, asInt(f))}, nil
 		}
 	} else {
 		if f := binaryInt[op]; f != nil {
-			out := make([]int64, len(a.i))
-			for k := range out {
-				out[k] = f(a.i[k], b.i[k])
-			}
-			return vec{i: out}, nil
+			return vec{i: zipLane(a.i, b.i, f)}, nil
 		}
 		if f := compareInt[op]; f != nil {
-			out := make([]int64, len(a.i))
-			for k := range out {
-				if f(a.i[k], b.i[k]) {
-					out[k] = 1
-				}
-			}
-			return vec{i: out}, nil
+			return vec{i: zipLane(a.i, b.i, asInt(f))}, nil
 		}
 	}
 	return vec{}, fmt.Errorf("unsupported operand dtype %v", n.Input(0).DType())
@@ -128,4 +100,27 @@ func where(cond, a, b vec) vec {
 		}
 	}
 	return vec{i: out}
+}
+
+// mapLane returns f of each element of x.
+func mapLane[L float64 | int64](x []L, f func(L) L) []L {
+	out := make([]L, len(x))
+	for k, v := range x {
+		out[k] = f(v)
+	}
+	return out
+}
+
+// zipLane returns f of each pair of elements of a and b.
+func zipLane[L float64 | int64, R any](a, b []L, f func(x, y L) R) []R {
+	out := make([]R, len(a))
+	for k := range out {
+		out[k] = f(a[k], b[k])
+	}
+	return out
+}
+
+// asInt turns a comparison into a function to the int lane (1 or 0).
+func asInt[L float64 | int64](f func(x, y L) bool) func(x, y L) int64 {
+	return func(x, y L) int64 { return b2i(f(x, y)) }
 }

@@ -106,10 +106,9 @@ func TestUnaryBoolAndPredicates(t *testing.T) {
 func TestBinaryFloat64(t *testing.T) {
 	nz := math.Copysign(0, -1)
 	tests := []struct {
-		op      graph.Op
-		a, b    []float64
-		want    []float64
-		wantOut graph.DType
+		op   graph.Op
+		a, b []float64
+		want []float64
 	}{
 		{op: graph.OpAdd, a: []float64{1, inf, inf}, b: []float64{2, -inf, 1}, want: []float64{3, nan, inf}},
 		{op: graph.OpSub, a: []float64{1, 0}, b: []float64{3, 0}, want: []float64{-2, 0}},
@@ -129,14 +128,18 @@ func TestBinaryFloat64(t *testing.T) {
 		{op: graph.OpAtan2, a: []float64{0, 1, 0}, b: []float64{-1, 0, 1}, want: []float64{math.Pi, math.Pi / 2, 0}},
 	}
 	for _, tc := range tests {
-		t.Run(tc.op.String(), func(t *testing.T) {
-			e := newEnv(t)
-			s := graph.Shape{len(tc.a)}
-			a := e.input(graph.Float64, s, tc.a)
-			b := e.input(graph.Float64, s, tc.b)
-			check(t, e.one(graph.Binary(tc.op, a, b)), graph.Float64, s, tc.want)
-		})
+		checkBinary(t, tc.op, graph.Float64, tc.a, tc.b, tc.want)
 	}
+}
+
+// checkBinary evaluates op on operands a and b of dtype d (slices as
+// env.input takes them) and checks the result, of dtype d, against want.
+func checkBinary(t *testing.T, op graph.Op, d graph.DType, a, b, want any) {
+	t.Run(op.String()+"/"+d.String(), func(t *testing.T) {
+		e := newEnv(t)
+		s := graph.Shape{lenOf(a)}
+		check(t, e.one(graph.Binary(op, e.input(d, s, a), e.input(d, s, b))), d, s, want)
+	})
 }
 
 func TestBinaryFloat32(t *testing.T) {
@@ -182,13 +185,7 @@ func TestBinaryInt(t *testing.T) {
 		{graph.OpXor, graph.Int32, []int64{12, -1}, []int64{10, 0}, []int64{6, -1}},
 	}
 	for _, tc := range tests {
-		t.Run(tc.op.String()+"/"+tc.d.String(), func(t *testing.T) {
-			e := newEnv(t)
-			s := graph.Shape{len(tc.a)}
-			a := e.input(tc.d, s, tc.a)
-			b := e.input(tc.d, s, tc.b)
-			check(t, e.one(graph.Binary(tc.op, a, b)), tc.d, s, tc.want)
-		})
+		checkBinary(t, tc.op, tc.d, tc.a, tc.b, tc.want)
 	}
 }
 

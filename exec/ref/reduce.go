@@ -67,29 +67,27 @@ func reduce(n *graph.Node, x vec) (vec, error) {
 		if n.Op() == graph.OpSum && m > 0 {
 			init = math.Copysign(0, -1) // -0 + x is x for every x, -0 included
 		}
-		r := make([]float64, out)
-		for k := range r {
-			r[k] = init
-		}
-		for k := range m {
-			r[it.off[0]] = f(r[it.off[0]], x.f[k])
-			it.next()
-		}
-		return vec{f: r}, nil
+		return vec{f: fold(x.f[:m], it, out, init, f)}, nil
 	}
 	f, init := combineInt[n.Op()], initInt[n.Op()]
 	if f == nil {
 		return vec{}, fmt.Errorf("unsupported operand dtype %v", n.Input(0).DType())
 	}
-	r := make([]int64, out)
+	return vec{i: fold(x.i[:m], it, out, init, f)}, nil
+}
+
+// fold returns out accumulators starting at init, each combining with f
+// the elements of x that the iterator maps to it, in order.
+func fold[L float64 | int64](x []L, it *iter, out int, init L, f func(acc, x L) L) []L {
+	r := make([]L, out)
 	for k := range r {
 		r[k] = init
 	}
-	for k := range m {
-		r[it.off[0]] = f(r[it.off[0]], x.i[k])
+	for _, v := range x {
+		r[it.off[0]] = f(r[it.off[0]], v)
 		it.next()
 	}
-	return vec{i: r}, nil
+	return r
 }
 
 // combineFloat and initFloat give each float reduction's step and

@@ -95,23 +95,21 @@ var binaryInt = map[graph.Op]func(a, b int64) int64{
 
 // compareFloat defines the comparisons of floats: IEEE, so every
 // comparison with NaN is false except Ne.
-var compareFloat = map[graph.Op]func(a, b float64) bool{
-	graph.OpEq: func(a, b float64) bool { return a == b },
-	graph.OpNe: func(a, b float64) bool { return a != b },
-	graph.OpLt: func(a, b float64) bool { return a < b },
-	graph.OpLe: func(a, b float64) bool { return a <= b },
-	graph.OpGt: func(a, b float64) bool { return a > b },
-	graph.OpGe: func(a, b float64) bool { return a >= b },
-}
+var compareFloat = comparisons[float64]()
 
 // compareInt defines the comparisons of integers and bool.
-var compareInt = map[graph.Op]func(a, b int64) bool{
-	graph.OpEq: func(a, b int64) bool { return a == b },
-	graph.OpNe: func(a, b int64) bool { return a != b },
-	graph.OpLt: func(a, b int64) bool { return a < b },
-	graph.OpLe: func(a, b int64) bool { return a <= b },
-	graph.OpGt: func(a, b int64) bool { return a > b },
-	graph.OpGe: func(a, b int64) bool { return a >= b },
+var compareInt = comparisons[int64]()
+
+// comparisons returns Go's comparison operators on lane L by op.
+func comparisons[L float64 | int64]() map[graph.Op]func(a, b L) bool {
+	return map[graph.Op]func(a, b L) bool{
+		graph.OpEq: func(a, b L) bool { return a == b },
+		graph.OpNe: func(a, b L) bool { return a != b },
+		graph.OpLt: func(a, b L) bool { return a < b },
+		graph.OpLe: func(a, b L) bool { return a <= b },
+		graph.OpGt: func(a, b L) bool { return a > b },
+		graph.OpGe: func(a, b L) bool { return a >= b },
+	}
 }
 
 // signFloat is -1, 0 or 1 by the sign of x; NaN stays NaN and both zeros
