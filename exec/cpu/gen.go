@@ -74,36 +74,29 @@ func genEye(dst unsafe.Pointer, d graph.DType, g *fuse.GenAttr, idx []int) {
 	}
 }
 
-// genRand draws philox uniforms (OpRandU) or normals (OpRandN).
-func genRand(dst unsafe.Pointer, d graph.DType, g *fuse.GenAttr, idx []int) {
-	n := len(idx)
-	switch d {
-	case graph.Float32:
-		v := view[float32](dst, n)
-		for k, i := range idx {
-			v[k] = philox.Float32(g.Seed, uint64(i))
-		}
-	case graph.Float64:
-		v := view[float64](dst, n)
-		for k, i := range idx {
-			v[k] = philox.Float64(g.Seed, uint64(i))
-		}
-	}
-}
+// genRand draws philox uniforms (OpRandU), genNormal standard normals
+// (OpRandN).
+var (
+	genRand   = genPhilox(philox.Float32, philox.Float64)
+	genNormal = genPhilox(philox.Normal32, philox.Normal64)
+)
 
-// genNormal draws philox standard normals.
-func genNormal(dst unsafe.Pointer, d graph.DType, g *fuse.GenAttr, idx []int) {
-	n := len(idx)
-	switch d {
-	case graph.Float32:
-		v := view[float32](dst, n)
-		for k, i := range idx {
-			v[k] = philox.Normal32(g.Seed, uint64(i))
-		}
-	case graph.Float64:
-		v := view[float64](dst, n)
-		for k, i := range idx {
-			v[k] = philox.Normal64(g.Seed, uint64(i))
+// genPhilox returns the generator of the philox draws f32 and f64 compute
+// from the seed and each element's flat index.
+func genPhilox(f32 func(seed, ctr uint64) float32, f64 func(seed, ctr uint64) float64) genFn {
+	return func(dst unsafe.Pointer, d graph.DType, g *fuse.GenAttr, idx []int) {
+		n := len(idx)
+		switch d {
+		case graph.Float32:
+			v := view[float32](dst, n)
+			for k, i := range idx {
+				v[k] = f32(g.Seed, uint64(i))
+			}
+		case graph.Float64:
+			v := view[float64](dst, n)
+			for k, i := range idx {
+				v[k] = f64(g.Seed, uint64(i))
+			}
 		}
 	}
 }

@@ -7,7 +7,6 @@ package cpu
 import (
 	"math"
 	"math/rand/v2"
-	"reflect"
 	"testing"
 	"unsafe"
 
@@ -17,30 +16,18 @@ import (
 
 // elemValue returns element i at p as the Go type of opdef's scalar
 // functions (bool for Bool).
-func elemValue(d graph.DType, p unsafe.Pointer, i int) reflect.Value {
+func elemValue(d graph.DType, p unsafe.Pointer, i int) any {
 	switch d {
 	case graph.Bool:
-		return reflect.ValueOf(view[uint8](p, i+1)[i] != 0)
+		return view[uint8](p, i+1)[i] != 0
 	case graph.Int32:
-		return reflect.ValueOf(view[int32](p, i+1)[i])
+		return view[int32](p, i+1)[i]
 	case graph.Int64:
-		return reflect.ValueOf(view[int64](p, i+1)[i])
+		return view[int64](p, i+1)[i]
 	case graph.Float32:
-		return reflect.ValueOf(view[float32](p, i+1)[i])
+		return view[float32](p, i+1)[i]
 	}
-	return reflect.ValueOf(view[float64](p, i+1)[i])
-}
-
-// apply calls an opdef scalar function (a Wide or Wide2 one through
-// float64).
-func apply(fn any, args []reflect.Value) reflect.Value {
-	switch f := fn.(type) {
-	case opdef.Wide:
-		return reflect.ValueOf(float32(f(args[0].Float())))
-	case opdef.Wide2:
-		return reflect.ValueOf(float32(f(args[0].Float(), args[1].Float())))
-	}
-	return reflect.ValueOf(fn).Call(args)[0]
+	return view[float64](p, i+1)[i]
 }
 
 // approxULP lists the loops that may differ from the definition, by how
@@ -66,17 +53,13 @@ func TestLoopsMatchDefinitions(t *testing.T) {
 			dst := unsafe.Pointer(&aliasBuf(n, c.out.Size(), 1)[0])
 			c.run(dst, ptrs, n)
 			for i := range n {
-				args := make([]reflect.Value, len(c.ins))
+				args := make([]any, len(c.ins))
 				for k, d := range c.ins {
 					args[k] = elemValue(d, ptrs[k], i)
 				}
-				got, want := elemValue(c.out, dst, i), apply(c.fn, args)
-				if !sameElem(got, want, c.out == graph.Float32 && approxULP[c.op] > 0, approxULP[c.op]) {
-					vals := make([]any, len(args))
-					for k, a := range args {
-						vals[k] = a.Interface()
-					}
-					t.Errorf("%s (vector loops %v)%v got:%v want:%v", c.name, vec, vals, got, want)
+				got, want := elemValue(c.out, dst, i), opdef.Call(c.fn, args...)
+				if !sameElem(got, want, approxULP[c.op]) {
+					t.Errorf("%s (vector loops %v)%v got:%v want:%v", c.name, vec, args, got, want)
 					break
 				}
 			}
@@ -85,18 +68,18 @@ func TestLoopsMatchDefinitions(t *testing.T) {
 }
 
 // sameElem reports whether got is want: the same bits (any NaN for NaN),
-// or for approx float32 loops within ulp ulps.
-func sameElem(got, want reflect.Value, approx bool, ulp int64) bool {
-	switch g := got.Interface().(type) {
+// or for float32 within ulp ulps.
+func sameElem(got, want any, ulp int64) bool {
+	switch g := got.(type) {
 	case float32:
-		w := want.Interface().(float32)
-		if approx && g == g && w == w {
+		w := want.(float32)
+		if ulp > 0 && g == g && w == w {
 			return ulps(g, w) <= ulp
 		}
 		return math.Float32bits(g) == math.Float32bits(w) || (g != g && w != w)
 	case float64:
-		w := want.Interface().(float64)
+		w := want.(float64)
 		return math.Float64bits(g) == math.Float64bits(w) || (g != g && w != w)
 	}
-	return got.Equal(want)
+	return got == want
 }

@@ -32,70 +32,68 @@ func wrap(x *big.Int, w uint) int64 {
 	return y.Int64()
 }
 
-// TestFloorDivModInt checks FloorDiv and Mod of int32 and int64 against
-// exact floor division: a = q*b + r with r of b's sign and |r| < |b|,
-// the quotient wrapped (MinInt // -1), and 0 by zero.
-func TestFloorDivModInt(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
+// eachPair calls f with every pair of intCases of both widths (values of
+// width 32 fit int32).
+func eachPair(seed uint64, f func(w uint, a, b int64)) {
+	r := rand.New(rand.NewPCG(seed, seed+1))
 	for _, w := range []uint{32, 64} {
 		vs := intCases(r, w)
 		for _, a := range vs {
 			for _, b := range vs {
-				var q, m int64
-				if w == 32 {
-					q, m = int64(FloorDiv(int32(a), int32(b))), int64(Mod(int32(a), int32(b)))
-				} else {
-					q, m = FloorDiv(a, b), Mod(a, b)
-				}
-				wq, wm := int64(0), int64(0)
-				if b != 0 {
-					bq, bm := new(big.Int).DivMod(big.NewInt(a), big.NewInt(b), new(big.Int))
-					// DivMod is Euclidean (bm >= 0); floor division moves a
-					// positive remainder into b's sign.
-					if bm.Sign() != 0 && b < 0 {
-						bq.Sub(bq, big.NewInt(1))
-						bm.Add(bm, big.NewInt(b))
-					}
-					wq, wm = wrap(bq, w), bm.Int64()
-				}
-				if q != wq || m != wm {
-					t.Fatalf("int%d %d // %d, %% got:%d, %d want:%d, %d", w, a, b, q, m, wq, wm)
-				}
+				f(w, a, b)
 			}
 		}
 	}
 }
 
+// TestFloorDivModInt checks FloorDiv and Mod of int32 and int64 against
+// exact floor division: a = q*b + r with r of b's sign and |r| < |b|,
+// the quotient wrapped (MinInt // -1), and 0 by zero.
+func TestFloorDivModInt(t *testing.T) {
+	eachPair(1, func(w uint, a, b int64) {
+		q, m := FloorDiv(a, b), Mod(a, b)
+		if w == 32 {
+			q, m = int64(FloorDiv(int32(a), int32(b))), int64(Mod(int32(a), int32(b)))
+		}
+		wq, wm := int64(0), int64(0)
+		if b != 0 {
+			bq, bm := new(big.Int).DivMod(big.NewInt(a), big.NewInt(b), new(big.Int))
+			// DivMod is Euclidean (bm >= 0); floor division moves a
+			// positive remainder into b's sign.
+			if bm.Sign() != 0 && b < 0 {
+				bq.Sub(bq, big.NewInt(1))
+				bm.Add(bm, big.NewInt(b))
+			}
+			wq, wm = wrap(bq, w), bm.Int64()
+		}
+		if q != wq || m != wm {
+			t.Fatalf("int%d %d // %d, %% got:%d, %d want:%d, %d", w, a, b, q, m, wq, wm)
+		}
+	})
+}
+
 // TestPowInt checks Pow against the exact power wrapped to the width, and
 // the rule for negative exponents.
 func TestPowInt(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	for _, w := range []uint{32, 64} {
-		vs := intCases(r, w)
-		for _, x := range vs {
-			for _, e := range vs {
-				var got int64
-				if w == 32 {
-					got = int64(Pow(int32(x), int32(e)))
-				} else {
-					got = Pow(x, e)
-				}
-				var want int64
-				switch {
-				case e >= 0:
-					m := new(big.Int).Lsh(big.NewInt(1), w)
-					want = wrap(new(big.Int).Exp(big.NewInt(x), big.NewInt(e), m), w)
-				case x == 1 || (x == -1 && e%2 == 0):
-					want = 1
-				case x == -1:
-					want = -1
-				}
-				if got != want {
-					t.Fatalf("int%d %d ** %d got:%d want:%d", w, x, e, got, want)
-				}
-			}
+	eachPair(3, func(w uint, x, e int64) {
+		got := Pow(x, e)
+		if w == 32 {
+			got = int64(Pow(int32(x), int32(e)))
 		}
-	}
+		var want int64
+		switch {
+		case e >= 0:
+			m := new(big.Int).Lsh(big.NewInt(1), w)
+			want = wrap(new(big.Int).Exp(big.NewInt(x), big.NewInt(e), m), w)
+		case x == 1 || (x == -1 && e%2 == 0):
+			want = 1
+		case x == -1:
+			want = -1
+		}
+		if got != want {
+			t.Fatalf("int%d %d ** %d got:%d want:%d", w, x, e, got, want)
+		}
+	})
 }
 
 // TestDivModFloat compares with NumPy 1.24's floor_divide and remainder

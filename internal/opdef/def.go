@@ -57,6 +57,23 @@ func (f Fns) with(g Fns) Fns {
 	return f
 }
 
+// Call applies fn, a scalar function of Fns or Cast, to operands of its
+// Go types and returns the result; a Wide (Wide2) function takes float32
+// operands through float64. It panics when args do not fit fn.
+func Call(fn any, args ...any) any {
+	switch f := fn.(type) {
+	case Wide:
+		return float32(f(float64(args[0].(float32))))
+	case Wide2:
+		return float32(f(float64(args[0].(float32)), float64(args[1].(float32))))
+	}
+	in := make([]reflect.Value, len(args))
+	for i, a := range args {
+		in[i] = reflect.ValueOf(a)
+	}
+	return reflect.ValueOf(fn).Call(in)[0].Interface()
+}
+
 // Lowering emits an op in IR on register values of one dtype (pred for
 // bool, s32, s64, f32 or f64) and returns the result in the register
 // type of the op's result dtype.

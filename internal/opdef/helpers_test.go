@@ -105,16 +105,13 @@ func decode(d graph.DType, b []byte) []reflect.Value {
 	return out
 }
 
-// call applies a scalar function of opdef (a Wide or Wide2 function to
-// float32 operands through float64) to args.
+// call applies a scalar function of opdef to args.
 func call(fn any, args ...reflect.Value) reflect.Value {
-	switch f := fn.(type) {
-	case opdef.Wide:
-		return reflect.ValueOf(float32(f(args[0].Float())))
-	case opdef.Wide2:
-		return reflect.ValueOf(float32(f(args[0].Float(), args[1].Float())))
+	in := make([]any, len(args))
+	for i, a := range args {
+		in[i] = a.Interface()
 	}
-	return reflect.ValueOf(fn).Call(args)[0]
+	return reflect.ValueOf(opdef.Call(fn, in...))
 }
 
 // same reports whether got and want are the same value: equal bits, any
