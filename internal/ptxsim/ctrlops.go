@@ -1,11 +1,14 @@
 // This file implements control flow and synchronization: bra (PTX ISA
 // 9.7.11.3), ret and exit (9.7.11.6, 9.7.11.7), trap (9.7.18.4), bar.sync
-// and barrier.sync (9.7.12.1), bar.warp.sync (9.7.12.2), and membar and
+// and barrier.sync, and the reductions bar.red and barrier.red
+// (9.7.12.1), bar.warp.sync (9.7.12.2), and membar and
 // fence (9.7.12.3), which order nothing here because the simulator's
 // memory is sequentially consistent. The scheduler (sched.go) carries out
 // the control transfers.
 
 package ptxsim
+
+import "math/bits"
 
 // decodeBra decodes bra{.uni} label.
 func decodeBra(d *decoder, s *rawStmt, ms *modset, in *inst) error {
@@ -40,6 +43,9 @@ func decodeTrap(d *decoder, s *rawStmt, _ *modset, in *inst) error {
 // of the block must execute the same instruction.
 func decodeBar(d *decoder, s *rawStmt, ms *modset, in *inst) error {
 	ms.has("cta")
+	if ms.has("red") {
+		return decodeBarRed(d, s, ms, in)
+	}
 	if !ms.has("sync") {
 		return d.errf("%s: only the .sync form of the barrier is supported", s.opcode)
 	}
@@ -98,4 +104,98 @@ func decodeMembar(d *decoder, s *rawStmt, ms *modset, in *inst) error {
 	}
 	in.exec = execNop
 	return d.nops(s, 0)
+}
+
+// Reductions of bar.red (in.op2).
+const (
+	redPopc uint8 = iota + 1
+	redAnd
+	redOr
+)
+
+// decodeBarRed decodes bar{.cta}.red.popc.u32 d, a{, b}, {!}c and
+// bar{.cta}.red.{and,or}.pred p, a{, b}, {!}c (and barrier.red): a
+// barrier of the whole block that also reduces predicate c over its
+// threads, giving every thread the count of threads where c holds, or
+// whether it holds for all or for any. bar.red is aligned like bar.sync.
+// The scheduler computes the reduction when it releases the barrier
+// (releaseBarrier). The predicate's index is in in.a[4], its ! in
+// in.negc.
+func decodeBarRed(d *decoder, s *rawStmt, ms *modset, in *inst) error {
+	switch ms.oneOf("popc", "and", "or") {
+	case "popc":
+		in.op2 = redPopc
+	case "and":
+		in.op2 = redAnd
+	case "or":
+		in.op2 = redOr
+	default:
+		return d.errf("%s: bar.red needs .popc, .and or .or", s.opcode)
+	}
+	ms.has("aligned")
+	in.op = 1
+	t, err := ms.oneType(d, s.opcode)
+	if err != nil {
+		return err
+	}
+	if want := map[bool]ptype{true: tU32, false: tPred}[in.op2 == redPopc]; t != want {
+		return d.errf("%s: the reduction takes .%s", s.opcode, want)
+	}
+	if err := d.nops(s, 3, 4); err != nil {
+		return err
+	}
+	ops := s.ops
+	for i, o := range ops[1 : len(ops)-1] {
+		if in.a[i], err = d.src(o, tU32, false); err != nil {
+			return err
+		}
+	}
+	in.na = uint8(len(ops) - 2)
+	if in.a[4], in.negc, err = d.pred(ops[len(ops)-1]); err != nil {
+		return err
+	}
+	if t == tPred {
+		if in.d[0], _, err = d.predDef(ops[0]); err != nil {
+			return err
+		}
+		in.pdst = 1
+	} else if in.d[0], in.dbits, err = d.dst(ops[0], t, false); err != nil {
+		return err
+	}
+	in.t, in.nd, in.ctl = t, 1, ctlBar
+	return nil
+}
+
+// reduce computes the reduction of bar.red in over the threads waiting at
+// it and writes it to each of them.
+func (b *block) reduce(in *inst) {
+	count, n := int64(0), int64(0)
+	for _, w := range b.warps {
+		c := w.preds[in.a[4]]
+		if in.negc {
+			c = ^c
+		}
+		count += popc(c & w.atBar)
+		n += popc(w.atBar)
+	}
+	var v uint64
+	switch in.op2 {
+	case redPopc:
+		v = uint64(count)
+	case redAnd:
+		v = uint64(boolMask(count == n) & 1)
+	default:
+		v = uint64(boolMask(count > 0) & 1)
+	}
+	for _, w := range b.warps {
+		m := w.atBar
+		if in.pdst != 0 {
+			w.preds[in.d[0]] = w.preds[in.d[0]]&^m | uint32(-int32(v))&m
+			continue
+		}
+		d := w.r(in.d[0])
+		for ; m != 0; m &= m - 1 {
+			d[bits.TrailingZeros32(m)] = v
+		}
+	}
 }

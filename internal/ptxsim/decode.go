@@ -31,7 +31,9 @@ type decoder struct {
 	labels   map[string]int32
 	params   map[string]Param
 	vars     map[string]varInfo
-	cur      *rawStmt
+	// usedExtern holds the .extern .shared arrays the kernel names.
+	usedExtern map[string]bool
+	cur        *rawStmt
 	pc       int32
 	uses     []int32 // registers the current instruction reads (predicates after nregs)
 	defs     []int32 // and writes
@@ -55,13 +57,14 @@ func (d *decoder) errf(format string, args ...any) error {
 }
 
 // decodeKernel decodes a parsed kernel.
-func decodeKernel(rk *rawKernel, lines []string) (*Kernel, error) {
+func decodeKernel(rk *rawKernel, lines []string, mv *moduleVars) (*Kernel, error) {
 	k := &Kernel{Name: rk.name, MaxThreads: rk.maxntid, ReqThreads: rk.reqntid}
 	d := &decoder{k: k, lines: lines, regs: map[string]regInfo{}, constIdx: map[uint64]int32{},
-		labels: map[string]int32{}, params: map[string]Param{}, vars: map[string]varInfo{}}
+		labels: map[string]int32{}, params: map[string]Param{}, vars: map[string]varInfo{}, usedExtern: map[string]bool{}}
 	if err := d.declare(rk); err != nil {
 		return nil, err
 	}
+	d.declareModuleVars(mv)
 	// Labels first: branches may jump forward.
 	n := int32(0)
 	for i := range rk.stmts {
@@ -100,6 +103,12 @@ func decodeKernel(rk *rawKernel, lines []string) (*Kernel, error) {
 		k.code[pc].join = true
 	}
 	k.nslots = int(d.nregs) + len(k.consts)
+	// The .extern .shared arrays the kernel names, for messages.
+	for _, v := range mv.externs {
+		if d.usedExtern[v.name] {
+			k.vars = append(k.vars, d.vars[v.name])
+		}
+	}
 	if pc, reg := checkAssigned(k, int(d.nregs), d.regName); pc >= 0 {
 		d.cur = &rawStmt{line: int(k.code[pc].line)}
 		return nil, d.errf("%s may be read before any instruction writes it (registers start undefined)", reg)
@@ -199,7 +208,7 @@ func (d *decoder) declare(rk *rawKernel) error {
 
 // instr decodes one instruction statement.
 func (d *decoder) instr(s *rawStmt) (inst, error) {
-	in := inst{guard: -1, line: int32(s.line), vec: 1}
+	in := inst{guard: -1, line: int32(s.line), vec: 1, file: int32(s.file), srcLine: int32(s.srcLine)}
 	d.uses, d.defs = d.uses[:0], d.defs[:0]
 	if s.line >= 1 && s.line <= len(d.lines) {
 		in.text = strings.TrimSpace(d.lines[s.line-1])

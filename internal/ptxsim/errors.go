@@ -37,6 +37,7 @@ const (
 	FaultUndefined  // an operation whose result PTX leaves undefined
 	FaultSteps      // the step budget ran out (a runaway loop)
 	FaultHazard     // ld.global.nc of memory the kernel writes
+	FaultTrap       // a thread executed trap
 )
 
 // Error is a fault of a running kernel.
@@ -50,7 +51,10 @@ type Error struct {
 	// Addr is the address involved, valid when HasAddr.
 	Addr    uint64
 	HasAddr bool
-	Msg     string
+	// Source is "file:line" of the instruction from the module's .file
+	// and .loc directives, "" when it has none.
+	Source string
+	Msg    string
 }
 
 // Error formats the fault with everything it knows.
@@ -59,6 +63,9 @@ func (e *Error) Error() string {
 	fmt.Fprintf(&b, "ptxsim: kernel %s", e.Kernel)
 	if e.Line > 0 {
 		fmt.Fprintf(&b, ", line %d (%s)", e.Line, e.Instr)
+	}
+	if e.Source != "" {
+		fmt.Fprintf(&b, " at %s", e.Source)
 	}
 	if e.Kind != FaultHazard {
 		fmt.Fprintf(&b, ", block (%d,%d,%d) thread (%d,%d,%d)",

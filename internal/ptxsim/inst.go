@@ -56,6 +56,9 @@ type inst struct {
 
 	line int32
 	text string
+	// file and srcLine are the source position of the last .loc before
+	// the instruction (file a .file number), 0 when none.
+	file, srcLine int32
 }
 
 // Rounding modes.

@@ -16,6 +16,10 @@ import (
 	"sync/atomic"
 )
 
+// MaxSharedBytes is the most shared memory, static and dynamic, a block
+// may have (227 KiB, what sm_90 allows a kernel that opts in).
+const MaxSharedBytes = 227 << 10
+
 // DefaultMaxSteps is the step budget of a launch when Config.MaxSteps is
 // zero: thread instructions executed, summed over the grid.
 const DefaultMaxSteps = 1 << 34
@@ -40,9 +44,15 @@ type Config struct {
 	// whole parameter space instead (see Kernel.Params for the layout).
 	Params    []uint64
 	ParamData []byte
+	// DynamicSharedBytes is the dynamic shared memory of each block (the
+	// sharedMemBytes of cuLaunchKernel): the bytes the module's .extern
+	// .shared arrays span, from Kernel.DynamicSharedOffset on.
+	// %dynamic_smem_size reads it.
+	DynamicSharedBytes int
 	// Global is the device memory of global state space the kernel may
 	// touch; Const the memory of the constant space (addresses that
-	// cvta.to.const or ld.const use).
+	// cvta.to.const or ld.const use) besides the module's own constant
+	// bank at ConstBankAddr, which every launch reads.
 	Global, Const []Region
 	// MaxSteps bounds the thread instructions of the launch (0:
 	// DefaultMaxSteps) so that a runaway loop is an error.
@@ -103,6 +113,8 @@ type runState struct {
 	nblocks     int
 	nthreads    int
 	params      []byte
+	dynShared   int // Config.DynamicSharedBytes
+	sharedBytes int // a block's shared memory, static and dynamic
 	global      []Region
 	consts      []Region
 	maxSteps    int64
@@ -160,6 +172,17 @@ func (k *Kernel) newRun(cfg *Config) (*runState, error) {
 	if k.SharedBytes > 48<<10 {
 		return nil, fmt.Errorf("ptxsim: kernel %s declares %d bytes of shared memory, more than the 48 KiB of static shared memory", k.Name, k.SharedBytes)
 	}
+	rs.sharedBytes = k.SharedBytes
+	switch n := cfg.DynamicSharedBytes; {
+	case n < 0:
+		return nil, fmt.Errorf("ptxsim: kernel %s: %d bytes of dynamic shared memory", k.Name, n)
+	case n > 0:
+		rs.dynShared = n
+		rs.sharedBytes = k.DynamicSharedOffset + n
+		if rs.sharedBytes > MaxSharedBytes {
+			return nil, fmt.Errorf("ptxsim: kernel %s: %d bytes of static and %d of dynamic shared memory exceed the %d bytes a block can have", k.Name, k.SharedBytes, n, MaxSharedBytes)
+		}
+	}
 	switch {
 	case cfg.ParamData != nil:
 		if len(cfg.ParamData) < k.paramBytes {
@@ -182,6 +205,15 @@ func (k *Kernel) newRun(cfg *Config) (*runState, error) {
 	}
 	rs.global = append([]Region(nil), cfg.Global...)
 	rs.consts = append([]Region(nil), cfg.Const...)
+	if len(k.bank) > 0 {
+		bank := Region{Name: "the module's .const variables", Addr: ConstBankAddr, Data: k.bank, ReadOnly: true}
+		for _, r := range cfg.Const {
+			if overlap(r, bank) {
+				return nil, fmt.Errorf("ptxsim: kernel %s: const region %s [%#x, %#x) overlaps the module's constant bank at %#x", k.Name, r.Name, r.Addr, r.Addr+uint64(len(r.Data)), ConstBankAddr)
+			}
+		}
+		rs.consts = append(rs.consts, bank)
+	}
 	for _, set := range [][]Region{rs.global, rs.consts} {
 		sort.SliceStable(set, func(i, j int) bool { return set[i].Addr < set[j].Addr })
 		for i := range set {

@@ -1,7 +1,7 @@
 // This file implements the tokenizer of PTX source (PTX ISA 4.1-4.5):
 // identifiers (opcodes with their dotted modifiers, directives, registers,
-// labels), numeric literals, punctuation, and C-style comments, each token
-// with its line.
+// labels), numeric literals, string literals (the file names of .file),
+// punctuation, and C-style comments, each token with its line.
 
 package ptxsim
 
@@ -15,6 +15,7 @@ const (
 	tokIdent         // ld.global.f32, .reg, %r1, %tid.x, $L1, name
 	tokNum           // 42, 0x1F, 0f3F800000, 0d3FF0..., 1.5e-3
 	tokPunct         // , ; : [ ] { } ( ) < > @ ! | + - =
+	tokStr           // "name.go", its text without the quotes, escapes resolved
 )
 
 // token is one token with its 1-based line.
@@ -74,6 +75,13 @@ func lex(src string) ([]token, error) {
 				}
 				i++
 			}
+		case c == '"':
+			str, n, err := lexString(src[i:], line)
+			if err != nil {
+				return nil, err
+			}
+			toks = append(toks, token{tokStr, str, line})
+			i += n
 		case isDigit(c):
 			j := i + 1
 			hex := c == '0' && j < len(src) && (src[j]|0x20 == 'x' || src[j]|0x20 == 'f' || src[j]|0x20 == 'd' || src[j]|0x20 == 'b')
@@ -116,4 +124,35 @@ func lex(src string) ([]token, error) {
 	}
 	toks = append(toks, token{tokEOF, "", line})
 	return toks, nil
+}
+
+// lexString reads the string literal at the start of s (PTX ISA 4.2
+// follows C: a backslash escapes the next character) and returns its
+// text and the bytes it took. A string ends on its line.
+func lexString(s string, line int) (string, int, error) {
+	var b []byte
+	for i := 1; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"':
+			return string(b), i + 1, nil
+		case '\n':
+			return "", 0, &ParseError{Line: line, Msg: "unterminated string literal"}
+		case '\\':
+			if i+1 >= len(s) || s[i+1] == '\n' {
+				return "", 0, &ParseError{Line: line, Msg: "unterminated string literal"}
+			}
+			i++
+			switch e := s[i]; e {
+			case 'n':
+				b = append(b, '\n')
+			case 't':
+				b = append(b, '\t')
+			default:
+				b = append(b, e)
+			}
+		default:
+			b = append(b, c)
+		}
+	}
+	return "", 0, &ParseError{Line: line, Msg: "unterminated string literal"}
 }

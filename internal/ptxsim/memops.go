@@ -76,6 +76,9 @@ func (d *decoder) address(o rawOp, sp uint8, in *inst, slot int) error {
 		return nil
 	}
 	if v, ok := d.vars[o.name]; ok {
+		if v.size < 0 {
+			d.usedExtern[o.name] = true
+		}
 		if v.space != sp {
 			return d.errf("%s is a %s variable, accessed as %s", o.name, spaceName[v.space], spaceName[sp])
 		}

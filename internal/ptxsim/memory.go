@@ -275,6 +275,9 @@ func (rs *runState) near(set []Region, a uint64) string {
 // varsNear names the shared or local array holding address a.
 func (k *Kernel) varsNear(sp uint8, a uint64) string {
 	for _, v := range k.vars {
+		if v.space == sp && v.size < 0 && a >= v.addr {
+			return fmt.Sprintf(" (in %s, byte %d of the dynamic shared memory)", v.name, a-v.addr)
+		}
 		if v.space == sp && a >= v.addr && a < v.addr+uint64(v.size) {
 			return fmt.Sprintf(" (in %s, byte %d of %d)", v.name, a-v.addr, v.size)
 		}

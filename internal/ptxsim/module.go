@@ -37,8 +37,13 @@ type Kernel struct {
 	// directives, zero when absent.
 	MaxThreads, ReqThreads [3]int
 	// SharedBytes is the static shared memory of a block; LocalBytes the
-	// local memory of a thread.
+	// local memory of a thread. DynamicShared says whether the module
+	// declares .extern .shared arrays, which start at byte
+	// DynamicSharedOffset of the block's shared memory (SharedBytes
+	// rounded up to their alignment) and span Config.DynamicSharedBytes.
 	SharedBytes, LocalBytes int
+	DynamicShared           bool
+	DynamicSharedOffset     int
 
 	code       []inst
 	nslots     int      // value register slots, constants included
@@ -46,6 +51,8 @@ type Kernel struct {
 	consts     []uint64 // values of the constant slots nslots-len(consts)..nslots-1
 	paramBytes int
 	vars       []varInfo // shared and local arrays, for messages
+	bank       []byte    // the module's constant bank at ConstBankAddr
+	files      map[int]string
 	// free holds block contexts of finished launches for reuse (a plain
 	// list: sync.Pool drops its items under the race detector, and a
 	// block's registers and shadow memory are large).
@@ -56,7 +63,8 @@ type Kernel struct {
 // maxFree bounds the block contexts a kernel keeps.
 const maxFree = 16
 
-// varInfo is a shared or local array with its window address.
+// varInfo is a shared, local or const array with its window address;
+// size is -1 for an .extern .shared array (the launch sizes it).
 type varInfo struct {
 	name  string
 	space uint8
@@ -74,11 +82,15 @@ func Parse(text string) (*Module, error) {
 	}
 	m := &Module{Version: raw.version, Target: raw.target, kernels: map[string]*Kernel{}}
 	lines := splitLines(text)
+	mv, err := layoutModuleVars(raw, lines)
+	if err != nil {
+		return nil, err
+	}
 	for _, rk := range raw.kernels {
 		if _, dup := m.kernels[rk.name]; dup {
 			return nil, &ParseError{Line: rk.line, Msg: fmt.Sprintf("two kernels are named %s", rk.name)}
 		}
-		k, err := decodeKernel(rk, lines)
+		k, err := decodeKernel(rk, lines, mv)
 		if err != nil {
 			return nil, err
 		}
@@ -150,4 +162,17 @@ func splitLines(s string) []string {
 		}
 	}
 	return append(out, s[start:])
+}
+
+// source returns "file:line" of in from the .file and .loc directives,
+// or "" when it has no position.
+func (k *Kernel) source(in *inst) string {
+	if in.srcLine <= 0 {
+		return ""
+	}
+	name, ok := k.files[int(in.file)]
+	if !ok {
+		name = fmt.Sprintf("file %d", in.file)
+	}
+	return fmt.Sprintf("%s:%d", name, in.srcLine)
 }

@@ -1,8 +1,9 @@
 // This file implements the data movement instructions that touch no
 // memory (PTX ISA 9.7.8.3, 9.7.8.4, 9.7.8.17): mov between registers, of
-// immediates, of special registers (PTX ISA chapter 10) and of the
-// address of a shared, local or parameter variable; mov packing and
-// unpacking vectors of narrower values; and cvta, which is the identity
+// immediates, of special registers (PTX ISA chapter 10, the
+// shared memory sizes %dynamic_smem_size and %total_smem_size included)
+// and of the address of a shared, local, const or parameter variable;
+// mov packing and unpacking vectors of narrower values; and cvta, which is the identity
 // between the global (or const) window and generic addresses here.
 
 package ptxsim
@@ -38,6 +39,8 @@ const (
 	srClock
 	srClockHi
 	srClock64
+	srDynSmem
+	srTotalSmem
 )
 
 // sregs maps the special registers the simulator provides to their ids.
@@ -51,6 +54,7 @@ var sregs = map[string]uint8{
 	"%lanemask_eq": srLanemaskEq, "%lanemask_le": srLanemaskLe, "%lanemask_lt": srLanemaskLt,
 	"%lanemask_ge": srLanemaskGe, "%lanemask_gt": srLanemaskGt,
 	"%clock": srClock, "%clock_hi": srClockHi, "%clock64": srClock64,
+	"%dynamic_smem_size": srDynSmem, "%total_smem_size": srTotalSmem,
 }
 
 // sregValue returns special register r for lane l of w.
@@ -91,6 +95,10 @@ func (w *warp) sregValue(r uint8, l int) uint64 {
 		return uint64(uint32(b.warpSteps))
 	case srClockHi:
 		return uint64(uint32(b.warpSteps >> 32))
+	case srDynSmem:
+		return uint64(rs.dynShared)
+	case srTotalSmem:
+		return uint64(rs.sharedBytes)
 	}
 	return uint64(b.warpSteps)
 }
@@ -176,6 +184,9 @@ func decodeMov(d *decoder, s *rawStmt, ms *modset, in *inst) error {
 // kernel parameter in its state space.
 func (d *decoder) symbol(name string) (uint64, bool) {
 	if v, ok := d.vars[name]; ok {
+		if v.size < 0 {
+			d.usedExtern[name] = true
+		}
 		return v.addr, true
 	}
 	if p, ok := d.params[name]; ok {

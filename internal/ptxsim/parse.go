@@ -1,8 +1,11 @@
 // This file implements the parser from tokens to a raw syntax tree: the
-// module directives (.version, .target, .address_size), each .entry with
+// module directives (.version, .target, .address_size, .file), the
+// module-scope variables fuseflow emits (.const arrays with initializers,
+// .extern .shared arrays of dynamic shared memory), each .entry with
 // its parameters and performance directives (.maxntid, .reqntid), and the
 // statements of its body (register and shared/local declarations, labels,
-// guarded instructions with their operands) - PTX ISA chapters 4, 5 and 11.
+// guarded instructions with their operands, and the .loc directives that
+// give them a source position) - PTX ISA chapters 4, 5 and 11.
 // Nothing is interpreted here: decode.go turns the tree into instructions.
 
 package ptxsim
@@ -18,6 +21,8 @@ type rawModule struct {
 	version  string
 	target   string
 	addrSize int
+	files    map[int]string // .file numbers to names
+	globals  []rawVar       // module-scope .const and .extern .shared variables
 	kernels  []*rawKernel
 }
 
@@ -51,19 +56,26 @@ type rawReg struct {
 	line   int
 }
 
-// rawVar is a .shared or .local array declared in the kernel body.
+// rawVar is a .shared or .local array declared in the kernel body, or a
+// module-scope .const array or .extern .shared array.
 type rawVar struct {
-	space string // "shared" or "local"
-	name  string
-	typ   ptype
-	align int
-	count int
-	line  int
+	space   string // "shared", "local" or "const"
+	name    string
+	typ     ptype
+	align   int
+	count   int // elements; -1 for the unsized array of .extern .shared
+	init    []string
+	initLn  int // line of the initializer
+	line    int
+	extern  bool
+	hasInit bool
 }
 
 // rawStmt is a label definition or an instruction.
 type rawStmt struct {
 	line     int
+	file     int // source position of the last .loc before it, 0 when none
+	srcLine  int
 	label    string // set for a label definition
 	guard    string // the guard predicate register, "" when none
 	guardNeg bool
@@ -97,6 +109,8 @@ type parser struct {
 	toks []token
 	pos  int
 	src  []string // source lines, for messages
+	// file and srcLine are the position of the last .loc.
+	file, srcLine int
 }
 
 func (p *parser) peek() token { return p.toks[p.pos] }
@@ -155,7 +169,7 @@ func parseModule(src string) (*rawModule, error) {
 		return nil, err
 	}
 	p := &parser{toks: toks, src: strings.Split(src, "\n")}
-	m := &rawModule{}
+	m := &rawModule{files: map[int]string{}}
 	for {
 		t := p.next()
 		switch {
@@ -190,6 +204,25 @@ func parseModule(src string) (*rawModule, error) {
 			m.addrSize = n
 		case t.text == ".visible" || t.text == ".weak":
 			// A linking directive before .entry.
+		case t.text == ".file":
+			if err := p.fileDecl(m); err != nil {
+				return nil, err
+			}
+		case t.text == ".const":
+			v, err := p.varDecl(t, false)
+			if err != nil {
+				return nil, err
+			}
+			m.globals = append(m.globals, v)
+		case t.text == ".extern" && p.peek().text == ".shared":
+			v, err := p.varDecl(p.next(), true)
+			if err != nil {
+				return nil, err
+			}
+			if v.count >= 0 {
+				return nil, p.errf(t.line, ".extern .shared %s: only unsized arrays (dynamic shared memory) are supported", v.name)
+			}
+			m.globals = append(m.globals, v)
 		case t.text == ".entry":
 			k, err := p.entry(t.line)
 			if err != nil {
@@ -198,8 +231,8 @@ func parseModule(src string) (*rawModule, error) {
 			m.kernels = append(m.kernels, k)
 		case t.text == ".func" || t.text == ".extern":
 			return nil, p.errf(t.line, "%s is not supported: the simulator runs kernels without device functions", t.text)
-		case t.text == ".global" || t.text == ".const" || t.text == ".shared" || t.text == ".local":
-			return nil, p.errf(t.line, "module-scope %s variables are not supported", t.text)
+		case t.text == ".global" || t.text == ".shared" || t.text == ".local":
+			return nil, p.errf(t.line, "module-scope %s variables are not supported (only .const and .extern .shared)", t.text)
 		default:
 			return nil, p.errf(t.line, "unexpected %s at module scope", t)
 		}
@@ -213,6 +246,7 @@ func (p *parser) entry(line int) (*rawKernel, error) {
 		return nil, p.errf(nt.line, ".entry needs a name")
 	}
 	k := &rawKernel{name: nt.text, line: line}
+	p.file, p.srcLine = 0, 0
 	if p.accept("(") {
 		for !p.accept(")") {
 			prm, err := p.param()
@@ -344,17 +378,26 @@ func (p *parser) body(k *rawKernel) error {
 			}
 		case t.text == ".shared" || t.text == ".local":
 			p.next()
-			v, err := p.varDecl(t)
+			v, err := p.varDecl(t, false)
 			if err != nil {
 				return err
 			}
 			k.vars = append(k.vars, v)
-		case t.text == ".pragma" || t.text == ".loc" || t.text == ".file":
+		case t.text == ".loc":
 			p.next()
-			for p.peek().kind != tokEOF && !(p.peek().kind == tokPunct && p.peek().text == ";") && p.peek().line == t.line {
-				p.next()
+			file, _, err := p.intLit()
+			if err != nil {
+				return err
 			}
-			p.accept(";")
+			line, _, err := p.intLit()
+			if err != nil {
+				return err
+			}
+			p.file, p.srcLine = file, line
+			p.skipLine(t.line) // the column, function_name, inlined_at
+		case t.text == ".pragma":
+			p.next()
+			p.skipLine(t.line)
 		case t.kind == tokIdent && strings.HasPrefix(t.text, ".") && !strings.HasPrefix(t.text, ".L"):
 			return p.errf(t.line, "directive %s is not supported in a kernel body", t.text)
 		case t.kind == tokIdent && p.toks[p.pos+1].kind == tokPunct && p.toks[p.pos+1].text == ":":
@@ -365,6 +408,7 @@ func (p *parser) body(k *rawKernel) error {
 			if err != nil {
 				return err
 			}
+			s.file, s.srcLine = p.file, p.srcLine
 			k.stmts = append(k.stmts, s)
 		}
 	}
@@ -406,9 +450,41 @@ func (p *parser) regDecl(k *rawKernel) error {
 	}
 }
 
-// varDecl parses "[.align N] .type name[count];" after .shared/.local.
-func (p *parser) varDecl(sp token) (rawVar, error) {
-	v := rawVar{space: sp.text[1:], line: sp.line, count: 1}
+// skipLine consumes the tokens of a directive on line, and its ;.
+func (p *parser) skipLine(line int) {
+	for p.peek().kind != tokEOF && !(p.peek().kind == tokPunct && p.peek().text == ";") && p.peek().line == line {
+		p.next()
+	}
+	p.accept(";")
+}
+
+// fileDecl parses ".file N "name" [, timestamp, size]" after .file.
+func (p *parser) fileDecl(m *rawModule) error {
+	n, line, err := p.intLit()
+	if err != nil {
+		return err
+	}
+	name := p.next()
+	if name.kind != tokStr {
+		return p.errf(name.line, ".file %d needs a file name in quotes, found %s", n, name)
+	}
+	if _, dup := m.files[n]; dup {
+		return p.errf(line, ".file %d is declared twice", n)
+	}
+	m.files[n] = name.text
+	for p.accept(",") {
+		if _, _, err := p.intLit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// varDecl parses "[.align N] .type name[count] [= init];" after .shared,
+// .local or .const (extern: after .extern .shared, whose array is
+// unsized). Initializers are taken for .const only.
+func (p *parser) varDecl(sp token, extern bool) (rawVar, error) {
+	v := rawVar{space: sp.text[1:], line: sp.line, count: 1, extern: extern}
 	for {
 		t := p.next()
 		if t.kind != tokIdent {
@@ -437,7 +513,11 @@ func (p *parser) varDecl(sp token) (rawVar, error) {
 	}
 	if p.accept("[") {
 		if p.accept("]") {
-			return v, p.errf(sp.line, "%s variable %s: unsized arrays (dynamic shared memory) are not supported", sp.text, v.name)
+			if !extern {
+				return v, p.errf(sp.line, "%s variable %s: an unsized array needs .extern (dynamic shared memory)", sp.text, v.name)
+			}
+			v.count = -1
+			return v, p.expect(";")
 		}
 		n, _, err := p.intLit()
 		if err != nil {
@@ -448,10 +528,56 @@ func (p *parser) varDecl(sp token) (rawVar, error) {
 			return v, err
 		}
 	}
+	if extern {
+		return v, p.errf(sp.line, ".extern .shared %s must be an unsized array", v.name)
+	}
 	if p.accept("=") {
-		return v, p.errf(sp.line, "initializers of %s variables are not supported", sp.text)
+		if v.space != "const" {
+			return v, p.errf(sp.line, "initializers of %s variables are not supported", sp.text)
+		}
+		v.hasInit, v.initLn = true, p.peek().line
+		if err := p.initializer(&v); err != nil {
+			return v, err
+		}
 	}
 	return v, p.expect(";")
+}
+
+// initializer parses "{v, v, ...}" or a single value for a variable,
+// keeping each value's literal text (with its sign).
+func (p *parser) initializer(v *rawVar) error {
+	one := func() error {
+		t := p.next()
+		sign := ""
+		if t.kind == tokPunct && (t.text == "-" || t.text == "+") {
+			if t.text == "-" {
+				sign = "-"
+			}
+			t = p.next()
+		}
+		if t.kind != tokNum {
+			return p.errf(t.line, "the initializer of %s takes numbers, found %s", v.name, t)
+		}
+		v.init = append(v.init, sign+t.text)
+		return nil
+	}
+	if !p.accept("{") {
+		return one()
+	}
+	if p.accept("}") {
+		return nil
+	}
+	for {
+		if err := one(); err != nil {
+			return err
+		}
+		if p.accept("}") {
+			return nil
+		}
+		if err := p.expect(","); err != nil {
+			return err
+		}
+	}
 }
 
 // instr parses "[@[!]p] opcode operands;".

@@ -65,7 +65,14 @@ func (k *Kernel) getBlock(rs *runState) *block {
 	}
 	k.freeMu.Unlock()
 	if b == nil {
-		b = &block{k: k, shared: make([]byte, k.SharedBytes), sh: newShadow(k.SharedBytes)}
+		b = &block{k: k}
+	}
+	// Shared memory is sized per launch (its dynamic part); a reused
+	// block's shadow generation keeps stale cells uninitialized.
+	if n := rs.sharedBytes; cap(b.shared) < n {
+		b.shared, b.sh.cells = make([]byte, n), make([]cell, n)
+	} else {
+		b.shared, b.sh.cells = b.shared[:n], b.sh.cells[:n]
 	}
 	b.rs, b.lastRegion = rs, -1
 	nw := (rs.nthreads + 31) / 32
@@ -204,6 +211,9 @@ func (b *block) releaseBarrier() bool {
 	}
 	if pc < 0 {
 		return false
+	}
+	if in := &b.k.code[pc]; in.op2 != 0 {
+		b.reduce(in)
 	}
 	for _, w := range b.warps {
 		for m := w.atBar; m != 0; m &= m - 1 {
@@ -381,7 +391,7 @@ func (w *warp) step(pc int32, act uint32) {
 			pc++
 		case ctlTrap:
 			if m != 0 {
-				b.failAt(in, w, bits.TrailingZeros32(m), FaultOther, "trap")
+				b.failAt(in, w, bits.TrailingZeros32(m), FaultTrap, "trap: the thread aborted the kernel (PTX ISA 9.7.18.4)")
 				return
 			}
 			pc++
@@ -461,5 +471,5 @@ func (b *block) failAt(in *inst, w *warp, l int, kind int, msg string) {
 		return
 	}
 	b.fault = &Error{Kernel: b.k.Name, Kind: kind, Line: int(in.line), Instr: in.text, CTA: b.ctaid,
-		Thread: b.rs.tidOf(w.id*32 + l), Msg: msg}
+		Thread: b.rs.tidOf(w.id*32 + l), Msg: msg, Source: b.k.source(in)}
 }
