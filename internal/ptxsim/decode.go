@@ -34,9 +34,9 @@ type decoder struct {
 	// usedExtern holds the .extern .shared arrays the kernel names.
 	usedExtern map[string]bool
 	cur        *rawStmt
-	pc       int32
-	uses     []int32 // registers the current instruction reads (predicates after nregs)
-	defs     []int32 // and writes
+	pc         int32
+	uses       []int32 // registers the current instruction reads (predicates after nregs)
+	defs       []int32 // and writes
 }
 
 // decodeFn decodes one instruction: the opcode's modifiers in ms, the

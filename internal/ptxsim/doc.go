@@ -21,7 +21,14 @@
 // Run returns a plain error for a launch the kernel cannot take and an
 // *Error for a fault of the kernel, naming the kernel, the PTX line and
 // instruction, the block and thread, and the address, as compute-sanitizer
-// would.
+// would, and the source file and line of the instruction when the module
+// has .file and .loc directives (Error.Source).
+//
+// Module-scope .const arrays with initializers live in the module's
+// constant bank at ConstBankAddr, each its own read-only region, which
+// every launch reads; .extern .shared arrays name the launch's dynamic
+// shared memory (Config.DynamicSharedBytes), which starts after the
+// static shared memory at Kernel.DynamicSharedOffset.
 //
 // # Semantics
 //
@@ -51,7 +58,8 @@
 // label they share. shfl.sync, vote.sync and bar.warp.sync wait until
 // every non-exited lane of their member mask is at the same instruction;
 // bar.sync waits for every non-exited thread of the block at the same
-// bar.sync (its .aligned rule). Registers hold their values in 64-bit
+// bar.sync (its .aligned rule); bar.red does too, and gives each thread
+// the reduction of a predicate over the block. Registers hold their values in 64-bit
 // slots per lane; predicates are one bit per lane. Instructions are
 // decoded once into operand slots and semantic functions, so a launch
 // does no string handling.
@@ -68,7 +76,7 @@
 // ld.global.nc that the kernel also wrote is reported (PTX ISA 9.7.8.9
 // defines the non-coherent path only for read-only data). Integer division
 // by zero, shuffles reading a lane that did not take part, divergent or
-// deadlocked barriers and warp operations, trap, and a launch exceeding
+// deadlocked barriers and warp operations, trap (FaultTrap), and a launch exceeding
 // its step budget are faults too.
 //
 // # Not simulated
@@ -78,7 +86,8 @@
 // is sequentially consistent, fences order nothing, caches do not exist);
 // half-precision, texture, tensor-core, cluster and asynchronous-copy
 // instructions; device functions; generic addressing of shared and local
-// memory. Module-scope variables are not supported.
+// memory. Module-scope variables other than .const arrays and .extern
+// .shared arrays are not supported.
 //
 // A Module and its Kernels are immutable and safe for concurrent use;
 // concurrent launches that write the same memory race as kernels would.

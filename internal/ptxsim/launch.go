@@ -205,14 +205,15 @@ func (k *Kernel) newRun(cfg *Config) (*runState, error) {
 	}
 	rs.global = append([]Region(nil), cfg.Global...)
 	rs.consts = append([]Region(nil), cfg.Const...)
-	if len(k.bank) > 0 {
-		bank := Region{Name: "the module's .const variables", Addr: ConstBankAddr, Data: k.bank, ReadOnly: true}
+	if n := len(k.bank); n > 0 {
+		last := k.bank[n-1]
+		end := last.Addr + uint64(len(last.Data))
 		for _, r := range cfg.Const {
-			if overlap(r, bank) {
-				return nil, fmt.Errorf("ptxsim: kernel %s: const region %s [%#x, %#x) overlaps the module's constant bank at %#x", k.Name, r.Name, r.Addr, r.Addr+uint64(len(r.Data)), ConstBankAddr)
+			if r.Addr < end && ConstBankAddr < r.Addr+uint64(len(r.Data)) {
+				return nil, fmt.Errorf("ptxsim: kernel %s: const region %s [%#x, %#x) overlaps the module's constant bank [%#x, %#x)", k.Name, r.Name, r.Addr, r.Addr+uint64(len(r.Data)), ConstBankAddr, end)
 			}
 		}
-		rs.consts = append(rs.consts, bank)
+		rs.consts = append(rs.consts, k.bank...)
 	}
 	for _, set := range [][]Region{rs.global, rs.consts} {
 		sort.SliceStable(set, func(i, j int) bool { return set[i].Addr < set[j].Addr })

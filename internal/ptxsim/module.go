@@ -51,7 +51,7 @@ type Kernel struct {
 	consts     []uint64 // values of the constant slots nslots-len(consts)..nslots-1
 	paramBytes int
 	vars       []varInfo // shared and local arrays, for messages
-	bank       []byte    // the module's constant bank at ConstBankAddr
+	bank       []Region  // the module's .const variables, from ConstBankAddr
 	files      map[int]string
 	// free holds block contexts of finished launches for reuse (a plain
 	// list: sync.Pool drops its items under the race detector, and a

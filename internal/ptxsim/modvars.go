@@ -1,7 +1,9 @@
 // This file implements the module-scope variables fuseflow emits (PTX ISA
 // 5.1.3, 5.1.5, 5.4): .const arrays with their initializers, laid out in
 // the module's constant bank, which the simulator places at ConstBankAddr
-// of the constant space and every launch may read; and .extern .shared
+// of the constant space and every launch may read, each variable its own
+// region with a gap after it so that reading past its end is a fault as
+// compute-sanitizer would not see it; and .extern .shared
 // unsized arrays, which name the dynamic shared memory of a launch and so
 // start, in every kernel, where its static shared memory ends.
 
@@ -18,13 +20,18 @@ import (
 // bank.
 const ConstBankAddr uint64 = 0x7c00_0000_0000
 
+// constGap is the least gap after a variable of the constant bank, and
+// the alignment of each.
+const constGap = 256
+
 // dynSharedAlign is the least alignment of dynamic shared memory.
 const dynSharedAlign = 16
 
 // moduleVars is the module-scope variables of a module.
 type moduleVars struct {
 	consts  []varInfo // in the constant bank
-	bank    []byte    // the constant bank's bytes
+	bank    []Region  // their memory
+	end     uint64    // the end of the bank, from ConstBankAddr
 	externs []rawVar  // .extern .shared arrays
 	align   int       // the largest alignment of the externs
 	files   map[int]string
@@ -58,19 +65,20 @@ func layoutModuleVars(raw *rawModule, lines []string) (*moduleVars, error) {
 		if v.typ.kind == kPred {
 			return nil, &ParseError{Line: v.line, Text: lineText(lines, v.line), Msg: fmt.Sprintf(".const %s: predicate variables do not exist", v.name)}
 		}
-		off := (len(mv.bank) + align - 1) / align * align
-		data := make([]byte, off+esize*v.count)
-		copy(data, mv.bank)
+		a := uint64(max(align, constGap))
+		off := (mv.end + a - 1) / a * a
+		data := make([]byte, esize*v.count)
 		d := &decoder{lines: lines, cur: &rawStmt{line: v.initLn}}
 		for j, text := range v.init {
 			bits, err := d.immediate(text, v.typ)
 			if err != nil {
 				return nil, err
 			}
-			writeLE(data[off+j*esize:], esize, bits)
+			writeLE(data[j*esize:], esize, bits)
 		}
-		mv.bank = data
-		mv.consts = append(mv.consts, varInfo{name: v.name, space: spConst, addr: ConstBankAddr + uint64(off), size: esize * v.count})
+		mv.end = off + uint64(len(data)) + constGap
+		mv.bank = append(mv.bank, Region{Name: "const " + v.name, Addr: ConstBankAddr + off, Data: data, ReadOnly: true})
+		mv.consts = append(mv.consts, varInfo{name: v.name, space: spConst, addr: ConstBankAddr + off, size: len(data)})
 	}
 	return mv, nil
 }
