@@ -77,11 +77,7 @@ func AtomicSub[T Number](s []T, i int, v T) T { return AtomicAdd(s, i, -v) }
 
 // AtomicExch stores v in s[i] and returns the old value (atomicExch).
 func AtomicExch[T Number](s []T, i int, v T) T {
-	var z T
-	if unsafe.Sizeof(z) == 4 {
-		return as[T](atomic.SwapUint32(word32(s, i), as[uint32](v)))
-	}
-	return as[T](atomic.SwapUint64(word64(s, i), as[uint64](v)))
+	return bitwise(s, i, v, atomic.SwapUint32, atomic.SwapUint64)
 }
 
 // AtomicMax stores max(s[i], v) in s[i] and returns the old value
@@ -120,20 +116,22 @@ func AtomicCAS[T Integer](s []T, i int, cmp, nw T) T {
 
 // AtomicAnd stores s[i] & v in s[i] and returns the old value (atomicAnd).
 func AtomicAnd[T Integer](s []T, i int, v T) T {
-	var z T
-	if unsafe.Sizeof(z) == 4 {
-		return as[T](atomic.AndUint32(word32(s, i), as[uint32](v)))
-	}
-	return as[T](atomic.AndUint64(word64(s, i), as[uint64](v)))
+	return bitwise(s, i, v, atomic.AndUint32, atomic.AndUint64)
 }
 
 // AtomicOr stores s[i] | v in s[i] and returns the old value (atomicOr).
 func AtomicOr[T Integer](s []T, i int, v T) T {
+	return bitwise(s, i, v, atomic.OrUint32, atomic.OrUint64)
+}
+
+// bitwise applies a word-sized atomic of sync/atomic to s[i] (4 or 8
+// bytes wide) and returns the old value.
+func bitwise[T any](s []T, i int, v T, op32 func(*uint32, uint32) uint32, op64 func(*uint64, uint64) uint64) T {
 	var z T
 	if unsafe.Sizeof(z) == 4 {
-		return as[T](atomic.OrUint32(word32(s, i), as[uint32](v)))
+		return as[T](op32(word32(s, i), as[uint32](v)))
 	}
-	return as[T](atomic.OrUint64(word64(s, i), as[uint64](v)))
+	return as[T](op64(word64(s, i), as[uint64](v)))
 }
 
 // AtomicXor stores s[i] ^ v in s[i] and returns the old value (atomicXor).

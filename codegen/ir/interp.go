@@ -21,6 +21,7 @@ package ir
 import (
 	"fmt"
 	"math"
+	"reflect"
 )
 
 // DefaultMaxSteps is the step budget of a run when Config.MaxSteps is 0: the
@@ -237,27 +238,11 @@ func bindArg(prm *Param, a any) (uint64, *memObj, error) {
 	var v int64
 	var u uint64
 	neg := false
-	switch x := a.(type) {
-	case int:
-		v = int64(x)
-	case int8:
-		v = int64(x)
-	case int16:
-		v = int64(x)
-	case int32:
-		v = int64(x)
-	case int64:
-		v = x
-	case uint:
-		u = uint64(x)
-	case uint8:
-		u = uint64(x)
-	case uint16:
-		u = uint64(x)
-	case uint32:
-		u = uint64(x)
-	case uint64:
-		u = x
+	switch rv := reflect.ValueOf(a); rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v = rv.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		u = rv.Uint()
 	default:
 		return 0, nil, fmt.Errorf("want a Go integer, got %T", a)
 	}

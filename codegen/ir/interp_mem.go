@@ -151,6 +151,9 @@ func storeExec(in *Instr) execFn {
 	}
 }
 
+// atomBinary is the binary op an atomic read-modify-write applies.
+var atomBinary = map[AtomOp]Op{AtomAdd: OpAdd, AtomMin: OpMin, AtomMax: OpMax, AtomAnd: OpAnd, AtomOr: OpOr, AtomXor: OpXor}
+
 // atomFunc returns new = f(old, v, v2) for an atomic op on type t (v2 is
 // the new value of CAS).
 func atomFunc(op AtomOp, t Type) fn3 {
@@ -161,18 +164,8 @@ func atomFunc(op AtomOp, t Type) fn3 {
 	w, signed := t.Bits(), t.IsSigned()
 	var f fn2
 	switch op {
-	case AtomAdd:
-		f = intBinary(OpAdd, w, signed)
-	case AtomMin:
-		f = intBinary(OpMin, w, signed)
-	case AtomMax:
-		f = intBinary(OpMax, w, signed)
-	case AtomAnd:
-		f = intBinary(OpAnd, w, signed)
-	case AtomOr:
-		f = intBinary(OpOr, w, signed)
-	case AtomXor:
-		f = intBinary(OpXor, w, signed)
+	case AtomAdd, AtomMin, AtomMax, AtomAnd, AtomOr, AtomXor:
+		f = intBinary(atomBinary[op], w, signed)
 	case AtomExch:
 		return func(_, v, _ uint64) uint64 { return v }
 	case AtomInc:

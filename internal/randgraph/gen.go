@@ -193,33 +193,11 @@ func (g *gen) input(s graph.Shape, d graph.DType) (*graph.Node, error) {
 // one tensor in two holds wide integers or floats of every kind (see
 // extreme).
 func (g *gen) fill(t *exec.Tensor) {
-	n := t.Size()
 	if !g.cfg.NoExtremes && g.r.IntN(2) == 0 {
 		g.fillWide(t, g.r.IntN(3) == 0)
 		return
 	}
-	switch t.DType {
-	case graph.Bool:
-		for i := range n {
-			exec.Elems[uint8](t)[i] = uint8(g.r.IntN(2))
-		}
-	case graph.Int32:
-		for i := range n {
-			exec.Elems[int32](t)[i] = int32(g.r.IntN(19) - 9)
-		}
-	case graph.Int64:
-		for i := range n {
-			exec.Elems[int64](t)[i] = int64(g.r.IntN(19) - 9)
-		}
-	case graph.Float32:
-		for i := range n {
-			exec.Elems[float32](t)[i] = float32(g.float())
-		}
-	case graph.Float64:
-		for i := range n {
-			exec.Elems[float64](t)[i] = g.float()
-		}
-	}
+	g.fillWith(t, 9, g.float)
 }
 
 func (g *gen) float() float64 {
@@ -238,17 +216,22 @@ func (g *gen) float() float64 {
 // (mostly from extreme; special values in about one element of four when
 // special, else one in ten).
 func (g *gen) fillWide(t *exec.Tensor, special bool) {
-	n := t.Size()
 	odds := 10
 	if special {
 		odds = 4
 	}
-	f := func() float64 {
+	g.fillWith(t, 1000, func() float64 {
 		if g.r.IntN(odds) == 0 {
 			return g.special(t.DType == graph.Float32)
 		}
 		return g.extreme()
-	}
+	})
+}
+
+// fillWith writes random bools, integers uniform in [-span, span] and
+// floats from f, by t's dtype.
+func (g *gen) fillWith(t *exec.Tensor, span int, f func() float64) {
+	n := t.Size()
 	switch t.DType {
 	case graph.Bool:
 		for i := range n {
@@ -256,11 +239,11 @@ func (g *gen) fillWide(t *exec.Tensor, special bool) {
 		}
 	case graph.Int32:
 		for i := range n {
-			exec.Elems[int32](t)[i] = int32(g.r.IntN(2001) - 1000)
+			exec.Elems[int32](t)[i] = int32(g.r.IntN(2*span+1) - span)
 		}
 	case graph.Int64:
 		for i := range n {
-			exec.Elems[int64](t)[i] = int64(g.r.IntN(2001) - 1000)
+			exec.Elems[int64](t)[i] = int64(g.r.IntN(2*span+1) - span)
 		}
 	case graph.Float32:
 		for i := range n {
