@@ -55,7 +55,7 @@ bench-cpu:
 # prebuilt binaries in .gpu/: the exec/cuda and internal/cuda test
 # binaries and the command line. There, from the repository root, one or
 # more steps per call (each a few minutes; see README, "On a GPU"):
-#   sh bench/run-gpu.sh info smoke
+#   sh bench/run-gpu.sh info smoke kernels
 #   sh bench/run-gpu.sh reductions | differential | scaled
 #   sh bench/run-gpu.sh bench peers
 bench-gpu:
@@ -63,6 +63,7 @@ bench-gpu:
 	CGO_ENABLED=0 $(GO) test -c -o .gpu/cuda.test ./exec/cuda
 	CGO_ENABLED=0 $(GO) test -c -o .gpu/drv.test ./internal/cuda
 	CGO_ENABLED=0 $(GO) build -o .gpu/fuseflow ./cmd/fuseflow
+	CGO_ENABLED=0 $(GO) build -o .gpu/numba ./examples/numba
 	python3 -c 'import sys; compile(open(sys.argv[1]).read(), sys.argv[1], "exec")' bench/gpu_peers.py
 	sh -n bench/run-gpu.sh
 

@@ -5,6 +5,7 @@
 #   .gpu/cuda.test   the exec/cuda tests and benchmarks
 #   .gpu/drv.test    the driver binding's tests (internal/cuda)
 #   .gpu/fuseflow    the command line, for `fuseflow devices`
+#   .gpu/numba       examples/numba: the Numba material's kernels in Go
 #
 # Run from the repository root, one or more steps per call:
 #   sh bench/run-gpu.sh STEP...
@@ -18,6 +19,9 @@
 #   info          nvidia-smi, fuseflow devices, versions of the tools   (seconds)
 #   smoke         the driver binding on the GPU; concurrency, out of
 #                 memory and a failing launch through the executor      (~1 min)
+#   kernels       explicit Go kernels through the GPU kernel device,
+#                 bit for bit against the CPU; a failing bounds check;
+#                 the examples of examples/numba on the GPU            (~1 min)
 #   reductions    every reduction op, dtype and strategy; GEMM shapes   (~1-2 min)
 #   differential  1000 random graphs against the reference and the CPU  (~2-4 min)
 #   scaled        the scaled tier: graphs with extents up to 64, fixed
@@ -147,6 +151,16 @@ step_smoke() {
 	return "$rc"
 }
 
+step_kernels() {
+	rc=0
+	gotest kernels cuda '^TestGPUExplicit(Kernels|Failure)$'
+	keep $?
+	need numba || return 2
+	run numba-examples "$root" "$gpu/numba"
+	keep $?
+	return "$rc"
+}
+
 step_bench() {
 	need cuda.test || return 2
 	rc=0
@@ -203,6 +217,7 @@ while [ $# -gt 0 ]; do
 	case "$step" in
 	info) step_info ;;
 	smoke) step_smoke ;;
+	kernels) step_kernels ;;
 	reductions) gotest reductions cuda '^TestGPUReductionsAndMatMul$' ;;
 	differential) gotest differential cuda '^TestGPUDifferential$' ;;
 	scaled) gotest scaled cuda '^TestGPUScaled$' ;;

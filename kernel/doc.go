@@ -149,7 +149,8 @@
 // A Device runs kernels and holds the memory of device arrays. The CPU
 // device is built in; a GPU backend implements Device (Launch with the
 // kernel's Spec: its PTX, parameters and check sites; Alloc and copies
-// for arrays) and calls Register, which makes it the default. Every type
+// for arrays; exec/cuda's Backend.KernelDevice is one) and Register
+// makes a device the default. Every type
 // here is safe for concurrent use; a Kernel may be launched from many
 // goroutines at once.
 package kernel

@@ -8,20 +8,50 @@
 // it against the same computation written with lazy arrays (package
 // array); the command exits with status 1 if one disagrees. Kernels run
 // on the default device: the CPU, where they run as the Go functions
-// they are, until a GPU device is registered.
+// they are, or with FUSEFLOW_DEVICE=cuda (or cuda:N) the GPU, whose
+// kernel device the command registers.
 package main
 
 import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
+
+	"github.com/fuseflow/fuseflow/exec/cuda"
+	"github.com/fuseflow/fuseflow/kernel"
 )
 
 func main() {
+	if dev := os.Getenv("FUSEFLOW_DEVICE"); strings.HasPrefix(dev, "cuda") {
+		b, err := openGPU(dev)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "numba:", err)
+			os.Exit(1)
+		}
+		defer b.Close()
+		kernel.Register(b.KernelDevice())
+		fmt.Printf("kernels run on %s\n\n", b.Name())
+	}
 	if err := runAll(os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "numba:", err)
 		os.Exit(1)
 	}
+}
+
+// openGPU opens the GPU that FUSEFLOW_DEVICE (cuda or cuda:N) names.
+func openGPU(dev string) (*cuda.Backend, error) {
+	n := 0
+	if rest, ok := strings.CutPrefix(dev, "cuda:"); ok {
+		var err error
+		if n, err = strconv.Atoi(rest); err != nil || n < 0 {
+			return nil, fmt.Errorf("FUSEFLOW_DEVICE=%q: want cuda or cuda:N", dev)
+		}
+	} else if dev != "cuda" {
+		return nil, fmt.Errorf("FUSEFLOW_DEVICE=%q: want cuda or cuda:N", dev)
+	}
+	return cuda.New(n)
 }
 
 // example is one example of the material.

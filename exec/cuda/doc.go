@@ -83,6 +83,12 @@
 // *FaultError naming the first fault and the kernels that were running,
 // wrapping ErrDeviceFault. Close still releases what the driver lets it.
 //
+// # Explicit kernels
+//
+// KernelDevice returns the backend as a kernel.Device: kernels written in
+// Go (package kernel, compiled to PTX by kernelgen) launch on the GPU
+// through it, with device arrays or host slices (kernels.go).
+//
 // # Tests and benchmarks on a GPU
 //
 // Without a GPU the tests run against a fake driver built from

@@ -74,6 +74,8 @@ type emulator struct {
 
 	mu      sync.RWMutex
 	kernels map[emuKey]*emuKernel
+	// explicit holds the explicit kernels filed by emuExplicit.
+	explicit map[emuKey]*explicitKernel
 	// shapes counts the kernel shapes compiled ("reduce column split",
 	// "matmul"), for tests that must cover each.
 	shapes map[string]int
@@ -110,7 +112,7 @@ func withoutLaunchHook(t interface{ Cleanup(func()) }) {
 // Callbacks from C into Go are what purego.NewCallback provides; where
 // the platform lacks them, emuSkip says so.
 func setupEmulator(lib uintptr) (err error) {
-	e := &emulator{kernels: map[emuKey]*emuKernel{}, shapes: map[string]int{}}
+	e := &emulator{kernels: map[emuKey]*emuKernel{}, explicit: map[emuKey]*explicitKernel{}, shapes: map[string]int{}}
 	var setHook func(fn uintptr)
 	purego.RegisterLibFunc(&setHook, lib, "fake_set_launch_hook")
 	purego.RegisterLibFunc(&e.allocOf, lib, "fake_alloc_of")
@@ -281,7 +283,11 @@ func (e *emulator) launch(name *byte, mod uint64, dims *[7]uint32, params *[32]u
 	}()
 	e.mu.RLock()
 	k := e.kernels[emuKey{mod, entry}]
+	ek := e.explicit[emuKey{mod, entry}]
 	e.mu.RUnlock()
+	if ek != nil {
+		return e.launchExplicit(ek, entry, mod, dims, params[:n])
+	}
 	if k == nil {
 		e.unknown.Add(1)
 		return 0
