@@ -71,6 +71,9 @@ COLD_ROWS = 1024
 COLD_MM = 256
 ROWSUMS = [(4, 1 << 24), (64, 1 << 20)]
 COLSUMS = [(8191, 64), (65536, 4096)]
+SAXPY = 1 << 26  # explicit kernels (exec/cuda/bench_kernels_gpu_test.go)
+TILED = 2048
+KLAUNCH = 1024
 
 
 def rs(r, c):
@@ -95,6 +98,11 @@ WORKLOADS = (
        ("softmax", 2 * 4 * SOFTMAX * SOFTMAX, None, "-"),
        ("sgemm", None, 2 * GEMM ** 3, ">= 70% of CuPy (cuBLAS)"),
        ("launch", None, None, "<= bare cuLaunchKernel + 2 us")]
+    + [("explicit saxpy", 12 * SAXPY, None, ">= 90% of copy, >= Numba"),
+       ("lazy saxpy", 12 * SAXPY, None, ">= 90% of copy"),
+       ("explicit tiled matmul", None, 2 * TILED ** 3, ">= Numba"),
+       ("lazy matmul 2048", None, 2 * TILED ** 3, ">= 70% of CuPy (cuBLAS)"),
+       ("explicit launch", None, None, "<= bare cuLaunchKernel + 2 us")]
     + [(f"cold {k}", None, None, "codegen <= 1 ms (JIT apart)") for k in COLD_KINDS]
 )
 BYTES = {w: b for w, b, _, _ in WORKLOADS if b}
@@ -112,6 +120,11 @@ GO_NAMES = {
     "BenchmarkGPUSoftmax": "softmax",
     "BenchmarkGPUSGEMM": "sgemm",
     "BenchmarkGPUWarmLaunch": "launch",
+    "BenchmarkGPUExplicitSaxpy/explicit": "explicit saxpy",
+    "BenchmarkGPUExplicitSaxpy/lazy": "lazy saxpy",
+    "BenchmarkGPUExplicitTiledMatMul/explicit": "explicit tiled matmul",
+    "BenchmarkGPUExplicitTiledMatMul/lazy": "lazy matmul 2048",
+    "BenchmarkGPUExplicitLaunch": "explicit launch",
     "BenchmarkGPURawLaunch/bare": "rawlaunch",
     "BenchmarkGPURawLaunch/binding": "rawlaunch binding",
 }
@@ -455,6 +468,25 @@ def run_numba(rec, reps):
     small, so_small = x[:LAUNCH], out[:LAUNCH]
     rec.run(P, "launch", lambda: median_time(lambda: add1[(LAUNCH + 255) // 256, 256](small, so_small), sync, max(reps, 1000)))
 
+
+    # The explicit kernels of exec/cuda/internal/kerneltest, as Numba
+    # writes them: a grid-stride saxpy, the 16x16 tiled product (sgemm
+    # above) at TILED, and one small saxpy launch.
+    @cuda.jit
+    def saxpy(a, p, q):
+        for j in range(cuda.grid(1), q.shape[0], cuda.gridsize(1)):
+            q[j] = a * p[j] + q[j]
+
+    xs, ys = x[:SAXPY], y[:SAXPY]
+    rec.run(P, "explicit saxpy", lambda: median_time(lambda: saxpy[16 * sms, 256](float32(2), xs, ys), sync, reps))
+    ta, tb = x[: TILED * TILED].reshape(TILED, TILED), y[: TILED * TILED].reshape(TILED, TILED)
+    tc = out[: TILED * TILED].reshape(TILED, TILED)
+    rec.run(P, "explicit tiled matmul",
+            lambda: median_time(lambda: sgemm[(TILED // TILE, TILED // TILE), (TILE, TILE)](ta, tb, tc), sync, reps))
+    kx, ky = x[:KLAUNCH], out[:KLAUNCH]
+    rec.run(P, "explicit launch",
+            lambda: median_time(lambda: saxpy[KLAUNCH // 256, 256](float32(2), kx, ky), sync, max(reps, 1000)))
+
     xcold, ocold = x[:COLD], out[:COLD]
     x2 = xcold.reshape(COLD_ROWS, COLD // COLD_ROWS)
 
@@ -770,7 +802,20 @@ def verdict(work, go, peers):
     def meets(ok):
         return "meets" if ok else "MISSES"
 
-    if work in ("elementwise", "sum") and copy:
+    if work in ("explicit saxpy", "explicit tiled matmul"):
+        pt = peers.get(f"Numba|{work}")
+        parts, ok = [], True
+        if work == "explicit saxpy" and copy:
+            ok = share(work) >= 0.9
+            parts.append(f"{share(work) * 100:.0f}% of copy")
+        if pt:
+            ok = ok and pt / t >= 1.0
+            parts.append(f"{pt / t:.2f}x Numba")
+        return f"{meets(ok)}: {', '.join(parts)}" if parts else "no peer figures"
+    if work == "lazy matmul 2048":
+        pt = times.get("explicit tiled matmul")
+        return f"{pt / t:.2f}x the explicit tiled kernel" if pt else ""
+    if work in ("elementwise", "sum", "lazy saxpy") and copy:
         return f"{meets(share(work) >= 0.9)}: {share(work) * 100:.0f}% of copy"
     if work.startswith(("rowsum", "colsum")) and copy:
         return f"{meets(share(work) >= 0.7)}: {share(work) * 100:.0f}% of copy"
@@ -786,7 +831,7 @@ def verdict(work, go, peers):
     if work == "sgemm":
         pt = peers.get("CuPy|sgemm")
         return f"{meets(pt / t >= 0.7)}: {pt / t * 100:.0f}% of CuPy" if pt else "no CuPy figure"
-    if work == "launch":
+    if work in ("launch", "explicit launch"):
         raw = times.get("rawlaunch")
         if raw is None:
             return "no bare launch figure"

@@ -65,6 +65,10 @@ func explicitCases() []explicitCase {
 			}
 			return []any{x, make([]uint32, 32)}
 		}},
+		{"tiled matmul", kt.TiledMatMulKernel, kernel.Config{Grid: kernel.D2(3, 3), Block: kernel.D2(16, 16)}, func(r *rand.Rand) []any {
+			const n = 37
+			return []any{f32s(r, n*n), f32s(r, n*n), make([]float32, n*n), n}
+		}},
 		{"weigh", kt.WeighKernel, kernel.Launch1D(2, 64), func(r *rand.Rand) []any {
 			x := make([]float64, 100)
 			for i := range x {
@@ -190,7 +194,7 @@ func fileExplicit(t *testing.T) {
 		return
 	}
 	for _, k := range []*kernel.Kernel{kt.ScalarsKernel, kt.SaxpyKernel, kt.VolumeKernel, kt.BlockSumKernel,
-		kt.ReverseKernel, kt.HistogramKernel, kt.WeighKernel, kt.GatherKernel} {
+		kt.ReverseKernel, kt.HistogramKernel, kt.WeighKernel, kt.GatherKernel, kt.TiledMatMulKernel} {
 		require.NoError(t, emu.emuExplicit(k))
 	}
 }

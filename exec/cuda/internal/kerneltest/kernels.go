@@ -146,3 +146,39 @@ func Gather(t kernel.Thread, x []float32, idx []int32, out []float32) {
 		out[i] = x[idx[i]]
 	}
 }
+
+// tile is the side of TiledMatMul's tiles.
+const tile = 16
+
+// TiledMatMul computes c = a·b for n×n row-major matrices, tiles of a and
+// b staged in shared memory between barriers (Numba's shared-memory
+// matrix product), one element of c per thread of a 2-D grid of
+// tile×tile blocks.
+//
+//fuseflow:kernel
+func TiledMatMul(t kernel.Thread, a, b, c []float32, n int) {
+	sa := kernel.Shared[float32](t, tile*tile)
+	sb := kernel.Shared[float32](t, tile*tile)
+	tx, ty := t.ThreadIdx().X, t.ThreadIdx().Y
+	col, row := t.Grid2()
+	acc := float32(0)
+	for m := 0; m < (n+tile-1)/tile; m++ {
+		ac, br := m*tile+tx, m*tile+ty
+		sa[ty*tile+tx] = 0
+		if row < n && ac < n {
+			sa[ty*tile+tx] = a[row*n+ac]
+		}
+		sb[ty*tile+tx] = 0
+		if br < n && col < n {
+			sb[ty*tile+tx] = b[br*n+col]
+		}
+		t.SyncThreads()
+		for k := range tile {
+			acc += sa[ty*tile+k] * sb[k*tile+tx]
+		}
+		t.SyncThreads()
+	}
+	if row < n && col < n {
+		c[row*n+col] = acc
+	}
+}
