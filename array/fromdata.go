@@ -172,7 +172,7 @@ func (c *Context) FromArrow(a arrow.Array, shape ...int) *Array {
 		off = 0
 	}
 	buf.Retain()
-	t := &exec.Tensor{Buf: buf, DType: d, Shape: s, Strides: s.ContiguousStrides(), Offset: off}
+	t := &exec.Tensor{Buf: buf, Layout: graph.Layout{DType: d, Shape: s, Strides: s.ContiguousStrides(), Offset: off}}
 	return c.input(d, s, "FromArrow", t)
 }
 

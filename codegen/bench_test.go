@@ -14,7 +14,7 @@ import (
 
 // tenOps builds a 10-op elementwise expression of three inputs; with exp
 // one of the ops is Exp (expanded by the math library).
-func tenOps(exp bool) ([]*graph.Node, map[*graph.Node]fuse.Layout) {
+func tenOps(exp bool) ([]*graph.Node, map[*graph.Node]graph.Layout) {
 	s := graph.Shape{1 << 20}
 	x, y, z := graph.Input(graph.Float32, s, "x"), graph.Input(graph.Float32, s, "y"), graph.Input(graph.Float32, s, "z")
 	c := graph.FloatConst(graph.Float32, 0.5)
@@ -29,9 +29,9 @@ func tenOps(exp bool) ([]*graph.Node, map[*graph.Node]fuse.Layout) {
 	if exp {
 		e = graph.Unary(graph.OpExp, graph.Unary(graph.OpNeg, e))
 	}
-	b := map[*graph.Node]fuse.Layout{}
+	b := map[*graph.Node]graph.Layout{}
 	for _, n := range []*graph.Node{x, y, z} {
-		b[n] = fuse.ContiguousLayout(graph.Float32, s)
+		b[n] = graph.ContiguousLayout(graph.Float32, s)
 	}
 	return []*graph.Node{e}, b
 }

@@ -16,7 +16,7 @@ import (
 func Example() {
 	x := graph.Input(graph.Float32, graph.Shape{1000, 5000}, "x")
 	y := graph.Reduce(graph.OpSum, graph.Binary(graph.OpMul, x, x), []int{1}, false)
-	bound := map[*graph.Node]fuse.Layout{x: fuse.ContiguousLayout(graph.Float32, x.Shape())}
+	bound := map[*graph.Node]graph.Layout{x: graph.ContiguousLayout(graph.Float32, x.Shape())}
 	plan, err := fuse.Build([]*graph.Node{y}, bound, fuse.H100())
 	if err != nil {
 		fmt.Println(err)

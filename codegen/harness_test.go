@@ -100,9 +100,9 @@ type run struct {
 // planOf plans outputs with the layouts of the bound tensors.
 func planOf(t testing.TB, outputs []*graph.Node, bound map[*graph.Node]*exec.Tensor, tg fuse.Target) (*fuse.Plan, []*graph.Node) {
 	t.Helper()
-	layouts := map[*graph.Node]fuse.Layout{}
+	layouts := map[*graph.Node]graph.Layout{}
 	for n, x := range bound {
-		layouts[n] = fuse.Layout{DType: x.DType, Shape: x.Shape, Strides: x.Strides, Offset: x.Offset}
+		layouts[n] = x.Layout
 	}
 	p, err := fuse.Build(outputs, layouts, tg)
 	require.NoError(t, err)
@@ -118,9 +118,9 @@ func tryPlan(outputs []*graph.Node, bound map[*graph.Node]*exec.Tensor, tg fuse.
 			p, slots, err = nil, nil, fmt.Errorf("planner panic: %v", e)
 		}
 	}()
-	layouts := map[*graph.Node]fuse.Layout{}
+	layouts := map[*graph.Node]graph.Layout{}
 	for n, x := range bound {
-		layouts[n] = fuse.Layout{DType: x.DType, Shape: x.Shape, Strides: x.Strides, Offset: x.Offset}
+		layouts[n] = x.Layout
 	}
 	if p, err = fuse.Build(outputs, layouts, tg); err != nil {
 		return nil, nil, err

@@ -26,7 +26,7 @@ func TestCompileForcedISA(t *testing.T) {
 		graph.Reduce(graph.OpReduceMax, x, []int{0}, false),
 		graph.MatMul(x, graph.Permute(x, []int{1, 0})),
 	}
-	bound := map[*graph.Node]fuse.Layout{x: fuse.ContiguousLayout(graph.Float32, x.Shape())}
+	bound := map[*graph.Node]graph.Layout{x: graph.ContiguousLayout(graph.Float32, x.Shape())}
 	tg := fuse.H100()
 	plan, err := fuse.Build(outs, bound, tg)
 	require.NoError(t, err)

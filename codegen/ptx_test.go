@@ -100,7 +100,7 @@ func collectInputs(outs []*graph.Node, bound map[*graph.Node]*exec.Tensor) {
 			return
 		}
 		if n.Op() == graph.OpInput {
-			bound[n] = &exec.Tensor{DType: n.DType(), Shape: n.Shape(), Strides: n.Shape().ContiguousStrides()}
+			bound[n] = &exec.Tensor{Layout: graph.ContiguousLayout(n.DType(), n.Shape())}
 			return
 		}
 		for _, x := range n.Inputs() {

@@ -51,8 +51,7 @@ func TestRandomGraphs(t *testing.T) {
 		}
 		for i, want := range res {
 			o := p.Outputs[i]
-			got := &exec.Tensor{Buf: memory.NewBufferBytes(run.mems[o.Buffer].Data), DType: o.Layout.DType,
-				Shape: o.Layout.Shape, Strides: o.Layout.Strides, Offset: o.Layout.Offset}
+			got := &exec.Tensor{Buf: memory.NewBufferBytes(run.mems[o.Buffer].Data), Layout: o.Layout}
 			if err := randgraph.Check(got, want, bounds[i]); err != nil {
 				t.Errorf("seed %d output %d (%v): %v\n%s\n%s", seed, i, c.Outputs[i].Op(), err, strings.Join(c.Desc, "\n"), fuse.Explain(p))
 			}

@@ -28,5 +28,5 @@ func NewTensorUninit(alloc memory.Allocator, d graph.DType, s graph.Shape) (*Ten
 		buf.Release()
 		return nil, err
 	}
-	return &Tensor{Buf: buf, DType: d, Shape: s.Clone(), Strides: s.ContiguousStrides()}, nil
+	return &Tensor{Buf: buf, Layout: graph.ContiguousLayout(d, s)}, nil
 }

@@ -12,17 +12,15 @@ import (
 )
 
 // Tensor is a strided view of elements in a host buffer (Buf) or in device
-// memory (Dev, with Buf nil): element (i0, i1, ...) lives at index
-// Offset + sum(ik*Strides[k]) of the buffer's elements of DType. A Tensor
-// holds one reference to its buffer; Release drops it. Tensors are not
-// safe for concurrent mutation; concurrent reads are fine.
+// memory (Dev, with Buf nil): its Layout places element (i0, i1, ...) at
+// index Offset + sum(ik*Strides[k]) of the buffer's elements of DType
+// (strides in elements, 0 for a broadcast axis). A Tensor holds one
+// reference to its buffer; Release drops it. Tensors are not safe for
+// concurrent mutation; concurrent reads are fine.
 type Tensor struct {
-	Buf     *memory.Buffer
-	Dev     DeviceBuffer
-	DType   graph.DType
-	Shape   graph.Shape
-	Strides []int // in elements; 0 for a broadcast axis
-	Offset  int   // in elements
+	Buf *memory.Buffer
+	Dev DeviceBuffer
+	graph.Layout
 }
 
 // NewTensor allocates a contiguous tensor of dtype d and shape s from
@@ -45,7 +43,7 @@ func NewTensor(alloc memory.Allocator, d graph.DType, s graph.Shape) (*Tensor, e
 	}
 	b := buf.Bytes()
 	clear(b)
-	return &Tensor{Buf: buf, DType: d, Shape: s.Clone(), Strides: s.ContiguousStrides()}, nil
+	return &Tensor{Buf: buf, Layout: graph.ContiguousLayout(d, s)}, nil
 }
 
 // Wrap returns a contiguous tensor over buf (which it retains).
@@ -57,7 +55,7 @@ func Wrap(buf *memory.Buffer, d graph.DType, s graph.Shape) (*Tensor, error) {
 		return nil, fmt.Errorf("exec: buffer of %d bytes is too small for %v %v (%d bytes)", buf.Len(), s, d, need)
 	}
 	buf.Retain()
-	return &Tensor{Buf: buf, DType: d, Shape: s.Clone(), Strides: s.ContiguousStrides()}, nil
+	return &Tensor{Buf: buf, Layout: graph.ContiguousLayout(d, s)}, nil
 }
 
 // Release drops the tensor's reference to its buffer. It is safe to call
@@ -82,29 +80,19 @@ func (t *Tensor) OnDevice() bool { return t.Buf == nil && t.Dev != nil }
 // View returns a new tensor over the same buffer (retained) with the given
 // layout. The caller owns it.
 func (t *Tensor) View(s graph.Shape, strides []int, offset int) *Tensor {
+	return t.ViewAs(graph.Layout{DType: t.DType, Shape: s, Strides: strides, Offset: offset})
+}
+
+// ViewAs returns a new tensor over the same buffer (retained) with layout
+// l (copied). The caller owns it.
+func (t *Tensor) ViewAs(l graph.Layout) *Tensor {
 	if t.Buf != nil {
 		t.Buf.Retain()
 	}
 	if t.Dev != nil {
 		t.Dev.Retain()
 	}
-	return &Tensor{Buf: t.Buf, Dev: t.Dev, DType: t.DType, Shape: s.Clone(), Strides: append([]int(nil), strides...), Offset: offset}
-}
-
-// Size returns the number of elements in the view.
-func (t *Tensor) Size() int { return t.Shape.Size() }
-
-// Contiguous reports whether the view is row-major and dense (extents of
-// 1 may have any stride).
-func (t *Tensor) Contiguous() bool {
-	acc := 1
-	for i := len(t.Shape) - 1; i >= 0; i-- {
-		if t.Shape[i] != 1 && t.Strides[i] != acc {
-			return t.Shape.Size() == 0
-		}
-		acc *= t.Shape[i]
-	}
-	return true
+	return &Tensor{Buf: t.Buf, Dev: t.Dev, Layout: l.Clone()}
 }
 
 // Bytes returns the bytes of the whole underlying buffer.
@@ -124,13 +112,4 @@ func Elems[T any](t *Tensor) []T {
 		return nil
 	}
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/sz)
-}
-
-// Index returns the buffer element index of the element at multi-index idx.
-func (t *Tensor) Index(idx []int) int {
-	o := t.Offset
-	for k, i := range idx {
-		o += i * t.Strides[k]
-	}
-	return o
 }

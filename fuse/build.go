@@ -22,7 +22,7 @@ import (
 //
 // With FUSEFLOW_DEBUG=plan in the environment the plan's Explain is
 // printed to stderr.
-func Build(outputs []*graph.Node, bound map[*graph.Node]Layout, t Target) (*Plan, error) {
+func Build(outputs []*graph.Node, bound map[*graph.Node]graph.Layout, t Target) (*Plan, error) {
 	w, err := walkGraph(outputs, bound)
 	if err != nil {
 		return nil, err
@@ -30,14 +30,14 @@ func Build(outputs []*graph.Node, bound map[*graph.Node]Layout, t Target) (*Plan
 	return build(w, bound, t)
 }
 
-func build(w *walk, bound map[*graph.Node]Layout, t Target) (*Plan, error) {
+func build(w *walk, bound map[*graph.Node]graph.Layout, t Target) (*Plan, error) {
 	var work int
 	return buildCounted(w, bound, t, &work)
 }
 
 // buildCounted is build adding to *work the planner's count of
 // elementary steps (see planner.work).
-func buildCounted(w *walk, bound map[*graph.Node]Layout, t Target, work *int) (*Plan, error) {
+func buildCounted(w *walk, bound map[*graph.Node]graph.Layout, t Target, work *int) (*Plan, error) {
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
@@ -81,7 +81,7 @@ func debugPlan() bool {
 // it meets (see applyXf) and the next pass materializes them all; each
 // pass materializes at least one more node, so it ends within
 // len(w.nodes) passes, and in practice within two or three.
-func buildOnce(w *walk, bound map[*graph.Node]Layout, t Target, noRecompute bool, work *int) (*Plan, error) {
+func buildOnce(w *walk, bound map[*graph.Node]graph.Layout, t Target, noRecompute bool, work *int) (*Plan, error) {
 	forced := map[int]bool{}
 	for range len(w.nodes) + 1 {
 		p := &planner{w: w, bound: bound, t: t, forced: forced, noRecompute: noRecompute}
@@ -177,7 +177,7 @@ type value struct {
 
 type planner struct {
 	w           *walk
-	bound       map[*graph.Node]Layout
+	bound       map[*graph.Node]graph.Layout
 	t           Target
 	forced      map[int]bool
 	noRecompute bool

@@ -40,7 +40,7 @@ func NewCache(capacity int) *Cache {
 // building it on a miss, and the bound nodes in slot order (bind slots[i]
 // to Plan.Inputs[i]). The plan is shared: callers must not modify it.
 // Errors are those of Key and Build; failed builds are not cached.
-func (c *Cache) Get(outputs []*graph.Node, bound map[*graph.Node]Layout, t Target) (*Plan, []*graph.Node, error) {
+func (c *Cache) Get(outputs []*graph.Node, bound map[*graph.Node]graph.Layout, t Target) (*Plan, []*graph.Node, error) {
 	w, err := walkGraph(outputs, bound)
 	if err != nil {
 		return nil, nil, err

@@ -36,7 +36,7 @@ func TestCacheHitsOnNewData(t *testing.T) {
 	// Another layout of the same shape.
 	out4, a4, _ := expr(16)
 	lay := bindAll(out4)
-	lay[a4] = Layout{DType: graph.Float32, Shape: graph.Shape{16, 4}, Strides: []int{1, 16}}
+	lay[a4] = graph.Layout{DType: graph.Float32, Shape: graph.Shape{16, 4}, Strides: []int{1, 16}}
 	_, _, err = c.Get([]*graph.Node{out4}, lay, testCPU())
 	require.NoError(t, err)
 	require.Equal(t, CacheStats{Hits: 1, Misses: 3, Len: 3}, c.Stats())
@@ -98,6 +98,6 @@ func TestPlanErrors(t *testing.T) {
 	require.ErrorContains(t, err, "cannot be broadcast")
 	_, err = Build([]*graph.Node{exp(a)}, bindAll(a), Target{Kind: TargetCPU})
 	require.ErrorContains(t, err, "Cores")
-	_, err = Build([]*graph.Node{exp(a)}, map[*graph.Node]Layout{a: ContiguousLayout(graph.Float64, graph.Shape{4})}, testCPU())
+	_, err = Build([]*graph.Node{exp(a)}, map[*graph.Node]graph.Layout{a: graph.ContiguousLayout(graph.Float64, graph.Shape{4})}, testCPU())
 	require.ErrorContains(t, err, "layout")
 }

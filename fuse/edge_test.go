@@ -40,7 +40,7 @@ func TestEdgeCases(t *testing.T) {
 	inner := exp(x)
 	outer := add(inner, f32(1))
 	bound := bindAll(outer)
-	bound[inner] = ContiguousLayout(graph.Float32, graph.Shape{5, 6})
+	bound[inner] = graph.ContiguousLayout(graph.Float32, graph.Shape{5, 6})
 	p = mustPlanOn(t, testCPU(), bound, outer)
 	require.Len(t, p.Inputs, 1)
 	require.Equal(t, "Exp", p.Inputs[0].Label)

@@ -17,9 +17,9 @@ func ExampleBuild() {
 	na := graph.Unary(graph.OpNeg, a)
 	e := graph.Unary(graph.OpExp, graph.Binary(graph.OpMul, na, a))
 	out := graph.Binary(graph.OpAdd, graph.Binary(graph.OpMul, e, b), graph.Unary(graph.OpSqrt, c))
-	bound := map[*graph.Node]fuse.Layout{}
+	bound := map[*graph.Node]graph.Layout{}
 	for _, in := range []*graph.Node{a, b, c} {
-		bound[in] = fuse.ContiguousLayout(graph.Float32, shape)
+		bound[in] = graph.ContiguousLayout(graph.Float32, shape)
 	}
 	p, err := fuse.Build([]*graph.Node{out}, bound, fuse.H100())
 	if err != nil {

@@ -105,15 +105,7 @@ func (kb *kbuild) empty() bool {
 func (p *planner) assignBuffers(pl *Plan) {
 	for s, nd := range p.w.slots {
 		l := p.bound[nd]
-		hi := l.Offset
-		for k, e := range l.Shape {
-			if e > 0 && l.Strides[k] > 0 {
-				hi += (e - 1) * l.Strides[k]
-			}
-		}
-		if l.Shape.Size() == 0 {
-			hi = -1 // an empty view holds no element, whatever its offset
-		}
+		_, hi := l.Span() // -1 for an empty view, whatever its offset
 		b := len(pl.Buffers)
 		pl.Buffers = append(pl.Buffers, Buffer{Kind: BufInput, Slot: s, ElemSize: l.DType.Size(), Elems: hi + 1,
 			Bytes: int64(hi+1) * int64(l.DType.Size()), First: -1, Last: -1})
@@ -122,7 +114,7 @@ func (p *planner) assignBuffers(pl *Plan) {
 		if nd.Op() != graph.OpInput {
 			label = nd.Op().String()
 		}
-		pl.Inputs = append(pl.Inputs, Input{Layout: Layout{DType: l.DType, Shape: l.Shape.Clone(), Strides: append([]int(nil), l.Strides...), Offset: l.Offset}, Buffer: b, Label: label})
+		pl.Inputs = append(pl.Inputs, Input{Layout: l.Clone(), Buffer: b, Label: label})
 	}
 	first := map[int]int{}
 	last := map[int]int{}
@@ -249,13 +241,12 @@ func (p *planner) outputs(pl *Plan) error {
 		switch o.kind {
 		case outInput:
 			out = Output{Buffer: p.values[o.base].buf, View: true}
-			l := p.bound[o.node]
-			out.Layout = Layout{DType: l.DType, Shape: l.Shape.Clone(), Strides: append([]int(nil), l.Strides...), Offset: l.Offset}
+			out.Layout = p.bound[o.node].Clone()
 		case outView:
 			out = Output{Buffer: p.values[o.base].buf, View: true,
-				Layout: Layout{DType: o.node.DType(), Shape: o.node.Shape().Clone(), Strides: o.strides, Offset: o.off}}
+				Layout: graph.Layout{DType: o.node.DType(), Shape: o.node.Shape().Clone(), Strides: o.strides, Offset: o.off}}
 		default:
-			out = Output{Buffer: p.values[o.base].buf, Layout: ContiguousLayout(o.node.DType(), o.node.Shape())}
+			out = Output{Buffer: p.values[o.base].buf, Layout: graph.ContiguousLayout(o.node.DType(), o.node.Shape())}
 			out.View = owned[out.Buffer]
 		}
 		if out.Buffer < 0 {

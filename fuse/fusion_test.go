@@ -164,8 +164,8 @@ func TestReshapeOfNonContiguousView(t *testing.T) {
 	require.Len(t, p.Kernels, 1)
 	// A strided (non-contiguous) bound input reshaped as an output.
 	big := input(6, 8)
-	lay := Layout{DType: graph.Float32, Shape: graph.Shape{6, 8}, Strides: []int{1, 6}}
-	p = check(t, testCPU(), map[*graph.Node]Layout{big: lay}, graph.Reshape(big, graph.Shape{48}))
+	lay := graph.Layout{DType: graph.Float32, Shape: graph.Shape{6, 8}, Strides: []int{1, 6}}
+	p = check(t, testCPU(), map[*graph.Node]graph.Layout{big: lay}, graph.Reshape(big, graph.Shape{48}))
 	require.Len(t, p.Kernels, 1, Explain(p))
 }
 
@@ -250,7 +250,7 @@ func TestMatMulTransposedOperandNotCopied(t *testing.T) {
 
 	// A strided bound operand BLAS cannot take is copied first.
 	s := input(8, 10)
-	lay := Layout{DType: graph.Float32, Shape: graph.Shape{8, 10}, Strides: []int{20, 2}}
-	p = check(t, testCPU(), map[*graph.Node]Layout{s: lay}, graph.MatMul(s, input(10, 3)))
+	lay := graph.Layout{DType: graph.Float32, Shape: graph.Shape{8, 10}, Strides: []int{20, 2}}
+	p = check(t, testCPU(), map[*graph.Node]graph.Layout{s: lay}, graph.MatMul(s, input(10, 3)))
 	require.Len(t, p.Kernels, 2, Explain(p))
 }

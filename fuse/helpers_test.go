@@ -25,11 +25,11 @@ func div(a, b *graph.Node) *graph.Node { return graph.Binary(graph.OpDiv, a, b) 
 func exp(a *graph.Node) *graph.Node    { return graph.Unary(graph.OpExp, a) }
 
 // bindAll returns contiguous layouts for every Input leaf under outs.
-func bindAll(outs ...*graph.Node) map[*graph.Node]Layout {
-	b := map[*graph.Node]Layout{}
+func bindAll(outs ...*graph.Node) map[*graph.Node]graph.Layout {
+	b := map[*graph.Node]graph.Layout{}
 	for _, n := range graph.Topo(outs...) {
 		if n.Op() == graph.OpInput {
-			b[n] = ContiguousLayout(n.DType(), n.Shape())
+			b[n] = graph.ContiguousLayout(n.DType(), n.Shape())
 		}
 	}
 	return b
@@ -41,7 +41,7 @@ func mustPlan(t testing.TB, outs ...*graph.Node) *Plan {
 	return mustPlanOn(t, testCPU(), bindAll(outs...), outs...)
 }
 
-func mustPlanOn(t testing.TB, tg Target, bound map[*graph.Node]Layout, outs ...*graph.Node) *Plan {
+func mustPlanOn(t testing.TB, tg Target, bound map[*graph.Node]graph.Layout, outs ...*graph.Node) *Plan {
 	t.Helper()
 	p, err := Build(outs, bound, tg)
 	require.NoError(t, err)
@@ -55,7 +55,7 @@ func testCPU() Target { return Target{Kind: TargetCPU, Name: "cpu", Cores: 2, Ca
 // (contiguous when not in layouts) filled with random values, runs the
 // plan on the test interpreter and compares with the naive graph
 // evaluation.
-func check(t *testing.T, tg Target, layouts map[*graph.Node]Layout, outs ...*graph.Node) *Plan {
+func check(t *testing.T, tg Target, layouts map[*graph.Node]graph.Layout, outs ...*graph.Node) *Plan {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
 	return checkValues(t, tg, layouts, func(graph.DType) float64 { return float64(float32(rng.Float64()*4 - 2)) }, outs...)
@@ -63,7 +63,7 @@ func check(t *testing.T, tg Target, layouts map[*graph.Node]Layout, outs ...*gra
 
 // checkValues is check with the values of the raw input buffers drawn
 // from fill.
-func checkValues(t *testing.T, tg Target, layouts map[*graph.Node]Layout, fill func(graph.DType) float64, outs ...*graph.Node) *Plan {
+func checkValues(t *testing.T, tg Target, layouts map[*graph.Node]graph.Layout, fill func(graph.DType) float64, outs ...*graph.Node) *Plan {
 	t.Helper()
 	bound := bindAll(outs...)
 	for n, l := range layouts {
@@ -86,7 +86,7 @@ func checkValues(t *testing.T, tg Target, layouts map[*graph.Node]Layout, fill f
 
 // compareWithGraph runs p on the raw input buffers and compares every
 // output with the naive evaluation of outs over the same inputs.
-func compareWithGraph(p *Plan, outs []*graph.Node, bound map[*graph.Node]Layout, slots []*graph.Node, raw [][]float64) error {
+func compareWithGraph(p *Plan, outs []*graph.Node, bound map[*graph.Node]graph.Layout, slots []*graph.Node, raw [][]float64) error {
 	vals := map[*graph.Node][]float64{}
 	covered := make([][]bool, len(slots))
 	for i, n := range slots {

@@ -18,7 +18,7 @@ import (
 // same layouts), so a plan built for one serves the other with its own
 // slots. Input labels are not part of the key. It errors as Build does
 // for an invalid graph or an unbound input. Safe for concurrent use.
-func Key(outputs []*graph.Node, bound map[*graph.Node]Layout, t Target) (string, []*graph.Node, error) {
+func Key(outputs []*graph.Node, bound map[*graph.Node]graph.Layout, t Target) (string, []*graph.Node, error) {
 	w, err := walkGraph(outputs, bound)
 	if err != nil {
 		return "", nil, err
@@ -26,7 +26,7 @@ func Key(outputs []*graph.Node, bound map[*graph.Node]Layout, t Target) (string,
 	return w.key(bound, t), w.slots, nil
 }
 
-func (w *walk) key(bound map[*graph.Node]Layout, t Target) string {
+func (w *walk) key(bound map[*graph.Node]graph.Layout, t Target) string {
 	b := make([]byte, 0, 64+32*len(w.nodes))
 	num := func(v int64) { b = strconv.AppendInt(b, v, 36); b = append(b, ',') }
 	ints := func(v []int) {

@@ -1,61 +1,9 @@
 // Plan: the planner's result as plain data — input slots, buffers,
 // kernels in execution order and the requested outputs.
-//
-// Changes: (the types in plan.go, kernel.go and target.go are a contract
-// with the executors and code generators; only additive changes are made
-// and each is listed here, newest last)
-//
-//	v1: initial definitions. Entry points (a func cannot share the name
-//	    of the type Plan):
-//	      Build(outputs []*graph.Node, bound map[*graph.Node]Layout, t Target) (*Plan, error)
-//	      Key(outputs []*graph.Node, bound map[*graph.Node]Layout, t Target) (key string, slots []*graph.Node, err error)
-//	      NewCache(capacity int) *Cache
-//	      (*Cache).Get(outputs, bound, t) (p *Plan, slots []*graph.Node, err error)
-//	    slots[i] is the node whose value binds Plan.Inputs[i].
-//	v2: guarantees, no new fields: every MatMul kernel has M, N, K >= 1
-//	    and both operands valid (a product with K == 0 is planned as a Map
-//	    filling its epilogue with a zero accumulator, one with an empty
-//	    result as nothing); no kernel has an operand of a value without
-//	    elements; the Buffer of an empty bound view has Elems 0.
 
 package fuse
 
 import "github.com/fuseflow/fuseflow/graph"
-
-// Layout describes how the elements of a value lie in a buffer: element
-// (i0, i1, ...) of a value of shape Shape is element
-// Offset + sum(ik*Strides[k]) of the buffer, counted in elements of DType
-// (not bytes). A stride of 0 repeats (broadcasts) an axis; strides may be
-// negative (a reversed slice). It is the shape of an exec.Tensor without
-// its buffer.
-type Layout struct {
-	DType   graph.DType
-	Shape   graph.Shape
-	Strides []int
-	Offset  int
-}
-
-// Contiguous reports whether l is dense row-major (extents of 1 may have
-// any stride), whatever its Offset.
-func (l Layout) Contiguous() bool {
-	if l.Shape.Size() == 0 {
-		return true
-	}
-	acc := 1
-	for i := len(l.Shape) - 1; i >= 0; i-- {
-		if l.Shape[i] != 1 && l.Strides[i] != acc {
-			return false
-		}
-		acc *= l.Shape[i]
-	}
-	return true
-}
-
-// ContiguousLayout returns the dense row-major layout of d and s at
-// offset 0.
-func ContiguousLayout(d graph.DType, s graph.Shape) Layout {
-	return Layout{DType: d, Shape: s.Clone(), Strides: s.ContiguousStrides()}
-}
 
 // BufferKind says where a buffer comes from and who owns it.
 type BufferKind uint8
@@ -121,7 +69,7 @@ type Buffer struct {
 // returns. Layout is the layout the plan was built for; a cached plan is
 // only reused for values of the same layouts.
 type Input struct {
-	Layout Layout
+	Layout graph.Layout
 	// Buffer is the index in Plan.Buffers of the slot's buffer.
 	Buffer int
 	// Label is the Input leaf's label, or the op of a bound computed node.
@@ -132,7 +80,7 @@ type Input struct {
 // Plan. Its value is the view Layout of Plan.Buffers[Buffer].
 type Output struct {
 	Buffer int
-	Layout Layout
+	Layout graph.Layout
 	// View is true when the output shares its buffer with an input, with
 	// another output, or is a non-contiguous view of its buffer (Permute,
 	// Slice, BroadcastTo of a materialized value): the executor returns a

@@ -63,9 +63,9 @@ func checkCase(c *randgraph.Case) (err error) {
 			err = fmt.Errorf("panic: %v", r)
 		}
 	}()
-	bound := map[*graph.Node]Layout{}
+	bound := map[*graph.Node]graph.Layout{}
 	for n, t := range c.Bound {
-		bound[n] = Layout{DType: t.DType, Shape: t.Shape, Strides: t.Strides, Offset: t.Offset}
+		bound[n] = t.Layout
 	}
 	for _, tg := range []Target{testCPU(), H100()} {
 		p, err := Build(c.Outputs, bound, tg)

@@ -29,7 +29,7 @@ func TestMatMulEmptyResult(t *testing.T) {
 	a := graph.Input(graph.Int32, graph.Shape{0, 4}, "a")
 	m := graph.MatMul(graph.Reduce(graph.OpProd, a, []int{1}, true), graph.Input(graph.Int32, graph.Shape{1, 4}, "b"))
 	out := graph.MatMul(m, graph.Permute(m, []int{1, 0}))
-	lay := map[*graph.Node]Layout{a: {DType: graph.Int32, Shape: graph.Shape{0, 4}, Strides: []int{4, -1}, Offset: 3}}
+	lay := map[*graph.Node]graph.Layout{a: {DType: graph.Int32, Shape: graph.Shape{0, 4}, Strides: []int{4, -1}, Offset: 3}}
 	p := check(t, testCPU(), lay, out)
 	require.Empty(t, p.Kernels, Explain(p))
 }
@@ -40,23 +40,23 @@ func TestMatMulEmptyResult(t *testing.T) {
 func TestMatMulZeroK(t *testing.T) {
 	tests := []struct {
 		name string
-		out  func() (*graph.Node, map[*graph.Node]Layout)
+		out  func() (*graph.Node, map[*graph.Node]graph.Layout)
 	}{
-		{"bound operands with stride 0", func() (*graph.Node, map[*graph.Node]Layout) {
+		{"bound operands with stride 0", func() (*graph.Node, map[*graph.Node]graph.Layout) {
 			x, w, bias := input(5, 0), input(0, 3), input(3)
-			lay := map[*graph.Node]Layout{x: {DType: graph.Float32, Shape: graph.Shape{5, 0}, Strides: []int{0, 1}}}
+			lay := map[*graph.Node]graph.Layout{x: {DType: graph.Float32, Shape: graph.Shape{5, 0}, Strides: []int{0, 1}}}
 			return graph.Binary(graph.OpMax, add(graph.MatMul(x, w), bias), f32(0.5)), lay
 		}},
-		{"computed operand and its transpose", func() (*graph.Node, map[*graph.Node]Layout) {
+		{"computed operand and its transpose", func() (*graph.Node, map[*graph.Node]graph.Layout) {
 			s := graph.Unary(graph.OpSin, graph.Input(graph.Int32, graph.Shape{5, 0}, "i"))
 			return graph.MatMul(s, graph.Permute(s, []int{1, 0})), nil
 		}},
-		{"batched, broadcast, bound non-contiguous", func() (*graph.Node, map[*graph.Node]Layout) {
+		{"batched, broadcast, bound non-contiguous", func() (*graph.Node, map[*graph.Node]graph.Layout) {
 			x, w := input(1, 2, 0), input(0, 1)
-			lay := map[*graph.Node]Layout{w: {DType: graph.Float32, Shape: graph.Shape{0, 1}, Strides: []int{1, 0}}}
+			lay := map[*graph.Node]graph.Layout{w: {DType: graph.Float32, Shape: graph.Shape{0, 1}, Strides: []int{1, 0}}}
 			return graph.MatMul(graph.BroadcastTo(exp(x), graph.Shape{3, 2, 0}), w), lay
 		}},
-		{"integer", func() (*graph.Node, map[*graph.Node]Layout) {
+		{"integer", func() (*graph.Node, map[*graph.Node]graph.Layout) {
 			x := graph.Input(graph.Int64, graph.Shape{4, 0}, "x")
 			return graph.MatMul(x, graph.Input(graph.Int64, graph.Shape{0, 4}, "w")), nil
 		}},
@@ -98,7 +98,7 @@ func TestReadSites(t *testing.T) {
 // offset.
 func TestEmptyBoundView(t *testing.T) {
 	x := graph.Input(graph.Float64, graph.Shape{1, 0, 4}, "x")
-	lay := map[*graph.Node]Layout{x: {DType: graph.Float64, Shape: graph.Shape{1, 0, 4}, Strides: []int{4, 4, -1}, Offset: 3}}
+	lay := map[*graph.Node]graph.Layout{x: {DType: graph.Float64, Shape: graph.Shape{1, 0, 4}, Strides: []int{4, 4, -1}, Offset: 3}}
 	p := check(t, testCPU(), lay, graph.Unary(graph.OpNeg, x), x)
 	require.Zero(t, p.Buffers[p.Inputs[0].Buffer].Elems)
 	require.Zero(t, p.Buffers[p.Inputs[0].Buffer].Bytes)
@@ -156,7 +156,7 @@ func TestArgMaxTiesAndNaN(t *testing.T) {
 		x := input(6, 5)
 		xt := graph.Permute(x, []int{1, 0})
 		xr := graph.Slice(x, []graph.Range{graph.All, {Step: -1, NoStart: true, NoStop: true}})
-		lay := map[*graph.Node]Layout{x: {DType: graph.Float32, Shape: graph.Shape{6, 5}, Strides: []int{1, 6}}}
+		lay := map[*graph.Node]graph.Layout{x: {DType: graph.Float32, Shape: graph.Shape{6, 5}, Strides: []int{1, 6}}}
 		var outs []*graph.Node
 		for _, op := range []graph.Op{graph.OpArgMax, graph.OpArgMin} {
 			for _, v := range []*graph.Node{x, xt, xr} {
@@ -225,7 +225,7 @@ func TestOutputViewOfOutput(t *testing.T) {
 // another kernel, is computed once.
 func TestReshapeCopySharesMap(t *testing.T) {
 	x := graph.Input(graph.Float64, graph.Shape{2, 3, 2}, "x")
-	lay := map[*graph.Node]Layout{x: {DType: graph.Float64, Shape: graph.Shape{2, 3, 2}, Strides: []int{-3, 1, -6}, Offset: 9}}
+	lay := map[*graph.Node]graph.Layout{x: {DType: graph.Float64, Shape: graph.Shape{2, 3, 2}, Strides: []int{-3, 1, -6}, Offset: 9}}
 	nan := graph.Unary(graph.OpIsNaN, x)
 	flat := graph.Reshape(nan, graph.Shape{12})
 	rev := graph.Slice(flat, []graph.Range{{Step: -1, NoStart: true, NoStop: true}})
@@ -286,7 +286,7 @@ func TestFlatArgMinOfTransposeCopiesOnlyIt(t *testing.T) {
 // does), not the four times larger broadcast array.
 func TestReshapeOfBroadcastMaterializesTheValueBelow(t *testing.T) {
 	x := input(6, 6)
-	lay := map[*graph.Node]Layout{x: {DType: graph.Float32, Shape: graph.Shape{6, 6}, Strides: []int{1, 6}}}
+	lay := map[*graph.Node]graph.Layout{x: {DType: graph.Float32, Shape: graph.Shape{6, 6}, Strides: []int{1, 6}}}
 	r := graph.Reshape(graph.BroadcastTo(exp(x), graph.Shape{4, 6, 6}), graph.Shape{4, 36})
 	p := check(t, testCPU(), lay, graph.Unary(graph.OpLog1p, r))
 	require.Len(t, p.Kernels, 2, Explain(p))

@@ -17,18 +17,18 @@ type walk struct {
 	slotOf    map[*graph.Node]int
 	consumers [][]int // consumers[i]: indices of nodes that read nodes[i] (once per edge)
 	outputs   []*graph.Node
-	bound     map[*graph.Node]Layout
+	bound     map[*graph.Node]graph.Layout
 }
 
 // slotOfLayout returns the bound layout of n, if n is bound.
-func (w *walk) slotOfLayout(n *graph.Node) (Layout, bool) {
+func (w *walk) slotOfLayout(n *graph.Node) (graph.Layout, bool) {
 	l, ok := w.bound[n]
 	return l, ok
 }
 
 // walkGraph collects the nodes under outputs. Bound nodes are leaves:
 // nothing under them is visited. Every OpInput reached must be bound.
-func walkGraph(outputs []*graph.Node, bound map[*graph.Node]Layout) (*walk, error) {
+func walkGraph(outputs []*graph.Node, bound map[*graph.Node]graph.Layout) (*walk, error) {
 	if len(outputs) == 0 {
 		return nil, fmt.Errorf("fuse: no outputs to plan")
 	}

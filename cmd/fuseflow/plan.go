@@ -96,9 +96,9 @@ func explain(args []string, stdout, stderr io.Writer) error {
 		defer b.Close()
 		t = b.Target()
 	}
-	bound := map[*graph.Node]fuse.Layout{}
+	bound := map[*graph.Node]graph.Layout{}
 	for _, n := range e.inputs {
-		bound[n] = fuse.ContiguousLayout(n.DType(), n.Shape())
+		bound[n] = graph.ContiguousLayout(n.DType(), n.Shape())
 	}
 	p, err := fuse.Build([]*graph.Node{e.root}, bound, t)
 	if err != nil {

@@ -137,12 +137,12 @@ func (b *Backend) Eval(ctx context.Context, req *exec.Request) ([]*exec.Tensor, 
 	if err := graph.Verify(req.Outputs...); err != nil {
 		return nil, err
 	}
-	bound := make(map[*graph.Node]fuse.Layout, len(req.Bound))
+	bound := make(map[*graph.Node]graph.Layout, len(req.Bound))
 	for n, t := range req.Bound {
 		if t == nil || t.Buf == nil {
 			return nil, fmt.Errorf("cpu: bound value for %v %v has no buffer", n.Op(), n.Shape())
 		}
-		bound[n] = fuse.Layout{DType: t.DType, Shape: t.Shape, Strides: t.Strides, Offset: t.Offset}
+		bound[n] = t.Layout
 	}
 	plan, slots, err := b.cache.Get(req.Outputs, bound, b.target)
 	if err != nil {
@@ -238,8 +238,7 @@ func (b *Backend) run(ctx context.Context, req *exec.Request, plan *fuse.Plan, l
 			return nil, fmt.Errorf("cpu: output %d reads buffer %d, which holds nothing", i, o.Buffer)
 		}
 		buf.Retain()
-		out[i] = &exec.Tensor{Buf: buf, DType: o.Layout.DType, Shape: o.Layout.Shape.Clone(),
-			Strides: append([]int(nil), o.Layout.Strides...), Offset: o.Layout.Offset}
+		out[i] = &exec.Tensor{Buf: buf, Layout: o.Layout.Clone()}
 	}
 	return out, nil
 }

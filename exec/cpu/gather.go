@@ -4,15 +4,11 @@
 
 package cpu
 
-import "unsafe"
+import (
+	"unsafe"
 
-// layout places an operand in the kernel's iteration space: the element
-// at multi-index (i0, i1, ...) is at Offset + sum(ik*Strides[k]) of its
-// buffer, in elements.
-type layout struct {
-	strides []int
-	offset  int
-}
+	"github.com/fuseflow/fuseflow/graph"
+)
 
 // space is an iteration space: the extents of each axis, outermost first
 // (rank 0 is treated as one element).
@@ -29,42 +25,28 @@ func newSpace(shape []int) space {
 	return space{shape: shape, size: n}
 }
 
-// contiguous reports whether l reads the space in row-major order with
-// unit steps starting at its offset (so flat index f is element
-// offset+f).
-func (s space) contiguous(l layout) bool {
-	acc := 1
-	for k := len(s.shape) - 1; k >= 0; k-- {
-		if s.shape[k] != 1 && l.strides[k] != acc {
-			return s.size == 0
-		}
-		acc *= s.shape[k]
-	}
-	return true
-}
-
 // walk calls run(off, step, n) for each run of consecutive elements along
 // the innermost axis covering flat indices [lo, lo+n) of the space, where
 // off is the buffer offset of the run's first element, step the stride
 // between its elements, and pos the position of the run in the chunk.
 // idx is scratch of at least rank ints.
-func (s space) walk(l layout, lo, n int, idx []int, run func(pos, off, step, cnt int)) {
+func (s space) walk(l graph.Layout, lo, n int, idx []int, run func(pos, off, step, cnt int)) {
 	r := len(s.shape)
 	if r == 0 {
-		run(0, l.offset, 0, n)
+		run(0, l.Offset, 0, n)
 		return
 	}
 	idx = idx[:r]
 	f := lo
-	off := l.offset
+	off := l.Offset
 	for k := r - 1; k >= 0; k-- {
 		e := s.shape[k]
 		idx[k] = f % e
 		f /= e
-		off += idx[k] * l.strides[k]
+		off += idx[k] * l.Strides[k]
 	}
 	last := s.shape[r-1]
-	step := l.strides[r-1]
+	step := l.Strides[r-1]
 	pos := 0
 	for pos < n {
 		cnt := min(last-idx[r-1], n-pos)
@@ -78,11 +60,11 @@ func (s space) walk(l layout, lo, n int, idx []int, run func(pos, off, step, cnt
 		idx[r-1] = 0
 		for k := r - 2; k >= 0; k-- {
 			idx[k]++
-			off += l.strides[k]
+			off += l.Strides[k]
 			if idx[k] < s.shape[k] {
 				break
 			}
-			off -= idx[k] * l.strides[k]
+			off -= idx[k] * l.Strides[k]
 			idx[k] = 0
 		}
 	}

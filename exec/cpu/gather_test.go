@@ -5,6 +5,8 @@ package cpu
 import (
 	"testing"
 	"unsafe"
+
+	"github.com/fuseflow/fuseflow/graph"
 )
 
 // TestWalkGather gathers strided, reversed and broadcast layouts over
@@ -40,7 +42,7 @@ func TestWalkGather(t *testing.T) {
 			for lo := 0; lo < sp.size; lo += chunk {
 				n := min(chunk, sp.size-lo)
 				dst := unsafe.Pointer(&got[lo])
-				sp.walk(layout{strides: tc.strides, offset: tc.offset}, lo, n, idx, func(pos, off, step, cnt int) {
+				sp.walk(graph.Layout{Shape: sp.shape, Strides: tc.strides, Offset: tc.offset}, lo, n, idx, func(pos, off, step, cnt int) {
 					gatherRun(dst, unsafe.Pointer(&src[0]), 4, pos, off, step, cnt)
 				})
 			}

@@ -29,7 +29,7 @@ type planT struct {
 func (pt *planT) input(t *exec.Tensor) int {
 	bi := len(pt.p.Buffers)
 	pt.p.Buffers = append(pt.p.Buffers, fuse.Buffer{Kind: fuse.BufInput, Slot: len(pt.p.Inputs), ElemSize: t.DType.Size(), Elems: t.Buf.Len() / t.DType.Size(), First: 0})
-	pt.p.Inputs = append(pt.p.Inputs, fuse.Input{Buffer: bi, Layout: fuse.Layout{DType: t.DType, Shape: t.Shape, Strides: t.Strides, Offset: t.Offset}})
+	pt.p.Inputs = append(pt.p.Inputs, fuse.Input{Buffer: bi, Layout: t.Layout})
 	pt.inputs = append(pt.inputs, t)
 	return bi
 }
@@ -38,7 +38,7 @@ func (pt *planT) input(t *exec.Tensor) int {
 func (pt *planT) result(d graph.DType, s graph.Shape, first int) int {
 	bi := len(pt.p.Buffers)
 	pt.p.Buffers = append(pt.p.Buffers, fuse.Buffer{Kind: fuse.BufResult, Slot: -1, ElemSize: d.Size(), Elems: s.Size(), Bytes: int64(s.Size() * d.Size()), First: first, Last: len(pt.p.Kernels)})
-	pt.p.Outputs = append(pt.p.Outputs, fuse.Output{Buffer: bi, Layout: fuse.ContiguousLayout(d, s)})
+	pt.p.Outputs = append(pt.p.Outputs, fuse.Output{Buffer: bi, Layout: graph.ContiguousLayout(d, s)})
 	return bi
 }
 

@@ -57,7 +57,7 @@ func lowerMatMul(k *fuse.Kernel) (*mmKernel, error) {
 	// must not hold the accumulator: the epilogue would overwrite it.
 	sp := newSpace(k.Space)
 	for i, st := range k.Stores {
-		if st.DType != m.dt || !sp.contiguous(layout{strides: st.Strides}) {
+		if st.DType != m.dt || !(graph.Layout{Shape: sp.shape, Strides: st.Strides}).Contiguous() {
 			continue
 		}
 		if len(k.Stores) == 1 || k.Epilogue[st.Value].Kind == fuse.InstrAcc {
@@ -96,7 +96,7 @@ func (m *mmKernel) run(ctx context.Context, ex *runState, chunk, workers int) er
 	var tmp []uint64
 	if m.direct >= 0 {
 		st := &m.epi.stores[m.direct]
-		acc = at(ex.bases[st.buf], st.lay.offset, es)
+		acc = at(ex.bases[st.buf], st.lay.Offset, es)
 	} else {
 		tmp = make([]uint64, max(1, (nb*s.M*s.N*es+7)/8))
 		acc = unsafe.Pointer(&tmp[0])

@@ -18,10 +18,10 @@ import (
 // access is a strided view of a buffer over a program's space (an
 // operand it reads or a store it writes).
 type access struct {
-	buf    int // index into the plan's buffers, or fuse.NoBuffer
-	es     int // element size in bytes
-	lay    layout
-	contig bool // flat point f is element lay.offset+f
+	buf    int          // index into the plan's buffers, or fuse.NoBuffer
+	es     int          // element size in bytes
+	lay    graph.Layout // over the program's space
+	contig bool         // flat point f is element lay.Offset+f
 }
 
 // step is one lowered instruction.
@@ -63,8 +63,8 @@ func newAccess(sp space, buf int, d graph.DType, off int, strides []int, keep []
 			st[i] = strides[k]
 		}
 	}
-	a := access{buf: buf, es: d.Size(), lay: layout{strides: st, offset: off}}
-	a.contig = sp.contiguous(a.lay)
+	a := access{buf: buf, es: d.Size(), lay: graph.Layout{DType: d, Shape: sp.shape, Strides: st, Offset: off}}
+	a.contig = a.lay.Contiguous()
 	return a
 }
 

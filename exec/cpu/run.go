@@ -22,7 +22,7 @@ func (p *prog) runChunk(f *frame, bases, accs []unsafe.Pointer, lo, n int) {
 		var dst unsafe.Pointer
 		if st.direct >= 0 {
 			s := &p.stores[st.direct]
-			dst = at(bases[s.buf], s.lay.offset+lo, s.es)
+			dst = at(bases[s.buf], s.lay.Offset+lo, s.es)
 		} else if st.reg >= 0 {
 			dst = f.reg(st.reg)
 		}
@@ -31,7 +31,7 @@ func (p *prog) runChunk(f *frame, bases, accs []unsafe.Pointer, lo, n int) {
 			o := &p.opds[st.opd]
 			base := bases[o.buf]
 			if o.contig && !st.norm {
-				dst = at(base, o.lay.offset+lo, o.es)
+				dst = at(base, o.lay.Offset+lo, o.es)
 				break
 			}
 			es := o.es
@@ -77,7 +77,7 @@ func (p *prog) runChunk(f *frame, bases, accs []unsafe.Pointer, lo, n int) {
 		src := f.ptr[v]
 		base := bases[s.buf]
 		if s.contig {
-			copyBytes(at(base, s.lay.offset+lo, s.es), src, n*s.es)
+			copyBytes(at(base, s.lay.Offset+lo, s.es), src, n*s.es)
 			continue
 		}
 		es := s.es

@@ -269,7 +269,7 @@ func BenchmarkGPURawLaunch(b *testing.B) {
 	be := benchBackend(b)
 	x, out := launchGraph()
 	dx := benchInput(b, be, "x", benchLaunch)
-	layout := map[*graph.Node]fuse.Layout{x: fuse.ContiguousLayout(graph.Float32, graph.Shape{benchLaunch})}
+	layout := map[*graph.Node]graph.Layout{x: graph.ContiguousLayout(graph.Float32, graph.Shape{benchLaunch})}
 	plan, _, err := be.cache.Get([]*graph.Node{out}, layout, be.Target())
 	if err != nil {
 		b.Fatal(err)

@@ -380,7 +380,7 @@ func TestEmulatedMultiWave(t *testing.T) {
 	for _, c := range cases {
 		var xs []*graph.Node
 		bound := map[*graph.Node]*exec.Tensor{}
-		layouts := map[*graph.Node]fuse.Layout{}
+		layouts := map[*graph.Node]graph.Layout{}
 		for i, s := range c.shapes {
 			x := graph.Input(f32, s, fmt.Sprintf("x%d", i))
 			h, err := exec.NewTensor(alloc, f32, s)
@@ -390,7 +390,7 @@ func TestEmulatedMultiWave(t *testing.T) {
 			}
 			xs = append(xs, x)
 			bound[x] = h
-			layouts[x] = fuse.ContiguousLayout(f32, s)
+			layouts[x] = graph.ContiguousLayout(f32, s)
 		}
 		out := c.build(xs)
 		p, err := fuse.Build([]*graph.Node{out}, layouts, tg)

@@ -242,7 +242,7 @@ func emuKernelOf(p *fuse.Plan, k *fuse.Kernel, prog *ir.Program, want *codegen.S
 			if bf.Kind == fuse.BufInput {
 				l := p.Inputs[bf.Slot].Layout
 				es := int64(l.DType.Size())
-				lo, hi := span(l.Shape, l.Strides, l.Offset)
+				lo, hi := l.Span()
 				ep.lo, ep.hi = int64(lo)*es, int64(hi+1)*es
 				if hi < lo {
 					ep.lo, ep.hi = 0, 0

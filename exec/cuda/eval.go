@@ -69,12 +69,12 @@ func (b *Backend) plan(req *exec.Request) (*fuse.Plan, []*graph.Node, error) {
 	if err := graph.Verify(req.Outputs...); err != nil {
 		return nil, nil, err
 	}
-	bound := make(map[*graph.Node]fuse.Layout, len(req.Bound))
+	bound := make(map[*graph.Node]graph.Layout, len(req.Bound))
 	for n, t := range req.Bound {
 		if t == nil || (t.Buf == nil && t.Dev == nil) {
 			return nil, nil, fmt.Errorf("cuda: bound value for %v %v has no buffer", n.Op(), n.Shape())
 		}
-		bound[n] = fuse.Layout{DType: t.DType, Shape: t.Shape, Strides: t.Strides, Offset: t.Offset}
+		bound[n] = t.Layout
 	}
 	return b.cache.Get(req.Outputs, bound, b.target)
 }
@@ -139,7 +139,7 @@ func (b *Backend) run(ctx context.Context, ln *lane, req *exec.Request, prog *pr
 			if err != nil {
 				return nil, err
 			}
-			lo, hi := span(t.Shape, t.Strides, t.Offset)
+			lo, hi := t.Span()
 			if hi >= lo && (lo < 0 || (hi+1)*t.DType.Size() > buf.Len()) {
 				return nil, fmt.Errorf("cuda: bound device tensor %v %v (offset %d, strides %v) reaches outside its %d-byte buffer",
 					t.Shape, t.DType, t.Offset, t.Strides, buf.Len())
@@ -212,8 +212,7 @@ func (b *Backend) run(ctx context.Context, ln *lane, req *exec.Request, prog *pr
 	b.pool.StreamDone(ln.stream)
 	out = make([]*exec.Tensor, len(plan.Outputs))
 	for i, o := range plan.Outputs {
-		out[i] = &exec.Tensor{DType: o.Layout.DType, Shape: o.Layout.Shape.Clone(),
-			Strides: append([]int(nil), o.Layout.Strides...), Offset: o.Layout.Offset}
+		out[i] = &exec.Tensor{Layout: o.Layout.Clone()}
 		switch {
 		case r.hosts[o.Buffer] != nil:
 			out[i].Buf = r.hosts[o.Buffer].Buf

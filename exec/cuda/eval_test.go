@@ -221,9 +221,9 @@ func testArgumentPacking(t *testing.T, compile CompileFunc) {
 					r.Release()
 				}
 			}()
-			layouts := map[*graph.Node]fuse.Layout{}
+			layouts := map[*graph.Node]graph.Layout{}
 			for n, d := range bound {
-				layouts[n] = fuse.Layout{DType: d.DType, Shape: d.Shape, Strides: d.Strides, Offset: d.Offset}
+				layouts[n] = d.Layout
 			}
 			plan, slots, err := b.cache.Get(outs, layouts, b.Target())
 			require.NoError(t, err)
@@ -288,8 +288,8 @@ func TestLaunchAllocatesNothing(t *testing.T) {
 	res, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: dx, y: dy}})
 	require.NoError(t, err)
 	res[0].Release()
-	plan, _, err := b.cache.Get([]*graph.Node{out}, map[*graph.Node]fuse.Layout{
-		x: fuse.ContiguousLayout(graph.Int32, graph.Shape{256}), y: fuse.ContiguousLayout(graph.Int32, graph.Shape{256})}, b.Target())
+	plan, _, err := b.cache.Get([]*graph.Node{out}, map[*graph.Node]graph.Layout{
+		x: graph.ContiguousLayout(graph.Int32, graph.Shape{256}), y: graph.ContiguousLayout(graph.Int32, graph.Shape{256})}, b.Target())
 	require.NoError(t, err)
 	prog, err := b.program(plan)
 	require.NoError(t, err)

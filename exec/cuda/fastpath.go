@@ -45,8 +45,7 @@ func (r *recentPlans) lookup(req *exec.Request) (*fuse.Plan, []*graph.Node, bool
 	}
 	for i, n := range e.slots {
 		t := req.Bound[n]
-		l := &e.plan.Inputs[i].Layout
-		if t == nil || t.DType != l.DType || t.Offset != l.Offset || !t.Shape.Equal(l.Shape) || !slices.Equal(t.Strides, l.Strides) {
+		if t == nil || !t.Layout.Equal(e.plan.Inputs[i].Layout) {
 			return nil, nil, false
 		}
 	}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/fuseflow/fuseflow/codegen/ptx"
 	"github.com/fuseflow/fuseflow/exec"
-	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
 	drv "github.com/fuseflow/fuseflow/internal/cuda"
 	"github.com/fuseflow/fuseflow/internal/ptxas"
@@ -30,11 +29,11 @@ func withDriverVersion(t *testing.T, f *fakeDriver, v int32) {
 // inputs.
 func compiledPTX(t *testing.T, b *Backend, outs ...*graph.Node) string {
 	t.Helper()
-	layouts := map[*graph.Node]fuse.Layout{}
+	layouts := map[*graph.Node]graph.Layout{}
 	var visit func(n *graph.Node)
 	visit = func(n *graph.Node) {
 		if n.Op() == graph.OpInput {
-			layouts[n] = fuse.ContiguousLayout(n.DType(), n.Shape())
+			layouts[n] = graph.ContiguousLayout(n.DType(), n.Shape())
 		}
 		for _, in := range n.Inputs() {
 			visit(in)

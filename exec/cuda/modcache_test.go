@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fuseflow/fuseflow/exec"
-	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
 )
 
@@ -51,7 +50,7 @@ func TestModuleEvictionUnloads(t *testing.T) {
 
 	// A program in use keeps its module loaded past its eviction, until
 	// it is given back.
-	plan, _, err := b.cache.Get(scaled(0), map[*graph.Node]fuse.Layout{x: fuse.ContiguousLayout(graph.Float64, x.Shape())}, b.Target())
+	plan, _, err := b.cache.Get(scaled(0), map[*graph.Node]graph.Layout{x: graph.ContiguousLayout(graph.Float64, x.Shape())}, b.Target())
 	require.NoError(t, err)
 	held, err := b.program(plan)
 	require.NoError(t, err)
@@ -71,7 +70,7 @@ func TestModuleSharedByPrograms(t *testing.T) {
 	f, b := fakeBackend(t, Options{Compile: stubCompile, CacheSize: 4})
 	base := f.modules()
 	x := graph.Input(graph.Float32, graph.Shape{64}, "x")
-	layout := map[*graph.Node]fuse.Layout{x: fuse.ContiguousLayout(graph.Float32, x.Shape())}
+	layout := map[*graph.Node]graph.Layout{x: graph.ContiguousLayout(graph.Float32, x.Shape())}
 	var progs []*program
 	for _, op := range []graph.Op{graph.OpExp, graph.OpLog} { // stubCompile writes the same entries for both
 		plan, _, err := b.cache.Get([]*graph.Node{graph.Unary(op, x)}, layout, b.Target())

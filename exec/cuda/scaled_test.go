@@ -453,9 +453,9 @@ func TestScaledTierCoverage(t *testing.T) {
 	seen := map[string]bool{}
 	for _, fc := range gpuScaledTier().fixed {
 		outs, _, shapes := fc.build()
-		layouts := map[*graph.Node]fuse.Layout{}
+		layouts := map[*graph.Node]graph.Layout{}
 		for n, s := range shapes {
-			layouts[n] = fuse.ContiguousLayout(n.DType(), s)
+			layouts[n] = graph.ContiguousLayout(n.DType(), s)
 		}
 		p, err := fuse.Build(outs, layouts, fuse.H100())
 		require.NoError(t, err, fc.name)

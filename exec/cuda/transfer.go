@@ -13,28 +13,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/graph"
 	drv "github.com/fuseflow/fuseflow/internal/cuda"
 )
 
 var _ exec.HostCopier = (*Backend)(nil)
-
-// span returns the lowest and highest element index a view touches; for
-// an empty view it returns 0, -1.
-func span(shape, strides []int, offset int) (lo, hi int) {
-	lo, hi = offset, offset
-	for k, n := range shape {
-		if n == 0 {
-			return 0, -1
-		}
-		d := (n - 1) * strides[k]
-		if d < 0 {
-			lo += d
-		} else {
-			hi += d
-		}
-	}
-	return lo, hi
-}
 
 // alignDown rounds element index i down so that i*es is a multiple of 16
 // bytes, keeping device pointers derived from it 16-byte aligned.
@@ -52,7 +35,7 @@ func alignDown(i, es int) int {
 // view's elements are read through it).
 func (b *Backend) upload(ln *lane, t *exec.Tensor) (*Buffer, drv.DevicePtr, int, error) {
 	es := t.DType.Size()
-	lo, hi := span(t.Shape, t.Strides, t.Offset)
+	lo, hi := t.Span()
 	if hi < lo { // empty: a valid pointer, nothing to copy
 		buf, err := b.pool.Alloc(16, ln.stream)
 		if err != nil {
@@ -153,8 +136,9 @@ func (b *Backend) ToDevice(ctx context.Context, t *exec.Tensor) (*exec.Tensor, e
 		return nil, b.faulted(err, "copying to the device", "")
 	}
 	b.pool.StreamDone(ln.stream)
-	return &exec.Tensor{Dev: buf, DType: t.DType, Shape: t.Shape.Clone(),
-		Strides: append([]int(nil), t.Strides...), Offset: t.Offset - lo}, nil
+	l := t.Layout.Clone()
+	l.Offset -= lo
+	return &exec.Tensor{Dev: buf, Layout: l}, nil
 }
 
 // deviceBuffer returns t's device buffer, checking that it belongs to
@@ -194,11 +178,11 @@ func (b *Backend) ToHost(ctx context.Context, t *exec.Tensor, alloc memory.Alloc
 	n := t.Shape.Size() * es
 	host := memory.NewResizableBuffer(alloc)
 	host.Resize(n)
-	out := &exec.Tensor{Buf: host, DType: t.DType, Shape: t.Shape.Clone(), Strides: t.Shape.ContiguousStrides()}
+	out := &exec.Tensor{Buf: host, Layout: graph.ContiguousLayout(t.DType, t.Shape)}
 	if n == 0 {
 		return out, nil
 	}
-	lo, hi := span(t.Shape, t.Strides, t.Offset)
+	lo, hi := t.Span()
 	if lo < 0 || (hi+1)*es > buf.Len() {
 		out.Release()
 		return nil, fmt.Errorf("cuda: device tensor %v %v (offset %d, strides %v) reaches outside its %d-byte buffer",

@@ -109,7 +109,7 @@ func TestStridedViews(t *testing.T) {
 		d, err := b.ToDevice(ctx, v)
 		require.NoError(t, err, c.name)
 		require.Equal(t, c.strides, d.Strides, "%s: strides kept", c.name)
-		lo, hi := span(c.shape, c.strides, c.offset)
+		lo, hi := v.Span()
 		require.LessOrEqual(t, d.Dev.Len(), (hi-lo+1)*4+16, "%s: only the covering range moves", c.name)
 		back, err := b.ToHost(ctx, d, mem)
 		require.NoError(t, err, c.name)
@@ -142,7 +142,7 @@ func (otherDevice) Len() int { return 64 }
 
 func TestForeignDeviceBuffer(t *testing.T) {
 	_, b := fakeBackend(t, Options{})
-	x := &exec.Tensor{Dev: otherDevice{}, DType: graph.Float32, Shape: graph.Shape{4}, Strides: []int{1}}
+	x := &exec.Tensor{Dev: otherDevice{}, Layout: graph.ContiguousLayout(graph.Float32, graph.Shape{4})}
 	_, err := b.ToHost(context.Background(), x, nil)
 	require.ErrorContains(t, err, "another backend's device memory")
 	_, err = b.ToDevice(context.Background(), x)

@@ -9,23 +9,18 @@ import (
 	"github.com/fuseflow/fuseflow/graph"
 )
 
-// layout places the elements of a shape in a buffer: element idx lives at
-// offset + sum(idx[k]*strides[k]).
-type layout struct {
-	strides []int
-	offset  int
-}
-
 // layoutOf returns t's own layout.
-func layoutOf(t *exec.Tensor) layout { return layout{t.Strides, t.Offset} }
+func layoutOf(t *exec.Tensor) graph.Layout { return t.Layout }
 
 // contiguous returns the row-major layout of s.
-func contiguous(s graph.Shape) layout { return layout{s.ContiguousStrides(), 0} }
+func contiguous(s graph.Shape) graph.Layout {
+	return graph.Layout{Shape: s, Strides: s.ContiguousStrides()}
+}
 
 // broadcastLayout returns the layout that reads t stretched to shape s by
 // NumPy's rules: axes aligned on the right, stride 0 where t has extent 1
 // (or no axis at all) and s does not. t's shape must broadcast to s.
-func broadcastLayout(t *exec.Tensor, s graph.Shape) layout {
+func broadcastLayout(t *exec.Tensor, s graph.Shape) graph.Layout {
 	st := make([]int, len(s))
 	off := len(s) - len(t.Shape)
 	for i := range t.Shape {
@@ -33,7 +28,7 @@ func broadcastLayout(t *exec.Tensor, s graph.Shape) layout {
 			st[off+i] = t.Strides[i]
 		}
 	}
-	return layout{st, t.Offset}
+	return graph.Layout{DType: t.DType, Shape: s, Strides: st, Offset: t.Offset}
 }
 
 // iter walks the multi-indices of a shape in row-major order; off[j] is
@@ -46,11 +41,11 @@ type iter struct {
 }
 
 // newIter starts at element 0 of shape in every layout.
-func newIter(shape graph.Shape, ls ...layout) *iter {
+func newIter(shape graph.Shape, ls ...graph.Layout) *iter {
 	it := &iter{shape: shape, idx: make([]int, len(shape)), strides: make([][]int, len(ls)), off: make([]int, len(ls))}
 	for j, l := range ls {
-		it.strides[j] = l.strides
-		it.off[j] = l.offset
+		it.strides[j] = l.Strides
+		it.off[j] = l.Offset
 	}
 	return it
 }

@@ -39,7 +39,7 @@ func reduce(n *graph.Node, x vec) (vec, error) {
 		}
 	}
 	out := n.Size()
-	it := newIter(in, layout{ost, 0})
+	it := newIter(in, graph.Layout{Shape: in, Strides: ost})
 	m := in.Size()
 	switch n.Op() {
 	case graph.OpArgMax, graph.OpArgMin:

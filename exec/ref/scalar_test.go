@@ -90,7 +90,7 @@ func TestCastFloat(t *testing.T) {
 func TestIter(t *testing.T) {
 	// Shape (2, 3): layout 0 row-major, layout 1 the transpose of a (3, 2)
 	// buffer at offset 1, layout 2 a broadcast row.
-	it := newIter(graph.Shape{2, 3}, layout{[]int{3, 1}, 0}, layout{[]int{1, 2}, 1}, layout{[]int{0, 1}, 0})
+	it := newIter(graph.Shape{2, 3}, graph.Layout{Strides: []int{3, 1}}, graph.Layout{Strides: []int{1, 2}, Offset: 1}, graph.Layout{Strides: []int{0, 1}})
 	var got [3][]int
 	for range 6 {
 		for j := range got {
@@ -107,7 +107,7 @@ func TestIter(t *testing.T) {
 		}
 	}
 	// A 0-d shape has one element at the offset.
-	z := newIter(graph.Shape{}, layout{nil, 4})
+	z := newIter(graph.Shape{}, graph.Layout{Offset: 4})
 	if z.off[0] != 4 {
 		t.Fatalf("got:%d want:4", z.off[0])
 	}

@@ -17,7 +17,7 @@ import (
 //   - Permute: axis i of the result is axis Perm[i] of x.
 //   - BroadcastTo: NumPy broadcasting (stride 0 on stretched axes).
 //   - Slice: element i along an axis is x's element Start + i*Step.
-func viewLayout(n *graph.Node, x *exec.Tensor) layout {
+func viewLayout(n *graph.Node, x *exec.Tensor) graph.Layout {
 	a := n.Attr()
 	switch n.Op() {
 	case graph.OpPermute:
@@ -25,7 +25,7 @@ func viewLayout(n *graph.Node, x *exec.Tensor) layout {
 		for i, p := range a.Perm {
 			st[i] = x.Strides[p]
 		}
-		return layout{st, x.Offset}
+		return graph.Layout{DType: x.DType, Shape: n.Shape(), Strides: st, Offset: x.Offset}
 	case graph.OpBroadcast:
 		return broadcastLayout(x, n.Shape())
 	case graph.OpSlice:
@@ -37,7 +37,7 @@ func viewLayout(n *graph.Node, x *exec.Tensor) layout {
 				off += sp.Start * x.Strides[i]
 			}
 		}
-		return layout{st, off}
+		return graph.Layout{DType: x.DType, Shape: n.Shape(), Strides: st, Offset: off}
 	}
 	panic("ref: viewLayout of " + n.Op().String())
 }
@@ -68,7 +68,7 @@ func concat(alloc memory.Allocator, n *graph.Node, xs []*exec.Tensor) (*exec.Ten
 	dst := contiguous(n.Shape())
 	for _, x := range xs {
 		copyElems(out, dst, x, layoutOf(x), x.Shape)
-		dst.offset += x.Shape[ax] * dst.strides[ax]
+		dst.Offset += x.Shape[ax] * dst.Strides[ax]
 	}
 	return out, nil
 }
@@ -76,7 +76,7 @@ func concat(alloc memory.Allocator, n *graph.Node, xs []*exec.Tensor) (*exec.Ten
 // copyElems copies the elements of shape s from src (read through sl) to
 // dst (written through dl); both have the same dtype. Bool bytes are
 // normalized to 0 or 1.
-func copyElems(dst *exec.Tensor, dl layout, src *exec.Tensor, sl layout, s graph.Shape) {
+func copyElems(dst *exec.Tensor, dl graph.Layout, src *exec.Tensor, sl graph.Layout, s graph.Shape) {
 	if s.Size() == 0 {
 		return
 	}

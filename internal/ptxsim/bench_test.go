@@ -24,9 +24,9 @@ type benchKernel struct {
 // returns its launches.
 func prepare(b *testing.B, outs []*graph.Node, tg fuse.Target) *benchKernel {
 	b.Helper()
-	layouts := map[*graph.Node]fuse.Layout{}
+	layouts := map[*graph.Node]graph.Layout{}
 	for _, in := range collectInputs(outs) {
-		layouts[in] = fuse.ContiguousLayout(in.DType(), in.Shape())
+		layouts[in] = graph.ContiguousLayout(in.DType(), in.Shape())
 	}
 	p, err := fuse.Build(outs, layouts, tg)
 	if err != nil {

@@ -96,9 +96,9 @@ func TestEmitterOutputParses(t *testing.T) {
 	}
 	for seed := range uint64(n) {
 		c := randCase(t, 500+seed, randgraph.Config{MaxExtent: 9, Steps: 10})
-		layouts := map[*graph.Node]fuse.Layout{}
+		layouts := map[*graph.Node]graph.Layout{}
 		for node, x := range c.Bound {
-			layouts[node] = fuse.Layout{DType: x.DType, Shape: x.Shape, Strides: x.Strides, Offset: x.Offset}
+			layouts[node] = x.Layout
 		}
 		for _, tg := range []fuse.Target{smallGPU(), fuse.H100()} {
 			p, err := fuse.Build(c.Outputs, layouts, tg)

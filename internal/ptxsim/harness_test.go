@@ -64,9 +64,9 @@ type simResult struct {
 // compares the outputs with the reference. It returns an error describing
 // the first disagreement.
 func runGraph(outs []*graph.Node, exact []bool, bound map[*graph.Node]*exec.Tensor, tg fuse.Target, fast bool) (*simResult, error) {
-	layouts := map[*graph.Node]fuse.Layout{}
+	layouts := map[*graph.Node]graph.Layout{}
 	for n, x := range bound {
-		layouts[n] = fuse.Layout{DType: x.DType, Shape: x.Shape, Strides: x.Strides, Offset: x.Offset}
+		layouts[n] = x.Layout
 	}
 	p, err := fuse.Build(outs, layouts, tg)
 	if err != nil {
@@ -183,8 +183,7 @@ func runGraph(outs []*graph.Node, exact []bool, bound map[*graph.Node]*exec.Tens
 		}
 	}()
 	for i, o := range p.Outputs {
-		l := o.Layout
-		got := &exec.Tensor{Buf: memory.NewBufferBytes(sim[o.Buffer]), DType: l.DType, Shape: l.Shape, Strides: l.Strides, Offset: l.Offset}
+		got := &exec.Tensor{Buf: memory.NewBufferBytes(sim[o.Buffer]), Layout: o.Layout}
 		if err := randgraph.Compare(got, want[i], exact[i] && !approxOf(outs[i])); err != nil {
 			return res, fmt.Errorf("output %d (%v %v %v) against the reference: %w\n%s", i, outs[i].Op(), outs[i].Shape(), outs[i].DType(), err, fuse.Explain(p))
 		}
