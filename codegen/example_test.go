@@ -33,7 +33,7 @@ func Example() {
 			fmt.Printf("  param %s: %v buffer %d read-only %v\n", p.Name, p.Kind, p.Buffer, p.ReadOnly)
 		}
 		for _, l := range k.Launches {
-			fmt.Printf("  launch grid %d block %d\n", l.Grid, l.Block)
+			fmt.Printf("  launch grid %v block %v\n", l.Grid, l.Block)
 		}
 	}
 	fmt.Println(strings.Contains(mod.PTX, ".entry "+mod.Kernels[0].Entry))

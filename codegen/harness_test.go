@@ -162,7 +162,7 @@ func interpret(t testing.TB, p *fuse.Plan, slots []*graph.Node, bound map[*graph
 					args[pi] = ln.Pass
 				}
 			}
-			err := prog.Run(ir.Config{Grid: [3]int{ln.Grid}, Block: [3]int{ln.Block}}, args...)
+			err := prog.Run(ir.Config{Grid: ln.Grid.Array(), Block: ln.Block.Array()}, args...)
 			require.NoError(t, err, "kernel %d (%s) pass %d:\n%s", ki, k.Name, ln.Pass, fuse.Explain(p))
 		}
 	}

@@ -171,7 +171,7 @@ func (l *lowerer) ptr(buf int, t ir.Type) *ir.Value {
 	return p
 }
 
-// launch appends a launch to the signature.
+// launch appends a 1-D launch to the signature.
 func (l *lowerer) launch(grid, block int, pass int32) {
-	l.sig.Launches = append(l.sig.Launches, Launch{Grid: max(grid, 1), Block: block, Pass: pass})
+	l.sig.Launches = append(l.sig.Launches, Launch{Grid: D1(max(grid, 1)), Block: D1(block), Pass: pass})
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/ebitengine/purego"
 
+	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
@@ -292,14 +293,14 @@ func BenchmarkGPURawLaunch(b *testing.B) {
 	vals := make([]uint64, len(pk.sig.Params)) // the bare launch's parameter values
 	for i, p := range pk.sig.Params {
 		switch p.Kind {
-		case ParamBuffer:
+		case codegen.ParamBuffer:
 			ptr := dst.Ptr()
 			if plan.Buffers[p.Buffer].Kind == fuse.BufInput {
 				ptr = dx.Dev.(*Buffer).Ptr()
 			}
 			args.SetPtr(i, ptr)
 			vals[i] = uint64(ptr)
-		case ParamPass:
+		case codegen.ParamPass:
 			args.SetI32(i, pk.sig.Launches[0].Pass)
 			vals[i] = uint64(uint32(pk.sig.Launches[0].Pass))
 		}
@@ -342,7 +343,7 @@ func BenchmarkGPURawLaunch(b *testing.B) {
 		err = ctx.Do(func() error {
 			b.ResetTimer()
 			for range b.N {
-				if r, _, _ := purego.SyscallN(launch, uintptr(prog.kernels[0].fn), uintptr(l.Grid), 1, 1, uintptr(l.Block), 1, 1, 0,
+				if r, _, _ := purego.SyscallN(launch, uintptr(prog.kernels[0].fn), uintptr(l.Grid.X), uintptr(l.Grid.Y), uintptr(l.Grid.Z), uintptr(l.Block.X), uintptr(l.Block.Y), uintptr(l.Block.Z), 0,
 					uintptr(ln.stream), pp, 0); int32(r) != 0 {
 					return fmt.Errorf("cuLaunchKernel: %v", drv.Result(int32(r)))
 				}
@@ -358,7 +359,7 @@ func BenchmarkGPURawLaunch(b *testing.B) {
 	})
 	b.Run("binding", func(b *testing.B) {
 		for range b.N {
-			if err := ctx.Launch(pk.fn, drv.Dim3{X: uint32(l.Grid)}, drv.Dim3{X: uint32(l.Block)}, 0, ln.stream, args); err != nil {
+			if err := ctx.Launch(pk.fn, dim3(l.Grid), dim3(l.Block), 0, ln.stream, args); err != nil {
 				b.Fatal(err)
 			}
 			if err := ctx.StreamSynchronize(ln.stream); err != nil {

@@ -305,7 +305,7 @@ func TestEmulatedPTXFault(t *testing.T) {
 	defer alloc.AssertSize(t, 0)
 	store := regexp.MustCompile(`(st\.global(?:\.v[24])?\.f32\s+\[%rd[0-9]+)\]`)
 	good := b.compile
-	b.compile = e.wrap(func(p *fuse.Plan, tg fuse.Target) (*Module, error) {
+	b.compile = e.wrap(func(p *fuse.Plan, tg fuse.Target) (*codegen.Module, error) {
 		m, err := good(p, tg)
 		if err != nil {
 			return nil, err

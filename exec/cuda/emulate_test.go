@@ -149,7 +149,7 @@ func needEmu(t interface {
 // whether inner generates fast math (the accurate math calls are expanded
 // as the PTX emitter does otherwise).
 func (e *emulator) wrap(inner CompileFunc, fast bool) CompileFunc {
-	return func(p *fuse.Plan, t fuse.Target) (*Module, error) {
+	return func(p *fuse.Plan, t fuse.Target) (*codegen.Module, error) {
 		m, err := inner(p, t)
 		if err != nil {
 			return nil, err
@@ -220,7 +220,7 @@ func (e *emulator) compiled() map[string]int {
 
 // emuKernelOf checks that the executor's signature got agrees with the
 // lowered one and works out each buffer's reachable bytes.
-func emuKernelOf(p *fuse.Plan, k *fuse.Kernel, prog *ir.Program, want *codegen.Signature, got *Signature) (*emuKernel, error) {
+func emuKernelOf(p *fuse.Plan, k *fuse.Kernel, prog *ir.Program, want *codegen.Signature, got *codegen.Signature) (*emuKernel, error) {
 	if len(got.Params) != len(want.Params) || len(got.Launches) != len(want.Launches) {
 		return nil, fmt.Errorf("emulator: kernel %s: the module's signature has %d params and %d launches, Lower's %d and %d",
 			k.Name, len(got.Params), len(got.Launches), len(want.Params), len(want.Launches))

@@ -22,6 +22,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
@@ -541,7 +542,7 @@ func TestEmulatedKernelFault(t *testing.T) {
 // the plan's big input (over 100 elements) points at the small input's
 // buffer: the kernel then reads past the end of that buffer.
 func overreadInput(good CompileFunc) CompileFunc {
-	return func(p *fuse.Plan, tg fuse.Target) (*Module, error) {
+	return func(p *fuse.Plan, tg fuse.Target) (*codegen.Module, error) {
 		m, err := good(p, tg)
 		if err != nil {
 			return m, err
@@ -556,7 +557,7 @@ func overreadInput(good CompileFunc) CompileFunc {
 		}
 		for i := range m.Kernels {
 			for j := range m.Kernels[i].Params {
-				if prm := &m.Kernels[i].Params[j]; prm.Kind == ParamBuffer && prm.Buffer == big && small >= 0 {
+				if prm := &m.Kernels[i].Params[j]; prm.Kind == codegen.ParamBuffer && prm.Buffer == big && small >= 0 {
 					prm.Buffer = small
 				}
 			}

@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
@@ -260,23 +261,28 @@ func (b *Backend) launch(ln *lane, pk *progKernel, ptrs []drv.DevicePtr) error {
 	a := pk.getArgs()
 	defer pk.args.Put(a)
 	for i := range pk.sig.Params {
-		if p := &pk.sig.Params[i]; p.Kind == ParamBuffer {
+		if p := &pk.sig.Params[i]; p.Kind == codegen.ParamBuffer {
 			a.SetPtr(i, ptrs[p.Buffer])
 		}
 	}
 	for li := range pk.sig.Launches {
 		l := &pk.sig.Launches[li]
 		for i := range pk.sig.Params {
-			if pk.sig.Params[i].Kind == ParamPass {
+			if pk.sig.Params[i].Kind == codegen.ParamPass {
 				a.SetI32(i, l.Pass)
 			}
 		}
-		err := b.ctx.Launch(pk.fn, drv.Dim3{X: uint32(l.Grid)}, drv.Dim3{X: uint32(l.Block)}, 0, ln.stream, a)
+		err := b.ctx.Launch(pk.fn, dim3(l.Grid), dim3(l.Block), uint32(l.SharedBytes), ln.stream, a)
 		if err != nil {
-			return fmt.Errorf("cuda: launching kernel %s (entry %s, launch %d of %d: grid %d, block %d): %w",
-				pk.k.Name, pk.sig.Entry, li+1, len(pk.sig.Launches), l.Grid, l.Block, err)
+			return fmt.Errorf("cuda: launching kernel %s (entry %s, launch %d of %d: %v): %w",
+				pk.k.Name, pk.sig.Entry, li+1, len(pk.sig.Launches), l, err)
 		}
 		b.launches.Add(1)
 	}
 	return nil
+}
+
+// dim3 converts a launch extent for the driver.
+func dim3(d codegen.Dim3) drv.Dim3 {
+	return drv.Dim3{X: uint32(d.X), Y: uint32(d.Y), Z: uint32(d.Z)}
 }

@@ -9,6 +9,7 @@ package cuda
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
@@ -88,7 +90,7 @@ func TestEvalRunsFakeAdd(t *testing.T) {
 
 func TestWarmEvalGeneratesAndLoadsNothing(t *testing.T) {
 	var compiles atomic.Int64
-	counting := func(p *fuse.Plan, tg fuse.Target) (*Module, error) {
+	counting := func(p *fuse.Plan, tg fuse.Target) (*codegen.Module, error) {
 		compiles.Add(1)
 		return addCompile(p, tg)
 	}
@@ -240,11 +242,11 @@ func testArgumentPacking(t *testing.T, compile CompileFunc) {
 			lastL := lastK.sig.Launches[len(lastK.sig.Launches)-1]
 			rec := f.lastLaunch()
 			require.Equal(t, lastK.sig.Entry, rec.name)
-			require.Equal(t, uint32(lastL.Grid), rec.grid)
-			require.Equal(t, uint32(lastL.Block), rec.block)
+			require.Equal(t, uint32(lastL.Grid.X), rec.grid)
+			require.Equal(t, uint32(lastL.Block.X), rec.block)
 			require.Len(t, rec.params, len(lastK.sig.Params))
 			for i, prm := range lastK.sig.Params {
-				if prm.Kind == ParamPass {
+				if prm.Kind == codegen.ParamPass {
 					require.Equal(t, uint64(uint32(lastL.Pass)), rec.params[i], "pass")
 					continue
 				}
@@ -372,9 +374,59 @@ func TestFailingLaunchIsAnError(t *testing.T) {
 	res[0].Release()
 }
 
+// TestLaunchDescriptor makes a launch of every kind of the shared
+// descriptor: a 3-D grid and block, dynamic shared memory, and scalar
+// parameters of every dtype beside the buffers and the pass, and checks
+// what the fake driver received.
+func TestLaunchDescriptor(t *testing.T) {
+	const ptxText = ".version 8.0\n.target sm_90\n.address_size 64\n\n.visible .entry k3d(\n" +
+		"\t.param .u64 a,\n\t.param .u64 b,\n\t.param .u64 c,\n" +
+		"\t.param .s32 i,\n\t.param .s64 l,\n\t.param .f32 f,\n\t.param .f64 d,\n\t.param .u32 z,\n\t.param .s32 pass\n)\n{\n\tret;\n}\n"
+	launch := codegen.Launch{Grid: codegen.Dim3{X: 2, Y: 3, Z: 4}, Block: codegen.Dim3{X: 8, Y: 4, Z: 2}, SharedBytes: 96, Pass: 7}
+	scalars := []graph.Scalar{
+		{DType: graph.Int32, I: -5}, {DType: graph.Int64, I: -1 << 40}, {DType: graph.Float32, F: 1.5},
+		{DType: graph.Float64, F: -0.25}, {DType: graph.Bool, I: 1},
+	}
+	want := []func(t *testing.T, v uint64){
+		func(t *testing.T, v uint64) { require.Equal(t, uint64(uint32(0xfffffffb)), v&0xffffffff) },
+		func(t *testing.T, v uint64) { require.Equal(t, uint64(0xffffff0000000000), v) },
+		func(t *testing.T, v uint64) { require.Equal(t, uint64(math.Float32bits(1.5)), v&0xffffffff) },
+		func(t *testing.T, v uint64) { require.Equal(t, math.Float64bits(-0.25), v) },
+		func(t *testing.T, v uint64) { require.Equal(t, uint64(1), v&0xffffffff) },
+	}
+	f, b := fakeBackend(t, Options{Compile: func(p *fuse.Plan, _ fuse.Target) (*codegen.Module, error) {
+		sig := codegen.Signature{Entry: "k3d", Launches: []codegen.Launch{launch}}
+		for _, bf := range kernelBuffers(&p.Kernels[0]) {
+			sig.Params = append(sig.Params, codegen.Param{Kind: codegen.ParamBuffer, Buffer: bf})
+		}
+		for _, v := range scalars {
+			sig.Params = append(sig.Params, codegen.Param{Kind: codegen.ParamScalar, Buffer: -1, Value: v})
+		}
+		sig.Params = append(sig.Params, codegen.Param{Kind: codegen.ParamPass, Buffer: -1})
+		return &codegen.Module{PTX: ptxText, Kernels: []codegen.Signature{sig}}, nil
+	}})
+	x, y, out := addGraph(10)
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	hx, hy := hostI32(t, mem, 10, 1), hostI32(t, mem, 10, 1)
+	defer hx.Release()
+	defer hy.Release()
+	res, err := b.Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}})
+	require.NoError(t, err)
+	res[0].Release()
+	rec := f.lastLaunch()
+	require.Equal(t, "k3d", rec.name)
+	require.Equal(t, [7]uint32{2, 3, 4, 8, 4, 2, 96}, rec.dims, "grid, block and dynamic shared memory")
+	require.Len(t, rec.params, 3+len(scalars)+1)
+	for i, w := range want {
+		w(t, rec.params[3+i])
+	}
+	require.Equal(t, uint64(7), rec.params[len(rec.params)-1], "pass")
+}
+
 func TestCompileErrorIsAnError(t *testing.T) {
-	_, b := fakeBackend(t, Options{Compile: func(*fuse.Plan, fuse.Target) (*Module, error) {
-		return &Module{PTX: "FAKE_JIT_ERROR", Kernels: []Signature{{Entry: "k", Launches: []Launch{{Grid: 1, Block: 1}}}}}, nil
+	_, b := fakeBackend(t, Options{Compile: func(*fuse.Plan, fuse.Target) (*codegen.Module, error) {
+		return &codegen.Module{PTX: "FAKE_JIT_ERROR", Kernels: []codegen.Signature{{Entry: "k", Launches: []codegen.Launch{{Grid: codegen.D1(1), Block: codegen.D1(1)}}}}}, nil
 	}})
 	x, y, out := addGraph(10)
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
@@ -444,10 +496,10 @@ func toDevicePtrs(p []uint64) []drv.DevicePtr {
 }
 
 func TestBadGeometryIsALaunchError(t *testing.T) {
-	broken := func(p *fuse.Plan, tg fuse.Target) (*Module, error) {
+	broken := func(p *fuse.Plan, tg fuse.Target) (*codegen.Module, error) {
 		m, err := stubCompile(p, tg)
 		if err == nil {
-			m.Kernels[0].Launches[0].Block = 4096 // more threads than a block may have
+			m.Kernels[0].Launches[0].Block = codegen.D1(4096) // more threads than a block may have
 		}
 		return m, err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ebitengine/purego"
 
+	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/fuse"
 	drv "github.com/fuseflow/fuseflow/internal/cuda"
 )
@@ -45,9 +46,12 @@ type fakeDriver struct {
 	freeSince  func(mark uint64) uint64
 }
 
-// launchRecord is what the fake recorded about the last launch.
+// launchRecord is what the fake recorded about the last launch: the x
+// extents of its grid and block, all of dims (grid x, y, z, block x, y,
+// z, dynamic shared bytes), its parameters' values and its entry.
 type launchRecord struct {
 	grid, block uint32
+	dims        [7]uint32
 	params      []uint64
 	name        string
 }
@@ -58,7 +62,7 @@ func (f *fakeDriver) lastLaunch() launchRecord {
 	var name [128]byte
 	n := f.last(&dims[0], &params[0], 32, &name[0], 128)
 	end := strings.IndexByte(string(name[:]), 0)
-	return launchRecord{grid: dims[0], block: dims[3], params: append([]uint64(nil), params[:n]...), name: string(name[:end])}
+	return launchRecord{grid: dims[0], block: dims[3], dims: dims, params: append([]uint64(nil), params[:n]...), name: string(name[:end])}
 }
 
 var (
@@ -210,25 +214,25 @@ func kernelBuffers(k *fuse.Kernel) []int {
 // taking a pointer per buffer the kernel touches and an s32 pass, with the
 // plan's geometry (two launches when there is a scratch buffer). The
 // bodies are empty: the fake records launches but cannot run them.
-func stubCompile(p *fuse.Plan, t fuse.Target) (*Module, error) {
+func stubCompile(p *fuse.Plan, t fuse.Target) (*codegen.Module, error) {
 	var sb strings.Builder
 	sb.WriteString(".version 8.0\n.target sm_90\n.address_size 64\n")
-	m := &Module{}
+	m := &codegen.Module{}
 	for i := range p.Kernels {
 		k := &p.Kernels[i]
-		sig := Signature{Entry: fmt.Sprintf("k%d_%s", i, k.Kind)}
+		sig := codegen.Signature{Entry: fmt.Sprintf("k%d_%s", i, k.Kind)}
 		fmt.Fprintf(&sb, "\n.visible .entry %s(\n", sig.Entry)
 		for _, b := range kernelBuffers(k) {
 			fmt.Fprintf(&sb, "\t.param .u64 b%d,\n", b)
-			sig.Params = append(sig.Params, Param{Kind: ParamBuffer, Name: fmt.Sprintf("b%d", b), Buffer: b})
+			sig.Params = append(sig.Params, codegen.Param{Kind: codegen.ParamBuffer, Name: fmt.Sprintf("b%d", b), Buffer: b})
 		}
 		sb.WriteString("\t.param .s32 pass\n)\n{\n\tret;\n}\n")
-		sig.Params = append(sig.Params, Param{Kind: ParamPass, Name: "pass", Buffer: -1})
+		sig.Params = append(sig.Params, codegen.Param{Kind: codegen.ParamPass, Name: "pass", Buffer: -1})
 		g := k.Geometry
 		block := max(g.Block, 32)
-		sig.Launches = []Launch{{Grid: max(g.Grid, 1), Block: block}}
+		sig.Launches = []codegen.Launch{{Grid: codegen.D1(max(g.Grid, 1)), Block: codegen.D1(block)}}
 		if k.Kind == fuse.KindReduce && g.Scratch >= 0 {
-			sig.Launches = append(sig.Launches, Launch{Grid: 1, Block: block, Pass: 1})
+			sig.Launches = append(sig.Launches, codegen.Launch{Grid: codegen.D1(1), Block: codegen.D1(block), Pass: 1})
 		}
 		m.Kernels = append(m.Kernels, sig)
 	}
@@ -240,7 +244,7 @@ func stubCompile(p *fuse.Plan, t fuse.Target) (*Module, error) {
 // operands, the fake's runnable fake_add entry (c[i] = a[i] + b[i] for
 // i < n, n passed as the pass parameter). It lets tests check what the
 // executor moves and binds, with the fake computing on the host.
-func addCompile(p *fuse.Plan, t fuse.Target) (*Module, error) {
+func addCompile(p *fuse.Plan, t fuse.Target) (*codegen.Module, error) {
 	if len(p.Kernels) != 1 || p.Kernels[0].Kind != fuse.KindMap {
 		return nil, fmt.Errorf("addCompile: want one map kernel, have %d", len(p.Kernels))
 	}
@@ -254,10 +258,10 @@ func addCompile(p *fuse.Plan, t fuse.Target) (*Module, error) {
 		n *= e
 	}
 	const ptx = ".version 8.0\n.target sm_90\n.address_size 64\n\n.visible .entry fake_add(\n\t.param .u64 a,\n\t.param .u64 b,\n\t.param .u64 c,\n\t.param .u32 n\n)\n{\n\tret;\n}\n"
-	sig := Signature{Entry: "fake_add", Launches: []Launch{{Grid: (n + 255) / 256, Block: 256, Pass: int32(n)}}}
+	sig := codegen.Signature{Entry: "fake_add", Launches: []codegen.Launch{{Grid: codegen.D1((n + 255) / 256), Block: codegen.D1(256), Pass: int32(n)}}}
 	for _, b := range bufs {
-		sig.Params = append(sig.Params, Param{Kind: ParamBuffer, Buffer: b})
+		sig.Params = append(sig.Params, codegen.Param{Kind: codegen.ParamBuffer, Buffer: b})
 	}
-	sig.Params = append(sig.Params, Param{Kind: ParamPass, Buffer: -1})
-	return &Module{PTX: ptx, Kernels: []Signature{sig}}, nil
+	sig.Params = append(sig.Params, codegen.Param{Kind: codegen.ParamPass, Buffer: -1})
+	return &codegen.Module{PTX: ptx, Kernels: []codegen.Signature{sig}}, nil
 }

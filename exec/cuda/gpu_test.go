@@ -19,6 +19,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
@@ -281,10 +282,10 @@ func TestGPULaunchFailure(t *testing.T) {
 	opts := Options{}
 	b := gpuBackend(t, opts)
 	good := b.compile
-	b.compile = func(p *fuse.Plan, tg fuse.Target) (*Module, error) {
+	b.compile = func(p *fuse.Plan, tg fuse.Target) (*codegen.Module, error) {
 		m, err := good(p, tg)
 		if err == nil && broken {
-			m.Kernels[0].Launches[0].Block = 4096
+			m.Kernels[0].Launches[0].Block = codegen.D1(4096)
 		}
 		return m, err
 	}

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/fuse"
 	drv "github.com/fuseflow/fuseflow/internal/cuda"
 )
@@ -20,7 +21,7 @@ type KernelTime struct {
 	Name, Entry string
 	Kind        fuse.Kind
 	// Launches are the launches made, with their geometry.
-	Launches []Launch
+	Launches []codegen.Launch
 	// Time is the GPU time between events recorded before the first launch
 	// and after the last.
 	Time time.Duration
@@ -98,7 +99,7 @@ func (r *Run) Explain() string {
 	for _, k := range r.Kernels {
 		geo := make([]string, len(k.Launches))
 		for i, l := range k.Launches {
-			geo[i] = fmt.Sprintf("%dx%d", l.Grid, l.Block)
+			geo[i] = fmt.Sprintf("%vx%v", l.Grid, l.Block)
 		}
 		fmt.Fprintf(tw, "%s\t%v\t%s\t%s\t%v\t%d\t%.1f\n", k.Name, k.Kind, k.Entry, strings.Join(geo, " + "),
 			k.Time.Round(100*time.Nanosecond), k.Bytes, k.GBps())

@@ -13,56 +13,15 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/fuse"
+	"github.com/fuseflow/fuseflow/graph"
 	drv "github.com/fuseflow/fuseflow/internal/cuda"
 )
 
 // CompileFunc generates the PTX module of a plan for a GPU target, with a
 // Signature per plan kernel.
-type CompileFunc func(p *fuse.Plan, t fuse.Target) (*Module, error)
-
-// Module is a plan's generated code: one PTX module with an entry per
-// plan kernel; Kernels[i] launches Plan.Kernels[i]. It is the executor's
-// view of codegen.Module.
-type Module struct {
-	PTX     string
-	Kernels []Signature
-}
-
-// Signature says how to launch the code of one plan kernel: the entry,
-// its parameters in order and the launches to make, in order, on one
-// stream. Shared memory is static, declared in the PTX.
-type Signature struct {
-	Entry    string
-	Params   []Param
-	Launches []Launch
-}
-
-// ParamKind says what the executor passes for a parameter.
-type ParamKind uint8
-
-// The parameter kinds.
-const (
-	// ParamBuffer is the 64-bit device address of element 0 of
-	// Plan.Buffers[Param.Buffer] (16-byte aligned).
-	ParamBuffer ParamKind = iota + 1
-	// ParamPass is an int32: the Pass of the launch being made.
-	ParamPass
-)
-
-// Param is one kernel parameter.
-type Param struct {
-	Kind   ParamKind
-	Name   string
-	Buffer int
-}
-
-// Launch is one launch of a kernel: a 1-D grid of Grid blocks of Block
-// threads, passing Pass to a ParamPass parameter.
-type Launch struct {
-	Grid, Block int
-	Pass        int32
-}
+type CompileFunc func(p *fuse.Plan, t fuse.Target) (*codegen.Module, error)
 
 // program is a plan ready to launch.
 type program struct {
@@ -82,7 +41,7 @@ type program struct {
 // progKernel is one plan kernel's function and launches.
 type progKernel struct {
 	k     *fuse.Kernel
-	sig   Signature
+	sig   codegen.Signature
 	fn    drv.Function
 	kinds []drv.ArgKind
 	// args holds *drv.Args for this signature, reused across launches.
@@ -94,13 +53,50 @@ func (pk *progKernel) getArgs() *drv.Args {
 	if a, ok := pk.args.Get().(*drv.Args); ok {
 		return a
 	}
-	return drv.NewArgs(pk.kinds...)
+	a := drv.NewArgs(pk.kinds...)
+	for i := range pk.sig.Params {
+		if p := &pk.sig.Params[i]; p.Kind == codegen.ParamScalar {
+			setScalar(a, i, p.Value)
+		}
+	}
+	return a
 }
 
-// paramKinds maps codegen's parameter kinds to driver argument kinds.
-var paramKinds = map[ParamKind]drv.ArgKind{
-	ParamBuffer: drv.ArgPtr,
-	ParamPass:   drv.ArgI32,
+// argKind returns the driver argument kind of a parameter, or false when
+// the executor cannot pass it.
+func argKind(p *codegen.Param) (drv.ArgKind, bool) {
+	switch p.Kind {
+	case codegen.ParamBuffer, codegen.ParamScratch:
+		return drv.ArgPtr, true
+	case codegen.ParamPass:
+		return drv.ArgI32, true
+	case codegen.ParamScalar:
+		k, ok := scalarKinds[p.Value.DType]
+		return k, ok
+	}
+	return 0, false
+}
+
+// scalarKinds maps the dtype of a scalar parameter to its argument kind.
+var scalarKinds = map[graph.DType]drv.ArgKind{
+	graph.Bool: drv.ArgU32, graph.Int32: drv.ArgI32, graph.Int64: drv.ArgI64,
+	graph.Float32: drv.ArgF32, graph.Float64: drv.ArgF64,
+}
+
+// setScalar sets argument i of a to the scalar v (a bool as 0 or 1).
+func setScalar(a *drv.Args, i int, v graph.Scalar) {
+	switch v.DType {
+	case graph.Bool:
+		a.SetU32(i, uint32(min(max(v.I, 0), 1)))
+	case graph.Int32:
+		a.SetI32(i, int32(v.I))
+	case graph.Int64:
+		a.SetI64(i, v.I)
+	case graph.Float32:
+		a.SetF32(i, float32(v.F))
+	case graph.Float64:
+		a.SetF64(i, v.F)
+	}
 }
 
 // progEntry is a program being built or built; ready is closed when p or
@@ -269,15 +265,25 @@ func (b *Backend) buildProgram(p *fuse.Plan) (*program, error) {
 		if len(pk.sig.Launches) == 0 {
 			return nil, fmt.Errorf("cuda: kernel %s (%s) has no launches", pk.k.Name, pk.sig.Entry)
 		}
-		for _, prm := range pk.sig.Params {
-			kind, ok := paramKinds[prm.Kind]
+		for j := range pk.sig.Params {
+			prm := &pk.sig.Params[j]
+			kind, ok := argKind(prm)
 			if !ok {
-				return nil, fmt.Errorf("cuda: kernel %s: parameter %s has kind %d, which the executor cannot pass", pk.sig.Entry, prm.Name, prm.Kind)
+				return nil, fmt.Errorf("cuda: kernel %s: parameter %s has kind %v (%v), which the executor cannot pass", pk.sig.Entry, prm.Name, prm.Kind, prm.Value.DType)
 			}
-			if prm.Kind == ParamBuffer && (prm.Buffer < 0 || prm.Buffer >= len(p.Buffers)) {
+			if prm.Kind == codegen.ParamBuffer && (prm.Buffer < 0 || prm.Buffer >= len(p.Buffers)) {
 				return nil, fmt.Errorf("cuda: kernel %s: parameter %s names buffer %d of %d", pk.sig.Entry, prm.Name, prm.Buffer, len(p.Buffers))
 			}
+			if prm.Kind == codegen.ParamScratch && (prm.Buffer < 0 || prm.Buffer >= len(pk.sig.Scratch)) {
+				return nil, fmt.Errorf("cuda: kernel %s: parameter %s names scratch area %d of %d", pk.sig.Entry, prm.Name, prm.Buffer, len(pk.sig.Scratch))
+			}
 			pk.kinds = append(pk.kinds, kind)
+		}
+		for li, l := range pk.sig.Launches {
+			if min(l.Grid.X, l.Grid.Y, l.Grid.Z, l.Block.X, l.Block.Y, l.Block.Z) < 1 || l.SharedBytes < 0 {
+				return nil, fmt.Errorf("cuda: kernel %s (%s): launch %d of grid %v, block %v, %d bytes of dynamic shared memory",
+					pk.k.Name, pk.sig.Entry, li+1, l.Grid, l.Block, l.SharedBytes)
+			}
 		}
 		if pk.fn, err = b.ctx.ModuleFunction(lm.mod, pk.sig.Entry); err != nil {
 			return nil, fmt.Errorf("cuda: kernel %s: %w", pk.k.Name, err)

@@ -66,7 +66,7 @@ func prepare(b *testing.B, outs []*graph.Node, tg fuse.Target) *benchKernel {
 					params[pi] = uint64(uint32(ln.Pass))
 				}
 			}
-			cfg := ptxsim.Config{Grid: [3]int{ln.Grid}, Block: [3]int{ln.Block}, Params: params, Global: regions}
+			cfg := ptxsim.Config{Grid: ln.Grid.Array(), Block: ln.Block.Array(), Params: params, Global: regions}
 			bk.launches = append(bk.launches, func() (ptxsim.Stats, error) { return k.Run(cfg) })
 		}
 	}

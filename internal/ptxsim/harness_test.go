@@ -149,7 +149,7 @@ func runGraph(outs []*graph.Node, exact []bool, bound map[*graph.Node]*exec.Tens
 			if prog != nil {
 				before = snapshot(sim)
 			}
-			cfg := ptxsim.Config{Grid: [3]int{ln.Grid}, Block: [3]int{ln.Block}, Params: params, Global: regions}
+			cfg := ptxsim.Config{Grid: ln.Grid.Array(), Block: ln.Block.Array(), Params: params, Global: regions}
 			st, err := sk.Run(cfg)
 			res.stats.Blocks += st.Blocks
 			res.stats.WarpInstructions += st.WarpInstructions
@@ -161,7 +161,7 @@ func runGraph(outs []*graph.Node, exact []bool, bound map[*graph.Node]*exec.Tens
 			if prog == nil {
 				continue
 			}
-			if err := prog.Run(ir.Config{Grid: [3]int{ln.Grid}, Block: [3]int{ln.Block}}, args...); err != nil {
+			if err := prog.Run(ir.Config{Grid: ln.Grid.Array(), Block: ln.Block.Array()}, args...); err != nil {
 				return res, fmt.Errorf("kernel %d (%s) launch %d on the IR interpreter: %w", ki, sig.Entry, li, err)
 			}
 			for bi := range sim {
