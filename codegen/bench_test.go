@@ -43,11 +43,11 @@ func BenchmarkColdCodegen(b *testing.B) {
 	}{{"10ops", false}, {"10ops+exp", true}} {
 		b.Run(bc.name, func(b *testing.B) {
 			outs, bound := tenOps(bc.exp)
-			tg := fuse.H100()
+			tg := codegen.H100()
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				p, err := fuse.Build(outs, bound, tg)
+				p, err := fuse.Build(outs, bound)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -10,6 +10,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
+	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
@@ -20,9 +23,9 @@ type gcase struct {
 	name    string
 	build   func(t testing.TB) ([]*graph.Node, map[*graph.Node]*exec.Tensor)
 	tol     tolerance
-	kinds   []fuse.Kind     // kernel kinds the plan must contain (in order), when set
-	strat   []fuse.Strategy // reduction strategies the plan must use, when set
-	target  func() fuse.Target
+	kinds   []fuse.Kind        // kernel kinds the plan must contain (in order), when set
+	strat   []codegen.Strategy // reduction strategies the plan must use, when set
+	target  func() codegen.Target
 	splitUp bool // force a split column geometry (see splitColumns)
 }
 
@@ -54,28 +57,28 @@ func cases() []gcase {
 	return []gcase{
 		{name: "row sum long rows", build: single(graph.Float32, graph.Shape{3, 5000}, func(x *graph.Node) *graph.Node {
 			return red(graph.OpSum, bin(graph.OpMul, x, x), 1)
-		}), tol: sumTol, kinds: []fuse.Kind{R}, strat: []fuse.Strategy{fuse.StrategyBlockPerRow}},
+		}), tol: sumTol, kinds: []fuse.Kind{R}, strat: []codegen.Strategy{codegen.StrategyBlockPerRow}},
 		{name: "row max short rows", build: single(graph.Float64, graph.Shape{70, 45}, func(x *graph.Node) *graph.Node {
 			return red(graph.OpReduceMax, x, 1)
-		}), tol: sumTol, strat: []fuse.Strategy{fuse.StrategyWarpPerRow}},
+		}), tol: sumTol, strat: []codegen.Strategy{codegen.StrategyWarpPerRow}},
 		{name: "row prod int32", build: single(graph.Int32, graph.Shape{40, 9}, func(x *graph.Node) *graph.Node {
 			return red(graph.OpProd, x, 1)
-		}), strat: []fuse.Strategy{fuse.StrategyWarpPerRow}},
+		}), strat: []codegen.Strategy{codegen.StrategyWarpPerRow}},
 		{name: "column sum", build: single(graph.Float32, graph.Shape{300, 37}, func(x *graph.Node) *graph.Node {
 			return red(graph.OpSum, x, 0)
-		}), tol: sumTol, strat: []fuse.Strategy{fuse.StrategyColumn}},
+		}), tol: sumTol, strat: []codegen.Strategy{codegen.StrategyColumn}},
 		{name: "column min int64 of permuted", build: single(graph.Int64, graph.Shape{30, 200}, func(x *graph.Node) *graph.Node {
 			return red(graph.OpReduceMin, graph.Permute(x, []int{1, 0}), 1)
 		})},
 		{name: "column sum split", build: single(graph.Float32, graph.Shape{400, 70}, func(x *graph.Node) *graph.Node {
 			return bin(graph.OpMul, red(graph.OpSum, x, 0), f32(0.5))
-		}), tol: sumTol, strat: []fuse.Strategy{fuse.StrategyColumn}, splitUp: true},
+		}), tol: sumTol, strat: []codegen.Strategy{codegen.StrategyColumn}, splitUp: true},
 		{name: "column argmax split", build: single(graph.Float32, graph.Shape{300, 20}, func(x *graph.Node) *graph.Node {
 			return red(graph.OpArgMax, bin(graph.OpMul, graph.Unary(graph.OpFloor, x), f32(1)), 0)
-		}), strat: []fuse.Strategy{fuse.StrategyColumn}, splitUp: true},
+		}), strat: []codegen.Strategy{codegen.StrategyColumn}, splitUp: true},
 		{name: "full sum two-pass", build: single(graph.Float32, graph.Shape{9000}, func(x *graph.Node) *graph.Node {
 			return red(graph.OpSum, un(graph.OpExp, x))
-		}), tol: sumTol, strat: []fuse.Strategy{fuse.StrategyTwoPass}},
+		}), tol: sumTol, strat: []codegen.Strategy{codegen.StrategyTwoPass}},
 		{name: "full any all two-pass", build: func(t testing.TB) ([]*graph.Node, map[*graph.Node]*exec.Tensor) {
 			x := in(graph.Float64, graph.Shape{3000}, "x")
 			gt := bin(graph.OpGt, x, graph.FloatConst(graph.Float64, 2.99))
@@ -156,38 +159,31 @@ func cases() []gcase {
 		}},
 		{name: "vectorized map H100", build: single(graph.Float32, graph.Shape{64, 256}, func(x *graph.Node) *graph.Node {
 			return bin(graph.OpAdd, un(graph.OpSqrt, un(graph.OpAbs, x)), graph.Iota(graph.Float32, 256, 0, 1, false, 0))
-		}), tol: floatTol, target: fuse.H100},
+		}), tol: floatTol, target: codegen.H100},
 	}
 }
 
-// splitColumns rewrites the geometry of the plan's column reductions to
-// split their reduced range over several blocks with a scratch buffer
-// for the partials (the planner splits only very long columns).
-func splitColumns(p *fuse.Plan) {
-	for i := range p.Kernels {
-		k := &p.Kernels[i]
-		g := &k.Geometry
-		if k.Kind != fuse.KindReduce || g.Strategy != fuse.StrategyColumn {
-			continue
-		}
-		part := 0
-		for _, r := range k.Reductions {
+// splitColumns rewrites the geometry of column reductions to split their
+// reduced range over several blocks with scratch memory for the partials
+// (ChooseGeometry splits only very long columns).
+func splitColumns(k *fuse.Kernel, g *codegen.Geometry) {
+	if k.Kind != fuse.KindReduce || g.Strategy != codegen.StrategyColumn {
+		return
+	}
+	part := 0
+	for _, r := range k.Reductions {
+		part += 8
+		if r.Op == graph.OpArgMax || r.Op == graph.OpArgMin {
 			part += 8
-			if r.Op == graph.OpArgMax || r.Op == graph.OpArgMin {
-				part += 8
-			}
 		}
-		g.Split = 3
-		tiles := (g.Rows + g.Block - 1) / g.Block
-		g.Grid = tiles * g.Split
-		g.ScratchBytes = int64(g.Split * g.Rows * part)
-		g.Scratch = len(p.Buffers)
-		p.Buffers = append(p.Buffers, fuse.Buffer{Kind: fuse.BufTemp, Slot: -1, ElemSize: 1, Elems: int(g.ScratchBytes),
-			Bytes: g.ScratchBytes, First: i, Last: i})
 	}
+	g.Split = 3
+	tiles := (g.Rows + g.Block - 1) / g.Block
+	g.Grid = tiles * g.Split
+	g.ScratchBytes = int64(g.Split * g.Rows * part)
 }
 
-func (c gcase) targetOf() fuse.Target {
+func (c gcase) targetOf() codegen.Target {
 	if c.target != nil {
 		return c.target()
 	}
@@ -199,16 +195,20 @@ func TestCases(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			outs, bound := c.build(t)
 			tg := c.targetOf()
-			p, slots := planOf(t, outs, bound, tg)
+			p, slots := planOf(t, outs, bound)
+			var adjust func(*fuse.Kernel, *codegen.Geometry)
 			if c.splitUp {
-				splitColumns(p)
+				adjust = splitColumns
 			}
 			var kinds []fuse.Kind
-			var strat []fuse.Strategy
-			for _, k := range p.Kernels {
+			var strat []codegen.Strategy
+			for i := range p.Kernels {
+				k := &p.Kernels[i]
 				kinds = append(kinds, k.Kind)
 				if k.Kind == fuse.KindReduce {
-					strat = append(strat, k.Geometry.Strategy)
+					g, err := codegen.ChooseGeometry(k, tg)
+					require.NoError(t, err)
+					strat = append(strat, g.Strategy)
 				}
 			}
 			if c.kinds != nil && !equal(kinds, c.kinds) {
@@ -217,7 +217,7 @@ func TestCases(t *testing.T) {
 			if c.strat != nil && !equal(strat, c.strat) {
 				t.Fatalf("strategies got:%v want:%v\n%s", strat, c.strat, fuse.Explain(p))
 			}
-			r := interpret(t, p, slots, bound, tg)
+			r := interpretWith(t, p, slots, bound, tg, adjust)
 			want := reference(t, outs, bound)
 			for i := range want {
 				if err := compare(r.outputs[i], want[i], c.tol); err != nil {

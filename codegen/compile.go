@@ -58,7 +58,7 @@ func entryName(i int, name string) string {
 }
 
 // PTXOptions returns the emitter options Compile uses for target t.
-func PTXOptions(t fuse.Target, opts Options) ptx.Options {
+func PTXOptions(t Target, opts Options) ptx.Options {
 	po := ptx.Options{FastMath: opts.FastMath, CUDA: opts.CUDA, PTX: opts.PTX, Debug: opts.Debug, ExpandMath: mathlib.Expand}
 	if t.ComputeMajor > 0 {
 		po.Arch = ptx.Capability{Major: t.ComputeMajor, Minor: t.ComputeMinor}
@@ -72,7 +72,7 @@ func PTXOptions(t fuse.Target, opts Options) ptx.Options {
 // library. It returns the first error naming its kernel: a kernel kind
 // that is not generated (Call), a geometry outside t's limits, or a PTX
 // emission failure. The result is the caller's; safe for concurrent use.
-func Compile(p *fuse.Plan, t fuse.Target, opts Options) (*Module, error) {
+func Compile(p *fuse.Plan, t Target, opts Options) (*Module, error) {
 	if p == nil {
 		return nil, fmt.Errorf("codegen: nil plan")
 	}

@@ -1,8 +1,13 @@
 // Package codegen lowers the kernels of a fusion plan to GPU code: each
 // fuse.Kernel becomes a typed SSA kernel (codegen/ir) from a template for
-// its kind and geometry, and Compile emits every kernel of a plan as one
-// PTX module (codegen/ptx, with accurate math from codegen/mathlib) along
-// with what an executor needs to launch them.
+// its kind, in a launch geometry it chooses from the target device's
+// properties (Target; ChooseGeometry: block and grid sizes, items per
+// thread, vector width, reduction strategy, GEMM tile, register and
+// shared memory estimates, scratch memory for partials), and Compile
+// emits every kernel of a plan as one PTX module (codegen/ptx, with
+// accurate math from codegen/mathlib) along with the launch descriptor
+// an executor launches it by (Signature). The planner decides what fuses;
+// how a kernel runs on the GPU is decided here.
 //
 // # Templates
 //
@@ -44,11 +49,17 @@
 //
 // # Launching
 //
-// Module.Kernels[i] is the Signature of plan kernel i: the entry name,
-// the parameters in order (ParamBuffer: the device pointer of a plan
-// buffer; ParamPass: an int32, the pass of the launch) and the launches
-// to make in order. Sizes, strides and offsets are constants in the code.
+// Module.Kernels[i] is the Signature of plan kernel i, the launch
+// descriptor exec/cuda uses as it is: the entry name, the parameters in
+// order (ParamBuffer: the device pointer of a plan buffer; ParamScratch:
+// the device pointer of scratch memory the signature asks the executor
+// for, such as a reduction's partials; ParamScalar: a value; ParamPass:
+// an int32, the pass of the launch) and the launches to make in order,
+// each with a 3-D grid and block and its dynamic shared memory. Sizes,
+// strides and offsets of generated kernels are constants in the code.
 //
-// Lower and Compile check the geometry against the target's limits and
-// return an error rather than produce a kernel that cannot launch.
+// Lower and Compile choose a geometry within the target's limits, or
+// return an error naming the limit no geometry fits; LowerGeometry checks
+// a given geometry the same way rather than produce a kernel that cannot
+// launch. Annotate shows the chosen geometry in fuse.ExplainFor.
 package codegen

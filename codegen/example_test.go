@@ -17,12 +17,12 @@ func Example() {
 	x := graph.Input(graph.Float32, graph.Shape{1000, 5000}, "x")
 	y := graph.Reduce(graph.OpSum, graph.Binary(graph.OpMul, x, x), []int{1}, false)
 	bound := map[*graph.Node]graph.Layout{x: graph.ContiguousLayout(graph.Float32, x.Shape())}
-	plan, err := fuse.Build([]*graph.Node{y}, bound, fuse.H100())
+	plan, err := fuse.Build([]*graph.Node{y}, bound)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	mod, err := codegen.Compile(plan, fuse.H100(), codegen.Options{})
+	mod, err := codegen.Compile(plan, codegen.H100(), codegen.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return

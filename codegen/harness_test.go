@@ -24,8 +24,8 @@ import (
 
 // smallGPU is a GPU with few SMs and small blocks so that small shapes
 // still spread over several blocks.
-func smallGPU() fuse.Target {
-	t := fuse.H100()
+func smallGPU() codegen.Target {
+	t := codegen.H100()
 	t.Name = "small"
 	t.SMs = 2
 	t.MaxThreadsPerBlock = 256
@@ -98,21 +98,21 @@ type run struct {
 }
 
 // planOf plans outputs with the layouts of the bound tensors.
-func planOf(t testing.TB, outputs []*graph.Node, bound map[*graph.Node]*exec.Tensor, tg fuse.Target) (*fuse.Plan, []*graph.Node) {
+func planOf(t testing.TB, outputs []*graph.Node, bound map[*graph.Node]*exec.Tensor) (*fuse.Plan, []*graph.Node) {
 	t.Helper()
 	layouts := map[*graph.Node]graph.Layout{}
 	for n, x := range bound {
 		layouts[n] = x.Layout
 	}
-	p, err := fuse.Build(outputs, layouts, tg)
+	p, err := fuse.Build(outputs, layouts)
 	require.NoError(t, err)
-	_, slots, err := fuse.Key(outputs, layouts, tg)
+	_, slots, err := fuse.Key(outputs, layouts)
 	require.NoError(t, err)
 	return p, slots
 }
 
 // tryPlan is planOf returning the planner's error.
-func tryPlan(outputs []*graph.Node, bound map[*graph.Node]*exec.Tensor, tg fuse.Target) (p *fuse.Plan, slots []*graph.Node, err error) {
+func tryPlan(outputs []*graph.Node, bound map[*graph.Node]*exec.Tensor) (p *fuse.Plan, slots []*graph.Node, err error) {
 	defer func() {
 		if e := recover(); e != nil {
 			p, slots, err = nil, nil, fmt.Errorf("planner panic: %v", e)
@@ -122,15 +122,23 @@ func tryPlan(outputs []*graph.Node, bound map[*graph.Node]*exec.Tensor, tg fuse.
 	for n, x := range bound {
 		layouts[n] = x.Layout
 	}
-	if p, err = fuse.Build(outputs, layouts, tg); err != nil {
+	if p, err = fuse.Build(outputs, layouts); err != nil {
 		return nil, nil, err
 	}
-	_, slots, err = fuse.Key(outputs, layouts, tg)
+	_, slots, err = fuse.Key(outputs, layouts)
 	return p, slots, err
 }
 
 // interpret runs plan p on the interpreter with the bound tensors.
-func interpret(t testing.TB, p *fuse.Plan, slots []*graph.Node, bound map[*graph.Node]*exec.Tensor, tg fuse.Target) *run {
+func interpret(t testing.TB, p *fuse.Plan, slots []*graph.Node, bound map[*graph.Node]*exec.Tensor, tg codegen.Target) *run {
+	t.Helper()
+	return interpretWith(t, p, slots, bound, tg, nil)
+}
+
+// interpretWith is interpret with the geometry of each kernel changed by
+// adjust (nil: as ChooseGeometry picks it).
+func interpretWith(t testing.TB, p *fuse.Plan, slots []*graph.Node, bound map[*graph.Node]*exec.Tensor, tg codegen.Target,
+	adjust func(*fuse.Kernel, *codegen.Geometry)) *run {
 	t.Helper()
 	r := &run{plan: p, mems: make([]*ir.Mem, len(p.Buffers))}
 	for i, b := range p.Buffers {
@@ -147,17 +155,28 @@ func interpret(t testing.TB, p *fuse.Plan, slots []*graph.Node, bound map[*graph
 	}
 	for ki := range p.Kernels {
 		k := &p.Kernels[ki]
-		fn, sig, err := codegen.Lower(k, tg)
+		g, err := codegen.ChooseGeometry(k, tg)
+		require.NoError(t, err, "kernel %d (%s)", ki, k.Name)
+		if adjust != nil {
+			adjust(k, &g)
+		}
+		fn, sig, err := codegen.LowerGeometry(k, tg, g)
 		require.NoError(t, err, "kernel %d (%s)", ki, k.Name)
 		r.fns = append(r.fns, fn)
 		prog, err := ir.Compile(fn)
 		require.NoError(t, err)
+		scratch := make([]*ir.Mem, len(sig.Scratch))
+		for i, sc := range sig.Scratch {
+			scratch[i] = ir.NewMem(int(sc.Bytes))
+		}
 		for _, ln := range sig.Launches {
 			args := make([]any, len(sig.Params))
 			for pi, prm := range sig.Params {
 				switch prm.Kind {
 				case codegen.ParamBuffer:
 					args[pi] = r.mems[prm.Buffer]
+				case codegen.ParamScratch:
+					args[pi] = scratch[prm.Buffer]
 				case codegen.ParamPass:
 					args[pi] = ln.Pass
 				}
@@ -225,9 +244,9 @@ func compare(got, want values, tol tolerance) error {
 }
 
 // check plans, interprets and compares outputs with the reference.
-func check(t testing.TB, outputs []*graph.Node, bound map[*graph.Node]*exec.Tensor, tg fuse.Target, tol tolerance) *run {
+func check(t testing.TB, outputs []*graph.Node, bound map[*graph.Node]*exec.Tensor, tg codegen.Target, tol tolerance) *run {
 	t.Helper()
-	p, slots := planOf(t, outputs, bound, tg)
+	p, slots := planOf(t, outputs, bound)
 	r := interpret(t, p, slots, bound, tg)
 	want := reference(t, outputs, bound)
 	for i := range want {

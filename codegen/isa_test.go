@@ -27,8 +27,8 @@ func TestCompileForcedISA(t *testing.T) {
 		graph.MatMul(x, graph.Permute(x, []int{1, 0})),
 	}
 	bound := map[*graph.Node]graph.Layout{x: graph.ContiguousLayout(graph.Float32, x.Shape())}
-	tg := fuse.H100()
-	plan, err := fuse.Build(outs, bound, tg)
+	tg := codegen.H100()
+	plan, err := fuse.Build(outs, bound)
 	require.NoError(t, err)
 	cuda13 := ptx.Version{Major: 13, Minor: 0}
 	for _, tc := range []struct {

@@ -1,7 +1,7 @@
 // Geometry checks: a kernel's launch geometry against the target's
 // limits (threads per block, grid size, shared memory, registers) and
-// against what its template needs (full warps for reductions, a scratch
-// buffer for split reductions, a consistent GEMM tile), so that a bad
+// against what its template needs (full warps for reductions, scratch
+// memory for split reductions, a consistent GEMM tile), so that a bad
 // geometry is an error before any launch.
 
 package codegen
@@ -10,7 +10,6 @@ import (
 	"fmt"
 
 	"github.com/fuseflow/fuseflow/fuse"
-	"github.com/fuseflow/fuseflow/graph"
 )
 
 // minRegsPerThread is the fewest registers a generated thread needs; a
@@ -18,20 +17,16 @@ import (
 const minRegsPerThread = 16
 
 // checkGeometry returns an error naming the kernel, the limit and the
-// target when k's geometry cannot run on t.
-func checkGeometry(k *fuse.Kernel, t fuse.Target) error {
-	g := k.Geometry
+// target when k cannot run on t in geometry g.
+func checkGeometry(k *fuse.Kernel, t Target, g Geometry) error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("codegen: kernel %s (%v): %s", k.Name, k.Kind, fmt.Sprintf(format, args...))
 	}
-	if t.WarpSize != 32 {
-		return bad("warp size %d of target %s is not supported (32 only)", t.WarpSize, t.Name)
+	if g.Block < 1 || g.Block > min(t.MaxThreadsPerBlock, t.MaxBlock.X) {
+		return bad("%d threads per block, target %s allows 1 to %d", g.Block, t.Name, min(t.MaxThreadsPerBlock, t.MaxBlock.X))
 	}
-	if g.Block < 1 || g.Block > t.MaxThreadsPerBlock {
-		return bad("%d threads per block, target %s allows 1 to %d", g.Block, t.Name, t.MaxThreadsPerBlock)
-	}
-	if g.Grid < 1 || g.Grid > t.MaxGridX {
-		return bad("a grid of %d blocks, target %s allows 1 to %d", g.Grid, t.Name, t.MaxGridX)
+	if g.Grid < 1 || g.Grid > t.MaxGrid.X {
+		return bad("a grid of %d blocks, target %s allows 1 to %d", g.Grid, t.Name, t.MaxGrid.X)
 	}
 	if g.Block*minRegsPerThread > t.RegistersPerBlock {
 		return bad("%d threads need at least %d registers, target %s has %d per block",
@@ -47,59 +42,48 @@ func checkGeometry(k *fuse.Kernel, t fuse.Target) error {
 	}
 	switch k.Kind {
 	case fuse.KindReduce:
-		return checkReduce(k, t, bad)
+		return checkReduce(k, t, g, bad)
 	case fuse.KindMatMul:
-		return checkMatMul(k, t, bad)
+		return checkMatMul(k, t, g, bad)
 	}
 	return nil
 }
 
-func checkReduce(k *fuse.Kernel, t fuse.Target, bad func(string, ...any) error) error {
-	g := k.Geometry
+func checkReduce(k *fuse.Kernel, t Target, g Geometry, bad func(string, ...any) error) error {
 	if g.Block%t.WarpSize != 0 {
 		return bad("%d threads per block is not a whole number of warps", g.Block)
 	}
-	vals := 0
-	for _, r := range k.Reductions {
-		vals++
-		if r.Op == graph.OpArgMax || r.Op == graph.OpArgMin {
-			vals++
-		}
-	}
-	if shared := g.Block / t.WarpSize * vals * 8; shared > t.SharedPerBlock {
+	part := kernelPartialBytes(k)
+	if shared := g.Block / t.WarpSize * part; shared > t.SharedPerBlock {
 		return bad("strategy %v needs %d bytes of shared memory per block, target %s has %d",
 			g.Strategy, shared, t.Name, t.SharedPerBlock)
 	}
 	slots := 0
 	switch g.Strategy {
-	case fuse.StrategyTwoPass:
+	case StrategyTwoPass:
 		if g.Grid > 1 {
 			slots = g.Grid
 		}
-	case fuse.StrategyColumn:
+	case StrategyColumn:
 		if g.Split > 1 {
 			rows := max(1, g.Rows)
 			slots = g.Split * rows
-			if tiles := (rows + g.Block - 1) / g.Block; tiles*g.Split > t.MaxGridX {
-				return bad("%d column tiles split %d ways exceed the grid limit %d of %s", tiles, g.Split, t.MaxGridX, t.Name)
+			if tiles := (rows + g.Block - 1) / g.Block; tiles*g.Split > t.MaxGrid.X {
+				return bad("%d column tiles split %d ways exceed the grid limit %d of %s", tiles, g.Split, t.MaxGrid.X, t.Name)
 			}
 		}
-	case fuse.StrategyWarpPerRow, fuse.StrategyBlockPerRow:
+	case StrategyWarpPerRow, StrategyBlockPerRow:
 	default:
 		return bad("no reduction strategy")
 	}
-	if slots > 0 {
-		need := int64(slots) * int64(vals) * 8
-		if g.Scratch < 0 || g.ScratchBytes < need {
-			return bad("strategy %v needs a scratch buffer of %d bytes for its partials, the geometry gives buffer %d of %d bytes",
-				g.Strategy, need, g.Scratch, g.ScratchBytes)
-		}
+	if need := int64(slots) * int64(part); g.ScratchBytes < need {
+		return bad("strategy %v needs %d bytes of scratch memory for its partials, the geometry gives %d",
+			g.Strategy, need, g.ScratchBytes)
 	}
 	return nil
 }
 
-func checkMatMul(k *fuse.Kernel, t fuse.Target, bad func(string, ...any) error) error {
-	g := k.Geometry
+func checkMatMul(k *fuse.Kernel, t Target, g Geometry, bad func(string, ...any) error) error {
 	tl := g.Tile
 	if k.MatMul == nil {
 		return bad("no MatMulSpec")
@@ -122,8 +106,8 @@ func checkMatMul(k *fuse.Kernel, t fuse.Target, bad func(string, ...any) error) 
 		batch *= e
 	}
 	tiles := (k.MatMul.M + tl.BM - 1) / tl.BM * ((k.MatMul.N + tl.BN - 1) / tl.BN) * batch
-	if tiles > t.MaxGridX {
-		return bad("%d output tiles exceed the grid limit %d of %s", tiles, t.MaxGridX, t.Name)
+	if tiles > t.MaxGrid.X {
+		return bad("%d output tiles exceed the grid limit %d of %s", tiles, t.MaxGrid.X, t.Name)
 	}
 	return nil
 }

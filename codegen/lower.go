@@ -13,28 +13,41 @@ import (
 )
 
 // Lower returns k as an IR kernel for target t, with the Signature an
-// executor launches it by. The kernel's name is "k_" followed by k.Name
-// made a PTX identifier; Compile names kernel i "k<i>_..." to keep the
-// names of a module distinct.
-// It returns an error when t is not a GPU target, when k's geometry does
-// not respect t's limits (threads per block, shared memory, grid size,
-// registers, a missing scratch buffer) or is inconsistent with its kind,
-// and for kinds or dtypes it cannot generate (Call kernels). The result
-// is verified IR. Safe for concurrent use.
-func Lower(k *fuse.Kernel, t fuse.Target) (*ir.Func, *Signature, error) {
+// executor launches it by, in the geometry ChooseGeometry picks for t.
+// The kernel's name is "k_" followed by k.Name made a PTX identifier;
+// Compile names kernel i "k<i>_..." to keep the names of a module
+// distinct. It returns an error when t is not a valid target, when no
+// geometry of k fits t's limits, and for kinds or dtypes it cannot
+// generate (Call kernels). The result is verified IR. Safe for
+// concurrent use.
+func Lower(k *fuse.Kernel, t Target) (*ir.Func, *Signature, error) {
 	if k == nil {
 		return nil, nil, fmt.Errorf("codegen: nil kernel")
 	}
-	if t.Kind != fuse.TargetGPU {
-		return nil, nil, fmt.Errorf("codegen: kernel %s: target %q is not a GPU", k.Name, t.Name)
+	g, err := ChooseGeometry(k, t)
+	if err != nil {
+		return nil, nil, err
+	}
+	return LowerGeometry(k, t, g)
+}
+
+// LowerGeometry is Lower in the geometry g instead of the one
+// ChooseGeometry picks. It returns an error when g does not respect t's
+// limits (threads per block, shared memory, grid size, registers) or is
+// inconsistent with k's kind (a partial warp in a reduction, too little
+// scratch memory for the partials of a split reduction, a GEMM tile that
+// does not match the block).
+func LowerGeometry(k *fuse.Kernel, t Target, g Geometry) (*ir.Func, *Signature, error) {
+	if k == nil {
+		return nil, nil, fmt.Errorf("codegen: nil kernel")
 	}
 	if err := t.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("codegen: kernel %s: %w", k.Name, err)
 	}
-	if err := checkGeometry(k, t); err != nil {
+	if err := checkGeometry(k, t, g); err != nil {
 		return nil, nil, err
 	}
-	l := newLowerer(k, t)
+	l := newLowerer(k, t, g)
 	var err error
 	switch k.Kind {
 	case fuse.KindMap:
@@ -65,13 +78,13 @@ func Lower(k *fuse.Kernel, t fuse.Target) (*ir.Func, *Signature, error) {
 // lowerer holds the state of one kernel's lowering.
 type lowerer struct {
 	k   *fuse.Kernel
-	t   fuse.Target
-	g   fuse.Geometry
+	t   Target
+	g   Geometry
 	fn  *ir.Func
 	b   *ir.Builder
 	sig *Signature
-	// bufs maps a plan buffer to its pointer parameter; typed caches the
-	// pointer cast to each element type.
+	// bufs maps a plan buffer (or scratchBuf) to its pointer parameter;
+	// typed caches the pointer cast to each element type.
 	bufs  map[int]*ir.Value
 	typed map[ptrKey]*ir.Value
 	// ut is the unsigned index type (u32 with Geometry.Index32, else u64).
@@ -85,12 +98,15 @@ type ptrKey struct {
 	t   ir.Type
 }
 
-func newLowerer(k *fuse.Kernel, t fuse.Target) *lowerer {
+// scratchBuf is the key of the kernel's scratch area in lowerer.bufs.
+const scratchBuf = -2
+
+func newLowerer(k *fuse.Kernel, t Target, g Geometry) *lowerer {
 	fn := ir.NewFunc(entryName(-1, k.Name))
-	fn.MaxThreads = k.Geometry.Block
-	l := &lowerer{k: k, t: t, g: k.Geometry, fn: fn, b: ir.NewBuilder(fn), sig: &Signature{},
+	fn.MaxThreads = g.Block
+	l := &lowerer{k: k, t: t, g: g, fn: fn, b: ir.NewBuilder(fn), sig: &Signature{},
 		bufs: map[int]*ir.Value{}, typed: map[ptrKey]*ir.Value{}, ut: ir.U64}
-	if k.Geometry.Index32 {
+	if g.Index32 {
 		l.ut = ir.U32
 	}
 	l.params()
@@ -98,14 +114,13 @@ func newLowerer(k *fuse.Kernel, t fuse.Target) *lowerer {
 }
 
 // params declares one pointer parameter per buffer the kernel touches, in
-// order of first use: operands, GEMM operands, stores, scratch.
+// order of first use: operands, GEMM operands, stores; then the scratch
+// area of a reduction's partials, which the signature asks the executor
+// for.
 func (l *lowerer) params() {
 	written := map[int]bool{}
 	for _, s := range l.k.Stores {
 		written[s.Buffer] = true
-	}
-	if l.g.Scratch >= 0 && l.k.Kind == fuse.KindReduce {
-		written[l.g.Scratch] = true
 	}
 	add := func(buf int, d graph.DType) {
 		if buf < 0 {
@@ -133,8 +148,12 @@ func (l *lowerer) params() {
 	for _, s := range l.k.Stores {
 		add(s.Buffer, s.DType)
 	}
-	if l.k.Kind == fuse.KindReduce && l.g.Scratch >= 0 {
-		add(l.g.Scratch, graph.Int64)
+	if l.k.Kind == fuse.KindReduce && l.g.ScratchBytes > 0 {
+		v := l.fn.AddParam("s0", ir.PtrTo(ir.SpaceGlobal, ir.S64))
+		l.bufs[scratchBuf] = v
+		l.typed[ptrKey{scratchBuf, ir.S64}] = v
+		l.sig.Scratch = append(l.sig.Scratch, Scratch{Bytes: l.g.ScratchBytes})
+		l.sig.Params = append(l.sig.Params, Param{Kind: ParamScratch, Name: v.Name, Buffer: len(l.sig.Scratch) - 1})
 	}
 	for _, o := range l.k.Operands {
 		if o.Buffer != fuse.NoBuffer {

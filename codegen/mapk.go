@@ -28,7 +28,7 @@ func spaceSize(extents []int) int {
 func (l *lowerer) lowerMap() error {
 	k, g := l.k, l.g
 	total := spaceSize(k.Space)
-	w := mapVectorWidth(k)
+	w := mapVectorWidth(k, g.VectorWidth)
 	items := max(1, g.ItemsPerThread)
 	ngroups := l.uconst(total / w)
 	roots := make([]int, len(k.Stores))
@@ -63,42 +63,22 @@ func (l *lowerer) lowerMap() error {
 	return err
 }
 
-// mapVectorWidth returns the geometry's vector width when it is usable
-// for k (every buffer operand and store contiguous or broadcast along the
-// innermost axis, whose extent and the offsets are multiples of it), else 1.
-func mapVectorWidth(k *fuse.Kernel) int {
-	w := k.Geometry.VectorWidth
-	inner := len(k.Space) - 1
-	if w != 2 && w != 4 || k.Space[inner]%w != 0 {
+// mapVectorWidth returns w, the geometry's vector width, when it is
+// usable for k (every buffer operand contiguous or broadcast along the
+// innermost axis, every store contiguous along it, whose extent and the
+// offsets are multiples of w, and w lanes of no dtype wider than 16
+// bytes), else 1.
+func mapVectorWidth(k *fuse.Kernel, w int) int {
+	if w != 2 && w != 4 || k.Space[len(k.Space)-1]%w != 0 {
 		return 1
 	}
-	ok := func(off int, strides []int, unit bool) bool {
-		switch strides[inner] {
-		case 0:
-			return !unit
-		case 1:
-			if off%w != 0 {
-				return false
-			}
-			for _, s := range strides[:inner] {
-				if s%w != 0 {
-					return false
-				}
-			}
-			return true
-		}
-		return false
-	}
 	for _, o := range k.Operands {
-		if o.Buffer != fuse.NoBuffer && !ok(o.Offset, o.Strides, false) {
-			return 1
-		}
-		if w*o.DType.Size() > 16 {
+		if o.Buffer != fuse.NoBuffer && !vectorAccess(o.Offset, o.Strides, w, true) || w*o.DType.Size() > 16 {
 			return 1
 		}
 	}
 	for _, s := range k.Stores {
-		if !ok(s.Offset, s.Strides, true) || w*s.DType.Size() > 16 {
+		if !vectorAccess(s.Offset, s.Strides, w, false) || w*s.DType.Size() > 16 {
 			return 1
 		}
 	}

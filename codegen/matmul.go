@@ -37,7 +37,7 @@ func matFits32(m fuse.MatOperand, space []int, rows, cols int) bool {
 type gemm struct {
 	l        *lowerer
 	mm       *fuse.MatMulSpec
-	tile     fuse.Tile
+	tile     Tile
 	t        ir.Type // element and accumulator type
 	nb       int     // batch axes
 	as, bs   *ir.Value

@@ -65,7 +65,7 @@ func TestNonCoherentLoadsOnlyOfUnwrittenBuffers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := planned(t, tt.out, fuse.H100())
+			p := planned(t, tt.out)
 			k := &p.Kernels[len(p.Kernels)-1]
 			require.Equal(t, tt.kind, k.Kind)
 			// Store the result into the buffer of the first operand, as an
@@ -75,7 +75,7 @@ func TestNonCoherentLoadsOnlyOfUnwrittenBuffers(t *testing.T) {
 			} else {
 				k.Stores[0].Buffer = k.Operands[0].Buffer
 			}
-			fn, _, err := codegen.Lower(k, fuse.H100())
+			fn, _, err := codegen.Lower(k, codegen.H100())
 			require.NoError(t, err)
 			if bad := ncViolations(fn); len(bad) > 0 {
 				t.Fatalf("got:non-coherent loads of written buffers %v want:none\n%s", bad, fn)

@@ -20,7 +20,6 @@ import (
 	"github.com/fuseflow/fuseflow/codegen/ir"
 	"github.com/fuseflow/fuseflow/codegen/ptx"
 	"github.com/fuseflow/fuseflow/exec"
-	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
 	"github.com/fuseflow/fuseflow/internal/ptxas"
 	"github.com/fuseflow/fuseflow/internal/randgraph"
@@ -72,12 +71,12 @@ func allGraphs(t *testing.T) [][]*graph.Node {
 
 // lowerAll plans each graph (inputs contiguous) for tg and lowers every
 // kernel, named uniquely.
-func lowerAll(t *testing.T, graphs [][]*graph.Node, tg fuse.Target) []*ir.Func {
+func lowerAll(t *testing.T, graphs [][]*graph.Node, tg codegen.Target) []*ir.Func {
 	var fns []*ir.Func
 	for gi, outs := range graphs {
 		bound := map[*graph.Node]*exec.Tensor{}
 		collectInputs(outs, bound)
-		p, _, err := tryPlan(outs, bound, tg)
+		p, _, err := tryPlan(outs, bound)
 		if err != nil {
 			t.Logf("graph %d: not planned: %v", gi, err)
 			continue
@@ -151,14 +150,14 @@ var goldens = []struct {
 }
 
 func TestGoldenPTX(t *testing.T) {
-	tg := fuse.H100()
+	tg := codegen.H100()
 	tg.ComputeMajor = 8
 	for _, gd := range goldens {
 		t.Run(gd.file, func(t *testing.T) {
 			outs := gd.build()
 			bound := map[*graph.Node]*exec.Tensor{}
 			collectInputs(outs, bound)
-			p, _ := planOf(t, outs, bound, tg)
+			p, _ := planOf(t, outs, bound)
 			m, err := codegen.Compile(p, tg, codegen.Options{})
 			require.NoError(t, err)
 			path := filepath.Join("testdata", gd.file)

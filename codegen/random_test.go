@@ -14,6 +14,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/internal/randgraph"
@@ -35,9 +36,9 @@ func TestRandomGraphs(t *testing.T) {
 		}
 		tg := smallGPU()
 		if seed%3 == 0 {
-			tg = fuse.H100()
+			tg = codegen.H100()
 		}
-		p, slots, err := tryPlan(c.Outputs, c.Bound, tg)
+		p, slots, err := tryPlan(c.Outputs, c.Bound)
 		if err != nil {
 			// The planner's own failures are its tests' business.
 			t.Logf("seed %d: not planned: %v", seed, err)

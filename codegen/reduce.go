@@ -226,7 +226,7 @@ func (rs *reduceState) finish(r *ir.Value, state []*ir.Value) error {
 // in the entry block).
 func (rs *reduceState) scratchPtrs() {
 	for _, t := range rs.types() {
-		rs.l.ptr(rs.l.g.Scratch, t)
+		rs.l.ptr(scratchBuf, t)
 	}
 }
 
@@ -247,7 +247,7 @@ func (rs *reduceState) scratchIndex(v int, t ir.Type, slot *ir.Value, n int) *ir
 func (rs *reduceState) writePartial(state []*ir.Value, slot *ir.Value, n int) {
 	l := rs.l
 	for v, t := range rs.types() {
-		l.b.Store(l.b.Index(l.ptr(l.g.Scratch, t), rs.scratchIndex(v, t, slot, n)), state[v])
+		l.b.Store(l.b.Index(l.ptr(scratchBuf, t), rs.scratchIndex(v, t, slot, n)), state[v])
 	}
 }
 
@@ -256,7 +256,7 @@ func (rs *reduceState) readPartial(slot *ir.Value, n int) []*ir.Value {
 	l := rs.l
 	var out []*ir.Value
 	for v, t := range rs.types() {
-		out = append(out, l.b.Load(l.b.Index(l.ptr(l.g.Scratch, t), rs.scratchIndex(v, t, slot, n))))
+		out = append(out, l.b.Load(l.b.Index(l.ptr(scratchBuf, t), rs.scratchIndex(v, t, slot, n))))
 	}
 	return out
 }

@@ -9,7 +9,6 @@ import (
 	"fmt"
 
 	"github.com/fuseflow/fuseflow/codegen/ir"
-	"github.com/fuseflow/fuseflow/fuse"
 )
 
 func (l *lowerer) lowerReduce() error {
@@ -18,13 +17,13 @@ func (l *lowerer) lowerReduce() error {
 		return err
 	}
 	switch l.g.Strategy {
-	case fuse.StrategyWarpPerRow:
+	case StrategyWarpPerRow:
 		return rs.warpPerRow()
-	case fuse.StrategyBlockPerRow:
+	case StrategyBlockPerRow:
 		return rs.blockPerRow()
-	case fuse.StrategyColumn:
+	case StrategyColumn:
 		return rs.column()
-	case fuse.StrategyTwoPass:
+	case StrategyTwoPass:
 		return rs.twoPass()
 	}
 	return fmt.Errorf("reduction strategy %v is not supported", l.g.Strategy)
@@ -35,11 +34,11 @@ func (rs *reduceState) rowsLast() bool {
 	return len(rs.keep) == 0 || rs.keep[len(rs.keep)-1] < rs.red[0]
 }
 
-// warpReduce combines state across the 32 lanes of each warp with
-// shuffles down; lane 0 holds the warp's result.
+// warpReduce combines state across the lanes of each warp (the target's
+// warp size) with shuffles down; lane 0 holds the warp's result.
 func (rs *reduceState) warpReduce(state []*ir.Value) []*ir.Value {
 	bb := rs.l.b
-	for d := 16; d >= 1; d /= 2 {
+	for d := rs.l.t.WarpSize / 2; d >= 1; d /= 2 {
 		other := make([]*ir.Value, len(state))
 		for i, v := range state {
 			other[i] = bb.Shfl(ir.ShflDown, v, bb.U32(uint32(d)), bb.FullMask())
@@ -61,8 +60,9 @@ func (rs *reduceState) blockReduce(state []*ir.Value, shared []*ir.Value, tid *i
 	if nw == 1 {
 		return state
 	}
-	lane := bb.Rem(tid, bb.U32(32))
-	warp := bb.Div(tid, bb.U32(32))
+	ws := bb.U32(uint32(l.t.WarpSize))
+	lane := bb.Rem(tid, ws)
+	warp := bb.Div(tid, ws)
 	bb.If(bb.Eq(lane, bb.U32(0)), func() {
 		for i, v := range state {
 			bb.Store(bb.Index(shared[i], warp), v)
@@ -107,14 +107,15 @@ func (rs *reduceState) warpPerRow() error {
 	w := rs.reduceVectorWidth()
 	l.launch(l.g.Grid, l.g.Block, 0)
 	tid := bb.TidX()
-	lane := bb.Cvt(bb.Rem(tid, bb.U32(32)), l.ut)
-	warp := bb.Cvt(bb.Div(tid, bb.U32(32)), l.ut)
+	ws := bb.U32(uint32(l.t.WarpSize))
+	lane := bb.Cvt(bb.Rem(tid, ws), l.ut)
+	warp := bb.Cvt(bb.Div(tid, ws), l.ut)
 	row0 := bb.Add(bb.Mul(bb.Cvt(bb.CtaidX(), l.ut), l.uconst(wpb)), warp)
 	rstep := bb.Mul(bb.Cvt(bb.NctaidX(), l.ut), l.uconst(wpb))
 	var err error
 	bb.For(row0, l.uconst(rows), rstep, func(r *ir.Value) {
 		base := rs.keptBase(r, false)
-		state, e := rs.rowLoop(base, lane, l.uconst(32), w)
+		state, e := rs.rowLoop(base, lane, l.uconst(l.t.WarpSize), w)
 		if e != nil {
 			err = e
 			return
@@ -171,8 +172,8 @@ func (rs *reduceState) column() error {
 	bb := l.b
 	rows, rowLen := spaceSize(rs.keepEx), spaceSize(rs.redEx)
 	split := max(1, l.g.Split)
-	if split > 1 && l.g.Scratch < 0 {
-		return fmt.Errorf("column reduction split %d ways needs a scratch buffer", split)
+	if split > 1 && l.g.ScratchBytes == 0 {
+		return fmt.Errorf("column reduction split %d ways needs scratch memory", split)
 	}
 	var err error
 	body := func(o, lo, hi *ir.Value) []*ir.Value {
@@ -240,8 +241,8 @@ func (rs *reduceState) twoPass() error {
 		return fmt.Errorf("two-pass reduction of %d output points", spaceSize(rs.keepEx))
 	}
 	grid := max(1, l.g.Grid)
-	if grid > 1 && l.g.Scratch < 0 {
-		return fmt.Errorf("two-pass reduction over %d blocks needs a scratch buffer", grid)
+	if grid > 1 && l.g.ScratchBytes == 0 {
+		return fmt.Errorf("two-pass reduction over %d blocks needs scratch memory", grid)
 	}
 	if grid > 1 {
 		rs.scratchPtrs()

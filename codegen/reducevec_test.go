@@ -153,7 +153,7 @@ func TestReduceVectorOps(t *testing.T) {
 // TestReduceVectorFullSum asserts that a contiguous float32 full sum reads
 // 4 elements per load, and a view at an odd offset 1.
 func TestReduceVectorFullSum(t *testing.T) {
-	tg := fuse.H100()
+	tg := codegen.H100()
 	for _, c := range []struct {
 		off, want int
 	}{{0, 4}, {1, 1}} {
@@ -162,9 +162,11 @@ func TestReduceVectorFullSum(t *testing.T) {
 		out := graph.Reduce(graph.OpSum, v, nil, false)
 		bound := map[*graph.Node]*exec.Tensor{}
 		collectInputs([]*graph.Node{out}, bound)
-		p, _ := planOf(t, []*graph.Node{out}, bound, tg)
+		p, _ := planOf(t, []*graph.Node{out}, bound)
 		require.Len(t, p.Kernels, 1)
-		require.Equal(t, fuse.StrategyTwoPass, p.Kernels[0].Geometry.Strategy)
+		g, err := codegen.ChooseGeometry(&p.Kernels[0], tg)
+		require.NoError(t, err)
+		require.Equal(t, codegen.StrategyTwoPass, g.Strategy)
 		fn, _, err := codegen.Lower(&p.Kernels[0], tg)
 		require.NoError(t, err)
 		if got := maxWidth(fn); got != c.want {

@@ -18,7 +18,7 @@ func BenchmarkPlanCold(b *testing.B) {
 	outs := []*graph.Node{out}
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := Build(outs, bound, H100()); err != nil {
+		if _, err := Build(outs, bound); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,6 +1,5 @@
 // Build: the planner's driver — decisions, kernel construction, buffers,
-// collapsing, geometry and accounting, retried when a view must be
-// materialized.
+// collapsing and accounting, retried when a view must be materialized.
 
 package fuse
 
@@ -12,41 +11,39 @@ import (
 	"github.com/fuseflow/fuseflow/graph"
 )
 
-// Build plans outputs for target t. bound gives the layout of every
-// OpInput leaf under outputs and may give layouts of other nodes already
-// computed (they are then read, not recomputed); the plan's input slots
-// are these nodes in the order Key returns them. It returns an error for
-// a graph node carrying an error, an unbound input, a bound layout that
-// does not match its node, an invalid target, or a kernel whose geometry
-// cannot satisfy the target's limits. Safe for concurrent use.
+// Build plans outputs. bound gives the layout of every OpInput leaf under
+// outputs and may give layouts of other nodes already computed (they are
+// then read, not recomputed); the plan's input slots are these nodes in
+// the order Key returns them. The plan says what fuses and what is
+// stored, nothing about threads: each target chooses how to run a kernel
+// when it lowers the plan. It returns an error for a graph node carrying
+// an error, an unbound input or a bound layout that does not match its
+// node. Safe for concurrent use.
 //
 // With FUSEFLOW_DEBUG=plan in the environment the plan's Explain is
 // printed to stderr.
-func Build(outputs []*graph.Node, bound map[*graph.Node]graph.Layout, t Target) (*Plan, error) {
+func Build(outputs []*graph.Node, bound map[*graph.Node]graph.Layout) (*Plan, error) {
 	w, err := walkGraph(outputs, bound)
 	if err != nil {
 		return nil, err
 	}
-	return build(w, bound, t)
+	return build(w, bound)
 }
 
-func build(w *walk, bound map[*graph.Node]graph.Layout, t Target) (*Plan, error) {
+func build(w *walk, bound map[*graph.Node]graph.Layout) (*Plan, error) {
 	var work int
-	return buildCounted(w, bound, t, &work)
+	return buildCounted(w, bound, &work)
 }
 
 // buildCounted is build adding to *work the planner's count of
 // elementary steps (see planner.work).
-func buildCounted(w *walk, bound map[*graph.Node]graph.Layout, t Target, work *int) (*Plan, error) {
-	if err := t.Validate(); err != nil {
-		return nil, err
-	}
-	pl, err := buildOnce(w, bound, t, false, work)
+func buildCounted(w *walk, bound map[*graph.Node]graph.Layout, work *int) (*Plan, error) {
+	pl, err := buildOnce(w, bound, false, work)
 	if err != nil {
 		return nil, err
 	}
 	if pl.Bytes > pl.UnfusedBytes {
-		alt, err := buildOnce(w, bound, t, true, work)
+		alt, err := buildOnce(w, bound, true, work)
 		if err == nil && alt.Bytes < pl.Bytes {
 			pl = alt
 		}
@@ -81,10 +78,10 @@ func debugPlan() bool {
 // it meets (see applyXf) and the next pass materializes them all; each
 // pass materializes at least one more node, so it ends within
 // len(w.nodes) passes, and in practice within two or three.
-func buildOnce(w *walk, bound map[*graph.Node]graph.Layout, t Target, noRecompute bool, work *int) (*Plan, error) {
+func buildOnce(w *walk, bound map[*graph.Node]graph.Layout, noRecompute bool, work *int) (*Plan, error) {
 	forced := map[int]bool{}
 	for range len(w.nodes) + 1 {
-		p := &planner{w: w, bound: bound, t: t, forced: forced, noRecompute: noRecompute}
+		p := &planner{w: w, bound: bound, forced: forced, noRecompute: noRecompute}
 		pl, err := p.run()
 		*work += len(w.nodes) + p.work
 		var re *reshapeError
@@ -178,7 +175,6 @@ type value struct {
 type planner struct {
 	w           *walk
 	bound       map[*graph.Node]graph.Layout
-	t           Target
 	forced      map[int]bool
 	noRecompute bool
 

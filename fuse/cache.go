@@ -36,16 +36,16 @@ func NewCache(capacity int) *Cache {
 	return &Cache{capacity: max(capacity, 1), order: list.New(), entries: map[string]*list.Element{}}
 }
 
-// Get returns the plan for outputs with the bound layouts on target t,
-// building it on a miss, and the bound nodes in slot order (bind slots[i]
+// Get returns the plan for outputs with the bound layouts, building it on
+// a miss, and the bound nodes in slot order (bind slots[i]
 // to Plan.Inputs[i]). The plan is shared: callers must not modify it.
 // Errors are those of Key and Build; failed builds are not cached.
-func (c *Cache) Get(outputs []*graph.Node, bound map[*graph.Node]graph.Layout, t Target) (*Plan, []*graph.Node, error) {
+func (c *Cache) Get(outputs []*graph.Node, bound map[*graph.Node]graph.Layout) (*Plan, []*graph.Node, error) {
 	w, err := walkGraph(outputs, bound)
 	if err != nil {
 		return nil, nil, err
 	}
-	key := w.key(bound, t)
+	key := w.key(bound)
 	c.mu.Lock()
 	if e, ok := c.entries[key]; ok {
 		c.order.MoveToFront(e)
@@ -56,7 +56,7 @@ func (c *Cache) Get(outputs []*graph.Node, bound map[*graph.Node]graph.Layout, t
 	}
 	c.misses++
 	c.mu.Unlock()
-	p, err := build(w, bound, t)
+	p, err := build(w, bound)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -203,7 +203,7 @@ func BenchmarkPlanDeep(b *testing.B) {
 				b.ReportAllocs()
 				b.ResetTimer()
 				for b.Loop() {
-					p, err := Build(outs, bound, testCPU())
+					p, err := Build(outs, bound)
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -230,7 +230,7 @@ func measurePlan(t *testing.T, outs []*graph.Node) planCost {
 	var c planCost
 	w, err := walkGraph(outs, bound)
 	if err == nil {
-		_, err = buildCounted(w, bound, testCPU(), &c.work)
+		_, err = buildCounted(w, bound, &c.work)
 	}
 	runtime.ReadMemStats(&after)
 	if err != nil {

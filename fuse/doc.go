@@ -1,8 +1,10 @@
 // Package fuse is the fusion planner: it turns the expression graph under
 // a set of outputs into a Plan — a few fused kernels (Map, Reduce, MatMul,
-// Call), the buffers they read and write, and a launch geometry for a
-// Target. The plan is plain data: a backend runs it, a code generator
-// lowers its kernels, and neither changes the graph.
+// Call) and the buffers they read and write. The plan is plain data that
+// says what fuses and what is stored, nothing about threads: a backend
+// runs it, choosing how (codegen picks a GPU kernel's launch geometry
+// from the device's properties, exec/cpu its chunks and workers), and
+// neither changes the graph.
 //
 // # Rules
 //

@@ -14,16 +14,16 @@ import (
 func TestEdgeCases(t *testing.T) {
 	x := input(5, 6)
 	// A constant output is a one-point Map.
-	p := check(t, testCPU(), nil, add(f32(2), f32(3)))
+	p := check(t, nil, add(f32(2), f32(3)))
 	require.Equal(t, []int{1}, p.Kernels[0].Space)
 
 	// ArgMax of the flattened array.
-	p = check(t, testCPU(), nil, graph.Reduce(graph.OpArgMax, mul(x, x), nil, false))
+	p = check(t, nil, graph.Reduce(graph.OpArgMax, mul(x, x), nil, false))
 	require.Len(t, p.Kernels, 1)
 	require.Equal(t, graph.Int64, p.Kernels[0].Reductions[0].DType)
 
 	// A bound input requested as an output is returned as itself.
-	p = check(t, testCPU(), nil, x, exp(x), exp(x))
+	p = check(t, nil, x, exp(x), exp(x))
 	require.True(t, p.Outputs[0].View)
 	require.Equal(t, p.Inputs[0].Buffer, p.Outputs[0].Buffer)
 	require.Equal(t, p.Outputs[1].Buffer, p.Outputs[2].Buffer)
@@ -41,7 +41,7 @@ func TestEdgeCases(t *testing.T) {
 	outer := add(inner, f32(1))
 	bound := bindAll(outer)
 	bound[inner] = graph.ContiguousLayout(graph.Float32, graph.Shape{5, 6})
-	p = mustPlanOn(t, testCPU(), bound, outer)
+	p = mustPlanOn(t, bound, outer)
 	require.Len(t, p.Inputs, 1)
 	require.Equal(t, "Exp", p.Inputs[0].Label)
 	require.Zero(t, countOp(&p.Kernels[0], graph.OpExp))

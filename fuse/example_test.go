@@ -21,14 +21,14 @@ func ExampleBuild() {
 	for _, in := range []*graph.Node{a, b, c} {
 		bound[in] = graph.ContiguousLayout(graph.Float32, shape)
 	}
-	p, err := fuse.Build([]*graph.Node{out}, bound, fuse.H100())
+	p, err := fuse.Build([]*graph.Node{out}, bound)
 	if err != nil {
 		panic(err)
 	}
 	k := p.Kernels[0]
-	fmt.Println(len(p.Kernels), k.Kind, k.Space, k.Geometry.VectorWidth)
+	fmt.Println(len(p.Kernels), k.Kind, k.Space, len(k.Operands), len(k.Stores))
 	fmt.Println(p.Bytes, "bytes fused,", p.UnfusedBytes, "unfused")
 	// Output:
-	// 1 map [1048576] 4
+	// 1 map [1048576] 3 1
 	// 16777216 bytes fused, 62914560 unfused
 }

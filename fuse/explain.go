@@ -1,5 +1,6 @@
-// Explain and WriteDOT: a plan as text and as a Graphviz graph with one
-// cluster per kernel.
+// Explain and WriteDOT: a plan as text (with what a target decides about
+// each kernel, when it annotates the plan) and as a Graphviz graph with
+// one cluster per kernel.
 
 package fuse
 
@@ -54,14 +55,33 @@ func instrString(in *Instr) string {
 	return fmt.Sprintf("%v(%s)", in.Op, strings.Join(args, ", "))
 }
 
+// Annotator is what a target adds to Explain: its name, and for each
+// kernel a line saying how the target runs it (launch geometry, chunks
+// and workers). codegen and exec/cpu provide one for a plan.
+type Annotator interface {
+	// Target names the target ("H100", "cpu").
+	Target() string
+	// Kernel describes how the target runs kernel i of the plan; "" adds
+	// nothing.
+	Kernel(i int) string
+}
+
 // Explain describes a plan: its inputs and buffers, then per kernel the
 // ops it fused, its iteration space, operands with strides, body,
-// reductions, stores, geometry and bytes read and written, then the
-// outputs.
-func Explain(p *Plan) string {
+// reductions, stores and bytes read and written, then the outputs. The
+// plan holds nothing about threads; ExplainFor adds a target's view.
+func Explain(p *Plan) string { return ExplainFor(p, nil) }
+
+// ExplainFor is Explain with the target's name in the heading and its
+// line for each kernel (see Annotator); a nil a adds nothing.
+func ExplainFor(p *Plan, a Annotator) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "plan for %s: %d kernels, %d graph nodes, %d bytes moved (unfused %d)\n",
-		p.Target.Name, len(p.Kernels), p.Nodes, p.Bytes, p.UnfusedBytes)
+	b.WriteString("plan")
+	if a != nil {
+		fmt.Fprintf(&b, " for %s", a.Target())
+	}
+	fmt.Fprintf(&b, ": %d kernels, %d graph nodes, %d bytes moved (unfused %d)\n",
+		len(p.Kernels), p.Nodes, p.Bytes, p.UnfusedBytes)
 	for i, in := range p.Inputs {
 		fmt.Fprintf(&b, "input %d %q: %v %v strides %v offset %d -> buf%d\n", i, in.Label, in.Layout.DType, in.Layout.Shape,
 			in.Layout.Strides, in.Layout.Offset, in.Buffer)
@@ -116,25 +136,11 @@ func Explain(p *Plan) string {
 		for _, s := range k.Stores {
 			fmt.Fprintf(&b, "  store %%%d -> buf%d %v offset %d strides %v\n", s.Value, s.Buffer, s.DType, s.Offset, s.Strides)
 		}
-		g := k.Geometry
-		if p.Target.Kind == TargetCPU {
-			fmt.Fprintf(&b, "  geometry: chunk %d workers %d", g.Chunk, g.Workers)
-		} else {
-			fmt.Fprintf(&b, "  geometry: block %d grid %d items %d vector %d", g.Block, g.Grid, g.ItemsPerThread, g.VectorWidth)
-			if g.Strategy != StrategyNone {
-				fmt.Fprintf(&b, " strategy %v split %d shared %d", g.Strategy, g.Split, g.SharedBytes)
-			}
-			if g.Scratch >= 0 {
-				fmt.Fprintf(&b, " scratch buf%d", g.Scratch)
-			}
-			if k.Kind == KindMatMul {
-				fmt.Fprintf(&b, " tile %dx%dx%d thread %dx%d shared %d", g.Tile.BM, g.Tile.BN, g.Tile.BK, g.Tile.TM, g.Tile.TN, g.SharedBytes)
+		if a != nil {
+			if note := a.Kernel(i); note != "" {
+				fmt.Fprintf(&b, "  %s: %s\n", a.Target(), note)
 			}
 		}
-		if k.Kind == KindReduce {
-			fmt.Fprintf(&b, " rows %d row length %d", g.Rows, g.RowLen)
-		}
-		fmt.Fprintf(&b, " index32 %v\n", g.Index32)
 		fmt.Fprintf(&b, "  bytes: read %d written %d\n", k.BytesRead, k.BytesWritten)
 	}
 	for i, o := range p.Outputs {

@@ -1,6 +1,6 @@
 // Finishing a plan: stores of reduction and GEMM results that are read
-// later, buffer liveness and reuse, operand resolution, collapsing,
-// geometry, byte accounting and the outputs.
+// later, buffer liveness and reuse, operand resolution, collapsing, byte
+// accounting and the outputs.
 
 package fuse
 
@@ -49,7 +49,7 @@ func (p *planner) finish() (*Plan, error) {
 		ks = append(ks, kb)
 	}
 	p.kernels = ks
-	pl := &Plan{Target: p.t, Nodes: len(p.w.nodes)}
+	pl := &Plan{Nodes: len(p.w.nodes)}
 	p.assignBuffers(pl)
 	for _, kb := range p.kernels {
 		k := kb.k
@@ -70,9 +70,6 @@ func (p *planner) finish() (*Plan, error) {
 		pl.Kernels = append(pl.Kernels, k)
 	}
 	for i := range pl.Kernels {
-		if err := geometry(pl, i); err != nil {
-			return nil, err
-		}
 		countBytes(pl, &pl.Kernels[i])
 		pl.Bytes += pl.Kernels[i].BytesRead + pl.Kernels[i].BytesWritten
 	}

@@ -51,7 +51,7 @@ func TestKernelCounts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := check(t, testCPU(), nil, tt.out())
+			p := check(t, nil, tt.out())
 			require.LessOrEqual(t, len(p.Kernels), tt.max, "kernels got:%d want:<=%d\n%s", len(p.Kernels), tt.max, Explain(p))
 			last := p.Kernels[len(p.Kernels)-1]
 			require.Len(t, last.Space, tt.rank, "rank of %v", last.Space)
@@ -65,7 +65,7 @@ func TestSeveralReductionsOneKernel(t *testing.T) {
 	ss := graph.Reduce(graph.OpSum, mul(x, x), []int{1}, false)
 	mean := div(s, f32(32))
 	variance := sub(div(ss, f32(32)), mul(mean, mean))
-	p := check(t, testCPU(), nil, mean, variance)
+	p := check(t, nil, mean, variance)
 	require.Len(t, p.Kernels, 1, Explain(p))
 	require.Len(t, p.Kernels[0].Reductions, 2)
 	require.Len(t, p.Kernels[0].Stores, 2)
@@ -88,7 +88,7 @@ func TestRecomputeOrMaterialize(t *testing.T) {
 	ab := mul(a, b)
 	r0 := graph.Reduce(graph.OpSum, ab, []int{0}, false)
 	r1 := graph.Reduce(graph.OpSum, ab, []int{1}, false)
-	p := check(t, testCPU(), nil, r0, r1)
+	p := check(t, nil, r0, r1)
 	require.Len(t, p.Kernels, 2, Explain(p))
 	for i := range p.Kernels {
 		require.Equal(t, 1, countOp(&p.Kernels[i], graph.OpMul), "kernel %d recomputes a*b", i)
@@ -103,7 +103,7 @@ func TestRecomputeOrMaterialize(t *testing.T) {
 	heavy := exp(graph.Unary(graph.OpTanh, graph.Unary(graph.OpSin, x)))
 	h0 := graph.Reduce(graph.OpSum, heavy, []int{0}, false)
 	h1 := graph.Reduce(graph.OpSum, heavy, []int{1}, false)
-	p = check(t, testCPU(), nil, h0, h1)
+	p = check(t, nil, h0, h1)
 	require.Len(t, p.Kernels, 3, Explain(p))
 	temps := 0
 	for _, bf := range p.Buffers {
@@ -119,34 +119,34 @@ func TestRecomputeOrMaterialize(t *testing.T) {
 func TestViewsAsStrides(t *testing.T) {
 	x, y := input(16, 8), input(8, 16)
 	transposed := add(graph.Permute(x, []int{1, 0}), y)
-	p := check(t, testCPU(), nil, transposed)
+	p := check(t, nil, transposed)
 	require.Len(t, p.Kernels, 1)
 	k := p.Kernels[0]
 	require.ElementsMatch(t, [][]int{{1, 8}, {16, 1}}, [][]int{k.Operands[0].Strides, k.Operands[1].Strides})
 
 	v, row := input(8, 16), input(16)
 	bc := mul(v, graph.BroadcastTo(row, graph.Shape{8, 16}))
-	p = check(t, testCPU(), nil, bc)
+	p = check(t, nil, bc)
 	require.Len(t, p.Kernels, 1)
 	require.Contains(t, [][]int{p.Kernels[0].Operands[0].Strides, p.Kernels[0].Operands[1].Strides}, []int{0, 1})
 
 	s := input(10, 12)
 	rev := graph.Slice(s, []graph.Range{{Start: 8, Stop: 1, Step: -2}, {Start: 1, Stop: 12, Step: 3}})
-	p = check(t, testCPU(), nil, exp(rev))
+	p = check(t, nil, exp(rev))
 	require.Len(t, p.Kernels, 1)
 	o := p.Kernels[0].Operands[0]
 	require.Equal(t, 8*12+1, o.Offset)
 	require.Equal(t, []int{-24, 3}, o.Strides)
 
 	// A requested output that is a view of an input is returned as a view.
-	p = check(t, testCPU(), nil, graph.Permute(x, []int{1, 0}))
+	p = check(t, nil, graph.Permute(x, []int{1, 0}))
 	require.Empty(t, p.Kernels)
 	require.True(t, p.Outputs[0].View)
 	require.Equal(t, []int{1, 8}, p.Outputs[0].Layout.Strides)
 
 	// A view of a computed output is a view of its buffer.
 	e := exp(x)
-	p = check(t, testCPU(), nil, e, graph.Permute(e, []int{1, 0}))
+	p = check(t, nil, e, graph.Permute(e, []int{1, 0}))
 	require.Len(t, p.Kernels, 1)
 	require.Equal(t, p.Outputs[0].Buffer, p.Outputs[1].Buffer)
 	require.True(t, p.Outputs[1].View)
@@ -157,41 +157,41 @@ func TestReshapeOfNonContiguousView(t *testing.T) {
 	// Reshape of a transposed input cannot be strides: the view is copied
 	// once (iterating in the view's shape), then read contiguously.
 	r := graph.Reshape(graph.Permute(x, []int{1, 0}), graph.Shape{24})
-	p := check(t, testCPU(), nil, exp(r))
+	p := check(t, nil, exp(r))
 	require.Len(t, p.Kernels, 2, Explain(p))
 	// Reshape of a contiguous input is free.
-	p = check(t, testCPU(), nil, exp(graph.Reshape(x, graph.Shape{3, 8})))
+	p = check(t, nil, exp(graph.Reshape(x, graph.Shape{3, 8})))
 	require.Len(t, p.Kernels, 1)
 	// A strided (non-contiguous) bound input reshaped as an output.
 	big := input(6, 8)
 	lay := graph.Layout{DType: graph.Float32, Shape: graph.Shape{6, 8}, Strides: []int{1, 6}}
-	p = check(t, testCPU(), map[*graph.Node]graph.Layout{big: lay}, graph.Reshape(big, graph.Shape{48}))
+	p = check(t, map[*graph.Node]graph.Layout{big: lay}, graph.Reshape(big, graph.Shape{48}))
 	require.Len(t, p.Kernels, 1, Explain(p))
 }
 
 func TestDimensionCollapsing(t *testing.T) {
 	a, b := input(4, 8, 16), input(4, 8, 16)
-	p := check(t, testCPU(), nil, add(a, b))
+	p := check(t, nil, add(a, b))
 	require.Equal(t, []int{512}, p.Kernels[0].Space)
 
 	bias := input(16)
-	p = check(t, testCPU(), nil, add(a, bias))
+	p = check(t, nil, add(a, bias))
 	require.Equal(t, []int{32, 16}, p.Kernels[0].Space)
 
-	p = check(t, testCPU(), nil, graph.Reduce(graph.OpSum, a, []int{2}, false))
+	p = check(t, nil, graph.Reduce(graph.OpSum, a, []int{2}, false))
 	require.Equal(t, []int{32, 16}, p.Kernels[0].Space)
 	require.Equal(t, []int{1}, p.Kernels[0].ReduceAxes)
 
-	p = check(t, testCPU(), nil, graph.Reduce(graph.OpSum, a, []int{0, 1}, true))
+	p = check(t, nil, graph.Reduce(graph.OpSum, a, []int{0, 1}, true))
 	require.Equal(t, []int{32, 16}, p.Kernels[0].Space)
 	require.Equal(t, []int{0}, p.Kernels[0].ReduceAxes)
 
 	// Mixed axes move the reduced ones last, keeping their order.
-	p = check(t, testCPU(), nil, graph.Reduce(graph.OpSum, a, []int{0, 2}, false))
+	p = check(t, nil, graph.Reduce(graph.OpSum, a, []int{0, 2}, false))
 	require.Equal(t, []int{8, 4, 16}, p.Kernels[0].Space)
 	require.Equal(t, []int{1, 2}, p.Kernels[0].ReduceAxes)
 
-	p = check(t, testCPU(), nil, graph.Reduce(graph.OpArgMax, a, nil, false))
+	p = check(t, nil, graph.Reduce(graph.OpArgMax, a, nil, false))
 	require.Equal(t, []int{512}, p.Kernels[0].Space)
 }
 
@@ -201,7 +201,7 @@ func TestBufferReuse(t *testing.T) {
 	for range 10 {
 		r = graph.Reduce(graph.OpReduceMax, mul(x, r), []int{1}, true)
 	}
-	p := check(t, testCPU(), nil, r)
+	p := check(t, nil, r)
 	require.Len(t, p.Kernels, 11)
 	temps := 0
 	for _, bf := range p.Buffers {
@@ -222,14 +222,14 @@ func TestBufferReuse(t *testing.T) {
 func TestConcatAndGenerators(t *testing.T) {
 	a, b := input(3, 4), input(3, 2)
 	c := graph.Concat([]*graph.Node{exp(a), b}, 1)
-	p := check(t, testCPU(), nil, c)
+	p := check(t, nil, c)
 	require.Len(t, p.Kernels, 2, Explain(p))
 	require.Equal(t, p.Kernels[0].Stores[0].Buffer, p.Kernels[1].Stores[0].Buffer)
 
 	io := graph.Iota(graph.Float32, 12, 1, 0.5, false, 0)
 	eye := graph.Eye(graph.Float32, 4, 3, 0)
 	g := add(graph.Reshape(io, graph.Shape{4, 3}), eye)
-	p = check(t, testCPU(), nil, g)
+	p = check(t, nil, g)
 	require.Len(t, p.Kernels, 1)
 	require.Empty(t, p.Inputs)
 }
@@ -237,20 +237,20 @@ func TestConcatAndGenerators(t *testing.T) {
 func TestMatMulTransposedOperandNotCopied(t *testing.T) {
 	x, w := input(32, 64), input(16, 64)
 	out := graph.MatMul(x, graph.Permute(w, []int{1, 0}))
-	p := check(t, testCPU(), nil, out)
+	p := check(t, nil, out)
 	require.Len(t, p.Kernels, 1, Explain(p))
 	require.True(t, p.Kernels[0].MatMul.B.Trans)
 	require.Equal(t, 64, p.Kernels[0].MatMul.B.LD)
 
 	// A broadcast batch operand and an elementwise operand.
 	bx, bw := input(3, 8, 5), input(5, 4)
-	p = check(t, testCPU(), nil, graph.MatMul(exp(bx), bw))
+	p = check(t, nil, graph.MatMul(exp(bx), bw))
 	require.Len(t, p.Kernels, 2, Explain(p))
 	require.Equal(t, 0, p.Kernels[1].MatMul.B.Strides[0])
 
 	// A strided bound operand BLAS cannot take is copied first.
 	s := input(8, 10)
 	lay := graph.Layout{DType: graph.Float32, Shape: graph.Shape{8, 10}, Strides: []int{20, 2}}
-	p = check(t, testCPU(), map[*graph.Node]graph.Layout{s: lay}, graph.MatMul(s, input(10, 3)))
+	p = check(t, map[*graph.Node]graph.Layout{s: lay}, graph.MatMul(s, input(10, 3)))
 	require.Len(t, p.Kernels, 2, Explain(p))
 }

@@ -35,43 +35,41 @@ func bindAll(outs ...*graph.Node) map[*graph.Node]graph.Layout {
 	return b
 }
 
-// mustPlan plans outs on the CPU target with contiguous inputs.
+// mustPlan plans outs with contiguous inputs.
 func mustPlan(t testing.TB, outs ...*graph.Node) *Plan {
 	t.Helper()
-	return mustPlanOn(t, testCPU(), bindAll(outs...), outs...)
+	return mustPlanOn(t, bindAll(outs...), outs...)
 }
 
-func mustPlanOn(t testing.TB, tg Target, bound map[*graph.Node]graph.Layout, outs ...*graph.Node) *Plan {
+func mustPlanOn(t testing.TB, bound map[*graph.Node]graph.Layout, outs ...*graph.Node) *Plan {
 	t.Helper()
-	p, err := Build(outs, bound, tg)
+	p, err := Build(outs, bound)
 	require.NoError(t, err)
 	require.LessOrEqual(t, p.Bytes, p.UnfusedBytes, "fused plan moves more bytes than unfused:\n%s", Explain(p))
 	return p
 }
 
-func testCPU() Target { return Target{Kind: TargetCPU, Name: "cpu", Cores: 2, CacheBytes: 1 << 20} }
-
 // check plans outs with inputs of the given layouts over raw buffers
 // (contiguous when not in layouts) filled with random values, runs the
 // plan on the test interpreter and compares with the naive graph
 // evaluation.
-func check(t *testing.T, tg Target, layouts map[*graph.Node]graph.Layout, outs ...*graph.Node) *Plan {
+func check(t *testing.T, layouts map[*graph.Node]graph.Layout, outs ...*graph.Node) *Plan {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
-	return checkValues(t, tg, layouts, func(graph.DType) float64 { return float64(float32(rng.Float64()*4 - 2)) }, outs...)
+	return checkValues(t, layouts, func(graph.DType) float64 { return float64(float32(rng.Float64()*4 - 2)) }, outs...)
 }
 
 // checkValues is check with the values of the raw input buffers drawn
 // from fill.
-func checkValues(t *testing.T, tg Target, layouts map[*graph.Node]graph.Layout, fill func(graph.DType) float64, outs ...*graph.Node) *Plan {
+func checkValues(t *testing.T, layouts map[*graph.Node]graph.Layout, fill func(graph.DType) float64, outs ...*graph.Node) *Plan {
 	t.Helper()
 	bound := bindAll(outs...)
 	for n, l := range layouts {
 		bound[n] = l
 	}
-	p := mustPlanOn(t, tg, bound, outs...)
+	p := mustPlanOn(t, bound, outs...)
 	require.NoError(t, validPlan(p), Explain(p))
-	_, slots, err := Key(outs, bound, tg)
+	_, slots, err := Key(outs, bound)
 	require.NoError(t, err)
 	raw := make([][]float64, len(slots))
 	for i, n := range slots {

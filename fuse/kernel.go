@@ -1,6 +1,5 @@
 // Kernel: one fused kernel of a plan — its iteration space, operands,
-// scalar body (an expression DAG), stores, reduction or matmul spec and
-// launch geometry.
+// scalar body (an expression DAG), stores, and reduction or matmul spec.
 
 package fuse
 
@@ -226,7 +225,7 @@ type Kernel struct {
 	// ReduceAxes (KindReduce) are the reduced axes of Space, sorted, at
 	// least one. The planner puts them either all at the end of Space
 	// (rows: each output point reduces a contiguous range of points) or
-	// all at the start (columns); Geometry.Strategy tells which.
+	// all at the start (columns).
 	ReduceAxes []int
 	Operands   []Operand
 	// Body is the per-point expression DAG (the whole computation of a
@@ -240,7 +239,6 @@ type Kernel struct {
 	Stores   []Store
 	MatMul   *MatMulSpec
 	Call     *CallSpec
-	Geometry Geometry
 	// Fused lists the graph ops this kernel computes, in body order
 	// (views included), for Explain.
 	Fused []graph.Op

@@ -11,22 +11,22 @@ import (
 )
 
 // Key returns the structural cache key of planning outputs with the bound
-// layouts for target t, and the bound nodes in slot order: slots[i] binds
+// layouts, and the bound nodes in slot order: slots[i] binds
 // Plan.Inputs[i]. Two calls give the same key exactly when the graphs are
 // the same computation up to the identity of their bound nodes (the same
 // ops, attributes, shapes, dtypes and sharing, and bound values of the
 // same layouts), so a plan built for one serves the other with its own
 // slots. Input labels are not part of the key. It errors as Build does
 // for an invalid graph or an unbound input. Safe for concurrent use.
-func Key(outputs []*graph.Node, bound map[*graph.Node]graph.Layout, t Target) (string, []*graph.Node, error) {
+func Key(outputs []*graph.Node, bound map[*graph.Node]graph.Layout) (string, []*graph.Node, error) {
 	w, err := walkGraph(outputs, bound)
 	if err != nil {
 		return "", nil, err
 	}
-	return w.key(bound, t), w.slots, nil
+	return w.key(bound), w.slots, nil
 }
 
-func (w *walk) key(bound map[*graph.Node]graph.Layout, t Target) string {
+func (w *walk) key(bound map[*graph.Node]graph.Layout) string {
 	b := make([]byte, 0, 64+32*len(w.nodes))
 	num := func(v int64) { b = strconv.AppendInt(b, v, 36); b = append(b, ',') }
 	ints := func(v []int) {
@@ -36,12 +36,6 @@ func (w *walk) key(bound map[*graph.Node]graph.Layout, t Target) string {
 		}
 	}
 	fl := func(f float64) { num(int64(math.Float64bits(f))) }
-	b = append(b, t.Name...)
-	b = append(b, '|')
-	for _, v := range []int{int(t.Kind), t.SMs, t.MaxThreadsPerBlock, t.MaxThreadsPerSM, t.SharedPerBlock, t.SharedPerSM,
-		t.RegistersPerBlock, t.RegistersPerSM, t.WarpSize, t.MaxGridX, t.ComputeMajor, t.ComputeMinor, t.Cores, t.CacheBytes} {
-		num(int64(v))
-	}
 	for _, n := range w.nodes {
 		b = append(b, ';')
 		if s, ok := w.slotOf[n]; ok {

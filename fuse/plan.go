@@ -103,7 +103,6 @@ type Output struct {
 // writes), and returns, for each Output, the view Output.Layout of its
 // buffer.
 type Plan struct {
-	Target  Target
 	Inputs  []Input
 	Buffers []Buffer
 	Kernels []Kernel

@@ -14,6 +14,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/exec/cpu"
 	"github.com/fuseflow/fuseflow/exec/cuda"
@@ -75,39 +76,45 @@ func (f *exprFlags) parse(args []string) (*exprGraph, error) {
 	return parseExpr(f.fs.Arg(0), d, s)
 }
 
-// explain prints the fused plan of an expression for a target.
+// explain prints the fused plan of an expression with how the target
+// runs each kernel (its launch geometry, or its chunks and workers).
 func explain(args []string, stdout, stderr io.Writer) error {
 	f := newExprFlags("explain", stderr)
 	e, err := f.parse(args)
 	if err != nil {
 		return err
 	}
-	var t fuse.Target
+	var annotate func(*fuse.Plan) (fuse.Annotator, error)
 	switch f.device {
 	case "cpu", "ref":
-		t = cpu.New(cpu.Options{}).Target()
+		b := cpu.New(cpu.Options{})
+		annotate = func(p *fuse.Plan) (fuse.Annotator, error) { return b.Annotate(p), nil }
 	case "h100":
-		t = fuse.H100()
+		annotate = func(p *fuse.Plan) (fuse.Annotator, error) { return codegen.Annotate(p, codegen.H100()) }
 	default:
 		b, err := openCUDA(f.device)
 		if err != nil {
 			return err
 		}
 		defer b.Close()
-		t = b.Target()
+		annotate = func(p *fuse.Plan) (fuse.Annotator, error) { return codegen.Annotate(p, b.Target()) }
 	}
 	bound := map[*graph.Node]graph.Layout{}
 	for _, n := range e.inputs {
 		bound[n] = graph.ContiguousLayout(n.DType(), n.Shape())
 	}
-	p, err := fuse.Build([]*graph.Node{e.root}, bound, t)
+	p, err := fuse.Build([]*graph.Node{e.root}, bound)
 	if err != nil {
 		return err
 	}
 	if f.dot {
 		return fuse.WriteDOT(stdout, p)
 	}
-	_, err = io.WriteString(stdout, fuse.Explain(p))
+	a, err := annotate(p)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(stdout, fuse.ExplainFor(p, a))
 	return err
 }
 

@@ -23,7 +23,8 @@ type Options struct {
 	// runtime.GOMAXPROCS(0).
 	Workers int
 	// Chunk overrides the number of points a worker evaluates at a time
-	// (the plan's geometry chooses it when 0).
+	// (chosen for each kernel so that its operands fit a worker's cache
+	// when 0).
 	Chunk int
 	// CacheSize is the number of plans kept (256 when 0).
 	CacheSize int
@@ -33,7 +34,6 @@ type Options struct {
 type Backend struct {
 	workers int
 	chunk   int
-	target  fuse.Target
 	cache   *fuse.Cache
 
 	mu      sync.Mutex
@@ -52,16 +52,11 @@ func New(opts Options) *Backend {
 	if size <= 0 {
 		size = 256
 	}
-	t := fuse.DefaultCPU()
-	t.Cores = w
-	return &Backend{workers: w, chunk: opts.Chunk, target: t, cache: fuse.NewCache(size), lowered: map[*fuse.Plan]*lowPlan{}}
+	return &Backend{workers: w, chunk: opts.Chunk, cache: fuse.NewCache(size), lowered: map[*fuse.Plan]*lowPlan{}}
 }
 
 // Name returns "cpu".
 func (b *Backend) Name() string { return "cpu" }
-
-// Target returns the fuse target plans are built for.
-func (b *Backend) Target() fuse.Target { return b.target }
 
 // CacheStats reports the plan cache's hits and misses.
 func (b *Backend) CacheStats() fuse.CacheStats { return b.cache.Stats() }
@@ -90,15 +85,10 @@ func (b *Backend) lower(p *fuse.Plan) (*lowPlan, error) {
 	lp = &lowPlan{}
 	for i := range p.Kernels {
 		k := &p.Kernels[i]
-		lk := lowKernel{chunk: k.Geometry.Chunk, workers: b.workers}
+		lk := lowKernel{}
+		lk.chunk, lk.workers = chunking(k, b.workers)
 		if b.chunk > 0 {
 			lk.chunk = b.chunk
-		}
-		if lk.chunk <= 0 {
-			lk.chunk = 4096
-		}
-		if k.Geometry.Workers > 0 {
-			lk.workers = min(lk.workers, k.Geometry.Workers)
 		}
 		var err error
 		switch k.Kind {
@@ -144,7 +134,7 @@ func (b *Backend) Eval(ctx context.Context, req *exec.Request) ([]*exec.Tensor, 
 		}
 		bound[n] = t.Layout
 	}
-	plan, slots, err := b.cache.Get(req.Outputs, bound, b.target)
+	plan, slots, err := b.cache.Get(req.Outputs, bound)
 	if err != nil {
 		return nil, err
 	}

@@ -9,14 +9,14 @@
 // where the plan says so.
 //
 // Kernels run NumExpr style: the iteration space is cut into chunks of a
-// few thousand points (the plan's geometry chooses the size), spread over
-// a pool of runtime.GOMAXPROCS workers, and each instruction of a kernel
-// body is computed for a whole chunk into a per-worker scratch vector
-// before the next one runs. Inner loops are typed, allocation-free and
-// looked up in tables indexed by dtype and graph.Op, which are derived
-// from the op definitions of internal/opdef: each op's scalar function
-// (internal/fmath) inlined in a typed loop, or called per element for the
-// ops without one. Contiguous operands
+// few thousand points (chosen per kernel so that its operands fit half
+// of a worker's cache), spread over a pool of runtime.GOMAXPROCS
+// workers, and each instruction of a kernel body is computed for a whole
+// chunk into a per-worker scratch vector before the next one runs. Inner
+// loops are typed, allocation-free and looked up in tables indexed by
+// dtype and graph.Op, which are derived from the op definitions of
+// internal/opdef: each op's scalar function (internal/fmath) inlined in a
+// typed loop, or called per element for the ops without one. Contiguous operands
 // are read in place; strided, reversed and broadcast operands are
 // gathered per chunk; the value a contiguous store takes is computed
 // straight into the destination. Iota, Eye and Philox random leaves are

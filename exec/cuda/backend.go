@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/codegen/ptx"
 	"github.com/fuseflow/fuseflow/fuse"
 	drv "github.com/fuseflow/fuseflow/internal/cuda"
@@ -73,7 +74,7 @@ type Backend struct {
 	d       *drv.Driver
 	ctx     *drv.Context
 	dev     Device
-	target  fuse.Target
+	target  codegen.Target
 	version int
 
 	cache   *fuse.Cache
@@ -261,7 +262,7 @@ func (b *Backend) Name() string { return fmt.Sprintf("cuda:%d", b.ordinal) }
 func (b *Backend) Device() Device { return b.dev }
 
 // Target returns the target plans are built for.
-func (b *Backend) Target() fuse.Target { return b.target }
+func (b *Backend) Target() codegen.Target { return b.target }
 
 // DriverVersion returns the driver's CUDA version (12080 for 12.8).
 func (b *Backend) DriverVersion() int { return b.version }

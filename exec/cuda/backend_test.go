@@ -1,4 +1,4 @@
-// Tests of backend construction, device discovery into fuse.Target,
+// Tests of backend construction, device discovery into codegen.Target,
 // Available, and the missing-driver behaviour.
 
 package cuda
@@ -12,19 +12,20 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fuseflow/fuseflow/fuse"
+	"github.com/fuseflow/fuseflow/codegen"
 )
 
 func TestNewDiscoversTarget(t *testing.T) {
 	_, b := fakeBackend(t, Options{})
 	require.Equal(t, "cuda:0", b.Name())
 	got := b.Target()
-	want := fuse.Target{
-		Kind: fuse.TargetGPU, Name: "cuda:0 Fake GPU", SMs: 132,
+	want := codegen.Target{
+		Name: "cuda:0 Fake GPU", SMs: 132,
 		MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 2048,
+		MaxBlock: codegen.Dim3{X: 1024, Y: 1024, Z: 64}, MaxGrid: codegen.Dim3{X: 2147483647, Y: 65535, Z: 65535},
 		SharedPerBlock: 49152, SharedPerSM: 233472,
 		RegistersPerBlock: 65536, RegistersPerSM: 65536,
-		WarpSize: 32, MaxGridX: 2147483647, ComputeMajor: 9, ComputeMinor: 0,
+		WarpSize: 32, ComputeMajor: 9, ComputeMinor: 0,
 	}
 	require.Equal(t, want, got)
 	d := b.Device()

@@ -271,7 +271,7 @@ func BenchmarkGPURawLaunch(b *testing.B) {
 	x, out := launchGraph()
 	dx := benchInput(b, be, "x", benchLaunch)
 	layout := map[*graph.Node]graph.Layout{x: graph.ContiguousLayout(graph.Float32, graph.Shape{benchLaunch})}
-	plan, _, err := be.cache.Get([]*graph.Node{out}, layout, be.Target())
+	plan, _, err := be.cache.Get([]*graph.Node{out}, layout)
 	if err != nil {
 		b.Fatal(err)
 	}

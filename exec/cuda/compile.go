@@ -19,7 +19,7 @@ import (
 // accurate math unless fast.
 func defaultCompile(v int, fast bool, isa ptx.Version) CompileFunc {
 	opts := codegen.Options{CUDA: ptx.Version{Major: v / 1000, Minor: v % 1000 / 10}, PTX: isa, FastMath: fast}
-	return func(p *fuse.Plan, t fuse.Target) (*codegen.Module, error) {
+	return func(p *fuse.Plan, t codegen.Target) (*codegen.Module, error) {
 		return codegen.Compile(p, t, opts)
 	}
 }

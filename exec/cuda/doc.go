@@ -5,7 +5,7 @@
 // # Opening a device
 //
 // New(ordinal) loads the driver (libcuda.so.1, or FUSEFLOW_LIBCUDA),
-// describes the device into a fuse.Target (TargetOf) and retains its
+// describes the device into a codegen.Target (TargetOf) and retains its
 // primary context. Without a usable driver it returns an error wrapping
 // ErrNoDriver that names the cause; it never falls back to the CPU.
 // Available reports whether device 0 can be opened, for the choice of a

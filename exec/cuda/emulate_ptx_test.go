@@ -103,11 +103,11 @@ func (e *emulator) launchPTX(k *emuKernel, entry string, mod uint64, cfg ir.Conf
 	for i, prm := range k.params {
 		vals[i] = params[i]
 		m, ok := args[i].(*ir.Mem)
-		if prm.kind != codegen.ParamBuffer || !ok || len(m.Data) <= m.Lo {
+		if prm.kind != codegen.ParamBuffer && prm.kind != codegen.ParamScratch || !ok || len(m.Data) <= m.Lo {
 			continue
 		}
 		regions = append(regions, ptxsim.Region{
-			Name: fmt.Sprintf("parameter %s (buffer %d)", prm.name, prm.buffer),
+			Name: fmt.Sprintf("parameter %s (%v %d)", prm.name, prm.kind, prm.buffer),
 			Addr: params[i] + uint64(m.Lo), Data: m.Data[m.Lo:],
 		})
 	}
@@ -305,7 +305,7 @@ func TestEmulatedPTXFault(t *testing.T) {
 	defer alloc.AssertSize(t, 0)
 	store := regexp.MustCompile(`(st\.global(?:\.v[24])?\.f32\s+\[%rd[0-9]+)\]`)
 	good := b.compile
-	b.compile = e.wrap(func(p *fuse.Plan, tg fuse.Target) (*codegen.Module, error) {
+	b.compile = e.wrap(func(p *fuse.Plan, tg codegen.Target) (*codegen.Module, error) {
 		m, err := good(p, tg)
 		if err != nil {
 			return nil, err
@@ -355,26 +355,26 @@ func TestEmulatedMultiWave(t *testing.T) {
 		shapes []graph.Shape
 		build  func(x []*graph.Node) *graph.Node
 		kind   fuse.Kind
-		strat  fuse.Strategy
+		strat  codegen.Strategy
 	}{
 		{"map", []graph.Shape{{1 << 17}}, func(x []*graph.Node) *graph.Node {
 			return graph.Unary(graph.OpExp, graph.Binary(graph.OpMul, x[0], x[0]))
-		}, fuse.KindMap, fuse.StrategyNone},
+		}, fuse.KindMap, codegen.StrategyNone},
 		{"warp per row", []graph.Shape{{3000, 13}}, func(x []*graph.Node) *graph.Node {
 			return graph.Reduce(graph.OpSum, x[0], []int{1}, false)
-		}, fuse.KindReduce, fuse.StrategyWarpPerRow},
+		}, fuse.KindReduce, codegen.StrategyWarpPerRow},
 		{"block per row", []graph.Shape{{24, 5000}}, func(x []*graph.Node) *graph.Node {
 			return graph.Reduce(graph.OpReduceMax, x[0], []int{1}, false)
-		}, fuse.KindReduce, fuse.StrategyBlockPerRow},
+		}, fuse.KindReduce, codegen.StrategyBlockPerRow},
 		{"column", []graph.Shape{{300, 2048}}, func(x []*graph.Node) *graph.Node {
 			return graph.Reduce(graph.OpSum, x[0], []int{0}, false)
-		}, fuse.KindReduce, fuse.StrategyColumn},
+		}, fuse.KindReduce, codegen.StrategyColumn},
 		{"two passes", []graph.Shape{{1 << 17}}, func(x []*graph.Node) *graph.Node {
 			return graph.Reduce(graph.OpArgMax, x[0], nil, false)
-		}, fuse.KindReduce, fuse.StrategyTwoPass},
+		}, fuse.KindReduce, codegen.StrategyTwoPass},
 		{"matmul", []graph.Shape{{200, 150}, {150, 170}}, func(x []*graph.Node) *graph.Node {
 			return graph.MatMul(x[0], x[1])
-		}, fuse.KindMatMul, fuse.StrategyNone},
+		}, fuse.KindMatMul, codegen.StrategyNone},
 	}
 	r := rand.New(rand.NewPCG(9, 9))
 	for _, c := range cases {
@@ -393,15 +393,16 @@ func TestEmulatedMultiWave(t *testing.T) {
 			layouts[x] = graph.ContiguousLayout(f32, s)
 		}
 		out := c.build(xs)
-		p, err := fuse.Build([]*graph.Node{out}, layouts, tg)
+		p, err := fuse.Build([]*graph.Node{out}, layouts)
 		require.NoError(t, err, c.name)
 		found := false
-		for _, k := range p.Kernels {
-			if k.Kind != c.kind || k.Geometry.Strategy != c.strat {
+		for i := range p.Kernels {
+			k := &p.Kernels[i]
+			g := kernelGeometry(k, tg)
+			if k.Kind != c.kind || g.Strategy != c.strat {
 				continue
 			}
 			found = true
-			g := k.Geometry
 			points := 1
 			for _, e := range k.Space {
 				points *= e
@@ -413,7 +414,7 @@ func TestEmulatedMultiWave(t *testing.T) {
 			}
 		}
 		require.True(t, found, "%s: no %v kernel with strategy %v in the plan:\n%s", c.name, c.kind, c.strat, fuse.Explain(p))
-		exact := c.kind == fuse.KindReduce && c.strat != fuse.StrategyColumn && c.name != "warp per row"
+		exact := c.kind == fuse.KindReduce && c.strat != codegen.StrategyColumn && c.name != "warp per row"
 		compareWithCPU(t, b, c.name, []*graph.Node{out}, []bool{exact}, bound, alloc)
 		for _, h := range bound {
 			h.Release()

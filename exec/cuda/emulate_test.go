@@ -24,6 +24,7 @@ import (
 	"hash/fnv"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -149,7 +150,7 @@ func needEmu(t interface {
 // whether inner generates fast math (the accurate math calls are expanded
 // as the PTX emitter does otherwise).
 func (e *emulator) wrap(inner CompileFunc, fast bool) CompileFunc {
-	return func(p *fuse.Plan, t fuse.Target) (*codegen.Module, error) {
+	return func(p *fuse.Plan, t codegen.Target) (*codegen.Module, error) {
 		m, err := inner(p, t)
 		if err != nil {
 			return nil, err
@@ -184,20 +185,21 @@ func (e *emulator) wrap(inner CompileFunc, fast bool) CompileFunc {
 			if _, ok := e.kernels[key]; !ok {
 				e.kernels[key] = ek
 			}
-			e.shapes[kernelShape(k)]++
+			e.shapes[kernelShape(k, t)]++
 			e.mu.Unlock()
 		}
 		return m, nil
 	}
 }
 
-// kernelShape names the code template of k: "map", "matmul", or the
+// kernelShape names the code template of k on t: "map", "matmul", or the
 // reduction strategy ("reduce column split" when split over blocks).
-func kernelShape(k *fuse.Kernel) string {
+func kernelShape(k *fuse.Kernel, t codegen.Target) string {
 	switch k.Kind {
 	case fuse.KindReduce:
-		s := "reduce " + k.Geometry.Strategy.String()
-		if k.Geometry.Strategy == fuse.StrategyColumn && k.Geometry.Split > 1 {
+		g := kernelGeometry(k, t)
+		s := "reduce " + g.Strategy.String()
+		if g.Strategy == codegen.StrategyColumn && g.Split > 1 {
 			s += " split"
 		}
 		return s
@@ -205,6 +207,13 @@ func kernelShape(k *fuse.Kernel) string {
 		return "matmul"
 	}
 	return "map"
+}
+
+// kernelGeometry returns the geometry codegen chooses for k on t (the
+// zero Geometry when none fits: Lower then reports the error).
+func kernelGeometry(k *fuse.Kernel, t codegen.Target) codegen.Geometry {
+	g, _ := codegen.ChooseGeometry(k, t)
+	return g
 }
 
 // compiled returns how many kernels of each shape were compiled so far.
@@ -225,6 +234,9 @@ func emuKernelOf(p *fuse.Plan, k *fuse.Kernel, prog *ir.Program, want *codegen.S
 		return nil, fmt.Errorf("emulator: kernel %s: the module's signature has %d params and %d launches, Lower's %d and %d",
 			k.Name, len(got.Params), len(got.Launches), len(want.Params), len(want.Launches))
 	}
+	if !slices.Equal(got.Scratch, want.Scratch) {
+		return nil, fmt.Errorf("emulator: kernel %s: the module's scratch %+v, Lower's %+v", k.Name, got.Scratch, want.Scratch)
+	}
 	for i, l := range want.Launches {
 		if g := got.Launches[i]; g.Grid != l.Grid || g.Block != l.Block || g.Pass != l.Pass {
 			return nil, fmt.Errorf("emulator: kernel %s launch %d: module %+v, Lower %+v", k.Name, i, g, l)
@@ -236,6 +248,9 @@ func emuKernelOf(p *fuse.Plan, k *fuse.Kernel, prog *ir.Program, want *codegen.S
 			return nil, fmt.Errorf("emulator: kernel %s param %d: module %+v, Lower %+v", k.Name, i, g, prm)
 		}
 		ep := emuParam{kind: prm.Kind, name: prm.Name, buffer: prm.Buffer}
+		if prm.Kind == codegen.ParamScratch {
+			ep.hi = want.Scratch[prm.Buffer].Bytes
+		}
 		if prm.Kind == codegen.ParamBuffer {
 			bf := p.Buffers[prm.Buffer]
 			ep.hi = bf.Bytes

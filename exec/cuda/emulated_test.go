@@ -542,7 +542,7 @@ func TestEmulatedKernelFault(t *testing.T) {
 // the plan's big input (over 100 elements) points at the small input's
 // buffer: the kernel then reads past the end of that buffer.
 func overreadInput(good CompileFunc) CompileFunc {
-	return func(p *fuse.Plan, tg fuse.Target) (*codegen.Module, error) {
+	return func(p *fuse.Plan, tg codegen.Target) (*codegen.Module, error) {
 		m, err := good(p, tg)
 		if err != nil {
 			return m, err

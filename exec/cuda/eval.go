@@ -77,7 +77,7 @@ func (b *Backend) plan(req *exec.Request) (*fuse.Plan, []*graph.Node, error) {
 		}
 		bound[n] = t.Layout
 	}
-	return b.cache.Get(req.Outputs, bound, b.target)
+	return b.cache.Get(req.Outputs, bound)
 }
 
 // runState is what one evaluation holds: the device address of every
@@ -256,13 +256,39 @@ func boundDevice(req *exec.Request, slots []*graph.Node, plan *fuse.Plan, buf in
 }
 
 // launch packs the kernel's arguments into a reused Args and makes its
-// launches on ln's stream. It allocates nothing in the steady state.
+// launches on ln's stream, with the scratch memory its signature asks for
+// taken from the pool (cleared first where asked) and given back, stream
+// ordered, after the last launch. It allocates nothing in the steady
+// state.
 func (b *Backend) launch(ln *lane, pk *progKernel, ptrs []drv.DevicePtr) error {
 	a := pk.getArgs()
 	defer pk.args.Put(a)
+	var held [2]*Buffer
+	scratch := held[:0]
+	defer func() {
+		for _, buf := range scratch {
+			buf.stream.Store(uintptr(ln.stream))
+			buf.Release()
+		}
+	}()
+	for _, sc := range pk.sig.Scratch {
+		buf, err := b.pool.Alloc(max(sc.Bytes, 16), ln.stream)
+		if err != nil {
+			return fmt.Errorf("cuda: scratch memory of kernel %s: %w", pk.k.Name, err)
+		}
+		scratch = append(scratch, buf)
+		if sc.Zero {
+			if err := b.ctx.MemsetD8Async(buf.Ptr(), 0, uint64(sc.Bytes), ln.stream); err != nil {
+				return fmt.Errorf("cuda: clearing the scratch memory of kernel %s: %w", pk.k.Name, err)
+			}
+		}
+	}
 	for i := range pk.sig.Params {
-		if p := &pk.sig.Params[i]; p.Kind == codegen.ParamBuffer {
+		switch p := &pk.sig.Params[i]; p.Kind {
+		case codegen.ParamBuffer:
 			a.SetPtr(i, ptrs[p.Buffer])
+		case codegen.ParamScratch:
+			a.SetPtr(i, scratch[p.Buffer].Ptr())
 		}
 	}
 	for li := range pk.sig.Launches {

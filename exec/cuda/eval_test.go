@@ -90,7 +90,7 @@ func TestEvalRunsFakeAdd(t *testing.T) {
 
 func TestWarmEvalGeneratesAndLoadsNothing(t *testing.T) {
 	var compiles atomic.Int64
-	counting := func(p *fuse.Plan, tg fuse.Target) (*codegen.Module, error) {
+	counting := func(p *fuse.Plan, tg codegen.Target) (*codegen.Module, error) {
 		compiles.Add(1)
 		return addCompile(p, tg)
 	}
@@ -227,7 +227,7 @@ func testArgumentPacking(t *testing.T, compile CompileFunc) {
 			for n, d := range bound {
 				layouts[n] = d.Layout
 			}
-			plan, slots, err := b.cache.Get(outs, layouts, b.Target())
+			plan, slots, err := b.cache.Get(outs, layouts)
 			require.NoError(t, err)
 			prog, err := b.program(plan)
 			require.NoError(t, err)
@@ -248,6 +248,14 @@ func testArgumentPacking(t *testing.T, compile CompileFunc) {
 			for i, prm := range lastK.sig.Params {
 				if prm.Kind == codegen.ParamPass {
 					require.Equal(t, uint64(uint32(lastL.Pass)), rec.params[i], "pass")
+					continue
+				}
+				if prm.Kind == codegen.ParamScratch {
+					require.NotZero(t, rec.params[i], "scratch %d", prm.Buffer)
+					require.Zero(t, rec.params[i]%16, "scratch %d is 16-byte aligned", prm.Buffer)
+					for _, r := range res {
+						require.NotEqual(t, uint64(r.Dev.(*Buffer).Ptr()), rec.params[i], "scratch %d is no result", prm.Buffer)
+					}
 					continue
 				}
 				require.NotZero(t, rec.params[i], "buffer %d", prm.Buffer)
@@ -291,7 +299,7 @@ func TestLaunchAllocatesNothing(t *testing.T) {
 	require.NoError(t, err)
 	res[0].Release()
 	plan, _, err := b.cache.Get([]*graph.Node{out}, map[*graph.Node]graph.Layout{
-		x: graph.ContiguousLayout(graph.Int32, graph.Shape{256}), y: graph.ContiguousLayout(graph.Int32, graph.Shape{256})}, b.Target())
+		x: graph.ContiguousLayout(graph.Int32, graph.Shape{256}), y: graph.ContiguousLayout(graph.Int32, graph.Shape{256})})
 	require.NoError(t, err)
 	prog, err := b.program(plan)
 	require.NoError(t, err)
@@ -394,7 +402,7 @@ func TestLaunchDescriptor(t *testing.T) {
 		func(t *testing.T, v uint64) { require.Equal(t, math.Float64bits(-0.25), v) },
 		func(t *testing.T, v uint64) { require.Equal(t, uint64(1), v&0xffffffff) },
 	}
-	f, b := fakeBackend(t, Options{Compile: func(p *fuse.Plan, _ fuse.Target) (*codegen.Module, error) {
+	f, b := fakeBackend(t, Options{Compile: func(p *fuse.Plan, _ codegen.Target) (*codegen.Module, error) {
 		sig := codegen.Signature{Entry: "k3d", Launches: []codegen.Launch{launch}}
 		for _, bf := range kernelBuffers(&p.Kernels[0]) {
 			sig.Params = append(sig.Params, codegen.Param{Kind: codegen.ParamBuffer, Buffer: bf})
@@ -425,7 +433,7 @@ func TestLaunchDescriptor(t *testing.T) {
 }
 
 func TestCompileErrorIsAnError(t *testing.T) {
-	_, b := fakeBackend(t, Options{Compile: func(*fuse.Plan, fuse.Target) (*codegen.Module, error) {
+	_, b := fakeBackend(t, Options{Compile: func(*fuse.Plan, codegen.Target) (*codegen.Module, error) {
 		return &codegen.Module{PTX: "FAKE_JIT_ERROR", Kernels: []codegen.Signature{{Entry: "k", Launches: []codegen.Launch{{Grid: codegen.D1(1), Block: codegen.D1(1)}}}}}, nil
 	}})
 	x, y, out := addGraph(10)
@@ -496,7 +504,7 @@ func toDevicePtrs(p []uint64) []drv.DevicePtr {
 }
 
 func TestBadGeometryIsALaunchError(t *testing.T) {
-	broken := func(p *fuse.Plan, tg fuse.Target) (*codegen.Module, error) {
+	broken := func(p *fuse.Plan, tg codegen.Target) (*codegen.Module, error) {
 		m, err := stubCompile(p, tg)
 		if err == nil {
 			m.Kernels[0].Launches[0].Block = codegen.D1(4096) // more threads than a block may have

@@ -183,8 +183,7 @@ func fakeBackend(t testing.TB, opts Options) (*fakeDriver, *Backend) {
 }
 
 // kernelBuffers lists the plan buffers a kernel touches in the order
-// codegen declares their parameters: operands, GEMM operands, stores,
-// the reduction scratch.
+// codegen declares their parameters: operands, GEMM operands, stores.
 func kernelBuffers(k *fuse.Kernel) []int {
 	var out []int
 	seen := map[int]bool{}
@@ -204,17 +203,15 @@ func kernelBuffers(k *fuse.Kernel) []int {
 	for _, s := range k.Stores {
 		add(s.Buffer)
 	}
-	if k.Kind == fuse.KindReduce {
-		add(k.Geometry.Scratch)
-	}
 	return out
 }
 
 // stubCompile is a code generator for the fake: one entry per kernel
-// taking a pointer per buffer the kernel touches and an s32 pass, with the
-// plan's geometry (two launches when there is a scratch buffer). The
-// bodies are empty: the fake records launches but cannot run them.
-func stubCompile(p *fuse.Plan, t fuse.Target) (*codegen.Module, error) {
+// taking a pointer per buffer the kernel touches, one to its scratch
+// memory when codegen's geometry has any, and an s32 pass, with that
+// geometry (two launches when there is scratch memory). The bodies are
+// empty: the fake records launches but cannot run them.
+func stubCompile(p *fuse.Plan, t codegen.Target) (*codegen.Module, error) {
 	var sb strings.Builder
 	sb.WriteString(".version 8.0\n.target sm_90\n.address_size 64\n")
 	m := &codegen.Module{}
@@ -226,12 +223,17 @@ func stubCompile(p *fuse.Plan, t fuse.Target) (*codegen.Module, error) {
 			fmt.Fprintf(&sb, "\t.param .u64 b%d,\n", b)
 			sig.Params = append(sig.Params, codegen.Param{Kind: codegen.ParamBuffer, Name: fmt.Sprintf("b%d", b), Buffer: b})
 		}
+		g := kernelGeometry(k, t)
+		if g.ScratchBytes > 0 {
+			sb.WriteString("\t.param .u64 s0,\n")
+			sig.Scratch = []codegen.Scratch{{Bytes: g.ScratchBytes}}
+			sig.Params = append(sig.Params, codegen.Param{Kind: codegen.ParamScratch, Name: "s0"})
+		}
 		sb.WriteString("\t.param .s32 pass\n)\n{\n\tret;\n}\n")
 		sig.Params = append(sig.Params, codegen.Param{Kind: codegen.ParamPass, Name: "pass", Buffer: -1})
-		g := k.Geometry
 		block := max(g.Block, 32)
 		sig.Launches = []codegen.Launch{{Grid: codegen.D1(max(g.Grid, 1)), Block: codegen.D1(block)}}
-		if k.Kind == fuse.KindReduce && g.Scratch >= 0 {
+		if g.ScratchBytes > 0 {
 			sig.Launches = append(sig.Launches, codegen.Launch{Grid: codegen.D1(1), Block: codegen.D1(block), Pass: 1})
 		}
 		m.Kernels = append(m.Kernels, sig)
@@ -244,7 +246,7 @@ func stubCompile(p *fuse.Plan, t fuse.Target) (*codegen.Module, error) {
 // operands, the fake's runnable fake_add entry (c[i] = a[i] + b[i] for
 // i < n, n passed as the pass parameter). It lets tests check what the
 // executor moves and binds, with the fake computing on the host.
-func addCompile(p *fuse.Plan, t fuse.Target) (*codegen.Module, error) {
+func addCompile(p *fuse.Plan, t codegen.Target) (*codegen.Module, error) {
 	if len(p.Kernels) != 1 || p.Kernels[0].Kind != fuse.KindMap {
 		return nil, fmt.Errorf("addCompile: want one map kernel, have %d", len(p.Kernels))
 	}

@@ -282,7 +282,7 @@ func TestGPULaunchFailure(t *testing.T) {
 	opts := Options{}
 	b := gpuBackend(t, opts)
 	good := b.compile
-	b.compile = func(p *fuse.Plan, tg fuse.Target) (*codegen.Module, error) {
+	b.compile = func(p *fuse.Plan, tg codegen.Target) (*codegen.Module, error) {
 		m, err := good(p, tg)
 		if err == nil && broken {
 			m.Kernels[0].Launches[0].Block = codegen.D1(4096)

@@ -50,7 +50,7 @@ func TestModuleEvictionUnloads(t *testing.T) {
 
 	// A program in use keeps its module loaded past its eviction, until
 	// it is given back.
-	plan, _, err := b.cache.Get(scaled(0), map[*graph.Node]graph.Layout{x: graph.ContiguousLayout(graph.Float64, x.Shape())}, b.Target())
+	plan, _, err := b.cache.Get(scaled(0), map[*graph.Node]graph.Layout{x: graph.ContiguousLayout(graph.Float64, x.Shape())})
 	require.NoError(t, err)
 	held, err := b.program(plan)
 	require.NoError(t, err)
@@ -73,7 +73,7 @@ func TestModuleSharedByPrograms(t *testing.T) {
 	layout := map[*graph.Node]graph.Layout{x: graph.ContiguousLayout(graph.Float32, x.Shape())}
 	var progs []*program
 	for _, op := range []graph.Op{graph.OpExp, graph.OpLog} { // stubCompile writes the same entries for both
-		plan, _, err := b.cache.Get([]*graph.Node{graph.Unary(op, x)}, layout, b.Target())
+		plan, _, err := b.cache.Get([]*graph.Node{graph.Unary(op, x)}, layout)
 		require.NoError(t, err)
 		pr, err := b.program(plan)
 		require.NoError(t, err)

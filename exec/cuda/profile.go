@@ -41,7 +41,9 @@ func (k KernelTime) GBps() float64 {
 
 // Run is a profiled evaluation: the plan and each kernel's measured time.
 type Run struct {
-	Plan    *fuse.Plan
+	Plan *fuse.Plan
+	// Target is the device the plan ran on, as code generation saw it.
+	Target  codegen.Target
 	Kernels []KernelTime
 	// Gen is the host time spent generating the plan's PTX and Load the
 	// time the driver took to load it (its JIT); both were spent once,
@@ -61,7 +63,7 @@ func (r *Run) Total() time.Duration {
 // record reads the timing events of a finished run and keeps it as the
 // last run. Timing failures only leave the times at zero.
 func (b *Backend) record(prog *program, events []drv.Event) {
-	r := &Run{Plan: prog.plan, Kernels: make([]KernelTime, len(prog.kernels)), Gen: prog.gen, Load: prog.load}
+	r := &Run{Plan: prog.plan, Target: b.target, Kernels: make([]KernelTime, len(prog.kernels)), Gen: prog.gen, Load: prog.load}
 	for i := range prog.kernels {
 		pk := &prog.kernels[i]
 		d, _ := b.ctx.EventElapsed(events[2*i], events[2*i+1])
@@ -84,12 +86,17 @@ func (b *Backend) LastRun() *Run {
 	return b.last
 }
 
-// Explain returns the plan's explanation (fuse.Explain) followed by a
-// table of the kernels with their launch geometry, measured GPU time and
+// Explain returns the plan's explanation with the geometry of each kernel
+// on the run's target (fuse.ExplainFor, codegen.Annotate) followed by a
+// table of the kernels with their launches, measured GPU time and
 // achieved bandwidth.
 func (r *Run) Explain() string {
 	var sb strings.Builder
-	sb.WriteString(fuse.Explain(r.Plan))
+	if a, err := codegen.Annotate(r.Plan, r.Target); err == nil {
+		sb.WriteString(fuse.ExplainFor(r.Plan, a))
+	} else {
+		sb.WriteString(fuse.Explain(r.Plan))
+	}
 	if !strings.HasSuffix(sb.String(), "\n") {
 		sb.WriteByte('\n')
 	}

@@ -21,7 +21,7 @@ import (
 
 // CompileFunc generates the PTX module of a plan for a GPU target, with a
 // Signature per plan kernel.
-type CompileFunc func(p *fuse.Plan, t fuse.Target) (*codegen.Module, error)
+type CompileFunc func(p *fuse.Plan, t codegen.Target) (*codegen.Module, error)
 
 // program is a plan ready to launch.
 type program struct {

@@ -193,11 +193,11 @@ func gemmCase(d graph.DType, m, k, n int, transB bool) scaledCase {
 }
 
 // scaledFeatures names the code paths kernel k of a plan takes with its
-// geometry: "map", "map vector", "map 4 items per thread", "map
+// geometry on t: "map", "map vector", "map 4 items per thread", "map
 // grid-stride loop", the reduction strategy ("reduce column split"), or
 // "matmul" and "matmul multi-tile".
-func scaledFeatures(k *fuse.Kernel) []string {
-	g := k.Geometry
+func scaledFeatures(k *fuse.Kernel, t codegen.Target) []string {
+	g := kernelGeometry(k, t)
 	switch k.Kind {
 	case fuse.KindMap:
 		f := []string{"map"}
@@ -221,7 +221,7 @@ func scaledFeatures(k *fuse.Kernel) []string {
 		}
 		return []string{"matmul"}
 	}
-	return []string{kernelShape(k)}
+	return []string{kernelShape(k, t)}
 }
 
 // scaledWant are the features each run of the tier must reach.
@@ -305,7 +305,7 @@ func runScaled(t *testing.T, b, fast *Backend, tier scaledTier) {
 		require.NotNil(t, run, fc.name)
 		var feats []string
 		for k := range run.Plan.Kernels {
-			for _, f := range scaledFeatures(&run.Plan.Kernels[k]) {
+			for _, f := range scaledFeatures(&run.Plan.Kernels[k], b.Target()) {
 				seen[f] = true
 				feats = append(feats, f)
 			}
@@ -457,12 +457,12 @@ func TestScaledTierCoverage(t *testing.T) {
 		for n, s := range shapes {
 			layouts[n] = graph.ContiguousLayout(n.DType(), s)
 		}
-		p, err := fuse.Build(outs, layouts, fuse.H100())
+		p, err := fuse.Build(outs, layouts)
 		require.NoError(t, err, fc.name)
-		_, err = codegen.Compile(p, fuse.H100(), codegen.Options{CUDA: ptx.Version{Major: 12, Minor: 8}})
+		_, err = codegen.Compile(p, codegen.H100(), codegen.Options{CUDA: ptx.Version{Major: 12, Minor: 8}})
 		require.NoError(t, err, fc.name)
 		for k := range p.Kernels {
-			for _, f := range scaledFeatures(&p.Kernels[k]) {
+			for _, f := range scaledFeatures(&p.Kernels[k], codegen.H100()) {
 				seen[f] = true
 			}
 		}

@@ -22,13 +22,13 @@ type benchKernel struct {
 
 // prepare plans and compiles outs (inputs filled with small values) and
 // returns its launches.
-func prepare(b *testing.B, outs []*graph.Node, tg fuse.Target) *benchKernel {
+func prepare(b *testing.B, outs []*graph.Node, tg codegen.Target) *benchKernel {
 	b.Helper()
 	layouts := map[*graph.Node]graph.Layout{}
 	for _, in := range collectInputs(outs) {
 		layouts[in] = graph.ContiguousLayout(in.DType(), in.Shape())
 	}
-	p, err := fuse.Build(outs, layouts, tg)
+	p, err := fuse.Build(outs, layouts)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -51,22 +51,29 @@ func prepare(b *testing.B, outs []*graph.Node, tg fuse.Target) *benchKernel {
 		}
 		regions[i] = ptxsim.Region{Name: fmt.Sprint(i), Addr: bufBase + uint64(i)*bufStride, Data: data}
 	}
-	for ki, sig := range mod.Kernels {
+	nb := len(p.Buffers)
+	for _, sig := range mod.Kernels {
 		k, err := sm.Kernel(sig.Entry)
 		if err != nil {
 			b.Fatal(err)
 		}
-		_ = ki
+		kr := regions[:nb:nb] // the plan's buffers, then the kernel's scratch areas
+		for si, sc := range sig.Scratch {
+			kr = append(kr, ptxsim.Region{Name: fmt.Sprint("scratch ", si), Addr: bufBase + uint64(nb+si)*bufStride, Data: make([]byte, sc.Bytes)})
+		}
 		for _, ln := range sig.Launches {
 			params := make([]uint64, len(sig.Params))
 			for pi, prm := range sig.Params {
-				if prm.Kind == codegen.ParamBuffer {
+				switch prm.Kind {
+				case codegen.ParamBuffer:
 					params[pi] = bufBase + uint64(prm.Buffer)*bufStride
-				} else {
+				case codegen.ParamScratch:
+					params[pi] = bufBase + uint64(nb+prm.Buffer)*bufStride
+				default:
 					params[pi] = uint64(uint32(ln.Pass))
 				}
 			}
-			cfg := ptxsim.Config{Grid: ln.Grid.Array(), Block: ln.Block.Array(), Params: params, Global: regions}
+			cfg := ptxsim.Config{Grid: ln.Grid.Array(), Block: ln.Block.Array(), Params: params, Global: kr}
 			bk.launches = append(bk.launches, func() (ptxsim.Stats, error) { return k.Run(cfg) })
 		}
 	}
@@ -102,7 +109,7 @@ func BenchmarkSimulate(b *testing.B) {
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			bk := prepare(b, c.outs(), fuse.H100())
+			bk := prepare(b, c.outs(), codegen.H100())
 			b.SetBytes(bk.bytes)
 			var thread, warp int64
 			b.ResetTimer()

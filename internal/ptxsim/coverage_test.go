@@ -100,8 +100,8 @@ func TestEmitterOutputParses(t *testing.T) {
 		for node, x := range c.Bound {
 			layouts[node] = x.Layout
 		}
-		for _, tg := range []fuse.Target{smallGPU(), fuse.H100()} {
-			p, err := fuse.Build(c.Outputs, layouts, tg)
+		for _, tg := range []codegen.Target{smallGPU(), codegen.H100()} {
+			p, err := fuse.Build(c.Outputs, layouts)
 			if err != nil || len(p.Kernels) == 0 {
 				continue
 			}

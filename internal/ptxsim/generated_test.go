@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
@@ -40,7 +41,7 @@ func TestGeneratedRandomGraphs(t *testing.T) {
 		c := randCase(t, seed, cfg)
 		tg := smallGPU()
 		if seed%3 == 2 {
-			tg = fuse.H100()
+			tg = codegen.H100()
 		}
 		res, err := runGraph(c.Outputs, c.Exact, c.Bound, tg, false)
 		if res != nil {
@@ -101,7 +102,7 @@ func TestGeneratedReductions(t *testing.T) {
 	}
 	ops := []graph.Op{graph.OpSum, graph.OpProd, graph.OpReduceMax, graph.OpReduceMin, graph.OpArgMax, graph.OpArgMin, graph.OpAny, graph.OpAll}
 	r := rand.New(rand.NewPCG(5, 5))
-	seen := map[fuse.Strategy]bool{}
+	seen := map[codegen.Strategy]bool{}
 	split := false
 	for si, sh := range shapes {
 		for di, d := range graph.DTypes() {
@@ -127,17 +128,21 @@ func TestGeneratedReductions(t *testing.T) {
 					t.Errorf("%v %v over %v of %v: %v", op, d, axes, sh.shape, err)
 					continue
 				}
-				for _, k := range res.plan.Kernels {
-					if k.Kind == fuse.KindReduce {
-						seen[k.Geometry.Strategy] = true
-						split = split || k.Geometry.Strategy == fuse.StrategyColumn && k.Geometry.Split > 1
+				for i := range res.plan.Kernels {
+					if k := &res.plan.Kernels[i]; k.Kind == fuse.KindReduce {
+						g, err := codegen.ChooseGeometry(k, smallGPU())
+						if err != nil {
+							t.Fatal(err)
+						}
+						seen[g.Strategy] = true
+						split = split || g.Strategy == codegen.StrategyColumn && g.Split > 1
 					}
 				}
 			}
 			hx.Release()
 		}
 	}
-	for _, s := range []fuse.Strategy{fuse.StrategyWarpPerRow, fuse.StrategyBlockPerRow, fuse.StrategyColumn, fuse.StrategyTwoPass} {
+	for _, s := range []codegen.Strategy{codegen.StrategyWarpPerRow, codegen.StrategyBlockPerRow, codegen.StrategyColumn, codegen.StrategyTwoPass} {
 		if !seen[s] {
 			t.Errorf("no %v reduction was generated", s)
 		}
@@ -164,7 +169,7 @@ func TestGeneratedMatMul(t *testing.T) {
 		{a: graph.Shape{2, 5, 6}, b: graph.Shape{6, 4}},
 		{a: graph.Shape{130, 70}, b: graph.Shape{70, 140}},
 	}
-	for ti, tg := range []fuse.Target{smallGPU(), fuse.H100()} {
+	for ti, tg := range []codegen.Target{smallGPU(), codegen.H100()} {
 		for ci, c := range cases {
 			for di, d := range []graph.DType{graph.Float32, graph.Float64, graph.Int32, graph.Int64} {
 				if (testing.Short() || raceEnabled) && (ti+ci+di)%3 != 0 {

@@ -32,8 +32,8 @@ import (
 
 // smallGPU is a device with few SMs and small blocks, so that small
 // shapes spread over several blocks and every reduction strategy shows.
-func smallGPU() fuse.Target {
-	t := fuse.H100()
+func smallGPU() codegen.Target {
+	t := codegen.H100()
 	t.Name = "small"
 	t.SMs = 2
 	t.MaxThreadsPerBlock = 256
@@ -63,16 +63,16 @@ type simResult struct {
 // differently) the IR interpreter, comparing after every launch, then
 // compares the outputs with the reference. It returns an error describing
 // the first disagreement.
-func runGraph(outs []*graph.Node, exact []bool, bound map[*graph.Node]*exec.Tensor, tg fuse.Target, fast bool) (*simResult, error) {
+func runGraph(outs []*graph.Node, exact []bool, bound map[*graph.Node]*exec.Tensor, tg codegen.Target, fast bool) (*simResult, error) {
 	layouts := map[*graph.Node]graph.Layout{}
 	for n, x := range bound {
 		layouts[n] = x.Layout
 	}
-	p, err := fuse.Build(outs, layouts, tg)
+	p, err := fuse.Build(outs, layouts)
 	if err != nil {
 		return nil, fmt.Errorf("plan: %w", err)
 	}
-	_, slots, err := fuse.Key(outs, layouts, tg)
+	_, slots, err := fuse.Key(outs, layouts)
 	if err != nil {
 		return nil, fmt.Errorf("key: %w", err)
 	}
@@ -111,12 +111,26 @@ func runGraph(outs []*graph.Node, exact []bool, bound map[*graph.Node]*exec.Tens
 	for i := range sim {
 		regions[i] = ptxsim.Region{Name: fmt.Sprintf("buffer %d", i), Addr: bufBase + uint64(i)*bufStride, Data: sim[i]}
 	}
+	nb := len(p.Buffers)
 	for ki := range p.Kernels {
 		k := &p.Kernels[ki]
 		sig := mod.Kernels[ki]
 		sk, err := sm.Kernel(sig.Entry)
 		if err != nil {
 			return res, err
+		}
+		// The kernel's scratch areas follow the plan buffers, in both
+		// copies, uninitialized alike.
+		sim, irm, regions, dtypes = sim[:nb], irm[:nb], regions[:nb], dtypes[:nb]
+		for si, sc := range sig.Scratch {
+			d := make([]byte, sc.Bytes)
+			for j := range d {
+				d[j] = 0xa5
+			}
+			m := ir.NewMem(len(d))
+			copy(m.Data, d)
+			sim, irm, dtypes = append(sim, d), append(irm, m), append(dtypes, graph.Invalid)
+			regions = append(regions, ptxsim.Region{Name: fmt.Sprintf("scratch %d", si), Addr: bufBase + uint64(nb+si)*bufStride, Data: d})
 		}
 		var prog *ir.Program
 		if !fast {
@@ -140,6 +154,9 @@ func runGraph(outs []*graph.Node, exact []bool, bound map[*graph.Node]*exec.Tens
 				case codegen.ParamBuffer:
 					params[pi] = bufBase + uint64(prm.Buffer)*bufStride
 					args[pi] = irm[prm.Buffer]
+				case codegen.ParamScratch:
+					params[pi] = bufBase + uint64(nb+prm.Buffer)*bufStride
+					args[pi] = irm[nb+prm.Buffer]
 				case codegen.ParamPass:
 					params[pi] = uint64(uint32(ln.Pass))
 					args[pi] = ln.Pass

@@ -1,0 +1,70 @@
+// Chunking: how many points of a kernel's space a worker evaluates at a
+// time (so that a chunk's operands fit in half of a worker's cache) and
+// how many workers a kernel is worth.
+
+package cpu
+
+import (
+	"fmt"
+
+	"github.com/fuseflow/fuseflow/fuse"
+)
+
+// cacheBytes is the cache budget of one worker (an L2): a chunk's
+// operands and stores take at most half of it.
+const cacheBytes = 1 << 20
+
+// chunking returns the number of points of k's space a worker processes
+// at a time (a multiple of 64, at least 64, at most the space) and the
+// number of goroutines worth starting for k, at most workers. For a
+// Reduce a task reduces max(1, chunk/RowLen) whole output points, and
+// the reduced range of long rows is split into chunk-sized pieces whose
+// partials are combined in range order (deterministic).
+func chunking(k *fuse.Kernel, workers int) (chunk, tasks int) {
+	bpp := 0
+	for _, o := range k.Operands {
+		if o.Buffer != fuse.NoBuffer {
+			bpp += o.DType.Size()
+		}
+	}
+	for _, s := range k.Stores {
+		bpp += s.DType.Size()
+	}
+	if k.MatMul != nil {
+		bpp += k.MatMul.A.DType.Size() * 2
+	}
+	bpp = max(bpp, 1)
+	total := 1
+	for _, e := range k.Space {
+		total *= e
+	}
+	chunk = max(64, (cacheBytes/2)/bpp/64*64)
+	chunk = min(chunk, max(total, 1))
+	return chunk, max(1, min(workers, (total+chunk-1)/chunk))
+}
+
+// annotation is the fuse.Annotator of a plan on this backend.
+type annotation struct{ notes []string }
+
+func (annotation) Target() string { return "cpu" }
+
+func (a annotation) Kernel(i int) string {
+	if i < 0 || i >= len(a.notes) {
+		return ""
+	}
+	return a.notes[i]
+}
+
+// Annotate returns the fuse.Annotator that shows, in fuse.ExplainFor, the
+// chunk size and the number of workers b runs each kernel of p with.
+func (b *Backend) Annotate(p *fuse.Plan) fuse.Annotator {
+	a := annotation{notes: make([]string, len(p.Kernels))}
+	for i := range p.Kernels {
+		chunk, workers := chunking(&p.Kernels[i], b.workers)
+		if b.chunk > 0 {
+			chunk = b.chunk
+		}
+		a.notes[i] = fmt.Sprintf("chunk %d workers %d", chunk, workers)
+	}
+	return a
+}
