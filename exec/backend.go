@@ -51,3 +51,11 @@ type DeviceBuffer interface {
 type HostCopier interface {
 	ToHost(ctx context.Context, t *Tensor, alloc memory.Allocator) (*Tensor, error)
 }
+
+// CacheStats counts the lookups of an executor's plan cache (see
+// exec/runner): Hits found a plan, Misses planned one; Len is the number
+// of plans cached.
+type CacheStats struct {
+	Hits, Misses int64
+	Len          int
+}

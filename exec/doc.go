@@ -4,7 +4,9 @@
 // buffers back without clearing them (NewTensorUninit allocates for
 // results a kernel overwrites). The executors live in sub-packages:
 // exec/ref (the reference evaluator, the oracle every backend is tested
-// against), exec/cpu and exec/cuda.
+// against), exec/cpu and exec/cuda; the last two are targets of
+// exec/runner, the one skeleton that caches plans, binds inputs,
+// allocates and frees buffers by liveness and assembles outputs.
 //
 // The memory guard: NewTensor and CheckAlloc refuse an allocation with a
 // *MemoryError, NumPy's MemoryError, instead of letting the Go runtime die

@@ -62,7 +62,8 @@
 // walked without recursion, so a chain of a million ops needs no deep
 // stack. BenchmarkPlanDeep measures it per graph node.
 //
-// Key and Cache make evaluating the same expression on new data plan
-// nothing: the key is structural, and Key returns the bound nodes in the
-// order of the plan's input slots.
+// Key and Walk let a plan cache (the executors' runner, exec/runner)
+// make evaluating the same expression on new data plan nothing: the key
+// is structural, and both return the bound nodes in the order of the
+// plan's input slots.
 package fuse

@@ -1,5 +1,6 @@
-// Backend: cpu.New and Eval — plan lookup, buffer allocation by liveness,
-// kernels run in order on the worker pool, outputs returned as tensors.
+// Backend: cpu.New and Eval — the shared runner (exec/runner) driving
+// this target: plans lowered to vector programs, host buffers from the
+// request's allocator, kernels run in order on the worker pool.
 
 package cpu
 
@@ -13,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/exec/runner"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
 )
@@ -34,10 +36,7 @@ type Options struct {
 type Backend struct {
 	workers int
 	chunk   int
-	cache   *fuse.Cache
-
-	mu      sync.Mutex
-	lowered map[*fuse.Plan]*lowPlan
+	runner  *runner.Runner
 
 	scratch sync.Pool // *[]frame
 }
@@ -48,23 +47,42 @@ func New(opts Options) *Backend {
 	if w <= 0 {
 		w = runtime.GOMAXPROCS(0)
 	}
-	size := opts.CacheSize
-	if size <= 0 {
-		size = 256
-	}
-	return &Backend{workers: w, chunk: opts.Chunk, cache: fuse.NewCache(size), lowered: map[*fuse.Plan]*lowPlan{}}
+	b := &Backend{workers: w, chunk: opts.Chunk}
+	b.runner = runner.New(target{b}, opts.CacheSize)
+	return b
 }
 
 // Name returns "cpu".
 func (b *Backend) Name() string { return "cpu" }
 
 // CacheStats reports the plan cache's hits and misses.
-func (b *Backend) CacheStats() fuse.CacheStats { return b.cache.Stats() }
+func (b *Backend) CacheStats() exec.CacheStats { return b.runner.Stats() }
+
+// Eval computes req.Outputs. The caller owns the returned tensors and must
+// Release each; an output may be a view of a bound tensor's buffer or
+// share a buffer with another output. On error (a graph error, an
+// unsupported kernel, ctx cancelled) it returns no tensors and releases
+// everything it allocated.
+func (b *Backend) Eval(ctx context.Context, req *exec.Request) ([]*exec.Tensor, error) {
+	if req == nil || req.Alloc == nil {
+		return nil, fmt.Errorf("cpu: Eval needs a request with an allocator")
+	}
+	return b.runner.Eval(ctx, req)
+}
+
+// target is the backend as the runner's target.
+type target struct{ b *Backend }
+
+func (target) Name() string { return "cpu" }
 
 // lowPlan holds a plan's kernels lowered for this backend.
 type lowPlan struct {
+	plan    *fuse.Plan
 	kernels []lowKernel
 }
+
+// Release does nothing: a lowered plan holds only Go memory.
+func (*lowPlan) Release() {}
 
 type lowKernel struct {
 	mp      *prog
@@ -74,15 +92,10 @@ type lowKernel struct {
 	workers int
 }
 
-// lower returns the lowered form of p, building it once.
-func (b *Backend) lower(p *fuse.Plan) (*lowPlan, error) {
-	b.mu.Lock()
-	lp := b.lowered[p]
-	b.mu.Unlock()
-	if lp != nil {
-		return lp, nil
-	}
-	lp = &lowPlan{}
+// Prepare lowers p's kernels to programs over chunks of their space.
+func (t target) Prepare(p *fuse.Plan) (runner.Program, error) {
+	b := t.b
+	lp := &lowPlan{plan: p}
 	for i := range p.Kernels {
 		k := &p.Kernels[i]
 		lk := lowKernel{}
@@ -106,131 +119,89 @@ func (b *Backend) lower(p *fuse.Plan) (*lowPlan, error) {
 		}
 		lp.kernels = append(lp.kernels, lk)
 	}
-	b.mu.Lock()
-	if len(b.lowered) >= 1024 {
-		clear(b.lowered)
-	}
-	b.lowered[p] = lp
-	b.mu.Unlock()
 	return lp, nil
 }
 
-// Eval computes req.Outputs. The caller owns the returned tensors and must
-// Release each; an output may be a view of a bound tensor's buffer or
-// share a buffer with another output. On error (a graph error, an
-// unsupported kernel, ctx cancelled) it returns no tensors and releases
-// everything it allocated.
-func (b *Backend) Eval(ctx context.Context, req *exec.Request) ([]*exec.Tensor, error) {
-	if req == nil || req.Alloc == nil {
-		return nil, fmt.Errorf("cpu: Eval needs a request with an allocator")
-	}
-	if err := graph.Verify(req.Outputs...); err != nil {
-		return nil, err
-	}
-	bound := make(map[*graph.Node]graph.Layout, len(req.Bound))
-	for n, t := range req.Bound {
-		if t == nil || t.Buf == nil {
-			return nil, fmt.Errorf("cpu: bound value for %v %v has no buffer", n.Op(), n.Shape())
-		}
-		bound[n] = t.Layout
-	}
-	plan, slots, err := b.cache.Get(req.Outputs, bound)
-	if err != nil {
-		return nil, err
-	}
-	lp, err := b.lower(plan)
-	if err != nil {
-		return nil, err
-	}
-	return b.run(ctx, req, plan, lp, slots)
+// Start begins an evaluation of a lowered plan with host buffers from
+// req.Alloc.
+func (t target) Start(_ context.Context, prog runner.Program, req *exec.Request) (runner.Evaluation, error) {
+	lp := prog.(*lowPlan)
+	n := len(lp.plan.Buffers)
+	frames := t.b.frames()
+	return &evaluation{b: t.b, lp: lp, alloc: req.Alloc, bufs: make([]*memory.Buffer, n), owned: make([]bool, n),
+		frames: frames, ex: &runState{bases: make([]unsafe.Pointer, n), frames: *frames}}, nil
 }
 
-func (b *Backend) run(ctx context.Context, req *exec.Request, plan *fuse.Plan, lp *lowPlan, slots []*graph.Node) (out []*exec.Tensor, err error) {
-	bufs := make([]*memory.Buffer, len(plan.Buffers))
-	owned := make([]bool, len(plan.Buffers))
-	defer func() {
-		for i, buf := range bufs {
-			if owned[i] && buf != nil {
-				buf.Release()
-			}
-		}
-	}()
-	ex := &runState{bases: make([]unsafe.Pointer, len(plan.Buffers))}
-	for i, in := range plan.Inputs {
-		t := req.Bound[slots[i]]
-		if t == nil {
-			return nil, fmt.Errorf("cpu: no value bound for input %q", in.Label)
-		}
-		bufs[in.Buffer] = t.Buf
-		ex.bases[in.Buffer] = unsafe.Pointer(unsafe.SliceData(t.Buf.Bytes()))
+// evaluation is one evaluation on the CPU: the plan's host buffers and
+// their base addresses.
+type evaluation struct {
+	b      *Backend
+	lp     *lowPlan
+	alloc  memory.Allocator
+	bufs   []*memory.Buffer
+	owned  []bool
+	frames *[]frame
+	ex     *runState
+}
+
+func (e *evaluation) Bind(buf int, t *exec.Tensor, _ bool) error {
+	if t.Buf == nil {
+		return fmt.Errorf("cpu: bound value %v %v is in device memory: copy it to the host first", t.Shape, t.DType)
 	}
-	alloc := func(i int) error {
-		if bufs[i] != nil {
-			return nil
-		}
-		d, s := bufferArray(plan, i)
-		if err := exec.CheckAlloc(req.Alloc, d, s); err != nil {
-			return fmt.Errorf("cpu: %w", err)
-		}
-		buf := memory.NewResizableBuffer(req.Alloc)
-		buf.Resize(int(plan.Buffers[i].Bytes))
-		bufs[i], owned[i] = buf, true
-		ex.bases[i] = unsafe.Pointer(unsafe.SliceData(buf.Bytes()))
-		return nil
+	e.bufs[buf] = t.Buf
+	e.ex.bases[buf] = unsafe.Pointer(unsafe.SliceData(t.Buf.Bytes()))
+	return nil
+}
+
+func (e *evaluation) Alloc(i int) error {
+	plan := e.lp.plan
+	d, s := bufferArray(plan, i)
+	if err := exec.CheckAlloc(e.alloc, d, s); err != nil {
+		return fmt.Errorf("cpu: %w", err)
 	}
-	for i, bf := range plan.Buffers {
-		if bf.Kind != fuse.BufInput && bf.First < 0 {
-			if err := alloc(i); err != nil {
-				return nil, err
-			}
-		}
+	buf := memory.NewResizableBuffer(e.alloc)
+	buf.Resize(int(plan.Buffers[i].Bytes))
+	e.bufs[i], e.owned[i] = buf, true
+	e.ex.bases[i] = unsafe.Pointer(unsafe.SliceData(buf.Bytes()))
+	return nil
+}
+
+func (e *evaluation) Kernel(ctx context.Context, k int) error {
+	lk := &e.lp.kernels[k]
+	switch {
+	case lk.mp != nil:
+		return runProg(ctx, lk.mp, e.ex, nil, lk.chunk, lk.workers)
+	case lk.rd != nil:
+		return lk.rd.run(ctx, e.ex, lk.chunk, lk.workers)
+	default:
+		return lk.mm.run(ctx, e.ex, lk.chunk, lk.workers)
 	}
-	frames := b.frames()
-	defer b.scratch.Put(frames)
-	ex.frames = *frames
-	for ki := range plan.Kernels {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		for i, bf := range plan.Buffers {
-			if bf.Kind != fuse.BufInput && bf.First == ki {
-				if err := alloc(i); err != nil {
-					return nil, err
-				}
-			}
-		}
-		lk := &lp.kernels[ki]
-		switch {
-		case lk.mp != nil:
-			err = runProg(ctx, lk.mp, ex, nil, lk.chunk, lk.workers)
-		case lk.rd != nil:
-			err = lk.rd.run(ctx, ex, lk.chunk, lk.workers)
-		default:
-			err = lk.mm.run(ctx, ex, lk.chunk, lk.workers)
-		}
-		if err != nil {
-			return nil, err
-		}
-		for i, bf := range plan.Buffers {
-			if bf.Kind == fuse.BufTemp && bf.Last == ki && owned[i] {
-				bufs[i].Release()
-				bufs[i], owned[i], ex.bases[i] = nil, false, nil
-			}
-		}
+}
+
+func (e *evaluation) Free(i int) {
+	if e.owned[i] {
+		e.bufs[i].Release()
+		e.bufs[i], e.owned[i], e.ex.bases[i] = nil, false, nil
 	}
-	out = make([]*exec.Tensor, len(plan.Outputs))
-	for i, o := range plan.Outputs {
-		buf := bufs[o.Buffer]
-		if buf == nil {
-			for _, t := range out[:i] {
-				t.Release()
-			}
-			return nil, fmt.Errorf("cpu: output %d reads buffer %d, which holds nothing", i, o.Buffer)
-		}
-		buf.Retain()
-		out[i] = &exec.Tensor{Buf: buf, Layout: o.Layout.Clone()}
+}
+
+// Finish does nothing: kernels run to completion in Kernel.
+func (e *evaluation) Finish() error { return nil }
+
+func (e *evaluation) Output(i int, l graph.Layout) (*exec.Tensor, error) {
+	buf := e.bufs[i]
+	if buf == nil {
+		return nil, fmt.Errorf("cpu: output buffer %d holds nothing", i)
 	}
-	return out, nil
+	buf.Retain()
+	return &exec.Tensor{Buf: buf, Layout: l}, nil
+}
+
+func (e *evaluation) End(bool) {
+	for i := range e.bufs {
+		e.Free(i)
+	}
+	e.b.scratch.Put(e.frames)
 }
 
 // frames returns per-worker scratch from the pool.

@@ -1,8 +1,9 @@
 // Package cpu is fuseflow's CPU executor: an exec.Backend that runs the
 // fused plans of package fuse on every core.
 //
-// Eval looks the plan up in a cache keyed by the graph's structure (so
-// evaluating the same expression on new data plans nothing), allocates
+// Eval is the shared runner (exec/runner) driving this target: it looks
+// the plan up in a cache keyed by the graph's structure (so evaluating
+// the same expression on new data plans nothing), allocates
 // temporaries and results from the request's allocator as the plan's
 // liveness says (a temporary is released right after the last kernel that
 // reads it), runs the kernels in order and returns the outputs, views

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/exec/runner"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
 )
@@ -43,7 +44,7 @@ func (pt *planT) result(d graph.DType, s graph.Shape, first int) int {
 }
 
 func (pt *planT) run(ctx context.Context, b *Backend, alloc memory.Allocator) ([]*exec.Tensor, error) {
-	lp, err := b.lower(&pt.p)
+	lp, err := target{b}.Prepare(&pt.p)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +55,7 @@ func (pt *planT) run(ctx context.Context, b *Backend, alloc memory.Allocator) ([
 		slots = append(slots, n)
 		req.Bound[n] = t
 	}
-	return b.run(ctx, req, &pt.p, lp, slots)
+	return runner.Run(ctx, target{b}, &pt.p, lp, req, slots)
 }
 
 func f32Tensor(t testing.TB, alloc memory.Allocator, v []float32, s graph.Shape) *exec.Tensor {

@@ -14,7 +14,8 @@ import (
 
 	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/codegen/ptx"
-	"github.com/fuseflow/fuseflow/fuse"
+	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/exec/runner"
 	drv "github.com/fuseflow/fuseflow/internal/cuda"
 )
 
@@ -77,8 +78,7 @@ type Backend struct {
 	target  codegen.Target
 	version int
 
-	cache   *fuse.Cache
-	recent  recentPlans
+	runner  *runner.Runner
 	compile CompileFunc
 	isa     ptx.Version // the forced PTX ISA, zero when none
 	modules *moduleCache
@@ -86,9 +86,6 @@ type Backend struct {
 	pinned  *PinnedAllocator
 	lanes   *lanes
 	profile bool
-
-	progMu sync.Mutex
-	progs  programs
 
 	// fault is the fault that broke the device context, nil while it
 	// works (see Fault).
@@ -171,7 +168,6 @@ func New(ordinal int, opts ...Options) (*Backend, error) {
 	}
 	b := &Backend{
 		ordinal: ordinal, d: d, ctx: ctx, dev: dev, target: t, version: version,
-		cache:   fuse.NewCache(size),
 		compile: o.Compile,
 		isa:     isa,
 		modules: newModuleCache(ctx, o.JIT, size),
@@ -179,8 +175,8 @@ func New(ordinal int, opts ...Options) (*Backend, error) {
 		pinned:  NewPinnedAllocator(ctx),
 		lanes:   newLanes(ctx, streams, chunk),
 		profile: o.Profile || os.Getenv(ProfileEnv) == "1",
-		progs:   programs{max: size, m: map[*fuse.Plan]*progEntry{}},
 	}
+	b.runner = runner.New(target{b}, size)
 	if b.compile == nil {
 		b.compile = defaultCompile(version, o.FastMath || os.Getenv(FastMathEnv) == "1", isa)
 	}
@@ -290,7 +286,7 @@ type Stats struct {
 	// GenTime is the host time spent generating PTX, LoadTime the time
 	// spent loading modules (the driver's JIT), over all plans.
 	GenTime, LoadTime time.Duration
-	Plans             fuse.CacheStats
+	Plans             exec.CacheStats
 	Pool              PoolStats
 	Pinned            PinnedStats
 }
@@ -303,7 +299,7 @@ func (b *Backend) Stats() Stats {
 		Launches: b.launches.Load(),
 		Uploaded: b.uploaded.Load(), Downloaded: b.downloaded.Load(),
 		GenTime: time.Duration(b.genNanos.Load()), LoadTime: time.Duration(b.loadNanos.Load()),
-		Plans: b.cache.Stats(), Pool: b.pool.Stats(), Pinned: b.pinned.Stats(),
+		Plans: b.runner.Stats(), Pool: b.pool.Stats(), Pinned: b.pinned.Stats(),
 	}
 }
 
@@ -318,7 +314,7 @@ func (b *Backend) Stats() Stats {
 // their errors out. Close is idempotent.
 func (b *Backend) Close() error {
 	b.closeOnce.Do(func() {
-		b.forgetPrograms()
+		b.runner.Forget()
 		errs := []error{b.lanes.close(), b.modules.close()}
 		if live := b.pool.close(); live > 0 {
 			errs = append(errs, fmt.Errorf("cuda: %s closed with %d bytes of device memory still live", b.Name(), live))

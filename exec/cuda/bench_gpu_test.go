@@ -271,15 +271,15 @@ func BenchmarkGPURawLaunch(b *testing.B) {
 	x, out := launchGraph()
 	dx := benchInput(b, be, "x", benchLaunch)
 	layout := map[*graph.Node]graph.Layout{x: graph.ContiguousLayout(graph.Float32, graph.Shape{benchLaunch})}
-	plan, _, err := be.cache.Get([]*graph.Node{out}, layout)
+	plan, _, err := be.planOf([]*graph.Node{out}, layout)
 	if err != nil {
 		b.Fatal(err)
 	}
-	prog, err := be.program(plan)
+	prog, err := be.buildProgram(plan)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer be.releaseProgram(prog)
+	defer prog.Release()
 	if len(prog.kernels) != 1 || len(prog.kernels[0].sig.Launches) != 1 {
 		b.Fatalf("want one kernel with one launch, have %d kernels", len(prog.kernels))
 	}

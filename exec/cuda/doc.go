@@ -13,9 +13,10 @@
 //
 // # Evaluation
 //
-// Eval looks the plan up in the plan cache (a repeated evaluation of the
-// same output nodes with inputs of the same layouts skips even the
-// structural key), and gets the plan's program: PTX generated once per
+// Eval is the shared runner (exec/runner) driving this target: it looks
+// the plan up in the plan cache (a repeated evaluation of the same output
+// nodes with inputs of the same layouts skips even the structural key),
+// which holds the plan's program: PTX generated once per
 // plan (codegen.Compile for the device's compute capability and the
 // driver's CUDA version) and loaded once per distinct PTX text (the
 // module cache, keyed by its SHA-256). A warm evaluation therefore

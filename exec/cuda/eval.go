@@ -1,7 +1,7 @@
-// Eval: plan lookup, the program of the plan, inputs bound (device
-// tensors in place, host tensors uploaded), buffers from the pool by
-// liveness, launches on the evaluation's stream, and device-resident
-// results.
+// Eval: this backend as a target of the shared runner (exec/runner):
+// programs prepared from plans, inputs bound (device tensors in place,
+// host tensors uploaded), buffers from the pool, launches on the
+// evaluation's stream, and device-resident results.
 
 package cuda
 
@@ -11,6 +11,7 @@ import (
 
 	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/exec/runner"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
 	drv "github.com/fuseflow/fuseflow/internal/cuda"
@@ -32,227 +33,186 @@ var _ exec.Backend = (*Backend)(nil)
 // context (see Fault) makes this and every later call fail with an error
 // wrapping ErrDeviceFault. Safe for concurrent use.
 func (b *Backend) Eval(ctx context.Context, req *exec.Request) ([]*exec.Tensor, error) {
-	if req == nil {
-		return nil, fmt.Errorf("cuda: Eval of a nil request")
-	}
 	if err := b.usable(); err != nil {
 		return nil, err
 	}
-	plan, slots, ok := b.recent.lookup(req)
-	if !ok {
-		var err error
-		if plan, slots, err = b.plan(req); err != nil {
-			return nil, err
-		}
-		b.recent.remember(req, plan, slots)
-	}
-	prog, err := b.program(plan)
+	return b.runner.Eval(ctx, req)
+}
+
+// target is the backend as the runner's target.
+type target struct{ b *Backend }
+
+func (target) Name() string { return "cuda" }
+
+// Prepare generates the plan's PTX, loads its module and resolves its
+// kernels.
+func (t target) Prepare(p *fuse.Plan) (runner.Program, error) {
+	pr, err := t.b.buildProgram(p)
 	if err != nil {
-		return nil, b.faulted(err, "preparing kernels "+kernelNames(plan), "")
+		return nil, t.b.faulted(err, "preparing kernels "+kernelNames(p), "")
 	}
-	defer b.releaseProgram(prog)
+	return pr, nil
+}
+
+// Start takes a stream for one evaluation of prog, and the events that
+// time its kernels when profiling.
+func (t target) Start(ctx context.Context, prog runner.Program, req *exec.Request) (runner.Evaluation, error) {
+	b, pr := t.b, prog.(*program)
 	ln, err := b.lanes.acquire(ctx)
 	if err != nil {
 		return nil, b.faulted(err, "creating a stream", "")
 	}
-	defer b.lanes.release(ln)
 	b.evals.Add(1)
-	out, err := b.run(ctx, ln, req, prog, slots)
-	if err != nil {
-		return nil, b.faulted(err, "running kernels "+prog.describe(), prog.ptx)
-	}
-	return out, nil
-}
-
-// plan verifies the request's graph and bound tensors and returns its
-// plan from the plan cache.
-func (b *Backend) plan(req *exec.Request) (*fuse.Plan, []*graph.Node, error) {
-	if err := graph.Verify(req.Outputs...); err != nil {
-		return nil, nil, err
-	}
-	bound := make(map[*graph.Node]graph.Layout, len(req.Bound))
-	for n, t := range req.Bound {
-		if t == nil || (t.Buf == nil && t.Dev == nil) {
-			return nil, nil, fmt.Errorf("cuda: bound value for %v %v has no buffer", n.Op(), n.Shape())
+	nb := len(pr.plan.Buffers)
+	r := &runState{b: b, ln: ln, prog: pr, ptrs: make([]drv.DevicePtr, nb), owned: make([]*Buffer, nb)}
+	if b.profile && len(pr.kernels) > 0 {
+		if r.events, err = b.lanes.events(ln, 2*len(pr.kernels)); err != nil {
+			b.lanes.release(ln)
+			return nil, b.faulted(err, "creating events", "")
 		}
-		bound[n] = t.Layout
 	}
-	return b.cache.Get(req.Outputs, bound)
+	return r, nil
 }
 
-// runState is what one evaluation holds: the device address of every
-// plan buffer and the buffers it allocated.
+// runState is one evaluation on the device: its stream, the device
+// address of every plan buffer and the buffers it allocated.
 type runState struct {
-	b     *Backend
-	ln    *lane
-	ptrs  []drv.DevicePtr
-	owned []*Buffer // allocated by this run (temps, results, uploads)
-	hosts []*exec.Tensor
+	b      *Backend
+	ln     *lane
+	prog   *program
+	ptrs   []drv.DevicePtr
+	owned  []*Buffer // allocated by this run (temps and results)
+	ups    []*Buffer // uploads of host inputs
+	events []drv.Event
 }
 
-// alloc gives plan buffer i a fresh device buffer.
-func (r *runState) alloc(i int, bytes int64) error {
-	buf, err := r.b.pool.Alloc(max(bytes, 16), r.ln.stream)
+// fail returns err as the error of running the program's kernels (see
+// Backend.faulted).
+func (r *runState) fail(err error) error {
+	return r.b.faulted(err, "running kernels "+r.prog.describe(), r.prog.ptx)
+}
+
+// Bind uses a device tensor of this backend in place, checking that its
+// view stays inside its buffer, and uploads a host tensor that a kernel
+// reads.
+func (r *runState) Bind(buf int, t *exec.Tensor, read bool) error {
+	if t.OnDevice() {
+		db, err := r.b.deviceBuffer(t)
+		if err != nil {
+			return err
+		}
+		lo, hi := t.Span()
+		if hi >= lo && (lo < 0 || (hi+1)*t.DType.Size() > db.Len()) {
+			return fmt.Errorf("cuda: bound device tensor %v %v (offset %d, strides %v) reaches outside its %d-byte buffer",
+				t.Shape, t.DType, t.Offset, t.Strides, db.Len())
+		}
+		r.ptrs[buf] = db.Ptr()
+		return nil
+	}
+	if !read {
+		return nil // only returned as a view: never read on the device
+	}
+	up, base, _, err := r.b.upload(r.ln, t)
 	if err != nil {
-		return err
+		in := r.prog.plan.Inputs[r.prog.plan.Buffers[buf].Slot]
+		return r.fail(fmt.Errorf("cuda: uploading input %q: %w", in.Label, err))
+	}
+	r.ups = append(r.ups, up)
+	r.ptrs[buf] = base
+	return nil
+}
+
+// Alloc gives plan buffer i a device buffer from the pool.
+func (r *runState) Alloc(i int) error {
+	buf, err := r.b.pool.Alloc(max(r.prog.plan.Buffers[i].Bytes, 16), r.ln.stream)
+	if err != nil {
+		return r.fail(err)
 	}
 	r.owned[i], r.ptrs[i] = buf, buf.Ptr()
 	return nil
 }
 
-// drop returns buffer i to the pool while the stream may still use it.
-func (r *runState) drop(i int) {
-	if buf := r.owned[i]; buf != nil {
-		buf.stream.Store(uintptr(r.ln.stream))
-		buf.Release()
-		r.owned[i] = nil
-	}
-}
-
-// abort synchronizes the stream (ignoring its error: the caller reports
-// the first one) and returns everything the run took.
-func (r *runState) abort() {
-	_ = r.b.ctx.StreamSynchronize(r.ln.stream)
-	for i := range r.owned {
-		r.drop(i)
-	}
-	r.b.pool.StreamDone(r.ln.stream)
-}
-
-func (b *Backend) run(ctx context.Context, ln *lane, req *exec.Request, prog *program, slots []*graph.Node) (out []*exec.Tensor, err error) {
-	plan := prog.plan
-	nb := len(plan.Buffers)
-	// uploads of host inputs live in owned[nb:]: one per input slot.
-	r := &runState{b: b, ln: ln, ptrs: make([]drv.DevicePtr, nb), owned: make([]*Buffer, nb+len(plan.Inputs)),
-		hosts: make([]*exec.Tensor, nb)}
-	defer func() {
-		if err != nil {
-			r.abort()
-		}
-	}()
-	for i, in := range plan.Inputs {
-		t := req.Bound[slots[i]]
-		if t == nil {
-			return nil, fmt.Errorf("cuda: no value bound for input %q (%v %v)", in.Label, in.Layout.Shape, in.Layout.DType)
-		}
-		if t.OnDevice() {
-			buf, err := b.deviceBuffer(t)
-			if err != nil {
-				return nil, err
-			}
-			lo, hi := t.Span()
-			if hi >= lo && (lo < 0 || (hi+1)*t.DType.Size() > buf.Len()) {
-				return nil, fmt.Errorf("cuda: bound device tensor %v %v (offset %d, strides %v) reaches outside its %d-byte buffer",
-					t.Shape, t.DType, t.Offset, t.Strides, buf.Len())
-			}
-			r.ptrs[in.Buffer] = buf.Ptr()
-			continue
-		}
-		r.hosts[in.Buffer] = t
-		if plan.Buffers[in.Buffer].First < 0 {
-			continue // only returned as a view: never read on the device
-		}
-		buf, base, _, err := b.upload(ln, t)
-		if err != nil {
-			return nil, fmt.Errorf("cuda: uploading input %q: %w", in.Label, err)
-		}
-		r.owned[nb+i], r.ptrs[in.Buffer] = buf, base
-	}
-	for i, bf := range plan.Buffers {
-		if bf.Kind != fuse.BufInput && bf.First < 0 {
-			if err := r.alloc(i, bf.Bytes); err != nil {
-				return nil, err
-			}
+// Kernel queues kernel k's launches on the stream, between its events
+// when profiling.
+func (r *runState) Kernel(_ context.Context, k int) error {
+	b := r.b
+	if r.events != nil {
+		if err := b.ctx.EventRecord(r.events[2*k], r.ln.stream); err != nil {
+			return r.fail(err)
 		}
 	}
-	var events []drv.Event
-	if b.profile && len(prog.kernels) > 0 {
-		if events, err = b.lanes.events(ln, 2*len(prog.kernels)); err != nil {
-			return nil, err
-		}
+	if err := b.launch(r.ln, &r.prog.kernels[k], r.ptrs); err != nil {
+		return r.fail(err)
 	}
-	for ki := range prog.kernels {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		for i, bf := range plan.Buffers {
-			if bf.Kind != fuse.BufInput && bf.First == ki {
-				if err := r.alloc(i, bf.Bytes); err != nil {
-					return nil, err
-				}
-			}
-		}
-		if events != nil {
-			if err := b.ctx.EventRecord(events[2*ki], ln.stream); err != nil {
-				return nil, err
-			}
-		}
-		if err := b.launch(ln, &prog.kernels[ki], r.ptrs); err != nil {
-			return nil, err
-		}
-		if events != nil {
-			if err := b.ctx.EventRecord(events[2*ki+1], ln.stream); err != nil {
-				return nil, err
-			}
-		}
-		for i, bf := range plan.Buffers {
-			if bf.Kind == fuse.BufTemp && bf.Last == ki {
-				r.drop(i)
-			}
-		}
-	}
-	if err := b.ctx.StreamSynchronize(ln.stream); err != nil {
-		return nil, fmt.Errorf("cuda: running kernels %s: %w", kernelNames(plan), err)
-	}
-	if events != nil {
-		b.record(prog, events)
-	}
-	for i := nb; i < len(r.owned); i++ {
-		r.drop(i)
-	}
-	b.pool.StreamDone(ln.stream)
-	out = make([]*exec.Tensor, len(plan.Outputs))
-	for i, o := range plan.Outputs {
-		out[i] = &exec.Tensor{Layout: o.Layout.Clone()}
-		switch {
-		case r.hosts[o.Buffer] != nil:
-			out[i].Buf = r.hosts[o.Buffer].Buf
-			out[i].Buf.Retain()
-		case r.owned[o.Buffer] != nil:
-			out[i].Dev = r.owned[o.Buffer]
-			out[i].Dev.Retain()
-		default:
-			t := boundDevice(req, slots, plan, o.Buffer)
-			if t == nil {
-				for _, t := range out[:i] {
-					t.Release()
-				}
-				return nil, fmt.Errorf("cuda: output %d reads buffer %d, which holds nothing", i, o.Buffer)
-			}
-			out[i].Dev = t.Dev
-			out[i].Dev.Retain()
-		}
-	}
-	// The run's own references go; the outputs hold theirs.
-	for i := range nb {
-		if buf := r.owned[i]; buf != nil {
-			buf.Release()
-			r.owned[i] = nil
-		}
-	}
-	return out, nil
-}
-
-// boundDevice returns the bound device tensor of plan buffer buf, or nil.
-func boundDevice(req *exec.Request, slots []*graph.Node, plan *fuse.Plan, buf int) *exec.Tensor {
-	for i, in := range plan.Inputs {
-		if in.Buffer == buf {
-			if t := req.Bound[slots[i]]; t != nil && t.OnDevice() {
-				return t
-			}
+	if r.events != nil {
+		if err := b.ctx.EventRecord(r.events[2*k+1], r.ln.stream); err != nil {
+			return r.fail(err)
 		}
 	}
 	return nil
+}
+
+// Free returns buffer i to the pool while the stream may still use it.
+func (r *runState) Free(i int) { r.drop(&r.owned[i]) }
+
+// drop returns *p to the pool, stream ordered, and clears it.
+func (r *runState) drop(p **Buffer) {
+	if buf := *p; buf != nil {
+		buf.stream.Store(uintptr(r.ln.stream))
+		buf.Release()
+		*p = nil
+	}
+}
+
+// Finish waits for the stream, records the kernels' times when
+// profiling and gives back the uploads.
+func (r *runState) Finish() error {
+	b := r.b
+	if err := b.ctx.StreamSynchronize(r.ln.stream); err != nil {
+		return r.fail(fmt.Errorf("cuda: running kernels %s: %w", kernelNames(r.prog.plan), err))
+	}
+	if r.events != nil {
+		b.record(r.prog, r.events)
+	}
+	for i := range r.ups {
+		r.drop(&r.ups[i])
+	}
+	b.pool.StreamDone(r.ln.stream)
+	return nil
+}
+
+// Output returns a device tensor holding a new reference to buffer i.
+func (r *runState) Output(i int, l graph.Layout) (*exec.Tensor, error) {
+	buf := r.owned[i]
+	if buf == nil {
+		return nil, fmt.Errorf("cuda: output buffer %d holds nothing", i)
+	}
+	buf.Retain()
+	return &exec.Tensor{Dev: buf, Layout: l}, nil
+}
+
+// End gives back what the run holds: after a failure it first waits for
+// the stream (ignoring its error: the runner reports the first one); the
+// outputs hold their own references.
+func (r *runState) End(failed bool) {
+	if failed {
+		_ = r.b.ctx.StreamSynchronize(r.ln.stream)
+		for i := range r.owned {
+			r.drop(&r.owned[i])
+		}
+		for i := range r.ups {
+			r.drop(&r.ups[i])
+		}
+		r.b.pool.StreamDone(r.ln.stream)
+	} else {
+		for i, buf := range r.owned {
+			if buf != nil {
+				buf.Release()
+				r.owned[i] = nil
+			}
+		}
+	}
+	r.b.lanes.release(r.ln)
 }
 
 // launch packs the kernel's arguments into a reused Args and makes its

@@ -227,11 +227,11 @@ func testArgumentPacking(t *testing.T, compile CompileFunc) {
 			for n, d := range bound {
 				layouts[n] = d.Layout
 			}
-			plan, slots, err := b.cache.Get(outs, layouts)
+			plan, slots, err := b.planOf(outs, layouts)
 			require.NoError(t, err)
-			prog, err := b.program(plan)
+			prog, err := b.buildProgram(plan)
 			require.NoError(t, err)
-			defer b.releaseProgram(prog)
+			defer prog.Release()
 			want := 0
 			for i := range prog.kernels {
 				want += len(prog.kernels[i].sig.Launches)
@@ -298,12 +298,12 @@ func TestLaunchAllocatesNothing(t *testing.T) {
 	res, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: dx, y: dy}})
 	require.NoError(t, err)
 	res[0].Release()
-	plan, _, err := b.cache.Get([]*graph.Node{out}, map[*graph.Node]graph.Layout{
+	plan, _, err := b.planOf([]*graph.Node{out}, map[*graph.Node]graph.Layout{
 		x: graph.ContiguousLayout(graph.Int32, graph.Shape{256}), y: graph.ContiguousLayout(graph.Int32, graph.Shape{256})})
 	require.NoError(t, err)
-	prog, err := b.program(plan)
+	prog, err := b.buildProgram(plan)
 	require.NoError(t, err)
-	defer b.releaseProgram(prog)
+	defer prog.Release()
 	ln, err := b.lanes.acquire(ctx)
 	require.NoError(t, err)
 	defer b.lanes.release(ln)

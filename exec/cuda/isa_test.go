@@ -42,7 +42,7 @@ func compiledPTX(t *testing.T, b *Backend, outs ...*graph.Node) string {
 	for _, o := range outs {
 		visit(o)
 	}
-	plan, _, err := b.cache.Get(outs, layouts)
+	plan, _, err := b.planOf(outs, layouts)
 	require.NoError(t, err)
 	m, err := b.compile(plan, b.Target())
 	require.NoError(t, err)

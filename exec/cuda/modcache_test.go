@@ -50,14 +50,14 @@ func TestModuleEvictionUnloads(t *testing.T) {
 
 	// A program in use keeps its module loaded past its eviction, until
 	// it is given back.
-	plan, _, err := b.cache.Get(scaled(0), map[*graph.Node]graph.Layout{x: graph.ContiguousLayout(graph.Float64, x.Shape())})
+	plan, _, err := b.planOf(scaled(0), map[*graph.Node]graph.Layout{x: graph.ContiguousLayout(graph.Float64, x.Shape())})
 	require.NoError(t, err)
-	held, err := b.program(plan)
+	held, err := b.buildProgram(plan)
 	require.NoError(t, err)
 	check(10)
 	check(11)
 	require.Equal(t, int64(3), f.modules()-base, "two cached and the held one")
-	b.releaseProgram(held)
+	held.Release()
 	require.Equal(t, int64(2), f.modules()-base, "the held module goes when given back")
 
 	require.NoError(t, b.Close())
@@ -73,18 +73,18 @@ func TestModuleSharedByPrograms(t *testing.T) {
 	layout := map[*graph.Node]graph.Layout{x: graph.ContiguousLayout(graph.Float32, x.Shape())}
 	var progs []*program
 	for _, op := range []graph.Op{graph.OpExp, graph.OpLog} { // stubCompile writes the same entries for both
-		plan, _, err := b.cache.Get([]*graph.Node{graph.Unary(op, x)}, layout)
+		plan, _, err := b.planOf([]*graph.Node{graph.Unary(op, x)}, layout)
 		require.NoError(t, err)
-		pr, err := b.program(plan)
+		pr, err := b.buildProgram(plan)
 		require.NoError(t, err)
 		progs = append(progs, pr)
 	}
 	require.Same(t, progs[0].mod, progs[1].mod)
 	require.Equal(t, int64(1), f.modules()-base)
-	b.forgetPrograms()
-	b.releaseProgram(progs[0])
+	b.runner.Forget()
+	progs[0].Release()
 	require.Equal(t, int64(1), f.modules()-base, "the module cache and the second program hold it")
-	b.releaseProgram(progs[1])
+	progs[1].Release()
 	require.Equal(t, int64(1), f.modules()-base, "the module cache holds it")
 	require.Equal(t, int64(0), b.Stats().ModuleUnloads)
 }

@@ -1,16 +1,13 @@
 // Programs: a plan compiled to PTX, its module loaded and every kernel's
-// function and argument layout resolved, built once per cached plan so
-// that a warm evaluation generates and loads nothing, and kept for the
-// most recently used plans.
+// function and argument layout resolved, built once per plan the runner
+// caches so that a warm evaluation generates and loads nothing.
 
 package cuda
 
 import (
-	"container/list"
 	"fmt"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/fuseflow/fuseflow/codegen"
@@ -32,10 +29,7 @@ type program struct {
 	// gen is the host time spent generating PTX; load the time spent
 	// loading the module (the driver's JIT, zero when it was cached).
 	gen, load time.Duration
-	// refs counts the program cache's reference while the program is
-	// cached and one per evaluation running it; the module is given back
-	// when it drops to zero.
-	refs atomic.Int32
+	b         *Backend
 }
 
 // progKernel is one plan kernel's function and launches.
@@ -99,135 +93,16 @@ func setScalar(a *drv.Args, i int, v graph.Scalar) {
 	}
 }
 
-// progEntry is a program being built or built; ready is closed when p or
-// err is set. elem is its place in the recency list while it is cached
-// (guarded by Backend.progMu).
-type progEntry struct {
-	plan  *fuse.Plan
-	ready chan struct{}
-	p     *program
-	err   error
-	elem  *list.Element
-}
-
-// programs is the program cache: the programs of the most recently used
-// plans, at most Options.CacheSize of them.
-type programs struct {
-	max int
-	m   map[*fuse.Plan]*progEntry
-	lru list.List // of *progEntry, most recently used first
-}
-
-// program returns the program of plan p, compiling and loading it on the
-// first call for p (concurrent callers wait for that one), with a
-// reference the caller gives back with releaseProgram. Building one more
-// program than the cache keeps evicts the least recently used.
-func (b *Backend) program(p *fuse.Plan) (*program, error) {
-	for {
-		b.progMu.Lock()
-		e, ok := b.progs.m[p]
-		if !ok {
-			break
-		}
-		select {
-		case <-e.ready:
-			if e.err != nil {
-				b.progMu.Unlock()
-				return nil, e.err
-			}
-			e.p.refs.Add(1) // under progMu: a cached program has refs > 0
-			b.progs.lru.MoveToFront(e.elem)
-			b.progMu.Unlock()
-			return e.p, nil
-		default:
-		}
-		b.progMu.Unlock()
-		<-e.ready
-		if e.err != nil {
-			return nil, e.err
-		}
-		// Built: take the reference under the lock (it may have been
-		// evicted meanwhile, then it is built again).
-	}
-	e := &progEntry{plan: p, ready: make(chan struct{})}
-	e.elem = b.progs.lru.PushFront(e)
-	b.progs.m[p] = e
-	var dead []*program
-	for b.progs.lru.Len() > b.progs.max {
-		if pr := b.uncacheProgram(b.progs.lru.Back().Value.(*progEntry)); pr != nil {
-			dead = append(dead, pr)
-		}
-	}
-	b.progMu.Unlock()
-	for _, pr := range dead {
-		b.releaseProgram(pr)
-	}
-
-	pr, err := b.buildProgram(p)
-	b.progMu.Lock()
-	e.p, e.err = pr, err
-	if err != nil {
-		if e.elem != nil {
-			b.progs.lru.Remove(e.elem)
-			e.elem = nil
-			delete(b.progs.m, p)
-		}
-	} else {
-		pr.refs.Store(1) // the caller's
-		if e.elem != nil {
-			pr.refs.Add(1) // the cache's
-		}
-	}
-	b.progMu.Unlock()
-	close(e.ready)
-	return pr, err
-}
-
-// uncacheProgram removes e from the program cache and returns its program
-// when the cache held a reference to it, which the caller gives back with
-// releaseProgram once b.progMu is released. b.progMu is held.
-func (b *Backend) uncacheProgram(e *progEntry) *program {
-	if e.elem == nil {
-		return nil
-	}
-	b.progs.lru.Remove(e.elem)
-	e.elem = nil
-	delete(b.progs.m, e.plan)
-	select {
-	case <-e.ready:
-		return e.p // nil when the build failed
-	default:
-		return nil // still building: its builder sees it is not cached
-	}
-}
-
-// releaseProgram gives back a reference from program; the last one gives
-// back the program's module.
-func (b *Backend) releaseProgram(pr *program) {
-	if pr.refs.Add(-1) == 0 && pr.mod != nil {
-		b.modules.put(pr.mod)
-	}
-}
-
-// forgetPrograms empties the program cache; programs still running are
-// released when their evaluations end.
-func (b *Backend) forgetPrograms() {
-	b.progMu.Lock()
-	var dead []*program
-	for b.progs.lru.Len() > 0 {
-		if pr := b.uncacheProgram(b.progs.lru.Front().Value.(*progEntry)); pr != nil {
-			dead = append(dead, pr)
-		}
-	}
-	b.progMu.Unlock()
-	for _, pr := range dead {
-		b.releaseProgram(pr)
+// Release gives back the program's module.
+func (pr *program) Release() {
+	if pr.mod != nil {
+		pr.b.modules.put(pr.mod)
 	}
 }
 
 // buildProgram compiles p, loads its module and resolves its kernels.
 func (b *Backend) buildProgram(p *fuse.Plan) (*program, error) {
-	pr := &program{plan: p}
+	pr := &program{plan: p, b: b}
 	if len(p.Kernels) == 0 {
 		return pr, nil
 	}

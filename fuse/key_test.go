@@ -1,9 +1,8 @@
-// Tests of the plan cache and the structural key.
+// Tests of the structural key and Walk.
 
 package fuse
 
 import (
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -16,64 +15,35 @@ func expr(n int) (*graph.Node, *graph.Node, *graph.Node) {
 	return graph.Reduce(graph.OpSum, exp(add(mul(a, b), f32(1))), []int{1}, false), a, b
 }
 
-func TestCacheHitsOnNewData(t *testing.T) {
-	c := NewCache(8)
+// TestWalkKeysNewData: a structurally identical graph on new inputs has
+// the same key and its own slots; another shape or layout another key.
+func TestWalkKeysNewData(t *testing.T) {
 	out1, a1, b1 := expr(16)
-	p1, slots1, err := c.Get([]*graph.Node{out1}, bindAll(out1))
+	g1, err := Walk([]*graph.Node{out1}, bindAll(out1))
 	require.NoError(t, err)
-	require.Equal(t, []*graph.Node{a1, b1}, slots1)
+	require.Equal(t, []*graph.Node{a1, b1}, g1.Slots())
+	out2, a2, b2 := expr(16)
+	g2, err := Walk([]*graph.Node{out2}, bindAll(out2))
+	require.NoError(t, err)
+	require.Equal(t, g1.Key(), g2.Key())
+	require.Equal(t, []*graph.Node{a2, b2}, g2.Slots())
+	p, err := g2.Build()
+	require.NoError(t, err)
+	require.Len(t, p.Inputs, 2)
 
-	out2, a2, b2 := expr(16) // same expression, new inputs
-	p2, slots2, err := c.Get([]*graph.Node{out2}, bindAll(out2))
+	out3, _, _ := expr(32)
+	g3, err := Walk([]*graph.Node{out3}, bindAll(out3))
 	require.NoError(t, err)
-	require.Same(t, p1, p2, "structurally identical graph plans nothing")
-	require.Equal(t, []*graph.Node{a2, b2}, slots2)
-	require.Equal(t, CacheStats{Hits: 1, Misses: 1, Len: 1}, c.Stats())
-
-	out3, _, _ := expr(32) // another shape
-	_, _, err = c.Get([]*graph.Node{out3}, bindAll(out3))
-	require.NoError(t, err)
-	// Another layout of the same shape.
 	out4, a4, _ := expr(16)
 	lay := bindAll(out4)
 	lay[a4] = graph.Layout{DType: graph.Float32, Shape: graph.Shape{16, 4}, Strides: []int{1, 16}}
-	_, _, err = c.Get([]*graph.Node{out4}, lay)
+	g4, err := Walk([]*graph.Node{out4}, lay)
 	require.NoError(t, err)
-	require.Equal(t, CacheStats{Hits: 1, Misses: 3, Len: 3}, c.Stats())
-}
-
-func TestCacheEvictsLeastRecentlyUsed(t *testing.T) {
-	c := NewCache(2)
-	get := func(n int) {
-		o, _, _ := expr(n)
-		_, _, err := c.Get([]*graph.Node{o}, bindAll(o))
-		require.NoError(t, err)
-	}
-	get(1)
-	get(2)
-	get(1) // hit, 1 is now the most recent
-	get(3) // evicts 2
-	get(1) // hit
-	get(2) // miss
-	require.Equal(t, CacheStats{Hits: 2, Misses: 4, Len: 2}, c.Stats())
-}
-
-func TestCacheConcurrent(t *testing.T) {
-	c := NewCache(4)
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Go(func() {
-			for range 20 {
-				o, _, _ := expr(8)
-				_, _, err := c.Get([]*graph.Node{o}, bindAll(o))
-				require.NoError(t, err)
-			}
-		})
-	}
-	wg.Wait()
-	st := c.Stats()
-	require.Equal(t, int64(160), st.Hits+st.Misses)
-	require.Equal(t, 1, st.Len)
+	require.Len(t, map[string]bool{g1.Key(): true, g3.Key(): true, g4.Key(): true}, 3)
+	k, slots, err := Key([]*graph.Node{out4}, lay)
+	require.NoError(t, err)
+	require.Equal(t, g4.Key(), k)
+	require.Equal(t, g4.Slots(), slots)
 }
 
 func TestKeyDistinguishesStructure(t *testing.T) {

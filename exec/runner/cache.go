@@ -1,0 +1,257 @@
+// The plan cache: one bounded LRU of plans and their programs keyed by
+// the plan's structural key, built once per key while concurrent callers
+// wait, reference-counted while evaluations use them, with a warm index
+// of weak pointers so that repeating a request on the same nodes skips
+// the key; no graph node is kept alive.
+
+package runner
+
+import (
+	"container/list"
+	"fmt"
+	"sync"
+	"weak"
+
+	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/fuse"
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+// entry is a plan with its program, being built (ready open) or built.
+// Fields other than ready, plan, prog and err are guarded by cache.mu.
+type entry struct {
+	key   string
+	ready chan struct{}
+	plan  *fuse.Plan
+	prog  Program
+	err   error
+	// elem is the entry's place in the LRU, nil once dropped.
+	elem *list.Element
+	// refs counts the cache's reference while cached and one per
+	// evaluation; the program is released when it drops to zero.
+	refs int
+	// warm is the request the warm index maps to this entry: its
+	// outputs and bound nodes in slot order, held weakly.
+	warm  bool
+	outs  []weak.Pointer[graph.Node]
+	slots []weak.Pointer[graph.Node]
+}
+
+type cache struct {
+	t        Target
+	capacity int
+
+	mu           sync.Mutex
+	lru          list.List // of *entry, most recent first
+	entries      map[string]*entry
+	warm         map[weak.Pointer[graph.Node]]*entry // first output -> entry
+	hits, misses int64
+}
+
+func newCache(t Target, capacity int) *cache {
+	return &cache{t: t, capacity: capacity, entries: map[string]*entry{}, warm: map[weak.Pointer[graph.Node]]*entry{}}
+}
+
+// get returns the entry of req's plan, holding a reference the caller
+// gives back with release, and the bound nodes in slot order.
+func (c *cache) get(req *exec.Request) (*entry, []*graph.Node, error) {
+	if e, slots := c.lookupWarm(req); e != nil {
+		return e, slots, nil
+	}
+	if err := graph.Verify(req.Outputs...); err != nil {
+		return nil, nil, err
+	}
+	bound := make(map[*graph.Node]graph.Layout, len(req.Bound))
+	for n, t := range req.Bound {
+		if t == nil || (t.Buf == nil && t.Dev == nil) {
+			return nil, nil, fmt.Errorf("%s: bound value for %v %v has no buffer", c.t.Name(), n.Op(), n.Shape())
+		}
+		bound[n] = t.Layout
+	}
+	g, err := fuse.Walk(req.Outputs, bound)
+	if err != nil {
+		return nil, nil, err
+	}
+	key, slots := g.Key(), g.Slots()
+	counted := false
+	for {
+		c.mu.Lock()
+		e, ok := c.entries[key]
+		if !ok {
+			break
+		}
+		if !counted {
+			c.hits++
+			counted = true
+		}
+		select {
+		case <-e.ready:
+			e.refs++
+			c.lru.MoveToFront(e.elem)
+			c.remember(e, req, slots)
+			c.mu.Unlock()
+			return e, slots, nil
+		default:
+		}
+		c.mu.Unlock()
+		<-e.ready
+		if e.err != nil {
+			return nil, nil, e.err
+		}
+		// Built: take the reference under the lock (it may have been
+		// dropped meanwhile; then it is built again).
+	}
+	if !counted {
+		c.misses++
+	}
+	e := &entry{key: key, ready: make(chan struct{}), refs: 1}
+	e.elem = c.lru.PushFront(e)
+	c.entries[key] = e
+	var dead []Program
+	for c.lru.Len() > c.capacity {
+		if p := c.drop(c.lru.Back().Value.(*entry)); p != nil {
+			dead = append(dead, p)
+		}
+	}
+	c.mu.Unlock()
+	for _, p := range dead {
+		p.Release()
+	}
+
+	plan, err := g.Build()
+	var prog Program
+	if err == nil {
+		prog, err = c.t.Prepare(plan)
+	}
+	c.mu.Lock()
+	e.plan, e.prog, e.err = plan, prog, err
+	if err != nil {
+		if e.elem != nil {
+			c.lru.Remove(e.elem)
+			e.elem = nil
+			delete(c.entries, key)
+		}
+	} else {
+		e.refs++ // the caller's
+		if e.elem != nil {
+			c.remember(e, req, slots)
+		}
+	}
+	c.mu.Unlock()
+	close(e.ready)
+	if err != nil {
+		return nil, nil, err
+	}
+	return e, slots, nil
+}
+
+// lookupWarm returns, with a reference, the entry last used for the very
+// outputs of req when req binds the very nodes it bound then, with the
+// same layouts; else nil.
+func (c *cache) lookupWarm(req *exec.Request) (*entry, []*graph.Node) {
+	if len(req.Outputs) == 0 {
+		return nil, nil
+	}
+	w := weak.Make(req.Outputs[0])
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.warm[w]
+	if e == nil || e.elem == nil || len(e.outs) != len(req.Outputs) || len(e.slots) != len(req.Bound) {
+		return nil, nil
+	}
+	for i, n := range req.Outputs[1:] {
+		if weak.Make(n) != e.outs[i+1] {
+			return nil, nil
+		}
+	}
+	slots := make([]*graph.Node, len(e.slots))
+	for i, p := range e.slots {
+		n := p.Value()
+		t := req.Bound[n]
+		if n == nil || t == nil || !t.Layout.Equal(e.plan.Inputs[i].Layout) {
+			return nil, nil
+		}
+		slots[i] = n
+	}
+	e.refs++
+	c.hits++
+	c.lru.MoveToFront(e.elem)
+	return e, slots
+}
+
+// remember makes req the request the warm index maps to e, replacing
+// e's last one. c.mu is held.
+func (c *cache) remember(e *entry, req *exec.Request, slots []*graph.Node) {
+	if len(req.Outputs) == 0 || len(slots) != len(req.Bound) {
+		return // bound values beyond the plan's inputs: the key decides
+	}
+	c.forgetWarm(e)
+	e.outs = make([]weak.Pointer[graph.Node], len(req.Outputs))
+	for i, n := range req.Outputs {
+		e.outs[i] = weak.Make(n)
+	}
+	e.slots = make([]weak.Pointer[graph.Node], len(slots))
+	for i, n := range slots {
+		e.slots[i] = weak.Make(n)
+	}
+	e.warm = true
+	c.warm[e.outs[0]] = e
+}
+
+// forgetWarm removes e's request from the warm index. c.mu is held.
+func (c *cache) forgetWarm(e *entry) {
+	if e.warm && c.warm[e.outs[0]] == e {
+		delete(c.warm, e.outs[0])
+	}
+	e.warm, e.outs, e.slots = false, nil, nil
+}
+
+// drop removes e from the cache and returns its program when the cache
+// held the last reference to it, for the caller to release once c.mu is
+// released. c.mu is held.
+func (c *cache) drop(e *entry) Program {
+	if e.elem == nil {
+		return nil
+	}
+	c.lru.Remove(e.elem)
+	e.elem = nil
+	delete(c.entries, e.key)
+	c.forgetWarm(e)
+	e.refs--
+	if e.refs == 0 {
+		return e.prog // nil while building: its builder holds no reference yet
+	}
+	return nil
+}
+
+// release gives back a reference from get.
+func (c *cache) release(e *entry) {
+	c.mu.Lock()
+	e.refs--
+	last := e.refs == 0
+	c.mu.Unlock()
+	if last && e.prog != nil {
+		e.prog.Release()
+	}
+}
+
+// forget drops every entry.
+func (c *cache) forget() {
+	c.mu.Lock()
+	var dead []Program
+	for c.lru.Len() > 0 {
+		if p := c.drop(c.lru.Front().Value.(*entry)); p != nil {
+			dead = append(dead, p)
+		}
+	}
+	c.mu.Unlock()
+	for _, p := range dead {
+		p.Release()
+	}
+}
+
+func (c *cache) stats() exec.CacheStats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return exec.CacheStats{Hits: c.hits, Misses: c.misses, Len: c.lru.Len()}
+}

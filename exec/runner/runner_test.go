@@ -1,0 +1,344 @@
+// Tests of the runner with a recording target: buffers allocated when
+// they become live and freed after their last use, outputs, errors that
+// give everything back, the one bounded cache, its warm index, programs
+// released once unused, and no graph node kept alive.
+
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"weak"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/fuse"
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+// fakeTarget records what the runner asks of it; kernels do nothing but
+// buffers are real host memory.
+type fakeTarget struct {
+	mu       sync.Mutex
+	prepared int
+	released int
+	log      []string
+	failAt   int // kernel index whose Kernel fails, -1 for none
+	live     int // buffers allocated and not yet given back
+}
+
+type fakeProg struct {
+	t    *fakeTarget
+	plan *fuse.Plan
+}
+
+func (p *fakeProg) Release() {
+	p.t.mu.Lock()
+	p.t.released++
+	p.t.mu.Unlock()
+}
+
+func (t *fakeTarget) Name() string { return "fake" }
+
+func (t *fakeTarget) Prepare(p *fuse.Plan) (Program, error) {
+	t.mu.Lock()
+	t.prepared++
+	t.mu.Unlock()
+	return &fakeProg{t: t, plan: p}, nil
+}
+
+func (t *fakeTarget) Start(_ context.Context, prog Program, req *exec.Request) (Evaluation, error) {
+	p := prog.(*fakeProg)
+	return &fakeEval{t: t, plan: p.plan, alloc: req.Alloc, bufs: make([]*memory.Buffer, len(p.plan.Buffers))}, nil
+}
+
+func (t *fakeTarget) record(format string, args ...any) {
+	t.mu.Lock()
+	t.log = append(t.log, fmt.Sprintf(format, args...))
+	t.mu.Unlock()
+}
+
+type fakeEval struct {
+	t     *fakeTarget
+	plan  *fuse.Plan
+	alloc memory.Allocator
+	bufs  []*memory.Buffer
+}
+
+func (e *fakeEval) Bind(buf int, _ *exec.Tensor, read bool) error {
+	e.t.record("bind %d %v", buf, read)
+	return nil
+}
+
+func (e *fakeEval) Alloc(buf int) error {
+	e.t.record("alloc %d", buf)
+	if e.bufs[buf] != nil {
+		return fmt.Errorf("buffer %d allocated twice", buf)
+	}
+	b := memory.NewResizableBuffer(e.alloc)
+	b.Resize(int(e.plan.Buffers[buf].Bytes))
+	e.bufs[buf] = b
+	e.t.mu.Lock()
+	e.t.live++
+	e.t.mu.Unlock()
+	return nil
+}
+
+func (e *fakeEval) Kernel(_ context.Context, k int) error {
+	e.t.record("kernel %d", k)
+	if k == e.t.failAt {
+		return errors.New("kernel failed")
+	}
+	return nil
+}
+
+func (e *fakeEval) Free(buf int) {
+	e.t.record("free %d", buf)
+	if b := e.bufs[buf]; b != nil {
+		b.Release()
+		e.bufs[buf] = nil
+		e.t.mu.Lock()
+		e.t.live--
+		e.t.mu.Unlock()
+	}
+}
+
+func (e *fakeEval) Finish() error { e.t.record("finish"); return nil }
+
+func (e *fakeEval) Output(buf int, l graph.Layout) (*exec.Tensor, error) {
+	e.bufs[buf].Retain()
+	return &exec.Tensor{Buf: e.bufs[buf], Layout: l}, nil
+}
+
+func (e *fakeEval) End(failed bool) {
+	e.t.record("end %v", failed)
+	for i := range e.bufs {
+		e.Free(i)
+	}
+}
+
+// chain returns exp(sum(x*y, axis 1)) + x[:, 0]... as three kernels at
+// least: a map, a reduction and a map reading both.
+func chain(n int) (out, x, y *graph.Node) {
+	x = graph.Input(graph.Float32, graph.Shape{n, 64}, "x")
+	y = graph.Input(graph.Float32, graph.Shape{n, 64}, "y")
+	s := graph.Reduce(graph.OpSum, graph.Binary(graph.OpMul, x, y), []int{1}, false)
+	m := graph.Reduce(graph.OpReduceMax, graph.Unary(graph.OpExp, graph.Binary(graph.OpSub, x, graph.Reshape(s, graph.Shape{n, 1}))), []int{1}, false)
+	return graph.Binary(graph.OpAdd, s, m), x, y
+}
+
+func request(t *testing.T, mem memory.Allocator, out *graph.Node, ins ...*graph.Node) *exec.Request {
+	req := &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{}, Alloc: mem}
+	for _, n := range ins {
+		v, err := exec.NewTensor(mem, n.DType(), n.Shape())
+		require.NoError(t, err)
+		t.Cleanup(v.Release)
+		req.Bound[n] = v
+	}
+	return req
+}
+
+func TestRunnerLiveness(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	ft := &fakeTarget{failAt: -1}
+	r := New(ft, 4)
+	out, x, y := chain(8)
+	req := request(t, mem, out, x, y)
+	res, err := r.Eval(context.Background(), req)
+	require.NoError(t, err)
+	require.Len(t, res, 1)
+	require.Equal(t, 0, ft.live, "the evaluation holds nothing once it ended")
+	in := mem.CurrentAlloc()
+	res[0].Release()
+	require.Less(t, mem.CurrentAlloc(), in, "the result holds its buffer")
+
+	// The log follows the plan: allocations before the first writer, a
+	// temporary freed after its last reader, finish, end.
+	p, err := fuse.Build(req.Outputs, map[*graph.Node]graph.Layout{x: req.Bound[x].Layout, y: req.Bound[y].Layout})
+	require.NoError(t, err)
+	var want []string
+	for _, in := range p.Inputs {
+		want = append(want, fmt.Sprintf("bind %d %v", in.Buffer, p.Buffers[in.Buffer].First >= 0))
+	}
+	for ki := range p.Kernels {
+		for i, bf := range p.Buffers {
+			if bf.Kind != fuse.BufInput && bf.First == ki {
+				want = append(want, fmt.Sprintf("alloc %d", i))
+			}
+		}
+		want = append(want, fmt.Sprintf("kernel %d", ki))
+		for i, bf := range p.Buffers {
+			if bf.Kind == fuse.BufTemp && bf.Last == ki {
+				want = append(want, fmt.Sprintf("free %d", i))
+			}
+		}
+	}
+	want = append(want, "finish", "end false")
+	got := slicesWithout(ft.log, "free ", len(want))
+	require.Greater(t, len(p.Kernels), 1, "the chain plans several kernels:\n%s", fuse.Explain(p))
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:%v want:%v", got, want)
+	}
+}
+
+// slicesWithout returns the first n entries of log, leaving out the
+// frees End makes of buffers already given back (those come after
+// "end").
+func slicesWithout(log []string, _ string, n int) []string {
+	for i, s := range log {
+		if strings.HasPrefix(s, "end ") {
+			return log[:i+1]
+		}
+	}
+	return log[:min(n, len(log))]
+}
+
+func TestRunnerErrorsGiveBack(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	ft := &fakeTarget{failAt: 0}
+	r := New(ft, 4)
+	out, x, y := chain(8)
+	res, err := r.Eval(context.Background(), request(t, mem, out, x, y))
+	require.ErrorContains(t, err, "kernel failed")
+	require.Nil(t, res)
+	require.Equal(t, 0, ft.live)
+	require.Contains(t, ft.log, "end true")
+
+	_, err = r.Eval(context.Background(), nil)
+	require.ErrorContains(t, err, "fake: Eval of a nil request")
+	req := request(t, mem, out, x)
+	_, err = r.Eval(context.Background(), req)
+	require.ErrorContains(t, err, "no bound value")
+	req = request(t, mem, out, x, y)
+	req.Bound[y] = &exec.Tensor{Layout: req.Bound[y].Layout}
+	_, err = r.Eval(context.Background(), req)
+	require.ErrorContains(t, err, "fake: bound value for input")
+}
+
+func TestCacheHitsOnNewNodes(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	ft := &fakeTarget{failAt: -1}
+	r := New(ft, 2)
+	eval := func(n int) {
+		out, x, y := chain(n)
+		res, err := r.Eval(context.Background(), request(t, mem, out, x, y))
+		require.NoError(t, err)
+		res[0].Release()
+	}
+	eval(1)
+	eval(1) // structurally equal, new nodes: a hit
+	require.Equal(t, exec.CacheStats{Hits: 1, Misses: 1, Len: 1}, r.Stats())
+	eval(2)
+	eval(1) // hit, 1 is now the most recent
+	eval(3) // evicts 2
+	eval(1) // hit
+	eval(2) // miss
+	require.Equal(t, exec.CacheStats{Hits: 3, Misses: 4, Len: 2}, r.Stats())
+	require.Equal(t, 4, ft.prepared)
+	require.Equal(t, 2, ft.released, "programs of evicted plans are released")
+	r.Forget()
+	require.Equal(t, 4, ft.released)
+	require.Equal(t, 0, r.Stats().Len)
+}
+
+func TestCacheWarmIndex(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	ft := &fakeTarget{failAt: -1}
+	r := New(ft, 4)
+	out, x, y := chain(4)
+	req := request(t, mem, out, x, y)
+	for range 3 {
+		res, err := r.Eval(context.Background(), req)
+		require.NoError(t, err)
+		res[0].Release()
+	}
+	require.Equal(t, exec.CacheStats{Hits: 2, Misses: 1, Len: 1}, r.Stats())
+	r.cache.mu.Lock()
+	require.Len(t, r.cache.warm, 1)
+	r.cache.mu.Unlock()
+	// Another layout of the same nodes is not the warm entry.
+	y2, err := exec.NewTensor(mem, graph.Float32, graph.Shape{64, 4})
+	require.NoError(t, err)
+	defer y2.Release()
+	v := &exec.Tensor{Buf: y2.Buf, Layout: graph.Layout{DType: graph.Float32, Shape: graph.Shape{4, 64}, Strides: []int{1, 4}}}
+	res, err := r.Eval(context.Background(), &exec.Request{Outputs: req.Outputs, Alloc: mem,
+		Bound: map[*graph.Node]*exec.Tensor{x: req.Bound[x], y: v}})
+	require.NoError(t, err)
+	res[0].Release()
+	require.Equal(t, exec.CacheStats{Hits: 2, Misses: 2, Len: 2}, r.Stats())
+}
+
+// TestCacheKeepsNoNodes: once a request is gone its graph is collected,
+// though its plan stays cached.
+func TestCacheKeepsNoNodes(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	ft := &fakeTarget{failAt: -1}
+	r := New(ft, 4)
+	wx := func() weak.Pointer[graph.Node] {
+		out, x, y := chain(4)
+		req := &exec.Request{Outputs: []*graph.Node{out}, Alloc: mem, Bound: map[*graph.Node]*exec.Tensor{}}
+		for _, n := range []*graph.Node{x, y} {
+			v, err := exec.NewTensor(mem, n.DType(), n.Shape())
+			require.NoError(t, err)
+			defer v.Release()
+			req.Bound[n] = v
+		}
+		res, err := r.Eval(context.Background(), req)
+		require.NoError(t, err)
+		res[0].Release()
+		return weak.Make(x)
+	}()
+	for range 5 {
+		runtime.GC()
+	}
+	require.Nil(t, wx.Value(), "the cache keeps the input node alive")
+	require.Equal(t, 1, r.Stats().Len)
+}
+
+func TestCacheConcurrent(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	ft := &fakeTarget{failAt: -1}
+	r := New(ft, 4)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 20 {
+				out, x, y := chain(8)
+				req := &exec.Request{Outputs: []*graph.Node{out}, Alloc: mem, Bound: map[*graph.Node]*exec.Tensor{}}
+				for _, n := range []*graph.Node{x, y} {
+					v, err := exec.NewTensor(mem, n.DType(), n.Shape())
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					defer v.Release()
+					req.Bound[n] = v
+				}
+				res, err := r.Eval(context.Background(), req)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				res[0].Release()
+			}
+		})
+	}
+	wg.Wait()
+	st := r.Stats()
+	require.Equal(t, int64(160), st.Hits+st.Misses)
+	require.Equal(t, 1, st.Len)
+	require.Equal(t, 1, ft.prepared, "concurrent misses of one key prepare once")
+}
