@@ -42,6 +42,19 @@ type DeviceBuffer interface {
 	Release()
 	// Len is the size in bytes.
 	Len() int
+	// Device names the device holding the memory, as the backend of that
+	// device names itself ("cuda:0").
+	Device() string
+}
+
+// DeviceCopier is implemented by backends that copy between device
+// buffers without a trip through the host (exec/cuda). CopyDevice returns
+// a new tensor in this backend's device memory with t's dtype, shape and
+// values, owned by the caller; t, a device tensor, is not released. A
+// tensor on a device the backend cannot reach is an error naming both
+// devices.
+type DeviceCopier interface {
+	CopyDevice(ctx context.Context, t *Tensor) (*Tensor, error)
 }
 
 // HostCopier is implemented by backends whose results may stay in device

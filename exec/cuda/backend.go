@@ -177,6 +177,7 @@ func New(ordinal int, opts ...Options) (*Backend, error) {
 		profile: o.Profile || os.Getenv(ProfileEnv) == "1",
 	}
 	b.runner = runner.New(target{b}, size)
+	b.pool.device = b.Name()
 	if b.compile == nil {
 		b.compile = defaultCompile(version, o.FastMath || os.Getenv(FastMathEnv) == "1", isa)
 	}

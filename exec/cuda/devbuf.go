@@ -54,6 +54,15 @@ func (b *Buffer) Len() int { return int(b.n) }
 // Ptr returns the device address of the first byte.
 func (b *Buffer) Ptr() drv.DevicePtr { return b.blk.ptr }
 
+// Device names the device holding the buffer ("cuda:0"; "cuda" for a
+// pool created outside a backend).
+func (b *Buffer) Device() string {
+	if b.pool.device == "" {
+		return "cuda"
+	}
+	return b.pool.device
+}
+
 // Pool returns the pool the buffer came from.
 func (b *Buffer) Pool() *Pool { return b.pool }
 

@@ -104,6 +104,8 @@ func poolClock(c clock.Clock) PoolOption { return func(p *Pool) { p.clock = c } 
 // concurrent use.
 type Pool struct {
 	ctx   *drv.Context
+	// device names the backend's device ("cuda:0"), for Buffer.Device.
+	device string
 	idle  time.Duration
 	clock clock.Clock
 

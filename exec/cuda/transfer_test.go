@@ -6,6 +6,7 @@ package cuda
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -136,9 +137,10 @@ func TestToHostOfHostTensorIsAView(t *testing.T) {
 // otherDevice is a device buffer of some other backend.
 type otherDevice struct{}
 
-func (otherDevice) Retain()  {}
-func (otherDevice) Release() {}
-func (otherDevice) Len() int { return 64 }
+func (otherDevice) Retain()        {}
+func (otherDevice) Release()       {}
+func (otherDevice) Len() int       { return 64 }
+func (otherDevice) Device() string { return "other:0" }
 
 func TestForeignDeviceBuffer(t *testing.T) {
 	_, b := fakeBackend(t, Options{})
@@ -147,6 +149,8 @@ func TestForeignDeviceBuffer(t *testing.T) {
 	require.ErrorContains(t, err, "another backend's device memory")
 	_, err = b.ToDevice(context.Background(), x)
 	require.ErrorContains(t, err, "another backend's device memory")
+	_, err = b.CopyDevice(context.Background(), x)
+	require.ErrorContains(t, err, "cuda:0 cannot copy from other:0")
 }
 
 func TestGather(t *testing.T) {
@@ -167,4 +171,62 @@ func TestGather(t *testing.T) {
 			t.Errorf("gather %v %v %d got:%v want:%v", c.shape, c.strides, c.offset, got, c.want)
 		}
 	}
+}
+
+// TestCopyDevice: a strided device view copied on the device keeps its
+// values and layout in new memory of the same device; the source is
+// untouched.
+func TestCopyDevice(t *testing.T) {
+	_, b := fakeBackend(t, Options{})
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	h := hostI32(t, mem, 12, 1)
+	defer h.Release()
+	want := exec.Elems[int32](h)
+	d, err := b.ToDevice(ctx, h)
+	require.NoError(t, err)
+	defer d.Release()
+	require.Equal(t, "cuda:0", d.Dev.Device())
+	for _, c := range []struct {
+		shape, strides []int
+		offset         int
+	}{
+		{[]int{12}, []int{1}, 0},
+		{[]int{3, 2}, []int{-4, 2}, 9},
+		{[]int{0}, []int{1}, 0},
+	} {
+		v := d.View(c.shape, c.strides, c.offset)
+		cp, err := b.CopyDevice(ctx, v)
+		v.Release()
+		require.NoError(t, err)
+		require.NotSame(t, d.Dev, cp.Dev)
+		require.Equal(t, "cuda:0", cp.Dev.Device())
+		got, err := b.ToHost(ctx, cp, mem)
+		cp.Release()
+		require.NoError(t, err)
+		var wantV []int32
+		if len(c.shape) == 1 {
+			for i := range c.shape[0] {
+				wantV = append(wantV, want[c.offset+i*c.strides[0]])
+			}
+		} else {
+			for i := range c.shape[0] {
+				for j := range c.shape[1] {
+					wantV = append(wantV, want[c.offset+i*c.strides[0]+j*c.strides[1]])
+				}
+			}
+		}
+		gotV := exec.Elems[int32](got)
+		if fmt.Sprint(gotV) != fmt.Sprint(wantV) {
+			t.Errorf("copy of %v %v %d got:%v want:%v", c.shape, c.strides, c.offset, gotV, wantV)
+		}
+		got.Release()
+	}
+	back, err := b.ToHost(ctx, d, mem)
+	require.NoError(t, err)
+	defer back.Release()
+	require.Equal(t, want, exec.Elems[int32](back), "the source is untouched")
+	_, err = b.CopyDevice(ctx, h)
+	require.ErrorContains(t, err, "not in device memory")
 }
