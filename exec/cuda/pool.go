@@ -103,11 +103,11 @@ func poolClock(c clock.Clock) PoolOption { return func(p *Pool) { p.clock = c } 
 // (then the request is retried once) and on Trim. It is safe for
 // concurrent use.
 type Pool struct {
-	ctx   *drv.Context
+	ctx *drv.Context
 	// device names the backend's device ("cuda:0"), for Buffer.Device.
 	device string
-	idle  time.Duration
-	clock clock.Clock
+	idle   time.Duration
+	clock  clock.Clock
 
 	mu      sync.Mutex
 	free    map[int64][]block
