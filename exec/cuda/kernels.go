@@ -348,7 +348,7 @@ func (d *kernelDevice) Launch(ctx context.Context, k *kernel.Kernel, cfg kernel.
 	for _, arg := range args {
 		p := arg.Param
 		if !p.Slice {
-			setScalar(a, j, p.Type, arg.Value)
+			setKernelScalar(a, j, p.Type, arg.Value)
 			j++
 			continue
 		}
@@ -437,8 +437,8 @@ func (d *kernelDevice) allowShared(f *kernelFunc, s kernel.Spec, n int) error {
 	return nil
 }
 
-// setScalar stores scalar v of type t in parameter i.
-func setScalar(a *drv.Args, i int, t kernel.Type, v any) {
+// setKernelScalar stores scalar v of type t in parameter i.
+func setKernelScalar(a *drv.Args, i int, t kernel.Type, v any) {
 	switch x := v.(type) {
 	case bool:
 		u := uint32(0)
