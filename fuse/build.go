@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/config"
 )
 
 // Build plans outputs. bound gives the layout of every OpInput leaf under
@@ -48,28 +49,10 @@ func buildCounted(w *walk, bound map[*graph.Node]graph.Layout, work *int) (*Plan
 			pl = alt
 		}
 	}
-	if debugPlan() {
+	if config.Debugging(config.DebugPlan) {
 		fmt.Fprint(os.Stderr, Explain(pl))
 	}
 	return pl, nil
-}
-
-func debugPlan() bool {
-	v := os.Getenv("FUSEFLOW_DEBUG")
-	for len(v) > 0 {
-		i := 0
-		for i < len(v) && v[i] != ',' {
-			i++
-		}
-		if v[:i] == "plan" {
-			return true
-		}
-		if i == len(v) {
-			break
-		}
-		v = v[i+1:]
-	}
-	return false
 }
 
 // buildOnce plans, materializing every Reshape the strides below it

@@ -1,6 +1,5 @@
-// This file implements FUSEFLOW_DEBUG: a comma-separated list of what to
-// print while generating code ("ptx" prints every emitted module with line
-// numbers to stderr; "plan" belongs to the planner).
+// This file implements FUSEFLOW_DEBUG=ptx: every emitted module printed
+// with line numbers to stderr (internal/config parses the variable).
 
 package ptx
 
@@ -10,10 +9,12 @@ import (
 	"os"
 	"strings"
 	"sync"
+
+	"github.com/fuseflow/fuseflow/internal/config"
 )
 
 // EnvDebug is the environment variable read for debug output.
-const EnvDebug = "FUSEFLOW_DEBUG"
+const EnvDebug = config.Debug
 
 // debugOut is where debug output goes; tests replace it.
 var (
@@ -21,25 +22,10 @@ var (
 	debugOut io.Writer = os.Stderr
 )
 
-// DebugEnabled reports whether FUSEFLOW_DEBUG lists what (case-insensitive,
-// entries separated by commas, spaces ignored; "all" enables everything).
-func DebugEnabled(what string) bool {
-	v := os.Getenv(EnvDebug)
-	if v == "" {
-		return false
-	}
-	for f := range strings.SplitSeq(v, ",") {
-		f = strings.TrimSpace(f)
-		if strings.EqualFold(f, what) || strings.EqualFold(f, "all") {
-			return true
-		}
-	}
-	return false
-}
-
-// debugPrint writes text with line numbers when FUSEFLOW_DEBUG lists what.
+// debugPrint writes text with line numbers when FUSEFLOW_DEBUG turns on
+// the topic what (config.DebugPTX).
 func debugPrint(what, text string) {
-	if !DebugEnabled(what) {
+	if !config.Debugging(what) {
 		return
 	}
 	debugMu.Lock()

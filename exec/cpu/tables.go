@@ -2,12 +2,12 @@
 // loops. The scalar loops fill the tables first; an architecture file
 // (asm_amd64.go) then registers vector loops for some entries when the
 // CPU has the features they need, and they are installed unless the
-// environment variable FUSEFLOW_NOASM is set to anything but "" or "0".
+// switch FUSEFLOW_NOASM is on (read through internal/config).
 // Tests flip the switch to run both.
 
 package cpu
 
-import "os"
+import "github.com/fuseflow/fuseflow/internal/config"
 
 // vecSlot is a table entry that has a vector loop; set installs it (on)
 // or the scalar loop it replaced.
@@ -51,6 +51,5 @@ func init() {
 	initOpTabs()
 	initFoldTab()
 	registerVector()
-	v := os.Getenv("FUSEFLOW_NOASM")
-	setVector(v == "" || v == "0")
+	setVector(!config.Enabled(config.NoASM))
 }

@@ -11,12 +11,12 @@ package cpu
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"reflect"
 	"testing"
 	"unsafe"
 
 	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/config"
 )
 
 // vecLengths are the lengths every loop is tested at.
@@ -302,9 +302,8 @@ func TestVectorSwitch(t *testing.T) {
 // TestVectorEnv checks the setting FUSEFLOW_NOASM chose at init (reading
 // the variable here also keys cached test results on it).
 func TestVectorEnv(t *testing.T) {
-	v := os.Getenv("FUSEFLOW_NOASM")
-	want := (v == "" || v == "0") && len(vecSlots) > 0
+	want := !config.Enabled(config.NoASM) && len(vecSlots) > 0
 	if vecOn != want {
-		t.Fatalf("FUSEFLOW_NOASM=%q: vector loops on got:%v want:%v", v, vecOn, want)
+		t.Fatalf("FUSEFLOW_NOASM on: %v; vector loops on got:%v want:%v", config.Enabled(config.NoASM), vecOn, want)
 	}
 }

@@ -7,7 +7,6 @@ package cuda
 import (
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,20 +15,21 @@ import (
 	"github.com/fuseflow/fuseflow/codegen/ptx"
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/exec/runner"
+	"github.com/fuseflow/fuseflow/internal/config"
 	drv "github.com/fuseflow/fuseflow/internal/cuda"
 )
 
 // ProfileEnv names the environment variable that turns on per-kernel GPU
 // timing when set to 1 (see Options.Profile).
-const ProfileEnv = "FUSEFLOW_PROFILE"
+const ProfileEnv = config.Profile
 
 // FastMathEnv names the environment variable that turns on fast math
 // when set to 1 (see Options.FastMath).
-const FastMathEnv = "FUSEFLOW_FASTMATH"
+const FastMathEnv = config.FastMath
 
 // PTXISAEnv names the environment variable that forces the PTX ISA
 // version of generated code, written major.minor (see Options.PTX).
-const PTXISAEnv = "FUSEFLOW_PTX_ISA"
+const PTXISAEnv = config.PTXISA
 
 // Options configure New. The zero value is a good default.
 type Options struct {
@@ -43,14 +43,14 @@ type Options struct {
 	// StagingChunk is the size of each of a stream's two pinned staging
 	// chunks; 0 means DefaultStagingChunk.
 	StagingChunk int
-	// Profile times every kernel with events; it is also on when
-	// FUSEFLOW_PROFILE=1.
-	Profile bool
+	// Profile times every kernel with events: On or Off, or FromEnv
+	// (the zero value) for FUSEFLOW_PROFILE to decide.
+	Profile exec.Switch
 	// JIT tunes the driver's PTX compiler.
 	JIT drv.JITOptions
-	// FastMath generates float32 math with PTX approximations; it is
-	// also on when FUSEFLOW_FASTMATH=1.
-	FastMath bool
+	// FastMath generates float32 math with PTX approximations: On or
+	// Off, or FromEnv (the zero value) for FUSEFLOW_FASTMATH to decide.
+	FastMath exec.Switch
 	// PTX, when set, is the PTX ISA version generated code declares
 	// (.version) instead of the newest one the driver accepts; it must be
 	// one the driver accepts and new enough for the device. FUSEFLOW_PTX_ISA
@@ -174,12 +174,12 @@ func New(ordinal int, opts ...Options) (*Backend, error) {
 		pool:    NewPool(ctx),
 		pinned:  NewPinnedAllocator(ctx),
 		lanes:   newLanes(ctx, streams, chunk),
-		profile: o.Profile || os.Getenv(ProfileEnv) == "1",
+		profile: o.Profile.Resolve(ProfileEnv),
 	}
 	b.runner = runner.New(target{b}, size)
 	b.pool.device = b.Name()
 	if b.compile == nil {
-		b.compile = defaultCompile(version, o.FastMath || os.Getenv(FastMathEnv) == "1", isa)
+		b.compile = defaultCompile(version, o.FastMath.Resolve(FastMathEnv), isa)
 	}
 	return b, nil
 }
@@ -191,7 +191,7 @@ func New(ordinal int, opts ...Options) (*Backend, error) {
 func forcedISA(opt ptx.Version, dev Device, v int) (ptx.Version, error) {
 	isa, from := opt, "Options.PTX"
 	if isa.IsZero() {
-		s := os.Getenv(PTXISAEnv)
+		s := config.Value(PTXISAEnv)
 		if s == "" {
 			return ptx.Version{}, nil
 		}

@@ -52,12 +52,13 @@
 //
 // # Profiling
 //
-// With FUSEFLOW_PROFILE=1 (or Options.Profile) every kernel is timed with
+// With FUSEFLOW_PROFILE=1 (or Options.Profile: exec.On) every kernel is timed with
 // events; LastRun returns the last evaluation's Run, whose Explain prints
 // the plan with each kernel's geometry, GPU time and achieved bandwidth.
 // # Fast math
 //
-// FUSEFLOW_FASTMATH=1 (or Options.FastMath) generates float32 math with
+// FUSEFLOW_FASTMATH=1 (or Options.FastMath: exec.On; exec.Off keeps the
+// accurate math whatever the environment says) generates float32 math with
 // PTX approximations (float64 math stays accurate). The tests hold fast
 // math to these bounds, against the exact value of the float32 argument:
 // exp, exp2, sigmoid and tanh within a relative error of 2^-10, and tan

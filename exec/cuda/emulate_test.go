@@ -22,7 +22,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -433,7 +432,7 @@ func emuBackend(t testing.TB, dev emuDevice, opts Options) *Backend {
 		emuOpenMu.Unlock()
 		t.Fatalf("New: %v", err)
 	}
-	b.compile = e.wrap(b.compile, opts.FastMath || os.Getenv(FastMathEnv) == "1")
+	b.compile = e.wrap(b.compile, opts.FastMath.Resolve(FastMathEnv))
 	e.takeFaults()
 	t.Cleanup(func() {
 		for _, err := range e.takeFaults() {

@@ -372,7 +372,7 @@ func TestEmulatedViews(t *testing.T) {
 // memory comes from the pinned allocator (transfers by DMA), and kernels
 // are timed (profiling on).
 func TestEmulatedDeviceResults(t *testing.T) {
-	b := emuBackend(t, emuSmall, Options{Profile: true})
+	b := emuBackend(t, emuSmall, Options{Profile: exec.On})
 	ctx := context.Background()
 	alloc := memory.NewCheckedAllocator(b.HostAllocator())
 	defer alloc.AssertSize(t, 0)

@@ -326,7 +326,7 @@ func TestLaunchAllocatesNothing(t *testing.T) {
 }
 
 func TestProfileTimesKernels(t *testing.T) {
-	_, b := fakeBackend(t, Options{Compile: stubCompile, Profile: true})
+	_, b := fakeBackend(t, Options{Compile: stubCompile, Profile: exec.On})
 	ctx := context.Background()
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)

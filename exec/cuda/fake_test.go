@@ -17,6 +17,7 @@ import (
 
 	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/fuse"
+	"github.com/fuseflow/fuseflow/internal/config"
 	drv "github.com/fuseflow/fuseflow/internal/cuda"
 )
 
@@ -87,7 +88,7 @@ func testMain(m *testing.M) int {
 		os.Setenv(drv.LibraryEnv, "/nonexistent/libcuda.so.1")
 		return m.Run()
 	}
-	if dev := os.Getenv("FUSEFLOW_DEVICE"); strings.HasPrefix(dev, "cuda") {
+	if dev := config.Value(config.Device); strings.HasPrefix(dev, "cuda") {
 		gpuOrdinal = 0
 		if _, err := fmt.Sscanf(dev, "cuda:%d", &gpuOrdinal); err != nil && dev != "cuda" {
 			fmt.Fprintf(os.Stderr, "FUSEFLOW_DEVICE=%q: want cuda or cuda:N\n", dev)

@@ -181,7 +181,7 @@ func fillRandom(t *testing.T, alloc memory.Allocator, shapes map[*graph.Node]gra
 // TestGPUReductionsAndMatMul runs every reduction op and dtype in each
 // strategy's shape, and GEMMs with epilogues, on CUDA and the CPU.
 func TestGPUReductionsAndMatMul(t *testing.T) {
-	b := gpuBackend(t, Options{Profile: true})
+	b := gpuBackend(t, Options{Profile: exec.On})
 	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer alloc.AssertSize(t, 0)
 	for i, c := range gpuCases() {

@@ -150,7 +150,7 @@ func TestForcedISAAssembles(t *testing.T) {
 	x := graph.Input(graph.Float32, graph.Shape{1000, 300}, "x")
 	math := []*graph.Node{graph.Binary(graph.OpAdd, graph.Unary(graph.OpTanh, x), graph.Unary(graph.OpExp, graph.Unary(graph.OpSin, x))),
 		graph.Reduce(graph.OpSum, graph.Unary(graph.OpLog, x), []int{1}, false)}
-	for _, fast := range []bool{false, true} {
+	for _, fast := range []exec.Switch{exec.Off, exec.On} {
 		_, b := fakeBackend(t, Options{FastMath: fast})
 		text := compiledPTX(t, b, math...)
 		require.Contains(t, text, ".version 7.8\n")

@@ -423,8 +423,8 @@ func fastMathPass(t *testing.T, fast *Backend, n int) {
 // geometries need the large sizes), for tools that slow kernels down
 // a hundredfold such as compute-sanitizer.
 func TestGPUScaled(t *testing.T) {
-	b := gpuBackend(t, Options{Profile: true})
-	fast := gpuBackend(t, Options{FastMath: true})
+	b := gpuBackend(t, Options{Profile: exec.On})
+	fast := gpuBackend(t, Options{FastMath: exec.On})
 	tier := gpuScaledTier()
 	if *scaledSmall {
 		tier = emuScaledTier()
@@ -436,8 +436,8 @@ func TestGPUScaled(t *testing.T) {
 // TestEmulatedScaled runs the scaled tier, scaled down, on the small
 // emulated device.
 func TestEmulatedScaled(t *testing.T) {
-	b := emuBackend(t, emuSmall, Options{Profile: true})
-	fast := emuBackend(t, emuSmall, Options{FastMath: true})
+	b := emuBackend(t, emuSmall, Options{Profile: exec.On})
+	fast := emuBackend(t, emuSmall, Options{FastMath: exec.On})
 	tier := emuScaledTier()
 	runs, unknown := emu.runs.Load(), emu.unknown.Load()
 	runScaled(t, b, fast, tier)

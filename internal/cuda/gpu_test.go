@@ -6,13 +6,14 @@
 package cuda
 
 import (
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/fuseflow/fuseflow/internal/config"
 )
 
 // gpuVectorAddPTX is c[i] = a[i] + b[i] over int32 for i < n.
@@ -61,7 +62,7 @@ DONE:
 // device FUSEFLOW_DEVICE names, or skips the test.
 func gpuContext(t testing.TB) *Context {
 	t.Helper()
-	dev := os.Getenv("FUSEFLOW_DEVICE")
+	dev := config.Value(config.Device)
 	if !strings.HasPrefix(dev, "cuda") {
 		t.Skip("set FUSEFLOW_DEVICE=cuda to run against the real driver")
 	}

@@ -5,17 +5,18 @@ package cuda
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"sync"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
+
+	"github.com/fuseflow/fuseflow/internal/config"
 )
 
 // LibraryEnv names the environment variable that overrides the path of the
 // driver library Load opens.
-const LibraryEnv = "FUSEFLOW_LIBCUDA"
+const LibraryEnv = config.LibCUDA
 
 // DefaultLibrary is the driver library Load opens when LibraryEnv is unset.
 const DefaultLibrary = "libcuda.so.1"
@@ -46,7 +47,7 @@ var (
 // panics and is safe for concurrent use.
 func Load() (*Driver, error) {
 	loadOnce.Do(func() {
-		path := os.Getenv(LibraryEnv)
+		path := config.Value(LibraryEnv)
 		if path == "" {
 			path = DefaultLibrary
 		}

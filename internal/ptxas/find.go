@@ -12,17 +12,19 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/fuseflow/fuseflow/internal/config"
 )
 
-// Environment variables read by this package.
+// Environment variables read by this package (through internal/config).
 const (
 	// EnvPath names a ptxas binary to use instead of the cache or PATH.
-	EnvPath = "FUSEFLOW_PTXAS"
+	EnvPath = config.PTXAS
 	// EnvCache is the root of the project's cache folder.
-	EnvCache = "FUSEFLOW_CACHE"
-	// EnvRequire, set to 1, makes Require fail a test instead of skipping it
-	// when ptxas cannot be found.
-	EnvRequire = "FUSEFLOW_REQUIRE_PTXAS"
+	EnvCache = config.Cache
+	// EnvRequire, a switch, makes Require fail a test instead of skipping
+	// it when ptxas cannot be found.
+	EnvRequire = config.RequirePTXAS
 )
 
 // FetchHint says how to make ptxas available; it ends every ErrNotFound.
@@ -41,7 +43,7 @@ const versionTimeout = 30 * time.Second
 // check that the file exists. It returns an error only when none of
 // FUSEFLOW_CACHE, XDG_CACHE_HOME and HOME is set.
 func CachePath() (string, error) {
-	root := os.Getenv(EnvCache)
+	root := config.Value(EnvCache)
 	if root == "" {
 		base := os.Getenv("XDG_CACHE_HOME")
 		if base == "" {
@@ -63,7 +65,7 @@ func CachePath() (string, error) {
 // silently ignored. Errors wrap ErrNotFound and end with FetchHint. Find
 // does not run the binary (see Version). It is safe for concurrent use.
 func Find() (string, error) {
-	if p := os.Getenv(EnvPath); p != "" {
+	if p := config.Value(EnvPath); p != "" {
 		found, err := exec.LookPath(p)
 		if err != nil {
 			return "", fmt.Errorf("%w: %s=%q is not an executable file (%v); %s",

@@ -7,9 +7,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 	"testing"
+
+	"github.com/fuseflow/fuseflow/internal/config"
 )
 
 // defaultArchs are the architectures AssembleAll checks when given none.
@@ -40,14 +41,14 @@ func usable() (string, error) {
 
 // Require returns the path of a ptxas that runs. Without one it skips the
 // test with a message saying how to fetch it, or fails it when
-// FUSEFLOW_REQUIRE_PTXAS is 1. It is safe for concurrent use.
+// the switch FUSEFLOW_REQUIRE_PTXAS is on. It is safe for concurrent use.
 func Require(t testing.TB) string {
 	t.Helper()
 	path, err := usable()
 	if err == nil {
 		return path
 	}
-	if os.Getenv(EnvRequire) == "1" {
+	if config.Enabled(EnvRequire) {
 		t.Fatalf("%v (%s=1 makes this a failure)", err, EnvRequire)
 		return ""
 	}
