@@ -6,17 +6,11 @@ package array
 import (
 	"errors"
 	"fmt"
-	"os"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fuseflow/fuseflow/exec"
-	"github.com/fuseflow/fuseflow/exec/cpu"
-	"github.com/fuseflow/fuseflow/exec/cuda"
-	"github.com/fuseflow/fuseflow/exec/ref"
 	"github.com/fuseflow/fuseflow/graph"
 )
 
@@ -190,57 +184,30 @@ var defaultContext = sync.OnceValue(newDefault)
 func newDefault() *Context {
 	c, err := NewContext()
 	if err != nil {
-		c = &Context{err: err, name: deviceName() + " (unavailable)", results: map[*graph.Node]*entry{}}
+		c = &Context{err: err, name: exec.DefaultDevice() + " (unavailable)", results: map[*graph.Node]*entry{}}
 		c.setLimits()
 	}
 	return c
 }
 
 // Default returns the process-wide Context, created on first use with the
-// backend the FUSEFLOW_DEVICE environment variable names ("cpu", "ref",
-// "cuda" or "cuda:N"; unset: CUDA device 0 when the driver loads and a
-// device exists, else the CPU executor) and exec.DefaultPool. When the
+// backend exec.OpenDefault resolves from the FUSEFLOW_DEVICE environment
+// variable ("cpu", "ref", "cuda" or "cuda:N"; unset: CUDA device 0 when
+// the driver loads and a device exists, else the CPU executor) and
+// exec.DefaultPool. When the
 // variable names a backend that is not available, Default still returns
 // a Context, but every array built on it carries that error (it comes
 // back from Eval, ToSlice and Err) and Err reports it.
 func Default() *Context { return defaultContext() }
 
-func deviceName() string { return os.Getenv("FUSEFLOW_DEVICE") }
-
-// defaultBackend returns the backend FUSEFLOW_DEVICE selects: "cpu",
-// "ref", "cuda" (device 0) or "cuda:N". Unset, it is CUDA device 0 when
-// the driver loads and a device exists, else the CPU executor. Asking for
-// CUDA where there is none is an error, never a silent fallback.
+// defaultBackend returns the backend exec.OpenDefault resolves from
+// FUSEFLOW_DEVICE, its error prefixed with the package.
 func defaultBackend() (exec.Backend, error) {
-	d := deviceName()
-	switch {
-	case d == "ref":
-		return ref.New(), nil
-	case d == "cpu":
-		return cpu.New(cpu.Options{}), nil
-	case d == "cuda" || strings.HasPrefix(d, "cuda:"):
-		ordinal := 0
-		if rest, ok := strings.CutPrefix(d, "cuda:"); ok {
-			n, err := strconv.Atoi(rest)
-			if err != nil || n < 0 {
-				return nil, fmt.Errorf("array: FUSEFLOW_DEVICE=%q: want cuda:N with a device number", d)
-			}
-			ordinal = n
-		}
-		b, err := cuda.New(ordinal)
-		if err != nil {
-			return nil, fmt.Errorf("array: FUSEFLOW_DEVICE=%q: %w", d, err)
-		}
-		return b, nil
-	case d == "":
-		if ok, _ := cuda.Available(); ok {
-			if b, err := cuda.New(0); err == nil {
-				return b, nil
-			}
-		}
-		return cpu.New(cpu.Options{}), nil
+	b, err := exec.OpenDefault()
+	if err != nil {
+		return nil, fmt.Errorf("array: %w", err)
 	}
-	return nil, fmt.Errorf("array: FUSEFLOW_DEVICE=%q: unknown backend (want cpu, ref, cuda or cuda:N)", d)
+	return b, nil
 }
 
 // Backend returns the name of the Context's backend ("ref", "cpu",

@@ -15,8 +15,10 @@
 // A Context says which backend evaluates its arrays and which Arrow
 // allocator their host buffers come from (NewContext with WithBackend and
 // WithAllocator; Default for the process-wide one, whose backend the
-// FUSEFLOW_DEVICE environment variable picks). Arrays of two Contexts
-// cannot be combined. A nil or zero Context (&Context{}) is not one:
+// FUSEFLOW_DEVICE environment variable picks through exec.OpenDefault).
+// The package links every backend (it imports exec/all, where each backend
+// registers itself), so a program needs no import of its own to run on
+// the CPU or a GPU. Arrays of two Contexts cannot be combined. A nil or zero Context (&Context{}) is not one:
 // arrays built on it carry an error saying to make one with NewContext.
 //
 // # Operands and promotion

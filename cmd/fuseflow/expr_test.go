@@ -73,7 +73,7 @@ func TestExplainAndEval(t *testing.T) {
 		}
 	}
 	var out, errOut bytes.Buffer
-	if code := run([]string{"eval", "-device", "tpu", "a"}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), `unknown device "tpu"`) {
+	if code := run([]string{"eval", "-device", "tpu", "a"}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), `"tpu"): unknown backend (want cpu, ref, cuda or cuda:N)`) {
 		t.Errorf("bad device got:%d %q", code, errOut.String())
 	}
 }

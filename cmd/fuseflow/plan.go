@@ -16,9 +16,7 @@ import (
 
 	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/exec"
-	"github.com/fuseflow/fuseflow/exec/cpu"
-	"github.com/fuseflow/fuseflow/exec/cuda"
-	"github.com/fuseflow/fuseflow/exec/ref"
+	_ "github.com/fuseflow/fuseflow/exec/all" // every backend, for -device
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
 	"github.com/fuseflow/fuseflow/internal/philox"
@@ -84,21 +82,11 @@ func explain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var annotate func(*fuse.Plan) (fuse.Annotator, error)
-	switch f.device {
-	case "cpu", "ref":
-		b := cpu.New(cpu.Options{})
-		annotate = func(p *fuse.Plan) (fuse.Annotator, error) { return b.Annotate(p), nil }
-	case "h100":
-		annotate = func(p *fuse.Plan) (fuse.Annotator, error) { return codegen.Annotate(p, codegen.H100()) }
-	default:
-		b, err := openCUDA(f.device)
-		if err != nil {
-			return err
-		}
-		defer b.Close()
-		annotate = func(p *fuse.Plan) (fuse.Annotator, error) { return codegen.Annotate(p, b.Target()) }
+	annotate, done, err := annotator(f.device)
+	if err != nil {
+		return err
 	}
+	defer done()
 	bound := map[*graph.Node]graph.Layout{}
 	for _, n := range e.inputs {
 		bound[n] = graph.ContiguousLayout(n.DType(), n.Shape())
@@ -118,18 +106,43 @@ func explain(args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
-func openCUDA(device string) (*cuda.Backend, error) {
-	ordinal := 0
-	if rest, ok := strings.CutPrefix(device, "cuda:"); ok {
-		n, err := strconv.Atoi(rest)
-		if err != nil {
-			return nil, fmt.Errorf("bad device %q", device)
-		}
-		ordinal = n
-	} else if device != "cuda" {
-		return nil, fmt.Errorf("unknown device %q (want cpu, ref, cuda or cuda:N)", device)
+// annotator returns the function that annotates plans for device: the
+// H100's geometry for "h100" (no GPU needed), else that of the registered
+// backend device names ("ref" plans as "cpu"), with a function that
+// closes the backend.
+func annotator(device string) (func(*fuse.Plan) (fuse.Annotator, error), func(), error) {
+	if device == "h100" {
+		return func(p *fuse.Plan) (fuse.Annotator, error) { return codegen.Annotate(p, codegen.H100()) }, func() {}, nil
 	}
-	return cuda.New(ordinal)
+	if device == "ref" {
+		device = "cpu"
+	}
+	be, done, err := openBackend(device)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch b := be.(type) {
+	case interface{ Annotate(*fuse.Plan) fuse.Annotator }:
+		return func(p *fuse.Plan) (fuse.Annotator, error) { return b.Annotate(p), nil }, done, nil
+	case interface{ Target() codegen.Target }:
+		return func(p *fuse.Plan) (fuse.Annotator, error) { return codegen.Annotate(p, b.Target()) }, done, nil
+	}
+	done()
+	return nil, nil, fmt.Errorf("explain: backend %s cannot say how it runs a plan", be.Name())
+}
+
+// openBackend opens the registered backend device names ("cpu", "ref",
+// "cuda", "cuda:N") and returns it with a function that closes it.
+func openBackend(device string) (exec.Backend, func(), error) {
+	be, err := exec.Open(device)
+	if err != nil {
+		return nil, nil, err
+	}
+	done := func() {}
+	if c, ok := be.(io.Closer); ok {
+		done = func() { c.Close() }
+	}
+	return be, done, nil
 }
 
 // eval evaluates an expression twice (cold, then warm) and prints the
@@ -140,20 +153,11 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var be exec.Backend
-	switch f.device {
-	case "cpu":
-		be = cpu.New(cpu.Options{})
-	case "ref":
-		be = ref.New()
-	default:
-		b, err := openCUDA(f.device)
-		if err != nil {
-			return err
-		}
-		defer b.Close()
-		be = b
+	be, done, err := openBackend(f.device)
+	if err != nil {
+		return err
 	}
+	defer done()
 	alloc := memory.NewGoAllocator()
 	req := &exec.Request{Outputs: []*graph.Node{e.root}, Bound: map[*graph.Node]*exec.Tensor{}, Alloc: alloc}
 	for i, name := range e.names() {
