@@ -236,45 +236,104 @@ func (c *Context) register(a *Array, t *exec.Tensor) {
 	c.holdLocked(a, e)
 }
 
-// tensor returns a view of the result a holds (evaluating a first when it
-// holds none). The caller owns the view and must Release it.
+// tensor returns a view of the result a holds on the host (evaluating a
+// first when it holds none), with context.Background(); see hostTensor.
 func (a *Array) tensor(op string) (*exec.Tensor, error) {
+	return a.hostTensor(context.Background(), op)
+}
+
+// hostTensor returns a view of the result a holds, on the host: the
+// result itself, or for a device result its host copy, made by the first
+// reader and kept with the entry. The copy runs outside the Context's
+// lock, so evaluations and other reads of the Context go on meanwhile;
+// readers of the same result wait for it (or for ctx), and when a copy
+// fails (its reader's ctx was cancelled) the next reader makes it again.
+// A cancelled ctx gives ctx.Err(). The caller owns the view and must
+// Release it.
+func (a *Array) hostTensor(ctx context.Context, op string) (*exec.Tensor, error) {
 	if a == nil {
 		return nil, fmt.Errorf("%s: %w", op, errNilArray)
 	}
-	if err := a.Eval(); err != nil {
+	if err := Eval(ctx, a); err != nil {
 		return nil, err
 	}
 	c := a.ctx
+	for {
+		c.mu.Lock()
+		e := a.h.e
+		if e == nil {
+			c.mu.Unlock()
+			return nil, fmt.Errorf("%s: array %v %v was released", op, a.node.Shape(), a.node.DType())
+		}
+		if t := e.hostLocked(); t != nil {
+			c.mu.Unlock()
+			return t, nil
+		}
+		if job := e.copying; job != nil {
+			c.mu.Unlock()
+			select {
+			case <-job.done: // made, or failed: look again
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			continue
+		}
+		job := &hostCopy{done: make(chan struct{})}
+		e.copying = job
+		src := e.t.View(e.t.Shape, e.t.Strides, e.t.Offset)
+		c.mu.Unlock()
+		return c.copyToHost(ctx, e, job, src, op)
+	}
+}
+
+// hostLocked returns a view of e's tensor on the host (the tensor itself,
+// or the host copy of a device result), or nil while a device result has
+// no host copy. The caller holds the Context's mutex.
+func (e *entry) hostLocked() *exec.Tensor {
+	t := e.t
+	if t.OnDevice() {
+		if t = e.host; t == nil {
+			return nil
+		}
+	}
+	return t.View(t.Shape, t.Strides, t.Offset)
+}
+
+// copyToHost makes the host copy of e's device result from src (a view
+// the call releases) without holding c.mu, then keeps it with e and
+// returns a view of it; when e was freed meanwhile (its arrays
+// released), the caller gets the copy itself. job is e's copy in
+// progress, finished here.
+func (c *Context) copyToHost(ctx context.Context, e *entry, job *hostCopy, src *exec.Tensor, op string) (*exec.Tensor, error) {
+	defer src.Release()
+	h, err := c.toHost(ctx, src, op)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if a.h.e == nil {
-		return nil, fmt.Errorf("%s: array %v %v was released", op, a.node.Shape(), a.node.DType())
-	}
-	t, err := c.hostLocked(a.h.e, op)
+	e.copying = nil
+	close(job.done)
 	if err != nil {
 		return nil, err
 	}
-	return t.View(t.Shape, t.Strides, t.Offset), nil
+	if e.refs == 0 {
+		return h, nil
+	}
+	e.host = h
+	return h.View(h.Shape, h.Strides, h.Offset), nil
 }
 
-// hostLocked returns e's tensor on the host: the tensor itself, or for a
-// device result the host copy, made on first use and kept with the
-// entry. The caller holds c.mu.
-func (c *Context) hostLocked(e *entry, op string) (*exec.Tensor, error) {
-	if !e.t.OnDevice() {
-		return e.t, nil
+// toHost copies the device tensor t to the host with the backend. A
+// cancelled ctx gives ctx.Err().
+func (c *Context) toHost(ctx context.Context, t *exec.Tensor, op string) (*exec.Tensor, error) {
+	hc, ok := c.backend.(exec.HostCopier)
+	if !ok {
+		return nil, fmt.Errorf("%s: backend %s returned a device result it cannot copy to the host", op, c.name)
 	}
-	if e.host == nil {
-		hc, ok := c.backend.(exec.HostCopier)
-		if !ok {
-			return nil, fmt.Errorf("%s: backend %s returned a device result it cannot copy to the host", op, c.name)
+	h, err := hc.ToHost(ctx, t, c.limited)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
 		}
-		h, err := hc.ToHost(context.Background(), e.t, c.limited)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", op, err)
-		}
-		e.host = h
+		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	return e.host, nil
+	return h, nil
 }

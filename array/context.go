@@ -40,13 +40,22 @@ type Context struct {
 
 // entry is one evaluated node: its tensor (on the host, or in device
 // memory for device backends), the host copy made of a device tensor
-// when a result was first read, and how many arrays hold it. Guarded by
-// the Context's mutex.
+// when a result was first read, the copy in progress, and how many arrays
+// hold it. Guarded by the Context's mutex, which is never held while a
+// copy runs.
 type entry struct {
-	node *graph.Node
-	t    *exec.Tensor
-	host *exec.Tensor
-	refs int
+	node    *graph.Node
+	t       *exec.Tensor
+	host    *exec.Tensor
+	copying *hostCopy
+	refs    int
+}
+
+// hostCopy is a host copy of a device result in progress: its reader
+// makes it outside the Context's mutex and closes done when it has
+// finished, made or failed; readers of the same result wait on done.
+type hostCopy struct {
+	done chan struct{}
 }
 
 // release drops the entry's tensors.

@@ -48,6 +48,34 @@ func Eval(ctx context.Context, arrays ...*Array) error {
 	return nil
 }
 
+// Fetch evaluates arrays as Eval does and brings their results to the
+// host: a result a device backend keeps in device memory is copied once,
+// and ToSlice, ToArrow, Value, String and ToDense then read the host copy
+// (they make it themselves, without a deadline, when nothing fetched it).
+// A copy another goroutine is making is waited for, not made twice, and
+// copies hold no lock of the Context, so its other evaluations and reads
+// go on meanwhile. Cancelling ctx stops the wait and the copy (as far as
+// the backend's copy honours it) and Fetch returns ctx.Err(); the result
+// stays on the device, and a later read copies it again. Results on the
+// host cost nothing. Errors are those of Eval, ctx's and the backend's
+// copy errors. Safe for concurrent use.
+func Fetch(ctx context.Context, arrays ...*Array) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := Eval(ctx, arrays...); err != nil {
+		return err
+	}
+	for _, a := range arrays {
+		t, err := a.hostTensor(ctx, "Fetch")
+		if err != nil {
+			return err
+		}
+		t.Release()
+	}
+	return nil
+}
+
 // Eval computes the Array with context.Background(); see the package-level
 // Eval.
 func (a *Array) Eval() error { return Eval(context.Background(), a) }
