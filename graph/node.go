@@ -5,9 +5,9 @@
 package graph
 
 import (
+	"bytes"
 	"encoding/binary"
 	"hash/maphash"
-	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -92,93 +92,27 @@ func (n *Node) Hash() uint64 { return n.hash }
 
 var hashSeed = maphash.MakeSeed()
 
-// structHash hashes what makes two nodes the same computation.
-func structHash(op Op, d DType, s Shape, in []*Node, a *Attr) uint64 {
-	var h maphash.Hash
-	h.SetSeed(hashSeed)
-	var buf [8]byte
-	w := func(v uint64) {
-		binary.LittleEndian.PutUint64(buf[:], v)
-		h.Write(buf[:])
-	}
-	wi := func(v int) { w(uint64(v)) }
-	w(uint64(op)<<8 | uint64(d))
-	wi(len(s))
+// structHash hashes what makes two nodes the same computation: the op,
+// the dtype, the shape, the operands' IDs and key, the attributes'
+// canonical encoding (Attr.appendKey).
+func structHash(op Op, d DType, s Shape, in []*Node, key []byte) uint64 {
+	var buf [192]byte
+	b := binary.AppendUvarint(buf[:0], uint64(op)<<8|uint64(d))
+	b = binary.AppendUvarint(b, uint64(len(s)))
 	for _, e := range s {
-		wi(e)
+		b = binary.AppendUvarint(b, uint64(e))
 	}
-	wi(len(in))
+	b = binary.AppendUvarint(b, uint64(len(in)))
 	for _, x := range in {
-		w(x.id)
+		b = binary.AppendUvarint(b, x.id)
 	}
-	w(uint64(a.Value.DType))
-	w(uint64(a.Value.I))
-	w(math.Float64bits(a.Value.F))
-	h.WriteString(a.Label)
-	w(math.Float64bits(a.Start))
-	w(math.Float64bits(a.Step))
-	w(math.Float64bits(a.Stop))
-	flags := 0
-	if a.HasStop {
-		flags |= 1
-	}
-	if a.KeepDims {
-		flags |= 2
-	}
-	if a.Flat {
-		flags |= 4
-	}
-	wi(flags)
-	wi(a.K)
-	w(a.Seed)
-	wi(a.Axis)
-	wi(len(a.Axes))
-	for _, x := range a.Axes {
-		wi(x)
-	}
-	wi(len(a.Perm))
-	for _, x := range a.Perm {
-		wi(x)
-	}
-	wi(len(a.Slices))
-	for _, sl := range a.Slices {
-		wi(sl.Start)
-		wi(sl.Step)
-		wi(sl.Len)
-	}
-	return h.Sum64()
+	b = append(b, key...)
+	return maphash.Bytes(hashSeed, b)
 }
 
-func sameInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func sameAttr(a, b *Attr) bool {
-	if a.Value != b.Value || a.Label != b.Label || a.HasStop != b.HasStop || a.K != b.K ||
-		a.Seed != b.Seed || a.KeepDims != b.KeepDims || a.Flat != b.Flat || a.Axis != b.Axis ||
-		math.Float64bits(a.Start) != math.Float64bits(b.Start) ||
-		math.Float64bits(a.Step) != math.Float64bits(b.Step) ||
-		math.Float64bits(a.Stop) != math.Float64bits(b.Stop) ||
-		!sameInts(a.Axes, b.Axes) || !sameInts(a.Perm, b.Perm) || len(a.Slices) != len(b.Slices) {
-		return false
-	}
-	for i := range a.Slices {
-		if a.Slices[i] != b.Slices[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func (n *Node) sameAs(op Op, d DType, s Shape, in []*Node, a *Attr) bool {
+// sameAs reports whether n computes (op, d, s, in) with the attributes
+// whose canonical encoding is key.
+func (n *Node) sameAs(op Op, d DType, s Shape, in []*Node, key []byte) bool {
 	if n.op != op || n.dtype != d || !n.shape.Equal(s) || len(n.inputs) != len(in) {
 		return false
 	}
@@ -187,7 +121,8 @@ func (n *Node) sameAs(op Op, d DType, s Shape, in []*Node, a *Attr) bool {
 			return false
 		}
 	}
-	return sameAttr(&n.attr, a)
+	var buf [64]byte
+	return bytes.Equal(n.attr.appendKey(buf[:0]), key)
 }
 
 // The intern table holds weak pointers, so interned nodes are collected
@@ -223,10 +158,12 @@ func makeNode(op Op, d DType, s Shape, in []*Node, a Attr) *Node {
 	if err := CheckShape(s, d); err != nil {
 		return errNode(op, in, "%v", err)
 	}
-	h := structHash(op, d, s, in, &a)
+	var kb [64]byte
+	key := a.appendKey(kb[:0])
+	h := structHash(op, d, s, in, key)
 	intern.Lock()
 	for _, p := range intern.m[h] {
-		if n := p.Value(); n != nil && n.sameAs(op, d, s, in, &a) {
+		if n := p.Value(); n != nil && n.sameAs(op, d, s, in, key) {
 			intern.Unlock()
 			return n
 		}
