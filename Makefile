@@ -10,7 +10,7 @@ PTXAS_FETCH = scripts/fetch-ptxas.sh
 FUZZTIME ?= 60s
 SMOKE_FUZZTIME ?= 20s
 
-.PHONY: all build test vet race ptxas fuzz fuzz-smoke bench-cpu bench-gpu generate clean
+.PHONY: all build test vet race ptxas gcc fuzz fuzz-smoke bench-cpu bench-gpu generate clean
 
 all: build test
 
@@ -29,6 +29,18 @@ ptxas:
 		echo "ptxas unavailable: PTX assembly tests will skip" >&2; \
 	fi
 
+# The CUDA suites run without a GPU against a fake driver built with gcc;
+# they skip without it, except under FUSEFLOW_REQUIRE_GCC=1, which CI sets
+# (.ci/run installs gcc first where it is missing and it runs as root).
+gcc:
+	@if command -v gcc >/dev/null 2>&1; then \
+		echo "gcc: $$(command -v gcc)"; \
+	elif [ "$$FUSEFLOW_REQUIRE_GCC" = 1 ]; then \
+		echo "gcc is missing and FUSEFLOW_REQUIRE_GCC=1: the fake CUDA driver cannot be built" >&2; exit 1; \
+	else \
+		echo "gcc unavailable: the fake-driver suites will skip" >&2; \
+	fi
+
 race:
 	$(GO) test -race ./...
 
@@ -44,7 +56,7 @@ fuzz:
 fuzz-smoke:
 	FUZZTIME=$(SMOKE_FUZZTIME) GO=$(GO) bash scripts/fuzz.sh
 
-test: build vet ptxas race fuzz-smoke
+test: build vet ptxas gcc race fuzz-smoke
 
 # CPU benchmarks beside NumPy and NumExpr (Debian: python3-numpy,
 # python3-numexpr, libopenblas0-pthread), printed as one table.

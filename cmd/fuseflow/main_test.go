@@ -3,12 +3,12 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/fuseflow/fuseflow/internal/cuda"
+	fakedrv "github.com/fuseflow/fuseflow/internal/cuda/fake"
 )
 
 func TestDevicesWithoutDriver(t *testing.T) {
@@ -61,14 +61,12 @@ func Example_usage() {
 }
 
 func TestDevicesWithFakeDriver(t *testing.T) {
-	gcc, err := exec.LookPath("gcc")
-	if err != nil {
-		t.Skip("gcc not found: the fake driver cannot be built")
-	}
 	lib := filepath.Join(t.TempDir(), "libcuda.so.1")
-	cmd := exec.Command(gcc, "-shared", "-fPIC", "-o", lib, "../../internal/cuda/testdata/fakecuda.c")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building the fake driver: %v\n%s", err, out)
+	if err := fakedrv.Build(lib); err != nil {
+		if fakedrv.Skippable(err) {
+			t.Skip(err)
+		}
+		t.Fatalf("building the fake driver: %v", err)
 	}
 	var out bytes.Buffer
 	if err := devices(&out, func() (*cuda.Driver, error) { return cuda.Open(lib) }); err != nil {

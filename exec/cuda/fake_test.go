@@ -8,7 +8,6 @@ package cuda
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,6 +18,7 @@ import (
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/internal/config"
 	drv "github.com/fuseflow/fuseflow/internal/cuda"
+	fakedrv "github.com/fuseflow/fuseflow/internal/cuda/fake"
 )
 
 // noDriverEnv makes the test binary run with a driver path that does not
@@ -69,6 +69,9 @@ func (f *fakeDriver) lastLaunch() launchRecord {
 var (
 	fake     *fakeDriver
 	fakeSkip string
+	// fakeErr is why the fake could not be built (no gcc), nil when it
+	// was or when fakeSkip says why none was.
+	fakeErr error
 	// gpuOrdinal is the device of the GPU tests, -1 unless FUSEFLOW_DEVICE
 	// asks for cuda.
 	gpuOrdinal = -1
@@ -103,26 +106,22 @@ func testMain(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	if err := buildFake(dir); err != nil && fakeSkip == "" {
-		fmt.Fprintln(os.Stderr, "building the fake driver:", err)
-		return 1
+	if err := buildFake(dir); err != nil {
+		if !fakedrv.Skippable(err) {
+			fmt.Fprintln(os.Stderr, "building the fake driver:", err)
+			return 1
+		}
+		fakeErr, fakeSkip = err, err.Error()
 	}
 	return m.Run()
 }
 
 // buildFake compiles the fake driver into dir and points the driver
-// loader at it. Without gcc it records why in fakeSkip.
+// loader at it. Without gcc the error wraps fakedrv.ErrNoGCC.
 func buildFake(dir string) error {
-	gcc, err := exec.LookPath("gcc")
-	if err != nil {
-		fakeSkip = "gcc not found: the fake CUDA driver cannot be built"
-		return err
-	}
 	f := &fakeDriver{path: filepath.Join(dir, "libcuda.so.1")}
-	src := filepath.Join("..", "..", "internal", "cuda", "testdata", "fakecuda.c")
-	args := []string{"-shared", "-fPIC", "-O1", "-o", f.path, src, "-lpthread"}
-	if out, err := exec.Command(gcc, args...).CombinedOutput(); err != nil {
-		return fmt.Errorf("gcc %s: %v\n%s", strings.Join(args, " "), err, out)
+	if err := fakedrv.Build(f.path); err != nil {
+		return err
 	}
 	if err := os.Setenv(drv.LibraryEnv, f.path); err != nil {
 		return err
@@ -155,6 +154,9 @@ func buildFake(dir string) error {
 // needFake returns the fake driver or skips the test.
 func needFake(t testing.TB) *fakeDriver {
 	t.Helper()
+	if fake == nil && fakeErr != nil {
+		fakedrv.Skip(t, fakeErr)
+	}
 	if fake == nil {
 		t.Skip(fakeSkip)
 	}

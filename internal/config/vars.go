@@ -19,6 +19,7 @@ const (
 	PTXAS        = "FUSEFLOW_PTXAS"
 	Cache        = "FUSEFLOW_CACHE"
 	RequirePTXAS = "FUSEFLOW_REQUIRE_PTXAS"
+	RequireGCC   = "FUSEFLOW_REQUIRE_GCC"
 	LibCUDA      = "FUSEFLOW_LIBCUDA"
 )
 
@@ -53,6 +54,7 @@ var Vars = []Var{
 	{PTXAS, Text},
 	{Cache, Text},
 	{RequirePTXAS, Switch},
+	{RequireGCC, Switch},
 	{LibCUDA, Text},
 }
 

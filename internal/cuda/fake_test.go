@@ -6,20 +6,21 @@ package cuda
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
+
+	fakedrv "github.com/fuseflow/fuseflow/internal/cuda/fake"
 )
 
-// fake is the fake driver built for this test run; nil when gcc is missing.
+// fake is the fake driver built for this test run; nil when gcc is missing
+// (and FUSEFLOW_REQUIRE_GCC is off).
 var fake *fakeDriver
 
-// fakeSkip says why fake is nil.
-var fakeSkip string
+// fakeErr says why fake is nil.
+var fakeErr error
 
 // fakeDriver is the built fake library with its controls.
 type fakeDriver struct {
@@ -75,10 +76,11 @@ func TestMain(m *testing.M) {
 	code := func() int {
 		defer os.RemoveAll(dir)
 		if err := buildFake(dir); err != nil {
-			if fake == nil && fakeSkip == "" {
+			if !fakedrv.Skippable(err) {
 				fmt.Fprintln(os.Stderr, "building the fake driver:", err)
 				return 1
 			}
+			fakeErr = err
 		}
 		return m.Run()
 	}()
@@ -86,28 +88,19 @@ func TestMain(m *testing.M) {
 }
 
 // buildFake compiles the fake driver into dir, points FUSEFLOW_LIBCUDA at
-// it and opens it. Without gcc it records why in fakeSkip.
+// it and opens it. Without gcc the error wraps fakedrv.ErrNoGCC.
 func buildFake(dir string) error {
-	gcc, err := exec.LookPath("gcc")
-	if err != nil {
-		fakeSkip = "gcc not found: the fake CUDA driver cannot be built"
+	f := &fakeDriver{path: filepath.Join(dir, "libcuda.so.1"), partial: filepath.Join(dir, "libcuda_partial.so")}
+	if err := fakedrv.Build(f.path); err != nil {
 		return err
 	}
-	f := &fakeDriver{path: filepath.Join(dir, "libcuda.so.1"), partial: filepath.Join(dir, "libcuda_partial.so")}
-	src := filepath.Join("testdata", "fakecuda.c")
-	for _, b := range []struct {
-		out   string
-		extra []string
-	}{{f.path, nil}, {f.partial, []string{"-DFAKE_OMIT_LAUNCH"}}} {
-		args := append([]string{"-shared", "-fPIC", "-O1", "-o", b.out}, b.extra...)
-		args = append(args, src, "-lpthread")
-		if out, err := exec.Command(gcc, args...).CombinedOutput(); err != nil {
-			return fmt.Errorf("gcc %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
+	if err := fakedrv.Build(f.partial, "FAKE_OMIT_LAUNCH"); err != nil {
+		return err
 	}
 	if err := os.Setenv(LibraryEnv, f.path); err != nil {
 		return err
 	}
+	var err error
 	if f.drv, err = Load(); err != nil {
 		return err
 	}
@@ -142,11 +135,11 @@ func registerFake(f *fakeDriver, fptr any, name string) {
 }
 
 // needFake returns the fake driver or skips the test when it could not be
-// built for want of gcc.
+// built for want of gcc (never under FUSEFLOW_REQUIRE_GCC=1).
 func needFake(t testing.TB) *fakeDriver {
 	t.Helper()
 	if fake == nil {
-		t.Skip(fakeSkip)
+		fakedrv.Skip(t, fakeErr)
 	}
 	return fake
 }
