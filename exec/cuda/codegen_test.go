@@ -41,8 +41,8 @@ func TestSuiteLaunchesOnFake(t *testing.T) {
 	for i := 0; i < len(cases); i += step {
 		c := cases[i]
 		outs, _, shapes := c.build()
-		if graph.Verify(outs...) != nil {
-			continue
+		if err := graph.Verify(outs...); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
 		}
 		bound := fillRandom(t, alloc, shapes, uint64(i))
 		run(c.name, outs, bound)
