@@ -84,6 +84,37 @@ func (e *tenv) keep(a *array.Array) *array.Array {
 	return a
 }
 
+// valueCase is an array with the shape and the values (read as float64)
+// it must have; a nil want checks the shape alone.
+type valueCase struct {
+	name  string
+	a     *array.Array
+	shape array.Shape
+	want  []float64
+}
+
+// check asserts every case: built without error, its shape and its
+// values (an empty array printing as []). It keeps the arrays for release at the end of the test.
+func (e *tenv) check(cases []valueCase) {
+	e.t.Helper()
+	for _, tt := range cases {
+		a := e.keep(tt.a)
+		require.NoError(e.t, a.Err(), tt.name)
+		if !a.Shape().Equal(tt.shape) {
+			e.t.Errorf("%s shape: got:%v want:%v", tt.name, a.Shape(), tt.shape)
+		}
+		if tt.want == nil {
+			continue
+		}
+		if got := e.f64(a); !approx(got, tt.want) {
+			e.t.Errorf("%s: got:%v want:%v", tt.name, got, tt.want)
+		}
+		if s := a.String(); a.Size() == 0 && s != "[]" {
+			e.t.Errorf("%s: String of an empty array got:%q want:%q", tt.name, s, "[]")
+		}
+	}
+}
+
 // f64 returns a's elements converted to float64 (through an AsType array
 // that is released again).
 func (e *tenv) f64(a *array.Array) []float64 {

@@ -114,12 +114,7 @@ func TestReductions(t *testing.T) {
 	e := newEnv(t)
 	x := e.floats([]float64{1, 2, 3, 4, 5, 6}, 2, 3)
 	b := e.keep(array.FromSlice(e.c, []bool{true, false, true, true}, 2, 2))
-	tests := []struct {
-		name  string
-		a     *array.Array
-		shape array.Shape
-		want  []float64
-	}{
+	e.check([]valueCase{
 		{"Sum all", x.Sum(), array.Shape{}, []float64{21}},
 		{"Sum 0", x.Sum(0), array.Shape{3}, []float64{5, 7, 9}},
 		{"Sum -1 keep", x.SumKeepDims(-1), array.Shape{2, 1}, []float64{6, 15}},
@@ -147,17 +142,7 @@ func TestReductions(t *testing.T) {
 		{"StdKeepDims", x.StdKeepDims(1, 1), array.Shape{2, 1}, []float64{1, 1}},
 		{"Sum bool", b.Sum(), array.Shape{}, []float64{3}},
 		{"Mean empty", e.floats(nil, 0).Mean(), array.Shape{}, []float64{math.NaN()}},
-	}
-	for _, tt := range tests {
-		a := e.keep(tt.a)
-		require.NoError(t, a.Err(), tt.name)
-		if !a.Shape().Equal(tt.shape) {
-			t.Errorf("%s shape: got:%v want:%v", tt.name, a.Shape(), tt.shape)
-		}
-		if got := e.f64(a); !approx(got, tt.want) {
-			t.Errorf("%s: got:%v want:%v", tt.name, got, tt.want)
-		}
-	}
+	})
 	f32 := e.keep(array.FromSlice(e.c, []float32{1, 2}))
 	require.Equal(t, array.Float32, f32.Mean().DType())
 	require.Equal(t, array.Float32, f32.Std(0).DType())
@@ -172,12 +157,7 @@ func TestMatMul(t *testing.T) {
 	v := e.floats([]float64{1, 2, 3})
 	w := e.floats([]float64{1, -1})
 	batch := e.floats([]float64{1, 0, 0, 1, 2, 0, 0, 2}, 2, 2, 2)
-	tests := []struct {
-		name  string
-		a     *array.Array
-		shape array.Shape
-		want  []float64
-	}{
+	e.check([]valueCase{
 		{"2-d", array.MatMul(a, b), array.Shape{2, 2}, []float64{4, 5, 10, 11}},
 		{"method", a.MatMul(b), array.Shape{2, 2}, []float64{4, 5, 10, 11}},
 		{"matrix vector", a.MatMul(v), array.Shape{2}, []float64{14, 32}},
@@ -186,28 +166,13 @@ func TestMatMul(t *testing.T) {
 		{"batched broadcast", batch.MatMul(a.Slice(array.All, array.To(2))), array.Shape{2, 2, 2}, []float64{1, 2, 4, 5, 2, 4, 8, 10}},
 		{"vector batched", w.MatMul(batch), array.Shape{2, 2}, []float64{1, -1, 2, -2}},
 		{"int", e.ints([]int64{1, 2, 3, 4}, 2, 2).MatMul(e.ints([]int64{1, 1}, 2, 1)), array.Shape{2, 1}, []float64{3, 7}},
-	}
-	for _, tt := range tests {
-		x := e.keep(tt.a)
-		require.NoError(t, x.Err(), tt.name)
-		if !x.Shape().Equal(tt.shape) {
-			t.Errorf("%s shape: got:%v want:%v", tt.name, x.Shape(), tt.shape)
-		}
-		if got := e.f64(x); !approx(got, tt.want) {
-			t.Errorf("%s: got:%v want:%v", tt.name, got, tt.want)
-		}
-	}
+	})
 }
 
 func TestViews(t *testing.T) {
 	e := newEnv(t)
 	x := e.keep(e.c.Arange(0, 24, 1, array.Int64)).Reshape(4, 6)
-	tests := []struct {
-		name  string
-		a     *array.Array
-		shape array.Shape
-		want  []float64
-	}{
+	e.check([]valueCase{
 		{"Reshape -1", x.Reshape(3, -1), array.Shape{3, 8}, nil},
 		{"Transpose", x.Slice(array.To(2), array.To(3)).Transpose(), array.Shape{3, 2}, []float64{0, 6, 1, 7, 2, 8}},
 		{"Permute", x.Reshape(2, 3, 4).Permute(2, 0, 1).Slice(array.R(1, 2)), array.Shape{1, 2, 3}, []float64{1, 5, 9, 13, 17, 21}},
@@ -230,20 +195,7 @@ func TestViews(t *testing.T) {
 		{"Stack", array.Stack(1, e.ints([]int64{1, 2}), e.ints([]int64{3, 4})), array.Shape{2, 2}, []float64{1, 3, 2, 4}},
 		{"Stack 0", array.Stack(0, e.ints([]int64{1, 2}), e.ints([]int64{3, 4})), array.Shape{2, 2}, []float64{1, 2, 3, 4}},
 		{"Contiguous", x.Transpose().Contiguous().Slice(array.To(1)), array.Shape{1, 4}, []float64{0, 6, 12, 18}},
-	}
-	for _, tt := range tests {
-		a := e.keep(tt.a)
-		require.NoError(t, a.Err(), tt.name)
-		if !a.Shape().Equal(tt.shape) {
-			t.Errorf("%s shape: got:%v want:%v", tt.name, a.Shape(), tt.shape)
-		}
-		if tt.want == nil {
-			continue
-		}
-		if got := e.f64(a); !approx(got, tt.want) {
-			t.Errorf("%s: got:%v want:%v", tt.name, got, tt.want)
-		}
-	}
+	})
 	// The chain.
 	y := e.keep(e.c.Arange(0, 12, 1, array.Float32).Reshape(3, 4).Transpose().Mul(2).Sum(0))
 	require.Equal(t, []float32{12, 44, 76}, array.MustToSlice[float32](y))
