@@ -33,7 +33,7 @@ type fakeDriver struct {
 	hostLive func() int64
 	failNext func(fn string, code int32)
 	launches func() int64
-	last     func(dims *uint32, params *uint64, max int32, name *byte, namelen int32) int32
+	last     fakedrv.LastLaunchFunc
 	setAttr  func(attr, v int32) int32
 	// failSticky makes the next call of fn fail with code, and every
 	// later call in the context too when the code is a sticky fault,
@@ -58,12 +58,9 @@ type launchRecord struct {
 }
 
 func (f *fakeDriver) lastLaunch() launchRecord {
-	var dims [7]uint32
-	var params [32]uint64
-	var name [128]byte
-	n := f.last(&dims[0], &params[0], 32, &name[0], 128)
-	end := strings.IndexByte(string(name[:]), 0)
-	return launchRecord{grid: dims[0], block: dims[3], dims: dims, params: append([]uint64(nil), params[:n]...), name: string(name[:end])}
+	l := fakedrv.LastLaunch(f.last)
+	dims := [7]uint32{l.Grid[0], l.Grid[1], l.Grid[2], l.Block[0], l.Block[1], l.Block[2], l.Shared}
+	return launchRecord{grid: l.Grid[0], block: l.Block[0], dims: dims, params: l.Params, name: l.Name}
 }
 
 var (

@@ -32,7 +32,7 @@ type fakeDriver struct {
 	hostLive func() int64
 	failNext func(fn string, code int32)
 	launches func() int64
-	last     func(dims *uint32, params *uint64, max int32, name *byte, namelen int32) int32
+	last     fakedrv.LastLaunchFunc
 	current  func() uintptr
 	// failSticky makes the next call of fn fail with a code that, when
 	// sticky, every later call in the context returns too.
@@ -54,17 +54,9 @@ type launchRecord struct {
 }
 
 func (f *fakeDriver) lastLaunch() launchRecord {
-	var dims [7]uint32
-	var params [32]uint64
-	var name [128]byte
-	n := f.last(&dims[0], &params[0], 32, &name[0], 128)
-	return launchRecord{
-		grid:   Dim3{dims[0], dims[1], dims[2]},
-		block:  Dim3{dims[3], dims[4], dims[5]},
-		shared: dims[6],
-		params: append([]uint64(nil), params[:n]...),
-		name:   goString(&name[0]),
-	}
+	l := fakedrv.LastLaunch(f.last)
+	dim := func(d [3]uint32) Dim3 { return Dim3{d[0], d[1], d[2]} }
+	return launchRecord{grid: dim(l.Grid), block: dim(l.Block), shared: l.Shared, params: l.Params, name: l.Name}
 }
 
 func TestMain(m *testing.M) {

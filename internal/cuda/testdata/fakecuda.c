@@ -135,6 +135,20 @@ struct mem_header {
 };
 
 static struct mem_header *live_mem; /* guarded by mu */
+static size_t mem_used;              /* guarded by mu */
+
+/* unlink_mem takes h off the live list and its bytes off mem_used. The
+ * caller holds mu. */
+static void unlink_mem(struct mem_header *h)
+{
+	if (h->prev != NULL)
+		h->prev->next = h->next;
+	else
+		live_mem = h->next;
+	if (h->next != NULL)
+		h->next->prev = h->prev;
+	mem_used -= h->size;
+}
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static int initialized;
@@ -142,7 +156,6 @@ static struct fake_ctx primary = {MAGIC_CTX, 0};
 static __thread struct fake_ctx *current;
 
 static size_t mem_limit = (size_t)1 << 30;
-static size_t mem_used;
 static long long host_allocs;
 
 static struct {
@@ -416,13 +429,7 @@ size_t fake_free_since(unsigned long long mark)
 	while (h != NULL) {
 		struct mem_header *next = h->next;
 		if (h->seq >= mark) {
-			if (h->prev != NULL)
-				h->prev->next = h->next;
-			else
-				live_mem = h->next;
-			if (h->next != NULL)
-				h->next->prev = h->prev;
-			mem_used -= h->size;
+			unlink_mem(h);
 			n += h->size;
 			h->magic = 0;
 			free(h);
@@ -710,13 +717,7 @@ CUresult cuMemFree_v2(CUdeviceptr p)
 		return E_INVALID_VALUE;
 	h->magic = 0;
 	pthread_mutex_lock(&mu);
-	mem_used -= h->size;
-	if (h->prev != NULL)
-		h->prev->next = h->next;
-	else
-		live_mem = h->next;
-	if (h->next != NULL)
-		h->next->prev = h->prev;
+	unlink_mem(h);
 	pthread_mutex_unlock(&mu);
 	free(h);
 	return OK;
@@ -1371,13 +1372,14 @@ CUresult cuEventDestroy_v2(void *e)
 
 /* ---- error names ---- */
 
-CUresult cuGetErrorName(CUresult code, const char **s)
+/* error_text sets *s to the name (name != 0) or the description of code. */
+static CUresult error_text(CUresult code, const char **s, int name)
 {
 	if (s == NULL)
 		return E_INVALID_VALUE;
 	for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++) {
 		if (errors[i].code == code) {
-			*s = errors[i].name;
+			*s = name ? errors[i].name : errors[i].str;
 			return OK;
 		}
 	}
@@ -1385,16 +1387,6 @@ CUresult cuGetErrorName(CUresult code, const char **s)
 	return E_INVALID_VALUE;
 }
 
-CUresult cuGetErrorString(CUresult code, const char **s)
-{
-	if (s == NULL)
-		return E_INVALID_VALUE;
-	for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++) {
-		if (errors[i].code == code) {
-			*s = errors[i].str;
-			return OK;
-		}
-	}
-	*s = NULL;
-	return E_INVALID_VALUE;
-}
+CUresult cuGetErrorName(CUresult code, const char **s) { return error_text(code, s, 1); }
+
+CUresult cuGetErrorString(CUresult code, const char **s) { return error_text(code, s, 0); }
