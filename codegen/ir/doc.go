@@ -1,9 +1,13 @@
 // Package ir is fuseflow's typed SSA kernel IR for GPU kernels: the form
-// every kernel takes between the code generators (the Map, Reduce and MatMul
-// templates, the Go-SSA kernel compiler, the math library) and the PTX
-// emitter. It has a builder with structured control flow, a verifier, a
-// text dump, and an interpreter that runs a kernel on the CPU and is the
-// test oracle for generated code.
+// every kernel takes between its producers (codegen's Map, Reduce and
+// MatMul templates for the lazy arrays, codegen/gokernel's compiler of
+// explicit kernels written in Go, the math library's expansions) and the
+// PTX emitter (codegen/ptx). It has a builder with structured control
+// flow, a verifier, a text dump, and an interpreter that runs a kernel on
+// the CPU and is the test oracle for generated code. Instructions carry
+// the source position they were built from (Instr.Pos, set with
+// Builder.SetPos): the PTX emitter writes them as .loc line info and the
+// interpreter names them in its run errors.
 //
 // # Types and values
 //
