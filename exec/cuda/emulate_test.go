@@ -411,19 +411,19 @@ func emuBackend(t testing.TB, dev emuDevice, opts Options) *Backend {
 	f := fake
 	emuOpenMu.Lock()
 	if emuOpen == 0 {
-		emuBaseline = f.memUsed()
+		emuBaseline = f.MemUsed()
 	}
 	emuOpen++
 	emuOpenMu.Unlock()
 	if dev == emuSmall {
 		for _, a := range smallAttrs {
-			f.setAttr(a.attr, a.small)
+			f.SetAttr(a.attr, a.small)
 		}
 	}
 	b, err := New(0, opts)
 	if dev == emuSmall {
 		for _, a := range smallAttrs {
-			f.setAttr(a.attr, a.def)
+			f.SetAttr(a.attr, a.def)
 		}
 	}
 	if err != nil {
@@ -447,7 +447,7 @@ func emuBackend(t testing.TB, dev emuDevice, opts Options) *Backend {
 		emuOpenMu.Lock()
 		defer emuOpenMu.Unlock()
 		if emuOpen--; emuOpen == 0 {
-			if got := f.memUsed(); got != emuBaseline {
+			if got := f.MemUsed(); got != emuBaseline {
 				t.Errorf("fake device memory in use after Close got:%d want:%d", got, emuBaseline)
 			}
 		}

@@ -104,7 +104,7 @@ func TestWarmEvalGeneratesAndLoadsNothing(t *testing.T) {
 	for i := range 3 {
 		// A new but structurally equal graph each time.
 		x, y, out := addGraph(64)
-		launches := f.launches()
+		launches := f.LaunchCount()
 		res, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}})
 		require.NoError(t, err)
 		res[0].Release()
@@ -118,7 +118,7 @@ func TestWarmEvalGeneratesAndLoadsNothing(t *testing.T) {
 			{"module loads", st.ModuleLoads, 1},
 			{"plan misses", st.Plans.Misses, 1},
 			{"plan hits", st.Plans.Hits, int64(i)},
-			{"launches this eval", f.launches() - launches, 1},
+			{"launches this eval", f.LaunchCount() - launches, 1},
 		} {
 			if c.got != c.want {
 				t.Errorf("eval %d: %s got:%v want:%v", i, c.what, c.got, c.want)
@@ -215,7 +215,7 @@ func testArgumentPacking(t *testing.T, compile CompileFunc) {
 					d.Release()
 				}
 			}()
-			before := f.launches()
+			before := f.LaunchCount()
 			res, err := b.Eval(ctx, &exec.Request{Outputs: outs, Bound: bound})
 			require.NoError(t, err)
 			defer func() {
@@ -236,7 +236,7 @@ func testArgumentPacking(t *testing.T, compile CompileFunc) {
 			for i := range prog.kernels {
 				want += len(prog.kernels[i].sig.Launches)
 			}
-			require.Equal(t, int64(want), f.launches()-before, "launches for\n%s", fuse.Explain(plan))
+			require.Equal(t, int64(want), f.LaunchCount()-before, "launches for\n%s", fuse.Explain(plan))
 
 			lastK := &prog.kernels[len(prog.kernels)-1]
 			lastL := lastK.sig.Launches[len(lastK.sig.Launches)-1]
@@ -369,7 +369,7 @@ func TestFailingLaunchIsAnError(t *testing.T) {
 	defer hy.Release()
 	req := &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}}
 
-	f.failNext("cuLaunchKernel", int32(drv.ResultLaunchOutOfResources))
+	f.FailNext("cuLaunchKernel", int32(drv.ResultLaunchOutOfResources))
 	_, err := b.Eval(ctx, req)
 	require.Error(t, err)
 	for _, want := range []string{"launching kernel", "fake_add", "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"} {

@@ -12,8 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ebitengine/purego"
-
 	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/internal/config"
@@ -27,24 +25,8 @@ const noDriverEnv = "FUSEFLOW_CUDA_TEST_NODRIVER"
 
 // fakeDriver is the built fake library with its controls.
 type fakeDriver struct {
-	path     string
-	setLimit func(n uint64)
-	memUsed  func() uint64
-	hostLive func() int64
-	failNext func(fn string, code int32)
-	launches func() int64
-	last     fakedrv.LastLaunchFunc
-	setAttr  func(attr, v int32) int32
-	// failSticky makes the next call of fn fail with code, and every
-	// later call in the context too when the code is a sticky fault,
-	// until clearFault.
-	failSticky func(fn string, code int32)
-	clearFault func()
-	failLoad   func(code int32, log string)
-	setVersion func(v int32)
-	modules    func() int64
-	allocMark  func() uint64
-	freeSince  func(mark uint64) uint64
+	path string
+	*fakedrv.Controls
 }
 
 // launchRecord is what the fake recorded about the last launch: the x
@@ -58,7 +40,7 @@ type launchRecord struct {
 }
 
 func (f *fakeDriver) lastLaunch() launchRecord {
-	l := fakedrv.LastLaunch(f.last)
+	l := f.LastLaunch()
 	dims := [7]uint32{l.Grid[0], l.Grid[1], l.Grid[2], l.Block[0], l.Block[1], l.Block[2], l.Shared}
 	return launchRecord{grid: l.Grid[0], block: l.Block[0], dims: dims, params: l.Params, name: l.Name}
 }
@@ -126,24 +108,11 @@ func buildFake(dir string) error {
 	if _, err := drv.Load(); err != nil {
 		return err
 	}
-	lib, err := purego.Dlopen(f.path, purego.RTLD_NOW|purego.RTLD_LOCAL)
-	if err != nil {
+	var lib uintptr
+	var err error
+	if f.Controls, lib, err = fakedrv.Open(f.path); err != nil {
 		return err
 	}
-	purego.RegisterLibFunc(&f.setLimit, lib, "fake_set_mem_limit")
-	purego.RegisterLibFunc(&f.memUsed, lib, "fake_mem_used")
-	purego.RegisterLibFunc(&f.hostLive, lib, "fake_host_allocs")
-	purego.RegisterLibFunc(&f.failNext, lib, "fake_fail_next")
-	purego.RegisterLibFunc(&f.launches, lib, "fake_launch_count")
-	purego.RegisterLibFunc(&f.last, lib, "fake_last_launch")
-	purego.RegisterLibFunc(&f.setAttr, lib, "fake_set_attr")
-	purego.RegisterLibFunc(&f.failSticky, lib, "fake_fail_next_sticky")
-	purego.RegisterLibFunc(&f.clearFault, lib, "fake_clear_fault")
-	purego.RegisterLibFunc(&f.failLoad, lib, "fake_fail_load")
-	purego.RegisterLibFunc(&f.setVersion, lib, "fake_set_driver_version")
-	purego.RegisterLibFunc(&f.modules, lib, "fake_module_count")
-	purego.RegisterLibFunc(&f.allocMark, lib, "fake_alloc_mark")
-	purego.RegisterLibFunc(&f.freeSince, lib, "fake_free_since")
 	fake = f
 	return setupEmulator(lib)
 }
@@ -171,7 +140,7 @@ func fakeBackend(t testing.TB, opts Options) (*fakeDriver, *Backend) {
 		t.Fatalf("New: %v", err)
 	}
 	t.Cleanup(func() {
-		f.setLimit(1 << 30)
+		f.SetMemLimit(1 << 30)
 		if live := b.Pool().Stats().Live; live != 0 {
 			t.Errorf("pool live bytes at the end got:%d want:0", live)
 		}

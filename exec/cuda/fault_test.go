@@ -28,14 +28,14 @@ import (
 func breakable(t *testing.T, b *Backend) {
 	t.Helper()
 	f := needFake(t)
-	mark := f.allocMark()
+	mark := f.AllocMark()
 	t.Cleanup(func() {
 		_ = b.Close()
-		f.clearFault()
+		f.ClearFault()
 		d, err := drv.Load()
 		require.NoError(t, err)
 		d.ClearFault(0)
-		f.freeSince(mark)
+		f.FreeSince(mark)
 		if emu != nil {
 			emu.takeFaults()
 		}
@@ -85,7 +85,7 @@ func TestFaultBreaksBackend(t *testing.T) {
 			defer releaseAll(kept)
 
 			live := b.Pool().Stats().Live
-			f.failSticky(tc.fn, tc.code)
+			f.FailNextSticky(tc.fn, tc.code)
 			_, err = b.Eval(ctx, req)
 			require.Error(t, err)
 			for _, want := range []string{tc.name, tc.fn + "(", "fake_add", "cuda:0 is unusable from now on"} {
@@ -143,7 +143,7 @@ func TestLaunchRefusalIsNotAFault(t *testing.T) {
 	defer hx.Release()
 	defer hy.Release()
 	req := &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}}
-	f.failSticky("cuLaunchKernel", int32(drv.ResultLaunchOutOfResources))
+	f.FailNextSticky("cuLaunchKernel", int32(drv.ResultLaunchOutOfResources))
 	_, err := b.Eval(ctx, req)
 	require.ErrorContains(t, err, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES")
 	require.NotErrorIs(t, err, ErrDeviceFault)
@@ -167,7 +167,7 @@ func TestFaultReport(t *testing.T) {
 	require.Empty(t, errs)
 	require.Empty(t, faultReport(b, "seed 3", c.Desc), "a working backend has nothing to report")
 
-	fake.failSticky("cuStreamSynchronize", 700)
+	fake.FailNextSticky("cuStreamSynchronize", 700)
 	errs, _ = diffOutputs(b, "seed 3", c.Outputs, c.Exact, c.Bound, nil, alloc)
 	require.NotEmpty(t, errs)
 	report := faultReport(b, "seed 3", c.Desc)

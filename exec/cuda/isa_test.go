@@ -21,8 +21,8 @@ import (
 // withDriverVersion makes the fake report CUDA version v until the test
 // ends.
 func withDriverVersion(t *testing.T, f *fakeDriver, v int32) {
-	f.setVersion(v)
-	t.Cleanup(func() { f.setVersion(12080) })
+	f.SetDriverVersion(v)
+	t.Cleanup(func() { f.SetDriverVersion(12080) })
 }
 
 // compiledPTX returns the module b generates for outs over contiguous
@@ -72,10 +72,10 @@ func TestForcedPTXISA(t *testing.T) {
 		{driver: 13000, env: "7.0", wantErr: "FUSEFLOW_PTX_ISA=7.0: ptx: sm_90 needs PTX ISA 7.8 or newer, not 7.0"},
 		{driver: 13000, opt: ptx.Version{Major: 7, Minor: 5}, wantErr: "Options.PTX: ptx: sm_90 needs PTX ISA 7.8 or newer, not 7.5"},
 	} {
-		f.setVersion(tc.driver)
+		f.SetDriverVersion(tc.driver)
 		t.Setenv(PTXISAEnv, tc.env)
 		b, err := New(0, Options{PTX: tc.opt})
-		f.setVersion(12080)
+		f.SetDriverVersion(12080)
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Errorf("driver %d, %s=%q, Options.PTX %v: got:%v want:%q", tc.driver, PTXISAEnv, tc.env, tc.opt, err, tc.wantErr)
@@ -111,7 +111,7 @@ func TestRejectedModuleNamesISA(t *testing.T) {
 
 	_, b := fakeBackend(t, Options{})
 	const log = "ptxas application ptx input, line 5; fatal   : Unsupported .version 9.0; current version is '8.8'"
-	f.failLoad(int32(drv.ResultUnsupportedPTXVersion), log)
+	f.FailLoad(int32(drv.ResultUnsupportedPTXVersion), log)
 	_, err = b.Eval(ctx, req)
 	require.Error(t, err)
 	for _, want := range []string{
@@ -131,7 +131,7 @@ func TestRejectedModuleNamesISA(t *testing.T) {
 	releaseAll(res)
 
 	// Other load failures name the module without the hint.
-	f.failLoad(int32(drv.ResultOutOfMemory), "")
+	f.FailLoad(int32(drv.ResultOutOfMemory), "")
 	_, err = b2.Eval(ctx, &exec.Request{Outputs: []*graph.Node{graph.Unary(graph.OpLog, x)}, Bound: req.Bound})
 	require.ErrorContains(t, err, "(PTX ISA 8.8, sm_90): cuModuleLoadDataEx(")
 	require.NotContains(t, err.Error(), "forces another ISA")

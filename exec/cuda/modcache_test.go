@@ -17,7 +17,7 @@ import (
 func TestModuleEvictionUnloads(t *testing.T) {
 	f := fake
 	b := emuBackend(t, emuSmall, Options{CacheSize: 2})
-	base := f.modules()
+	base := f.ModuleCount()
 	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer alloc.AssertSize(t, 0)
 	x := graph.Input(graph.Float64, graph.Shape{300}, "x")
@@ -40,13 +40,13 @@ func TestModuleEvictionUnloads(t *testing.T) {
 		st := b.Stats()
 		require.Equal(t, int64(k+1), st.ModuleLoads, "plan %d", k)
 		require.Equal(t, int64(max(k-1, 0)), st.ModuleUnloads, "plan %d", k)
-		require.Equal(t, min(int64(k+1), 2), f.modules()-base, "modules loaded after plan %d", k)
+		require.Equal(t, min(int64(k+1), 2), f.ModuleCount()-base, "modules loaded after plan %d", k)
 	}
 
 	// An evicted plan is compiled and loaded again, and computes.
 	check(0)
 	require.Equal(t, int64(7), b.Stats().ModuleLoads)
-	require.Equal(t, int64(2), f.modules()-base)
+	require.Equal(t, int64(2), f.ModuleCount()-base)
 
 	// A program in use keeps its module loaded past its eviction, until
 	// it is given back.
@@ -56,19 +56,19 @@ func TestModuleEvictionUnloads(t *testing.T) {
 	require.NoError(t, err)
 	check(10)
 	check(11)
-	require.Equal(t, int64(3), f.modules()-base, "two cached and the held one")
+	require.Equal(t, int64(3), f.ModuleCount()-base, "two cached and the held one")
 	held.Release()
-	require.Equal(t, int64(2), f.modules()-base, "the held module goes when given back")
+	require.Equal(t, int64(2), f.ModuleCount()-base, "the held module goes when given back")
 
 	require.NoError(t, b.Close())
-	require.Equal(t, base, f.modules(), "Close unloads every module")
+	require.Equal(t, base, f.ModuleCount(), "Close unloads every module")
 }
 
 // Two plans with the same PTX share one module: it stays loaded while
 // either program holds it.
 func TestModuleSharedByPrograms(t *testing.T) {
 	f, b := fakeBackend(t, Options{Compile: stubCompile, CacheSize: 4})
-	base := f.modules()
+	base := f.ModuleCount()
 	x := graph.Input(graph.Float32, graph.Shape{64}, "x")
 	layout := map[*graph.Node]graph.Layout{x: graph.ContiguousLayout(graph.Float32, x.Shape())}
 	var progs []*program
@@ -80,11 +80,11 @@ func TestModuleSharedByPrograms(t *testing.T) {
 		progs = append(progs, pr)
 	}
 	require.Same(t, progs[0].mod, progs[1].mod)
-	require.Equal(t, int64(1), f.modules()-base)
+	require.Equal(t, int64(1), f.ModuleCount()-base)
 	b.runner.Forget()
 	progs[0].Release()
-	require.Equal(t, int64(1), f.modules()-base, "the module cache and the second program hold it")
+	require.Equal(t, int64(1), f.ModuleCount()-base, "the module cache and the second program hold it")
 	progs[1].Release()
-	require.Equal(t, int64(1), f.modules()-base, "the module cache holds it")
+	require.Equal(t, int64(1), f.ModuleCount()-base, "the module cache holds it")
 	require.Equal(t, int64(0), b.Stats().ModuleUnloads)
 }

@@ -20,7 +20,7 @@ func TestPinnedAllocatorArrow(t *testing.T) {
 	pa := b.HostAllocator()
 	mem := memory.NewCheckedAllocator(pa)
 	defer mem.AssertSize(t, 0)
-	hostBefore := f.hostLive()
+	hostBefore := f.HostAllocs()
 
 	bld := array.NewFloat32Builder(mem)
 	for i := range 10000 {
@@ -32,7 +32,7 @@ func TestPinnedAllocatorArrow(t *testing.T) {
 	require.True(t, IsPinned(unsafe.Pointer(&vals[0]), len(vals)), "arrow values are in pinned memory")
 	require.Zero(t, uintptr(unsafe.Pointer(&vals[0]))%64, "64-byte aligned")
 	require.Equal(t, float32(4999.5), arr.Value(9999))
-	require.Positive(t, f.hostLive()-hostBefore, "cuMemHostAlloc was called")
+	require.Positive(t, f.HostAllocs()-hostBefore, "cuMemHostAlloc was called")
 	st := pa.Stats()
 	require.Positive(t, st.Live)
 	require.Zero(t, st.Fallbacks)
@@ -79,7 +79,7 @@ func TestPinnedRetriesAfterFailure(t *testing.T) {
 	f, b := fakeBackend(t, Options{})
 	pa := b.HostAllocator()
 	before := pa.Stats().HostAllocs
-	f.failNext("cuMemHostAlloc", 2)
+	f.FailNext("cuMemHostAlloc", 2)
 	buf := pa.Allocate(1000)
 	require.True(t, IsPinned(unsafe.Pointer(&buf[0]), len(buf)), "the retry pinned it")
 	require.Equal(t, before+1, pa.Stats().HostAllocs)

@@ -28,7 +28,7 @@ func TestSizeClass(t *testing.T) {
 func TestPoolReuseAndStats(t *testing.T) {
 	f, b := fakeBackend(t, Options{})
 	p := b.Pool()
-	used0 := f.memUsed()
+	used0 := f.MemUsed()
 	a, err := p.Alloc(3000, 0)
 	require.NoError(t, err)
 	require.Equal(t, 3000, a.Len())
@@ -49,14 +49,14 @@ func TestPoolReuseAndStats(t *testing.T) {
 	st = p.Stats()
 	require.Equal(t, int64(1), st.Hits)
 	require.Equal(t, int64(1), st.DriverAllocs)
-	require.Equal(t, uint64(4096), f.memUsed()-used0, "no second driver allocation")
+	require.Equal(t, uint64(4096), f.MemUsed()-used0, "no second driver allocation")
 	c.Release()
 
 	require.Equal(t, int64(4096), p.Trim())
 	st = p.Stats()
 	require.Equal(t, int64(0), st.Cached)
 	require.Equal(t, int64(4096), st.Peak)
-	require.Equal(t, used0, f.memUsed(), "Trim gives the memory back to the driver")
+	require.Equal(t, used0, f.MemUsed(), "Trim gives the memory back to the driver")
 }
 
 func TestPoolStreamOrderedReuse(t *testing.T) {
@@ -89,8 +89,8 @@ func TestPoolStreamOrderedReuse(t *testing.T) {
 func TestPoolOutOfMemory(t *testing.T) {
 	f, b := fakeBackend(t, Options{})
 	p := b.Pool()
-	base := f.memUsed()
-	f.setLimit(base + 8<<20)
+	base := f.MemUsed()
+	f.SetMemLimit(base + 8<<20)
 
 	// Cache 6 MiB (a 4 MiB and a 2 MiB block, live together: the peak),
 	// then let the device fill up so that only those 6 MiB are left: a
@@ -104,7 +104,7 @@ func TestPoolOutOfMemory(t *testing.T) {
 	a.Release()
 	a2.Release()
 	require.Equal(t, int64(6<<20), p.Stats().Cached)
-	f.setLimit(base + 6<<20)
+	f.SetMemLimit(base + 6<<20)
 	big, err := p.Alloc(512<<10, 0)
 	require.NoError(t, err)
 	st := p.Stats()
@@ -112,7 +112,7 @@ func TestPoolOutOfMemory(t *testing.T) {
 	require.Equal(t, int64(0), st.Displaced)
 	require.Equal(t, int64(0), st.Cached)
 	require.Equal(t, int64(6<<20), st.Trimmed)
-	f.setLimit(base + 8<<20)
+	f.SetMemLimit(base + 8<<20)
 
 	// More than the device has: a clear error naming the request and the
 	// free memory, wrapping the driver's out-of-memory error.
@@ -146,7 +146,7 @@ func TestPoolDisplacesIdleBlocks(t *testing.T) {
 	f, b := fakeBackend(t, Options{})
 	p := NewPool(b.Context(), PoolIdleTimeout(0))
 	defer p.close()
-	base := f.memUsed()
+	base := f.MemUsed()
 	const mib = 1 << 20
 	var bufs []*Buffer
 	for _, n := range []int64{2 * mib, 4 * mib, 6 * mib, 8 * mib} {
@@ -169,7 +169,7 @@ func TestPoolDisplacesIdleBlocks(t *testing.T) {
 	st := p.Stats()
 	require.Equal(t, int64(2), st.Displaced)
 	require.Equal(t, int64(10*mib), st.Cached)
-	require.Equal(t, uint64(22*mib), f.memUsed()-base, "the driver holds the peak plus at most an eighth")
+	require.Equal(t, uint64(22*mib), f.MemUsed()-base, "the driver holds the peak plus at most an eighth")
 	big.Release()
 
 	// A hit displaces nothing.
@@ -179,7 +179,7 @@ func TestPoolDisplacesIdleBlocks(t *testing.T) {
 	again.Release()
 	p.StreamDone(pendingOn)
 	require.Equal(t, int64(22*mib), p.Trim())
-	require.Equal(t, base, f.memUsed())
+	require.Equal(t, base, f.MemUsed())
 }
 
 // Cached blocks go back to the driver after sitting unused for between one
@@ -189,7 +189,7 @@ func TestPoolIdleExpiry(t *testing.T) {
 	f, b := fakeBackend(t, Options{})
 	clk := clock.NewFake()
 	p := NewPool(b.Context(), PoolIdleTimeout(10*time.Second), poolClock(clk))
-	base := f.memUsed()
+	base := f.MemUsed()
 	require.Zero(t, clk.Pending(), "an empty pool arms no timer")
 
 	x, err := p.Alloc(1000, 0)
@@ -207,14 +207,14 @@ func TestPoolIdleExpiry(t *testing.T) {
 	st := p.Stats()
 	require.Equal(t, int64(8192), st.Cached, "the free block expired; the pending one waits")
 	require.Equal(t, int64(1), st.Expired)
-	require.Equal(t, uint64(8192), f.memUsed()-base)
+	require.Equal(t, uint64(8192), f.MemUsed()-base)
 
 	p.StreamDone(s)
 	clk.Advance(10 * time.Second)
 	st = p.Stats()
 	require.Zero(t, st.Cached)
 	require.Equal(t, int64(2), st.Expired)
-	require.Equal(t, base, f.memUsed())
+	require.Equal(t, base, f.MemUsed())
 	require.Zero(t, clk.Pending(), "with nothing cached the timer is not re-armed")
 
 	// A block reused within the timeout stays; Close stops the timer.
@@ -229,5 +229,5 @@ func TestPoolIdleExpiry(t *testing.T) {
 	require.Equal(t, 1, clk.Pending())
 	require.Zero(t, p.close())
 	require.Zero(t, clk.Pending())
-	require.Equal(t, base, f.memUsed())
+	require.Equal(t, base, f.MemUsed())
 }

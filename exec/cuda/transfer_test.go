@@ -73,7 +73,7 @@ func TestPinnedTransfersSkipTheRing(t *testing.T) {
 	ctx := context.Background()
 	mem := memory.NewCheckedAllocator(b.HostAllocator())
 	defer mem.AssertSize(t, 0)
-	before := f.hostLive()
+	before := f.HostAllocs()
 	x := hostF32(t, mem, 5000)
 	d, err := b.ToDevice(ctx, x)
 	require.NoError(t, err)
@@ -81,7 +81,7 @@ func TestPinnedTransfersSkipTheRing(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, logical(x), logical(back))
 	// Two pinned arrow buffers and no staging chunks.
-	require.Equal(t, int64(2), f.hostLive()-before)
+	require.Equal(t, int64(2), f.HostAllocs()-before)
 	x.Release()
 	d.Release()
 	back.Release()

@@ -16,8 +16,8 @@ import (
 func TestConcurrentUse(t *testing.T) {
 	f, ctx := fakeContext(t)
 	add := loadFake(t, ctx, "fake_add")[0]
-	before := f.memUsed()
-	launches := f.launches()
+	before := f.MemUsed()
+	launches := f.LaunchCount()
 	const workers, rounds = 16, 25
 	var wg sync.WaitGroup
 	errs := make(chan error, workers)
@@ -46,8 +46,8 @@ func TestConcurrentUse(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	require.Equal(t, before, f.memUsed(), "device memory left allocated")
-	require.Equal(t, launches+workers*rounds, f.launches())
+	require.Equal(t, before, f.MemUsed(), "device memory left allocated")
+	require.Equal(t, launches+workers*rounds, f.LaunchCount())
 }
 
 // concurrentWorker runs rounds of c = a + b on its own stream with its own

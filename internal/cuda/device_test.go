@@ -84,7 +84,7 @@ func TestDescribe(t *testing.T) {
 
 	// An optional attribute the driver rejects leaves its field zero; a
 	// required one fails the description.
-	f.failNext("cuDeviceGetAttribute", int32(ResultInvalidValue))
+	f.FailNext("cuDeviceGetAttribute", int32(ResultInvalidValue))
 	v, err = f.drv.Describe(0) // the first attribute read is required
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "describe device 0")

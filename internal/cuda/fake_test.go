@@ -10,8 +10,6 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/ebitengine/purego"
-
 	fakedrv "github.com/fuseflow/fuseflow/internal/cuda/fake"
 )
 
@@ -24,25 +22,10 @@ var fakeErr error
 
 // fakeDriver is the built fake library with its controls.
 type fakeDriver struct {
-	path     string // libcuda.so.1 with every symbol
-	partial  string // a library without cuLaunchKernel
-	drv      *Driver
-	setLimit func(n uint64)
-	memUsed  func() uint64
-	hostLive func() int64
-	failNext func(fn string, code int32)
-	launches func() int64
-	last     fakedrv.LastLaunchFunc
-	current  func() uintptr
-	// failSticky makes the next call of fn fail with a code that, when
-	// sticky, every later call in the context returns too.
-	failSticky  func(fn string, code int32)
-	stickyFault func() int32
-	clearFault  func()
-	failLoad    func(code int32, log string)
-	modules     func() int64
-	allocMark   func() uint64
-	freeSince   func(mark uint64) uint64
+	path    string // libcuda.so.1 with every symbol
+	partial string // a library without cuLaunchKernel
+	drv     *Driver
+	*fakedrv.Controls
 }
 
 // launchRecord is what the fake recorded about the last launch.
@@ -54,7 +37,7 @@ type launchRecord struct {
 }
 
 func (f *fakeDriver) lastLaunch() launchRecord {
-	l := fakedrv.LastLaunch(f.last)
+	l := f.LastLaunch()
 	dim := func(d [3]uint32) Dim3 { return Dim3{d[0], d[1], d[2]} }
 	return launchRecord{grid: dim(l.Grid), block: dim(l.Block), shared: l.Shared, params: l.Params, name: l.Name}
 }
@@ -96,34 +79,11 @@ func buildFake(dir string) error {
 	if f.drv, err = Load(); err != nil {
 		return err
 	}
-	for _, c := range []struct {
-		fptr any
-		name string
-	}{
-		{&f.setLimit, "fake_set_mem_limit"},
-		{&f.memUsed, "fake_mem_used"},
-		{&f.hostLive, "fake_host_allocs"},
-		{&f.failNext, "fake_fail_next"},
-		{&f.launches, "fake_launch_count"},
-		{&f.last, "fake_last_launch"},
-		{&f.current, "fake_current_context"},
-		{&f.failSticky, "fake_fail_next_sticky"},
-		{&f.stickyFault, "fake_sticky_fault"},
-		{&f.clearFault, "fake_clear_fault"},
-		{&f.failLoad, "fake_fail_load"},
-		{&f.modules, "fake_module_count"},
-		{&f.allocMark, "fake_alloc_mark"},
-		{&f.freeSince, "fake_free_since"},
-	} {
-		registerFake(f, c.fptr, c.name)
+	if f.Controls, _, err = fakedrv.Open(f.path); err != nil {
+		return err
 	}
 	fake = f
 	return nil
-}
-
-// registerFake binds a test-only export of the fake driver to a Go func.
-func registerFake(f *fakeDriver, fptr any, name string) {
-	purego.RegisterLibFunc(fptr, f.drv.lib, name)
 }
 
 // needFake returns the fake driver or skips the test when it could not be
@@ -146,7 +106,7 @@ func fakeContext(t testing.TB) (*fakeDriver, *Context) {
 		t.Fatalf("RetainPrimaryContext: %v", err)
 	}
 	t.Cleanup(func() {
-		f.setLimit(1 << 30)
+		f.SetMemLimit(1 << 30)
 		if err := ctx.Release(); err != nil {
 			t.Errorf("Release: %v", err)
 		}

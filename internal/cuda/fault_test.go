@@ -49,11 +49,11 @@ func TestResultSticky(t *testing.T) {
 // of it to be cleared, and the device memory allocated meanwhile freed,
 // when the test ends.
 func withFault(t *testing.T, f *fakeDriver) {
-	mark := f.allocMark()
+	mark := f.AllocMark()
 	t.Cleanup(func() {
-		f.clearFault()
+		f.ClearFault()
 		f.drv.ClearFault(0)
-		f.freeSince(mark)
+		f.FreeSince(mark)
 	})
 }
 
@@ -67,14 +67,14 @@ func TestStickyFaultRecorded(t *testing.T) {
 			require.NoError(t, err)
 
 			// Errors that leave the context usable are not faults.
-			f.failNext("cuMemAlloc_v2", int32(ResultOutOfMemory))
+			f.FailNext("cuMemAlloc_v2", int32(ResultOutOfMemory))
 			_, err = ctx.MemAlloc(64)
 			require.True(t, IsOutOfMemory(err), "got:%v", err)
-			f.failNext("cuLaunchKernel", int32(ResultLaunchOutOfResources))
+			f.FailNext("cuLaunchKernel", int32(ResultLaunchOutOfResources))
 			require.Error(t, ctx.Launch(kernel, Dim3{X: 1}, Dim3{X: 32}, 0, 0, nil))
 			require.Nil(t, ctx.Fault())
 
-			f.failSticky(fn, int32(ResultIllegalAddress))
+			f.FailNextSticky(fn, int32(ResultIllegalAddress))
 			if fn == "cuLaunchKernel" {
 				err = ctx.Launch(kernel, Dim3{X: 1}, Dim3{X: 32}, 0, 0, nil)
 			} else {

@@ -123,10 +123,10 @@ func TestLaunchRunsKernels(t *testing.T) {
 func TestLaunchWithoutParams(t *testing.T) {
 	f, ctx := fakeContext(t)
 	fn := loadFake(t, ctx, "no_params")[0]
-	before := f.launches()
+	before := f.LaunchCount()
 	require.NoError(t, ctx.Launch(fn, Dim3{}, Dim3{}, 0, 0, nil))
 	require.NoError(t, ctx.Launch(fn, Dim3{X: 2}, Dim3{X: 32}, 0, 0, NewArgs()))
-	require.Equal(t, before+2, f.launches())
+	require.Equal(t, before+2, f.LaunchCount())
 	rec := f.lastLaunch()
 	require.Equal(t, Dim3{2, 1, 1}, rec.grid)
 	require.Empty(t, rec.params)
@@ -145,7 +145,7 @@ func TestLaunchErrors(t *testing.T) {
 	// 719 is a sticky fault: the binding records it for the device, which
 	// the fake (injecting it once) does not make sticky itself.
 	t.Cleanup(func() { f.drv.ClearFault(0) })
-	f.failNext("cuLaunchKernel", int32(ResultLaunchFailed))
+	f.FailNext("cuLaunchKernel", int32(ResultLaunchFailed))
 	err = ctx.Launch(fn, Dim3{X: 1}, Dim3{X: 32}, 0, 0, nil)
 	require.True(t, IsResult(err, ResultLaunchFailed), "got:%v", err)
 	require.Contains(t, err.Error(), "cuLaunchKernel(function ")

@@ -41,7 +41,7 @@ func TestLoadUsesEnvironment(t *testing.T) {
 
 func TestOpenInitFailure(t *testing.T) {
 	f := needFake(t)
-	f.failNext("cuInit", int32(ResultNoDevice))
+	f.FailNext("cuInit", int32(ResultNoDevice))
 	d, err := Open(f.path)
 	require.Nil(t, d)
 	require.True(t, IsResult(err, ResultNoDevice), "got:%v", err)
@@ -56,7 +56,7 @@ func TestVersion(t *testing.T) {
 	require.Equal(t, 12080, v)
 	require.Equal(t, "12.8", VersionString(v))
 
-	f.failNext("cuDriverGetVersion", int32(ResultUnknown))
+	f.FailNext("cuDriverGetVersion", int32(ResultUnknown))
 	_, err = f.drv.Version()
 	require.True(t, IsResult(err, ResultUnknown), "got:%v", err)
 	require.True(t, strings.HasPrefix(err.Error(), "cuDriverGetVersion(): CUDA_ERROR_UNKNOWN"), "got:%v", err)

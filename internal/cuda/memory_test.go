@@ -15,16 +15,16 @@ import (
 func TestMemoryRoundTrip(t *testing.T) {
 	f, ctx := fakeContext(t)
 	const n = 1000
-	before := f.memUsed()
+	before := f.MemUsed()
 	a, err := ctx.MemAlloc(4 * n)
 	require.NoError(t, err)
 	b, err := ctx.MemAlloc(4 * n)
 	require.NoError(t, err)
-	require.Equal(t, before+8*n, f.memUsed())
+	require.Equal(t, before+8*n, f.MemUsed())
 	free, total, err := ctx.MemGetInfo()
 	require.NoError(t, err)
 	require.Equal(t, uint64(1<<30), total)
-	require.Equal(t, total-f.memUsed(), free)
+	require.Equal(t, total-f.MemUsed(), free)
 
 	src := make([]int32, n)
 	for i := range src {
@@ -52,7 +52,7 @@ func TestMemoryRoundTrip(t *testing.T) {
 
 	require.NoError(t, ctx.MemFree(a))
 	require.NoError(t, ctx.MemFree(b))
-	require.Equal(t, before, f.memUsed())
+	require.Equal(t, before, f.MemUsed())
 
 	err = ctx.MemFree(a) // already freed: the fake checks a magic word
 	require.True(t, IsResult(err, ResultInvalidValue), "got:%v", err)
@@ -60,7 +60,7 @@ func TestMemoryRoundTrip(t *testing.T) {
 
 func TestOutOfMemory(t *testing.T) {
 	f, ctx := fakeContext(t)
-	f.setLimit(1 << 20)
+	f.SetMemLimit(1 << 20)
 	p, err := ctx.MemAlloc(1 << 19)
 	require.NoError(t, err)
 	_, err = ctx.MemAlloc(1 << 30)
@@ -77,7 +77,7 @@ func TestOutOfMemory(t *testing.T) {
 
 func TestHostMemory(t *testing.T) {
 	f, ctx := fakeContext(t)
-	live := f.hostLive()
+	live := f.HostAllocs()
 	p, err := ctx.MemHostAlloc(4096, HostAllocPortable|HostAllocDeviceMap)
 	require.NoError(t, err)
 	require.NotNil(t, p)
@@ -92,9 +92,9 @@ func TestHostMemory(t *testing.T) {
 	require.NoError(t, ctx.MemcpyDtoHAsync(hostPtr(back), d, 4096, 0))
 	require.Equal(t, buf, back)
 	require.NoError(t, ctx.MemFree(d))
-	require.Equal(t, live+1, f.hostLive())
+	require.Equal(t, live+1, f.HostAllocs())
 	require.NoError(t, ctx.MemFreeHost(p))
-	require.Equal(t, live, f.hostLive())
+	require.Equal(t, live, f.HostAllocs())
 
 	_, err = ctx.MemHostAlloc(16, HostAllocFlags(64))
 	require.True(t, IsResult(err, ResultInvalidValue), "got:%v", err)
@@ -135,8 +135,8 @@ func TestContextCurrentPerCall(t *testing.T) {
 		defer runtime.UnlockOSThread()
 		// Clear the thread's current context behind the binding's back.
 		if err := ctx.Do(func() error {
-			if f.current() != ctx.Handle() {
-				t.Errorf("Do: current context got:%#x want:%#x", f.current(), ctx.Handle())
+			if f.CurrentContext() != ctx.Handle() {
+				t.Errorf("Do: current context got:%#x want:%#x", f.CurrentContext(), ctx.Handle())
 			}
 			if r := ctx.d.call(fnCtxSetCurrent, 0); r != ResultSuccess {
 				t.Errorf("clearing the context: %v", r)
@@ -158,7 +158,7 @@ func TestContextCurrentPerCall(t *testing.T) {
 	}()
 	require.NoError(t, <-done)
 
-	f.failNext("cuCtxSetCurrent", int32(ResultInvalidContext))
+	f.FailNext("cuCtxSetCurrent", int32(ResultInvalidContext))
 	err := ctx.Synchronize()
 	require.True(t, IsResult(err, ResultInvalidContext), "got:%v", err)
 	require.Contains(t, err.Error(), "cuCtxSetCurrent(): CUDA_ERROR_INVALID_CONTEXT")

@@ -118,19 +118,19 @@ func TestModuleUnloadInvalidates(t *testing.T) {
 func TestLoadModuleUnsupportedVersion(t *testing.T) {
 	f, ctx := fakeContext(t)
 	const log = "ptxas application ptx input, line 1; fatal   : Unsupported .version 9.0; current version is '8.8'"
-	f.failLoad(int32(ResultUnsupportedPTXVersion), log)
-	before := f.modules()
+	f.FailLoad(int32(ResultUnsupportedPTXVersion), log)
+	before := f.ModuleCount()
 	_, _, err := ctx.LoadModule(fakePTX, JITOptions{})
 	require.True(t, IsResult(err, ResultUnsupportedPTXVersion), "got:%v", err)
 	require.Equal(t, log, err.(*Error).Log)
 	require.Contains(t, err.Error(), "CUDA_ERROR_UNSUPPORTED_PTX_VERSION")
 	require.Contains(t, err.Error(), "JIT log:\n"+log)
-	require.Equal(t, before, f.modules())
+	require.Equal(t, before, f.ModuleCount())
 	require.Nil(t, ctx.Fault(), "a failed load does not break the context")
 
 	m, _, err := ctx.LoadModule(fakePTX, JITOptions{})
 	require.NoError(t, err, "only the next load fails")
-	require.Equal(t, before+1, f.modules())
+	require.Equal(t, before+1, f.ModuleCount())
 	require.NoError(t, ctx.ModuleUnload(m))
-	require.Equal(t, before, f.modules())
+	require.Equal(t, before, f.ModuleCount())
 }

@@ -30,7 +30,7 @@ func TestStreamsAndEvents(t *testing.T) {
 	got, err := ctx.EventElapsed(start, end)
 	require.NoError(t, err)
 	require.Equal(t, 500*time.Microsecond, got)
-	require.Equal(t, uint64(s), uint64(fakeLastStream(f)))
+	require.Equal(t, uint64(s), uint64(f.LastStream()))
 
 	noTiming, err := ctx.EventCreate(EventDisableTiming)
 	require.NoError(t, err)
@@ -51,13 +51,6 @@ func TestStreamsAndEvents(t *testing.T) {
 	require.True(t, IsResult(err, ResultInvalidValue), "got:%v", err)
 	_, err = ctx.EventCreate(EventFlags(64))
 	require.True(t, IsResult(err, ResultInvalidValue), "got:%v", err)
-}
-
-// fakeLastStream returns the stream of the fake's last launch.
-func fakeLastStream(f *fakeDriver) uintptr {
-	var last func() uintptr
-	registerFake(f, &last, "fake_last_stream")
-	return last()
 }
 
 func TestHotCallsAllocateNothing(t *testing.T) {

@@ -1,7 +1,8 @@
 // Package fake builds the fake CUDA driver the tests run against without
 // a GPU (internal/cuda/testdata/fakecuda.c, a libcuda.so.1 that records
 // launches and keeps device memory on the host) with the system's gcc,
-// for the tests of internal/cuda, exec/cuda and cmd/fuseflow.
+// for the tests of internal/cuda, exec/cuda and cmd/fuseflow, and binds
+// its test-only controls (Open, Controls).
 //
 // Without gcc those suites skip, unless the switch FUSEFLOW_REQUIRE_GCC
 // is on (CI sets it): then a missing gcc fails them, so that a machine

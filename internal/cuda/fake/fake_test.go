@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -89,3 +90,39 @@ type recorder struct {
 func (r *recorder) Helper()               {}
 func (r *recorder) Skip(...any)           { r.skipped = true; runtime.Goexit() }
 func (r *recorder) Fatalf(string, ...any) { r.failed = true; runtime.Goexit() }
+
+// Open binds every control of a built fake; a fresh library has launched
+// nothing and allocated nothing, and its limit can be set and read back
+// through an allocation-free query.
+func TestOpen(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "libcuda.so.1")
+	if err := Build(out); err != nil {
+		Skip(t, err)
+	}
+	c, lib, err := Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lib == 0 {
+		t.Fatalf("library handle got:0 want:non-zero")
+	}
+	if got := c.LaunchCount(); got != 0 {
+		t.Errorf("LaunchCount got:%d want:0", got)
+	}
+	if got := c.MemUsed(); got != 0 {
+		t.Errorf("MemUsed got:%d want:0", got)
+	}
+	if got := c.ModuleCount(); got != 0 {
+		t.Errorf("ModuleCount got:%d want:0", got)
+	}
+	if got := c.LastLaunch(); got.Name != "" || len(got.Params) != 0 {
+		t.Errorf("LastLaunch before any launch got:%+v want:none", got)
+	}
+	if got := c.SetAttr(-12345, 1); got != 0 {
+		t.Errorf("SetAttr of an unknown attribute got:%d want:0", got)
+	}
+	missing := filepath.Join(t.TempDir(), "none.so")
+	if _, _, err := Open(missing); err == nil || !strings.Contains(err.Error(), missing) {
+		t.Errorf("Open of a missing library got:%v want an error naming %s", err, missing)
+	}
+}
