@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"math"
 	"strings"
 	"testing"
@@ -65,14 +64,7 @@ func TestConstants(t *testing.T) {
 	}
 	for _, tt := range tests {
 		e, err := parseExpr(tt.src, tt.dtype, graph.Shape{3})
-		if tt.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Errorf("%q got:%v want error containing %q", tt.src, err, tt.err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%q got:%v want:nil", tt.src, err)
+		if parseFailed(t, tt.src, err, tt.err) {
 			continue
 		}
 		v := constOf(t, e.root)
@@ -125,23 +117,12 @@ func TestComments(t *testing.T) {
 // TestEvalConstants runs the fixed cases end to end: floordiv, the
 // minimum int64 and the comment error through the command.
 func TestEvalConstants(t *testing.T) {
-	tests := []struct {
-		args []string
-		code int
-		want string
-	}{
+	tests := []runCase{
 		{[]string{"eval", "-shape", "3", "-dtype", "int64", "a*0 + -9223372036854775808"}, 0,
 			"values: [-9223372036854775808 -9223372036854775808 -9223372036854775808]"},
 		{[]string{"eval", "-shape", "2", "-dtype", "int32", "floordiv(a*0 - 7, 2)"}, 0, "values: [-4 -4]"},
 		{[]string{"eval", "-shape", "2", "-dtype", "int32", "a // b"}, 1, "starts a Go comment"},
 		{[]string{"eval", "-shape", "2", "a * 1e999"}, 1, "floating-point constant 1e999 overflows float64"},
 	}
-	for _, tt := range tests {
-		var out, errOut bytes.Buffer
-		code := run(tt.args, &out, &errOut)
-		all := out.String() + errOut.String()
-		if code != tt.code || !strings.Contains(all, tt.want) {
-			t.Errorf("run(%q) got:%d %q want:%d containing %q", tt.args, code, all, tt.code, tt.want)
-		}
-	}
+	checkRuns(t, tests)
 }

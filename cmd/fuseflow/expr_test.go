@@ -33,14 +33,7 @@ func TestParseExpr(t *testing.T) {
 	}
 	for _, tt := range tests {
 		e, err := parseExpr(tt.src, graph.Float32, graph.Shape{4, 5})
-		if tt.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Errorf("%q got:%v want error containing %q", tt.src, err, tt.err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%q got:%v want:nil", tt.src, err)
+		if parseFailed(t, tt.src, err, tt.err) {
 			continue
 		}
 		if !e.root.Shape().Equal(tt.shape) || e.root.DType() != tt.dtype || len(e.inputs) != tt.inputs {

@@ -25,23 +25,12 @@ func TestDevicesWithoutDriver(t *testing.T) {
 }
 
 func TestRunUsage(t *testing.T) {
-	tests := []struct {
-		args []string
-		code int
-		want string
-	}{
+	tests := []runCase{
 		{nil, 2, "usage"},
 		{[]string{"bogus"}, 2, `unknown command "bogus"`},
 		{[]string{"help"}, 0, "devices"},
 	}
-	for _, tt := range tests {
-		var out, errOut bytes.Buffer
-		code := run(tt.args, &out, &errOut)
-		all := out.String() + errOut.String()
-		if code != tt.code || !strings.Contains(all, tt.want) {
-			t.Errorf("run(%v) got:%d %q want:%d containing %q", tt.args, code, all, tt.code, tt.want)
-		}
-	}
+	checkRuns(t, tests)
 }
 
 func Example_usage() {
