@@ -73,15 +73,20 @@ func keyString(b []byte, tag byte, s string) []byte {
 	return append(b, s...)
 }
 
-func keyInts(b []byte, tag byte, v []int) []byte {
+// keyList appends v's length and each element as each writes it.
+func keyList[T any](b []byte, tag byte, v []T, each func([]byte, T) []byte) []byte {
 	if len(v) == 0 {
 		return b
 	}
 	b = binary.AppendUvarint(append(b, tag), uint64(len(v)))
 	for _, x := range v {
-		b = binary.AppendVarint(b, int64(x))
+		b = each(b, x)
 	}
 	return b
+}
+
+func keyInts(b []byte, tag byte, v []int) []byte {
+	return keyList(b, tag, v, func(b []byte, x int) []byte { return binary.AppendVarint(b, int64(x)) })
 }
 
 func keyScalar(b []byte, tag byte, s Scalar) []byte {
@@ -95,14 +100,9 @@ func keyScalar(b []byte, tag byte, s Scalar) []byte {
 }
 
 func keySlices(b []byte, tag byte, v []SliceSpec) []byte {
-	if len(v) == 0 {
-		return b
-	}
-	b = binary.AppendUvarint(append(b, tag), uint64(len(v)))
-	for _, s := range v {
+	return keyList(b, tag, v, func(b []byte, s SliceSpec) []byte {
 		b = binary.AppendVarint(b, int64(s.Start))
 		b = binary.AppendVarint(b, int64(s.Step))
-		b = binary.AppendVarint(b, int64(s.Len))
-	}
-	return b
+		return binary.AppendVarint(b, int64(s.Len))
+	})
 }
