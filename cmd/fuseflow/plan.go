@@ -122,7 +122,9 @@ func annotator(device string) (func(*fuse.Plan) (fuse.Annotator, error), func(),
 		return nil, nil, err
 	}
 	switch b := be.(type) {
-	case interface{ Annotate(*fuse.Plan) fuse.Annotator }:
+	case interface {
+		Annotate(*fuse.Plan) fuse.Annotator
+	}:
 		return func(p *fuse.Plan) (fuse.Annotator, error) { return b.Annotate(p), nil }, done, nil
 	case interface{ Target() codegen.Target }:
 		return func(p *fuse.Plan) (fuse.Annotator, error) { return codegen.Annotate(p, b.Target()) }, done, nil
