@@ -24,9 +24,10 @@ import (
 // the backend.
 type devBuf struct{ buf *memory.Buffer }
 
-func (d *devBuf) Retain()  { d.buf.Retain() }
-func (d *devBuf) Release() { d.buf.Release() }
-func (d *devBuf) Len() int { return d.buf.Len() }
+func (d *devBuf) Retain()        { d.buf.Retain() }
+func (d *devBuf) Release()       { d.buf.Release() }
+func (d *devBuf) Len() int       { return d.buf.Len() }
+func (d *devBuf) Device() string { return "gated" }
 
 // gatedDevice evaluates with the reference evaluator and keeps its
 // results "on the device". ToHost announces itself on started, then
@@ -47,7 +48,7 @@ func (g *gatedDevice) Eval(ctx context.Context, req *exec.Request) ([]*exec.Tens
 	bound := map[*graph.Node]*exec.Tensor{}
 	for n, t := range req.Bound {
 		if t.OnDevice() {
-			h := &exec.Tensor{Buf: t.Dev.(*devBuf).buf, DType: t.DType, Shape: t.Shape, Strides: t.Strides, Offset: t.Offset}
+			h := &exec.Tensor{Buf: t.Dev.(*devBuf).buf, Layout: t.Layout}
 			t = h.View(h.Shape, h.Strides, h.Offset)
 			defer t.Release()
 		}
@@ -68,7 +69,7 @@ func (g *gatedDevice) ToHost(ctx context.Context, t *exec.Tensor, alloc memory.A
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	src := &exec.Tensor{Buf: t.Dev.(*devBuf).buf, DType: t.DType, Shape: t.Shape, Strides: t.Strides, Offset: t.Offset}
+	src := &exec.Tensor{Buf: t.Dev.(*devBuf).buf, Layout: t.Layout}
 	h, err := exec.NewTensor(alloc, t.DType, t.Shape)
 	if err != nil {
 		return nil, err
