@@ -22,6 +22,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+
+	"github.com/fuseflow/fuseflow/internal/le"
 )
 
 // DefaultMaxSteps is the step budget of a run when Config.MaxSteps is 0: the
@@ -200,7 +202,7 @@ func (p *Program) newRun(cfg Config, args []any) (*runState, error) {
 		size := a.Elem.Size()
 		o := memObj{name: a.Name, space: SpaceConst, size: a.Bytes(), data: make([]byte, a.Bytes()), readOnly: true}
 		for i, x := range a.Init {
-			writeLE(o.data[i*size:], size, x)
+			le.Put(o.data[i*size:], size, x)
 		}
 		s.fill(a.Value.ID, uint64(len(s.objs))<<48)
 		s.objs = append(s.objs, o)

@@ -4,7 +4,7 @@
 
 package ir
 
-import "encoding/binary"
+import "github.com/fuseflow/fuseflow/internal/le"
 
 // offMask selects the byte offset of a pointer register; the memory object
 // index is in the bits above.
@@ -79,31 +79,6 @@ func (o *memObj) kindName() string {
 	return "array"
 }
 
-func readLE(b []byte, size int) uint64 {
-	switch size {
-	case 1:
-		return uint64(b[0])
-	case 2:
-		return uint64(binary.LittleEndian.Uint16(b))
-	case 4:
-		return uint64(binary.LittleEndian.Uint32(b))
-	}
-	return binary.LittleEndian.Uint64(b)
-}
-
-func writeLE(b []byte, size int, v uint64) {
-	switch size {
-	case 1:
-		b[0] = byte(v)
-	case 2:
-		binary.LittleEndian.PutUint16(b, uint16(v))
-	case 4:
-		binary.LittleEndian.PutUint32(b, uint32(v))
-	default:
-		binary.LittleEndian.PutUint64(b, v)
-	}
-}
-
 func loadExec(in *Instr) execFn {
 	p := in.Args[0].ID
 	size := in.Args[0].Type.Elem().Size()
@@ -121,7 +96,7 @@ func loadExec(in *Instr) execFn {
 				return err
 			}
 			for k, d := range res {
-				r[d*nt+int(t)] = readLE(buf[k*size:], size)
+				r[d*nt+int(t)] = le.Get(buf[k*size:], size)
 			}
 		}
 		return nil
@@ -144,7 +119,7 @@ func storeExec(in *Instr) execFn {
 				return err
 			}
 			for k, v := range vals {
-				writeLE(buf[k*size:], size, r[v*nt+int(t)])
+				le.Put(buf[k*size:], size, r[v*nt+int(t)])
 			}
 		}
 		return nil
@@ -213,8 +188,8 @@ func atomicExec(in *Instr) execFn {
 			if err != nil {
 				return err
 			}
-			old := readLE(buf, size)
-			writeLE(buf, size, f(old, r[v*nt+int(t)], r[v2*nt+int(t)]))
+			old := le.Get(buf, size)
+			le.Put(buf, size, f(old, r[v*nt+int(t)], r[v2*nt+int(t)]))
 			r[d*nt+int(t)] = old
 		}
 		return nil

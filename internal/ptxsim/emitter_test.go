@@ -17,6 +17,7 @@ import (
 	"github.com/fuseflow/fuseflow/codegen/ir"
 	"github.com/fuseflow/fuseflow/codegen/mathlib"
 	"github.com/fuseflow/fuseflow/codegen/ptx"
+	"github.com/fuseflow/fuseflow/internal/le"
 	"github.com/fuseflow/fuseflow/internal/ptxsim"
 )
 
@@ -165,7 +166,7 @@ func runTiny(c opCase, opts ptx.Options) ([]string, error) {
 		ins[j] = make([]byte, slots*st.Size())
 		for i := range slots {
 			v := rows[min(i, n-1)][j]
-			putLE(ins[j][i*st.Size():], st.Size(), v)
+			le.Put(ins[j][i*st.Size():], st.Size(), v)
 		}
 	}
 	// The IR interpreter runs the math library's expansion of accurate
@@ -236,7 +237,7 @@ func runTiny(c opCase, opts ptx.Options) ([]string, error) {
 	var diffs []string
 	sz := rt.Size()
 	for i := range n {
-		g, w := getLE(simOut[i*sz:], sz), getLE(irOut.Data[i*sz:], sz)
+		g, w := le.Get(simOut[i*sz:], sz), le.Get(irOut.Data[i*sz:], sz)
 		if g == w || bothNaN(g, w, rt) {
 			continue
 		}
@@ -260,20 +261,6 @@ func runTiny(c opCase, opts ptx.Options) ([]string, error) {
 func isInput(name string, j *int) bool {
 	n, err := fmt.Sscanf(name, "in%d", j)
 	return n == 1 && err == nil
-}
-
-func putLE(b []byte, n int, v uint64) {
-	for i := range n {
-		b[i] = byte(v >> (8 * i))
-	}
-}
-
-func getLE(b []byte, n int) uint64 {
-	var v uint64
-	for i := range n {
-		v |= uint64(b[i]) << (8 * i)
-	}
-	return v
 }
 
 func bothNaN(a, b uint64, t ir.Type) bool {

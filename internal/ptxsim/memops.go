@@ -16,6 +16,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/fuseflow/fuseflow/internal/le"
 )
 
 // memQualifiers consumes the qualifiers that do not change the result of
@@ -204,7 +206,7 @@ func execLd(w *warp, in *inst, m uint32) {
 			if in.d[i] < 0 {
 				continue
 			}
-			w.r(in.d[i])[l] = extend(readLE(p[i*es:], es), in.t, int(in.dbits))
+			w.r(in.d[i])[l] = extend(le.Get(p[i*es:], es), in.t, int(in.dbits))
 		}
 	}
 }
@@ -222,7 +224,7 @@ func execSt(w *warp, in *inst, m uint32) {
 			return
 		}
 		for i := range int(in.vec) {
-			writeLE(p[i*es:], es, w.r(in.a[1+i])[l])
+			le.Put(p[i*es:], es, w.r(in.a[1+i])[l])
 		}
 		if w.b.rs.watch != nil && in.space == spGlobal {
 			w.watchStore(in, l, a, size, p)
@@ -349,8 +351,8 @@ func execAtom(w *warp, in *inst, m uint32) {
 		f := atomFn(in.op, in.t, b, c)
 		var old uint64
 		if in.space == spShared {
-			old = readLE(p, size)
-			writeLE(p, size, f(old))
+			old = le.Get(p, size)
+			le.Put(p, size, f(old))
 		} else {
 			old = rmw(p, size, f)
 		}
@@ -369,8 +371,8 @@ func rmw(p []byte, size int, f func(uint64) uint64) uint64 {
 	if uintptr(ptr)%uintptr(size) != 0 {
 		atomMu.Lock()
 		defer atomMu.Unlock()
-		old := readLE(p, size)
-		writeLE(p, size, f(old))
+		old := le.Get(p, size)
+		le.Put(p, size, f(old))
 		return old
 	}
 	if size == 4 {

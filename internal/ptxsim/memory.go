@@ -8,10 +8,7 @@
 
 package ptxsim
 
-import (
-	"encoding/binary"
-	"fmt"
-)
+import "fmt"
 
 // shadow is the per-byte state of shared memory: the block generation
 // that last initialized each byte, and the barrier epochs and warps of its
@@ -34,33 +31,6 @@ func newShadow(n int) shadow { return shadow{cells: make([]cell, n)} }
 
 // reset starts a new block: every byte uninitialized.
 func (s *shadow) reset() { s.gen++ }
-
-// readLE returns the n-byte little-endian value at b.
-func readLE(b []byte, n int) uint64 {
-	switch n {
-	case 1:
-		return uint64(b[0])
-	case 2:
-		return uint64(binary.LittleEndian.Uint16(b))
-	case 4:
-		return uint64(binary.LittleEndian.Uint32(b))
-	}
-	return binary.LittleEndian.Uint64(b)
-}
-
-// writeLE stores the low n bytes of v at b.
-func writeLE(b []byte, n int, v uint64) {
-	switch n {
-	case 1:
-		b[0] = byte(v)
-	case 2:
-		binary.LittleEndian.PutUint16(b, uint16(v))
-	case 4:
-		binary.LittleEndian.PutUint32(b, uint32(v))
-	default:
-		binary.LittleEndian.PutUint64(b, v)
-	}
-}
 
 // access kinds for the shadow checks.
 const (

@@ -12,6 +12,8 @@ package ptxsim
 import (
 	"fmt"
 	"strings"
+
+	"github.com/fuseflow/fuseflow/internal/le"
 )
 
 // ConstBankAddr is the address in the constant state space of a module's
@@ -74,7 +76,7 @@ func layoutModuleVars(raw *rawModule, lines []string) (*moduleVars, error) {
 			if err != nil {
 				return nil, err
 			}
-			writeLE(data[j*esize:], esize, bits)
+			le.Put(data[j*esize:], esize, bits)
 		}
 		mv.end = off + uint64(len(data)) + constGap
 		mv.bank = append(mv.bank, Region{Name: "const " + v.name, Addr: ConstBankAddr + off, Data: data, ReadOnly: true})
