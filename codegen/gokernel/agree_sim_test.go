@@ -17,65 +17,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fuseflow/fuseflow/codegen/gokernel"
 	"github.com/fuseflow/fuseflow/codegen/ptx"
 	"github.com/fuseflow/fuseflow/internal/ptxsim"
 	"github.com/fuseflow/fuseflow/kernel"
 	"github.com/stretchr/testify/require"
 )
-
-// simBytes returns the little-endian bytes of a host slice (bools as
-// bytes, int as 64 bits), as a GPU launch copies them.
-func simBytes(a reflect.Value) []byte {
-	size := int(a.Type().Elem().Size())
-	out := make([]byte, a.Len()*size+1) // +1: a region for an empty slice
-	for i := range a.Len() {
-		e := a.Index(i)
-		var u uint64
-		switch e.Kind() {
-		case reflect.Bool:
-			if e.Bool() {
-				u = 1
-			}
-		case reflect.Int, reflect.Int32, reflect.Int64:
-			u = uint64(e.Int())
-		case reflect.Uint32, reflect.Uint64:
-			u = e.Uint()
-		case reflect.Float32:
-			u = uint64(math.Float32bits(float32(e.Float())))
-		case reflect.Float64:
-			u = math.Float64bits(e.Float())
-		}
-		b := out[i*size : i*size+size]
-		for j := range b {
-			b[j] = byte(u >> (8 * j))
-		}
-	}
-	return out
-}
-
-// simRead decodes b into the host slice a.
-func simRead(a reflect.Value, b []byte) {
-	size := int(a.Type().Elem().Size())
-	for i := range a.Len() {
-		var u uint64
-		for j := range size {
-			u |= uint64(b[i*size+j]) << (8 * j)
-		}
-		e := a.Index(i)
-		switch e.Kind() {
-		case reflect.Bool:
-			e.SetBool(u != 0)
-		case reflect.Int, reflect.Int32, reflect.Int64:
-			e.SetInt(int64(u) << (64 - 8*size) >> (64 - 8*size))
-		case reflect.Uint32, reflect.Uint64:
-			e.SetUint(u)
-		case reflect.Float32:
-			e.SetFloat(float64(math.Float32frombits(uint32(u))))
-		case reflect.Float64:
-			e.SetFloat(math.Float64frombits(u))
-		}
-	}
-}
 
 // simulate runs the PTX of kernel c.name on the simulator with args
 // (updated in place) and returns the check code a failed check stored,
@@ -109,7 +56,7 @@ func simulate(t *testing.T, c agreeCase, args []any) (uint32, error) {
 			}
 			continue
 		}
-		data := simBytes(a)
+		data := append(gokernel.HostBytes(a), 0) // +1: a region for an empty slice
 		global = append(global, ptxsim.Region{Name: p.Name, Addr: addr, Data: data, ReadOnly: !p.Written})
 		params = append(params, addr, uint64(a.Len()))
 		addr += (uint64(len(data)) + 255) &^ 255
@@ -127,7 +74,7 @@ func simulate(t *testing.T, c agreeCase, args []any) (uint32, error) {
 	for i, p := range k.Params {
 		if p.Slice {
 			if p.Written {
-				simRead(reflect.ValueOf(args[i]), global[j].Data)
+				gokernel.ReadHost(reflect.ValueOf(args[i]), global[j].Data)
 			}
 			j++
 		}
@@ -199,20 +146,9 @@ func TestNativeAndSimulatorAgree(t *testing.T) {
 			}
 			require.NoError(t, nerr, "native run of %s", c.name)
 			require.NoError(t, serr, "simulated run of %s", c.name)
-			for i, p := range k.Params {
-				if !p.Written {
-					continue
-				}
-				nv, sv := reflect.ValueOf(native[i]), reflect.ValueOf(sim[i])
-				for j := range nv.Len() {
-					if c.skip != nil && c.skip(in, p.Name, j) {
-						continue
-					}
-					if !sameBits(nv.Index(j), sv.Index(j)) && !withinULP(nv.Index(j), sv.Index(j), mathULP[c.name]) {
-						t.Fatalf("%s: %s[%d] native:%v simulator:%v", c.name, p.Name, j, nv.Index(j), sv.Index(j))
-					}
-				}
-			}
+			compareWritten(t, c, k, in, native, sim, "simulator", func(a, b reflect.Value) bool {
+				return sameBits(a, b) || withinULP(a, b, mathULP[c.name])
+			})
 		})
 	}
 }

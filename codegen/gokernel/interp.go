@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/fuseflow/fuseflow/codegen/ir"
+	"github.com/fuseflow/fuseflow/internal/le"
 	"github.com/fuseflow/fuseflow/kernel"
 )
 
@@ -58,7 +59,7 @@ func (k *Kernel) Interpret(cfg kernel.Config, args ...any) error {
 			}
 			continue
 		}
-		m := memOf(a)
+		m := &ir.Mem{Data: hostBytes(a)}
 		irArgs = append(irArgs, m, int64(a.Len()))
 		if p.Written {
 			backs = append(backs, back{a, m})
@@ -72,7 +73,7 @@ func (k *Kernel) Interpret(cfg kernel.Config, args ...any) error {
 	g, b := dims(cfg.Grid), dims(cfg.Block)
 	err := ir.Run(k.Func, ir.Config{Grid: g, Block: b, SharedBytes: cfg.SharedBytes}, irArgs...)
 	for _, bk := range backs {
-		readBack(bk.dst, bk.mem)
+		readHost(bk.dst, bk.mem.Data)
 	}
 	if err == nil {
 		return nil
@@ -112,13 +113,13 @@ func b2u(b bool) uint64 {
 	return 0
 }
 
-// memOf returns a little-endian copy of a slice (bools as bytes, ints as
-// 64-bit).
-func memOf(a reflect.Value) *ir.Mem {
+// hostBytes returns the little-endian bytes of a host slice (bools as
+// bytes, ints as 64 bits), as a GPU launch copies them.
+func hostBytes(a reflect.Value) []byte {
 	n := a.Len()
 	et := a.Type().Elem()
 	size := int(et.Size())
-	m := ir.NewMem(n * size)
+	b := make([]byte, n*size)
 	for i := range n {
 		e := a.Index(i)
 		var u uint64
@@ -134,17 +135,17 @@ func memOf(a reflect.Value) *ir.Mem {
 		case reflect.Float64:
 			u = math.Float64bits(e.Float())
 		}
-		putLE(m.Data[i*size:], size, u)
+		le.Put(b[i*size:], size, u)
 	}
-	return m
+	return b
 }
 
-// readBack copies m into the slice a.
-func readBack(a reflect.Value, m *ir.Mem) {
+// readHost decodes the little-endian bytes b into the host slice a.
+func readHost(a reflect.Value, b []byte) {
 	et := a.Type().Elem()
 	size := int(et.Size())
 	for i := range a.Len() {
-		u := getLE(m.Data[i*size:], size)
+		u := le.Get(b[i*size:], size)
 		e := a.Index(i)
 		switch et.Kind() {
 		case reflect.Bool:
@@ -161,25 +162,4 @@ func readBack(a reflect.Value, m *ir.Mem) {
 			e.SetFloat(math.Float64frombits(u))
 		}
 	}
-}
-
-func putLE(b []byte, size int, u uint64) {
-	switch size {
-	case 1:
-		b[0] = byte(u)
-	case 4:
-		binary.LittleEndian.PutUint32(b, uint32(u))
-	default:
-		binary.LittleEndian.PutUint64(b, u)
-	}
-}
-
-func getLE(b []byte, size int) uint64 {
-	switch size {
-	case 1:
-		return uint64(b[0])
-	case 4:
-		return uint64(binary.LittleEndian.Uint32(b))
-	}
-	return binary.LittleEndian.Uint64(b)
 }
