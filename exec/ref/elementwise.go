@@ -83,23 +83,21 @@ func binary(n *graph.Node, a, b vec) (vec, error) {
 // where picks a's element where cond is true and b's elsewhere.
 func where(cond, a, b vec) vec {
 	if a.isFloat() {
-		out := make([]float64, len(a.f))
-		for k, c := range cond.i {
-			out[k] = b.f[k]
-			if c != 0 {
-				out[k] = a.f[k]
-			}
-		}
-		return vec{f: out}
+		return vec{f: pickLane(cond.i, a.f, b.f)}
 	}
-	out := make([]int64, len(a.i))
-	for k, c := range cond.i {
-		out[k] = b.i[k]
+	return vec{i: pickLane(cond.i, a.i, b.i)}
+}
+
+// pickLane returns a[k] where cond[k] is nonzero and b[k] elsewhere.
+func pickLane[L float64 | int64](cond []int64, a, b []L) []L {
+	out := make([]L, len(cond))
+	for k, c := range cond {
+		out[k] = b[k]
 		if c != 0 {
-			out[k] = a.i[k]
+			out[k] = a[k]
 		}
 	}
-	return vec{i: out}
+	return out
 }
 
 // mapLane returns f of each element of x.
