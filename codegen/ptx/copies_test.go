@@ -5,30 +5,21 @@
 package ptx
 
 import (
+	"maps"
 	"strconv"
 	"testing"
 )
 
-// runParallel applies moves with parallel semantics to regs.
-func runParallel(regs map[string]string, moves []move) map[string]string {
-	out := map[string]string{}
-	for k, v := range regs {
-		out[k] = v
+// runMoves returns regs after moves, each reading the registers as the
+// moves before it left them (sequential) or as they were at the start.
+func runMoves(regs map[string]string, moves []move, sequential bool) map[string]string {
+	out := maps.Clone(regs)
+	from := regs
+	if sequential {
+		from = out
 	}
 	for _, m := range moves {
-		out[m.dst] = read(regs, m.src)
-	}
-	return out
-}
-
-// runSequential applies moves one after another to regs.
-func runSequential(regs map[string]string, moves []move) map[string]string {
-	out := map[string]string{}
-	for k, v := range regs {
-		out[k] = v
-	}
-	for _, m := range moves {
-		out[m.dst] = read(out, m.src)
+		out[m.dst] = read(from, m.src)
 	}
 	return out
 }
@@ -86,8 +77,8 @@ func TestSequence(t *testing.T) {
 				return "%t" + strconv.Itoa(temps)
 			}
 			seq := sequence(tc.moves, tmp)
-			want := runParallel(regs, tc.moves)
-			got := runSequential(regs, seq)
+			want := runMoves(regs, tc.moves, false)
+			got := runMoves(regs, seq, true)
 			for k, v := range want {
 				if got[k] != v {
 					t.Errorf("register %s: got:%v want:%v (moves %v)", k, got[k], v, seq)

@@ -27,12 +27,7 @@ func TestFloatToIntNaNIsZero(t *testing.T) {
 				b := ir.NewBuilder(f)
 				b.Store(out, b.CvtRnd(b.Load(in), to, rnd))
 				b.Ret()
-				text, err := Emit(f, Options{})
-				require.NoError(t, err)
-				m, err := ptxsim.Parse(text)
-				require.NoError(t, err)
-				k, err := m.Kernel(name)
-				require.NoError(t, err)
+				k := simKernel(t, f)
 				src := make([]byte, 8)
 				if from == ir.F32 {
 					le.LittleEndian.PutUint32(src, math.Float32bits(float32(math.NaN())))
@@ -40,7 +35,7 @@ func TestFloatToIntNaNIsZero(t *testing.T) {
 					le.LittleEndian.PutUint64(src, math.Float64bits(math.NaN()))
 				}
 				dst := []byte{0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5}
-				_, err = k.Run(ptxsim.Config{Grid: [3]int{1}, Block: [3]int{1}, Params: []uint64{0x1000, 0x2000},
+				_, err := k.Run(ptxsim.Config{Grid: [3]int{1}, Block: [3]int{1}, Params: []uint64{0x1000, 0x2000},
 					Global: []ptxsim.Region{{Name: "in", Addr: 0x1000, Data: src}, {Name: "out", Addr: 0x2000, Data: dst}}})
 				require.NoError(t, err)
 				got := le.LittleEndian.Uint64(dst)

@@ -29,12 +29,7 @@ func TestShflDeltaBeyondWarp(t *testing.T) {
 			r := b.Shfl(mode, v, delta, b.FullMask())
 			b.Store(b.Index(out, lane), r)
 			b.Ret()
-			text, err := Emit(f, Options{})
-			require.NoError(t, err)
-			m, err := ptxsim.Parse(text)
-			require.NoError(t, err)
-			k, err := m.Kernel(name)
-			require.NoError(t, err)
+			k := simKernel(t, f)
 			for _, d := range []uint32{1, 5, 31, 32, 33, 40, 0xffffffff} {
 				buf := make([]byte, 32*8)
 				_, err := k.Run(ptxsim.Config{Grid: [3]int{1}, Block: [3]int{32}, Params: []uint64{0x1000, uint64(d)},
