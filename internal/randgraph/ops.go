@@ -308,32 +308,50 @@ func (g *gen) reduce(a *graph.Node) (bool, error) {
 	return g.push(n, ia || rounds(op, a.DType()), fmt.Sprintf("%v(n%d, axes %v, keep %v)", op, g.index(a), axes, keep)), nil
 }
 
+// matmulRHS returns a right operand for a matrix product with x (rank 2
+// or more, described as xd) and its description: one time in n x with
+// its last two axes swapped, else a new input of dtype dt() and shape
+// (x's last extent, a random extent), with x's third axis from the end
+// before them one time in two.
+func (g *gen) matmulRHS(x *graph.Node, xd string, n int, dt func() graph.DType) (*graph.Node, string, error) {
+	s := x.Shape()
+	rank := len(s)
+	if g.r.IntN(n) == 0 {
+		return graph.Permute(x, swapLastTwo(rank)), xd + " transposed", nil
+	}
+	bs := graph.Shape{s[rank-1], 1 + g.r.IntN(g.cfg.MaxExtent)}
+	if rank > 2 && g.r.IntN(2) == 0 {
+		bs = append(graph.Shape{s[rank-3]}, bs...)
+	}
+	b, err := g.input(bs, dt())
+	if err != nil {
+		return nil, "", err
+	}
+	return b, fmt.Sprintf("n%d", g.index(b)), nil
+}
+
+// swapLastTwo returns the permutation of rank axes that swaps the last
+// two.
+func swapLastTwo(rank int) []int {
+	p := make([]int, rank)
+	for i := range p {
+		p[i] = i
+	}
+	p[rank-1], p[rank-2] = p[rank-2], p[rank-1]
+	return p
+}
+
 func (g *gen) matmul(a *graph.Node) (bool, error) {
 	s := a.Shape()
 	rank := len(s)
 	if rank < 2 || a.DType() == graph.Bool {
 		return false, nil
 	}
-	var b *graph.Node
-	var desc string
-	if g.r.IntN(2) == 0 {
-		p := make([]int, rank)
-		for i := range p {
-			p[i] = i
-		}
-		p[rank-1], p[rank-2] = p[rank-2], p[rank-1]
-		b, desc = graph.Permute(a, p), fmt.Sprintf("n%d transposed", g.index(a))
-	} else {
-		bs := graph.Shape{s[rank-1], 1 + g.r.IntN(g.cfg.MaxExtent)}
-		if rank > 2 && g.r.IntN(2) == 0 {
-			bs = append(graph.Shape{s[rank-3]}, bs...)
-		}
-		d := []graph.DType{graph.Int32, graph.Int64, graph.Float32, graph.Float64}[g.r.IntN(4)]
-		var err error
-		if b, err = g.input(bs, d); err != nil {
-			return false, err
-		}
-		desc = fmt.Sprintf("n%d", g.index(b))
+	b, desc, err := g.matmulRHS(a, fmt.Sprintf("n%d", g.index(a)), 2, func() graph.DType {
+		return []graph.DType{graph.Int32, graph.Int64, graph.Float32, graph.Float64}[g.r.IntN(4)]
+	})
+	if err != nil {
+		return false, err
 	}
 	if g.cfg.NoPatterns && (g.inex[b] || (g.inex[a] && a.DType().IsInt())) {
 		return false, nil

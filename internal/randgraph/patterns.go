@@ -76,25 +76,9 @@ func (g *gen) product(a *graph.Node) (*graph.Node, bool, error) {
 	if a.DType() != graph.Float32 && g.r.IntN(2) == 0 {
 		x, xd = graph.Cast(a, graph.Float32), fmt.Sprintf("AsType(%s, float32)", xd)
 	}
-	var b *graph.Node
-	var bd string
-	if g.r.IntN(3) == 0 {
-		p := make([]int, rank)
-		for i := range p {
-			p[i] = i
-		}
-		p[rank-1], p[rank-2] = p[rank-2], p[rank-1]
-		b, bd = graph.Permute(x, p), xd+" transposed"
-	} else {
-		bs := graph.Shape{s[rank-1], 1 + g.r.IntN(g.cfg.MaxExtent)}
-		if rank > 2 && g.r.IntN(2) == 0 {
-			bs = append(graph.Shape{s[rank-3]}, bs...)
-		}
-		var err error
-		if b, err = g.input(bs, x.DType()); err != nil {
-			return nil, false, err
-		}
-		bd = fmt.Sprintf("n%d", g.index(b))
+	b, bd, err := g.matmulRHS(x, xd, 3, x.DType)
+	if err != nil {
+		return nil, false, err
 	}
 	p := graph.MatMul(x, b)
 	if !g.derive(p, fmt.Sprintf("MatMul(%s, %s)", xd, bd), a, b) {
@@ -243,12 +227,7 @@ func (g *gen) chain(a *graph.Node) (bool, error) {
 		var desc string
 		switch {
 		case rank >= 2 && !g.cfg.NoMatMul && x.DType() != graph.Bool && g.r.IntN(3) == 0:
-			p := make([]int, rank)
-			for i := range p {
-				p[i] = i
-			}
-			p[rank-1], p[rank-2] = p[rank-2], p[rank-1]
-			t, desc = graph.MatMul(x, graph.Permute(x, p)), fmt.Sprintf("MatMul(n%d, n%d transposed)", g.index(x), g.index(x))
+			t, desc = graph.MatMul(x, graph.Permute(x, swapLastTwo(rank))), fmt.Sprintf("MatMul(n%d, n%d transposed)", g.index(x), g.index(x))
 		case rank >= 1 && !g.cfg.NoReduce:
 			op := []graph.Op{graph.OpSum, graph.OpReduceMax, graph.OpReduceMin, graph.OpProd}[g.r.IntN(4)]
 			ax := []int{g.r.IntN(rank)}
