@@ -111,20 +111,16 @@ const (
 	boolXor
 )
 
+// boolOps maps setp's boolean modifiers to their codes.
+var boolOps = map[string]uint8{"and": boolAnd, "or": boolOr, "xor": boolXor}
+
 // decodeSetp decodes setp (PTX ISA 9.7.5.2).
 func decodeSetp(d *decoder, s *rawStmt, ms *modset, in *inst) error {
 	op := ms.oneOf(cmpOps...)
 	if op == "" {
 		return d.errf("%s needs a comparison operator", s.opcode)
 	}
-	switch ms.oneOf("and", "or", "xor") {
-	case "and":
-		in.op2 = boolAnd
-	case "or":
-		in.op2 = boolOr
-	case "xor":
-		in.op2 = boolXor
-	}
+	in.op2 = ms.code(boolOps)
 	in.ftz = ms.has("ftz")
 	t, err := ms.oneType(d, s.opcode)
 	if err != nil {

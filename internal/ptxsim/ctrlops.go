@@ -113,6 +113,9 @@ const (
 	redOr
 )
 
+// redOps maps bar.red's reduction modifiers to their codes.
+var redOps = map[string]uint8{"popc": redPopc, "and": redAnd, "or": redOr}
+
 // decodeBarRed decodes bar{.cta}.red.popc.u32 d, a{, b}, {!}c and
 // bar{.cta}.red.{and,or}.pred p, a{, b}, {!}c (and barrier.red): a
 // barrier of the whole block that also reduces predicate c over its
@@ -122,14 +125,7 @@ const (
 // (releaseBarrier). The predicate's index is in in.a[4], its ! in
 // in.negc.
 func decodeBarRed(d *decoder, s *rawStmt, ms *modset, in *inst) error {
-	switch ms.oneOf("popc", "and", "or") {
-	case "popc":
-		in.op2 = redPopc
-	case "and":
-		in.op2 = redAnd
-	case "or":
-		in.op2 = redOr
-	default:
+	if in.op2 = ms.code(redOps); in.op2 == 0 {
 		return d.errf("%s: bar.red needs .popc, .and or .or", s.opcode)
 	}
 	ms.has("aligned")

@@ -274,6 +274,18 @@ func (s *modset) oneOf(names ...string) string {
 	return ""
 }
 
+// code consumes the first unused modifier that names a key of codes and
+// returns its code, or 0 when none does.
+func (s *modset) code(codes map[string]uint8) uint8 {
+	for i, m := range s.m {
+		if c, ok := codes[m]; ok && !s.used[i] {
+			s.used[i] = true
+			return c
+		}
+	}
+	return 0
+}
+
 // types consumes the type modifiers, in order.
 func (s *modset) types(d *decoder) ([]ptype, error) {
 	var out []ptype

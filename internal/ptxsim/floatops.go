@@ -13,17 +13,13 @@ import (
 	"math"
 )
 
+// floatRnds maps the floating-point rounding modifiers to their codes.
+var floatRnds = map[string]uint8{"rn": rndRN, "rz": rndRZ, "rm": rndRM, "rp": rndRP}
+
 // rndOf consumes a rounding modifier; def is the default when absent.
 func rndOf(ms *modset, def uint8) uint8 {
-	switch ms.oneOf("rn", "rz", "rm", "rp") {
-	case "rn":
-		return rndRN
-	case "rz":
-		return rndRZ
-	case "rm":
-		return rndRM
-	case "rp":
-		return rndRP
+	if r := ms.code(floatRnds); r != 0 {
+		return r
 	}
 	return def
 }

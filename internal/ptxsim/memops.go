@@ -38,22 +38,11 @@ func memQualifiers(d *decoder, ms *modset) error {
 	return nil
 }
 
-// spaceOf consumes the state space modifier.
-func spaceOf(ms *modset) uint8 {
-	switch ms.oneOf("global", "shared", "shared::cta", "local", "param", "const") {
-	case "global":
-		return spGlobal
-	case "shared", "shared::cta":
-		return spShared
-	case "local":
-		return spLocal
-	case "param":
-		return spParam
-	case "const":
-		return spConst
-	}
-	return 0
-}
+// spaces maps the state space modifiers to their codes.
+var spaces = map[string]uint8{"global": spGlobal, "shared": spShared, "shared::cta": spShared, "local": spLocal, "param": spParam, "const": spConst}
+
+// spaceOf consumes the state space modifier, or returns 0.
+func spaceOf(ms *modset) uint8 { return ms.code(spaces) }
 
 // address decodes an address operand [base+off] for state space sp into
 // in.a[slot] and in.off.

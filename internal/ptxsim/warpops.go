@@ -20,21 +20,15 @@ const (
 	shflIdx
 )
 
+// shflModes maps the shuffle mode modifiers to their codes.
+var shflModes = map[string]uint8{"up": shflUp, "down": shflDown, "bfly": shflBfly, "idx": shflIdx}
+
 // decodeShfl decodes shfl.sync.mode.b32 d[|p], a, b, c, membermask.
 func decodeShfl(d *decoder, s *rawStmt, ms *modset, in *inst) error {
 	if !ms.has("sync") {
 		return d.errf("shfl without .sync is not supported on sm_70 and newer (PTX ISA 9.7.8.5)")
 	}
-	switch ms.oneOf("up", "down", "bfly", "idx") {
-	case "up":
-		in.op = shflUp
-	case "down":
-		in.op = shflDown
-	case "bfly":
-		in.op = shflBfly
-	case "idx":
-		in.op = shflIdx
-	default:
+	if in.op = ms.code(shflModes); in.op == 0 {
 		return d.errf("shfl.sync needs a mode (.up, .down, .bfly, .idx)")
 	}
 	t, err := ms.oneType(d, s.opcode)
@@ -129,22 +123,16 @@ const (
 	voteBallot
 )
 
+// voteModes maps the vote mode modifiers to their codes.
+var voteModes = map[string]uint8{"all": voteAll, "any": voteAny, "uni": voteUni, "ballot": voteBallot}
+
 // decodeVote decodes vote.sync.{all,any,uni}.pred d, {!}a, membermask and
 // vote.sync.ballot.b32 d, {!}a, membermask.
 func decodeVote(d *decoder, s *rawStmt, ms *modset, in *inst) error {
 	if !ms.has("sync") {
 		return d.errf("vote without .sync is not supported on sm_70 and newer (PTX ISA 9.7.12.6)")
 	}
-	switch ms.oneOf("all", "any", "uni", "ballot") {
-	case "all":
-		in.op = voteAll
-	case "any":
-		in.op = voteAny
-	case "uni":
-		in.op = voteUni
-	case "ballot":
-		in.op = voteBallot
-	default:
+	if in.op = ms.code(voteModes); in.op == 0 {
 		return d.errf("vote.sync needs a mode")
 	}
 	t, err := ms.oneType(d, s.opcode)
