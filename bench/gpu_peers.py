@@ -167,6 +167,16 @@ def cold_time(make, sync, reps):
 cold_time.seq = 0
 
 
+def run_sums(rec, peer, x, sync, reps, row_call, col_call):
+    """Runs the rowsum and colsum workloads on views of the start of x:
+    row_call(v) and col_call(v) return the call to time on the (r, c)
+    view v."""
+    for shapes, work, call in ((ROWSUMS, rs, row_call), (COLSUMS, cs, col_call)):
+        for r, c in shapes:
+            v = x[: r * c].reshape(r, c)
+            rec.run(peer, work(r, c), lambda v=v, call=call: median_time(call(v), sync, reps))
+
+
 class Recorder:
     """Collects one peer's results; a failing workload is reported on
     stderr and recorded as missing, and the others go on."""
@@ -214,12 +224,7 @@ def run_cupy(rec, reps):
     rec.run(P, "copy", lambda: median_time(copy, sync, reps))
     rec.run(P, "elementwise", lambda: median_time(lambda: x * 2 + y, sync, reps))
     rec.run(P, "sum", lambda: median_time(lambda: x.sum(), sync, reps))
-    for r, c in ROWSUMS:
-        v = x[: r * c].reshape(r, c)
-        rec.run(P, rs(r, c), lambda v=v: median_time(lambda: v.sum(axis=1), sync, reps))
-    for r, c in COLSUMS:
-        v = x[: r * c].reshape(r, c)
-        rec.run(P, cs(r, c), lambda v=v: median_time(lambda: v.sum(axis=0), sync, reps))
+    run_sums(rec, P, x, sync, reps, lambda v: lambda: v.sum(axis=1), lambda v: lambda: v.sum(axis=0))
     rec.run(P, "chain5", lambda: median_time(lambda: ((((xc * 1.5) + 2) * xc) - 1) / 3, sync, reps))
     rec.run(P, "softmax", lambda: median_time(lambda: softmax(s), sync, reps))
     rec.run(P, "sgemm", lambda: median_time(lambda: a @ b, sync, reps))
@@ -251,12 +256,7 @@ def run_cupy(rec, reps):
     add1 = cp.fuse(lambda p: p + 1)
     rec.run(P, "elementwise", lambda: median_time(lambda: ew(x, y), sync, reps))
     rec.run(P, "sum", lambda: median_time(lambda: sm(x), sync, reps))
-    for r, c in ROWSUMS:
-        v = x[: r * c].reshape(r, c)
-        rec.run(P, rs(r, c), lambda v=v: median_time(lambda: rows(v), sync, reps))
-    for r, c in COLSUMS:
-        v = x[: r * c].reshape(r, c)
-        rec.run(P, cs(r, c), lambda v=v: median_time(lambda: cols(v), sync, reps))
+    run_sums(rec, P, x, sync, reps, lambda v: lambda: rows(v), lambda v: lambda: cols(v))
     rec.run(P, "chain5", lambda: median_time(lambda: ch(xc), sync, reps))
     rec.run(P, "launch", lambda: median_time(lambda: add1(small), sync, max(reps, 1000)))
 
@@ -439,25 +439,29 @@ def run_numba(rec, reps):
         block_sum[grid, 256](x, total)
 
     rec.run(P, "sum", lambda: median_time(whole_sum, sync, reps))
-    for r, c in ROWSUMS:
-        v = x[: r * c].reshape(r, c)
+
+    def rows(v):
+        r = v.shape[0]
         chunks = max(1, 4 * sms // r)
 
-        def rows(v=v, r=r, chunks=chunks):
+        def call():
             zero(r)
             row_sum[(chunks, r), 256](v, total)
 
-        rec.run(P, rs(r, c), lambda rows=rows: median_time(rows, sync, reps))
-    for r, c in COLSUMS:
-        v = x[: r * c].reshape(r, c)
+        return call
+
+    def cols(v):
+        r, c = v.shape
         cblocks = (c + 255) // 256
         chunks = max(1, min(r // 16, 8 * sms // cblocks))
 
-        def cols(v=v, c=c, cblocks=cblocks, chunks=chunks):
+        def call():
             zero(c)
             col_sum[(cblocks, chunks), 256](v, total)
 
-        rec.run(P, cs(r, c), lambda cols=cols: median_time(cols, sync, reps))
+        return call
+
+    run_sums(rec, P, x, sync, reps, rows, cols)
     xc, oc = x[:CHAIN], out[:CHAIN]
     rec.run(P, "chain5", lambda: median_time(lambda: chain[grid, 256](xc, oc), sync, reps))
     s, so = x[: SOFTMAX * SOFTMAX].reshape(SOFTMAX, SOFTMAX), out[: SOFTMAX * SOFTMAX].reshape(SOFTMAX, SOFTMAX)
@@ -614,12 +618,7 @@ def run_jax(rec, reps):
     add1 = jax.jit(lambda p: p + 1)
     rec.run(P, "elementwise", lambda: median_time(timed(ew, x, y), sync, reps))
     rec.run(P, "sum", lambda: median_time(timed(sm, x), sync, reps))
-    for r, c in ROWSUMS:
-        v = x[: r * c].reshape(r, c)
-        rec.run(P, rs(r, c), lambda v=v: median_time(timed(rows, v), sync, reps))
-    for r, c in COLSUMS:
-        v = x[: r * c].reshape(r, c)
-        rec.run(P, cs(r, c), lambda v=v: median_time(timed(cols, v), sync, reps))
+    run_sums(rec, P, x, sync, reps, lambda v: timed(rows, v), lambda v: timed(cols, v))
     xc = x[:CHAIN] + 0
     rec.run(P, "chain5", lambda: median_time(timed(ch, xc), sync, reps))
     s = x[: SOFTMAX * SOFTMAX].reshape(SOFTMAX, SOFTMAX)
@@ -660,12 +659,7 @@ def run_torch(rec, reps):
     rec.run(P, "copy", lambda: median_time(lambda: dst.copy_(x), sync, reps))
     rec.run(P, "elementwise", lambda: median_time(lambda: x * 2 + y, sync, reps))
     rec.run(P, "sum", lambda: median_time(lambda: x.sum(), sync, reps))
-    for r, c in ROWSUMS:
-        v = x[: r * c].view(r, c)
-        rec.run(P, rs(r, c), lambda v=v: median_time(lambda: v.sum(dim=1), sync, reps))
-    for r, c in COLSUMS:
-        v = x[: r * c].view(r, c)
-        rec.run(P, cs(r, c), lambda v=v: median_time(lambda: v.sum(dim=0), sync, reps))
+    run_sums(rec, P, x, sync, reps, lambda v: lambda: v.sum(dim=1), lambda v: lambda: v.sum(dim=0))
     xc = x[:CHAIN].clone()
     rec.run(P, "chain5", lambda: median_time(lambda: ((((xc * 1.5) + 2) * xc) - 1) / 3, sync, reps))
     s = x[: SOFTMAX * SOFTMAX].view(SOFTMAX, SOFTMAX)
