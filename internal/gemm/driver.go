@@ -1,0 +1,342 @@
+// The loop nest (GotoBLAS/BLIS structure, with the roles of A and B
+// swapped for a row-major C): for each block of NCbig columns and MCbig
+// rows of C and each pass of KC over k, all workers pack their share of
+// the block's A (strips of MR rows) and B (panels of NR columns) into
+// shared buffers; then each task takes a rectangle of the block, and for
+// each strip of A (in L1) runs the micro-kernel over the panels of its
+// KC×NCs block of B (in L2). On the last pass over k a strip's row of
+// tiles is final as soon as its micro-kernels return, and the epilogue
+// runs on it then.
+//
+// Small products run on one worker; batches of them run in parallel, a
+// point per task. None of these choices changes a result: each element
+// of C is summed by one micro-kernel per pass, in increasing k, the
+// passes split k at multiples of KC, which depend on the kernel family
+// alone.
+
+package gemm
+
+import (
+	"fmt"
+	"sync"
+	"unsafe"
+)
+
+// parWork is the smallest product (m·n·k multiply-adds) worth a second
+// worker; products get a worker per parWork of work, up to Workers.
+const parWork = 1 << 18
+
+// tuneBlocking, when set (by benchmarks), replaces every product's block
+// sizes.
+var tuneBlocking func(*family) blocking
+
+// tileMax bounds mr·nr over the families (the edge tile's scratch).
+const tileMax = 16 * 32
+
+// job is one call of MulBatch, validated.
+type job[T Float] struct {
+	m, n, k int
+	a, b    Matrix[T]
+	c       []T
+	ldc     int
+	bt      Batch
+	opt     *Options[T]
+	fam     *family
+	blk     blocking
+	size    int // bytes per element
+	run1    Runner
+}
+
+func newJob[T Float](m, n, k int, a, b Matrix[T], c []T, ldc int, bt Batch, opt *Options[T]) *job[T] {
+	var z T
+	j := &job[T]{m: m, n: n, k: k, a: a, b: b, c: c, ldc: ldc, bt: bt, opt: opt, size: int(unsafe.Sizeof(z))}
+	j.fam = pickFamily(opt)
+	j.blk = blockingFor(j.fam, j.size, cpuCaches)
+	if tuneBlocking != nil {
+		j.blk = tuneBlocking(j.fam)
+	}
+	j.run1 = opt.Run
+	if j.run1 == nil {
+		j.run1 = goRunner(opt.Workers)
+	}
+	return j
+}
+
+// scratch is one worker's memory: the edge tile, and the packed blocks
+// when the worker runs whole points on its own.
+type scratch[T Float] struct {
+	tile   [tileMax]T
+	pa, pb *buffer[T]
+}
+
+// scratches hands out scratch per worker, allocated on first use.
+type scratches[T Float] struct{ s []*scratch[T] }
+
+func (ss *scratches[T]) get(w int) (*scratch[T], error) {
+	if w < 0 || w >= len(ss.s) {
+		return nil, fmt.Errorf("gemm: Options.Run gave worker %d, want [0, %d)", w, len(ss.s))
+	}
+	if ss.s[w] == nil {
+		ss.s[w] = new(scratch[T])
+	}
+	return ss.s[w], nil
+}
+
+func (ss *scratches[T]) release() {
+	for _, s := range ss.s {
+		if s != nil {
+			putBuf(s.pa)
+			putBuf(s.pb)
+		}
+	}
+}
+
+// firstErr keeps the first error set from any goroutine.
+type firstErr struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (e *firstErr) set(err error) {
+	e.mu.Lock()
+	if e.err == nil {
+		e.err = err
+	}
+	e.mu.Unlock()
+}
+
+func (e *firstErr) get() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.err
+}
+
+// workersFor returns the workers a single point's product gets.
+func (j *job[T]) workersFor() int {
+	w := j.m * j.n * j.k / parWork
+	return max(1, min(w, j.opt.Workers))
+}
+
+func (j *job[T]) run() error {
+	if j.k == 0 {
+		return j.zero()
+	}
+	ss := &scratches[T]{s: make([]*scratch[T], j.opt.Workers)}
+	defer ss.release()
+	wp := j.workersFor()
+	nb := j.bt.Count
+	if nb > 1 && (wp < j.opt.Workers || nb >= 2*j.opt.Workers) {
+		// Points in parallel, each on one worker with its own buffers.
+		var ferr firstErr
+		err := j.run1(nb, func(w, p int) {
+			s, err := ss.get(w)
+			if err != nil {
+				ferr.set(err)
+				return
+			}
+			if s.pa == nil {
+				s.pa = getBuf[T](j.packASize())
+				s.pb = getBuf[T](j.packBSize())
+			}
+			j.point(p, 1, s.pa.data, s.pb.data, w, ss)
+		})
+		if err != nil {
+			return err
+		}
+		return ferr.get()
+	}
+	pa, pb := getBuf[T](j.packASize()), getBuf[T](j.packBSize())
+	defer putBuf(pa)
+	defer putBuf(pb)
+	for p := range nb {
+		if err := j.point(p, wp, pa.data, pb.data, 0, ss); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// packASize and packBSize are the elements of the shared packed blocks.
+func (j *job[T]) packASize() int {
+	mr := j.fam.mr
+	return (min(j.m, j.blk.mcBig) + mr - 1) / mr * mr * min(j.k, j.blk.kc)
+}
+
+func (j *job[T]) packBSize() int {
+	nr := j.fam.nr
+	return (min(j.n, j.blk.ncBig) + nr - 1) / nr * nr * min(j.k, j.blk.kc)
+}
+
+// pass is one block of C and one pass over k: rows [ic, ic+mc), columns
+// [jc, jc+nc), k in [pc, pc+kc), with its packed operands.
+type pass struct {
+	p, ic, mc, jc, nc, pc, kc int
+	offA, offB, offC          int
+	acc                       int  // kernels add to C
+	last                      bool // the last pass over k
+}
+
+// point computes batch point p on workers workers (with 1, inline on
+// worker w) with the packed blocks pa and pb.
+func (j *job[T]) point(p, workers int, pa, pb []T, w int, ss *scratches[T]) error {
+	offs := j.bt.offsets(p)
+	mr, nr := j.fam.mr, j.fam.nr
+	for jc := 0; jc < j.n; jc += j.blk.ncBig {
+		for ic := 0; ic < j.m; ic += j.blk.mcBig {
+			for pc := 0; pc < j.k; pc += j.blk.kc {
+				ps := pass{p: p, ic: ic, mc: min(j.blk.mcBig, j.m-ic), jc: jc, nc: min(j.blk.ncBig, j.n-jc),
+					pc: pc, kc: min(j.blk.kc, j.k-pc), offA: offs[0], offB: offs[1], offC: offs[2]}
+				if pc > 0 || j.opt.Accumulate {
+					ps.acc = 1
+				}
+				ps.last = pc+ps.kc == j.k
+				strips := (ps.mc + mr - 1) / mr
+				panels := (ps.nc + nr - 1) / nr
+				rowStep, colStep := j.grid(ps.mc, ps.nc, workers)
+				nRow := (ps.mc + rowStep - 1) / rowStep
+				nCol := (ps.nc + colStep - 1) / colStep
+				if workers == 1 {
+					packA(pa, j.a, ps.offA, ic, ps.mc, pc, ps.kc, mr, 0, strips)
+					packB(pb, j.b, ps.offB, jc, ps.nc, pc, ps.kc, nr, 0, panels)
+					s, _ := ss.get(w)
+					for t := range nRow * nCol {
+						j.compute(&ps, pa, pb, s, w, t/nCol*rowStep, t%nCol*colStep, rowStep, colStep)
+					}
+					continue
+				}
+				// Packing tasks: groups of strips of A, then of panels of B.
+				ga := max(1, strips/(2*workers))
+				gb := max(1, panels/(2*workers))
+				ta, tb := (strips+ga-1)/ga, (panels+gb-1)/gb
+				err := j.run1(ta+tb, func(_, t int) {
+					if t < ta {
+						packA(pa, j.a, ps.offA, ic, ps.mc, pc, ps.kc, mr, t*ga, min(strips, (t+1)*ga))
+						return
+					}
+					t -= ta
+					packB(pb, j.b, ps.offB, jc, ps.nc, pc, ps.kc, nr, t*gb, min(panels, (t+1)*gb))
+				})
+				if err != nil {
+					return err
+				}
+				var ferr firstErr
+				err = j.run1(nRow*nCol, func(w, t int) {
+					s, err := ss.get(w)
+					if err != nil {
+						ferr.set(err)
+						return
+					}
+					j.compute(&ps, pa, pb, s, w, t/nCol*rowStep, t%nCol*colStep, rowStep, colStep)
+				})
+				if err != nil {
+					return err
+				}
+				if err := ferr.get(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// grid returns the rows and columns of a compute task of an mc×nc block
+// (multiples of MR and NR): columns of at most NCs (B's block in L2),
+// split finer, rows too, so that workers share several tasks each.
+func (j *job[T]) grid(mc, nc, workers int) (rowStep, colStep int) {
+	mr, nr := j.fam.mr, j.fam.nr
+	colStep = j.blk.ncs
+	rowStep = (mc + mr - 1) / mr * mr
+	if workers == 1 {
+		return rowStep, colStep
+	}
+	nCol := (nc + colStep - 1) / colStep
+	if nCol < workers {
+		colStep = ((nc+workers-1)/workers + nr - 1) / nr * nr
+		nCol = (nc + colStep - 1) / colStep
+	}
+	want := 4 * workers
+	nRow := (want + nCol - 1) / nCol
+	rowStep = ((mc+nRow-1)/nRow + mr - 1) / mr * mr
+	rowStep = max(rowStep, 4*mr)
+	return rowStep, colStep
+}
+
+// compute runs the micro-kernels of the task at rows [r0, r0+rows) and
+// columns [c0, c0+cols) of pass ps's block (clipped to the block) and,
+// on the last pass, the epilogue on each finished strip.
+func (j *job[T]) compute(ps *pass, pa, pb []T, s *scratch[T], w, r0, c0, rows, cols int) {
+	mr, nr, kc := j.fam.mr, j.fam.nr, ps.kc
+	r1, c1 := min(ps.mc, r0+rows), min(ps.nc, c0+cols)
+	ldc := j.ldc * j.size
+	for i := r0; i < r1; i += mr {
+		h := min(mr, r1-i)
+		kern := j.fam.rows[h-1]
+		ap := unsafe.Pointer(&pa[i*kc])
+		crow := ps.offC + (ps.ic+i)*j.ldc + ps.jc
+		for q := c0; q < c1; q += nr {
+			bp := unsafe.Pointer(&pb[q*kc])
+			if q+nr <= c1 {
+				kern(kc, ap, bp, unsafe.Pointer(&j.c[crow+q]), ldc, ps.acc)
+				continue
+			}
+			// A partial tile: computed into scratch, then stored.
+			kern(kc, ap, bp, unsafe.Pointer(&s.tile[0]), nr*j.size, 0)
+			wd := c1 - q
+			for r := range h {
+				dst := j.c[crow+r*j.ldc+q:][:wd]
+				src := s.tile[r*nr:][:wd]
+				if ps.acc != 0 {
+					for x, v := range src {
+						dst[x] += v
+					}
+				} else {
+					copy(dst, src)
+				}
+			}
+		}
+		if ps.last && j.opt.Epilogue != nil {
+			j.epilogue(w, ps.p, ps.offC, ps.ic+i, ps.jc+c0, h, c1-c0)
+		}
+	}
+}
+
+// epilogue hands rows [row, row+rows) and columns [col, col+cols) of
+// point p's C to the epilogue.
+func (j *job[T]) epilogue(w, p, offC, row, col, rows, cols int) {
+	start := offC + row*j.ldc + col
+	end := start + (rows-1)*j.ldc + cols
+	j.opt.Epilogue(Tile[T]{Worker: w, Batch: p, Row: row, Col: col, Rows: rows, Cols: cols,
+		Data: j.c[start:end:end], Stride: j.ldc})
+}
+
+// zero handles k == 0: C is zero (or unchanged with Accumulate), then the
+// epilogue runs on it.
+func (j *job[T]) zero() error {
+	const rowStep = 64
+	colStep := j.blk.ncs
+	nRow := (j.m + rowStep - 1) / rowStep
+	tasks := j.bt.Count * nRow
+	fn := func(w, t int) {
+		p, i := t/nRow, t%nRow*rowStep
+		h := min(rowStep, j.m-i)
+		off := j.bt.offsets(p)[2]
+		if !j.opt.Accumulate {
+			for r := range h {
+				clear(j.c[off+(i+r)*j.ldc:][:j.n])
+			}
+		}
+		if j.opt.Epilogue != nil {
+			for c := 0; c < j.n; c += colStep {
+				j.epilogue(w, p, off, i, c, h, min(colStep, j.n-c))
+			}
+		}
+	}
+	if j.m*j.n*j.bt.Count < parWork/8 {
+		for t := range tasks {
+			fn(0, t)
+		}
+		return nil
+	}
+	return j.run1(tasks, fn)
+}

@@ -1,0 +1,18 @@
+// Test hooks: the kernel family and the block sizes of a product.
+
+package gemm
+
+// SetKernel makes products run with o use the kernel family named
+// (see Kernels).
+func SetKernel[T Float](o *Options[T], name string) { o.kernel = name }
+
+// SetSmallBlocks makes every product use tiny blocks (a few micro-tiles
+// per block, a few steps per pass) so that small tests cross every block
+// boundary of the loop nest; it returns the function that undoes it.
+// Tests that call it must not run in parallel with others.
+func SetSmallBlocks() (undo func()) {
+	tuneBlocking = func(f *family) blocking {
+		return blocking{kc: 7, ncs: 2 * f.nr, mcBig: 3 * f.mr, ncBig: 4 * f.nr}
+	}
+	return func() { tuneBlocking = nil }
+}

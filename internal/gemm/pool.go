@@ -1,0 +1,88 @@
+// Workers and scratch memory: the default Runner (goroutines pulling
+// task numbers from a shared counter) and pooled, 64-byte aligned
+// buffers for the packed blocks.
+
+package gemm
+
+import (
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// goRunner returns a Runner that runs tasks on up to workers goroutines,
+// the caller's among them (worker 0).
+func goRunner(workers int) Runner {
+	return func(tasks int, fn func(worker, task int)) error {
+		if tasks <= 0 {
+			return nil
+		}
+		n := max(1, min(workers, tasks))
+		if n == 1 {
+			for t := range tasks {
+				fn(0, t)
+			}
+			return nil
+		}
+		var next atomic.Int64
+		work := func(w int) {
+			for {
+				t := int(next.Add(1) - 1)
+				if t >= tasks {
+					return
+				}
+				fn(w, t)
+			}
+		}
+		var wg sync.WaitGroup
+		for w := 1; w < n; w++ {
+			wg.Go(func() { work(w) })
+		}
+		work(0)
+		wg.Wait()
+		return nil
+	}
+}
+
+// bufPools holds released buffers, one pool per element type.
+var bufPools [2]sync.Pool
+
+func poolOf[T Float]() *sync.Pool {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return &bufPools[0]
+	}
+	return &bufPools[1]
+}
+
+// buffer is a pooled slice; data is its 64-byte aligned part.
+type buffer[T Float] struct {
+	raw  []T
+	data []T
+}
+
+// getBuf returns a buffer of at least n elements, its contents
+// unspecified. putBuf gives it back.
+func getBuf[T Float](n int) *buffer[T] {
+	b, _ := poolOf[T]().Get().(*buffer[T])
+	if b == nil {
+		b = new(buffer[T])
+	}
+	if len(b.data) < n {
+		var z T
+		pad := 64 / int(unsafe.Sizeof(z))
+		b.raw = make([]T, n+pad)
+		skip := 0
+		if r := int(uintptr(unsafe.Pointer(&b.raw[0])) % 64); r != 0 {
+			skip = (64 - r) / int(unsafe.Sizeof(z))
+		}
+		b.data = b.raw[skip : skip+n]
+	}
+	return b
+}
+
+func putBuf[T Float](b *buffer[T]) {
+	if b != nil {
+		poolOf[T]().Put(b)
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package gemm_test
+
+const raceOn = false
