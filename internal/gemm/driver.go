@@ -8,11 +8,16 @@
 // tiles is final as soon as its micro-kernels return, and the epilogue
 // runs on it then.
 //
+// Products whose A and B fit in L2 skip packing: the strided kernels
+// read A in place (either layout) and B's rows in place (only a
+// transposed B, and the partial last panel of columns, are packed).
 // Small products run on one worker; batches of them run in parallel, a
-// point per task. None of these choices changes a result: each element
-// of C is summed by one micro-kernel per pass, in increasing k, the
-// passes split k at multiples of KC, which depend on the kernel family
-// alone.
+// point per task.
+//
+// None of these choices changes a result: each element of C is summed by
+// one micro-kernel per pass, in increasing k, from zero, then added to C;
+// the passes split k at multiples of KC, which depends on the kernel
+// family alone, and packed and strided kernels sum in the same order.
 
 package gemm
 
@@ -26,12 +31,12 @@ import (
 // worker; products get a worker per parWork of work, up to Workers.
 const parWork = 1 << 18
 
-// tuneBlocking, when set (by benchmarks), replaces every product's block
-// sizes.
-var tuneBlocking func(*family) blocking
-
 // tileMax bounds mr·nr over the families (the edge tile's scratch).
 const tileMax = 16 * 32
+
+// tuneBlocking, when set (by tests and benchmarks), replaces every
+// product's block sizes.
+var tuneBlocking func(*family) blocking
 
 // job is one call of MulBatch, validated.
 type job[T Float] struct {
@@ -45,15 +50,22 @@ type job[T Float] struct {
 	blk     blocking
 	size    int // bytes per element
 	run1    Runner
+	asm     bool // assembly packing (with an assembly kernel family)
+	direct  bool // operands read in place (see the file comment)
 }
 
 func newJob[T Float](m, n, k int, a, b Matrix[T], c []T, ldc int, bt Batch, opt *Options[T]) *job[T] {
 	var z T
 	j := &job[T]{m: m, n: n, k: k, a: a, b: b, c: c, ldc: ldc, bt: bt, opt: opt, size: int(unsafe.Sizeof(z))}
 	j.fam = pickFamily(opt)
+	j.asm = j.fam.name != goFamilyName
 	j.blk = blockingFor(j.fam, j.size, cpuCaches)
 	if tuneBlocking != nil {
 		j.blk = tuneBlocking(j.fam)
+	}
+	j.direct = (m*k+k*n)*j.size <= directMax
+	if tuneDirect != 0 {
+		j.direct = tuneDirect > 0
 	}
 	j.run1 = opt.Run
 	if j.run1 == nil {
@@ -61,6 +73,14 @@ func newJob[T Float](m, n, k int, a, b Matrix[T], c []T, ldc int, bt Batch, opt 
 	}
 	return j
 }
+
+// directMax bounds the bytes of A and B of products read in place: half
+// of L2, where they stay while every strip of A passes over B.
+var directMax = cpuCaches.l2 / 2
+
+// tuneDirect, when not zero (tests and benchmarks), forces reading in
+// place (> 0) or packing (< 0).
+var tuneDirect int
 
 // scratch is one worker's memory: the edge tile, and the packed blocks
 // when the worker runs whole points on its own.
@@ -138,7 +158,9 @@ func (j *job[T]) run() error {
 				s.pa = getBuf[T](j.packASize())
 				s.pb = getBuf[T](j.packBSize())
 			}
-			j.point(p, 1, s.pa.data, s.pb.data, w, ss)
+			if err := j.point(p, 1, s.pa.data, s.pb.data, w, ss); err != nil {
+				ferr.set(err)
+			}
 		})
 		if err != nil {
 			return err
@@ -156,24 +178,40 @@ func (j *job[T]) run() error {
 	return nil
 }
 
-// packASize and packBSize are the elements of the shared packed blocks.
+// packASize and packBSize are the elements of the packed blocks.
 func (j *job[T]) packASize() int {
+	if j.direct {
+		return 0
+	}
 	mr := j.fam.mr
 	return (min(j.m, j.blk.mcBig) + mr - 1) / mr * mr * min(j.k, j.blk.kc)
 }
 
 func (j *job[T]) packBSize() int {
 	nr := j.fam.nr
-	return (min(j.n, j.blk.ncBig) + nr - 1) / nr * nr * min(j.k, j.blk.kc)
+	cols := min(j.n, j.blk.ncBig)
+	if j.direct {
+		cols = j.n
+		if !j.b.Trans {
+			cols = nr // the partial last panel (without masked kernels)
+		}
+	}
+	return (cols + nr - 1) / nr * nr * min(j.k, j.blk.kc)
 }
 
 // pass is one block of C and one pass over k: rows [ic, ic+mc), columns
-// [jc, jc+nc), k in [pc, pc+kc), with its packed operands.
-type pass struct {
+// [jc, jc+nc), k in [pc, pc+kc), and where the kernels read its operands.
+type pass[T Float] struct {
 	p, ic, mc, jc, nc, pc, kc int
 	offA, offB, offC          int
 	acc                       int  // kernels add to C
 	last                      bool // the last pass over k
+	// aPacked: A's strips are packed in pa, else read in place with
+	// strides ars, acs (bytes). bPacked: B's panels are packed in pb,
+	// else read in place but for a partial last panel, packed at pb[0].
+	aPacked, bPacked bool
+	ars, acs         int
+	pa, pb           []T
 }
 
 // point computes batch point p on workers workers (with 1, inline on
@@ -181,52 +219,80 @@ type pass struct {
 func (j *job[T]) point(p, workers int, pa, pb []T, w int, ss *scratches[T]) error {
 	offs := j.bt.offsets(p)
 	mr, nr := j.fam.mr, j.fam.nr
-	for jc := 0; jc < j.n; jc += j.blk.ncBig {
-		for ic := 0; ic < j.m; ic += j.blk.mcBig {
+	mcBig, ncBig := j.blk.mcBig, j.blk.ncBig
+	if j.direct {
+		mcBig, ncBig = j.m, j.n
+	}
+	for jc := 0; jc < j.n; jc += ncBig {
+		for ic := 0; ic < j.m; ic += mcBig {
 			for pc := 0; pc < j.k; pc += j.blk.kc {
-				ps := pass{p: p, ic: ic, mc: min(j.blk.mcBig, j.m-ic), jc: jc, nc: min(j.blk.ncBig, j.n-jc),
-					pc: pc, kc: min(j.blk.kc, j.k-pc), offA: offs[0], offB: offs[1], offC: offs[2]}
+				ps := pass[T]{p: p, ic: ic, mc: min(mcBig, j.m-ic), jc: jc, nc: min(ncBig, j.n-jc),
+					pc: pc, kc: min(j.blk.kc, j.k-pc), offA: offs[0], offB: offs[1], offC: offs[2],
+					aPacked: !j.direct, bPacked: !j.direct || j.b.Trans, pa: pa, pb: pb}
 				if pc > 0 || j.opt.Accumulate {
 					ps.acc = 1
 				}
 				ps.last = pc+ps.kc == j.k
+				if !ps.aPacked {
+					ps.ars, ps.acs = j.a.Stride*j.size, j.size
+					if j.a.Trans {
+						ps.ars, ps.acs = ps.acs, ps.ars
+					}
+				}
 				strips := (ps.mc + mr - 1) / mr
 				panels := (ps.nc + nr - 1) / nr
+				if !ps.aPacked {
+					strips = 0
+				}
+				if !ps.bPacked {
+					panels = 0
+					if ps.nc%nr != 0 && j.fam.masked == nil {
+						// Only the partial last panel, at pb[0].
+						q := ps.nc / nr
+						copyRows(pb, nr, j.b.Data[ps.offB+pc*j.b.Stride+jc+q*nr:], j.b.Stride, ps.nc-q*nr, ps.kc, j.asm)
+					}
+				}
 				rowStep, colStep := j.grid(ps.mc, ps.nc, workers)
 				nRow := (ps.mc + rowStep - 1) / rowStep
 				nCol := (ps.nc + colStep - 1) / colStep
 				if workers == 1 {
-					packA(pa, j.a, ps.offA, ic, ps.mc, pc, ps.kc, mr, 0, strips)
-					packB(pb, j.b, ps.offB, jc, ps.nc, pc, ps.kc, nr, 0, panels)
+					if strips > 0 {
+						packA(pa, j.a, ps.offA, ic, ps.mc, pc, ps.kc, mr, 0, strips, j.asm)
+					}
+					if panels > 0 {
+						packB(pb, j.b, ps.offB, jc, ps.nc, pc, ps.kc, nr, 0, panels, j.asm)
+					}
 					s, _ := ss.get(w)
 					for t := range nRow * nCol {
-						j.compute(&ps, pa, pb, s, w, t/nCol*rowStep, t%nCol*colStep, rowStep, colStep)
+						j.compute(&ps, s, w, t/nCol*rowStep, t%nCol*colStep, rowStep, colStep)
 					}
 					continue
 				}
-				// Packing tasks: groups of strips of A, then of panels of B.
-				ga := max(1, strips/(2*workers))
-				gb := max(1, panels/(2*workers))
-				ta, tb := (strips+ga-1)/ga, (panels+gb-1)/gb
-				err := j.run1(ta+tb, func(_, t int) {
-					if t < ta {
-						packA(pa, j.a, ps.offA, ic, ps.mc, pc, ps.kc, mr, t*ga, min(strips, (t+1)*ga))
-						return
+				if strips+panels > 0 {
+					// Packing tasks: groups of strips of A, then of panels of B.
+					ga := max(1, strips/(2*workers))
+					gb := max(1, panels/(2*workers))
+					ta, tb := (strips+ga-1)/ga, (panels+gb-1)/gb
+					err := j.run1(ta+tb, func(_, t int) {
+						if t < ta {
+							packA(pa, j.a, ps.offA, ic, ps.mc, pc, ps.kc, mr, t*ga, min(strips, (t+1)*ga), j.asm)
+							return
+						}
+						t -= ta
+						packB(pb, j.b, ps.offB, jc, ps.nc, pc, ps.kc, nr, t*gb, min(panels, (t+1)*gb), j.asm)
+					})
+					if err != nil {
+						return err
 					}
-					t -= ta
-					packB(pb, j.b, ps.offB, jc, ps.nc, pc, ps.kc, nr, t*gb, min(panels, (t+1)*gb))
-				})
-				if err != nil {
-					return err
 				}
 				var ferr firstErr
-				err = j.run1(nRow*nCol, func(w, t int) {
+				err := j.run1(nRow*nCol, func(w, t int) {
 					s, err := ss.get(w)
 					if err != nil {
 						ferr.set(err)
 						return
 					}
-					j.compute(&ps, pa, pb, s, w, t/nCol*rowStep, t%nCol*colStep, rowStep, colStep)
+					j.compute(&ps, s, w, t/nCol*rowStep, t%nCol*colStep, rowStep, colStep)
 				})
 				if err != nil {
 					return err
@@ -265,23 +331,64 @@ func (j *job[T]) grid(mc, nc, workers int) (rowStep, colStep int) {
 // compute runs the micro-kernels of the task at rows [r0, r0+rows) and
 // columns [c0, c0+cols) of pass ps's block (clipped to the block) and,
 // on the last pass, the epilogue on each finished strip.
-func (j *job[T]) compute(ps *pass, pa, pb []T, s *scratch[T], w, r0, c0, rows, cols int) {
-	mr, nr, kc := j.fam.mr, j.fam.nr, ps.kc
+func (j *job[T]) compute(ps *pass[T], s *scratch[T], w, r0, c0, rows, cols int) {
+	mr, nr, kc, sz := j.fam.mr, j.fam.nr, ps.kc, j.size
 	r1, c1 := min(ps.mc, r0+rows), min(ps.nc, c0+cols)
-	ldc := j.ldc * j.size
+	ldc := j.ldc * sz
+	full := ps.nc / nr * nr // columns of whole panels
 	for i := r0; i < r1; i += mr {
 		h := min(mr, r1-i)
-		kern := j.fam.rows[h-1]
-		ap := unsafe.Pointer(&pa[i*kc])
+		kern, skern := j.fam.rows[h-1], j.fam.strided[h-1]
+		var ap unsafe.Pointer
+		ars, acs := sz, mr*sz
+		if ps.aPacked {
+			ap = unsafe.Pointer(&ps.pa[i*kc])
+		} else {
+			ars, acs = ps.ars, ps.acs
+			ap = unsafe.Pointer(&j.a.Data[ps.offA+(ps.ic+i)*(ars/sz)+ps.pc*(acs/sz)])
+		}
 		crow := ps.offC + (ps.ic+i)*j.ldc + ps.jc
 		for q := c0; q < c1; q += nr {
-			bp := unsafe.Pointer(&pb[q*kc])
+			var bp unsafe.Pointer
+			ldb := nr * sz
+			switch {
+			case ps.bPacked:
+				bp = unsafe.Pointer(&ps.pb[q*kc])
+			case q >= full && j.fam.masked == nil:
+				bp = unsafe.Pointer(&ps.pb[0])
+			default:
+				bp = unsafe.Pointer(&j.b.Data[ps.offB+ps.pc*j.b.Stride+ps.jc+q])
+				ldb = j.b.Stride * sz
+			}
+			packed := ps.aPacked && ldb == nr*sz
+			if wd := c1 - q; wd < nr && j.fam.masked != nil {
+				// A partial tile, its columns masked: B read and C
+				// written up to the last column only.
+				nv := (wd + j.fam.lanes - 1) / j.fam.lanes
+				cp := unsafe.Pointer(&j.c[crow+q])
+				if packed {
+					j.fam.masked[nv-1][h-1](kc, ap, bp, cp, ldc, ps.acc, 1<<wd-1)
+				} else {
+					j.fam.stridedMasked[nv-1][h-1](kc, ap, ars, acs, bp, ldb, cp, ldc, ps.acc, 1<<wd-1)
+				}
+				continue
+			}
 			if q+nr <= c1 {
-				kern(kc, ap, bp, unsafe.Pointer(&j.c[crow+q]), ldc, ps.acc)
+				cp := unsafe.Pointer(&j.c[crow+q])
+				if packed {
+					kern(kc, ap, bp, cp, ldc, ps.acc)
+				} else {
+					skern(kc, ap, ars, acs, bp, ldb, cp, ldc, ps.acc)
+				}
 				continue
 			}
 			// A partial tile: computed into scratch, then stored.
-			kern(kc, ap, bp, unsafe.Pointer(&s.tile[0]), nr*j.size, 0)
+			tp := unsafe.Pointer(&s.tile[0])
+			if packed {
+				kern(kc, ap, bp, tp, nr*sz, 0)
+			} else {
+				skern(kc, ap, ars, acs, bp, ldb, tp, nr*sz, 0)
+			}
 			wd := c1 - q
 			for r := range h {
 				dst := j.c[crow+r*j.ldc+q:][:wd]

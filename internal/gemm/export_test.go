@@ -16,3 +16,18 @@ func SetSmallBlocks() (undo func()) {
 	}
 	return func() { tuneBlocking = nil }
 }
+
+// Paths names the ways a product reads its operands: packed, or in place
+// (the strided kernels).
+var Paths = []string{"packed", "inplace"}
+
+// SetPath makes every product take the path named (see Paths); it
+// returns the function that undoes it. Tests that call it must not run in
+// parallel with others.
+func SetPath(name string) (undo func()) {
+	tuneDirect = -1
+	if name == "inplace" {
+		tuneDirect = 1
+	}
+	return func() { tuneDirect = 0 }
+}

@@ -187,9 +187,16 @@ func shapes() [][3]int {
 	return s
 }
 
+// forKernels runs fn for each kernel family and each path (packed
+// operands or read in place).
 func forKernels[T gemm.Float](t *testing.T, fn func(t *testing.T, kern string)) {
-	for _, kern := range gemm.Kernels[T]() {
-		t.Run(kern, func(t *testing.T) { fn(t, kern) })
+	for _, path := range gemm.Paths {
+		for _, kern := range gemm.Kernels[T]() {
+			t.Run(path+"/"+kern, func(t *testing.T) {
+				defer gemm.SetPath(path)()
+				fn(t, kern)
+			})
+		}
 	}
 }
 
@@ -257,32 +264,36 @@ func testBatches[T gemm.Float](t *testing.T) {
 func TestBatchesF32(t *testing.T) { testBatches[float32](t) }
 func TestBatchesF64(t *testing.T) { testBatches[float64](t) }
 
-// The result is the same bits whatever the worker count, and the
-// epilogue sees every element once, with its final value.
+// The result is the same bits whatever the worker count and whether the
+// operands are packed or read in place.
 func testDeterminism[T gemm.Float](t *testing.T) {
-	shapes := []prod{{m: 130, n: 270, k: 400}, {m: 64, n: 64, k: 64, batch: 9}, {m: 1000, n: 40, k: 30}}
+	shapes := []prod{{m: 130, n: 270, k: 400}, {m: 64, n: 64, k: 64, batch: 9}, {m: 1000, n: 40, k: 30, tb: true}, {m: 50, n: 90, k: 700, ta: true}}
 	if raceOn {
 		shapes = []prod{{m: 70, n: 150, k: 40}, {m: 30, n: 20, k: 10, batch: 5}}
 	}
-	forKernels[T](t, func(t *testing.T, kern string) {
+	for _, kern := range gemm.Kernels[T]() {
 		for i, p := range shapes {
 			var first []T
-			for w := 1; w <= 4; w++ {
-				o := &gemm.Options[T]{Workers: w}
-				gemm.SetKernel(o, kern)
-				c := run(t, p, o, uint64(i), w == 1)
-				if first == nil {
-					first = c
-					continue
-				}
-				for x := range c {
-					if math.Float64bits(float64(c[x])) != math.Float64bits(float64(first[x])) {
-						t.Fatalf("%v: %d workers: element %d got:%v want:%v (1 worker)", p, w, x, c[x], first[x])
+			for _, path := range gemm.Paths {
+				undo := gemm.SetPath(path)
+				for w := 1; w <= 4; w++ {
+					o := &gemm.Options[T]{Workers: w}
+					gemm.SetKernel(o, kern)
+					c := run(t, p, o, uint64(i), first == nil)
+					if first == nil {
+						first = c
+						continue
+					}
+					for x := range c {
+						if math.Float64bits(float64(c[x])) != math.Float64bits(float64(first[x])) {
+							t.Fatalf("%s %v: %s, %d workers: element %d got:%v want:%v (packed, 1 worker)", kern, p, path, w, x, c[x], first[x])
+						}
 					}
 				}
+				undo()
 			}
 		}
-	})
+	}
 }
 
 func TestDeterminismF32(t *testing.T) { testDeterminism[float32](t) }

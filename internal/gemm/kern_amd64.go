@@ -46,6 +46,186 @@ func kernF32AVX512_11(kc int, a, b, c unsafe.Pointer, ldc, acc int)
 func kernF32AVX512_12(kc int, a, b, c unsafe.Pointer, ldc, acc int)
 
 //go:noescape
+func kernF32AVX512S_1(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF32AVX512S_2(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF32AVX512S_3(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF32AVX512S_4(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF32AVX512S_5(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF32AVX512S_6(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF32AVX512S_7(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF32AVX512S_8(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF32AVX512S_9(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF32AVX512S_10(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF32AVX512S_11(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF32AVX512S_12(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF32AVX512M1_1(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512M1_2(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512M1_3(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512M1_4(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512M1_5(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512M1_6(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512M1_7(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512M1_8(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512M1_9(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512M1_10(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512M1_11(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512M1_12(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM1_1(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM1_2(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM1_3(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM1_4(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM1_5(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM1_6(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM1_7(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM1_8(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM1_9(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM1_10(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM1_11(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM1_12(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512M2_1(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512M2_2(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512M2_3(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512M2_4(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512M2_5(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512M2_6(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512M2_7(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512M2_8(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512M2_9(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512M2_10(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512M2_11(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512M2_12(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM2_1(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM2_2(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM2_3(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM2_4(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM2_5(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM2_6(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM2_7(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM2_8(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM2_9(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM2_10(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM2_11(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF32AVX512SM2_12(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
 func kernF64AVX512_1(kc int, a, b, c unsafe.Pointer, ldc, acc int)
 
 //go:noescape
@@ -82,6 +262,186 @@ func kernF64AVX512_11(kc int, a, b, c unsafe.Pointer, ldc, acc int)
 func kernF64AVX512_12(kc int, a, b, c unsafe.Pointer, ldc, acc int)
 
 //go:noescape
+func kernF64AVX512S_1(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF64AVX512S_2(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF64AVX512S_3(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF64AVX512S_4(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF64AVX512S_5(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF64AVX512S_6(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF64AVX512S_7(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF64AVX512S_8(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF64AVX512S_9(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF64AVX512S_10(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF64AVX512S_11(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF64AVX512S_12(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF64AVX512M1_1(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512M1_2(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512M1_3(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512M1_4(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512M1_5(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512M1_6(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512M1_7(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512M1_8(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512M1_9(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512M1_10(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512M1_11(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512M1_12(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM1_1(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM1_2(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM1_3(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM1_4(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM1_5(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM1_6(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM1_7(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM1_8(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM1_9(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM1_10(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM1_11(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM1_12(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512M2_1(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512M2_2(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512M2_3(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512M2_4(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512M2_5(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512M2_6(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512M2_7(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512M2_8(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512M2_9(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512M2_10(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512M2_11(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512M2_12(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM2_1(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM2_2(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM2_3(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM2_4(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM2_5(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM2_6(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM2_7(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM2_8(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM2_9(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM2_10(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM2_11(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
+func kernF64AVX512SM2_12(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+
+//go:noescape
 func kernF32AVX2_1(kc int, a, b, c unsafe.Pointer, ldc, acc int)
 
 //go:noescape
@@ -98,6 +458,24 @@ func kernF32AVX2_5(kc int, a, b, c unsafe.Pointer, ldc, acc int)
 
 //go:noescape
 func kernF32AVX2_6(kc int, a, b, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF32AVX2S_1(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF32AVX2S_2(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF32AVX2S_3(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF32AVX2S_4(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF32AVX2S_5(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF32AVX2S_6(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
 
 //go:noescape
 func kernF64AVX2_1(kc int, a, b, c unsafe.Pointer, ldc, acc int)
@@ -117,54 +495,283 @@ func kernF64AVX2_5(kc int, a, b, c unsafe.Pointer, ldc, acc int)
 //go:noescape
 func kernF64AVX2_6(kc int, a, b, c unsafe.Pointer, ldc, acc int)
 
+//go:noescape
+func kernF64AVX2S_1(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF64AVX2S_2(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF64AVX2S_3(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF64AVX2S_4(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF64AVX2S_5(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+//go:noescape
+func kernF64AVX2S_6(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+// transposeF32 and transposeF64 write out[k*w + l] = element k of line l
+// (at src + l·ld bytes) for lines l in [0, 4·groups) and steps k in
+// [0, 4·blocks), ow = w·size bytes; they need AVX.
+//
+//go:noescape
+func transposeF32(out, src unsafe.Pointer, ld, ow, groups, blocks int)
+
+//go:noescape
+func transposeF64(out, src unsafe.Pointer, ld, ow, groups, blocks int)
+
+// copyRowsN copies kc rows of N bytes from src (ls bytes apart) to out
+// (lo bytes apart); they need AVX.
+//
+//go:noescape
+func copyRows16(out, src unsafe.Pointer, lo, ls, kc int)
+
+//
+//go:noescape
+func copyRows24(out, src unsafe.Pointer, lo, ls, kc int)
+
+//
+//go:noescape
+func copyRows32(out, src unsafe.Pointer, lo, ls, kc int)
+
+//
+//go:noescape
+func copyRows48(out, src unsafe.Pointer, lo, ls, kc int)
+
+//
+//go:noescape
+func copyRows64(out, src unsafe.Pointer, lo, ls, kc int)
+
+//
+//go:noescape
+func copyRows96(out, src unsafe.Pointer, lo, ls, kc int)
+
+//
+//go:noescape
+func copyRows128(out, src unsafe.Pointer, lo, ls, kc int)
+
+// copyRowsAsm maps a row length in bytes to its copy.
+var copyRowsAsm = map[int]func(out, src unsafe.Pointer, lo, ls, kc int){
+	16:  copyRows16,
+	24:  copyRows24,
+	32:  copyRows32,
+	48:  copyRows48,
+	64:  copyRows64,
+	96:  copyRows96,
+	128: copyRows128,
+}
+
 // kernF32AVX512 computes up to 12×32 tiles of f32.
-var kernF32AVX512 = family{name: "avx512", mr: 12, nr: 32, rows: []microFn{
-	kernF32AVX512_1,
-	kernF32AVX512_2,
-	kernF32AVX512_3,
-	kernF32AVX512_4,
-	kernF32AVX512_5,
-	kernF32AVX512_6,
-	kernF32AVX512_7,
-	kernF32AVX512_8,
-	kernF32AVX512_9,
-	kernF32AVX512_10,
-	kernF32AVX512_11,
-	kernF32AVX512_12,
-}}
+var kernF32AVX512 = family{name: "avx512", mr: 12, nr: 32, lanes: 16,
+	rows: []microFn{
+		kernF32AVX512_1,
+		kernF32AVX512_2,
+		kernF32AVX512_3,
+		kernF32AVX512_4,
+		kernF32AVX512_5,
+		kernF32AVX512_6,
+		kernF32AVX512_7,
+		kernF32AVX512_8,
+		kernF32AVX512_9,
+		kernF32AVX512_10,
+		kernF32AVX512_11,
+		kernF32AVX512_12,
+	}, strided: []stridedFn{
+		kernF32AVX512S_1,
+		kernF32AVX512S_2,
+		kernF32AVX512S_3,
+		kernF32AVX512S_4,
+		kernF32AVX512S_5,
+		kernF32AVX512S_6,
+		kernF32AVX512S_7,
+		kernF32AVX512S_8,
+		kernF32AVX512S_9,
+		kernF32AVX512S_10,
+		kernF32AVX512S_11,
+		kernF32AVX512S_12,
+	}, masked: [][]maskedFn{
+		{
+			kernF32AVX512M1_1,
+			kernF32AVX512M1_2,
+			kernF32AVX512M1_3,
+			kernF32AVX512M1_4,
+			kernF32AVX512M1_5,
+			kernF32AVX512M1_6,
+			kernF32AVX512M1_7,
+			kernF32AVX512M1_8,
+			kernF32AVX512M1_9,
+			kernF32AVX512M1_10,
+			kernF32AVX512M1_11,
+			kernF32AVX512M1_12,
+		},
+		{
+			kernF32AVX512M2_1,
+			kernF32AVX512M2_2,
+			kernF32AVX512M2_3,
+			kernF32AVX512M2_4,
+			kernF32AVX512M2_5,
+			kernF32AVX512M2_6,
+			kernF32AVX512M2_7,
+			kernF32AVX512M2_8,
+			kernF32AVX512M2_9,
+			kernF32AVX512M2_10,
+			kernF32AVX512M2_11,
+			kernF32AVX512M2_12,
+		},
+	}, stridedMasked: [][]stridedMaskedFn{
+		{
+			kernF32AVX512SM1_1,
+			kernF32AVX512SM1_2,
+			kernF32AVX512SM1_3,
+			kernF32AVX512SM1_4,
+			kernF32AVX512SM1_5,
+			kernF32AVX512SM1_6,
+			kernF32AVX512SM1_7,
+			kernF32AVX512SM1_8,
+			kernF32AVX512SM1_9,
+			kernF32AVX512SM1_10,
+			kernF32AVX512SM1_11,
+			kernF32AVX512SM1_12,
+		},
+		{
+			kernF32AVX512SM2_1,
+			kernF32AVX512SM2_2,
+			kernF32AVX512SM2_3,
+			kernF32AVX512SM2_4,
+			kernF32AVX512SM2_5,
+			kernF32AVX512SM2_6,
+			kernF32AVX512SM2_7,
+			kernF32AVX512SM2_8,
+			kernF32AVX512SM2_9,
+			kernF32AVX512SM2_10,
+			kernF32AVX512SM2_11,
+			kernF32AVX512SM2_12,
+		},
+	}}
 
 // kernF64AVX512 computes up to 12×16 tiles of f64.
-var kernF64AVX512 = family{name: "avx512", mr: 12, nr: 16, rows: []microFn{
-	kernF64AVX512_1,
-	kernF64AVX512_2,
-	kernF64AVX512_3,
-	kernF64AVX512_4,
-	kernF64AVX512_5,
-	kernF64AVX512_6,
-	kernF64AVX512_7,
-	kernF64AVX512_8,
-	kernF64AVX512_9,
-	kernF64AVX512_10,
-	kernF64AVX512_11,
-	kernF64AVX512_12,
-}}
+var kernF64AVX512 = family{name: "avx512", mr: 12, nr: 16, lanes: 8,
+	rows: []microFn{
+		kernF64AVX512_1,
+		kernF64AVX512_2,
+		kernF64AVX512_3,
+		kernF64AVX512_4,
+		kernF64AVX512_5,
+		kernF64AVX512_6,
+		kernF64AVX512_7,
+		kernF64AVX512_8,
+		kernF64AVX512_9,
+		kernF64AVX512_10,
+		kernF64AVX512_11,
+		kernF64AVX512_12,
+	}, strided: []stridedFn{
+		kernF64AVX512S_1,
+		kernF64AVX512S_2,
+		kernF64AVX512S_3,
+		kernF64AVX512S_4,
+		kernF64AVX512S_5,
+		kernF64AVX512S_6,
+		kernF64AVX512S_7,
+		kernF64AVX512S_8,
+		kernF64AVX512S_9,
+		kernF64AVX512S_10,
+		kernF64AVX512S_11,
+		kernF64AVX512S_12,
+	}, masked: [][]maskedFn{
+		{
+			kernF64AVX512M1_1,
+			kernF64AVX512M1_2,
+			kernF64AVX512M1_3,
+			kernF64AVX512M1_4,
+			kernF64AVX512M1_5,
+			kernF64AVX512M1_6,
+			kernF64AVX512M1_7,
+			kernF64AVX512M1_8,
+			kernF64AVX512M1_9,
+			kernF64AVX512M1_10,
+			kernF64AVX512M1_11,
+			kernF64AVX512M1_12,
+		},
+		{
+			kernF64AVX512M2_1,
+			kernF64AVX512M2_2,
+			kernF64AVX512M2_3,
+			kernF64AVX512M2_4,
+			kernF64AVX512M2_5,
+			kernF64AVX512M2_6,
+			kernF64AVX512M2_7,
+			kernF64AVX512M2_8,
+			kernF64AVX512M2_9,
+			kernF64AVX512M2_10,
+			kernF64AVX512M2_11,
+			kernF64AVX512M2_12,
+		},
+	}, stridedMasked: [][]stridedMaskedFn{
+		{
+			kernF64AVX512SM1_1,
+			kernF64AVX512SM1_2,
+			kernF64AVX512SM1_3,
+			kernF64AVX512SM1_4,
+			kernF64AVX512SM1_5,
+			kernF64AVX512SM1_6,
+			kernF64AVX512SM1_7,
+			kernF64AVX512SM1_8,
+			kernF64AVX512SM1_9,
+			kernF64AVX512SM1_10,
+			kernF64AVX512SM1_11,
+			kernF64AVX512SM1_12,
+		},
+		{
+			kernF64AVX512SM2_1,
+			kernF64AVX512SM2_2,
+			kernF64AVX512SM2_3,
+			kernF64AVX512SM2_4,
+			kernF64AVX512SM2_5,
+			kernF64AVX512SM2_6,
+			kernF64AVX512SM2_7,
+			kernF64AVX512SM2_8,
+			kernF64AVX512SM2_9,
+			kernF64AVX512SM2_10,
+			kernF64AVX512SM2_11,
+			kernF64AVX512SM2_12,
+		},
+	}}
 
 // kernF32AVX2 computes up to 6×16 tiles of f32.
-var kernF32AVX2 = family{name: "avx2", mr: 6, nr: 16, rows: []microFn{
-	kernF32AVX2_1,
-	kernF32AVX2_2,
-	kernF32AVX2_3,
-	kernF32AVX2_4,
-	kernF32AVX2_5,
-	kernF32AVX2_6,
-}}
+var kernF32AVX2 = family{name: "avx2", mr: 6, nr: 16, lanes: 8,
+	rows: []microFn{
+		kernF32AVX2_1,
+		kernF32AVX2_2,
+		kernF32AVX2_3,
+		kernF32AVX2_4,
+		kernF32AVX2_5,
+		kernF32AVX2_6,
+	}, strided: []stridedFn{
+		kernF32AVX2S_1,
+		kernF32AVX2S_2,
+		kernF32AVX2S_3,
+		kernF32AVX2S_4,
+		kernF32AVX2S_5,
+		kernF32AVX2S_6,
+	}}
 
 // kernF64AVX2 computes up to 6×8 tiles of f64.
-var kernF64AVX2 = family{name: "avx2", mr: 6, nr: 8, rows: []microFn{
-	kernF64AVX2_1,
-	kernF64AVX2_2,
-	kernF64AVX2_3,
-	kernF64AVX2_4,
-	kernF64AVX2_5,
-	kernF64AVX2_6,
-}}
+var kernF64AVX2 = family{name: "avx2", mr: 6, nr: 8, lanes: 4,
+	rows: []microFn{
+		kernF64AVX2_1,
+		kernF64AVX2_2,
+		kernF64AVX2_3,
+		kernF64AVX2_4,
+		kernF64AVX2_5,
+		kernF64AVX2_6,
+	}, strided: []stridedFn{
+		kernF64AVX2S_1,
+		kernF64AVX2S_2,
+		kernF64AVX2S_3,
+		kernF64AVX2S_4,
+		kernF64AVX2S_5,
+		kernF64AVX2S_6,
+	}}

@@ -5,7 +5,11 @@
 
 package gemm
 
-import xcpu "golang.org/x/sys/cpu"
+import (
+	"unsafe"
+
+	xcpu "golang.org/x/sys/cpu"
+)
 
 func init() {
 	if xcpu.X86.HasAVX512F {
@@ -15,5 +19,12 @@ func init() {
 	if xcpu.X86.HasAVX2 && xcpu.X86.HasFMA {
 		families.f32 = append(families.f32, &kernF32AVX2)
 		families.f64 = append(families.f64, &kernF64AVX2)
+	}
+}
+
+func init() {
+	if xcpu.X86.HasAVX {
+		transposeAsm = [2]func(out, src unsafe.Pointer, ld, ow, groups, blocks int){transposeF32, transposeF64}
+		copyRowsFn = copyRowsAsm
 	}
 }

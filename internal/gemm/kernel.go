@@ -21,12 +21,32 @@ import (
 // family.rows); all NR columns are written.
 type microFn func(kc int, a, b, c unsafe.Pointer, ldc, acc int)
 
+// stridedFn is a microFn reading A and B where they are: element (r, k)
+// of the tile's A at a + r·ars + k·acs bytes, row k of B (NR values) at
+// b + k·ldb bytes.
+type stridedFn func(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int)
+
+// maskedFn and stridedMaskedFn are microFn and stridedFn for a tile's
+// first columns only: bit j of mask says whether column j is read from B
+// and written to C (lanes masked off are neither, whatever is there).
+type (
+	maskedFn        func(kc int, a, b, c unsafe.Pointer, ldc, acc, mask int)
+	stridedMaskedFn func(kc int, a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc, mask int)
+)
+
 // family is a set of micro-kernels for one float type: rows[r-1]
-// computes r-row tiles, r in [1, mr].
+// computes r-row tiles from packed operands, r in [1, mr], strided[r-1]
+// the same tiles, summed in the same order, from operands in place. A
+// family with masked kernels (masked[v-1][r-1] computes the first v
+// vectors of lanes columns) writes partial tiles straight into C; the
+// others compute them into scratch.
 type family struct {
-	name   string
-	mr, nr int
-	rows   []microFn
+	name          string
+	mr, nr, lanes int
+	rows          []microFn
+	strided       []stridedFn
+	masked        [][]maskedFn
+	stridedMasked [][]stridedMaskedFn
 }
 
 // families holds the assembly families of this CPU, best first, per

@@ -1,14 +1,26 @@
 // Packing: copies of blocks of A and B into the layouts the micro-kernels
 // read (see microFn), so that the kernels stream contiguous memory
-// whatever the operands' strides and transposition.
+// whatever the operands' strides and transposition. A block is either a
+// set of rows copied side by side (fixed-width copies) or a set of lines
+// transposed (4×4 blocks in assembly where there is some).
 
 package gemm
+
+import "unsafe"
+
+// transposeAsm holds the assembly transposes for float32 and float64
+// (nil where there are none; see transposeF32), copyRowsFn the assembly
+// row copies by row length in bytes (see copyRows128).
+var (
+	transposeAsm [2]func(out, src unsafe.Pointer, ld, ow, groups, blocks int)
+	copyRowsFn   map[int]func(out, src unsafe.Pointer, lo, ls, kc int)
+)
 
 // packA packs rows [i0, i0+mc) and columns [p0, p0+kc) of the matrix of A
 // at offset off, strips [s0, s1) of mr rows each, into dst: strip s holds,
 // for each k, the values of its rows in column p0+k, at
-// dst[s*mr*kc + k*mr + r]. A last partial strip fills only its rows.
-func packA[T Float](dst []T, a Matrix[T], off, i0, mc, p0, kc, mr, s0, s1 int) {
+// dst[s*mr*kc + k*mr + r]; a last partial strip is padded with zeros.
+func packA[T Float](dst []T, a Matrix[T], off, i0, mc, p0, kc, mr, s0, s1 int, useAsm bool) {
 	ld := a.Stride
 	for s := s0; s < s1; s++ {
 		rows := min(mr, mc-s*mr)
@@ -16,33 +28,9 @@ func packA[T Float](dst []T, a Matrix[T], off, i0, mc, p0, kc, mr, s0, s1 int) {
 		i := i0 + s*mr
 		if a.Trans {
 			// Column k of the strip is contiguous in A.
-			for k := range kc {
-				src := a.Data[off+(p0+k)*ld+i:][:rows]
-				dk := d[k*mr:][:rows]
-				for r, v := range src {
-					dk[r] = v
-				}
-			}
-			continue
-		}
-		// Rows of the strip are contiguous in A: four at a time, each
-		// k writing their four values side by side.
-		r := 0
-		for ; r+4 <= rows; r += 4 {
-			s0 := a.Data[off+(i+r)*ld+p0:][:kc]
-			s1 := a.Data[off+(i+r+1)*ld+p0:][:kc]
-			s2 := a.Data[off+(i+r+2)*ld+p0:][:kc]
-			s3 := a.Data[off+(i+r+3)*ld+p0:][:kc]
-			for k := range kc {
-				dk := (*[4]T)(d[k*mr+r:])
-				dk[0], dk[1], dk[2], dk[3] = s0[k], s1[k], s2[k], s3[k]
-			}
-		}
-		for ; r < rows; r++ {
-			src := a.Data[off+(i+r)*ld+p0:][:kc]
-			for k, v := range src {
-				d[k*mr+r] = v
-			}
+			copyRows(d, mr, a.Data[off+p0*ld+i:], ld, rows, kc, useAsm)
+		} else {
+			transpose(d, mr, a.Data[off+i*ld+p0:], ld, rows, kc, useAsm)
 		}
 	}
 }
@@ -50,9 +38,8 @@ func packA[T Float](dst []T, a Matrix[T], off, i0, mc, p0, kc, mr, s0, s1 int) {
 // packB packs rows [p0, p0+kc) and columns [j0, j0+nc) of the matrix of B
 // at offset off, panels [q0, q1) of nr columns each, into dst: panel q
 // holds, for each k, the values of its columns in row p0+k, at
-// dst[q*nr*kc + k*nr + c]. The missing columns of a last partial panel
-// are zeros.
-func packB[T Float](dst []T, b Matrix[T], off, j0, nc, p0, kc, nr, q0, q1 int) {
+// dst[q*nr*kc + k*nr + c]; a last partial panel is padded with zeros.
+func packB[T Float](dst []T, b Matrix[T], off, j0, nc, p0, kc, nr, q0, q1 int, useAsm bool) {
 	ld := b.Stride
 	for q := q0; q < q1; q++ {
 		cols := min(nr, nc-q*nr)
@@ -60,23 +47,71 @@ func packB[T Float](dst []T, b Matrix[T], off, j0, nc, p0, kc, nr, q0, q1 int) {
 		j := j0 + q*nr
 		if !b.Trans {
 			// Row k of the panel is contiguous in B.
-			for k := range kc {
-				dk := d[k*nr : (k+1)*nr]
-				copy(dk, b.Data[off+(p0+k)*ld+j:][:cols])
-				clear(dk[cols:])
-			}
-			continue
+			copyRows(d, nr, b.Data[off+p0*ld+j:], ld, cols, kc, useAsm)
+		} else {
+			transpose(d, nr, b.Data[off+j*ld+p0:], ld, cols, kc, useAsm)
 		}
-		for c := range cols {
-			src := b.Data[off+(j+c)*ld+p0:][:kc]
-			for k, v := range src {
-				d[k*nr+c] = v
+	}
+}
+
+// copyRows copies kc rows of n elements, row k at src[k*ld:], to
+// out[k*w:], zeros after them up to w.
+func copyRows[T Float](out []T, w int, src []T, ld, n, kc int, useAsm bool) {
+	_ = out[(kc-1)*w+w-1]
+	_ = src[(kc-1)*ld+n-1]
+	var z T
+	size := int(unsafe.Sizeof(z))
+	if fn := copyRowsFn[w*size]; useAsm && n == w && fn != nil {
+		fn(unsafe.Pointer(&out[0]), unsafe.Pointer(&src[0]), w*size, ld*size, kc)
+		return
+	}
+	for k := range kc {
+		o := out[k*w : k*w+w]
+		copy(o, src[k*ld:k*ld+n])
+		clear(o[n:])
+	}
+}
+
+// transpose writes out[k*w + l] = src[l*ld + k] for n lines and kc
+// steps, zeros in out[k*w + l] for l in [n, w).
+func transpose[T Float](out []T, w int, src []T, ld, n, kc int, useAsm bool) {
+	_ = out[(kc-1)*w+w-1]
+	_ = src[(n-1)*ld+kc-1]
+	var z T
+	size := int(unsafe.Sizeof(z))
+	l0 := 0
+	if fn := transposeAsm[size/8]; useAsm && fn != nil && n >= 4 && kc >= 4 {
+		g, b := n/4, kc/4
+		fn(unsafe.Pointer(&out[0]), unsafe.Pointer(&src[0]), ld*size, w*size, g, b)
+		l0 = g * 4
+		for l := range l0 {
+			line := src[l*ld : l*ld+kc]
+			for k := b * 4; k < kc; k++ {
+				out[k*w+l] = line[k]
 			}
 		}
-		if cols < nr {
-			for k := range kc {
-				clear(d[k*nr+cols : (k+1)*nr])
-			}
+	}
+	// The rest: four lines at a time, each k writing their values side
+	// by side, then one at a time.
+	l := l0
+	for ; l+4 <= n; l += 4 {
+		s0 := src[l*ld:][:kc]
+		s1 := src[(l+1)*ld:][:kc]
+		s2 := src[(l+2)*ld:][:kc]
+		s3 := src[(l+3)*ld:][:kc]
+		for k := range kc {
+			o := (*[4]T)(out[k*w+l:])
+			o[0], o[1], o[2], o[3] = s0[k], s1[k], s2[k], s3[k]
+		}
+	}
+	for ; l < n; l++ {
+		for k, v := range src[l*ld:][:kc] {
+			out[k*w+l] = v
+		}
+	}
+	if n < w {
+		for k := range kc {
+			clear(out[k*w+n : k*w+w])
 		}
 	}
 }

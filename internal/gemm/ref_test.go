@@ -29,9 +29,9 @@ func at[T gemm.Float](x gemm.Matrix[T], off, i, j int) T {
 }
 
 // naive returns the product of the matrices at offsets oa and ob in
-// float64 (each product of T values exact in float64), and for each
-// element the sum of the products' magnitudes (the scale of its rounding
-// error).
+// float64 (each product of float32 values exact in float64), and for
+// each element the sum of the finite products' magnitudes (the scale of
+// its rounding error).
 func naive[T gemm.Float](m, n, k int, a gemm.Matrix[T], oa int, b gemm.Matrix[T], ob int) (want, scale []float64) {
 	want = make([]float64, m*n)
 	scale = make([]float64, m*n)
@@ -41,7 +41,9 @@ func naive[T gemm.Float](m, n, k int, a gemm.Matrix[T], oa int, b gemm.Matrix[T]
 			for p := range k {
 				x := float64(at(a, oa, i, p)) * float64(at(b, ob, p, j))
 				s += x
-				sa += math.Abs(x)
+				if math.Abs(x) <= math.MaxFloat64 {
+					sa += math.Abs(x)
+				}
 			}
 			want[i*n+j], scale[i*n+j] = s, sa
 		}

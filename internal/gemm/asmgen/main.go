@@ -26,6 +26,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -108,14 +109,49 @@ func (f family) zero() string {
 	return "VXORPS"
 }
 
-// name is the function computing rows rows of a tile.
-func (f family) name(rows int) string {
-	return fmt.Sprintf("kern%s%s_%d", f.dt, f.isa, rows)
+// name is the function of variant v.
+func (f family) name(v variant) string {
+	fl := ""
+	if v.strided {
+		fl = "S"
+	}
+	if v.masked {
+		fl += fmt.Sprintf("M%d", v.nv)
+	}
+	return fmt.Sprintf("kern%s%s%s_%d", f.dt, f.isa, fl, v.rows)
+}
+
+// variants lists the functions of f, table by table: packed, strided,
+// then (AVX-512) packed masked and strided masked for each vector count.
+func (f family) variants() [][]variant {
+	var out [][]variant
+	table := func(strided, masked bool, nv int) {
+		var t []variant
+		for rows := 1; rows <= f.mr; rows++ {
+			t = append(t, variant{rows: rows, strided: strided, masked: masked, nv: nv})
+		}
+		out = append(out, t)
+	}
+	table(false, false, f.nv())
+	table(true, false, f.nv())
+	if f.isa == "AVX512" {
+		for nv := 1; nv <= f.nv(); nv++ {
+			table(false, true, nv)
+			table(true, true, nv)
+		}
+	}
+	return out
 }
 
 func (f family) check() error {
 	if f.nr*f.size()%f.vbytes() != 0 {
 		return fmt.Errorf("%s%s: NR %d is not a whole number of vectors", f.dt, f.isa, f.nr)
+	}
+	if f.mr > 15 {
+		return fmt.Errorf("%s%s: MR %d above the strided kernels' 15 rows", f.dt, f.isa, f.mr)
+	}
+	if f.unroll > 4 {
+		return fmt.Errorf("%s%s: unrolling %d above the strided kernels' 4", f.dt, f.isa, f.unroll)
 	}
 	if f.nbc() < 1 {
 		return fmt.Errorf("%s%s: %dx%d leaves no broadcast register", f.dt, f.isa, f.mr, f.nr)
@@ -128,51 +164,151 @@ type emitter struct{ b bytes.Buffer }
 func (e *emitter) f(format string, args ...any) { fmt.Fprintf(&e.b, format+"\n", args...) }
 func (e *emitter) i(format string, args ...any) { e.f("\t"+format, args...) }
 
-// step emits one k step at k offset u of the unrolled loop.
-func (e *emitter) step(f family, rows, u int) {
+// step emits one k step at k offset u of the unrolled loop. The packed
+// flavor reads A at SI + (u·MR + r)·size and B at DX + u·NR·size; the
+// strided one reads row r of A at the row base of aRow and B at
+// DX + u·ldb (u < 4).
+func (e *emitter) step(f family, v variant, u int) {
+	rows, strided := v.rows, v.strided
 	sz := f.size()
 	boff := u * f.nr * sz
-	if f.pfB > 0 {
+	bidx := ""
+	if strided {
+		boff = 0
+		bidx = [...]string{"", "(R8*1)", "(R8*2)", "(R10*1)"}[u]
+	}
+	if f.pfB > 0 && !strided {
 		for off := 0; off < f.nr*sz; off += 64 {
 			e.i("PREFETCHT0 %d(DX)", boff+off+f.pfB)
 		}
 	}
-	for v := range f.nv() {
-		e.i("VMOVUP%s %d(DX), %s", f.suffix()[1:], boff+v*f.vbytes(), f.bv(v))
+	for x := range v.nv {
+		if v.masked {
+			// Zeroing, fault-suppressing loads: B may end at the tile's
+			// last column.
+			e.i("VMOVUP%s.Z %d(DX)%s, K%d, %s", f.suffix()[1:], boff+x*f.vbytes(), bidx, 1+x, f.bv(x))
+		} else {
+			e.i("VMOVUP%s %d(DX)%s, %s", f.suffix()[1:], boff+x*f.vbytes(), bidx, f.bv(x))
+		}
 	}
 	for r := range rows {
 		bc := f.bc(r)
-		e.i("%s %d(SI), %s", f.bcast(), (u*f.mr+r)*sz, bc)
-		for v := range f.nv() {
-			e.i("VFMADD231%s %s, %s, %s", f.suffix(), f.bv(v), bc, f.acc(r, v))
+		if strided {
+			e.i("%s %s, %s", f.bcast(), aRow(r), bc)
+		} else {
+			e.i("%s %d(SI), %s", f.bcast(), (u*f.mr+r)*sz, bc)
+		}
+		for x := range v.nv {
+			e.i("VFMADD231%s %s, %s, %s", f.suffix(), f.bv(x), bc, f.acc(r, x))
+		}
+	}
+	if strided {
+		// The next step of A: every row base moves by acs.
+		e.i("ADDQ R11, SI")
+		if rows > 5 {
+			e.i("ADDQ R11, AX")
+		}
+		if rows > 10 {
+			e.i("ADDQ R11, BX")
 		}
 	}
 }
 
-// kernel emits the function for rows rows.
-func (e *emitter) kernel(f family, rows int) {
+// aRow is the address of row r of the strided A at the current step:
+// rows 0-4 from SI, 5-9 from AX = SI + 5·ars, 10-14 from BX = SI + 10·ars,
+// with R12 = ars and R13 = 3·ars.
+func aRow(r int) string {
+	base := [...]string{"SI", "AX", "BX"}[r/5]
+	return "(" + base + ")" + [...]string{"", "(R12*1)", "(R12*2)", "(R13*1)", "(R12*4)"}[r%5]
+}
+
+// variant is one function of a family: the tile's row count, packed or
+// strided operands, and for the masked ones (AVX-512 only) the vectors
+// per row it computes, the columns it reads and writes given by a mask.
+type variant struct {
+	rows    int
+	strided bool
+	masked  bool
+	nv      int
+}
+
+// args returns the Go signature's parameters after kc and the frame's
+// argument size.
+func (v variant) args() (string, int) {
+	p, n := "a, b, c unsafe.Pointer, ldc, acc int", 48
+	if v.strided {
+		p, n = "a unsafe.Pointer, ars, acs int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc, acc int", 72
+	}
+	if v.masked {
+		p, n = strings.TrimSuffix(p, " int")+", mask int", n+8
+	}
+	return p, n
+}
+
+// kernel emits the function of variant v: packed operands, or strided
+// ones (A at any row and k strides, B rows at any stride).
+func (e *emitter) kernel(f family, v variant) {
+	rows, strided := v.rows, v.strided
 	sz := f.size()
 	mov := "VMOVUP" + f.suffix()[1:]
-	e.f("// func %s(kc int, a, b, c unsafe.Pointer, ldc, acc int)", f.name(rows))
-	e.f("TEXT ·%s(SB), NOSPLIT, $0-48", f.name(rows))
-	e.i("MOVQ kc+0(FP), CX")
-	e.i("MOVQ a+8(FP), SI")
-	e.i("MOVQ b+16(FP), DX")
-	e.i("MOVQ c+24(FP), DI")
-	e.i("MOVQ ldc+32(FP), R9")
+	name := f.name(v)
+	params, argsz := v.args()
+	e.f("// func %s(kc int, %s)", name, params)
+	e.f("TEXT ·%s(SB), NOSPLIT, $0-%d", name, argsz)
+	accOff := 40
+	if strided {
+		accOff = 64
+		e.i("MOVQ kc+0(FP), CX")
+		e.i("MOVQ a+8(FP), SI")
+		e.i("MOVQ ars+16(FP), R12")
+		e.i("MOVQ acs+24(FP), R11")
+		e.i("MOVQ b+32(FP), DX")
+		e.i("MOVQ ldb+40(FP), R8")
+		e.i("MOVQ c+48(FP), DI")
+		e.i("MOVQ ldc+56(FP), R9")
+	} else {
+		e.i("MOVQ kc+0(FP), CX")
+		e.i("MOVQ a+8(FP), SI")
+		e.i("MOVQ b+16(FP), DX")
+		e.i("MOVQ c+24(FP), DI")
+		e.i("MOVQ ldc+32(FP), R9")
+	}
+	if v.masked {
+		// K1, K2, ... mask the vectors of a row: lane bits of mask.
+		e.i("MOVQ mask+%d(FP), AX", accOff+8)
+		lanes := f.vbytes() / sz
+		for x := range v.nv {
+			e.i("KMOVW AX, K%d", 1+x)
+			if x < v.nv-1 {
+				e.i("SHRQ $%d, AX", lanes)
+			}
+		}
+	}
 	// Prefetch the tile of C: it is read or written once the loop ends.
 	e.i("MOVQ DI, AX")
 	for r := range rows {
-		for off := 0; off < f.nr*sz; off += 64 {
+		for off := 0; off < v.nv*f.vbytes(); off += 64 {
 			e.i("PREFETCHT0 %d(AX)", off)
 		}
 		if r < rows-1 {
 			e.i("ADDQ R9, AX")
 		}
 	}
+	if strided {
+		e.i("LEAQ (R12)(R12*2), R13")
+		e.i("LEAQ (R8)(R8*2), R10")
+		if rows > 5 {
+			e.i("LEAQ (SI)(R12*4), AX")
+			e.i("ADDQ R12, AX")
+		}
+		if rows > 10 {
+			e.i("LEAQ (AX)(R12*4), BX")
+			e.i("ADDQ R12, BX")
+		}
+	}
 	for r := range rows {
-		for v := range f.nv() {
-			a := f.acc(r, v)
+		for x := range v.nv {
+			a := f.acc(r, x)
 			e.i("%s %s, %s, %s", f.zero(), a, a, a)
 		}
 	}
@@ -180,10 +316,14 @@ func (e *emitter) kernel(f family, rows int) {
 	e.i("JLT tail")
 	e.f("loop:")
 	for u := range f.unroll {
-		e.step(f, rows, u)
+		e.step(f, v, u)
 	}
-	e.i("ADDQ $%d, SI", f.unroll*f.mr*sz)
-	e.i("ADDQ $%d, DX", f.unroll*f.nr*sz)
+	if strided {
+		e.i("LEAQ (DX)(R8*4), DX")
+	} else {
+		e.i("ADDQ $%d, SI", f.unroll*f.mr*sz)
+		e.i("ADDQ $%d, DX", f.unroll*f.nr*sz)
+	}
 	e.i("SUBQ $%d, CX", f.unroll)
 	e.i("CMPQ CX, $%d", f.unroll)
 	e.i("JGE loop")
@@ -191,20 +331,28 @@ func (e *emitter) kernel(f family, rows int) {
 	e.i("TESTQ CX, CX")
 	e.i("JEQ done")
 	e.f("one:")
-	e.step(f, rows, 0)
-	e.i("ADDQ $%d, SI", f.mr*sz)
-	e.i("ADDQ $%d, DX", f.nr*sz)
+	e.step(f, v, 0)
+	if strided {
+		e.i("ADDQ R8, DX")
+	} else {
+		e.i("ADDQ $%d, SI", f.mr*sz)
+		e.i("ADDQ $%d, DX", f.nr*sz)
+	}
 	e.i("DECQ CX")
 	e.i("JNE one")
 	e.f("done:")
-	e.i("MOVQ acc+40(FP), AX")
+	e.i("MOVQ acc+%d(FP), AX", accOff)
 	e.i("TESTQ AX, AX")
 	e.i("JEQ store")
 	e.i("MOVQ DI, AX")
 	for r := range rows {
-		for v := range f.nv() {
-			a := f.acc(r, v)
-			e.i("VADD%s %d(AX), %s, %s", f.suffix(), v*f.vbytes(), a, a)
+		for x := range v.nv {
+			a := f.acc(r, x)
+			if v.masked {
+				e.i("VADD%s %d(AX), %s, K%d, %s", f.suffix(), x*f.vbytes(), a, 1+x, a)
+			} else {
+				e.i("VADD%s %d(AX), %s, %s", f.suffix(), x*f.vbytes(), a, a)
+			}
 		}
 		if r < rows-1 {
 			e.i("ADDQ R9, AX")
@@ -212,13 +360,186 @@ func (e *emitter) kernel(f family, rows int) {
 	}
 	e.f("store:")
 	for r := range rows {
-		for v := range f.nv() {
-			e.i("%s %s, %d(DI)", mov, f.acc(r, v), v*f.vbytes())
+		for x := range v.nv {
+			if v.masked {
+				e.i("%s %s, K%d, %d(DI)", mov, f.acc(r, x), 1+x, x*f.vbytes())
+			} else {
+				e.i("%s %s, %d(DI)", mov, f.acc(r, x), x*f.vbytes())
+			}
 		}
 		if r < rows-1 {
 			e.i("ADDQ R9, DI")
 		}
 	}
+	e.i("VZEROUPPER")
+	e.i("RET")
+	e.f("")
+}
+
+// transpose emits the packing transposes: out[k*w + l] = line l's
+// element k for 4 lines at a time and 4 steps of k at a time, as 4×4
+// blocks (float32 in XMM registers, float64 in YMM). Arguments: out, src,
+// ld (bytes between lines), ow (bytes between out's rows: w·size),
+// groups (of 4 lines), blocks (of 4 steps).
+func (e *emitter) transpose(dt string) {
+	name := "transpose" + dt
+	e.f("// func %s(out, src unsafe.Pointer, ld, ow, groups, blocks int)", name)
+	e.f("TEXT ·%s(SB), NOSPLIT, $0-48", name)
+	e.i("MOVQ out+0(FP), DI")
+	e.i("MOVQ src+8(FP), SI")
+	e.i("MOVQ ld+16(FP), R8")
+	e.i("MOVQ ow+24(FP), R9")
+	e.i("MOVQ groups+32(FP), CX")
+	e.i("MOVQ blocks+40(FP), R10")
+	e.i("LEAQ (R8)(R8*2), R11") // 3 lines
+	e.i("LEAQ (R9)(R9*2), R12") // 3 rows of out
+	e.i("MOVQ R8, R13")
+	e.i("SHLQ $2, R13") // 4 lines
+	e.f("group:")
+	e.i("MOVQ SI, AX")
+	e.i("MOVQ DI, BX")
+	e.i("MOVQ R10, DX")
+	e.f("block:")
+	if dt == "F32" {
+		// Lines r0..r3 hold 4 steps each; t0 = [a0 b0 a1 b1],
+		// t1 = [a2 b2 a3 b3], t2 = [c0 d0 c1 d1], t3 = [c2 d2 c3 d3].
+		e.i("VMOVUPS (AX), X0")
+		e.i("VMOVUPS (AX)(R8*1), X1")
+		e.i("VMOVUPS (AX)(R8*2), X2")
+		e.i("VMOVUPS (AX)(R11*1), X3")
+		e.i("VUNPCKLPS X1, X0, X4")
+		e.i("VUNPCKHPS X1, X0, X5")
+		e.i("VUNPCKLPS X3, X2, X6")
+		e.i("VUNPCKHPS X3, X2, X7")
+		e.i("VMOVLHPS X6, X4, X0") // [a0 b0 c0 d0]
+		e.i("VMOVHLPS X4, X6, X1") // [a1 b1 c1 d1]
+		e.i("VMOVLHPS X7, X5, X2") // [a2 b2 c2 d2]
+		e.i("VMOVHLPS X5, X7, X3") // [a3 b3 c3 d3]
+		e.i("VMOVUPS X0, (BX)")
+		e.i("VMOVUPS X1, (BX)(R9*1)")
+		e.i("VMOVUPS X2, (BX)(R9*2)")
+		e.i("VMOVUPS X3, (BX)(R12*1)")
+		e.i("ADDQ $16, AX")
+	} else {
+		// t0 = [a0 b0 a2 b2], t1 = [a1 b1 a3 b3], t2 = [c0 d0 c2 d2],
+		// t3 = [c1 d1 c3 d3]; the 128-bit halves then pair up.
+		e.i("VMOVUPD (AX), Y0")
+		e.i("VMOVUPD (AX)(R8*1), Y1")
+		e.i("VMOVUPD (AX)(R8*2), Y2")
+		e.i("VMOVUPD (AX)(R11*1), Y3")
+		e.i("VUNPCKLPD Y1, Y0, Y4")
+		e.i("VUNPCKHPD Y1, Y0, Y5")
+		e.i("VUNPCKLPD Y3, Y2, Y6")
+		e.i("VUNPCKHPD Y3, Y2, Y7")
+		e.i("VPERM2F128 $0x20, Y6, Y4, Y0") // [a0 b0 c0 d0]
+		e.i("VPERM2F128 $0x20, Y7, Y5, Y1") // [a1 b1 c1 d1]
+		e.i("VPERM2F128 $0x31, Y6, Y4, Y2") // [a2 b2 c2 d2]
+		e.i("VPERM2F128 $0x31, Y7, Y5, Y3") // [a3 b3 c3 d3]
+		e.i("VMOVUPD Y0, (BX)")
+		e.i("VMOVUPD Y1, (BX)(R9*1)")
+		e.i("VMOVUPD Y2, (BX)(R9*2)")
+		e.i("VMOVUPD Y3, (BX)(R12*1)")
+		e.i("ADDQ $32, AX")
+	}
+	e.i("LEAQ (BX)(R9*4), BX")
+	e.i("DECQ DX")
+	e.i("JNE block")
+	e.i("ADDQ R13, SI")
+	if dt == "F32" {
+		e.i("ADDQ $16, DI")
+	} else {
+		e.i("ADDQ $32, DI")
+	}
+	e.i("DECQ CX")
+	e.i("JNE group")
+	e.i("VZEROUPPER")
+	e.i("RET")
+	e.f("")
+}
+
+// copyBytes lists the row lengths in bytes that copyRows routines are
+// written for: the widths of the families' tiles (MR and NR times the
+// element size).
+func copyBytes() []int {
+	seen := map[int]bool{}
+	var out []int
+	for _, f := range families {
+		for _, w := range []int{f.mr * f.size(), f.nr * f.size()} {
+			if !seen[w] && w%8 == 0 {
+				seen[w] = true
+				out = append(out, w)
+			}
+		}
+	}
+	for _, w := range []int{goMR * 4, goMR * 8} { // the portable tiles
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// goMR is the portable family's tile width (rows and columns).
+const goMR = 4
+
+// copyRows emits the packing copy of rows of n bytes: kc rows from src
+// (ls bytes apart) to out (lo bytes apart), in 32-, 16- and 8-byte moves.
+func (e *emitter) copyRows(n int) {
+	name := fmt.Sprintf("copyRows%d", n)
+	e.f("// func %s(out, src unsafe.Pointer, lo, ls, kc int)", name)
+	e.f("TEXT ·%s(SB), NOSPLIT, $0-40", name)
+	e.i("MOVQ out+0(FP), DI")
+	e.i("MOVQ src+8(FP), SI")
+	e.i("MOVQ lo+16(FP), R8")
+	e.i("MOVQ ls+24(FP), R9")
+	e.i("MOVQ kc+32(FP), CX")
+	e.i("TESTQ CX, CX")
+	e.i("JEQ done")
+	e.f("loop:")
+	type mv struct {
+		off, size int
+	}
+	var mvs []mv
+	for off := 0; off < n; {
+		switch {
+		case n-off >= 32:
+			mvs = append(mvs, mv{off, 32})
+			off += 32
+		case n-off >= 16:
+			mvs = append(mvs, mv{off, 16})
+			off += 16
+		default:
+			mvs = append(mvs, mv{off, 8})
+			off += 8
+		}
+	}
+	for i, m := range mvs {
+		switch m.size {
+		case 32:
+			e.i("VMOVUPS %d(SI), Y%d", m.off, i)
+		case 16:
+			e.i("VMOVUPS %d(SI), X%d", m.off, i)
+		default:
+			e.i("MOVQ %d(SI), R%d", m.off, 10+i%4)
+		}
+	}
+	for i, m := range mvs {
+		switch m.size {
+		case 32:
+			e.i("VMOVUPS Y%d, %d(DI)", i, m.off)
+		case 16:
+			e.i("VMOVUPS X%d, %d(DI)", i, m.off)
+		default:
+			e.i("MOVQ R%d, %d(DI)", 10+i%4, m.off)
+		}
+	}
+	e.i("ADDQ R9, SI")
+	e.i("ADDQ R8, DI")
+	e.i("DECQ CX")
+	e.i("JNE loop")
+	e.f("done:")
 	e.i("VZEROUPPER")
 	e.i("RET")
 	e.f("")
@@ -237,9 +558,16 @@ func asm() []byte {
 	e.f("#include \"textflag.h\"")
 	e.f("")
 	for _, f := range families {
-		for rows := 1; rows <= f.mr; rows++ {
-			e.kernel(f, rows)
+		for _, t := range f.variants() {
+			for _, v := range t {
+				e.kernel(f, v)
+			}
 		}
+	}
+	e.transpose("F32")
+	e.transpose("F64")
+	for _, n := range copyBytes() {
+		e.copyRows(n)
 	}
 	return e.b.Bytes()
 }
@@ -258,17 +586,66 @@ func decls() ([]byte, error) {
 	e.f("import \"unsafe\"")
 	e.f("")
 	for _, f := range families {
-		for rows := 1; rows <= f.mr; rows++ {
-			e.f("//go:noescape")
-			e.f("func %s(kc int, a, b, c unsafe.Pointer, ldc, acc int)", f.name(rows))
-			e.f("")
+		for _, t := range f.variants() {
+			for _, v := range t {
+				params, _ := v.args()
+				e.f("//go:noescape")
+				e.f("func %s(kc int, %s)", f.name(v), params)
+				e.f("")
+			}
 		}
 	}
+	e.f("// transposeF32 and transposeF64 write out[k*w + l] = element k of line l")
+	e.f("// (at src + l·ld bytes) for lines l in [0, 4·groups) and steps k in")
+	e.f("// [0, 4·blocks), ow = w·size bytes; they need AVX.")
+	e.f("//")
+	e.f("//go:noescape")
+	e.f("func transposeF32(out, src unsafe.Pointer, ld, ow, groups, blocks int)")
+	e.f("")
+	e.f("//go:noescape")
+	e.f("func transposeF64(out, src unsafe.Pointer, ld, ow, groups, blocks int)")
+	e.f("")
+	e.f("// copyRowsN copies kc rows of N bytes from src (ls bytes apart) to out")
+	e.f("// (lo bytes apart); they need AVX.")
+	for _, n := range copyBytes() {
+		e.f("//")
+		e.f("//go:noescape")
+		e.f("func copyRows%d(out, src unsafe.Pointer, lo, ls, kc int)", n)
+		e.f("")
+	}
+	e.f("// copyRowsAsm maps a row length in bytes to its copy.")
+	e.f("var copyRowsAsm = map[int]func(out, src unsafe.Pointer, lo, ls, kc int){")
+	for _, n := range copyBytes() {
+		e.i("%d: copyRows%d,", n, n)
+	}
+	e.f("}")
+	e.f("")
 	for _, f := range families {
 		e.f("// kern%s%s computes up to %d×%d tiles of %s.", f.dt, f.isa, f.mr, f.nr, strings.ToLower(f.dt))
-		e.f("var kern%s%s = family{name: %q, mr: %d, nr: %d, rows: []microFn{", f.dt, f.isa, strings.ToLower(f.isa), f.mr, f.nr)
-		for rows := 1; rows <= f.mr; rows++ {
-			e.i("%s,", f.name(rows))
+		e.f("var kern%s%s = family{name: %q, mr: %d, nr: %d, lanes: %d,", f.dt, f.isa, strings.ToLower(f.isa), f.mr, f.nr, f.vbytes()/f.size())
+		vs := f.variants()
+		list := func(t []variant) {
+			for _, v := range t {
+				e.i("%s,", f.name(v))
+			}
+		}
+		e.f("rows: []microFn{")
+		list(vs[0])
+		e.f("}, strided: []stridedFn{")
+		list(vs[1])
+		if len(vs) > 2 {
+			e.f("}, masked: [][]maskedFn{")
+			for x := 2; x < len(vs); x += 2 {
+				e.f("{")
+				list(vs[x])
+				e.f("},")
+			}
+			e.f("}, stridedMasked: [][]stridedMaskedFn{")
+			for x := 3; x < len(vs); x += 2 {
+				e.f("{")
+				list(vs[x])
+				e.f("},")
+			}
 		}
 		e.f("}}")
 		e.f("")
