@@ -54,4 +54,3 @@ func clockHz() float64 {
 	}
 	return best
 }
-
