@@ -10,7 +10,7 @@ PTXAS_FETCH = scripts/fetch-ptxas.sh
 FUZZTIME ?= 60s
 SMOKE_FUZZTIME ?= 20s
 
-.PHONY: all build test vet race ptxas gcc fuzz fuzz-smoke bench-cpu bench-gpu generate clean
+.PHONY: all build test vet race ptxas gcc fuzz fuzz-smoke bench-cpu bench-gemm bench-gpu generate clean
 
 all: build test
 
@@ -62,6 +62,16 @@ test: build vet ptxas gcc race fuzz-smoke
 # python3-numexpr, libopenblas0-pthread), printed as one table.
 bench-cpu:
 	( $(GO) test -run '^$$' -bench . -benchtime 5x ./exec/cpu/ ; /usr/bin/python3 bench/cpu_peers.py 5 ) | $(GO) run ./bench/cpujoin
+
+# internal/gemm beside NumPy + OpenBLAS (python3-numpy,
+# libopenblas0-pthread), both sides timed interleaved, round by round;
+# GEMM_ROUNDS rounds, GEMM_ONLY a regular expression of workloads.
+GEMM_ROUNDS ?= 5
+GEMM_ONLY ?= .
+bench-gemm:
+	mkdir -p bin
+	$(GO) test -c -o bin/gemm.test ./internal/gemm
+	/usr/bin/python3 bench/gemm_peers.py --go bin/gemm.test --rounds $(GEMM_ROUNDS) --only '$(GEMM_ONLY)'
 
 # GPU work is carried to a machine with an NVIDIA GPU (and no Go) as
 # prebuilt binaries in .gpu/: the exec/cuda and internal/cuda test

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -524,5 +525,24 @@ func TestErrors(t *testing.T) {
 	// Empty products need no data.
 	if err := gemm.Mul(0, 5, 3, gemm.Matrix[float64]{Stride: 3}, gemm.Matrix[float64]{Stride: 5}, nil, 5, nil); err != nil {
 		t.Fatalf("0x5x3: %v", err)
+	}
+}
+
+// FUSEFLOW_NOASM selects the portable kernels, as the CPU executor's
+// loops (the setting is read at init: run with FUSEFLOW_NOASM=1 to test
+// the other side); Options.Portable does for one product.
+func TestKernelChoice(t *testing.T) {
+	v := os.Getenv("FUSEFLOW_NOASM")
+	noasm := v != "" && v != "0"
+	for _, k := range []string{gemm.Kernel[float32](nil), gemm.Kernel[float64](nil)} {
+		if got, want := k == "go", noasm || len(gemm.Kernels[float32]()) == 1; got != want {
+			t.Fatalf("FUSEFLOW_NOASM=%q: kernel %q: portable got:%v want:%v", v, k, got, want)
+		}
+	}
+	if k := gemm.Kernel(&gemm.Options[float64]{Portable: true}); k != "go" {
+		t.Fatalf("Portable: kernel got:%q want:go", k)
+	}
+	if ks := gemm.Kernels[float32](); ks[len(ks)-1] != "go" {
+		t.Fatalf("Kernels got:%v want: the portable one last", ks)
 	}
 }
