@@ -148,10 +148,12 @@ func (e *firstErr) get() error {
 	return e.err
 }
 
-// workersFor returns the workers a single point's product gets.
+// workersFor returns the workers a single point's product gets: one per
+// parWork of work, at most one per micro-tile of C (k is never split).
 func (j *job[T]) workersFor() int {
 	w := j.m * j.n * j.k / parWork
-	return max(1, min(w, j.opt.Workers))
+	tiles := ((j.m + j.fam.mr - 1) / j.fam.mr) * ((j.n + j.fam.nr - 1) / j.fam.nr)
+	return max(1, min(w, tiles, j.opt.Workers))
 }
 
 func (j *job[T]) run() error {
@@ -384,24 +386,25 @@ func (j *job[T]) passParallel(ps pass[T], ss *scratches[T], workers, strips, pan
 
 // grid returns the rows and columns of a compute task of an mc×nc block
 // (multiples of MR and NR): columns of at most NCs (B's block in L2),
-// split finer, rows too, so that workers share several tasks each.
+// more column blocks if fewer than workers, all of about the same width,
+// and rows split so that there are about four tasks per worker, their
+// count a multiple of the workers where the rows allow (equal tasks,
+// none left to one worker at the end).
 func (j *job[T]) grid(mc, nc, workers int) (rowStep, colStep int) {
 	mr, nr := j.fam.mr, j.fam.nr
-	colStep = j.blk.ncs
-	rowStep = (mc + mr - 1) / mr * mr
-	if workers == 1 {
-		return rowStep, colStep
+	strips, panels := (mc+mr-1)/mr, (nc+nr-1)/nr
+	nCol := (nc + j.blk.ncs - 1) / j.blk.ncs
+	nCol = min(max(nCol, workers), panels)
+	perCol := (panels + nCol - 1) / nCol
+	colStep = perCol * nr
+	nCol = (panels + perCol - 1) / perCol
+	nRow := (4*workers + nCol - 1) / nCol
+	for nRow < strips && nCol*nRow%workers != 0 {
+		nRow++
 	}
-	nCol := (nc + colStep - 1) / colStep
-	if nCol < workers {
-		colStep = ((nc+workers-1)/workers + nr - 1) / nr * nr
-		nCol = (nc + colStep - 1) / colStep
-	}
-	want := 4 * workers
-	nRow := (want + nCol - 1) / nCol
-	rowStep = ((mc+nRow-1)/nRow + mr - 1) / mr * mr
-	rowStep = max(rowStep, 4*mr)
-	return rowStep, colStep
+	nRow = min(nRow, strips)
+	perRow := (strips + nRow - 1) / nRow
+	return perRow * mr, colStep
 }
 
 // compute runs the micro-kernels of the task at rows [r0, r0+rows) and
