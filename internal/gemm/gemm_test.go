@@ -243,16 +243,7 @@ func TestBlocksF64(t *testing.T) { testBlocks[float64](t) }
 
 func testBatches[T gemm.Float](t *testing.T) {
 	forKernels[T](t, func(t *testing.T, kern string) {
-		for i, p := range []prod{
-			{m: 5, n: 7, k: 3, batch: 1},
-			{m: 5, n: 7, k: 3, batch: 6, padA: 1},
-			{m: 13, n: 17, k: 9, batch: 5, bcastA: true, tb: true},
-			{m: 13, n: 17, k: 9, batch: 5, bcastB: true, ta: true, padC: 2},
-			{m: 20, n: 33, k: 40, batch: 4, offsets: true, accumulate: true},
-			{m: 1, n: 1, k: 1, batch: 9, offsets: true},
-			{m: 90, n: 70, k: 100, batch: 3, bcastB: true},
-			{m: 7, n: 9, k: 0, batch: 3},
-		} {
+		for i, p := range batchCases() {
 			for _, w := range []int{1, 2, 4} {
 				o := &gemm.Options[T]{Workers: w, Accumulate: p.accumulate}
 				gemm.SetKernel(o, kern)
@@ -260,6 +251,24 @@ func testBatches[T gemm.Float](t *testing.T) {
 			}
 		}
 	})
+}
+
+// batchCases are the batched products (the larger ones without the race
+// detector).
+func batchCases() []prod {
+	ps := []prod{
+		{m: 5, n: 7, k: 3, batch: 1},
+		{m: 5, n: 7, k: 3, batch: 6, padA: 1},
+		{m: 13, n: 17, k: 9, batch: 5, bcastA: true, tb: true},
+		{m: 13, n: 17, k: 9, batch: 5, bcastB: true, ta: true, padC: 2},
+		{m: 20, n: 33, k: 40, batch: 4, offsets: true, accumulate: true},
+		{m: 1, n: 1, k: 1, batch: 9, offsets: true},
+		{m: 7, n: 9, k: 0, batch: 3},
+	}
+	if !raceOn {
+		ps = append(ps, prod{m: 90, n: 70, k: 100, batch: 3, bcastB: true})
+	}
+	return ps
 }
 
 func TestBatchesF32(t *testing.T) { testBatches[float32](t) }
@@ -447,6 +456,9 @@ func TestEpilogueF64(t *testing.T) { testEpilogue[float64](t) }
 // worker number out of range is an error, not a crash.
 func TestRunner(t *testing.T) {
 	p := prod{m: 120, n: 300, k: 200, batch: 3}
+	if raceOn {
+		p = prod{m: 60, n: 200, k: 70, batch: 3} // still 3 workers a point
+	}
 	calls := 0
 	o := &gemm.Options[float64]{Workers: 3, Run: func(tasks int, fn func(w, t int)) error {
 		calls++
