@@ -6,18 +6,19 @@ package gemm
 
 import (
 	"runtime"
-	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // threadTime returns the CPU time the calling thread has used; callers
 // lock their goroutine to the thread.
 func threadTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(1 /* RUSAGE_THREAD */, &ru); err != nil {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
 		return 0
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return time.Duration(ts.Nano())
 }
 
 var sink, mulBy uint64 = 0, 0x9E3779B97F4A7C15

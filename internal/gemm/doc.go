@@ -42,8 +42,9 @@
 // sizes. Products use up to Options.Workers goroutines (GOMAXPROCS by
 // default), or a caller's pool through Options.Run; small products run on
 // one worker, and batches of small products run a point per task. Small
-// products (A and B within half of L2) read their operands in place;
-// larger ones are packed into cache-sized blocks first.
+// and medium products (A and B within an eighth of L3, at most four L2s)
+// read their operands in place; larger ones are packed into cache-sized
+// blocks first.
 //
 // Mul and MulBatch are safe for concurrent use on distinct C.
 package gemm
