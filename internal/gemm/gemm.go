@@ -11,8 +11,9 @@ type Float interface{ float32 | float64 }
 // with row stride Stride, or, with Trans, column-major with column
 // stride Stride (the transpose of a row-major matrix). Element (i, j) of
 // the logical matrix is Data[i*Stride+j], or Data[j*Stride+i] with
-// Trans. Stride is at least 1 and at least the length of the stored
-// rows (the logical column count, or the row count with Trans).
+// Trans. Stride is at least 1 and, unless a single row is stored, at
+// least the length of the stored rows (the logical column count, or the
+// row count with Trans).
 type Matrix[T Float] struct {
 	Data   []T
 	Stride int

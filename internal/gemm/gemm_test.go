@@ -534,6 +534,12 @@ func TestErrors(t *testing.T) {
 		t.Logf("%s: %v", tc.name, err)
 	}
 	_ = run
+	// A single stored row may have any stride.
+	one := gemm.Matrix[float32]{Data: []float32{1, 2, 3}, Stride: 1}
+	ones := gemm.Matrix[float32]{Data: slices.Repeat([]float32{1}, 12), Stride: 4}
+	if err := gemm.Mul(1, 4, 3, one, ones, c, 4, nil); err != nil || c[3] != 6 {
+		t.Fatalf("1x3 A with stride 1: err %v, C[0][3] got:%v want:6", err, c[3])
+	}
 	// Empty products need no data.
 	if err := gemm.Mul(0, 5, 3, gemm.Matrix[float64]{Stride: 3}, gemm.Matrix[float64]{Stride: 5}, nil, 5, nil); err != nil {
 		t.Fatalf("0x5x3: %v", err)
