@@ -103,6 +103,12 @@ func (t target) Prepare(p *fuse.Plan) (runner.Program, error) {
 		if b.chunk > 0 {
 			lk.chunk = b.chunk
 		}
+		// chunking sizes workers by the output; a product takes as many
+		// as its m·n·k work is worth (internal/gemm and the integer loop
+		// bound them themselves).
+		if k.Kind == fuse.KindMatMul {
+			lk.workers = b.workers
+		}
 		var err error
 		switch k.Kind {
 		case fuse.KindMap:

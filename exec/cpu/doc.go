@@ -49,11 +49,16 @@
 //     |sum - exact| <= 2^-24*|exact| + 2^-20*sum|x|. float64 Sum and all
 //     Prod accumulate in float64. The combination order depends on the
 //     chunk size only, so results do not depend on the number of workers.
-//   - float32 and float64 MatMul run gonum's blas32/blas64 Gemm on the
-//     buffers (transposed operands through the transpose flags) and
-//     accumulate in the operands' dtype: within about K*2^-24*sum|a||b|
-//     of the reference for float32. Integer MatMul wraps exactly as the
-//     reference.
+//   - float32 and float64 MatMul run internal/gemm (packed, cache-blocked,
+//     AVX-512 or AVX2/FMA micro-kernels, portable Go with FUSEFLOW_NOASM)
+//     on the buffers (transposed, strided and batch-broadcast operands read
+//     in place) and accumulate in the operands' dtype, one fused
+//     multiply-add per product in increasing k: within about
+//     (K+2)*2^-24*sum|a||b| of the reference for float32, the same bits
+//     whatever the number of workers, NaN and infinities propagated as in
+//     the definition (0*Inf is NaN). The fused epilogue runs on each tile
+//     of the product as it is finished. Integer MatMul wraps exactly as
+//     the reference.
 //
 // ArgMax and ArgMin return the first extreme index, a NaN winning (the
 // first NaN), as NumPy.
