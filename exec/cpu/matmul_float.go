@@ -15,6 +15,10 @@ import (
 	"github.com/fuseflow/fuseflow/internal/gemm"
 )
 
+// gemmPortable selects internal/gemm's portable Go kernels, set with the
+// scalar loops (FUSEFLOW_NOASM, setVector).
+var gemmPortable bool
+
 // mulFloat computes every batch point's product into acc (dense, point
 // after point) and, unless the kernel's epilogue only stores the
 // accumulator, runs the epilogue on each finished tile.
@@ -29,7 +33,8 @@ func mulFloat[T gemm.Float](ctx context.Context, m *mmKernel, ex *runState, acc 
 		bt.Offsets = func(i int) (int, int, int) { return offA(i), offB(i), i * mn }
 	}
 	opt := &gemm.Options[T]{
-		Workers: workers,
+		Workers:  workers,
+		Portable: gemmPortable,
 		Run: func(tasks int, fn func(worker, task int)) error {
 			return parallel(ctx, workers, tasks, fn)
 		},

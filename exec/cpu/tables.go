@@ -34,8 +34,9 @@ func vectorize[T any](name string, p *T, v T) {
 	}})
 }
 
-// setVector installs the registered vector loops (on) or the scalar ones
-// and returns the previous setting. It must not run while anything
+// setVector installs the registered vector loops (on) or the scalar ones,
+// with internal/gemm's assembly or portable kernels to match, and returns
+// the previous setting. It must not run while anything
 // evaluates: the tables are read without synchronization, and plans
 // lowered before keep the loops they resolved.
 func setVector(on bool) bool {
@@ -44,6 +45,7 @@ func setVector(on bool) bool {
 		s.set(on)
 	}
 	vecOn = on && len(vecSlots) > 0
+	gemmPortable = !on
 	return was
 }
 
