@@ -63,15 +63,18 @@ test: build vet ptxas gcc race fuzz-smoke
 bench-cpu:
 	( $(GO) test -run '^$$' -bench . -benchtime 5x ./exec/cpu/ ; /usr/bin/python3 bench/cpu_peers.py 5 ) | $(GO) run ./bench/cpujoin
 
-# internal/gemm beside NumPy + OpenBLAS (python3-numpy,
-# libopenblas0-pthread), both sides timed interleaved, round by round;
-# GEMM_ROUNDS rounds, GEMM_ONLY a regular expression of workloads.
+# internal/gemm, then MatMul through the CPU executor, beside NumPy +
+# OpenBLAS (python3-numpy, libopenblas0-pthread), both sides timed
+# interleaved, round by round; GEMM_ROUNDS rounds, GEMM_ONLY a regular
+# expression of workloads.
 GEMM_ROUNDS ?= 5
 GEMM_ONLY ?= .
 bench-gemm:
 	mkdir -p bin
 	$(GO) test -c -o bin/gemm.test ./internal/gemm
+	$(GO) test -c -o bin/cpu.test ./exec/cpu
 	/usr/bin/python3 bench/gemm_peers.py --go bin/gemm.test --rounds $(GEMM_ROUNDS) --only '$(GEMM_ONLY)'
+	/usr/bin/python3 bench/gemm_peers.py --go bin/cpu.test --exec --rounds $(GEMM_ROUNDS) --only '$(GEMM_ONLY)'
 
 # GPU work is carried to a machine with an NVIDIA GPU (and no Go) as
 # prebuilt binaries in .gpu/: the exec/cuda and internal/cuda test

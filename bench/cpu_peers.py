@@ -61,6 +61,13 @@ def main():
         ("matmul1024", "numpy", lambda: mats[1024][0] @ mats[1024][1]),
         ("matmul512", "numpy", lambda: mats[512][0] @ mats[512][1]),
     ]
+    # exec/cpu's BenchmarkMatMul/<dtype>/<n> and /<dtype>/<count>x<n>.
+    for dn, dt in (("f32", np.float32), ("f64", np.float64)):
+        for count, n in ((1, 64), (1, 128), (1, 256), (1, 512), (1, 1024), (1, 2048), (64, 64), (1024, 16)):
+            shape = (count, n, n) if count > 1 else (n, n)
+            p, q = uniform(shape, -1, 1).astype(dt), uniform(shape, -1, 1).astype(dt)
+            size = f"{count}x{n}" if count > 1 else f"{n}"
+            work.append((f"matmul/{dn}/{size}", "numpy", lambda p=p, q=q: p @ q))
     for name, lib, f in work:
         print(f"peer {name} {lib} {timeit(f, reps):.0f}", flush=True)
 

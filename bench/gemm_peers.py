@@ -9,11 +9,13 @@ machine shared with other work is measured when it is least disturbed.
 
 Alone, it prints one line per workload, `peer <workload> numpy <ns/op>`.
 Given the internal/gemm test binary (`go test -c -o gemm.test
-./internal/gemm`) with --go, it runs both sides interleaved, workload by
-workload, for several rounds (each round times NumPy and then Go back to
-back, so both see the same load) and prints one table: each side's best
-time over the rounds in GFLOP/s, the ratio of the best times, and the
-median and range of the per-round ratios.
+./internal/gemm`) with --go, or exec/cpu's with --go and --exec (its
+BenchmarkMatMul: the same products through the executor), it runs both
+sides interleaved, workload by workload, for several rounds (each round
+times NumPy and then Go back to back, so both see the same load) and
+prints one table: each side's best time over the rounds in GFLOP/s, the
+ratio of the best times, and the median and range of the per-round
+ratios.
 
 Needs Debian's python3-numpy and libopenblas0-pthread; run with
 /usr/bin/python3:
@@ -32,17 +34,21 @@ import numpy as np
 SIZES = [64, 128, 256, 512, 1024, 2048]
 BATCHES = [(4096, 8), (1024, 16), (256, 32), (64, 64), (16, 128), (8, 256)]
 DTYPES = {"f32": np.float32, "f64": np.float64}
+# exec/cpu's BenchmarkMatMul (through the executor): its batches.
+EXEC_BATCHES = [(64, 64), (1024, 16)]
 
 
-def workloads(only):
+def workloads(only, executor=False):
     """(name, go benchmark, count, n, dtype) for each workload."""
     out = []
     for n in SIZES:
         for d in DTYPES:
-            out.append((f"{d}/{n}", f"BenchmarkMul/{d}/{n}", 1, n, d))
-    for count, n in BATCHES:
+            bench = f"BenchmarkMatMul/{d}/{n}" if executor else f"BenchmarkMul/{d}/{n}"
+            out.append((f"{d}/{n}", bench, 1, n, d))
+    for count, n in EXEC_BATCHES if executor else BATCHES:
         for d in DTYPES:
-            out.append((f"{d}/{count}x{n}", f"BenchmarkMulBatch/{d}/{count}x{n}", count, n, d))
+            bench = f"BenchmarkMatMul/{d}/{count}x{n}" if executor else f"BenchmarkMulBatch/{d}/{count}x{n}"
+            out.append((f"{d}/{count}x{n}", bench, count, n, d))
     if only:
         rx = re.compile(only)
         out = [w for w in out if rx.search(w[0])]
@@ -90,10 +96,12 @@ def go_time(binary, bench, reps):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--go", help="internal/gemm test binary: run both sides interleaved")
+    ap.add_argument("--exec", action="store_true",
+                    help="--go is exec/cpu's test binary: time its BenchmarkMatMul (products through the executor)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--only", help="regular expression selecting workloads, such as 'f32/1024$'")
     args = ap.parse_args()
-    work = workloads(args.only)
+    work = workloads(args.only, args.exec)
     if not args.go:
         for name, _, count, n, d in work:
             print(f"peer {name} numpy {numpy_time(count, n, d, reps_for(count, n)):.0f}", flush=True)

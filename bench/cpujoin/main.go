@@ -24,8 +24,8 @@ var goNames = map[string]string{
 	"BenchmarkElementwise/expr/unfused":  "expr-unfused",
 	"BenchmarkSum":                       "sum",
 	"BenchmarkSoftmax":                   "softmax",
-	"BenchmarkMatMul/1024x1024x1024":     "matmul1024",
-	"BenchmarkMatMul/512x512x512":        "matmul512",
+	"BenchmarkMatMul/f32/1024":           "matmul1024",
+	"BenchmarkMatMul/f32/512":            "matmul512",
 }
 
 var order = []string{"chain", "chain-unfused", "expr", "expr-unfused", "sum", "softmax", "matmul1024", "matmul512"}

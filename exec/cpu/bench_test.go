@@ -8,6 +8,7 @@ package cpu_test
 import (
 	"context"
 	"flag"
+	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -44,12 +45,23 @@ func benchInput(b *testing.B, alloc memory.Allocator, s graph.Shape, seed uint64
 
 // benchInputT is benchInput for tests and benchmarks.
 func benchInputT(b testing.TB, alloc memory.Allocator, s graph.Shape, seed uint64, lo, hi float32) (*graph.Node, *exec.Tensor) {
-	n := graph.Input(graph.Float32, s, "x")
-	t, err := exec.NewTensor(alloc, graph.Float32, s)
+	return benchInputD(b, alloc, graph.Float32, s, seed, lo, hi)
+}
+
+// benchInputD is benchInputT in float32 or float64.
+func benchInputD(b testing.TB, alloc memory.Allocator, d graph.DType, s graph.Shape, seed uint64, lo, hi float32) (*graph.Node, *exec.Tensor) {
+	n := graph.Input(d, s, "x")
+	t, err := exec.NewTensor(alloc, d, s)
 	if err != nil {
 		b.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(seed, 1))
+	if d == graph.Float64 {
+		for i := range exec.Elems[float64](t) {
+			exec.Elems[float64](t)[i] = float64(lo) + float64(hi-lo)*r.Float64()
+		}
+		return n, t
+	}
 	v := exec.Elems[float32](t)
 	for i := range v {
 		v[i] = lo + (hi-lo)*r.Float32()
@@ -193,20 +205,37 @@ func BenchmarkSoftmax(b *testing.B) {
 	runBench(b, benchBackend(), alloc, []*graph.Node{out}, map[*graph.Node]*exec.Tensor{x: t}, 2*4*n*n)
 }
 
-// BenchmarkMatMul multiplies float32 matrices: m x k by k x n.
+// BenchmarkMatMul multiplies square matrices through the executor (plan
+// cached, output from the pool): BenchmarkMatMul/<dtype>/<n> one n×n
+// product, BenchmarkMatMul/<dtype>/<count>x<n> a batch of count of them.
+// bench/gemm_peers.py --exec runs NumPy on the same shapes interleaved.
 func BenchmarkMatMul(b *testing.B) {
-	for _, s := range []struct {
-		name    string
-		m, k, n int
-	}{{"1024x1024x1024", 1024, 1024, 1024}, {"512x512x512", 512, 512, 512}} {
-		b.Run(s.name, func(b *testing.B) {
-			alloc := benchAlloc()
-			x, xt := benchInput(b, alloc, graph.Shape{s.m, s.k}, 9, -1, 1)
-			y, yt := benchInput(b, alloc, graph.Shape{s.k, s.n}, 10, -1, 1)
-			defer xt.Release()
-			defer yt.Release()
-			runBench(b, benchBackend(), alloc, []*graph.Node{graph.MatMul(x, y)},
-				map[*graph.Node]*exec.Tensor{x: xt, y: yt}, int64(4*(s.m*s.k+s.k*s.n+s.m*s.n)))
-		})
+	for _, d := range []graph.DType{graph.Float32, graph.Float64} {
+		name := map[graph.DType]string{graph.Float32: "f32", graph.Float64: "f64"}[d]
+		for _, s := range matMulBenchShapes {
+			id := fmt.Sprint(s.n)
+			if s.count > 1 {
+				id = fmt.Sprintf("%dx%d", s.count, s.n)
+			}
+			b.Run(name+"/"+id, func(b *testing.B) {
+				alloc := benchAlloc()
+				shape := graph.Shape{s.n, s.n}
+				if s.count > 1 {
+					shape = graph.Shape{s.count, s.n, s.n}
+				}
+				x, xt := benchInputD(b, alloc, d, shape, 9, -1, 1)
+				y, yt := benchInputD(b, alloc, d, shape, 10, -1, 1)
+				defer xt.Release()
+				defer yt.Release()
+				runBench(b, benchBackend(), alloc, []*graph.Node{graph.MatMul(x, y)},
+					map[*graph.Node]*exec.Tensor{x: xt, y: yt}, int64(3*shape.Size()*d.Size()))
+				b.ReportMetric(2*float64(s.count)*float64(s.n*s.n*s.n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
 	}
+}
+
+// matMulBenchShapes are BenchmarkMatMul's products: count n×n·n×n.
+var matMulBenchShapes = []struct{ count, n int }{
+	{1, 64}, {1, 128}, {1, 256}, {1, 512}, {1, 1024}, {1, 2048}, {64, 64}, {1024, 16},
 }
