@@ -25,10 +25,10 @@ var unaryFuncs = map[string]func(*arr) *arr{
 	"trunc": (*arr).Trunc, "recip": (*arr).Reciprocal, "square": (*arr).Square,
 	"isnan": (*arr).IsNaN, "isinf": (*arr).IsInf, "not": (*arr).Not,
 	"T": (*arr).Transpose, "copy": (*arr).Contiguous,
-	"f32": func(a *arr) *arr { return a.AsType(graph.Float32) },
-	"f64": func(a *arr) *arr { return a.AsType(graph.Float64) },
-	"i32": func(a *arr) *arr { return a.AsType(graph.Int32) },
-	"i64": func(a *arr) *arr { return a.AsType(graph.Int64) },
+	"f32":  func(a *arr) *arr { return a.AsType(graph.Float32) },
+	"f64":  func(a *arr) *arr { return a.AsType(graph.Float64) },
+	"i32":  func(a *arr) *arr { return a.AsType(graph.Int32) },
+	"i64":  func(a *arr) *arr { return a.AsType(graph.Int64) },
 	"bool": func(a *arr) *arr { return a.AsType(graph.Bool) },
 }
 
