@@ -58,10 +58,23 @@ fuzz-smoke:
 
 test: build vet ptxas gcc race fuzz-smoke
 
-# CPU benchmarks beside NumPy and NumExpr (Debian: python3-numpy,
-# python3-numexpr, libopenblas0-pthread), printed as one table.
+# The CPU benchmark suite (bench/workloads.txt) beside NumPy and NumExpr,
+# printed as one table ending in "min speedup vs NumPy: X (workload),
+# geomean: Y". BENCH=regex runs the workloads whose names match (e.g.
+# BENCH='^(exp|log)\.'); BENCHTIME is the time spent per workload and
+# library. The peers run on /usr/bin/python3 with Debian's python3-numpy,
+# python3-numexpr and libopenblas0-pthread: when one is missing this
+# prints the apt-get command that installs them and fails.
+BENCH ?=
+BENCHTIME ?= 0.3
 bench-cpu:
-	( $(GO) test -run '^$$' -bench . -benchtime 5x ./exec/cpu/ ; /usr/bin/python3 bench/cpu_peers.py 5 ) | $(GO) run ./bench/cpujoin
+	@[ -x /usr/bin/python3 ] || { printf '%s\n  %s\n' "bench-cpu needs /usr/bin/python3 with NumPy and NumExpr; install with:" \
+		"sudo apt-get install -y python3-numpy python3-numexpr libopenblas0-pthread" >&2; exit 1; }
+	@/usr/bin/python3 bench/cpu_peers.py --check-deps
+	@uptime
+	( $(GO) test -run '^$$' -bench '^BenchmarkSuite' -benchtime $(BENCHTIME)s ./exec/cpu/ -args -suite '$(BENCH)' ; \
+	  /usr/bin/python3 bench/cpu_peers.py --filter '$(BENCH)' --min-time $(BENCHTIME) ) | $(GO) run ./bench/cpujoin
+	@uptime
 
 # internal/gemm, then MatMul through the CPU executor, beside NumPy +
 # OpenBLAS (python3-numpy, libopenblas0-pthread), both sides timed

@@ -1,42 +1,58 @@
-// Command cpujoin joins the output of exec/cpu's Go benchmarks and of
+// Command cpujoin joins the output of exec/cpu's BenchmarkSuite and of
 // bench/cpu_peers.py (both read from standard input, in any order) into
-// one table: workload | fuseflow | NumPy | NumExpr | fuseflow/NumPy
-// speedup, ending with the smallest speedup over NumPy on the elementwise
-// and softmax workloads.
+// one table in the order of bench/workloads.txt: workload | fuseflow |
+// NumPy | NumExpr | fuseflow/NumPy speedup | fuseflow GB/s | share of the
+// copy bandwidth measured in the same run. It ends with the line
 //
-//	(go test -run XXX -bench . ./exec/cpu/; /usr/bin/python3 bench/cpu_peers.py) | go run ./bench/cpujoin
+//	min speedup vs NumPy: X (workload), geomean: Y
+//
+// over the workloads both sides measured, and exits 1 when a benchmark
+// failed or nothing was measured.
+//
+//	(go test -run '^$' -bench '^BenchmarkSuite' ./exec/cpu/; /usr/bin/python3 bench/cpu_peers.py) | go run ./bench/cpujoin
 package main
 
 import (
 	"bufio"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/fuseflow/fuseflow/bench/suite"
 )
 
-// goNames maps Go benchmark names (without the -N suffix) to workloads.
-var goNames = map[string]string{
-	"BenchmarkElementwise/chain/fused":   "chain",
-	"BenchmarkElementwise/chain/unfused": "chain-unfused",
-	"BenchmarkElementwise/expr/fused":    "expr",
-	"BenchmarkElementwise/expr/unfused":  "expr-unfused",
-	"BenchmarkSum":                       "sum",
-	"BenchmarkSoftmax":                   "softmax",
-	"BenchmarkMatMul/f32/1024":           "matmul1024",
-	"BenchmarkMatMul/f32/512":            "matmul512",
+func main() {
+	list := flag.String("list", "bench/workloads.txt", "the workload list")
+	flag.Parse()
+	ws, err := suite.Load(*list)
+	if err == nil {
+		err = join(os.Stdin, os.Stdout, ws)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cpujoin:", err)
+		os.Exit(1)
+	}
 }
 
-var order = []string{"chain", "chain-unfused", "expr", "expr-unfused", "sum", "softmax", "matmul1024", "matmul512"}
+// measure is what the Go benchmark reported for one workload.
+type measure struct {
+	ns, mbs float64
+}
 
-// targets are the workloads the closing line summarizes.
-var targets = []string{"chain", "expr", "softmax"}
-
-func main() {
-	ff := map[string]float64{}
+// join reads benchmark and peer lines from r and writes the table to w.
+// It returns an error when a benchmark failed, when no workload was
+// measured, or when reading fails.
+func join(r io.Reader, w io.Writer, ws []suite.Workload) error {
+	ff := map[string]measure{}
+	copyBW := 0.0
 	peers := map[string]map[string]float64{"numpy": {}, "numexpr": {}}
-	sc := bufio.NewScanner(os.Stdin)
+	var failed []string
+	sc := bufio.NewScanner(r)
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
 		switch {
@@ -44,48 +60,84 @@ func main() {
 			if v, err := strconv.ParseFloat(f[3], 64); err == nil && peers[f[2]] != nil {
 				peers[f[2]][f[1]] = v
 			}
-		case len(f) >= 4 && strings.HasPrefix(f[0], "Benchmark") && f[3] == "ns/op":
+		case len(f) >= 2 && (f[0] == "---" && f[1] == "FAIL:" || f[0] == "FAIL"):
+			failed = append(failed, strings.Join(f, " "))
+		case len(f) >= 4 && strings.HasPrefix(f[0], "BenchmarkSuite") && f[3] == "ns/op":
 			name := f[0]
 			if i := strings.LastIndex(name, "-"); i > 0 {
 				name = name[:i]
 			}
-			if w, ok := goNames[name]; ok {
-				if v, err := strconv.ParseFloat(f[2], 64); err == nil {
-					ff[w] = v
-				}
+			ns, err := strconv.ParseFloat(f[2], 64)
+			if err != nil {
+				continue
+			}
+			mbs := 0.0
+			if len(f) >= 6 && f[5] == "MB/s" {
+				mbs, _ = strconv.ParseFloat(f[4], 64)
+			}
+			if rest, ok := strings.CutPrefix(name, "BenchmarkSuite/"); ok {
+				ff[rest] = measure{ns, mbs}
+			} else if strings.HasPrefix(name, "BenchmarkSuiteCopyBandwidth/") {
+				copyBW = max(copyBW, mbs/1000)
 			}
 		}
 	}
-	ms := func(v float64, ok bool) string {
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "| workload | fuseflow | NumPy | NumExpr | fuseflow/NumPy speedup | fuseflow GB/s | of copy bandwidth |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	lowest, lowName, logSum, n, rows := math.Inf(1), "", 0.0, 0, 0
+	for _, wl := range ws {
+		m, ok := ff[wl.Name]
 		if !ok {
-			return "-"
+			continue
 		}
-		return fmt.Sprintf("%.2f ms", v/1e6)
-	}
-	fmt.Println("| workload | fuseflow | NumPy | NumExpr | fuseflow/NumPy speedup |")
-	fmt.Println("|---|---|---|---|---|")
-	speed := map[string]float64{}
-	for _, w := range order {
-		f, okf := ff[w]
-		base := strings.TrimSuffix(w, "-unfused")
-		np, okn := peers["numpy"][base]
-		nx, okx := peers["numexpr"][base]
+		rows++
+		np, okn := peers["numpy"][wl.Name]
+		nx, okx := peers["numexpr"][wl.Name]
 		sp := "-"
-		if okf && okn && f > 0 {
-			speed[w] = np / f
-			sp = fmt.Sprintf("%.2f", np/f)
+		if okn && m.ns > 0 {
+			s := np / m.ns
+			sp = fmt.Sprintf("%.2f", s)
+			if s < lowest {
+				lowest, lowName = s, wl.Name
+			}
+			logSum += math.Log(s)
+			n++
 		}
-		fmt.Printf("| %s | %s | %s | %s | %s |\n", w, ms(f, okf), ms(np, okn), ms(nx, okx), sp)
-	}
-	lowest := math.Inf(1)
-	for _, w := range targets {
-		if s, ok := speed[w]; ok {
-			lowest = min(lowest, s)
+		share := "-"
+		if copyBW > 0 && m.mbs > 0 {
+			share = fmt.Sprintf("%.0f%%", 100*m.mbs/1000/copyBW)
 		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %.2f | %s |\n", wl.Name, dur(m.ns, true), dur(np, okn), dur(nx, okx), sp, m.mbs/1000, share)
 	}
-	if math.IsInf(lowest, 1) {
-		fmt.Println("min speedup vs NumPy on elementwise and softmax: n/a")
-		os.Exit(1)
+	if copyBW > 0 {
+		fmt.Fprintf(w, "copy bandwidth (Go copy, read + written bytes, the better of 1 and all threads): %.2f GB/s\n", copyBW)
 	}
-	fmt.Printf("min speedup vs NumPy on elementwise and softmax: %.2f\n", lowest)
+	fmt.Fprintf(w, "%d workloads, %d beside NumPy\n", rows, n)
+	if len(failed) > 0 {
+		return fmt.Errorf("benchmarks failed: %s", strings.Join(failed, "; "))
+	}
+	if n == 0 {
+		fmt.Fprintln(w, "min speedup vs NumPy: n/a")
+		return errors.New("no workload measured by both fuseflow and NumPy")
+	}
+	fmt.Fprintf(w, "min speedup vs NumPy: %.2f (%s), geomean: %.2f\n", lowest, lowName, math.Exp(logSum/float64(n)))
+	return nil
+}
+
+// dur formats ns nanoseconds in a readable unit, or "-" when !ok.
+func dur(ns float64, ok bool) string {
+	switch {
+	case !ok:
+		return "-"
+	case ns >= 1e9:
+		return fmt.Sprintf("%.2f s", ns/1e9)
+	case ns >= 1e6:
+		return fmt.Sprintf("%.2f ms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.2f us", ns/1e3)
+	}
+	return fmt.Sprintf("%.0f ns", ns)
 }
