@@ -62,7 +62,8 @@ test: build vet ptxas gcc race fuzz-smoke
 # printed as one table ending in "min speedup vs NumPy: X (workload),
 # geomean: Y". BENCH=regex runs the workloads whose names match (e.g.
 # BENCH='^(exp|log)\.'); BENCHTIME is the time spent per workload and
-# library. The peers run on /usr/bin/python3 with Debian's python3-numpy,
+# library; bench/cpu_suite.sh alternates the two sides chunk by chunk.
+# The peers run on /usr/bin/python3 with Debian's python3-numpy,
 # python3-numexpr and libopenblas0-pthread: when one is missing this
 # prints the apt-get command that installs them and fails.
 BENCH ?=
@@ -72,8 +73,7 @@ bench-cpu:
 		"sudo apt-get install -y python3-numpy python3-numexpr libopenblas0-pthread" >&2; exit 1; }
 	@/usr/bin/python3 bench/cpu_peers.py --check-deps
 	@uptime
-	( $(GO) test -run '^$$' -bench '^BenchmarkSuite' -benchtime $(BENCHTIME)s ./exec/cpu/ -args -suite '$(BENCH)' ; \
-	  /usr/bin/python3 bench/cpu_peers.py --filter '$(BENCH)' --min-time $(BENCHTIME) ) | $(GO) run ./bench/cpujoin
+	GO='$(GO)' BENCH='$(BENCH)' BENCHTIME='$(BENCHTIME)' sh bench/cpu_suite.sh | $(GO) run ./bench/cpujoin
 	@uptime
 
 # internal/gemm, then MatMul through the CPU executor, beside NumPy +

@@ -7,6 +7,7 @@ several timed batches, for bench/cpujoin.
 
     /usr/bin/python3 bench/cpu_peers.py [--filter REGEX] [--min-time S]
     /usr/bin/python3 bench/cpu_peers.py --check-deps
+    /usr/bin/python3 bench/cpu_peers.py --names [--filter REGEX]
 
 Needs Debian's python3-numpy, python3-numexpr and libopenblas0-pthread
 (NumPy's matmul on OpenBLAS); --check-deps prints the command that
@@ -74,8 +75,14 @@ def main():
     ap.add_argument("--filter", default="", help="regular expression: the workloads to run")
     ap.add_argument("--min-time", type=float, default=0.3, help="seconds of timed runs per workload and library")
     ap.add_argument("--check-deps", action="store_true")
+    ap.add_argument("--names", action="store_true", help="print the names of the selected workloads and exit")
     ap.add_argument("--list", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "workloads.txt"))
     args = ap.parse_args()
+    if args.names:
+        for name, _, _ in parse_list(args.list):
+            if re.search(args.filter, name):
+                print(name)
+        return
     check_deps()
     if args.check_deps:
         return

@@ -1,0 +1,45 @@
+#!/bin/sh
+# The CPU benchmark suite beside its peers, for `make bench-cpu`: the
+# workloads of bench/workloads.txt whose names match $BENCH (a regular
+# expression; all when empty), in chunks of $CHUNK, each chunk run by
+# exec/cpu's BenchmarkSuite and then by bench/cpu_peers.py (NumPy,
+# NumExpr), so that both sides of a row are measured within seconds of
+# each other on a machine whose load changes; the copy bandwidth before
+# the first chunk and after the last. $BENCHTIME seconds per workload and
+# library. Writes the benchmark lines for bench/cpujoin on standard output.
+set -eu
+GO=${GO:-go}
+BENCH=${BENCH:-}
+BENCHTIME=${BENCHTIME:-0.3}
+CHUNK=${CHUNK:-8}
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$root"
+$GO test -c -o "$tmp/cpu.test" ./exec/cpu
+/usr/bin/python3 bench/cpu_peers.py --names --filter "$BENCH" > "$tmp/names"
+[ -s "$tmp/names" ] || { echo "cpu_suite.sh: no workload matches BENCH=$BENCH" >&2; exit 1; }
+
+copybw() {
+	(cd exec/cpu && "$tmp/cpu.test" -test.run '^$' -test.bench '^BenchmarkSuiteCopyBandwidth$' -test.benchtime "${BENCHTIME}s")
+}
+
+chunk() {
+	re="^($(sed 's/\./\\./g' "$tmp/chunk" | paste -sd'|'))\$"
+	(cd exec/cpu && "$tmp/cpu.test" -test.run '^$' -test.bench '^BenchmarkSuite$' -test.benchtime "${BENCHTIME}s" -suite "$re")
+	/usr/bin/python3 bench/cpu_peers.py --filter "$re" --min-time "$BENCHTIME"
+	: > "$tmp/chunk"
+}
+
+copybw
+: > "$tmp/chunk"
+while read -r name; do
+	echo "$name" >> "$tmp/chunk"
+	if [ "$(wc -l < "$tmp/chunk")" -ge "$CHUNK" ]; then
+		chunk
+	fi
+done < "$tmp/names"
+if [ -s "$tmp/chunk" ]; then
+	chunk
+fi
+copybw
