@@ -19,6 +19,10 @@ const (
 	Rows  = 1 << 20 // short rows: Rows x RowW
 	RowW  = 8
 	SoftN = 4096
+	// BoolScale multiplies the leading dimension of bool-only workloads,
+	// so that their one byte per element is as far beyond the cache as
+	// float32 data.
+	BoolScale = 4
 )
 
 var floats = []graph.DType{graph.Float32, graph.Float64}
@@ -102,7 +106,7 @@ func Workloads() []Workload {
 		add("neg."+dtypeNames[d], "neg(x)", vec("x", d, -1000, 1000))
 		add("abs."+dtypeNames[d], "abs(x)", vec("x", d, -1000, 1000))
 	}
-	add("not.bool", "not(x)", vec("x", graph.Bool, 0, 1))
+	add("not.bool", "not(x)", shaped("x", graph.Bool, 0, 1, BoolScale*VecN))
 	for _, op := range binaryOps {
 		for _, d := range floats {
 			add(op.f+"."+dtypeNames[d], op.f+"(a, b)", vec("a", d, op.lo, op.hi), vec("b", d, op.blo, op.bhi))
@@ -120,7 +124,7 @@ func Workloads() []Workload {
 		}
 	}
 	for _, op := range []string{"and", "or", "xor"} {
-		add(op+".bool", op+"(a, b)", vec("a", graph.Bool, 0, 1), vec("b", graph.Bool, 0, 1))
+		add(op+".bool", op+"(a, b)", shaped("a", graph.Bool, 0, 1, BoolScale*VecN), shaped("b", graph.Bool, 0, 1, BoolScale*VecN))
 	}
 	for _, c := range casts {
 		add(fmt.Sprintf("cast.%s_%s", dtypeNames[c.from], dtypeNames[c.to]),
@@ -144,8 +148,9 @@ func Workloads() []Workload {
 					shaped("x", d, 0.95, 1.05, l.shape...))
 			}
 		}
-		add(fmt.Sprintf("any.%s.bool", l.name), "any(x"+l.axes+")", shaped("x", graph.Bool, 0, 0.5, l.shape...))
-		add(fmt.Sprintf("all.%s.bool", l.name), "all(x"+l.axes+")", shaped("x", graph.Bool, 0.5, 1, l.shape...))
+		bs := append([]int{l.shape[0] * BoolScale}, l.shape[1:]...)
+		add(fmt.Sprintf("any.%s.bool", l.name), "any(x"+l.axes+")", shaped("x", graph.Bool, 0, 0.5, bs...))
+		add(fmt.Sprintf("all.%s.bool", l.name), "all(x"+l.axes+")", shaped("x", graph.Bool, 0.5, 1, bs...))
 	}
 
 	// Strided operands and broadcasts.
