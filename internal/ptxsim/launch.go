@@ -57,7 +57,10 @@ type Config struct {
 	// MaxSteps bounds the thread instructions of the launch (0:
 	// DefaultMaxSteps) so that a runaway loop is an error.
 	MaxSteps int64
-	// Workers is how many goroutines run blocks (0: GOMAXPROCS).
+	// Workers is how many goroutines run blocks (0: GOMAXPROCS). Plain
+	// loads and stores of different blocks to the same global bytes (a
+	// race on a GPU too) are then a data race between goroutines, which
+	// Go's race detector reports; Workers 1 runs the blocks in turn.
 	Workers int
 	// Trace and Watch, when set, record what one thread executes and
 	// who writes one global address (see trace.go); they slow the launch.
