@@ -288,3 +288,23 @@ func TestCastFloatToInt(t *testing.T) {
 }
 
 func nanF() float64 { z := 0.0; return z / z }
+
+// TestVerifyRemembers checks that Verify remembers consistent nodes yet
+// still checks what is built on them: a second Verify of a verified graph
+// allocates nothing, and an error node over it is still reported.
+func TestVerifyRemembers(t *testing.T) {
+	a := Input(Float32, Shape{3}, "a")
+	b := Input(Float32, Shape{3}, "b")
+	s := Binary(OpAdd, a, b)
+	if err := Verify(s); err != nil {
+		t.Fatalf("got:%v want:nil", err)
+	}
+	if n := testing.AllocsPerRun(10, func() { _ = Verify(s) }); n != 0 {
+		t.Errorf("allocs of a second Verify got:%v want:0", n)
+	}
+	c := Input(Float32, Shape{4}, "c")
+	bad := Binary(OpAdd, s, c)
+	if err := Verify(bad); err == nil {
+		t.Errorf("Verify of %v + %v got:nil want:an error", s.Shape(), c.Shape())
+	}
+}

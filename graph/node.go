@@ -53,6 +53,9 @@ type Node struct {
 	err    error
 	id     uint64
 	hash   uint64
+	// verified is set once Verify found the graph under the node
+	// consistent.
+	verified atomic.Bool
 }
 
 var nextID atomic.Uint64

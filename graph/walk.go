@@ -58,9 +58,12 @@ func Consumers(roots ...*Node) map[*Node]int {
 
 // Verify checks the graph under roots: no node carries an error, and
 // every node's shape and dtype are what its op infers from its inputs. It
-// returns the first sticky error or all inconsistencies found.
+// returns the first sticky error or all inconsistencies found. A node
+// found consistent is remembered as such (nodes are immutable), so a
+// later Verify checks only what was built since: verifying a new node
+// over a verified graph costs the new node alone and allocates nothing
+// for small graphs.
 func Verify(roots ...*Node) error {
-	var errs []error
 	for _, r := range roots {
 		if r == nil {
 			return errors.New("graph: nil root")
@@ -69,7 +72,10 @@ func Verify(roots ...*Node) error {
 			return r.err
 		}
 	}
-	for _, n := range Topo(roots...) {
+	var buf [16]*Node
+	order := unverified(buf[:0], roots)
+	var errs []error
+	for _, n := range order {
 		if n.err != nil {
 			return n.err
 		}
@@ -77,7 +83,77 @@ func Verify(roots ...*Node) error {
 			errs = append(errs, fmt.Errorf("graph: node %d (%v): %w", n.id, n.op, err))
 		}
 	}
-	return errors.Join(errs...)
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	for _, n := range order {
+		n.verified.Store(true)
+	}
+	return nil
+}
+
+// unverified appends to order the nodes under roots not yet verified,
+// each once, inputs first; it stops at verified nodes.
+func unverified(order []*Node, roots []*Node) []*Node {
+	type frame struct {
+		n    *Node
+		next int
+	}
+	var sbuf [16]frame
+	stack := sbuf[:0]
+	var seen map[*Node]bool // used once order outgrows a linear scan
+	visited := func(n *Node) bool {
+		if seen != nil {
+			return seen[n]
+		}
+		for _, m := range order {
+			if m == n {
+				return true
+			}
+		}
+		for _, f := range stack {
+			if f.n == n {
+				return true
+			}
+		}
+		return false
+	}
+	mark := func(n *Node) {
+		if seen == nil && len(order)+len(stack) >= 32 {
+			seen = make(map[*Node]bool, 64)
+			for _, m := range order {
+				seen[m] = true
+			}
+			for _, f := range stack {
+				seen[f.n] = true
+			}
+		}
+		if seen != nil {
+			seen[n] = true
+		}
+	}
+	for _, r := range roots {
+		if r.verified.Load() || visited(r) {
+			continue
+		}
+		mark(r)
+		stack = append(stack, frame{n: r})
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.next < len(top.n.inputs) {
+				in := top.n.inputs[top.next]
+				top.next++
+				if !in.verified.Load() && !visited(in) {
+					mark(in)
+					stack = append(stack, frame{n: in})
+				}
+				continue
+			}
+			order = append(order, top.n)
+			stack = stack[:len(stack)-1]
+		}
+	}
+	return order
 }
 
 // recheck rebuilds n from its inputs and compares the inferred result.
