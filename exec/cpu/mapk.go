@@ -26,6 +26,17 @@ func (ex *runState) frame(w int, p *prog, chunk int) *frame {
 func runProg(ctx context.Context, p *prog, ex *runState, accs []unsafe.Pointer, chunk, workers int) error {
 	size := p.sp.size
 	tasks := (size + chunk - 1) / chunk
+	if tasks <= 1 || workers <= 1 {
+		// Inline: no closure, goroutine or counter for a small space.
+		for t := range tasks {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			lo := t * chunk
+			p.runChunk(ex.frame(0, p, chunk), ex.bases, accs, lo, min(chunk, size-lo))
+		}
+		return nil
+	}
 	return parallel(ctx, workers, tasks, func(w, t int) {
 		f := ex.frame(w, p, chunk)
 		lo := t * chunk

@@ -19,6 +19,9 @@ func parallel(ctx context.Context, workers, tasks int, fn func(w, t int)) error 
 		return ctx.Err()
 	}
 	workers = max(1, min(workers, tasks))
+	if workers == 1 {
+		return serial(ctx, tasks, fn)
+	}
 	done := ctx.Done()
 	var next atomic.Int64
 	var stopped atomic.Bool
@@ -37,18 +40,26 @@ func parallel(ctx context.Context, workers, tasks int, fn func(w, t int)) error 
 			fn(w, t)
 		}
 	}
-	if workers == 1 {
-		work(0)
-	} else {
-		var wg sync.WaitGroup
-		for w := 1; w < workers; w++ {
-			wg.Go(func() { work(w) })
-		}
-		work(0)
-		wg.Wait()
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Go(func() { work(w) })
 	}
+	work(0)
+	wg.Wait()
 	if stopped.Load() {
 		return ctx.Err()
+	}
+	return nil
+}
+
+// serial is parallel on the calling goroutine alone: no goroutine, no
+// shared counter, nothing allocated.
+func serial(ctx context.Context, tasks int, fn func(w, t int)) error {
+	for t := range tasks {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		fn(0, t)
 	}
 	return nil
 }
