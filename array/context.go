@@ -58,9 +58,11 @@ type hostCopy struct {
 	done chan struct{}
 }
 
-// release drops the entry's tensors.
+// release drops the entry's tensors. It leaves e.t's fields as they are:
+// an evaluation running concurrently may still read them (through its own
+// reference to the buffers, see boundLocked).
 func (e *entry) release() {
-	e.t.Release()
+	releaseTensor(e.t)
 	e.host.Release()
 }
 

@@ -6,6 +6,7 @@ package array
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/graph"
@@ -23,8 +24,6 @@ func Eval(ctx context.Context, arrays ...*Array) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	var order []*Context
-	groups := map[*Context][]*Array{}
 	for i, a := range arrays {
 		if a == nil {
 			return fmt.Errorf("Eval: array %d: %w", i, errNilArray)
@@ -35,6 +34,16 @@ func Eval(ctx context.Context, arrays ...*Array) error {
 		if a.ctx == nil {
 			return fmt.Errorf("Eval: array %d belongs to no Context", i)
 		}
+	}
+	if oneContext(arrays) {
+		if len(arrays) == 0 {
+			return nil
+		}
+		return arrays[0].ctx.eval(ctx, arrays)
+	}
+	var order []*Context
+	groups := map[*Context][]*Array{}
+	for _, a := range arrays {
 		if _, ok := groups[a.ctx]; !ok {
 			order = append(order, a.ctx)
 		}
@@ -76,6 +85,17 @@ func Fetch(ctx context.Context, arrays ...*Array) error {
 	return nil
 }
 
+// oneContext reports whether all arrays belong to one Context (so they
+// need no grouping).
+func oneContext(arrays []*Array) bool {
+	for _, a := range arrays {
+		if a.ctx != arrays[0].ctx {
+			return false
+		}
+	}
+	return true
+}
+
 // Eval computes the Array with context.Background(); see the package-level
 // Eval.
 func (a *Array) Eval() error { return Eval(context.Background(), a) }
@@ -87,7 +107,10 @@ func (c *Context) eval(ctx context.Context, arrays []*Array) error {
 	}
 	c.mu.Lock()
 	var outs []*graph.Node
-	want := map[*graph.Node]bool{}
+	var want map[*graph.Node]bool // for several arrays: each node once
+	if len(arrays) > 1 {
+		want = map[*graph.Node]bool{}
+	}
 	for _, a := range arrays {
 		if a.h.released {
 			c.mu.Unlock()
@@ -97,7 +120,9 @@ func (c *Context) eval(ctx context.Context, arrays []*Array) error {
 			c.holdLocked(a, e)
 			continue
 		}
-		if !want[a.node] {
+		if want == nil {
+			outs = append(outs, a.node)
+		} else if !want[a.node] {
 			want[a.node] = true
 			outs = append(outs, a.node)
 		}
@@ -108,11 +133,7 @@ func (c *Context) eval(ctx context.Context, arrays []*Array) error {
 	}
 	bound, err := c.boundLocked(outs)
 	c.mu.Unlock()
-	defer func() {
-		for _, t := range bound {
-			t.Release()
-		}
-	}()
+	defer releaseBound(bound)
 	if err != nil {
 		return err
 	}
@@ -137,23 +158,40 @@ func (c *Context) evalBackend(ctx context.Context, req *exec.Request) (ts []*exe
 	return c.backend.Eval(ctx, req)
 }
 
-// boundLocked returns views of every result the registry holds that the
-// outputs read (stopping the walk there), so the backend reuses them. An
-// input leaf with no data is an error. The caller holds c.mu and releases
-// the returned views.
+// boundLocked returns the results the registry holds that the outputs
+// read (stopping the walk there), each with its buffer retained, so the
+// backend reuses them. An input leaf with no data is an error. The caller
+// holds c.mu and hands the map to releaseBound when done; the tensors
+// themselves stay the registry's and must not be changed.
 func (c *Context) boundLocked(outs []*graph.Node) (map[*graph.Node]*exec.Tensor, error) {
 	bound := map[*graph.Node]*exec.Tensor{}
-	seen := map[*graph.Node]bool{}
-	stack := append([]*graph.Node(nil), outs...)
+	var sbuf, vbuf [16]*graph.Node
+	stack := append(sbuf[:0], outs...)
+	visited := vbuf[:0] // a linear set: graphs here are mostly small
+	var seen map[*graph.Node]bool
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if seen[n] {
-			continue
+		if seen == nil && len(visited) >= 32 {
+			seen = make(map[*graph.Node]bool, 2*len(visited))
+			for _, v := range visited {
+				seen[v] = true
+			}
 		}
-		seen[n] = true
+		if seen != nil {
+			if seen[n] {
+				continue
+			}
+			seen[n] = true
+		} else {
+			if slices.Contains(visited, n) {
+				continue
+			}
+			visited = append(visited, n)
+		}
 		if e := c.results[n]; e != nil {
-			bound[n] = e.t.View(e.t.Shape, e.t.Strides, e.t.Offset)
+			retainTensor(e.t)
+			bound[n] = e.t
 			continue
 		}
 		if n.Op() == graph.OpInput {
@@ -162,6 +200,36 @@ func (c *Context) boundLocked(outs []*graph.Node) (map[*graph.Node]*exec.Tensor,
 		stack = append(stack, n.Inputs()...)
 	}
 	return bound, nil
+}
+
+// retainTensor takes a reference to t's buffers.
+func retainTensor(t *exec.Tensor) {
+	if t.Buf != nil {
+		t.Buf.Retain()
+	}
+	if t.Dev != nil {
+		t.Dev.Retain()
+	}
+}
+
+// releaseTensor drops a reference to t's buffers without changing t.
+func releaseTensor(t *exec.Tensor) {
+	if t == nil {
+		return
+	}
+	if t.Buf != nil {
+		t.Buf.Release()
+	}
+	if t.Dev != nil {
+		t.Dev.Release()
+	}
+}
+
+// releaseBound drops the references boundLocked took.
+func releaseBound(bound map[*graph.Node]*exec.Tensor) {
+	for _, t := range bound {
+		releaseTensor(t)
+	}
 }
 
 // install records the results ts of outs and makes each array hold its
