@@ -1,6 +1,8 @@
 // Strided access over a chunk of an iteration space: gather an operand's
 // elements into a contiguous chunk vector, scatter a chunk into a strided
-// destination, and compute element offsets for generated leaves.
+// destination, and compute element offsets for generated leaves. Runs
+// have fast paths by stride: unit (memmove), zero (a splat), minus one
+// (reversed) and any other (a strided loop four elements a round).
 
 package cpu
 
@@ -102,11 +104,27 @@ func gatherT[T uint8 | uint32 | uint64](d []T, base *T, off, step int) {
 		for k < n { // doubling copies: memmove is vectorized, this loop is not
 			k += copy(d[k:], d[:k])
 		}
-	default:
+	case -1: // reversed: the run ends at off
+		src := unsafe.Slice((*T)(unsafe.Add(unsafe.Pointer(base), (off-n+1)*int(unsafe.Sizeof(*base)))), n)
+		for i, j := 0, n-1; i < n; i, j = i+1, j-1 {
+			d[i] = src[j]
+		}
+	default: // stepped: four elements per round
 		sz := int(unsafe.Sizeof(*base))
 		p := unsafe.Add(unsafe.Pointer(base), off*sz)
-		for i := range d {
-			d[i] = *(*T)(unsafe.Add(p, i*step*sz))
+		by := step * sz
+		i := 0
+		for ; i+4 <= n; i += 4 {
+			e := d[i : i+4 : i+4]
+			e[0] = *(*T)(p)
+			e[1] = *(*T)(unsafe.Add(p, by))
+			e[2] = *(*T)(unsafe.Add(p, 2*by))
+			e[3] = *(*T)(unsafe.Add(p, 3*by))
+			p = unsafe.Add(p, 4*by)
+		}
+		for ; i < n; i++ {
+			d[i] = *(*T)(p)
+			p = unsafe.Add(p, by)
 		}
 	}
 }
@@ -133,7 +151,30 @@ func scatterT[T uint8 | uint32 | uint64](base *T, s []T, off, step int) {
 		copy(unsafe.Slice((*T)(p), len(s)), s)
 		return
 	}
-	for i, v := range s {
-		*(*T)(unsafe.Add(p, i*step*sz)) = v
+	switch n := len(s); step {
+	case 0: // every element to one place: the last one stays
+		if n > 0 {
+			*(*T)(p) = s[n-1]
+		}
+	case -1: // reversed: the run ends at off
+		dst := unsafe.Slice((*T)(unsafe.Add(p, (1-n)*sz)), n)
+		for i, j := 0, n-1; i < n; i, j = i+1, j-1 {
+			dst[j] = s[i]
+		}
+	default: // stepped: four elements per round
+		by := step * sz
+		i := 0
+		for ; i+4 <= n; i += 4 {
+			e := s[i : i+4 : i+4]
+			*(*T)(p) = e[0]
+			*(*T)(unsafe.Add(p, by)) = e[1]
+			*(*T)(unsafe.Add(p, 2*by)) = e[2]
+			*(*T)(unsafe.Add(p, 3*by)) = e[3]
+			p = unsafe.Add(p, 4*by)
+		}
+		for ; i < n; i++ {
+			*(*T)(p) = s[i]
+			p = unsafe.Add(p, by)
+		}
 	}
 }

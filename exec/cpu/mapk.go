@@ -24,6 +24,9 @@ func (ex *runState) frame(w int, p *prog, chunk int) *frame {
 // runProg evaluates p over its whole space in chunks on the workers;
 // accs are the reduction or GEMM results an epilogue reads.
 func runProg(ctx context.Context, p *prog, ex *runState, accs []unsafe.Pointer, chunk, workers int) error {
+	if p.tile != nil {
+		return runTiled(ctx, p, ex, chunk, workers)
+	}
 	size := p.sp.size
 	tasks := (size + chunk - 1) / chunk
 	if tasks <= 1 || workers <= 1 {

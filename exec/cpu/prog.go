@@ -50,7 +50,8 @@ type prog struct {
 	stores []access
 	vals   []int // value (step index) of each store
 	nregs  int
-	consts []int // steps whose registers hold constants, filled once per frame
+	consts []int   // steps whose registers hold constants, filled once per frame
+	tile   *tiling // run in 2-d tiles (tile.go), or nil for flat chunks
 }
 
 // newAccess lowers a strided view, dropping axes not in keep (nil keeps
@@ -83,6 +84,17 @@ func compile(sp space, kopds []fuse.Operand, body []fuse.Instr, stores []fuse.St
 		}
 		p.stores = append(p.stores, newAccess(sp, s.Buffer, s.DType, s.Offset, s.Strides, keep))
 		p.vals = append(p.vals, s.Value)
+	}
+	if keep == nil && live == nil {
+		if p.tile = chooseTiling(sp, p.opds, p.stores, body); p.tile != nil {
+			// Tiles gather every load and scatter every store.
+			for i := range p.opds {
+				p.opds[i].contig = false
+			}
+			for i := range p.stores {
+				p.stores[i].contig = false
+			}
+		}
 	}
 	last := make([]int, len(body))
 	for i := range last {

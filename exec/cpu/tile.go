@@ -1,0 +1,291 @@
+// Tiled evaluation of map programs with a transposed access: when an
+// operand or a store steps through memory along some other axis more
+// closely than along the last one (a + b.T, a 3-d permutation), the
+// space is run in 2-d tiles over that axis and the last axis, so that
+// every access reads and writes whole runs of cache lines: the transposed
+// one along the tile's columns, the others along its rows.
+
+package cpu
+
+import (
+	"context"
+	"unsafe"
+
+	"github.com/fuseflow/fuseflow/fuse"
+)
+
+// Tiling thresholds: a last axis shorter than tileMinCols keeps flat
+// chunks (the lines one chunk touches stay cached anyway), and tiles are
+// tileCols points wide and at most tileMaxPoints large.
+const (
+	tileMinCols   = 16
+	tileMinRows   = 8
+	tileCols      = 64
+	tileMaxPoints = 4096
+)
+
+// noTiles turns tiling off (tests and benchmarks compare both ways).
+var noTiles bool
+
+// tiling says how a program runs in tiles: the tile's rows go along axis
+// ax, its columns along the last axis of the space.
+type tiling struct {
+	ax int
+}
+
+// chooseTiling returns the tiling of a map program over sp with the
+// given accesses, or nil when flat chunks serve (no access is
+// transposed, the space is too small for tiles, or the body reads
+// reduction results, which are laid out flat).
+func chooseTiling(sp space, opds, stores []access, body []fuse.Instr) *tiling {
+	r := len(sp.shape)
+	if noTiles || r < 2 || sp.shape[r-1] < tileMinCols {
+		return nil
+	}
+	for _, in := range body {
+		if in.Kind == fuse.InstrAcc {
+			return nil
+		}
+	}
+	used := make([]bool, len(opds))
+	for _, in := range body {
+		if in.Kind == fuse.InstrLoad && in.Operand >= 0 && in.Operand < len(opds) {
+			used[in.Operand] = true
+		}
+	}
+	pick := func(a access) int {
+		last := abs(a.lay.Strides[r-1])
+		ax, best := -1, last
+		for k := range r - 1 {
+			if s := abs(a.lay.Strides[k]); s != 0 && s < best && sp.shape[k] >= tileMinRows {
+				ax, best = k, s
+			}
+		}
+		return ax
+	}
+	for i, a := range opds {
+		if used[i] && a.buf != fuse.NoBuffer {
+			if ax := pick(a); ax >= 0 {
+				return &tiling{ax: ax}
+			}
+		}
+	}
+	for _, a := range stores {
+		if ax := pick(a); ax >= 0 {
+			return &tiling{ax: ax}
+		}
+	}
+	return nil
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// tileGrid is the tiling of one run: the tile's extent along ax (rows)
+// and the last axis (cols), and how many tiles cover each.
+type tileGrid struct {
+	ax, rows, cols   int
+	nr, nc, outer    int
+	extR, extC, rank int
+}
+
+func newTileGrid(sp space, tl *tiling, chunk int) tileGrid {
+	r := len(sp.shape)
+	g := tileGrid{ax: tl.ax, rank: r, extR: sp.shape[tl.ax], extC: sp.shape[r-1]}
+	g.cols = min(g.extC, tileCols)
+	g.rows = max(1, min(g.extR, min(chunk, tileMaxPoints)/g.cols))
+	g.cols = max(1, min(g.cols, chunk/g.rows))
+	g.nr = (g.extR + g.rows - 1) / g.rows
+	g.nc = (g.extC + g.cols - 1) / g.cols
+	g.outer = 1
+	if g.extR > 0 && g.extC > 0 {
+		g.outer = sp.size / (g.extR * g.extC)
+	}
+	return g
+}
+
+// runTiled evaluates p (which has a tiling) over its whole space, tile by
+// tile on the workers.
+func runTiled(ctx context.Context, p *prog, ex *runState, chunk, workers int) error {
+	if p.sp.size == 0 {
+		return ctx.Err()
+	}
+	g := newTileGrid(p.sp, p.tile, chunk)
+	tasks := g.outer * g.nr * g.nc
+	return parallel(ctx, workers, tasks, func(w, t int) {
+		f := ex.frame(w, p, chunk)
+		p.runTile(f, ex.bases, &g, t)
+	})
+}
+
+// origin sets f.idx to the multi-index of tile t's first point and
+// returns the tile's extents.
+func (g *tileGrid) origin(sp space, idx []int, t int) (rows, cols int) {
+	tc := t % g.nc
+	t /= g.nc
+	tr := t % g.nr
+	t /= g.nr
+	for k := g.rank - 1; k >= 0; k-- {
+		switch k {
+		case g.rank - 1:
+			idx[k] = tc * g.cols
+		case g.ax:
+			idx[k] = tr * g.rows
+		default:
+			idx[k] = t % sp.shape[k]
+			t /= sp.shape[k]
+		}
+	}
+	return min(g.rows, g.extR-idx[g.ax]), min(g.cols, g.extC-idx[g.rank-1])
+}
+
+// tileOf returns the offset of the tile's first point in a's buffer and
+// a's strides along the tile's rows and columns.
+func (g *tileGrid) tileOf(a *access, idx []int) (off, sr, sc int) {
+	off = a.lay.Offset
+	for k, i := range idx[:g.rank] {
+		off += i * a.lay.Strides[k]
+	}
+	return off, a.lay.Strides[g.ax], a.lay.Strides[g.rank-1]
+}
+
+// runTile evaluates tile t of p with f's registers: every load is
+// gathered into its register and every store scattered from it.
+func (p *prog) runTile(f *frame, bases []unsafe.Pointer, g *tileGrid, t int) {
+	rows, cols := g.origin(p.sp, f.idx, t)
+	n := rows * cols
+	for i := range p.steps {
+		st := &p.steps[i]
+		var dst unsafe.Pointer
+		if st.reg >= 0 {
+			dst = f.reg(st.reg)
+		}
+		switch st.kind {
+		case fuse.InstrLoad:
+			o := &p.opds[st.opd]
+			off, sr, sc := g.tileOf(o, f.idx)
+			gatherTile(dst, bases[o.buf], o.es, off, sr, sc, rows, cols)
+			if st.norm {
+				v := view[uint8](dst, n)
+				for k, x := range v {
+					v[k] = b2u(x != 0)
+				}
+			}
+		case fuse.InstrGen:
+			o := &p.opds[st.opd]
+			off, sr, sc := g.tileOf(o, f.idx)
+			offs := f.offs[:n]
+			for r := range rows {
+				for c := range cols {
+					offs[r*cols+c] = off + r*sr + c*sc
+				}
+			}
+			genTab[st.op](dst, st.dt, &st.gen, offs)
+		case fuse.InstrOp:
+			a := st.args
+			switch {
+			case st.wh != nil:
+				st.wh(dst, f.ptr[a[0]], f.ptr[a[1]], f.ptr[a[2]], n)
+			case st.un != nil:
+				st.un(dst, f.ptr[a[0]], n)
+			default:
+				st.bin(dst, f.ptr[a[0]], f.ptr[a[1]], n)
+			}
+		}
+		f.ptr[i] = dst
+	}
+	for k := range p.stores {
+		s := &p.stores[k]
+		off, sr, sc := g.tileOf(s, f.idx)
+		scatterTile(bases[s.buf], f.ptr[p.vals[k]], s.es, off, sr, sc, rows, cols)
+	}
+}
+
+// gatherTile copies a rows x cols tile of elements of size es, element
+// (r, c) at off + r*sr + c*sc of src, to dst in row-major order. When
+// the tile's columns are closer together in memory than its rows are
+// not, it goes column by column so that src is read along its lines.
+func gatherTile(dst, src unsafe.Pointer, es, off, sr, sc, rows, cols int) {
+	switch es {
+	case 1:
+		tileT(view[uint8](dst, rows*cols), (*uint8)(src), off, sr, sc, rows, cols, false)
+	case 4:
+		tileT(view[uint32](dst, rows*cols), (*uint32)(src), off, sr, sc, rows, cols, false)
+	case 8:
+		tileT(view[uint64](dst, rows*cols), (*uint64)(src), off, sr, sc, rows, cols, false)
+	default:
+		panic("cpu: unsupported element size")
+	}
+}
+
+// scatterTile is gatherTile the other way: the tile in src (row-major)
+// goes to dst at off + r*sr + c*sc.
+func scatterTile(dst, src unsafe.Pointer, es, off, sr, sc, rows, cols int) {
+	switch es {
+	case 1:
+		tileT(view[uint8](src, rows*cols), (*uint8)(dst), off, sr, sc, rows, cols, true)
+	case 4:
+		tileT(view[uint32](src, rows*cols), (*uint32)(dst), off, sr, sc, rows, cols, true)
+	case 8:
+		tileT(view[uint64](src, rows*cols), (*uint64)(dst), off, sr, sc, rows, cols, true)
+	default:
+		panic("cpu: unsupported element size")
+	}
+}
+
+// tileT moves a tile between the dense row-major t and the strided
+// buffer at base (to it when store, from it otherwise).
+func tileT[T uint8 | uint32 | uint64](t []T, base *T, off, sr, sc, rows, cols int, store bool) {
+	if abs(sc) <= abs(sr) || sr == 0 || sc == 0 {
+		// Row by row: each row is a run along the last axis.
+		for r := range rows {
+			row := t[r*cols : (r+1)*cols]
+			if store {
+				scatterT(base, row, off+r*sr, sc)
+			} else {
+				gatherT(row, base, off+r*sr, sc)
+			}
+		}
+		return
+	}
+	// Column by column, four at a time: each column is a run along the
+	// tile's rows (the closer steps in memory), and the four runs fill
+	// adjacent elements of each row of t.
+	sz := int(unsafe.Sizeof(*base))
+	p0 := unsafe.Pointer(base)
+	c := 0
+	for ; c+4 <= cols; c += 4 {
+		p := unsafe.Add(p0, (off+c*sc)*sz)
+		s1, s2, s3 := sc*sz, 2*sc*sz, 3*sc*sz
+		for r := range rows {
+			q := unsafe.Add(p, r*sr*sz)
+			d := t[r*cols+c : r*cols+c+4 : r*cols+c+4]
+			if store {
+				*(*T)(q) = d[0]
+				*(*T)(unsafe.Add(q, s1)) = d[1]
+				*(*T)(unsafe.Add(q, s2)) = d[2]
+				*(*T)(unsafe.Add(q, s3)) = d[3]
+			} else {
+				d[0] = *(*T)(q)
+				d[1] = *(*T)(unsafe.Add(q, s1))
+				d[2] = *(*T)(unsafe.Add(q, s2))
+				d[3] = *(*T)(unsafe.Add(q, s3))
+			}
+		}
+	}
+	for ; c < cols; c++ {
+		p := unsafe.Add(p0, (off+c*sc)*sz)
+		for r := range rows {
+			q := unsafe.Add(p, r*sr*sz)
+			if store {
+				*(*T)(q) = t[r*cols+c]
+			} else {
+				t[r*cols+c] = *(*T)(q)
+			}
+		}
+	}
+}
