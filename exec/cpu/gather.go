@@ -114,17 +114,17 @@ func gatherT[T uint8 | uint32 | uint64](d []T, base *T, off, step int) {
 		p := unsafe.Add(unsafe.Pointer(base), off*sz)
 		by := step * sz
 		i := 0
+		// Addresses are formed only for elements read (checkptr).
 		for ; i+4 <= n; i += 4 {
+			q := unsafe.Add(p, i*by)
 			e := d[i : i+4 : i+4]
-			e[0] = *(*T)(p)
-			e[1] = *(*T)(unsafe.Add(p, by))
-			e[2] = *(*T)(unsafe.Add(p, 2*by))
-			e[3] = *(*T)(unsafe.Add(p, 3*by))
-			p = unsafe.Add(p, 4*by)
+			e[0] = *(*T)(q)
+			e[1] = *(*T)(unsafe.Add(q, by))
+			e[2] = *(*T)(unsafe.Add(q, 2*by))
+			e[3] = *(*T)(unsafe.Add(q, 3*by))
 		}
 		for ; i < n; i++ {
-			d[i] = *(*T)(p)
-			p = unsafe.Add(p, by)
+			d[i] = *(*T)(unsafe.Add(p, i*by))
 		}
 	}
 }
@@ -165,16 +165,15 @@ func scatterT[T uint8 | uint32 | uint64](base *T, s []T, off, step int) {
 		by := step * sz
 		i := 0
 		for ; i+4 <= n; i += 4 {
+			q := unsafe.Add(p, i*by)
 			e := s[i : i+4 : i+4]
-			*(*T)(p) = e[0]
-			*(*T)(unsafe.Add(p, by)) = e[1]
-			*(*T)(unsafe.Add(p, 2*by)) = e[2]
-			*(*T)(unsafe.Add(p, 3*by)) = e[3]
-			p = unsafe.Add(p, 4*by)
+			*(*T)(q) = e[0]
+			*(*T)(unsafe.Add(q, by)) = e[1]
+			*(*T)(unsafe.Add(q, 2*by)) = e[2]
+			*(*T)(unsafe.Add(q, 3*by)) = e[3]
 		}
 		for ; i < n; i++ {
-			*(*T)(p) = s[i]
-			p = unsafe.Add(p, by)
+			*(*T)(unsafe.Add(p, i*by)) = s[i]
 		}
 	}
 }
