@@ -4,8 +4,8 @@
 package fuse
 
 import (
+	"encoding/binary"
 	"math"
-	"strconv"
 
 	"github.com/fuseflow/fuseflow/graph"
 )
@@ -28,7 +28,7 @@ func Key(outputs []*graph.Node, bound map[*graph.Node]graph.Layout) (string, []*
 
 func (w *walk) key(bound map[*graph.Node]graph.Layout) string {
 	b := make([]byte, 0, 64+32*len(w.nodes))
-	num := func(v int64) { b = strconv.AppendInt(b, v, 36); b = append(b, ',') }
+	num := func(v int64) { b = binary.AppendVarint(b, v) } // self-delimiting
 	ints := func(v []int) {
 		num(int64(len(v)))
 		for _, x := range v {
