@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/graph"
@@ -105,8 +106,10 @@ func (c *Context) eval(ctx context.Context, arrays []*Array) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	sc := evalScratches.Get().(*evalScratch)
+	defer sc.put()
 	c.mu.Lock()
-	var outs []*graph.Node
+	outs := sc.outs[:0]
 	var want map[*graph.Node]bool // for several arrays: each node once
 	if len(arrays) > 1 {
 		want = map[*graph.Node]bool{}
@@ -131,13 +134,16 @@ func (c *Context) eval(ctx context.Context, arrays []*Array) error {
 		c.mu.Unlock()
 		return nil
 	}
-	bound, err := c.boundLocked(outs)
+	sc.outs = outs
+	bound := sc.bound
+	err := c.boundLocked(outs, bound)
 	c.mu.Unlock()
 	defer releaseBound(bound)
 	if err != nil {
 		return err
 	}
-	ts, err := c.evalBackend(ctx, &exec.Request{Outputs: outs, Bound: bound, Alloc: c.limited})
+	sc.req = exec.Request{Outputs: outs, Bound: bound, Alloc: c.limited}
+	ts, err := c.evalBackend(ctx, &sc.req)
 	if err != nil {
 		return err
 	}
@@ -151,6 +157,28 @@ func (c *Context) eval(ctx context.Context, arrays []*Array) error {
 	return nil
 }
 
+// evalScratch is eval's pooled per-call state: the outputs, the bound
+// results and the request made of them (a backend keeps none of them
+// past Eval).
+type evalScratch struct {
+	req   exec.Request
+	outs  []*graph.Node
+	bound map[*graph.Node]*exec.Tensor
+}
+
+var evalScratches = sync.Pool{New: func() any {
+	return &evalScratch{bound: map[*graph.Node]*exec.Tensor{}}
+}}
+
+// put clears sc, so that it holds no node or tensor, and pools it.
+func (sc *evalScratch) put() {
+	clear(sc.outs)
+	sc.outs = sc.outs[:0]
+	clear(sc.bound)
+	sc.req = exec.Request{}
+	evalScratches.Put(sc)
+}
+
 // evalBackend runs the backend on req, turning a panic of the allocator
 // that carries an *exec.MemoryError into that error.
 func (c *Context) evalBackend(ctx context.Context, req *exec.Request) (ts []*exec.Tensor, err error) {
@@ -158,13 +186,13 @@ func (c *Context) evalBackend(ctx context.Context, req *exec.Request) (ts []*exe
 	return c.backend.Eval(ctx, req)
 }
 
-// boundLocked returns the results the registry holds that the outputs
-// read (stopping the walk there), each with its buffer retained, so the
-// backend reuses them. An input leaf with no data is an error. The caller
-// holds c.mu and hands the map to releaseBound when done; the tensors
-// themselves stay the registry's and must not be changed.
-func (c *Context) boundLocked(outs []*graph.Node) (map[*graph.Node]*exec.Tensor, error) {
-	bound := map[*graph.Node]*exec.Tensor{}
+// boundLocked puts in bound the results the registry holds that the
+// outputs read (stopping the walk there), each with its buffer retained,
+// so the backend reuses them. An input leaf with no data is an error. The
+// caller holds c.mu and hands the map to releaseBound when done, error or
+// not; the tensors themselves stay the registry's and must not be
+// changed.
+func (c *Context) boundLocked(outs []*graph.Node, bound map[*graph.Node]*exec.Tensor) error {
 	var sbuf, vbuf [16]*graph.Node
 	stack := append(sbuf[:0], outs...)
 	visited := vbuf[:0] // a linear set: graphs here are mostly small
@@ -195,11 +223,11 @@ func (c *Context) boundLocked(outs []*graph.Node) (map[*graph.Node]*exec.Tensor,
 			continue
 		}
 		if n.Op() == graph.OpInput {
-			return bound, fmt.Errorf("Eval: input %v %v (%s) was released", n.Shape(), n.DType(), n.Attr().Label)
+			return fmt.Errorf("Eval: input %v %v (%s) was released", n.Shape(), n.DType(), n.Attr().Label)
 		}
 		stack = append(stack, n.Inputs()...)
 	}
-	return bound, nil
+	return nil
 }
 
 // retainTensor takes a reference to t's buffers.
