@@ -131,11 +131,7 @@ func (t target) Prepare(p *fuse.Plan) (runner.Program, error) {
 // Start begins an evaluation of a lowered plan with host buffers from
 // req.Alloc.
 func (t target) Start(_ context.Context, prog runner.Program, req *exec.Request) (runner.Evaluation, error) {
-	lp := prog.(*lowPlan)
-	n := len(lp.plan.Buffers)
-	frames := t.b.frames()
-	return &evaluation{b: t.b, lp: lp, alloc: req.Alloc, bufs: make([]*memory.Buffer, n), owned: make([]bool, n),
-		frames: frames, ex: &runState{bases: make([]unsafe.Pointer, n), frames: *frames}}, nil
+	return newEvaluation(t.b, prog.(*lowPlan), req.Alloc), nil
 }
 
 // evaluation is one evaluation on the CPU: the plan's host buffers and
@@ -208,6 +204,7 @@ func (e *evaluation) End(bool) {
 		e.Free(i)
 	}
 	e.b.scratch.Put(e.frames)
+	e.recycle()
 }
 
 // frames returns per-worker scratch from the pool.
