@@ -1,0 +1,85 @@
+// This file implements the kernels the generator compiles: for each math
+// function and float type, a one-call ir.Func (scalar operands in, one
+// store of the result out) expanded by mathlib.Expand, the same expansion
+// the PTX emitter and the IR interpreter run.
+
+package vecgen
+
+import (
+	"fmt"
+
+	"github.com/fuseflow/fuseflow/codegen/ir"
+	"github.com/fuseflow/fuseflow/codegen/mathlib"
+)
+
+// Func is one generated function: a math function on one float type.
+type Func struct {
+	Fn   ir.MathFn
+	Type ir.Type // ir.F32 or ir.F64
+}
+
+// Name returns the exported Go name of the function ("ExpF32").
+func (f Func) Name() string { return goFnNames[f.Fn] + typeSuffix(f.Type) }
+
+// Arity returns 1 or 2.
+func (f Func) Arity() int { return f.Fn.Arity() }
+
+func typeSuffix(t ir.Type) string {
+	if t == ir.F32 {
+		return "F32"
+	}
+	return "F64"
+}
+
+// goFnNames are the Go names of the generated math functions.
+var goFnNames = map[ir.MathFn]string{
+	ir.MathExp: "Exp", ir.MathExp2: "Exp2", ir.MathExpm1: "Expm1", ir.MathLog: "Log",
+	ir.MathLog2: "Log2", ir.MathLog1p: "Log1p", ir.MathSin: "Sin", ir.MathCos: "Cos",
+	ir.MathTan: "Tan", ir.MathTanh: "Tanh", ir.MathSigmoid: "Sigmoid", ir.MathErf: "Erf",
+	ir.MathPow: "Pow", ir.MathAtan2: "Atan2", ir.MathRsqrt: "Rsqrt", ir.MathSqrt: "Sqrt",
+	ir.MathFloor: "Floor", ir.MathCeil: "Ceil", ir.MathRoundEven: "RoundEven", ir.MathTrunc: "Trunc",
+}
+
+// Funcs returns every generated function in a fixed order: the accurate
+// functions of mathlib, then the native ones, each in float32 and float64.
+func Funcs() []Func {
+	fns := []ir.MathFn{
+		ir.MathExp, ir.MathExp2, ir.MathExpm1, ir.MathLog, ir.MathLog2, ir.MathLog1p,
+		ir.MathSin, ir.MathCos, ir.MathTan, ir.MathTanh, ir.MathSigmoid, ir.MathErf,
+		ir.MathPow, ir.MathAtan2, ir.MathRsqrt,
+		ir.MathSqrt, ir.MathFloor, ir.MathCeil, ir.MathRoundEven, ir.MathTrunc,
+	}
+	var out []Func
+	for _, fn := range fns {
+		for _, t := range []ir.Type{ir.F32, ir.F64} {
+			out = append(out, Func{Fn: fn, Type: t})
+		}
+	}
+	return out
+}
+
+// Kernel returns the expanded one-call function of f: parameters x (and
+// y for two-operand functions) of f's type and out, a global pointer; its
+// body stores fn(x[, y]) at out. The math call is expanded by
+// mathlib.Expand (native functions stay calls).
+func Kernel(f Func) (*ir.Func, error) {
+	k := ir.NewFunc("vm_" + f.Fn.String() + "_" + f.Type.String())
+	args := []*ir.Value{k.AddParam("x", f.Type)}
+	if f.Arity() == 2 {
+		args = append(args, k.AddParam("y", f.Type))
+	}
+	out := k.AddParam("out", ir.PtrTo(ir.SpaceGlobal, f.Type))
+	b := ir.NewBuilder(k)
+	b.Store(out, b.Math(f.Fn, args...))
+	b.Ret()
+	if err := k.Verify(); err != nil {
+		return nil, fmt.Errorf("vecgen: %s: %w", f.Name(), err)
+	}
+	if err := mathlib.Expand(k); err != nil {
+		return nil, fmt.Errorf("vecgen: %s: %w", f.Name(), err)
+	}
+	if err := k.Verify(); err != nil {
+		return nil, fmt.Errorf("vecgen: %s after Expand: %w", f.Name(), err)
+	}
+	return k, nil
+}
