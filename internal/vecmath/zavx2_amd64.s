@@ -66,17 +66,17 @@ lend2:
 	VPSLLD      $0x17, Y2, Y2
 	VMULPS      Y2, Y1, Y2
 	VCMPPS      $0x03, Y0, Y0, Y1
-	VBLENDVPS   Y1, Y0, Y2, Y0
+	VBLENDVPS   Y1, Y0, Y2, Y1
 	CMPQ        BX, $0x08
 	JB          stail3
-	VMOVUPS     Y0, (DI)(AX*4)
+	VMOVUPS     Y1, (DI)(AX*4)
 	JMP         send4
 
 stail3:
-	VMOVQ        BX, X1
-	VPBROADCASTD X1, Y1
-	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
-	VMASKMOVPS   Y0, Y1, (DI)(AX*4)
+	VMOVQ        BX, X0
+	VPBROADCASTD X0, Y0
+	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
+	VMASKMOVPS   Y1, Y0, (DI)(AX*4)
 
 send4:
 	ADDQ $0x08, AX
@@ -155,19 +155,19 @@ lend6:
 	VPADDD      avx2_k32_3ff<>+0(SB), X2, X2
 	VPMOVSXDQ   X2, Y2
 	VPSLLQ      $0x34, Y2, Y2
-	VMULPD      Y2, Y1, Y1
-	VCMPPD      $0x03, Y0, Y0, Y2
-	VBLENDVPD   Y2, Y0, Y1, Y2
+	VMULPD      Y2, Y1, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VBLENDVPD   Y1, Y0, Y2, Y1
 	CMPQ        BX, $0x04
 	JB          stail7
-	VMOVUPD     Y2, (DI)(AX*8)
+	VMOVUPD     Y1, (DI)(AX*8)
 	JMP         send8
 
 stail7:
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
-	VMASKMOVPD   Y2, Y0, (DI)(AX*8)
+	VMASKMOVPD   Y1, Y0, (DI)(AX*8)
 
 send8:
 	ADDQ $0x04, AX
@@ -235,9 +235,9 @@ lend10:
 	VMULPS      Y1, Y4, Y1
 	VPADDD      avx2_k32_7f<>+0(SB), Y2, Y2
 	VPSLLD      $0x17, Y2, Y2
-	VMULPS      Y2, Y1, Y1
-	VCMPPS      $0x03, Y0, Y0, Y2
-	VBLENDVPS   Y2, Y0, Y1, Y1
+	VMULPS      Y2, Y1, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VBLENDVPS   Y1, Y0, Y2, Y1
 	CMPQ        BX, $0x08
 	JB          stail11
 	VMOVUPS     Y1, (DI)(AX*4)
@@ -319,11 +319,11 @@ lend14:
 	VPADDD      avx2_k32_3ff<>+0(SB), X1, X1
 	VPMOVSXDQ   X1, Y1
 	VPSLLQ      $0x34, Y1, Y1
-	VMULPD      Y1, Y4, Y4
+	VMULPD      Y1, Y4, Y1
 	VPADDD      avx2_k32_3ff<>+0(SB), X2, X2
 	VPMOVSXDQ   X2, Y2
 	VPSLLQ      $0x34, Y2, Y2
-	VMULPD      Y2, Y4, Y2
+	VMULPD      Y2, Y1, Y2
 	VCMPPD      $0x03, Y0, Y0, Y1
 	VBLENDVPD   Y1, Y0, Y2, Y1
 	CMPQ        BX, $0x04
@@ -520,9 +520,9 @@ lend22:
 	VCMPPD      $0x1e, avx2_k64_404c000000000000<>+0(SB), Y2, Y6
 	VBLENDVPD   Y6, Y1, Y5, Y6
 	VCMPPD      $0x00, avx2_k64_0<>+0(SB), Y2, Y2
-	VBLENDVPD   Y2, Y3, Y6, Y3
+	VBLENDVPD   Y2, Y3, Y6, Y2
 	VCMPPD      $0x03, Y0, Y0, Y1
-	VBLENDVPD   Y1, Y0, Y3, Y1
+	VBLENDVPD   Y1, Y0, Y2, Y1
 	VCMPPD      $0x00, avx2_k64_0<>+0(SB), Y0, Y2
 	VBLENDVPD   Y2, Y0, Y1, Y2
 	CMPQ        BX, $0x04
@@ -621,9 +621,9 @@ lend26:
 	VCMPPS      $0x00, avx2_k32_0<>+0(SB), Y0, Y3
 	VMOVUPS     avx2_k32_7f800000<>+0(SB), Y5
 	VPXOR       avx2_k32_80000000<>+0(SB), Y5, Y6
-	VBLENDVPS   Y3, Y6, Y1, Y1
+	VBLENDVPS   Y3, Y6, Y1, Y3
 	VCMPPS      $0x19, avx2_k32_0<>+0(SB), Y0, Y0
-	VBLENDVPS   Y0, avx2_k32_7fc00000<>+0(SB), Y1, Y0
+	VBLENDVPS   Y0, avx2_k32_7fc00000<>+0(SB), Y3, Y0
 	CMPQ        BX, $0x08
 	JB          stail27
 	VMOVUPS     Y0, (DI)(AX*4)
@@ -684,26 +684,26 @@ lend30:
 	VBLENDVPD    Y1, Y2, Y0, Y2
 	VPSRLQ       $0x34, Y2, Y3
 	VEXTRACTI128 $0x01, Y3, X4
-	VSHUFPS      $0x88, X4, X3, X3
-	VEXTRACTI128 $0x01, Y1, X4
-	VSHUFPS      $0x88, X4, X1, X1
-	VMOVUPS      avx2_k32_3ff<>+0(SB), Y4
-	VBLENDVPS    X1, avx2_k32_435<>+0(SB), X4, X1
-	VPSUBD       X1, X3, X1
+	VSHUFPS      $0x88, X4, X3, X4
+	VEXTRACTI128 $0x01, Y1, X3
+	VSHUFPS      $0x88, X3, X1, X3
+	VMOVUPS      avx2_k32_3ff<>+0(SB), Y1
+	VBLENDVPS    X3, avx2_k32_435<>+0(SB), X1, X3
+	VPSUBD       X3, X4, X3
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y2, Y2
 	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y2, Y2
-	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y2, Y3
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y2, Y4
 	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y2, Y5
-	VBLENDVPD    Y3, Y5, Y2, Y2
-	VEXTRACTI128 $0x01, Y3, X5
-	VSHUFPS      $0x88, X5, X3, X5
-	VMOVUPS      avx2_k32_0<>+0(SB), Y3
-	VBLENDVPS    X5, avx2_k32_1<>+0(SB), X3, X5
-	VPADDD       X5, X1, X5
-	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y2, Y2
-	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y2, Y1
-	VDIVPD       Y1, Y2, Y1
-	VMULPD       Y1, Y1, Y6
+	VBLENDVPD    Y4, Y5, Y2, Y5
+	VEXTRACTI128 $0x01, Y4, X2
+	VSHUFPS      $0x88, X2, X4, X2
+	VMOVUPS      avx2_k32_0<>+0(SB), Y4
+	VBLENDVPS    X2, avx2_k32_1<>+0(SB), X4, X2
+	VPADDD       X2, X3, X2
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y5, Y5
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y5, Y3
+	VDIVPD       Y3, Y5, Y3
+	VMULPD       Y3, Y3, Y6
 	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y7
 	VMOVUPS      Y7, Y8
 	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y6, Y8
@@ -716,35 +716,35 @@ lend30:
 	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y6, Y8
 	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y6, Y8
 	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y6, Y8
-	VMULPD       Y8, Y6, Y6
-	VMULPD       Y2, Y2, Y8
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y8
-	VCVTDQ2PD    X5, Y5
-	VADDPD       Y6, Y8, Y6
-	VMULPD       Y6, Y1, Y6
-	VSUBPD       Y6, Y8, Y6
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y5, Y1
-	VFMADD231PD  avx2_k64_3c7abc9e3b39803f<>+0(SB), Y1, Y6
-	VSUBPD       Y6, Y2, Y6
-	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y5, Y6
-	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y0, Y1
-	VBLENDVPD    Y1, Y0, Y6, Y1
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y2
+	VMULPD       Y8, Y6, Y8
+	VMULPD       Y5, Y5, Y6
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y6, Y6
+	VCVTDQ2PD    X2, Y2
+	VADDPD       Y8, Y6, Y8
+	VMULPD       Y8, Y3, Y8
+	VSUBPD       Y8, Y6, Y8
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y2, Y3
+	VFMADD231PD  avx2_k64_3c7abc9e3b39803f<>+0(SB), Y3, Y8
+	VSUBPD       Y8, Y5, Y8
+	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y2, Y8
+	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y0, Y2
+	VBLENDVPD    Y2, Y0, Y8, Y2
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y3
 	VMOVUPS      avx2_k64_7ff0000000000000<>+0(SB), Y5
 	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y5, Y6
-	VBLENDVPD    Y2, Y6, Y1, Y2
+	VBLENDVPD    Y3, Y6, Y2, Y3
 	VCMPPD       $0x19, avx2_k64_0<>+0(SB), Y0, Y0
-	VBLENDVPD    Y0, avx2_k64_7ff8000000000001<>+0(SB), Y2, Y0
+	VBLENDVPD    Y0, avx2_k64_7ff8000000000001<>+0(SB), Y3, Y0
 	CMPQ         BX, $0x04
 	JB           stail31
 	VMOVUPD      Y0, (DI)(AX*8)
 	JMP          send32
 
 stail31:
-	VMOVQ        BX, X1
-	VPBROADCASTQ X1, Y1
-	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
-	VMASKMOVPD   Y0, Y1, (DI)(AX*8)
+	VMOVQ        BX, X2
+	VPBROADCASTQ X2, Y2
+	VPCMPGTQ     avx2_iota64<>+0(SB), Y2, Y2
+	VMASKMOVPD   Y0, Y2, (DI)(AX*8)
 
 send32:
 	ADDQ $0x04, AX
@@ -913,10 +913,10 @@ lend38:
 	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y2, Y5
 	VBLENDVPD    Y4, Y5, Y2, Y5
 	VEXTRACTI128 $0x01, Y4, X2
-	VSHUFPS      $0x88, X2, X4, X4
-	VMOVUPS      avx2_k32_0<>+0(SB), Y2
-	VBLENDVPS    X4, avx2_k32_1<>+0(SB), X2, X4
-	VPADDD       X4, X3, X4
+	VSHUFPS      $0x88, X2, X4, X2
+	VMOVUPS      avx2_k32_0<>+0(SB), Y4
+	VBLENDVPS    X2, avx2_k32_1<>+0(SB), X4, X2
+	VPADDD       X2, X3, X2
 	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y5, Y5
 	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y5, Y3
 	VDIVPD       Y3, Y5, Y3
@@ -936,7 +936,7 @@ lend38:
 	VMULPD       Y8, Y6, Y8
 	VMULPD       Y5, Y5, Y6
 	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y6, Y6
-	VCVTDQ2PD    X4, Y4
+	VCVTDQ2PD    X2, Y2
 	VADDPD       Y8, Y6, Y8
 	VMULPD       Y8, Y3, Y8
 	VSUBPD       Y8, Y6, Y8
@@ -946,29 +946,29 @@ lend38:
 	VFMADD231PD  avx2_k64_3c7777d0ffda0d24<>+0(SB), Y5, Y6
 	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y8, Y8
 	VFMADD231PD  avx2_k64_3ff71547652b82fe<>+0(SB), Y8, Y6
-	VADDPD       Y3, Y4, Y5
-	VSUBPD       Y4, Y5, Y4
-	VSUBPD       Y4, Y3, Y4
-	VADDPD       Y6, Y4, Y6
+	VADDPD       Y3, Y2, Y5
+	VSUBPD       Y2, Y5, Y2
+	VSUBPD       Y2, Y3, Y2
+	VADDPD       Y6, Y2, Y6
 	VADDPD       Y6, Y5, Y6
-	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y0, Y3
-	VBLENDVPD    Y3, Y0, Y6, Y3
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y4
+	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y0, Y2
+	VBLENDVPD    Y2, Y0, Y6, Y2
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y3
 	VMOVUPS      avx2_k64_7ff0000000000000<>+0(SB), Y5
 	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y5, Y6
-	VBLENDVPD    Y4, Y6, Y3, Y4
+	VBLENDVPD    Y3, Y6, Y2, Y3
 	VCMPPD       $0x19, avx2_k64_0<>+0(SB), Y0, Y0
-	VBLENDVPD    Y0, avx2_k64_7ff8000000000001<>+0(SB), Y4, Y4
+	VBLENDVPD    Y0, avx2_k64_7ff8000000000001<>+0(SB), Y3, Y0
 	CMPQ         BX, $0x04
 	JB           stail39
-	VMOVUPD      Y4, (DI)(AX*8)
+	VMOVUPD      Y0, (DI)(AX*8)
 	JMP          send40
 
 stail39:
-	VMOVQ        BX, X0
-	VPBROADCASTQ X0, Y0
-	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
-	VMASKMOVPD   Y4, Y0, (DI)(AX*8)
+	VMOVQ        BX, X2
+	VPBROADCASTQ X2, Y2
+	VPCMPGTQ     avx2_iota64<>+0(SB), Y2, Y2
+	VMASKMOVPD   Y0, Y2, (DI)(AX*8)
 
 send40:
 	ADDQ $0x04, AX
@@ -1043,14 +1043,14 @@ lend42:
 	VFMADD213PS avx2_k32_3e924925<>+0(SB), Y7, Y9
 	VFMADD213PS avx2_k32_3ecccccd<>+0(SB), Y7, Y9
 	VFMADD213PS avx2_k32_3f2aaaab<>+0(SB), Y7, Y9
-	VMULPS      Y9, Y7, Y7
-	VMULPS      Y6, Y6, Y9
-	VMULPS      avx2_k32_3f000000<>+0(SB), Y9, Y9
+	VMULPS      Y9, Y7, Y9
+	VMULPS      Y6, Y6, Y7
+	VMULPS      avx2_k32_3f000000<>+0(SB), Y7, Y7
 	VCVTDQ2PS   Y1, Y1
-	VADDPS      Y7, Y9, Y7
-	VMULPS      Y7, Y3, Y7
-	VADDPS      Y2, Y7, Y2
-	VSUBPS      Y2, Y9, Y2
+	VADDPS      Y9, Y7, Y9
+	VMULPS      Y9, Y3, Y9
+	VADDPS      Y2, Y9, Y2
+	VSUBPS      Y2, Y7, Y2
 	VPXOR       avx2_k32_80000000<>+0(SB), Y1, Y3
 	VFMADD231PS avx2_k32_b102e308<>+0(SB), Y3, Y2
 	VSUBPS      Y2, Y6, Y2
@@ -1060,21 +1060,21 @@ lend42:
 	VCMPPS      $0x00, avx2_k32_bf800000<>+0(SB), Y0, Y2
 	VMOVUPS     avx2_k32_7f800000<>+0(SB), Y3
 	VPXOR       avx2_k32_80000000<>+0(SB), Y3, Y6
-	VBLENDVPS   Y2, Y6, Y1, Y1
-	VCMPPS      $0x19, avx2_k32_bf800000<>+0(SB), Y0, Y2
-	VBLENDVPS   Y2, avx2_k32_7fc00000<>+0(SB), Y1, Y2
-	VCMPPS      $0x00, avx2_k32_0<>+0(SB), Y0, Y1
-	VBLENDVPS   Y1, Y0, Y2, Y1
+	VBLENDVPS   Y2, Y6, Y1, Y2
+	VCMPPS      $0x19, avx2_k32_bf800000<>+0(SB), Y0, Y1
+	VBLENDVPS   Y1, avx2_k32_7fc00000<>+0(SB), Y2, Y1
+	VCMPPS      $0x00, avx2_k32_0<>+0(SB), Y0, Y2
+	VBLENDVPS   Y2, Y0, Y1, Y2
 	CMPQ        BX, $0x08
 	JB          stail43
-	VMOVUPS     Y1, (DI)(AX*4)
+	VMOVUPS     Y2, (DI)(AX*4)
 	JMP         send44
 
 stail43:
 	VMOVQ        BX, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
-	VMASKMOVPS   Y1, Y0, (DI)(AX*4)
+	VMASKMOVPS   Y2, Y0, (DI)(AX*4)
 
 send44:
 	ADDQ $0x08, AX
@@ -1129,26 +1129,26 @@ lend46:
 	VBLENDVPD    Y3, Y4, Y1, Y4
 	VPSRLQ       $0x34, Y4, Y1
 	VEXTRACTI128 $0x01, Y1, X5
-	VSHUFPS      $0x88, X5, X1, X1
-	VEXTRACTI128 $0x01, Y3, X5
-	VSHUFPS      $0x88, X5, X3, X5
+	VSHUFPS      $0x88, X5, X1, X5
+	VEXTRACTI128 $0x01, Y3, X1
+	VSHUFPS      $0x88, X1, X3, X1
 	VMOVUPS      avx2_k32_3ff<>+0(SB), Y3
-	VBLENDVPS    X5, avx2_k32_435<>+0(SB), X3, X5
-	VPSUBD       X5, X1, X5
+	VBLENDVPS    X1, avx2_k32_435<>+0(SB), X3, X1
+	VPSUBD       X1, X5, X1
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y4, Y4
 	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y4, Y4
-	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y4, Y1
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y4, Y5
 	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y4, Y6
-	VBLENDVPD    Y1, Y6, Y4, Y6
-	VEXTRACTI128 $0x01, Y1, X4
-	VSHUFPS      $0x88, X4, X1, X4
-	VMOVUPS      avx2_k32_0<>+0(SB), Y1
-	VBLENDVPS    X4, avx2_k32_1<>+0(SB), X1, X4
-	VPADDD       X4, X5, X4
+	VBLENDVPD    Y5, Y6, Y4, Y6
+	VEXTRACTI128 $0x01, Y5, X4
+	VSHUFPS      $0x88, X4, X5, X4
+	VMOVUPS      avx2_k32_0<>+0(SB), Y5
+	VBLENDVPS    X4, avx2_k32_1<>+0(SB), X5, X4
+	VPADDD       X4, X1, X4
 	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y6, Y6
-	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y6, Y5
-	VDIVPD       Y5, Y6, Y5
-	VMULPD       Y5, Y5, Y7
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y6, Y1
+	VDIVPD       Y1, Y6, Y1
+	VMULPD       Y1, Y1, Y7
 	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y8
 	VMOVUPS      Y8, Y9
 	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y7, Y9
@@ -1166,23 +1166,23 @@ lend46:
 	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y7, Y7
 	VCVTDQ2PD    X4, Y4
 	VADDPD       Y9, Y7, Y9
-	VMULPD       Y9, Y5, Y5
-	VADDPD       Y2, Y5, Y2
+	VMULPD       Y9, Y1, Y9
+	VADDPD       Y2, Y9, Y2
 	VSUBPD       Y2, Y7, Y2
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y4, Y5
-	VFMADD231PD  avx2_k64_3c7abc9e3b39803f<>+0(SB), Y5, Y2
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y4, Y1
+	VFMADD231PD  avx2_k64_3c7abc9e3b39803f<>+0(SB), Y1, Y2
 	VSUBPD       Y2, Y6, Y2
 	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y4, Y2
-	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y0, Y4
-	VBLENDVPD    Y4, Y0, Y2, Y4
+	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y0, Y1
+	VBLENDVPD    Y1, Y0, Y2, Y1
 	VCMPPD       $0x00, avx2_k64_bff0000000000000<>+0(SB), Y0, Y2
-	VMOVUPS      avx2_k64_7ff0000000000000<>+0(SB), Y5
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y5, Y6
-	VBLENDVPD    Y2, Y6, Y4, Y2
-	VCMPPD       $0x19, avx2_k64_bff0000000000000<>+0(SB), Y0, Y4
-	VBLENDVPD    Y4, avx2_k64_7ff8000000000001<>+0(SB), Y2, Y4
+	VMOVUPS      avx2_k64_7ff0000000000000<>+0(SB), Y4
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y4, Y6
+	VBLENDVPD    Y2, Y6, Y1, Y2
+	VCMPPD       $0x19, avx2_k64_bff0000000000000<>+0(SB), Y0, Y1
+	VBLENDVPD    Y1, avx2_k64_7ff8000000000001<>+0(SB), Y2, Y1
 	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y2
-	VBLENDVPD    Y2, Y0, Y4, Y2
+	VBLENDVPD    Y2, Y0, Y1, Y2
 	CMPQ         BX, $0x04
 	JB           stail47
 	VMOVUPD      Y2, (DI)(AX*8)
@@ -1252,9 +1252,9 @@ lend50:
 	VADDPS      Y5, Y4, Y7
 	VSUBPS      Y4, Y7, Y8
 	VSUBPS      Y8, Y7, Y9
-	VSUBPS      Y9, Y4, Y4
+	VSUBPS      Y9, Y4, Y9
 	VSUBPS      Y8, Y5, Y8
-	VADDPS      Y8, Y4, Y8
+	VADDPS      Y8, Y9, Y8
 	VSUBPS      Y6, Y8, Y6
 	VFMADD231PS avx2_k32_a6f72ced<>+0(SB), Y3, Y6
 	VADDPS      Y6, Y7, Y3
@@ -1403,11 +1403,11 @@ lend54:
 	VPSUBQ       Y6, Y9, Y6
 	VPSLLVQ      Y8, Y5, Y8
 	VPSRLVQ      Y6, Y5, Y6
-	VPOR         Y6, Y8, Y8
+	VPOR         Y6, Y8, Y6
 	VMOVUPS      avx2_k64_0<>+0(SB), Y5
 	VPCMPGTQ     Y4, Y5, Y4
-	VPXOR        Y4, Y8, Y8
-	VPSUBQ       Y4, Y8, Y4
+	VPXOR        Y4, Y6, Y6
+	VPSUBQ       Y4, Y6, Y4
 	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y6
 	VBLENDVPD    Y6, avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y6
 	VCMPPD       $0x03, Y2, Y2, Y4
@@ -1415,59 +1415,59 @@ lend54:
 	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y2, Y2
 	VBLENDVPD    Y2, avx2_k64_8000000000000000<>+0(SB), Y4, Y2
 	VEXTRACTI128 $0x01, Y2, X4
-	VSHUFPS      $0x88, X4, X2, X2
-	VMULPD       Y3, Y3, Y4
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y4, Y6
+	VSHUFPS      $0x88, X4, X2, X4
+	VMULPD       Y3, Y3, Y2
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y2, Y6
 	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y6, Y8
 	VFMADD213PD  Y7, Y7, Y8
-	VMULPD       Y4, Y3, Y10
+	VMULPD       Y2, Y3, Y10
 	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y11
 	VMOVUPS      Y11, Y12
-	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y4, Y12
-	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y4, Y12
-	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y4, Y12
-	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y4, Y12
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y4, Y12
-	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y4, Y12
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y4, Y12
-	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y4, Y12
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y2, Y12
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y2, Y12
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y2, Y12
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y2, Y12
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y2, Y12
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y2, Y12
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y2, Y12
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y2, Y12
 	VFMADD213PD  Y8, Y12, Y10
 	VADDPD       Y10, Y3, Y10
 	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y8
 	VSUBPD       Y6, Y8, Y12
 	VSUBPD       Y12, Y8, Y13
-	VSUBPD       Y6, Y13, Y13
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y4, Y6
-	VFMADD231PD  Y3, Y3, Y6
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y6, Y6
-	VMULPD       Y4, Y4, Y14
+	VSUBPD       Y6, Y13, Y6
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y2, Y13
+	VFMADD231PD  Y3, Y3, Y13
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y13, Y13
+	VMULPD       Y2, Y2, Y14
 	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y15
 	VMOVUPS      Y15, Y5
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y4, Y5
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y4, Y5
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y4, Y5
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y4, Y5
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y4, Y5
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y4, Y5
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y4, Y5
-	VSUBPD       Y6, Y13, Y6
-	VFMADD213PD  Y6, Y5, Y14
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y2, Y5
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y2, Y5
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y2, Y5
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y2, Y5
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y2, Y5
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y2, Y5
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y2, Y5
+	VSUBPD       Y13, Y6, Y13
+	VFMADD213PD  Y13, Y5, Y14
 	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y3, Y3
 	VFMADD213PD  Y14, Y7, Y3
 	VADDPD       Y3, Y12, Y3
-	VPAND        avx2_k32_3<>+0(SB), X2, X2
-	VPADDD       avx2_k32_0<>+0(SB), X2, X2
-	VPAND        avx2_k32_1<>+0(SB), X2, X4
-	VPCMPEQD     avx2_k32_1<>+0(SB), X4, X4
-	VPAND        avx2_k32_2<>+0(SB), X2, X2
-	VPCMPEQD     avx2_k32_2<>+0(SB), X2, X2
-	VPMOVSXDQ    X4, Y4
-	VBLENDVPD    Y4, Y3, Y10, Y4
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y4, Y3
+	VPAND        avx2_k32_3<>+0(SB), X4, X4
+	VPADDD       avx2_k32_0<>+0(SB), X4, X4
+	VPAND        avx2_k32_1<>+0(SB), X4, X2
+	VPCMPEQD     avx2_k32_1<>+0(SB), X2, X2
+	VPAND        avx2_k32_2<>+0(SB), X4, X4
+	VPCMPEQD     avx2_k32_2<>+0(SB), X4, X4
 	VPMOVSXDQ    X2, Y2
-	VBLENDVPD    Y2, Y3, Y4, Y2
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y3
-	VBLENDVPD    Y3, Y0, Y2, Y2
+	VBLENDVPD    Y2, Y3, Y10, Y2
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y2, Y3
+	VPMOVSXDQ    X4, Y4
+	VBLENDVPD    Y4, Y3, Y2, Y4
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y2
+	VBLENDVPD    Y2, Y0, Y4, Y2
 	VMOVMSKPD    Y1, R8
 	TESTL        R9, R8
 	JNE          bail
@@ -1674,9 +1674,9 @@ lend62:
 	VADDPD       Y4, Y0, Y6
 	VSUBPD       Y0, Y6, Y7
 	VSUBPD       Y7, Y6, Y8
-	VSUBPD       Y8, Y0, Y0
+	VSUBPD       Y8, Y0, Y8
 	VSUBPD       Y7, Y4, Y7
-	VADDPD       Y7, Y0, Y7
+	VADDPD       Y7, Y8, Y7
 	VSUBPD       Y5, Y7, Y5
 	VFMADD231PD  avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y3, Y5
 	VADDPD       Y5, Y6, Y0
@@ -1692,11 +1692,11 @@ lend62:
 	VPSUBQ       Y5, Y8, Y5
 	VPSLLVQ      Y7, Y4, Y7
 	VPSRLVQ      Y5, Y4, Y5
-	VPOR         Y5, Y7, Y7
+	VPOR         Y5, Y7, Y5
 	VMOVUPS      avx2_k64_0<>+0(SB), Y4
 	VPCMPGTQ     Y3, Y4, Y3
-	VPXOR        Y3, Y7, Y7
-	VPSUBQ       Y3, Y7, Y3
+	VPXOR        Y3, Y5, Y5
+	VPSUBQ       Y3, Y5, Y3
 	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y5
 	VBLENDVPD    Y5, avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y5
 	VCMPPD       $0x03, Y2, Y2, Y3
@@ -1751,23 +1751,23 @@ lend62:
 	VPAND        avx2_k32_2<>+0(SB), X3, X3
 	VPCMPEQD     avx2_k32_2<>+0(SB), X3, X3
 	VPMOVSXDQ    X2, Y2
-	VBLENDVPD    Y2, Y0, Y9, Y0
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y0, Y2
+	VBLENDVPD    Y2, Y0, Y9, Y2
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y2, Y0
 	VPMOVSXDQ    X3, Y3
-	VBLENDVPD    Y3, Y2, Y0, Y0
+	VBLENDVPD    Y3, Y0, Y2, Y3
 	VMOVMSKPD    Y1, R8
 	TESTL        R9, R8
 	JNE          bail
 	CMPQ         BX, $0x04
 	JB           stail63
-	VMOVUPD      Y0, (DI)(AX*8)
+	VMOVUPD      Y3, (DI)(AX*8)
 	JMP          send64
 
 stail63:
-	VMOVQ        BX, X1
-	VPBROADCASTQ X1, Y1
-	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
-	VMASKMOVPD   Y0, Y1, (DI)(AX*8)
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y0
+	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
+	VMASKMOVPD   Y3, Y0, (DI)(AX*8)
 
 send64:
 	ADDQ $0x04, AX
@@ -1844,61 +1844,61 @@ lend66:
 	VCMPPS      $0x1d, avx2_k32_4f000000<>+0(SB), Y2, Y5
 	VBLENDVPS   Y5, avx2_k32_7fffffff<>+0(SB), Y4, Y5
 	VCMPPS      $0x03, Y2, Y2, Y2
-	VBLENDVPS   Y2, avx2_k32_0<>+0(SB), Y5, Y5
-	VMULPS      Y3, Y3, Y2
-	VMULPS      avx2_k32_3f000000<>+0(SB), Y2, Y4
-	VPXOR       avx2_k32_80000000<>+0(SB), Y4, Y6
+	VBLENDVPS   Y2, avx2_k32_0<>+0(SB), Y5, Y2
+	VMULPS      Y3, Y3, Y4
+	VMULPS      avx2_k32_3f000000<>+0(SB), Y4, Y5
+	VPXOR       avx2_k32_80000000<>+0(SB), Y5, Y6
 	VFMADD213PS Y7, Y7, Y6
-	VMULPS      Y2, Y3, Y8
+	VMULPS      Y4, Y3, Y8
 	VMOVUPS     avx2_k32_b2d7322b<>+0(SB), Y9
 	VMOVUPS     Y9, Y10
-	VFMADD213PS avx2_k32_3638ef1d<>+0(SB), Y2, Y10
-	VFMADD213PS avx2_k32_b9500d01<>+0(SB), Y2, Y10
-	VFMADD213PS avx2_k32_3c088889<>+0(SB), Y2, Y10
-	VFMADD213PS avx2_k32_be2aaaab<>+0(SB), Y2, Y10
+	VFMADD213PS avx2_k32_3638ef1d<>+0(SB), Y4, Y10
+	VFMADD213PS avx2_k32_b9500d01<>+0(SB), Y4, Y10
+	VFMADD213PS avx2_k32_3c088889<>+0(SB), Y4, Y10
+	VFMADD213PS avx2_k32_be2aaaab<>+0(SB), Y4, Y10
 	VFMADD213PS Y6, Y10, Y8
 	VADDPS      Y8, Y3, Y8
 	VMOVUPS     avx2_k32_3f800000<>+0(SB), Y6
-	VSUBPS      Y4, Y6, Y10
+	VSUBPS      Y5, Y6, Y10
 	VSUBPS      Y10, Y6, Y11
-	VSUBPS      Y4, Y11, Y4
-	VPXOR       avx2_k32_80000000<>+0(SB), Y2, Y11
+	VSUBPS      Y5, Y11, Y5
+	VPXOR       avx2_k32_80000000<>+0(SB), Y4, Y11
 	VFMADD231PS Y3, Y3, Y11
 	VMULPS      avx2_k32_3f000000<>+0(SB), Y11, Y11
-	VMULPS      Y2, Y2, Y12
+	VMULPS      Y4, Y4, Y12
 	VMOVUPS     avx2_k32_310f76c7<>+0(SB), Y13
 	VMOVUPS     Y13, Y14
-	VFMADD213PS avx2_k32_b493f27e<>+0(SB), Y2, Y14
-	VFMADD213PS avx2_k32_37d00d01<>+0(SB), Y2, Y14
-	VFMADD213PS avx2_k32_bab60b61<>+0(SB), Y2, Y14
-	VFMADD213PS avx2_k32_3d2aaaab<>+0(SB), Y2, Y14
-	VSUBPS      Y11, Y4, Y4
-	VFMADD213PS Y4, Y14, Y12
+	VFMADD213PS avx2_k32_b493f27e<>+0(SB), Y4, Y14
+	VFMADD213PS avx2_k32_37d00d01<>+0(SB), Y4, Y14
+	VFMADD213PS avx2_k32_bab60b61<>+0(SB), Y4, Y14
+	VFMADD213PS avx2_k32_3d2aaaab<>+0(SB), Y4, Y14
+	VSUBPS      Y11, Y5, Y11
+	VFMADD213PS Y11, Y14, Y12
 	VPXOR       avx2_k32_80000000<>+0(SB), Y3, Y3
 	VFMADD213PS Y12, Y7, Y3
 	VADDPS      Y3, Y10, Y3
-	VPAND       avx2_k32_3<>+0(SB), Y5, Y5
-	VPAND       avx2_k32_1<>+0(SB), Y5, Y5
-	VPCMPEQD    avx2_k32_1<>+0(SB), Y5, Y5
-	VBLENDVPS   Y5, Y3, Y8, Y2
+	VPAND       avx2_k32_3<>+0(SB), Y2, Y2
+	VPAND       avx2_k32_1<>+0(SB), Y2, Y2
+	VPCMPEQD    avx2_k32_1<>+0(SB), Y2, Y2
+	VBLENDVPS   Y2, Y3, Y8, Y4
 	VPXOR       avx2_k32_80000000<>+0(SB), Y8, Y8
-	VBLENDVPS   Y5, Y8, Y3, Y5
-	VDIVPS      Y5, Y2, Y5
-	VCMPPS      $0x00, avx2_k32_0<>+0(SB), Y0, Y2
-	VBLENDVPS   Y2, Y0, Y5, Y5
+	VBLENDVPS   Y2, Y8, Y3, Y2
+	VDIVPS      Y2, Y4, Y2
+	VCMPPS      $0x00, avx2_k32_0<>+0(SB), Y0, Y3
+	VBLENDVPS   Y3, Y0, Y2, Y3
 	VMOVMSKPS   Y1, R8
 	TESTL       R9, R8
 	JNE         bail
 	CMPQ        BX, $0x08
 	JB          stail67
-	VMOVUPS     Y5, (DI)(AX*4)
+	VMOVUPS     Y3, (DI)(AX*4)
 	JMP         send68
 
 stail67:
 	VMOVQ        BX, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
-	VMASKMOVPS   Y5, Y0, (DI)(AX*4)
+	VMASKMOVPS   Y3, Y0, (DI)(AX*4)
 
 send68:
 	ADDQ $0x08, AX
@@ -1987,11 +1987,11 @@ lend70:
 	VPXOR        Y4, Y6, Y6
 	VPSUBQ       Y4, Y6, Y4
 	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y6
-	VBLENDVPD    Y6, avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y4
-	VCMPPD       $0x03, Y2, Y2, Y6
-	VBLENDVPD    Y6, avx2_k64_0<>+0(SB), Y4, Y6
+	VBLENDVPD    Y6, avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y6
+	VCMPPD       $0x03, Y2, Y2, Y4
+	VBLENDVPD    Y4, avx2_k64_0<>+0(SB), Y6, Y4
 	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y2, Y2
-	VBLENDVPD    Y2, avx2_k64_8000000000000000<>+0(SB), Y6, Y2
+	VBLENDVPD    Y2, avx2_k64_8000000000000000<>+0(SB), Y4, Y2
 	VEXTRACTI128 $0x01, Y2, X4
 	VSHUFPS      $0x88, X4, X2, X4
 	VMULPD       Y3, Y3, Y2
@@ -2144,14 +2144,14 @@ lend74:
 	VCMPPS      $0x1e, avx2_k32_41d00000<>+0(SB), Y2, Y6
 	VBLENDVPS   Y6, Y1, Y5, Y6
 	VCMPPS      $0x00, avx2_k32_0<>+0(SB), Y2, Y2
-	VBLENDVPS   Y2, Y3, Y6, Y3
-	VADDPS      avx2_k32_40000000<>+0(SB), Y3, Y1
-	VDIVPS      Y1, Y3, Y3
-	VPAND       avx2_k32_7fffffff<>+0(SB), Y3, Y3
-	VPAND       avx2_k32_80000000<>+0(SB), Y0, Y1
-	VPOR        Y1, Y3, Y3
+	VBLENDVPS   Y2, Y3, Y6, Y2
+	VADDPS      avx2_k32_40000000<>+0(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VPAND       avx2_k32_7fffffff<>+0(SB), Y1, Y1
+	VPAND       avx2_k32_80000000<>+0(SB), Y0, Y2
+	VPOR        Y2, Y1, Y2
 	VCMPPS      $0x03, Y0, Y0, Y1
-	VBLENDVPS   Y1, Y0, Y3, Y1
+	VBLENDVPS   Y1, Y0, Y2, Y1
 	CMPQ        BX, $0x08
 	JB          stail75
 	VMOVUPS     Y1, (DI)(AX*4)
@@ -2351,17 +2351,17 @@ lend82:
 	VADDPS      avx2_k32_3f800000<>+0(SB), Y2, Y2
 	VDIVPS      Y2, Y1, Y2
 	VCMPPS      $0x03, Y0, Y0, Y1
-	VBLENDVPS   Y1, Y0, Y2, Y0
+	VBLENDVPS   Y1, Y0, Y2, Y1
 	CMPQ        BX, $0x08
 	JB          stail83
-	VMOVUPS     Y0, (DI)(AX*4)
+	VMOVUPS     Y1, (DI)(AX*4)
 	JMP         send84
 
 stail83:
-	VMOVQ        BX, X1
-	VPBROADCASTD X1, Y1
-	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
-	VMASKMOVPS   Y0, Y1, (DI)(AX*4)
+	VMOVQ        BX, X0
+	VPBROADCASTD X0, Y0
+	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
+	VMASKMOVPS   Y1, Y0, (DI)(AX*4)
 
 send84:
 	ADDQ $0x08, AX
@@ -2449,17 +2449,17 @@ lend86:
 	VADDPD      avx2_k64_3ff0000000000000<>+0(SB), Y2, Y2
 	VDIVPD      Y2, Y1, Y2
 	VCMPPD      $0x03, Y0, Y0, Y1
-	VBLENDVPD   Y1, Y0, Y2, Y2
+	VBLENDVPD   Y1, Y0, Y2, Y1
 	CMPQ        BX, $0x04
 	JB          stail87
-	VMOVUPD     Y2, (DI)(AX*8)
+	VMOVUPD     Y1, (DI)(AX*8)
 	JMP         send88
 
 stail87:
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
-	VMASKMOVPD   Y2, Y0, (DI)(AX*8)
+	VMASKMOVPD   Y1, Y0, (DI)(AX*8)
 
 send88:
 	ADDQ $0x04, AX
@@ -2747,25 +2747,25 @@ lend94:
 	VFMADD213PD avx2_k64_3d7b0c1b3f1787f2<>+0(SB), Y1, Y8
 	VSUBPD      Y8, Y3, Y8
 	VBLENDVPD   Y10, Y8, Y3, Y10
-	VBLENDVPD   Y14, Y5, Y10, Y10
-	VBLENDVPD   Y11, Y13, Y10, Y11
+	VBLENDVPD   Y14, Y5, Y10, Y14
+	VBLENDVPD   Y11, Y13, Y14, Y11
 	VBLENDVPD   Y7, Y9, Y11, Y7
 	VBLENDVPD   Y2, Y6, Y7, Y2
 	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y2
 	VPAND       avx2_k64_8000000000000000<>+0(SB), Y0, Y1
-	VPOR        Y1, Y2, Y2
-	VCMPPD      $0x03, Y0, Y0, Y1
-	VBLENDVPD   Y1, Y0, Y2, Y0
+	VPOR        Y1, Y2, Y1
+	VCMPPD      $0x03, Y0, Y0, Y2
+	VBLENDVPD   Y2, Y0, Y1, Y2
 	CMPQ        BX, $0x04
 	JB          stail95
-	VMOVUPD     Y0, (DI)(AX*8)
+	VMOVUPD     Y2, (DI)(AX*8)
 	JMP         send96
 
 stail95:
-	VMOVQ        BX, X1
-	VPBROADCASTQ X1, Y1
-	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
-	VMASKMOVPD   Y0, Y1, (DI)(AX*8)
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y0
+	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
+	VMASKMOVPD   Y2, Y0, (DI)(AX*8)
 
 send96:
 	ADDQ $0x04, AX
@@ -2881,41 +2881,41 @@ lend100:
 	VADDPD       Y4, Y7, Y9
 	VSUBPD       Y7, Y9, Y7
 	VSUBPD       Y7, Y4, Y7
-	VADDPD       Y10, Y7, Y7
-	VADDPD       Y7, Y9, Y7
-	VMULPD       Y7, Y5, Y7
-	VMAXPD       avx2_k64_c09f400000000000<>+0(SB), Y7, Y7
-	VMAXPD       avx2_k64_c090e00000000000<>+0(SB), Y7, Y7
-	VMINPD       avx2_k64_4090040000000000<>+0(SB), Y7, Y7
-	VROUNDPD     $0x08, Y7, Y4
-	VSUBPD       Y4, Y7, Y7
+	VADDPD       Y10, Y7, Y10
+	VADDPD       Y10, Y9, Y10
+	VMULPD       Y10, Y5, Y10
+	VMAXPD       avx2_k64_c09f400000000000<>+0(SB), Y10, Y10
+	VMAXPD       avx2_k64_c090e00000000000<>+0(SB), Y10, Y10
+	VMINPD       avx2_k64_4090040000000000<>+0(SB), Y10, Y10
+	VROUNDPD     $0x08, Y10, Y4
+	VSUBPD       Y4, Y10, Y10
 	VMOVUPS      avx2_k64_3d7816193166d0f9<>+0(SB), Y5
-	VMOVUPS      Y5, Y9
-	VFMADD213PD  avx2_k64_3dbc3bd650fc2986<>+0(SB), Y7, Y9
-	VFMADD213PD  avx2_k64_3dfe8cac7351bb25<>+0(SB), Y7, Y9
-	VFMADD213PD  avx2_k64_3e3e4cf5158b8eca<>+0(SB), Y7, Y9
-	VFMADD213PD  avx2_k64_3e7b5253d395e7c4<>+0(SB), Y7, Y9
-	VFMADD213PD  avx2_k64_3eb62c0223a5c824<>+0(SB), Y7, Y9
-	VFMADD213PD  avx2_k64_3eeffcbfc588b0c7<>+0(SB), Y7, Y9
-	VFMADD213PD  avx2_k64_3f2430912f86c787<>+0(SB), Y7, Y9
-	VFMADD213PD  avx2_k64_3f55d87fe78a6731<>+0(SB), Y7, Y9
-	VFMADD213PD  avx2_k64_3f83b2ab6fba4e77<>+0(SB), Y7, Y9
-	VFMADD213PD  avx2_k64_3fac6b08d704a0c0<>+0(SB), Y7, Y9
-	VFMADD213PD  avx2_k64_3fcebfbdff82c58f<>+0(SB), Y7, Y9
-	VFMADD213PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y7, Y9
-	VMULPD       Y9, Y7, Y9
-	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y9, Y9
+	VMOVUPS      Y5, Y7
+	VFMADD213PD  avx2_k64_3dbc3bd650fc2986<>+0(SB), Y10, Y7
+	VFMADD213PD  avx2_k64_3dfe8cac7351bb25<>+0(SB), Y10, Y7
+	VFMADD213PD  avx2_k64_3e3e4cf5158b8eca<>+0(SB), Y10, Y7
+	VFMADD213PD  avx2_k64_3e7b5253d395e7c4<>+0(SB), Y10, Y7
+	VFMADD213PD  avx2_k64_3eb62c0223a5c824<>+0(SB), Y10, Y7
+	VFMADD213PD  avx2_k64_3eeffcbfc588b0c7<>+0(SB), Y10, Y7
+	VFMADD213PD  avx2_k64_3f2430912f86c787<>+0(SB), Y10, Y7
+	VFMADD213PD  avx2_k64_3f55d87fe78a6731<>+0(SB), Y10, Y7
+	VFMADD213PD  avx2_k64_3f83b2ab6fba4e77<>+0(SB), Y10, Y7
+	VFMADD213PD  avx2_k64_3fac6b08d704a0c0<>+0(SB), Y10, Y7
+	VFMADD213PD  avx2_k64_3fcebfbdff82c58f<>+0(SB), Y10, Y7
+	VFMADD213PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y10, Y7
+	VMULPD       Y7, Y10, Y7
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y7, Y7
 	VCVTTPD2DQY  Y4, X4
-	VPSRAD       $0x01, X4, X7
-	VPSUBD       X7, X4, X4
-	VPADDD       avx2_k32_3ff<>+0(SB), X7, X7
-	VPMOVSXDQ    X7, Y7
-	VPSLLQ       $0x34, Y7, Y7
-	VMULPD       Y7, Y9, Y7
+	VPSRAD       $0x01, X4, X9
+	VPSUBD       X9, X4, X4
+	VPADDD       avx2_k32_3ff<>+0(SB), X9, X9
+	VPMOVSXDQ    X9, Y9
+	VPSLLQ       $0x34, Y9, Y9
+	VMULPD       Y9, Y7, Y9
 	VPADDD       avx2_k32_3ff<>+0(SB), X4, X4
 	VPMOVSXDQ    X4, Y4
 	VPSLLQ       $0x34, Y4, Y4
-	VMULPD       Y4, Y7, Y4
+	VMULPD       Y4, Y9, Y4
 	VCVTPD2PSY   Y4, X4
 	VROUNDPS     $0x0b, X2, X7
 	VCMPPS       $0x00, X2, X7, X7
@@ -2958,8 +2958,8 @@ lend100:
 	VPXOR        avx2_k32_ffffffff<>+0(SB), X12, X12
 	VBLENDVPS    X12, avx2_k32_7f800000<>+0(SB), X8, X12
 	VPXOR        avx2_k32_80000000<>+0(SB), X12, X4
-	VBLENDVPS    X10, X4, X12, X12
-	VBLENDVPS    X7, X12, X9, X7
+	VBLENDVPS    X10, X4, X12, X10
+	VBLENDVPS    X7, X10, X9, X7
 	VCMPPS       $0x00, avx2_k32_3f800000<>+0(SB), X1, X1
 	VPAND        X3, X1, X3
 	VBLENDVPS    X3, avx2_k32_3f800000<>+0(SB), X7, X3
@@ -2967,13 +2967,13 @@ lend100:
 	VCMPPS       $0x03, X2, X2, X4
 	VPOR         X4, X1, X4
 	VADDPS       X2, X0, X1
-	VBLENDVPS    X4, X1, X3, X1
-	VCMPPS       $0x00, avx2_k32_3f800000<>+0(SB), X2, X3
-	VBLENDVPS    X3, X0, X1, X3
+	VBLENDVPS    X4, X1, X3, X4
+	VCMPPS       $0x00, avx2_k32_3f800000<>+0(SB), X2, X1
+	VBLENDVPS    X1, X0, X4, X1
 	VCMPPS       $0x00, avx2_k32_0<>+0(SB), X2, X2
 	VCMPPS       $0x00, avx2_k32_3f800000<>+0(SB), X0, X0
 	VPOR         X0, X2, X0
-	VBLENDVPS    X0, avx2_k32_3f800000<>+0(SB), X3, X0
+	VBLENDVPS    X0, avx2_k32_3f800000<>+0(SB), X1, X0
 	CMPQ         BX, $0x04
 	JB           stail101
 	VMOVUPS      X0, (DI)(AX*4)
@@ -3118,9 +3118,9 @@ lend106:
 	VADDPD       Y9, Y10, Y8
 	VSUBPD       Y10, Y8, Y11
 	VSUBPD       Y11, Y8, Y12
-	VSUBPD       Y12, Y10, Y10
+	VSUBPD       Y12, Y10, Y12
 	VSUBPD       Y11, Y9, Y11
-	VADDPD       Y11, Y10, Y11
+	VADDPD       Y11, Y12, Y11
 	VADDPD       Y14, Y6, Y14
 	VADDPD       Y14, Y11, Y14
 	VADDPD       Y14, Y8, Y6
@@ -3192,44 +3192,44 @@ lend106:
 	VCMPPD       $0x11, avx2_k64_4340000000000000<>+0(SB), Y3, Y12
 	VPAND        Y12, Y6, Y12
 	VROUNDPD     $0x0b, Y11, Y14
-	VCMPPD       $0x04, Y11, Y14, Y14
-	VPAND        Y14, Y12, Y12
-	VPCMPGTQ     Y0, Y9, Y11
-	VPAND        Y12, Y11, Y12
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y5, Y11
-	VBLENDVPD    Y12, Y11, Y5, Y11
+	VCMPPD       $0x04, Y11, Y14, Y11
+	VPAND        Y11, Y12, Y11
+	VPCMPGTQ     Y0, Y9, Y12
+	VPAND        Y11, Y12, Y11
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y5, Y12
+	VBLENDVPD    Y11, Y12, Y5, Y12
 	VCMPPD       $0x00, avx2_k64_3fe0000000000000<>+0(SB), Y2, Y5
 	VSQRTPD      Y0, Y14
-	VBLENDVPD    Y5, Y14, Y11, Y5
-	VCMPPD       $0x00, avx2_k64_bfe0000000000000<>+0(SB), Y2, Y11
+	VBLENDVPD    Y5, Y14, Y12, Y5
+	VCMPPD       $0x00, avx2_k64_bfe0000000000000<>+0(SB), Y2, Y12
 	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y15
 	VDIVPD       Y14, Y15, Y14
-	VBLENDVPD    Y11, Y14, Y5, Y11
+	VBLENDVPD    Y12, Y14, Y5, Y12
 	VCMPPD       $0x11, avx2_k64_0<>+0(SB), Y0, Y5
 	VMOVUPS      avx2_k64_7ff0000000000000<>+0(SB), Y14
 	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y14, Y4
 	VCMPPD       $0x1e, Y4, Y0, Y4
-	VPAND        Y4, Y5, Y5
+	VPAND        Y4, Y5, Y4
 	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y6, Y6
 	VPAND        Y8, Y6, Y8
-	VPAND        Y8, Y5, Y5
-	VBLENDVPD    Y5, avx2_k64_7ff8000000000001<>+0(SB), Y11, Y5
+	VPAND        Y8, Y4, Y8
+	VBLENDVPD    Y8, avx2_k64_7ff8000000000001<>+0(SB), Y12, Y8
 	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y1, Y4
-	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y1, Y6
-	VPOR         Y6, Y4, Y6
+	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y1, Y5
+	VPOR         Y5, Y4, Y5
 	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y3, Y3
-	VPOR         Y3, Y6, Y6
+	VPOR         Y3, Y5, Y5
 	VCMPPD       $0x1e, avx2_k64_3ff0000000000000<>+0(SB), Y1, Y4
-	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y2, Y8
-	VPXOR        Y8, Y4, Y8
-	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y8, Y8
-	VBLENDVPD    Y8, avx2_k64_7ff0000000000000<>+0(SB), Y9, Y8
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y8, Y4
-	VBLENDVPD    Y12, Y4, Y8, Y12
-	VBLENDVPD    Y6, Y12, Y5, Y12
+	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y2, Y6
+	VPXOR        Y6, Y4, Y6
+	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y6, Y6
+	VBLENDVPD    Y6, avx2_k64_7ff0000000000000<>+0(SB), Y9, Y6
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y6, Y4
+	VBLENDVPD    Y11, Y4, Y6, Y11
+	VBLENDVPD    Y5, Y11, Y8, Y5
 	VCMPPD       $0x00, avx2_k64_3ff0000000000000<>+0(SB), Y1, Y1
 	VPAND        Y3, Y1, Y3
-	VBLENDVPD    Y3, avx2_k64_3ff0000000000000<>+0(SB), Y12, Y3
+	VBLENDVPD    Y3, avx2_k64_3ff0000000000000<>+0(SB), Y5, Y3
 	VCMPPD       $0x03, Y0, Y0, Y1
 	VCMPPD       $0x03, Y2, Y2, Y4
 	VPOR         Y4, Y1, Y4
@@ -3329,13 +3329,13 @@ lend112:
 	VDIVPS      Y3, Y5, Y1
 	VCMPPS      $0x1e, avx2_k32_3ed413cd<>+0(SB), Y1, Y7
 	VSUBPS      Y3, Y5, Y8
-	VADDPS      Y3, Y5, Y5
-	VDIVPS      Y5, Y8, Y5
-	VBLENDVPS   Y7, Y5, Y1, Y5
+	VADDPS      Y3, Y5, Y3
+	VDIVPS      Y3, Y8, Y3
+	VBLENDVPS   Y7, Y3, Y1, Y3
 	VMOVUPS     avx2_k32_0<>+0(SB), Y1
 	VBLENDVPS   Y7, avx2_k32_3f800000<>+0(SB), Y1, Y7
-	VMOVUPS     avx2_k32_40000000<>+0(SB), Y3
-	VSUBPS      Y7, Y3, Y8
+	VMOVUPS     avx2_k32_40000000<>+0(SB), Y5
+	VSUBPS      Y7, Y5, Y8
 	VBLENDVPS   Y4, Y8, Y7, Y8
 	VBLENDVPS   Y4, avx2_k32_bf800000<>+0(SB), Y6, Y4
 	VPCMPGTD    Y0, Y1, Y7
@@ -3343,10 +3343,10 @@ lend112:
 	VSUBPS      Y8, Y9, Y10
 	VBLENDVPS   Y7, Y10, Y8, Y10
 	VPXOR       avx2_k32_80000000<>+0(SB), Y4, Y8
-	VBLENDVPS   Y7, Y8, Y4, Y8
-	VMULPS      Y5, Y5, Y4
-	VMULPS      Y5, Y8, Y5
-	VMULPS      Y4, Y5, Y7
+	VBLENDVPS   Y7, Y8, Y4, Y7
+	VMULPS      Y3, Y3, Y4
+	VMULPS      Y3, Y7, Y3
+	VMULPS      Y4, Y3, Y7
 	VMOVUPS     avx2_k32_bd579436<>+0(SB), Y8
 	VMOVUPS     Y8, Y11
 	VFMADD213PS avx2_k32_3d70f0f1<>+0(SB), Y4, Y11
@@ -3362,33 +3362,33 @@ lend112:
 	VPXOR       avx2_k32_80000000<>+0(SB), Y4, Y7
 	VFMADD231PS avx2_k32_3f490fdb<>+0(SB), Y10, Y7
 	VFMADD231PS avx2_k32_b2bbbd2e<>+0(SB), Y10, Y7
-	VADDPS      Y5, Y4, Y10
+	VADDPS      Y3, Y4, Y10
 	VSUBPS      Y4, Y10, Y12
 	VSUBPS      Y12, Y10, Y13
 	VSUBPS      Y13, Y4, Y13
-	VSUBPS      Y12, Y5, Y5
-	VADDPS      Y5, Y13, Y5
-	VADDPS      Y11, Y7, Y7
-	VADDPS      Y7, Y5, Y7
-	VADDPS      Y7, Y10, Y7
-	VPAND       avx2_k32_7fffffff<>+0(SB), Y7, Y7
-	VPAND       avx2_k32_80000000<>+0(SB), Y2, Y4
-	VPOR        Y4, Y7, Y4
-	VCMPPS      $0x03, Y0, Y0, Y5
+	VSUBPS      Y12, Y3, Y12
+	VADDPS      Y12, Y13, Y12
+	VADDPS      Y11, Y7, Y11
+	VADDPS      Y11, Y12, Y11
+	VADDPS      Y11, Y10, Y11
+	VPAND       avx2_k32_7fffffff<>+0(SB), Y11, Y11
+	VPAND       avx2_k32_80000000<>+0(SB), Y2, Y3
+	VPOR        Y3, Y11, Y3
+	VCMPPS      $0x03, Y0, Y0, Y4
 	VCMPPS      $0x03, Y2, Y2, Y7
-	VPOR        Y7, Y5, Y7
-	VADDPS      Y2, Y0, Y0
-	VBLENDVPS   Y7, Y0, Y4, Y4
+	VPOR        Y7, Y4, Y7
+	VADDPS      Y2, Y0, Y2
+	VBLENDVPS   Y7, Y2, Y3, Y7
 	CMPQ        BX, $0x08
 	JB          stail113
-	VMOVUPS     Y4, (DI)(AX*4)
+	VMOVUPS     Y7, (DI)(AX*4)
 	JMP         send114
 
 stail113:
 	VMOVQ        BX, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
-	VMASKMOVPS   Y4, Y0, (DI)(AX*4)
+	VMASKMOVPS   Y7, Y0, (DI)(AX*4)
 
 send114:
 	ADDQ $0x08, AX
@@ -3515,10 +3515,10 @@ lend118:
 	VSUBPD      Y4, Y10, Y12
 	VSUBPD      Y12, Y10, Y13
 	VSUBPD      Y13, Y4, Y13
-	VSUBPD      Y12, Y3, Y3
-	VADDPD      Y3, Y13, Y3
+	VSUBPD      Y12, Y3, Y12
+	VADDPD      Y12, Y13, Y12
 	VADDPD      Y11, Y7, Y11
-	VADDPD      Y11, Y3, Y11
+	VADDPD      Y11, Y12, Y11
 	VADDPD      Y11, Y10, Y11
 	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y11, Y11
 	VPAND       avx2_k64_8000000000000000<>+0(SB), Y2, Y3

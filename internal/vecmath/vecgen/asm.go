@@ -16,10 +16,10 @@ package vecgen
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"runtime"
 	"strings"
-	"math"
 
 	"github.com/fuseflow/fuseflow/codegen/ir"
 	"github.com/mmcloughlin/avo/attr"

@@ -53,9 +53,9 @@ type lowerer struct {
 	lanes int
 	code  []minst
 	val   map[*Node]*vreg
-	pw    map[*Node]int           // AVX2: lane width of a predicate's mask
-	conv  map[[2]int]*vreg        // AVX2: predicate masks converted, by node ID and width
-	konst map[[3]uint64]*vreg     // constants in registers by (bits, elem, width)
+	pw    map[*Node]int       // AVX2: lane width of a predicate's mask
+	conv  map[[2]int]*vreg    // AVX2: predicate masks converted, by node ID and width
+	konst map[[3]uint64]*vreg // constants in registers by (bits, elem, width)
 	rng   map[*Node]interval
 	last  map[*Node]int // the index of the last node that reads a node
 	cur   int
@@ -126,7 +126,9 @@ func (l *lowerer) reg(n *Node) *vreg {
 }
 
 // dies reports whether the node being lowered is the last to read n.
-func (l *lowerer) dies(n *Node) bool { return !n.IsConst() && l.last[n] == l.cur && n != l.p.Out && n != l.p.Bail }
+func (l *lowerer) dies(n *Node) bool {
+	return !n.IsConst() && l.last[n] == l.cur && n != l.p.Out && n != l.p.Bail
+}
 
 // isSafeConst reports whether n is a constant that is not NaN (operands
 // may be swapped around it without changing which NaN comes out).
@@ -448,7 +450,7 @@ func (l *lowerer) fma(n *Node) *vreg {
 	f231 := pick2(eb, x86.VFMADD231PS, x86.VFMADD231PD)
 	f132 := pick2(eb, x86.VFMADD132PS, x86.VFMADD132PD)
 	type form struct {
-		c          ctor
+		c         ctor
 		mem, y, x *Node // Go order: mem (may be memory), y, x (tied)
 	}
 	// x = y*x + mem (213), x = y*mem + x (231), x = x*mem + y (132).

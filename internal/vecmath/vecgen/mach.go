@@ -93,10 +93,10 @@ func use(r *vreg) marg { return marg{kind: argReg, r: r} }
 func def(r *vreg) marg { return marg{kind: argReg, r: r, def: true} }
 
 // tied is a result in the register of the read operand src.
-func tied(r, src *vreg) marg { return marg{kind: argReg, r: r, def: true, tie: src} }
+func tied(r, src *vreg) marg      { return marg{kind: argReg, r: r, def: true, tie: src} }
 func (m marg) asWidth(w int) marg { m.view = w; return m }
-func imm(v uint64) marg      { return marg{kind: argImm, imm: v} }
-func raw(o operand.Op) marg  { return marg{kind: argRaw, raw: o} }
+func imm(v uint64) marg           { return marg{kind: argImm, imm: v} }
+func raw(o operand.Op) marg       { return marg{kind: argRaw, raw: o} }
 
 // f2, f3 and f4 adapt avo's constructors of fixed arity.
 func f2(f func(a, b operand.Op) (*ir.Instruction, error)) func(...operand.Op) (*ir.Instruction, error) {

@@ -264,7 +264,10 @@ func allocate(isa *ISA, code []minst, konst func(c cdata, width int) operand.Mem
 			}
 			reused := false
 			if m.special == specNone {
-				for r := range dying {
+				for _, r := range reads { // in operand order, so that the output is deterministic
+					if !dying[r] {
+						continue
+					}
 					if r.class == g.r.class && !reusedBy(m, gi, r) {
 						i := a.phys[r]
 						a.release(r)
