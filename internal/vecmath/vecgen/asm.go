@@ -107,28 +107,59 @@ func AsmName(fn Func, isa *ISA) string { return lowerFirst(fn.Name()) + "_" + is
 // Lanes returns the elements of one vector of the program on isa.
 func Lanes(isa *ISA, p *Program) int { return isa.VecBits / p.MaxBits() }
 
+// Unroll is the number of whole vectors the main loop computes an
+// iteration, interleaved.
+const Unroll = 2
+
+// body lowers and allocates the loop body of p: one vector under the
+// lane mask (copies 1) or copies whole vectors.
+func (f *asmFile) body(p *Program, copies int) ([]placed, int, int, error) {
+	ls, _, err := lowerProgram(f.isa, p, copies)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	l := ls[0]
+	emitted := func() []minst { return *l.code }
+	whole := copies > 1
+	if p.Bail != nil {
+		b := l.reg(p.Bail)
+		for _, lc := range ls[1:] {
+			c := lc.reg(p.Bail)
+			d := l.newReg(b.class, b.bits)
+			lc.nregs = l.nregs
+			if f.isa.Masks {
+				l.emit(f3(x86.KORW), use(c), use(b), def(d))
+			} else {
+				l.emit(f3(x86.VPOR), use(c), use(b), def(d))
+			}
+			b = d
+		}
+		*l.code = append(emitted(), minst{args: []marg{use(b)}, special: specBail, index: l.predWidth(p.Bail), whole: whole})
+	}
+	for _, lc := range ls {
+		store := []marg{use(lc.reg(p.Out))}
+		if !f.isa.Masks && !whole {
+			store = append(store, def(lc.vec(p.Func.Type)))
+		}
+		*l.code = append(emitted(), minst{args: store, special: specStore, copy: lc.copy, whole: whole})
+	}
+	pl, nslots, err := allocate(f.isa, emitted(), f.konst)
+	return pl, nslots, l.lanes, err
+}
+
 // function compiles one program.
 func (f *asmFile) function(p *Program) error {
-	l, err := lowerProgram(f.isa, p)
-	if err != nil {
-		return err
-	}
 	fn := p.Func
 	es := fn.Type.Size()
-	lanes := l.lanes
-	// The result is stored, and the bail-out tested first.
-	if p.Bail != nil {
-		l.code = append(l.code, minst{args: []marg{use(l.reg(p.Bail))}, special: specBail, index: l.predWidth(p.Bail)})
-	}
-	store := []marg{use(l.reg(p.Out))}
-	if !f.isa.Masks {
-		store = append(store, def(l.vec(fn.Type)))
-	}
-	l.code = append(l.code, minst{args: store, special: specStore})
-	body, nslots, err := allocate(f.isa, l.code, f.konst)
+	one, slots1, lanes, err := f.body(p, 1)
 	if err != nil {
 		return fmt.Errorf("vecgen: %s, %s: %w", fn.Name(), f.isa.Name, err)
 	}
+	many, slotsU, _, err := f.body(p, Unroll)
+	if err != nil {
+		return fmt.Errorf("vecgen: %s, %s: %w", fn.Name(), f.isa.Name, err)
+	}
+	nslots := max(slots1, slotsU)
 
 	ctx := f.ctx
 	ctx.Function(AsmName(fn, f.isa))
@@ -157,8 +188,31 @@ func (f *asmFile) function(p *Program) error {
 			errs = append(errs, err)
 		}
 	}
+	emitBody := func(body []placed) {
+		for _, pl := range body {
+			if pl.m.special == specNone {
+				do(pl.m.ctor, pl.ops...)
+				continue
+			}
+			if err := f.special(pl, fn, lanes, es); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
 	do(f2(x86.XORQ), reg.RAX, reg.RAX)
-	ctx.Label("loop")
+	// The main loop: Unroll whole vectors an iteration; a set of vectors
+	// with a lane for the portable code goes to the single-vector loop.
+	ctx.Label("loopu")
+	do(f2(x86.MOVQ), reg.RCX, reg.RBX)
+	do(f2(x86.SUBQ), reg.RAX, reg.RBX)
+	do(f2(x86.CMPQ), reg.RBX, operand.U8(Unroll*lanes))
+	do(f1(x86.JL), operand.LabelRef("loop1"))
+	emitBody(many)
+	do(f2(x86.ADDQ), operand.U8(Unroll*lanes), reg.RAX)
+	do(f1(x86.JMP), operand.LabelRef("loopu"))
+	// The single-vector loop: the last partial vector under a lane mask,
+	// and the vectors the main loop leaves.
+	ctx.Label("loop1")
 	do(f2(x86.MOVQ), reg.RCX, reg.RBX)
 	do(f2(x86.SUBQ), reg.RAX, reg.RBX)
 	do(f1(x86.JLE), operand.LabelRef("done"))
@@ -174,17 +228,9 @@ func (f *asmFile) function(p *Program) error {
 	if f.isa.Masks {
 		do(f2(x86.KMOVW), reg.R9L, reg.K1)
 	}
-	for _, pl := range body {
-		if pl.m.special == specNone {
-			do(pl.m.ctor, pl.ops...)
-			continue
-		}
-		if err := f.special(pl, fn, lanes, es); err != nil {
-			errs = append(errs, err)
-		}
-	}
+	emitBody(one)
 	do(f2(x86.ADDQ), operand.U8(lanes), reg.RAX)
-	do(f1(x86.JMP), operand.LabelRef("loop"))
+	do(f1(x86.JMP), operand.LabelRef("loopu"))
 	if p.Bail != nil {
 		ctx.Label("bail")
 		ctx.Store(reg.RAX, ctx.ReturnIndex(0))
@@ -224,7 +270,11 @@ func (f *asmFile) special(pl placed, fn Func, lanes, es int) error {
 	switch m.special {
 	case specLoad:
 		base := []reg.Register{reg.RSI, reg.RDX}[m.index]
-		mem := operand.Mem{Base: base, Index: reg.RAX, Scale: uint8(es)}
+		mem := operand.Mem{Base: base, Index: reg.RAX, Scale: uint8(es), Disp: m.copy * lanes * es}
+		if m.whole {
+			do(mov, mem, pl.ops[0])
+			break
+		}
 		if f.isa.Masks {
 			do(movZ, mem, reg.K1, pl.ops[0])
 			break
@@ -239,7 +289,11 @@ func (f *asmFile) special(pl placed, fn Func, lanes, es int) error {
 		do(maskmov, mem, pl.ops[1], pl.ops[0])
 		f.ctx.Label(end)
 	case specStore:
-		mem := operand.Mem{Base: reg.RDI, Index: reg.RAX, Scale: uint8(es)}
+		mem := operand.Mem{Base: reg.RDI, Index: reg.RAX, Scale: uint8(es), Disp: m.copy * lanes * es}
+		if m.whole {
+			do(mov, pl.ops[0], mem)
+			break
+		}
 		if f.isa.Masks {
 			do(mov, pl.ops[0], reg.K1, mem)
 			break
@@ -254,6 +308,15 @@ func (f *asmFile) special(pl placed, fn Func, lanes, es int) error {
 		do(maskmov, pl.ops[0], pl.ops[1], mem)
 		f.ctx.Label(end)
 	case specBail:
+		if m.whole {
+			if f.isa.Masks {
+				do(f2(x86.KORTESTW), pl.ops[0], pl.ops[0])
+			} else {
+				do(f2(x86.VPTEST), pl.ops[0], pl.ops[0])
+			}
+			do(f1(x86.JNE), operand.LabelRef("loop1"))
+			break
+		}
 		if f.isa.Masks {
 			do(f2(x86.KTESTW), pl.ops[0], reg.K1)
 		} else {

@@ -51,7 +51,9 @@ type lowerer struct {
 	isa   *ISA
 	p     *Program
 	lanes int
-	code  []minst
+	code  *[]minst // shared by the copies of an unrolled body
+	copy  int      // which vector of an unrolled body
+	whole bool     // an unrolled body: whole vectors, no lane mask
 	val   map[*Node]*vreg
 	pw    map[*Node]int       // AVX2: lane width of a predicate's mask
 	conv  map[[2]int]*vreg    // AVX2: predicate masks converted, by node ID and width
@@ -79,7 +81,7 @@ func (l *lowerer) width(t ir.Type) int { return l.lanes * t.Bits() }
 
 func (l *lowerer) vec(t ir.Type) *vreg { return l.newReg(classVec, l.width(t)) }
 
-func (l *lowerer) emit(c ctor, args ...marg) { l.code = append(l.code, minst{ctor: c, args: args}) }
+func (l *lowerer) emit(c ctor, args ...marg) { *l.code = append(*l.code, minst{ctor: c, args: args}) }
 
 // constArg returns a memory operand of the constant n at the width of
 // its type.
@@ -176,25 +178,38 @@ func swapCmp(c ir.CmpPred) ir.CmpPred {
 // AVX-512 integer compare immediates (VPCMP[U]D/Q).
 var intCmpImm = map[ir.CmpPred]uint64{ir.CmpEQ: 0, ir.CmpLT: 1, ir.CmpLE: 2, ir.CmpNE: 4, ir.CmpGE: 5, ir.CmpGT: 6}
 
-// lowerProgram lowers p for isa.
-func lowerProgram(isa *ISA, p *Program) (*lowerer, error) {
-	l := &lowerer{isa: isa, p: p, val: map[*Node]*vreg{}, pw: map[*Node]int{}, conv: map[[2]int]*vreg{},
-		konst: map[[3]uint64]*vreg{}, last: map[*Node]int{}}
-	l.lanes = isa.VecBits / p.MaxBits()
-	l.rng = ranges(p)
+// lowerProgram lowers p for isa: one vector under the lane mask, or
+// (copies > 1) that many whole vectors, their instructions interleaved
+// node by node so that their dependency chains overlap.
+func lowerProgram(isa *ISA, p *Program, copies int) ([]*lowerer, []minst, error) {
+	var code []minst
+	konst := map[[3]uint64]*vreg{}
+	last := map[*Node]int{}
 	for i, n := range p.Nodes {
 		for _, a := range n.Args {
-			l.last[a] = i
+			last[a] = i
 		}
+	}
+	rng := ranges(p)
+	nregs := 0
+	ls := make([]*lowerer, copies)
+	for c := range ls {
+		ls[c] = &lowerer{isa: isa, p: p, code: &code, copy: c, whole: copies > 1, val: map[*Node]*vreg{},
+			pw: map[*Node]int{}, conv: map[[2]int]*vreg{}, konst: konst, last: last, rng: rng,
+			lanes: isa.VecBits / p.MaxBits()}
 	}
 	for i, n := range p.Nodes {
-		l.cur = i
-		l.node(n)
-		if l.err != nil {
-			return nil, l.err
+		for _, l := range ls {
+			l.cur = i
+			l.nregs = nregs
+			l.node(n)
+			nregs = l.nregs
+			if l.err != nil {
+				return nil, nil, l.err
+			}
 		}
 	}
-	return l, nil
+	return ls, code, nil
 }
 
 // Supports reports whether the ISA compiles the instruction (Flatten's
@@ -273,10 +288,10 @@ func (l *lowerer) node(n *Node) {
 	case opInput:
 		d := l.vec(n.Type)
 		args := []marg{def(d)}
-		if !l.isa.Masks {
+		if !l.isa.Masks && !l.whole {
 			args = append(args, def(l.vec(n.Type)))
 		}
-		l.code = append(l.code, minst{args: args, special: specLoad, index: n.Index})
+		*l.code = append(*l.code, minst{args: args, special: specLoad, index: n.Index, copy: l.copy, whole: l.whole})
 		l.val[n] = d
 		return
 	}

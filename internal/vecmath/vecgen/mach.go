@@ -73,6 +73,8 @@ type minst struct {
 	// results must not share a register with their operands.
 	special specialKind
 	index   int
+	copy    int  // loads and stores: the vector of an unrolled body
+	whole   bool // loads, stores and the bail-out test of an unrolled body
 }
 
 // avoInstr is avo's instruction.
