@@ -460,8 +460,13 @@ func (b *bounder) unary(n, ea *graph.Node, approx float64) (*graph.Node, error) 
 	if ea == nil {
 		return b.finish(n, own(nil), nil, anyInf(a)), nil
 	}
-	// No rule: nothing is promised where the operand may differ.
-	return sum(unc(gt(ea, cst(0))), keep(ea)), nil
+	// No rule: nothing is promised where the operand may differ; where
+	// it does not, the op's own rounding when that is approximate.
+	var e *graph.Node
+	if approx > 0 {
+		e = own(nil)
+	}
+	return sum(unc(gt(ea, cst(0))), keep(ea), e), nil
 }
 
 // zeroSign returns, for a float Maximum, Minimum, Max or Min, the
@@ -611,8 +616,14 @@ func (b *bounder) binary(n, ea, eb *graph.Node, approx float64) (*graph.Node, er
 	if ea == nil && eb == nil {
 		return b.finish(n, own(nil), nil, infs...), nil
 	}
-	// No rule (Pow, Atan2, FloorDiv, Mod of values that may differ).
-	return sum(unc(gt(add(orZero(ea), orZero(eb)), cst(0))), keeps), nil
+	// No rule (Pow, Atan2, FloorDiv, Mod of values that may differ):
+	// nothing is promised where an operand may differ; where neither
+	// does, the op's own rounding when that is approximate.
+	var e *graph.Node
+	if approx > 0 {
+		e = own(nil)
+	}
+	return sum(unc(gt(add(orZero(ea), orZero(eb)), cst(0))), keeps, e), nil
 }
 
 // reduce applies the rule of a reduction to its operand's bound ex.

@@ -293,3 +293,28 @@ func TestBoundReferencePow(t *testing.T) {
 	require.GreaterOrEqual(t, bv[0], 1e6*0x1p-52*wv[0], "bound of 0.9999999^1e6")
 	require.Less(t, bv[1], 20*0x1p-52*wv[1], "bound of 3^2")
 }
+
+// An approximate op of an operand whose bound is a node but zero where
+// the reference evaluates it (here a float32 Max: exact unless zeros of
+// both signs meet) keeps its own rounding: the math library's ulps
+// under GPU, not 0.
+func TestBoundOwnRoundingBehindOperandBound(t *testing.T) {
+	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer alloc.AssertSize(t, 0)
+	x := graph.Input(graph.Float32, graph.Shape{3}, "x")
+	m := graph.Reduce(graph.OpReduceMax, x, nil, false)
+	for _, op := range []graph.Op{graph.OpAtan2, graph.OpPow} {
+		out := graph.Binary(op, m, graph.Const(graph.ScalarOf(graph.Float64, 0.7)))
+		in := tensorOf(t, alloc, graph.Float32, graph.Shape{3}, 1, 3, 2)
+		w0, b0, err := randgraph.Reference(context.Background(), []*graph.Node{out}, map[*graph.Node]*exec.Tensor{x: in}, alloc, randgraph.GPU)
+		require.NoError(t, err)
+		want, bound := w0[0], b0[0]
+		require.NotNil(t, bound, "%v", op)
+		w, b := exec.Elems[float64](want)[0], exec.Elems[float64](bound)[0]
+		lim := randgraph.GPU.ULP(op, graph.Float64) * 0x1p-52 * math.Abs(w)
+		if !(b >= lim) {
+			t.Errorf("%v(3, 0.7) = %v: bound got:%v want:>= %v", op, w, b, lim)
+		}
+		release(in, want, bound)
+	}
+}
