@@ -1,22 +1,18 @@
 // Vector inner loops for amd64 CPUs with AVX2 and FMA, written in
 // assembly (asm_amd64.s) and registered at init in place of the scalar
 // table entries: float32 and float64 Add, Sub, Mul, Div, Maximum,
-// Minimum, Neg and Sqrt, float32 Exp and Sigmoid, float32 and float64 Sum
-// and row Max and Min. The assembly covers whole vectors (8 float32 or 4
-// float64 lanes); the wrappers here run the scalar loops over the rest.
+// Minimum, Neg and Sqrt, float32 and float64 Sum and row Max and Min. The
+// assembly covers whole vectors (8 float32 or 4 float64 lanes); the
+// wrappers here run the scalar loops over the rest. (The math functions
+// are internal/vecmath's, which picks its own vector code; see loops.go.)
 //
-// All but Exp and Sigmoid give the scalar loops' bits: the arithmetic and
-// Sqrt are IEEE operations (VSQRTPS is correctly rounded, as is the
-// scalar float64 square root rounded to float32), NaN payloads included;
-// Maximum and Minimum repeat the instruction sequence the Go compiler
-// emits for max and min on amd64 (signed zeros and the NaN it returns
-// included: the tests compare bits); the
-// sums add in the scalar loops' order; row extremes that meet a NaN or a
-// zero are redone by the scalar loop. Exp and Sigmoid use a float32
-// exponential (Cody-Waite reduction, a degree-6 polynomial, the exponent
-// added to the bits), within 2 ulp of the correctly rounded result; a
-// vector holding an input whose result is subnormal, overflows or is NaN
-// is left to the scalar loop, decided before anything of it is stored.
+// They give the scalar loops' bits: the arithmetic and Sqrt are IEEE
+// operations (VSQRTPS is correctly rounded, as is the scalar float64
+// square root rounded to float32), NaN payloads included; Maximum and
+// Minimum repeat the instruction sequence the Go compiler emits for max
+// and min on amd64 (signed zeros and the NaN it returns included: the
+// tests compare bits); the sums add in the scalar loops' order; row
+// extremes that meet a NaN or a zero are redone by the scalar loop.
 //
 // Every loop reads each element of its operands before it stores the
 // result over them: a destination may be any operand (in place).
@@ -85,17 +81,6 @@ func sqrtF32(d, a unsafe.Pointer, n int)
 //go:noescape
 func sqrtF64(d, a unsafe.Pointer, n int)
 
-// expF32 and sigmoidF32 stop before the first vector that holds an input
-// outside the range they compute (see expInRange and sigmoidInRange in
-// expf.go),
-// storing nothing of it, and return the number of elements stored.
-//
-//go:noescape
-func expF32(d, a unsafe.Pointer, n int) (done int)
-
-//go:noescape
-func sigmoidF32(d, a unsafe.Pointer, n int) (done int)
-
 // sumBlocksF32 adds blocks of 128 values to acc as sumBlocks32Go does.
 //
 //go:noescape
@@ -150,8 +135,6 @@ func registerVector() {
 	vectorize("neg float64", &u64[graph.OpNeg], vecUnary(negF64, u64[graph.OpNeg], 8, 4))
 	vectorize("sqrt float32", &u32[graph.OpSqrt], vecUnary(sqrtF32, u32[graph.OpSqrt], 4, 8))
 	vectorize("sqrt float64", &u64[graph.OpSqrt], vecUnary(sqrtF64, u64[graph.OpSqrt], 8, 4))
-	vectorize("exp float32", &u32[graph.OpExp], vecApprox(expF32, u32[graph.OpExp]))
-	vectorize("sigmoid float32", &u32[graph.OpSigmoid], vecApprox(sigmoidF32, u32[graph.OpSigmoid]))
 	vectorize("sum float32", &sumBlocks32, sumBlocksVec32)
 	vectorize("sum float64", &foldTab[graph.OpSum][graph.Float64], sumRowVec64)
 	vectorize("max float32", &foldTab[graph.OpReduceMax][graph.Float32], extremeRowVec(maxRowF32, maxRowF[float32], true))
@@ -185,28 +168,6 @@ func vecUnary(v func(d, a unsafe.Pointer, n int), s unaryFn, es, lanes int) unar
 		if m < n {
 			o := m * es
 			s(unsafe.Add(d, o), unsafe.Add(a, o), n-m)
-		}
-	}
-}
-
-// vecApprox runs the float32 vector function v over whole vectors and
-// the scalar loop s over each vector v stops at (one holding an input
-// outside v's range) and over the tail. Nothing is read after it is
-// overwritten, so d may be a.
-func vecApprox(v func(d, a unsafe.Pointer, n int) int, s unaryFn) unaryFn {
-	return func(d, a unsafe.Pointer, n int) {
-		i := 0 // elements done; pointers are formed only below n
-		for n-i >= 8 {
-			m := (n - i) &^ 7
-			k := v(unsafe.Add(d, 4*i), unsafe.Add(a, 4*i), m)
-			i += k
-			if k < m {
-				s(unsafe.Add(d, 4*i), unsafe.Add(a, 4*i), 8)
-				i += 8
-			}
-		}
-		if i < n {
-			s(unsafe.Add(d, 4*i), unsafe.Add(a, 4*i), n-i)
 		}
 	}
 }

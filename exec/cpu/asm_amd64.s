@@ -1,6 +1,6 @@
 // AVX2 and FMA inner loops for amd64 (see asm_amd64.go): elementwise
-// arithmetic, Maximum and Minimum, Neg, Sqrt, the float32 exponential and
-// sigmoid, blocked float32 and lane-wise float64 sums, and row extremes.
+// arithmetic, Maximum and Minimum, Neg, Sqrt, blocked float32 and
+// lane-wise float64 sums, and row extremes.
 // Every loop covers whole vectors only (the Go wrappers do the tails) and
 // ends with VZEROUPPER, so the scalar SSE code that follows does not pay
 // for dirty upper halves of the vector registers.
@@ -31,22 +31,6 @@
 
 VEC8(sign32<>, 0x80000000)
 VEC4(sign64<>, 0x8000000000000000)
-
-// The float32 exponential: k = round(x*log2(e)), r = x - k*ln2 in two
-// parts (Cody-Waite), e^r = 1 + r + r^2*P(r) with P of degree 5, and k
-// added to the exponent bits. Valid for x in [expLo, expHi].
-VEC8(expHi<>, 0x42b00000)     // 88.0
-VEC8(expLo<>, 0xc2ad0000)     // -86.5
-VEC8(expLog2e<>, 0x3fb8aa3b)  // 1.44269504
-VEC8(expNLn2Hi<>, 0xbf318000) // -0.693359375
-VEC8(expNLn2Lo<>, 0x395e8083) // 2.12194440e-4
-VEC8(expC0<>, 0x39506967)     // 1.9875691500e-4
-VEC8(expC1<>, 0x3ab743ce)     // 1.3981999507e-3
-VEC8(expC2<>, 0x3c088908)     // 8.3334519073e-3
-VEC8(expC3<>, 0x3d2aa9c1)     // 4.1665795894e-2
-VEC8(expC4<>, 0x3e2aaaaa)     // 1.6666665459e-1
-VEC8(expC5<>, 0x3f000000)     // 5.0000001201e-1
-VEC8(one32<>, 0x3f800000)     // 1.0
 
 // BINARY runs OP over byte range [0, CX) of SI and DX into DI, 128 bytes
 // at a time and then 32 (CX is a multiple of 32). OP's first source is
@@ -272,94 +256,6 @@ TEXT ·sqrtF64(SB), NOSPLIT, $0-24
 	MOVQ n+16(FP), CX
 	SHLQ $3, CX
 	UNARY(SQRT64)
-
-// EXPCORE computes e^x for the lanes of Y0 into Y3 (Y0, Y1, Y2 are
-// clobbered); lanes outside [expLo, expHi] get garbage.
-#define EXPCORE \
-	VMULPS      expLog2e<>(SB), Y0, Y1; \
-	VROUNDPS    $0, Y1, Y1; \
-	VFMADD231PS expNLn2Hi<>(SB), Y1, Y0; \
-	VFMADD231PS expNLn2Lo<>(SB), Y1, Y0; \
-	VMULPS      Y0, Y0, Y2; \
-	VMOVUPS     expC0<>(SB), Y3; \
-	VFMADD213PS expC1<>(SB), Y0, Y3; \
-	VFMADD213PS expC2<>(SB), Y0, Y3; \
-	VFMADD213PS expC3<>(SB), Y0, Y3; \
-	VFMADD213PS expC4<>(SB), Y0, Y3; \
-	VFMADD213PS expC5<>(SB), Y0, Y3; \
-	VFMADD213PS Y0, Y2, Y3; \
-	VADDPS      one32<>(SB), Y3, Y3; \
-	VCVTPS2DQ   Y1, Y1; \
-	VPSLLD      $23, Y1, Y1; \
-	VPADDD      Y1, Y3, Y3
-
-// func expF32(d, a unsafe.Pointer, n int) (done int)
-//
-// Stops before the first vector with a lane outside [expLo, expHi] (or a
-// NaN), storing nothing of it, and returns the number of elements
-// stored: each vector is read, tested and computed before its store, so
-// d may be a.
-TEXT ·expF32(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ n+16(FP), CX
-	SHLQ $2, CX
-	XORQ AX, AX
-
-exploop:
-	CMPQ    AX, CX
-	JAE     expdone
-	VMOVUPS (SI)(AX*1), Y0
-	VCMPPS  $6, expHi<>(SB), Y0, Y4 // not x <= hi: above, or NaN
-	VCMPPS  $9, expLo<>(SB), Y0, Y5 // not x >= lo: below, or NaN
-	VORPS   Y4, Y5, Y4
-	VPTEST  Y4, Y4
-	JNZ     expdone
-	EXPCORE
-	VMOVUPS Y3, (DI)(AX*1)
-	ADDQ    $32, AX
-	JMP     exploop
-
-expdone:
-	SHRQ $2, AX
-	VZEROUPPER
-	MOVQ AX, done+24(FP)
-	RET
-
-// func sigmoidF32(d, a unsafe.Pointer, n int) (done int)
-//
-// 1/(1+e^-x). -x below expLo is raised to it: e^-x is then below 2^-124
-// and the quotient rounds to 1 either way. Stops before the first vector
-// with -x above expHi (or a NaN) as expF32 does.
-TEXT ·sigmoidF32(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ n+16(FP), CX
-	SHLQ $2, CX
-	XORQ AX, AX
-
-sigloop:
-	CMPQ    AX, CX
-	JAE     sigdone
-	VMOVUPS (SI)(AX*1), Y0
-	VXORPS  sign32<>(SB), Y0, Y0
-	VCMPPS  $6, expHi<>(SB), Y0, Y4 // not -x <= hi: above, or NaN
-	VPTEST  Y4, Y4
-	JNZ     sigdone
-	VMAXPS  expLo<>(SB), Y0, Y0
-	EXPCORE
-	VADDPS  one32<>(SB), Y3, Y3
-	VMOVUPS one32<>(SB), Y1
-	VDIVPS  Y3, Y1, Y3
-	VMOVUPS Y3, (DI)(AX*1)
-	ADDQ    $32, AX
-	JMP     sigloop
-
-sigdone:
-	SHRQ $2, AX
-	VZEROUPPER
-	MOVQ AX, done+24(FP)
-	RET
 
 // func sumBlocksF32(acc float64, p unsafe.Pointer, blocks int) float64
 //

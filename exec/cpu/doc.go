@@ -30,20 +30,21 @@
 // Results match the reference evaluator (exec/ref) exactly for integers
 // and bools. For floats:
 //
-//   - Add, Sub, Mul, Div, Sqrt, Reciprocal, Square, Neg, Abs, casts,
-//     comparisons, Maximum and Minimum (NaN propagates), FloorDiv and Mod
-//     (NumPy's divmod), Pow, Atan2 and the math functions other than
-//     float32 Exp and Sigmoid: bit for bit as the reference (float32 +,
-//     -, *, / in float32 round exactly as float64-then-round; the others
-//     are computed in float64 and rounded once). Maximum(-0, +0) may give
-//     +0 where the reference gives -0.
-//   - float32 Exp and Sigmoid: on an amd64 CPU with AVX2 and FMA, a
-//     float32 vector exponential within 2 ulp of the reference where the
-//     result is normal; elsewhere (the eight elements of a vector that
-//     holds an input with a subnormal result, an overflow or a NaN, the
-//     last few elements of a chunk, other CPUs) a table-driven float64
-//     exponential accurate to 6e-10 (relative), rounded once: within 1
-//     ulp of the reference, equal for all but about 1 value in 700.
+//   - Add, Sub, Mul, Div, Sqrt, Reciprocal, Square, Neg, Abs, Floor,
+//     Ceil, Round, Trunc, casts, comparisons, Maximum and Minimum (NaN
+//     propagates), FloorDiv and Mod (NumPy's divmod): bit for bit as the
+//     reference (float32 +, -, *, / in float32 round exactly as
+//     float64-then-round). Maximum(-0, +0) may give +0 where the
+//     reference gives -0.
+//   - Exp, Exp2, Expm1, Log, Log2, Log1p, Sin, Cos, Tan, Tanh, Sigmoid,
+//     Erf, Rsqrt, Pow and Atan2, float32 and float64: internal/vecmath,
+//     the GPU's own expansions (codegen/mathlib), giving the GPU's bits
+//     on every path (NaN payloads aside); within the ulps of
+//     codegen/mathlib/ULP.md of the correctly rounded result (float32:
+//     of Go's math package rounded to float32, which the reference
+//     computes; float64 results may differ from the reference's Go math
+//     by one ulp more, and by more where Go's math is itself off: Sin, Cos
+//     and Tan beyond 2^29, Pow for large |y*log x| or a subnormal x).
 //   - float32 Sum: blocks of 128 values summed with eight float32 partial
 //     sums, block totals accumulated in float64, rounded once:
 //     |sum - exact| <= 2^-24*|exact| + 2^-20*sum|x|. float64 Sum and all
@@ -66,12 +67,16 @@
 // # Speed
 //
 // On amd64 CPUs with AVX2 and FMA (detected at init), the float32 and
-// float64 Add, Sub, Mul, Div, Maximum, Minimum, Neg and Sqrt loops, the
-// float32 Exp and Sigmoid loops, Sum and row Max and Min run in assembly
-// over eight float32 (four float64) lanes at a time, with the scalar
-// loops' results except Exp and Sigmoid (above); other CPUs and
+// float64 Add, Sub, Mul, Div, Maximum, Minimum, Neg and Sqrt loops, Sum
+// and row Max and Min run in assembly over eight float32 (four float64)
+// lanes at a time, with the scalar loops' results. The math functions
+// above and Floor, Ceil, Round and Trunc run internal/vecmath's generated
+// AVX-512 code (16 float32 or 8 float64 lanes) where the CPU has
+// AVX-512, its AVX2/FMA code where it has those, and its portable Go
+// code (the same expansions, the same results) elsewhere. Other CPUs and
 // architectures, builds with the purego tag, and processes started with
-// FUSEFLOW_NOASM=1 run the scalar Go loops. No cgo is involved.
+// FUSEFLOW_NOASM=1 run the scalar Go loops and vecmath's portable code.
+// No cgo is involved.
 //
 // Results and temporaries come from the request's allocator: an
 // exec.Pool (the array package's default) hands the buffers of the

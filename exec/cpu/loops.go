@@ -2,8 +2,9 @@
 // the definition internal/opdef lists): a loop built from the op table
 // calls it through a function value, several times slower for ops that
 // cost a cycle or two. Each computes what opdef defines, bit for bit
-// (TestLoopsMatchDefinitions), except the float32 Exp and Sigmoid loops
-// of expf.go.
+// (TestLoopsMatchDefinitions), except the float math functions, which are
+// internal/vecmath's (the GPU's expansions of codegen/mathlib, within
+// their ulps of codegen/mathlib/ULP.md).
 
 package cpu
 
@@ -13,6 +14,7 @@ import (
 	"github.com/fuseflow/fuseflow/graph"
 	"github.com/fuseflow/fuseflow/internal/fmath"
 	"github.com/fuseflow/fuseflow/internal/opdef"
+	"github.com/fuseflow/fuseflow/internal/vecmath"
 )
 
 type (
@@ -28,6 +30,11 @@ func num1(i32, i64, f32, f64 unaryFn) (t loops1) {
 }
 
 func float1(f32, f64 unaryFn) (t loops1) {
+	t[graph.Float32], t[graph.Float64] = f32, f64
+	return t
+}
+
+func float2(f32, f64 binaryFn) (t loops2) {
 	t[graph.Float32], t[graph.Float64] = f32, f64
 	return t
 }
@@ -62,13 +69,35 @@ var fastUnary = map[graph.Op]loops1{
 	graph.OpNot:    {graph.Bool: unary(notBL), graph.Int32: unary(notIL[int32]), graph.Int64: unary(notIL[int64])},
 	graph.OpIsNaN:  {graph.Bool: isFalse, graph.Int32: isFalse, graph.Int64: isFalse, graph.Float32: unary(isNaNL[float32]), graph.Float64: unary(isNaNL[float64])},
 	graph.OpIsInf:  {graph.Bool: isFalse, graph.Int32: isFalse, graph.Int64: isFalse, graph.Float32: unary(isInfL[float32]), graph.Float64: unary(isInfL[float64])},
-	graph.OpFloor:  {graph.Int32: unary(copyL[int32]), graph.Int64: unary(copyL[int64])},
-	graph.OpCeil:   {graph.Int32: unary(copyL[int32]), graph.Int64: unary(copyL[int64])},
-	graph.OpRound:  {graph.Int32: unary(copyL[int32]), graph.Int64: unary(copyL[int64])},
-	graph.OpTrunc:  {graph.Int32: unary(copyL[int32]), graph.Int64: unary(copyL[int64])},
-	// Not the definition's bits: within 1 ulp (expf.go).
-	graph.OpExp:     {graph.Float32: unary(exp32L)},
-	graph.OpSigmoid: {graph.Float32: unary(sigmoid32L)},
+	graph.OpFloor:  rounding(unary(vecmath.FloorF32), unary(vecmath.FloorF64)),
+	graph.OpCeil:   rounding(unary(vecmath.CeilF32), unary(vecmath.CeilF64)),
+	graph.OpRound:  rounding(unary(vecmath.RoundEvenF32), unary(vecmath.RoundEvenF64)),
+	graph.OpTrunc:  rounding(unary(vecmath.TruncF32), unary(vecmath.TruncF64)),
+	// internal/vecmath's math functions: vector code where the CPU has
+	// it (and vecmath.SetASM, which setVector calls, allows it), the
+	// same expansions in portable Go elsewhere. Not the definition's
+	// bits: within the ulps of codegen/mathlib/ULP.md.
+	graph.OpExp:     float1(unary(vecmath.ExpF32), unary(vecmath.ExpF64)),
+	graph.OpExp2:    float1(unary(vecmath.Exp2F32), unary(vecmath.Exp2F64)),
+	graph.OpExpm1:   float1(unary(vecmath.Expm1F32), unary(vecmath.Expm1F64)),
+	graph.OpLog:     float1(unary(vecmath.LogF32), unary(vecmath.LogF64)),
+	graph.OpLog2:    float1(unary(vecmath.Log2F32), unary(vecmath.Log2F64)),
+	graph.OpLog1p:   float1(unary(vecmath.Log1pF32), unary(vecmath.Log1pF64)),
+	graph.OpSin:     float1(unary(vecmath.SinF32), unary(vecmath.SinF64)),
+	graph.OpCos:     float1(unary(vecmath.CosF32), unary(vecmath.CosF64)),
+	graph.OpTan:     float1(unary(vecmath.TanF32), unary(vecmath.TanF64)),
+	graph.OpTanh:    float1(unary(vecmath.TanhF32), unary(vecmath.TanhF64)),
+	graph.OpSigmoid: float1(unary(vecmath.SigmoidF32), unary(vecmath.SigmoidF64)),
+	graph.OpErf:     float1(unary(vecmath.ErfF32), unary(vecmath.ErfF64)),
+	graph.OpRsqrt:   float1(unary(vecmath.RsqrtF32), unary(vecmath.RsqrtF64)),
+}
+
+// rounding returns the loops of a rounding op: the float ones given, a
+// copy for the integers.
+func rounding(f32, f64 unaryFn) loops1 {
+	t := float1(f32, f64)
+	t[graph.Int32], t[graph.Int64] = unary(copyL[int32]), unary(copyL[int64])
+	return t
 }
 
 // fastBinary lists the binary loops by op and operand dtype.
@@ -79,10 +108,12 @@ var fastBinary = map[graph.Op]loops2{
 	graph.OpDiv:      {graph.Float32: binary(divL[float32]), graph.Float64: binary(divL[float64])},
 	graph.OpFloorDiv: {graph.Int32: binary(floorDivL[int32]), graph.Int64: binary(floorDivL[int64])},
 	graph.OpMod:      {graph.Int32: binary(modL[int32]), graph.Int64: binary(modL[int64])},
-	graph.OpPow:      {graph.Int32: binary(powL[int32]), graph.Int64: binary(powL[int64])},
-	graph.OpAnd:      int2(binary(andL[uint8]), binary(andL[int32]), binary(andL[int64])),
-	graph.OpOr:       int2(binary(orL[uint8]), binary(orL[int32]), binary(orL[int64])),
-	graph.OpXor:      int2(binary(xorL[uint8]), binary(xorL[int32]), binary(xorL[int64])),
+	graph.OpPow: {graph.Int32: binary(powL[int32]), graph.Int64: binary(powL[int64]),
+		graph.Float32: binary(vecmath.PowF32), graph.Float64: binary(vecmath.PowF64)},
+	graph.OpAtan2: float2(binary(vecmath.Atan2F32), binary(vecmath.Atan2F64)),
+	graph.OpAnd:   int2(binary(andL[uint8]), binary(andL[int32]), binary(andL[int64])),
+	graph.OpOr:    int2(binary(orL[uint8]), binary(orL[int32]), binary(orL[int64])),
+	graph.OpXor:   int2(binary(xorL[uint8]), binary(xorL[int32]), binary(xorL[int64])),
 	graph.OpMax: withBool(num2(binary(maxL[int32]), binary(maxL[int64]), binary(maxL[float32]), binary(maxL[float64])),
 		binary(orL[uint8])),
 	graph.OpMin: withBool(num2(binary(minL[int32]), binary(minL[int64]), binary(minL[float32]), binary(minL[float64])),

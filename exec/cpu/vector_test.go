@@ -2,9 +2,8 @@
 // every length from 0 to 70 (all tails) and a few long ones, starts off
 // the vector alignment, random values mixed with NaN (several payloads),
 // infinities, signed zeros, subnormals and the exponential's range
-// limits. The same bits for everything but Exp and Sigmoid, which must
-// be within 2 ulp of the float64 function and equal the scalar path
-// outside the vector range.
+// limits. The same bits, the math functions (internal/vecmath's vector
+// code against its portable code) up to NaN payloads.
 
 package cpu
 
@@ -17,6 +16,7 @@ import (
 
 	"github.com/fuseflow/fuseflow/graph"
 	"github.com/fuseflow/fuseflow/internal/config"
+	"github.com/fuseflow/fuseflow/internal/vecmath"
 )
 
 // vecLengths are the lengths every loop is tested at.
@@ -163,44 +163,61 @@ func TestVectorUnary(t *testing.T) {
 	}
 }
 
-func TestVectorExp(t *testing.T) {
-	needVector(t)
+// mathOps are the ops whose float loops are internal/vecmath's.
+var (
+	mathUnary = []graph.Op{graph.OpExp, graph.OpExp2, graph.OpExpm1, graph.OpLog, graph.OpLog2, graph.OpLog1p,
+		graph.OpSin, graph.OpCos, graph.OpTan, graph.OpTanh, graph.OpSigmoid, graph.OpErf, graph.OpRsqrt,
+		graph.OpFloor, graph.OpCeil, graph.OpRound, graph.OpTrunc}
+	mathBinary = []graph.Op{graph.OpPow, graph.OpAtan2}
+)
+
+// TestVectorMath runs the math functions' loops with vecmath's vector
+// code and with its portable code: the same bits (a NaN for a NaN, whose
+// payload may differ), out of place and in place.
+func TestVectorMath(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	for _, c := range []struct {
-		op  graph.Op
-		ref func(float64) float64
-		in  func(float32) bool
-	}{
-		{graph.OpExp, math.Exp, expInRange},
-		{graph.OpSigmoid, func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }, sigmoidInRange},
-	} {
-		vec, scalar := withVector(func() unaryFn { return unaryTab[graph.Float32][c.op] })
-		lengths := append(vecLengths, 1<<16)
-		for _, n := range lengths {
-			off := r.IntN(8)
-			a := vecBuf(r, graph.Float32, n, off)
-			av := view[float32](a, n)
-			if n == 1<<16 { // the whole vector range, densely
-				for i := range av {
-					av[i] = float32(-110 + 220*float64(i)/float64(n))
+	was := setVector(true)
+	defer setVector(was)
+	same := func(d graph.DType, g, w unsafe.Pointer, i int) bool {
+		gf, wf := elemFloat(g, d, i), elemFloat(w, d, i)
+		return elemBits(g, d, i) == elemBits(w, d, i) || (gf != gf && wf != wf)
+	}
+	for _, d := range []graph.DType{graph.Float32, graph.Float64} {
+		es := d.Size()
+		for _, op := range append(mathUnary, mathBinary...) {
+			un := op.Class() == graph.ClassUnary
+			vecU, portU := withVector(func() unaryFn { return unaryTab[d][op] })
+			vecB, portB := withVector(func() binaryFn { return binaryTab[d][op] })
+			for _, n := range vecLengths {
+				off := r.IntN(8)
+				a, b := vecBuf(r, d, n, off), vecBuf(r, d, n, (off+5)%8)
+				got, want := vecBuf(r, d, n, off+1), vecBuf(r, d, n, off)
+				var inPlace func()
+				if un {
+					vecU(got, a, n)
+					setVector(false)
+					portU(want, a, n)
+					setVector(true)
+					inPlace = func() { vecU(got, got, n) }
+				} else {
+					vecB(got, a, b, n)
+					setVector(false)
+					portB(want, a, b, n)
+					setVector(true)
+					inPlace = func() { vecB(got, got, b, n) }
 				}
-			}
-			got, want := make([]float32, n+1), make([]float32, n+1)
-			vec(unsafe.Pointer(&got[0]), a, n)
-			scalar(unsafe.Pointer(&want[0]), a, n)
-			for i, x := range av {
-				ref := float32(c.ref(float64(x)))
-				switch {
-				case ref != ref:
-					if got[i] == got[i] {
-						t.Fatalf("%v(%v) got:%v want:NaN", c.op, x, got[i])
+				for i := range n {
+					if !same(d, got, want, i) {
+						t.Fatalf("%v %v n=%d [%d] (%v, %v) got:%#x want:%#x", op, d, n, i,
+							elemFloat(a, d, i), elemFloat(b, d, i), elemBits(got, d, i), elemBits(want, d, i))
 					}
-				case !c.in(x) || i >= n&^7:
-					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-						t.Fatalf("%v(%v) n=%d [%d] outside the vector path got:%v want:%v", c.op, x, n, i, got[i], want[i])
+				}
+				copy(view[byte](got, n*es), view[byte](a, n*es))
+				inPlace()
+				for i := range n {
+					if !same(d, got, want, i) {
+						t.Fatalf("%v %v in place n=%d [%d] got:%#x want:%#x", op, d, n, i, elemBits(got, d, i), elemBits(want, d, i))
 					}
-				case ulps(got[i], ref) > 2:
-					t.Fatalf("%v(%v) got:%v want:%v (%d ulp)", c.op, x, got[i], ref, ulps(got[i], ref))
 				}
 			}
 		}
@@ -302,7 +319,11 @@ func TestVectorSwitch(t *testing.T) {
 // TestVectorEnv checks the setting FUSEFLOW_NOASM chose at init (reading
 // the variable here also keys cached test results on it).
 func TestVectorEnv(t *testing.T) {
-	want := !config.Enabled(config.NoASM) && len(vecSlots) > 0
+	asm := !config.Enabled(config.NoASM)
+	if !asm && vecmath.Path() != "portable" {
+		t.Fatalf("FUSEFLOW_NOASM on: vecmath's path got:%v want:portable", vecmath.Path())
+	}
+	want := asm && (len(vecSlots) > 0 || vecmath.Path() != "portable")
 	if vecOn != want {
 		t.Fatalf("FUSEFLOW_NOASM on: %v; vector loops on got:%v want:%v", config.Enabled(config.NoASM), vecOn, want)
 	}
