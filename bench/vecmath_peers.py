@@ -1,14 +1,16 @@
 #!/usr/bin/python3
-"""NumPy peers of internal/vecmath's BenchmarkFuncs: each math function over
-2^20 float32 and float64 elements in the same ranges, the best of REPEAT
-timings (argument 1, default 20), printed as `fn type numpy ns/elem`."""
+"""NumPy peers of internal/vecmath's BenchmarkFuncs and exec/cpu's
+BenchmarkMathFuncs: each math function over N float32 and float64 elements
+(argument 2, default 2^20; the executor's benchmarks use 2^22) in the same
+ranges, the best of REPEAT timings (argument 1, default 20), printed as
+`fn type numpy ns/elem`."""
 import sys
 import time
 
 import numpy as np
 
-N = 1 << 20
 REPEAT = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+N = int(sys.argv[2]) if len(sys.argv) > 2 else 1 << 20
 
 
 def rng_range(fn):
