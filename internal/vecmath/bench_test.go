@@ -1,8 +1,8 @@
 // This file holds the benchmarks: every function, type and path over
 // 2^20 elements (beyond the caches, as NumPy's peers in
-// bench/vecmath_peers.py), and over 2048 elements held in cache beside
-// exec/cpu's BenchmarkLoops (its hand-written AVX2 exp and sigmoid).
-// Each reports ns/elem.
+// bench/vecmath_peers.py), and over 2048 elements held in cache as
+// exec/cpu's BenchmarkLoops runs them (its exp and sigmoid loops call
+// these functions). Each reports ns/elem.
 
 package vecmath
 
