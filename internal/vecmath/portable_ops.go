@@ -54,12 +54,27 @@ func minmax(x, y float64, xb, yb uint64, isMin bool) uint64 {
 	return yb
 }
 
-// fma32 returns a*b+c rounded once to float32. The product is exact in
-// float64; the sum, computed as s plus its exact error, is rounded to odd
-// in float64 (its last bit set when inexact), after which the rounding
-// to float32 is the correct one (float64 has more than twice float32's
-// precision plus two bits).
+// fma32 returns a*b+c rounded once to float32. r, the float64 fused
+// multiply-add, is a*b+c rounded once to float64; rounding r to float32
+// gives the correct result unless r is a midpoint between two float32
+// values (the midpoints are float64 values, so none lies strictly
+// between a*b+c and r): where r's 29 bits below float32's precision are
+// 1 and 28 zeros, or where r is below float32's normal range (whose
+// midpoints sit elsewhere) or zero, fma32Odd decides.
 func fma32(a, b, c float32) float32 {
+	r := math.FMA(float64(a), float64(b), float64(c))
+	if u := math.Float64bits(r); u&(1<<29-1) != 1<<28 && (u>>52)&0x7ff >= 1023-126 {
+		return float32(r)
+	}
+	return fma32Odd(a, b, c)
+}
+
+// fma32Odd is fma32 by rounding to odd: the product is exact in float64;
+// the sum, computed as s plus its exact error, is rounded to odd in
+// float64 (its last bit set when inexact), after which the rounding to
+// float32 is the correct one (float64 has more than twice float32's
+// precision plus two bits).
+func fma32Odd(a, b, c float32) float32 {
 	p := float64(a) * float64(b)
 	s := p + float64(c)
 	if s == 0 || s-s != 0 { // zero, infinite or NaN: no rounding error to keep
