@@ -1,20 +1,22 @@
 // This file implements the choice of the code path at start-up: the
 // widest vector code the CPU supports (cpuPath, per architecture), or
-// the portable code when FUSEFLOW_NOASM is set to anything but "" or
-// "0"; and SetASM, which switches between the two afterwards.
+// the portable code when the switch FUSEFLOW_NOASM is on (read through
+// internal/config); and SetASM, which switches between the two
+// afterwards.
 
 package vecmath
 
-import "os"
+import "github.com/fuseflow/fuseflow/internal/config"
 
-// noASM reports whether the environment asks for the portable code.
-func noASM(v string) bool { return v != "" && v != "0" }
+// atInit is the path init chose, for tests.
+var atInit path
 
 func init() {
 	active = cpuPath()
-	if noASM(os.Getenv("FUSEFLOW_NOASM")) {
+	if config.Enabled(config.NoASM) {
 		active = pathPORTABLE
 	}
+	atInit = active
 }
 
 // Path returns the name of the code path in use: "avx512", "avx2" or

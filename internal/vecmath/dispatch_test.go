@@ -1,4 +1,4 @@
-// Tests of the path choice: the environment variable's values and
+// Tests of the path choice: the environment variable's switch and
 // SetASM's switch, seen through Path and through the exported functions'
 // results.
 
@@ -7,16 +7,19 @@ package vecmath
 import (
 	"math"
 	"testing"
+
+	"github.com/fuseflow/fuseflow/internal/config"
 )
 
+// TestNoASM checks init's choice against the switch (whose spellings
+// internal/config tests).
 func TestNoASM(t *testing.T) {
-	for _, c := range []struct {
-		v    string
-		want bool
-	}{{"", false}, {"0", false}, {"1", true}, {"yes", true}, {"false", true}} {
-		if got := noASM(c.v); got != c.want {
-			t.Errorf("noASM(%q) got:%v want:%v", c.v, got, c.want)
-		}
+	want := cpuPath()
+	if config.Enabled(config.NoASM) {
+		want = pathPORTABLE
+	}
+	if atInit != want {
+		t.Errorf("FUSEFLOW_NOASM on: %v; path at init got:%v want:%v", config.Enabled(config.NoASM), atInit, want)
 	}
 }
 
