@@ -69,9 +69,11 @@ func PTXOptions(t Target, opts Options) ptx.Options {
 // Compile lowers every kernel of p for target t (see Lower) and emits
 // them as one PTX module, kernel i under the entry Module.Kernels[i].Entry
 // ("k3_map_exp_mul"). Accurate math calls are expanded by the math
-// library. It returns the first error naming its kernel: a kernel kind
-// that is not generated (Call), a geometry outside t's limits, or a PTX
-// emission failure. The result is the caller's; safe for concurrent use.
+// library. A Call kernel runs an explicit kernel with PTX of its own: it
+// gets an empty Signature (no Entry) and nothing in the module. It
+// returns the first error naming its kernel: a geometry outside t's
+// limits, or a PTX emission failure. The result is the caller's; safe
+// for concurrent use.
 func Compile(p *fuse.Plan, t Target, opts Options) (*Module, error) {
 	if p == nil {
 		return nil, fmt.Errorf("codegen: nil plan")
@@ -79,18 +81,24 @@ func Compile(p *fuse.Plan, t Target, opts Options) (*Module, error) {
 	if len(p.Kernels) == 0 {
 		return &Module{}, nil
 	}
-	fns := make([]*ir.Func, len(p.Kernels))
+	fns := make([]*ir.Func, 0, len(p.Kernels))
 	m := &Module{Kernels: make([]Signature, len(p.Kernels))}
 	for i := range p.Kernels {
 		k := &p.Kernels[i]
+		if k.Kind == fuse.KindCall {
+			continue
+		}
 		fn, sig, err := Lower(k, t)
 		if err != nil {
 			return nil, fmt.Errorf("codegen: plan kernel %d: %w", i, err)
 		}
 		fn.Name = entryName(i, k.Name)
 		sig.Entry = fn.Name
-		fns[i] = fn
+		fns = append(fns, fn)
 		m.Kernels[i] = *sig
+	}
+	if len(fns) == 0 {
+		return m, nil
 	}
 	text, err := ptx.EmitModule(fns, PTXOptions(t, opts))
 	if err != nil {

@@ -37,6 +37,10 @@ func Annotate(p *fuse.Plan, t Target) (fuse.Annotator, error) {
 	a := &annotation{target: t.Name, notes: make([]string, len(p.Kernels))}
 	for i := range p.Kernels {
 		k := &p.Kernels[i]
+		if k.Call != nil {
+			a.notes[i] = "explicit kernel " + k.Call.Kernel.Name() + " (its own PTX)"
+			continue
+		}
 		g, err := ChooseGeometry(k, t)
 		if err != nil {
 			return nil, err

@@ -190,6 +190,10 @@ type planner struct {
 	// transform.
 	failed   []*graph.Node
 	failedAt map[*graph.Node]bool
+	// callNodes groups the outputs of each call (see callGroups);
+	// callBuilt records the calls whose kernel exists.
+	callNodes map[string][]int
+	callBuilt map[string]bool
 	cont     map[*xform]contLayout
 	// work counts the elementary steps of planning (nodes and edges
 	// visited, kernels and buffers examined, terms of the stride maps
@@ -237,6 +241,8 @@ func (p *planner) run() (*Plan, error) {
 			err = p.buildMatMul(i)
 		case graph.ClassConcat:
 			err = p.buildConcat(i)
+		case graph.ClassCall:
+			err = p.buildCall(i)
 		default:
 			err = p.buildMapRoot(i)
 		}

@@ -43,6 +43,15 @@ func countBytes(pl *Plan, k *Kernel) {
 	for _, s := range k.Stores {
 		k.BytesWritten += distinct(k.Space, s.Strides) * int64(s.DType.Size())
 	}
+	if c := k.Call; c != nil {
+		for _, a := range c.Args {
+			n := int64(a.Len) * int64(a.DType.Size())
+			k.BytesRead += n
+			if a.Written {
+				k.BytesWritten += n
+			}
+		}
+	}
 }
 
 // unfusedBytes models one kernel per op as an eager array library runs

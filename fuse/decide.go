@@ -96,7 +96,7 @@ func (p *planner) decide() {
 			continue
 		}
 		switch nd.Op().Class() {
-		case graph.ClassReduce, graph.ClassMatMul, graph.ClassConcat:
+		case graph.ClassReduce, graph.ClassMatMul, graph.ClassConcat, graph.ClassCall:
 			p.mat[i] = true
 		}
 		if p.forced[i] {
@@ -114,6 +114,7 @@ func (p *planner) decide() {
 			}
 		}
 	}
+	p.markCallInputs()
 	// Outputs lower in the graph first: an output that is a view of
 	// another output is then a view of that output's buffer. (The memo of
 	// viewOf starts again: materialized outputs change the bases.)
@@ -336,9 +337,10 @@ func transparent(nd *graph.Node) bool {
 func (p *planner) readSite(t *siteTable, c, j int) int {
 	cn := p.w.nodes[c]
 	switch cn.Op() {
-	case graph.OpConcat, graph.OpReshape:
-		// A Concat piece, and the value under a materialized Reshape
-		// (see buildMapRoot), are computed in a Map over their own shape.
+	case graph.OpConcat, graph.OpReshape, graph.OpCall:
+		// A Concat piece, the value under a materialized Reshape (see
+		// buildMapRoot) and a call's written argument are computed in a
+		// Map over their own shape.
 		return t.root("m" + cn.Input(j).Shape().String())
 	}
 	r := t.root(p.rootID(c))
@@ -356,7 +358,7 @@ func (p *planner) rootID(i int) string {
 	switch nd.Op().Class() {
 	case graph.ClassReduce:
 		return "r" + nd.Input(0).Shape().String() + axesString(nd.Attr().Axes)
-	case graph.ClassMatMul, graph.ClassConcat:
+	case graph.ClassMatMul, graph.ClassConcat, graph.ClassCall:
 		return "k" + strconv.Itoa(i)
 	}
 	return "m" + nd.Shape().String()

@@ -26,6 +26,10 @@ type kbuild struct {
 	memberN []int // members in acc order
 	sig     string
 	matVal  [2]int
+	// call (KindCall) is the call; callVals the values it reads or
+	// writes.
+	call     *callBuild
+	callVals []int
 }
 
 type memoKey struct {

@@ -13,6 +13,9 @@ import (
 // kernelName describes a kernel by its kind and up to four distinct
 // non-view ops it computes ("map_exp_mul_add").
 func kernelName(k *Kernel) string {
+	if k.Call != nil {
+		return "call_" + k.Call.Kernel.Name()
+	}
 	parts := []string{k.Kind.String()}
 	seen := map[string]bool{}
 	for _, o := range k.Fused {
@@ -124,6 +127,9 @@ func ExplainFor(p *Plan, a Annotator) string {
 			}
 			fmt.Fprintf(&b, "  gemm M %d N %d K %d\n", m.M, m.N, m.K)
 		}
+		if c := k.Call; c != nil {
+			explainCall(&b, c)
+		}
 		for j := range k.Body {
 			fmt.Fprintf(&b, "  %%%d = %s %v\n", j, instrString(&k.Body[j]), k.Body[j].DType)
 		}
@@ -204,6 +210,18 @@ func WriteDOT(w io.Writer, p *Plan) error {
 		if m := k.MatMul; m != nil {
 			fmt.Fprintf(&b, "  buf%d -> k%dgemm;\n  buf%d -> k%dgemm;\n", m.A.Buffer, ki, m.B.Buffer, ki)
 		}
+		if c := k.Call; c != nil {
+			fmt.Fprintf(&b, "  k%dcall [label=%q, shape=doubleoctagon];\n", ki, c.Kernel.Name())
+			for _, a := range c.Args {
+				if a.Buffer == NoBuffer {
+					continue
+				}
+				fmt.Fprintf(&b, "  buf%d -> k%dcall;\n", a.Buffer, ki)
+				if a.Written {
+					fmt.Fprintf(&b, "  k%dcall -> buf%d [style=bold];\n", ki, a.Buffer)
+				}
+			}
+		}
 		prefix := "b"
 		if k.Kind != KindMap {
 			prefix = "e"
@@ -215,4 +233,27 @@ func WriteDOT(w io.Writer, p *Plan) error {
 	b.WriteString("}\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// explainCall writes the geometry and the arguments of a Call kernel.
+func explainCall(b *strings.Builder, c *CallSpec) {
+	if c.ForAll {
+		fmt.Fprintf(b, "  call %s forall %d\n", c.Kernel.Name(), c.Tasks)
+	} else {
+		fmt.Fprintf(b, "  call %s grid %v block %v shared %d\n", c.Kernel.Name(), c.Grid, c.Block, c.SharedBytes)
+	}
+	for _, a := range c.Args {
+		switch {
+		case a.Buffer == NoBuffer && a.Len == 0 && a.Value != nil:
+			fmt.Fprintf(b, "  arg %s = %v\n", a.Name, a.Value)
+		case a.Buffer == NoBuffer:
+			fmt.Fprintf(b, "  arg %s empty %v\n", a.Name, a.DType)
+		default:
+			fmt.Fprintf(b, "  arg %s buf%d %v offset %d len %d", a.Name, a.Buffer, a.DType, a.Offset, a.Len)
+			if a.Written {
+				b.WriteString(" written")
+			}
+			b.WriteByte('\n')
+		}
+	}
 }

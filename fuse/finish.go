@@ -22,6 +22,9 @@ func (p *planner) finish() (*Plan, error) {
 		for _, v := range kb.matVal {
 			reads[v] = true
 		}
+		for _, v := range kb.callVals {
+			reads[v] = true
+		}
 	}
 	for _, kb := range p.kernels {
 		for _, v := range kb.memberN {
@@ -65,6 +68,9 @@ func (p *planner) finish() (*Plan, error) {
 			k.MatMul.A.Buffer = p.values[kb.matVal[0]].buf
 			k.MatMul.B.Buffer = p.values[kb.matVal[1]].buf
 		}
+		if kb.call != nil {
+			k.Call = p.callSpec(kb.call)
+		}
 		k.Name = kernelName(&k)
 		collapse(&k)
 		pl.Kernels = append(pl.Kernels, k)
@@ -80,8 +86,12 @@ func (p *planner) finish() (*Plan, error) {
 	return pl, nil
 }
 
-// empty reports whether the kernel has no points to write.
+// empty reports whether the kernel has no points to write. A Call
+// kernel is never empty: the kernel may fail, and that is its error.
 func (kb *kbuild) empty() bool {
+	if kb.k.Kind == KindCall {
+		return false
+	}
 	out := 1
 	for i, e := range kb.k.Space {
 		reduced := false
@@ -131,7 +141,7 @@ func (p *planner) assignBuffers(pl *Plan) {
 		}
 	}
 	for _, kb := range p.kernels {
-		for _, v := range append(append([]int(nil), kb.opVal...), kb.matVal[:]...) {
+		for _, v := range append(append(append([]int(nil), kb.opVal...), kb.matVal[:]...), kb.callVals...) {
 			if v < 0 {
 				continue
 			}

@@ -24,8 +24,11 @@ const (
 	// KindMatMul computes acc = A·B (batched) for every point of Space
 	// (batch..., m, n), then evaluates Epilogue at that point and stores.
 	KindMatMul
-	// KindCall runs an explicit kernel (see CallSpec); it is a fusion
-	// boundary.
+	// KindCall runs an explicit kernel (see CallSpec) over whole buffers;
+	// it is a fusion boundary: the work before it fuses into kernels
+	// that store its arguments, the work after it reads its results from
+	// their buffers. Its Space is the length of its first written
+	// argument, for Explain; it has no Operands, Body or Stores.
 	KindCall
 )
 
@@ -201,12 +204,37 @@ type MatMulSpec struct {
 	A, B    MatOperand
 }
 
-// CallSpec names an explicit kernel run as a plan step. Reserved: the
-// planner does not emit Call kernels yet; the fields may grow.
+// CallSpec is the explicit kernel a Call kernel runs, with its
+// arguments in plan buffers and its launch geometry. The planner has
+// already filled each written argument's buffer with the initial values
+// (the input array's, copied by an earlier Map), so a call runs in
+// place: it reads its read-only arguments and reads and writes its
+// written ones, and nothing else. Kernel is the graph's callee (package
+// kernel's *Kernel); a plan holding it keeps it alive.
 type CallSpec struct {
-	Name string
-	// Reads and Writes are indices in Plan.Buffers.
-	Reads, Writes []int
+	Kernel graph.Callee
+	Args   []CallArg
+	// Grid, Block and SharedBytes are an explicit geometry (zero
+	// components mean 1); with ForAll the launch has one thread per task
+	// for Tasks tasks, in blocks of the size the device prefers.
+	Grid, Block [3]int
+	SharedBytes int
+	ForAll      bool
+	Tasks       int
+}
+
+// CallArg is one argument of a Call kernel, for one kernel parameter
+// after the Thread: a scalar (Buffer == NoBuffer and Len == 0, Value
+// set: a Go value of exactly the parameter's type) or a slice of Len
+// elements of DType starting at element Offset of Plan.Buffers[Buffer],
+// contiguous. A slice without elements may have Buffer == NoBuffer.
+type CallArg struct {
+	Name        string
+	Buffer      int
+	DType       graph.DType
+	Offset, Len int
+	Written     bool
+	Value       any
 }
 
 // Kernel is one kernel of a plan.

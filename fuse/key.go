@@ -87,6 +87,9 @@ func (w *walk) key(bound map[*graph.Node]graph.Layout) string {
 			}
 		case graph.ClassConcat:
 			num(int64(a.Axis))
+		case graph.ClassCall:
+			num(int64(a.Output))
+			b = a.Call.AppendKey(b)
 		}
 	}
 	b = append(b, '>')

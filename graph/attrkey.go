@@ -19,9 +19,9 @@ import (
 // encodings, and no comparer is written by hand.
 //
 // A new attribute field takes one line here with a tag of its own; a
-// field of a new type takes a key function below (a kernel handle would
-// append its identity). TestAttrKeyCoversEveryField fails until both
-// are there.
+// field of a new type takes a key function below (a call appends its
+// kernel's identity, see CallAttr.AppendKey). TestAttrKeyCoversEveryField
+// fails until both are there.
 func (a *Attr) appendKey(b []byte) []byte {
 	b = keyScalar(b, 1, a.Value)
 	b = keyString(b, 2, a.Label)
@@ -37,6 +37,8 @@ func (a *Attr) appendKey(b []byte) []byte {
 	b = keyInts(b, 12, a.Perm)
 	b = keySlices(b, 13, a.Slices)
 	b = keyInt(b, 14, int64(a.Axis))
+	b = keyCall(b, 15, a.Call)
+	b = keyInt(b, 16, int64(a.Output))
 	return b
 }
 
@@ -105,4 +107,15 @@ func keySlices(b []byte, tag byte, v []SliceSpec) []byte {
 		b = binary.AppendVarint(b, int64(s.Step))
 		return binary.AppendVarint(b, int64(s.Len))
 	})
+}
+
+// keyCall appends a call's canonical encoding (CallAttr.AppendKey),
+// length first.
+func keyCall(b []byte, tag byte, c *CallAttr) []byte {
+	if c == nil {
+		return b
+	}
+	k := c.AppendKey(nil)
+	b = binary.AppendUvarint(append(b, tag), uint64(len(k)))
+	return append(b, k...)
 }

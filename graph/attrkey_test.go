@@ -46,11 +46,36 @@ func setOne(f reflect.Value, r *rand.Rand) bool {
 		}
 	case reflect.Uint8: // DType
 		f.SetUint(uint64(r.IntN(3)))
+	case reflect.Pointer: // *CallAttr: one of a few distinct calls, or nil
+		if f.Type() != reflect.TypeFor[*CallAttr]() {
+			return false
+		}
+		f.Set(reflect.ValueOf(testCalls[r.IntN(len(testCalls))]))
 	default:
 		return false
 	}
 	return true
 }
+
+// attrCallee is a kernel for the calls of testCalls.
+type attrCallee struct{ name string }
+
+func (c *attrCallee) Name() string { return c.name }
+
+// testCalls are calls that differ from each other (so that two of them
+// are the same exactly when they are the same pointer), and nil.
+var testCalls = func() []*CallAttr {
+	k1, k2 := &attrCallee{"K"}, &attrCallee{"K"}
+	y := CallArg{Name: "y", Input: 0, Written: true}
+	return []*CallAttr{nil,
+		{Kernel: k1, Args: []CallArg{y}},
+		{Kernel: k2, Args: []CallArg{y}},
+		{Kernel: k1, Args: []CallArg{{Name: "a", Input: -1, Value: float32(1)}, y}},
+		{Kernel: k1, Args: []CallArg{{Name: "a", Input: -1, Value: 1.0}, y}},
+		{Kernel: k1, Args: []CallArg{y}, ForAll: true, Tasks: 3},
+		{Kernel: k1, Args: []CallArg{y}, Grid: [3]int{2, 1, 1}, Block: [3]int{32, 1, 1}, SharedBytes: 8},
+	}
+}()
 
 // same is the reference equality: field by field, floats by their bits,
 // slices by their elements (nil and empty alike).

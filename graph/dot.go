@@ -59,6 +59,8 @@ func Label(n *Node) string {
 		extra = fmt.Sprintf(" %v", a.Slices)
 	case OpConcat:
 		extra = fmt.Sprintf(" axis=%d", a.Axis)
+	case OpCall:
+		extra = fmt.Sprintf(" %s out=%d", a.Call.Name(), a.Output)
 	}
 	if n.op.Class() == ClassReduce {
 		extra = fmt.Sprintf(" axes=%v", a.Axes)

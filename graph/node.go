@@ -37,6 +37,8 @@ type Attr struct {
 	Perm     []int       // OpPermute
 	Slices   []SliceSpec // OpSlice, one per input axis
 	Axis     int         // OpConcat
+	Call     *CallAttr   // OpCall: the call, shared by its outputs
+	Output   int         // OpCall: which written argument (see CallAttr.Written)
 }
 
 // Node is one operation in an expression graph. Nodes are immutable and

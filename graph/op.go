@@ -86,6 +86,7 @@ const (
 	OpConcat    // inputs joined along Attr.Axis
 	OpCopy      // a contiguous copy
 	OpMatMul    // batched matrix product of two arrays of rank >= 2
+	OpCall      // output Attr.Output of the explicit kernel call Attr.Call
 	opEnd
 )
 
@@ -104,6 +105,7 @@ const (
 	ClassConcat
 	ClassCopy
 	ClassMatMul
+	ClassCall
 )
 
 var opNames = [...]string{
@@ -121,7 +123,7 @@ var opNames = [...]string{
 	OpWhere: "Where", OpSum: "Sum", OpProd: "Prod", OpReduceMax: "Max", OpReduceMin: "Min",
 	OpArgMax: "ArgMax", OpArgMin: "ArgMin", OpAny: "Any", OpAll: "All",
 	OpReshape: "Reshape", OpPermute: "Permute", OpBroadcast: "BroadcastTo", OpSlice: "Slice",
-	OpConcat: "Concat", OpCopy: "Contiguous", OpMatMul: "MatMul",
+	OpConcat: "Concat", OpCopy: "Contiguous", OpMatMul: "MatMul", OpCall: "Call",
 	opLeafEnd: "?", opUnaryEnd: "?", opBinaryEnd: "?", opReduceEnd: "?",
 }
 
@@ -165,6 +167,8 @@ func (o Op) Class() Class {
 		return ClassCopy
 	case o == OpMatMul:
 		return ClassMatMul
+	case o == OpCall:
+		return ClassCall
 	}
 	return ClassInvalid
 }

@@ -187,6 +187,14 @@ func recheck(n *Node) error {
 		r = Concat(n.inputs, n.attr.Axis)
 	case ClassCopy:
 		r = Copy(n.inputs[0])
+	case ClassCall:
+		outs := Call(n.attr.Call, n.inputs)
+		if r = outs[0]; r.err == nil {
+			if n.attr.Output < 0 || n.attr.Output >= len(outs) {
+				return fmt.Errorf("output %d of a call with %d", n.attr.Output, len(outs))
+			}
+			r = outs[n.attr.Output]
+		}
 	default:
 		// Views and reductions carry normalized attributes; check the
 		// invariants they promise.

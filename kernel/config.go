@@ -64,3 +64,9 @@ func (cfg Config) check(name string) (Config, error) {
 	}
 	return cfg, nil
 }
+
+// CheckConfig returns cfg as a launch of k would use it (zero components
+// 1, Device the default when nil), or the error such a launch returns for
+// a geometry outside the limits every CUDA device shares, naming the
+// kernel. It checks nothing about arguments.
+func (k *Kernel) CheckConfig(cfg Config) (Config, error) { return cfg.check(k.spec.Name) }

@@ -6,6 +6,8 @@
 
 package kernel
 
+import "fmt"
+
 // Param is one parameter of a kernel after the Thread. In the PTX a
 // scalar is one parameter of its type, except a bool, which is a .u32 0
 // or 1.
@@ -72,4 +74,16 @@ type Spec struct {
 	Checks []string
 	// NoBounds records //fuseflow:nobounds: the PTX checks nothing.
 	NoBounds bool
+}
+
+// Convert returns v converted to the Go type of scalar parameter p, as a
+// launch converts it (see Kernel.LaunchContext): an integer that fits,
+// any number for a float (rounded to float32 for float32), a bool for a
+// bool. It is an error for a value that does not fit or a slice
+// parameter.
+func (p Param) Convert(v any) (any, error) {
+	if p.Slice {
+		return nil, fmt.Errorf("parameter %s is a slice, not a scalar", p)
+	}
+	return convertScalar(p.Type, v)
 }

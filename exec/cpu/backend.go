@@ -88,6 +88,7 @@ type lowKernel struct {
 	mp      *prog
 	rd      *redKernel
 	mm      *mmKernel
+	call    *callKernel
 	chunk   int
 	workers int
 }
@@ -117,6 +118,8 @@ func (t target) Prepare(p *fuse.Plan) (runner.Program, error) {
 			lk.rd, err = lowerReduce(k)
 		case fuse.KindMatMul:
 			lk.mm, err = lowerMatMul(k)
+		case fuse.KindCall:
+			lk.call, err = lowerCall(k)
 		default:
 			err = fmt.Errorf("cpu: kernel %s of kind %v is not supported", k.Name, k.Kind)
 		}
@@ -175,6 +178,8 @@ func (e *evaluation) Kernel(ctx context.Context, k int) error {
 		return runProg(ctx, lk.mp, e.ex, nil, lk.chunk, lk.workers)
 	case lk.rd != nil:
 		return lk.rd.run(ctx, e.ex, lk.chunk, lk.workers)
+	case lk.call != nil:
+		return lk.call.runOn(ctx, e.ex.bases)
 	default:
 		return lk.mm.run(ctx, e.ex, lk.chunk, lk.workers)
 	}

@@ -60,6 +60,10 @@ func (a annotation) Kernel(i int) string {
 func (b *Backend) Annotate(p *fuse.Plan) fuse.Annotator {
 	a := annotation{notes: make([]string, len(p.Kernels))}
 	for i := range p.Kernels {
+		if c := p.Kernels[i].Call; c != nil {
+			a.notes[i] = "the kernel's Go function on the CPU device"
+			continue
+		}
 		chunk, workers := chunking(&p.Kernels[i], b.workers)
 		if b.chunk > 0 {
 			chunk = b.chunk

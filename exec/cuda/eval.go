@@ -141,7 +141,14 @@ func (r *runState) Kernel(_ context.Context, k int) error {
 			return r.fail(err)
 		}
 	}
-	if err := b.launch(r.ln, &r.prog.kernels[k], r.ptrs); err != nil {
+	pk := &r.prog.kernels[k]
+	var err error
+	if pk.call != nil {
+		err = b.KernelDevice().(*kernelDevice).launchCall(r.ln, pk.call, r.ptrs)
+	} else {
+		err = b.launch(r.ln, pk, r.ptrs)
+	}
+	if err != nil {
 		return r.fail(err)
 	}
 	if r.events != nil {

@@ -335,7 +335,6 @@ func (d *kernelDevice) Launch(ctx context.Context, k *kernel.Kernel, cfg kernel.
 	if err := d.allowShared(f, s, cfg.SharedBytes); err != nil {
 		return err
 	}
-	a := drv.NewArgs(f.kinds...)
 	var hosts []hostArg
 	defer func() {
 		for _, h := range hosts {
@@ -344,43 +343,36 @@ func (d *kernelDevice) Launch(ctx context.Context, k *kernel.Kernel, cfg kernel.
 			}
 		}
 	}()
-	j := 0
-	for _, arg := range args {
+	ptrs := make([]drv.DevicePtr, len(args))
+	for i, arg := range args {
 		p := arg.Param
 		if !p.Slice {
-			setKernelScalar(a, j, p.Type, arg.Value)
-			j++
 			continue
 		}
-		var ptr drv.DevicePtr
 		if arg.Buffer != nil {
-			if _, ptr, err = d.own(arg.Buffer); err != nil {
+			if _, ptrs[i], err = d.own(arg.Buffer); err != nil {
 				return fmt.Errorf("kernel %s: parameter %s: %w", s.Name, p.Name, err)
 			}
-		} else {
-			b, err := hostBytes(arg.Value, p.Type, arg.Len)
-			if err != nil {
-				return fmt.Errorf("kernel %s: parameter %s: %w", s.Name, p.Name, err)
-			}
-			hosts = append(hosts, hostArg{param: j, host: b, back: p.Written})
-			if _, seen := d.noticed.LoadOrStore(k, struct{}{}); !seen {
-				hostSliceNotice(fmt.Sprintf("fuseflow: kernel %s: host slice %s is copied to %s and back at every launch; "+
-					"kernel.ToDevice keeps it on the device", s.Name, p.Name, d.Name()))
-			}
+			continue
 		}
-		a.SetPtr(j, ptr)
-		a.SetI64(j+1, int64(arg.Len))
-		j += 2
+		b, err := hostBytes(arg.Value, p.Type, arg.Len)
+		if err != nil {
+			return fmt.Errorf("kernel %s: parameter %s: %w", s.Name, p.Name, err)
+		}
+		hosts = append(hosts, hostArg{param: i, host: b, back: p.Written})
+		if _, seen := d.noticed.LoadOrStore(k, struct{}{}); !seen {
+			hostSliceNotice(fmt.Sprintf("fuseflow: kernel %s: host slice %s is copied to %s and back at every launch; "+
+				"kernel.ToDevice keeps it on the device", s.Name, p.Name, d.Name()))
+		}
 	}
-	var word *checkWord
-	if j < len(f.kinds) {
-		if word, err = d.b.newCheckWord(); err != nil {
-			return fmt.Errorf("kernel %s: the check word: %w", s.Name, err)
-		}
+	a, first := packKernelArgs(f, s.Params, func(i int) (any, drv.DevicePtr, int) { return args[i].Value, ptrs[i], args[i].Len })
+	word, err := d.checkWordFor(s, f, a)
+	if err != nil {
+		return err
+	}
+	if word != nil {
 		defer word.free()
-		a.SetPtr(j, word.dev)
 	}
-	g, bl := cfg.Grid, cfg.Block
 	return d.withLane(ctx, "running kernel "+s.Name, func(ln *lane) error {
 		for i := range hosts {
 			h := &hosts[i]
@@ -388,24 +380,13 @@ func (d *kernelDevice) Launch(ctx context.Context, k *kernel.Kernel, cfg kernel.
 			if h.buf, err = d.alloc(ln, int64(len(h.host))); err != nil {
 				return fmt.Errorf("kernel %s: a device copy of a host slice: %w", s.Name, err)
 			}
-			a.SetPtr(h.param, h.buf.Ptr())
+			a.SetPtr(first[h.param], h.buf.Ptr())
 			if err := d.b.copyIn(ln, h.buf.Ptr(), h.host); err != nil {
 				return err
 			}
 		}
-		err := d.b.ctx.Launch(f.fn, drv.Dim3{X: uint32(g.X), Y: uint32(g.Y), Z: uint32(g.Z)},
-			drv.Dim3{X: uint32(bl.X), Y: uint32(bl.Y), Z: uint32(bl.Z)}, uint32(cfg.SharedBytes), ln.stream, a)
-		if err != nil {
-			return fmt.Errorf("cuda: launching kernel %s (grid %v, block %v, %d bytes of dynamic shared memory): %w", s.Name, g, bl, cfg.SharedBytes, err)
-		}
-		d.b.launches.Add(1)
-		if err := d.b.ctx.StreamSynchronize(ln.stream); err != nil {
-			if site := word.site(s.Checks); site != "" {
-				pos, what, _ := strings.Cut(site, ": ")
-				d.b.faulted(err, "running kernel "+s.Name, s.PTX)
-				return &kernel.LaunchError{Kernel: s.Name, Pos: pos, Msg: what + " (the device context is now unusable: a GPU trap ends it)"}
-			}
-			return fmt.Errorf("cuda: kernel %s: %w", s.Name, err)
+		if err := d.launchPacked(ln, s, f, cfg, a, word, true); err != nil {
+			return err
 		}
 		for _, h := range hosts {
 			if h.back {
@@ -416,6 +397,76 @@ func (d *kernelDevice) Launch(ctx context.Context, k *kernel.Kernel, cfg kernel.
 		}
 		return nil
 	})
+}
+
+// packKernelArgs packs the PTX parameters of f for params: argument i
+// as arg(i) gives it, a scalar (of its parameter's Go type) or a slice at
+// a device address with its length. It returns the arguments and, per
+// parameter, the index of its first PTX parameter.
+func packKernelArgs(f *kernelFunc, params []kernel.Param, arg func(i int) (value any, ptr drv.DevicePtr, n int)) (*drv.Args, []int) {
+	a := drv.NewArgs(f.kinds...)
+	first := make([]int, len(params))
+	j := 0
+	for i := range params {
+		p := &params[i]
+		first[i] = j
+		v, ptr, n := arg(i)
+		if !p.Slice {
+			setKernelScalar(a, j, p.Type, v)
+			j++
+			continue
+		}
+		a.SetPtr(j, ptr)
+		a.SetI64(j+1, int64(n))
+		j += 2
+	}
+	return a, first
+}
+
+// checkWordFor returns a new check word set as the last argument of a
+// when the kernel has bounds checks (f has a parameter after those of
+// its Params), nil otherwise.
+func (d *kernelDevice) checkWordFor(s kernel.Spec, f *kernelFunc, a *drv.Args) (*checkWord, error) {
+	n := len(s.Params)
+	for _, p := range s.Params {
+		if p.Slice {
+			n++
+		}
+	}
+	if n >= len(f.kinds) {
+		return nil, nil
+	}
+	word, err := d.b.newCheckWord()
+	if err != nil {
+		return nil, fmt.Errorf("kernel %s: the check word: %w", s.Name, err)
+	}
+	a.SetPtr(n, word.dev)
+	return word, nil
+}
+
+// launchPacked launches f with a and cfg on ln's stream and, with wait,
+// waits for it: a failure with a site in the check word is the
+// *kernel.LaunchError naming it.
+func (d *kernelDevice) launchPacked(ln *lane, s kernel.Spec, f *kernelFunc, cfg kernel.Config, a *drv.Args, word *checkWord, wait bool) error {
+	g, bl := cfg.Grid, cfg.Block
+	err := d.b.ctx.Launch(f.fn, drv.Dim3{X: uint32(g.X), Y: uint32(g.Y), Z: uint32(g.Z)},
+		drv.Dim3{X: uint32(bl.X), Y: uint32(bl.Y), Z: uint32(bl.Z)}, uint32(cfg.SharedBytes), ln.stream, a)
+	if err != nil {
+		return fmt.Errorf("cuda: launching kernel %s (grid %v, block %v, %d bytes of dynamic shared memory): %w", s.Name, g, bl, cfg.SharedBytes, err)
+	}
+	d.b.launches.Add(1)
+	if !wait {
+		return nil
+	}
+	if err := d.b.ctx.StreamSynchronize(ln.stream); err != nil {
+		if site := word.site(s.Checks); site != "" {
+			pos, what, _ := strings.Cut(site, ": ")
+			d.b.faulted(err, "running kernel "+s.Name, s.PTX)
+			return &kernel.LaunchError{Kernel: s.Name, Pos: pos, Msg: what + " (the device context is now unusable: a GPU trap ends it)"}
+		}
+		return fmt.Errorf("cuda: kernel %s: %w", s.Name, err)
+	}
+	return nil
 }
 
 // allowShared raises the function's dynamic shared memory limit when a

@@ -38,6 +38,9 @@ type progKernel struct {
 	sig   codegen.Signature
 	fn    drv.Function
 	kinds []drv.ArgKind
+	// call is set for a Call kernel, which runs an explicit kernel's own
+	// function instead (sig and fn are then empty).
+	call *planCall
 	// args holds *drv.Args for this signature, reused across launches.
 	args sync.Pool
 }
@@ -117,18 +120,22 @@ func (b *Backend) buildProgram(p *fuse.Plan) (*program, error) {
 	if len(m.Kernels) != len(p.Kernels) {
 		return nil, fmt.Errorf("cuda: code generator returned %d kernels for a plan of %d", len(m.Kernels), len(p.Kernels))
 	}
-	lm, loaded, err := b.modules.get(m.PTX)
-	if err != nil {
-		return nil, fmt.Errorf("cuda: loading the module of kernels %s (%s): %w", kernelNames(p), loadHint(m.PTX, err), err)
+	var lm *loadedModule
+	if m.PTX != "" {
+		var loaded bool
+		lm, loaded, err = b.modules.get(m.PTX)
+		if err != nil {
+			return nil, fmt.Errorf("cuda: loading the module of kernels %s (%s): %w", kernelNames(p), loadHint(m.PTX, err), err)
+		}
+		if loaded {
+			pr.load = lm.load
+			b.loadNanos.Add(int64(lm.load))
+		}
+		pr.mod, pr.ptx = lm, m.PTX
 	}
-	if loaded {
-		pr.load = lm.load
-		b.loadNanos.Add(int64(lm.load))
-	}
-	pr.mod, pr.ptx = lm, m.PTX
 	ok := false
 	defer func() {
-		if !ok {
+		if !ok && lm != nil {
 			b.modules.put(lm)
 		}
 	}()
@@ -136,6 +143,15 @@ func (b *Backend) buildProgram(p *fuse.Plan) (*program, error) {
 	for i := range p.Kernels {
 		pk := &pr.kernels[i]
 		pk.k = &p.Kernels[i]
+		if pk.k.Kind == fuse.KindCall {
+			if pk.call, err = b.KernelDevice().(*kernelDevice).prepareCall(pk.k); err != nil {
+				return nil, fmt.Errorf("cuda: kernel %s: %w", pk.k.Name, err)
+			}
+			continue
+		}
+		if lm == nil {
+			return nil, fmt.Errorf("cuda: code generator returned no module for kernel %s", pk.k.Name)
+		}
 		pk.sig = m.Kernels[i]
 		if len(pk.sig.Launches) == 0 {
 			return nil, fmt.Errorf("cuda: kernel %s (%s) has no launches", pk.k.Name, pk.sig.Entry)

@@ -88,7 +88,7 @@ func (e *Evaluator) Eval(ctx context.Context, req *exec.Request) (res []*exec.Te
 		for i, in := range n.Inputs() {
 			ins[i] = vals[in]
 		}
-		t, err := compute(alloc, n, ins)
+		t, err := compute(ctx, alloc, n, ins)
 		if err != nil {
 			return nil, nodeErr(n, err)
 		}
@@ -187,7 +187,7 @@ func nodeErr(n *graph.Node, err error) error {
 
 // compute evaluates one unbound node from its inputs' values into a new
 // contiguous tensor.
-func compute(alloc memory.Allocator, n *graph.Node, ins []*exec.Tensor) (*exec.Tensor, error) {
+func compute(ctx context.Context, alloc memory.Allocator, n *graph.Node, ins []*exec.Tensor) (*exec.Tensor, error) {
 	s := n.Shape()
 	if err := checkScratch(alloc, n, ins); err != nil {
 		return nil, err
@@ -214,6 +214,8 @@ func compute(alloc memory.Allocator, n *graph.Node, ins []*exec.Tensor) (*exec.T
 		return view(alloc, n, ins[0])
 	case graph.ClassConcat:
 		return concat(alloc, n, ins)
+	case graph.ClassCall:
+		return call(ctx, alloc, n, ins)
 	default:
 		return nil, errors.New("unknown op")
 	}
