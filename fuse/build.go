@@ -194,7 +194,7 @@ type planner struct {
 	// callBuilt records the calls whose kernel exists.
 	callNodes map[string][]int
 	callBuilt map[string]bool
-	cont     map[*xform]contLayout
+	cont      map[*xform]contLayout
 	// work counts the elementary steps of planning (nodes and edges
 	// visited, kernels and buffers examined, terms of the stride maps
 	// applied), for the tests that bound it by the size of the graph.
