@@ -154,6 +154,9 @@ func (e *emulator) wrap(inner CompileFunc, fast bool) CompileFunc {
 		if err != nil {
 			return nil, err
 		}
+		if m.PTX == "" {
+			return m, nil // only Call kernels, which run their own PTX
+		}
 		h := fnv.New64a()
 		h.Write([]byte(m.PTX))
 		mod := h.Sum64()
@@ -162,6 +165,9 @@ func (e *emulator) wrap(inner CompileFunc, fast bool) CompileFunc {
 		}
 		for i := range p.Kernels {
 			k := &p.Kernels[i]
+			if k.Kind == fuse.KindCall {
+				continue // an explicit kernel, filed with emuExplicit
+			}
 			fn, sig, err := codegen.Lower(k, t)
 			if err != nil {
 				return nil, fmt.Errorf("emulator: lowering kernel %d (%s) again: %w", i, k.Name, err)
