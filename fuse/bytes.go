@@ -57,7 +57,8 @@ func countBytes(pl *Plan, k *Kernel) {
 // unfusedBytes models one kernel per op as an eager array library runs
 // it: every op except the views reads its operands (each distinct
 // element once) and writes its result; a Reshape of a view it cannot
-// express as strides copies.
+// express as strides copies; an explicit kernel call copies its written
+// arguments in and runs once.
 func unfusedBytes(w *walk) int64 {
 	type lay struct {
 		off     int
@@ -66,6 +67,7 @@ func unfusedBytes(w *walk) int64 {
 	}
 	lays := make([]lay, len(w.nodes))
 	var total int64
+	calls := map[string]bool{}
 	for i, n := range w.nodes {
 		ds := int64(n.DType().Size())
 		if l, ok := w.slotOfLayout(n); ok {
@@ -89,6 +91,31 @@ func unfusedBytes(w *walk) int64 {
 			lays[i] = contiguous
 			if n.Op() != graph.OpConst {
 				total += int64(n.Size()) * ds
+			}
+			continue
+		}
+		if n.Op() == graph.OpCall {
+			// An eager call, once for all its outputs: each written
+			// argument copied, every argument read by the kernel (a
+			// strided one after a contiguous copy), the written ones
+			// written.
+			lays[i] = contiguous
+			if k := n.CallKey(); !calls[k] {
+				calls[k] = true
+				for _, a := range n.Attr().Call.Args {
+					if a.Input < 0 {
+						continue
+					}
+					x := n.Input(a.Input)
+					b := int64(x.Size()) * int64(x.DType().Size())
+					total += b
+					if l := lays[w.index[x]]; a.Written || !contiguousOver(x.Shape(), l.strides) {
+						total += 2 * b
+					}
+					if a.Written {
+						total += b
+					}
+				}
 			}
 			continue
 		}
