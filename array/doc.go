@@ -68,6 +68,25 @@
 // buffer when it can), ToDense converts to a gonum matrix, and String and
 // Repr print as NumPy's str and repr do.
 //
+// # Explicit kernels
+//
+// Call adds a call of an explicit kernel (package kernel, compiled by
+// cmd/kernelgen) to the graph and returns one new array per slice the
+// kernel writes; the arguments are never changed (a written slice starts
+// as a copy of its argument):
+//
+//	ys := array.Call(SaxpyKernel, array.ForAll(n), 2.5, x.Exp(), y)
+//	total := ys[0].Sum() // exp and the copy of y, the call, the sum
+//
+// The geometry is array.Launch(cfg) (a grid and block) or array.ForAll(n)
+// (one thread per task, the block size the device prefers). Slice
+// parameters take arrays of their element type, flattened; scalar
+// parameters take Go values. The call is a fusion boundary: the work on
+// its arguments fuses into the kernels that store them, the work on its
+// results reads them from their buffers. The CPU backend runs the
+// kernel's Go function, the CUDA backend its PTX on the evaluation's
+// device buffers.
+//
 // # Special values
 //
 // Integer FloorDiv and Mod by zero give 0 (NumPy gives 0 with a warning).
