@@ -6,6 +6,7 @@
 package array_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -296,4 +297,20 @@ func TestCallErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Call adds a kernel call to the graph: the slice the kernel writes
+// comes back as a new array, and the input y is unchanged.
+func ExampleCall() {
+	c := array.MustContext(array.WithBackend(cpu.New(cpu.Options{})))
+	x := array.FromSlice(c, []float32{1, 2, 3, 4})
+	y := array.FromSlice(c, []float32{10, 20, 30, 40})
+	ys := array.Call(ct.SaxpyKernel, array.ForAll(4), 2, x.Mul(x), y)
+	fmt.Println(ys[0])
+	fmt.Println(ys[0].Sum())
+	fmt.Println(y)
+	// Output:
+	// [12. 28. 48. 72.]
+	// 160.0
+	// [10. 20. 30. 40.]
 }
