@@ -314,3 +314,41 @@ func ExampleCall() {
 	// 160.0
 	// [10. 20. 30. 40.]
 }
+
+// TestCallEmptyAndPartly checks calls over empty arrays (ForAll of no
+// tasks launches nothing; an explicit launch runs with empty slices) and
+// a call whose first output was evaluated before the second is asked
+// for (the second plan runs the call again, the first output's slice in
+// a scratch buffer).
+func TestCallEmptyAndPartly(t *testing.T) {
+	for name, c := range callBackends(t) {
+		t.Run(name, func(t *testing.T) {
+			e := c.Zeros(array.Float32, 0)
+			defer e.Release()
+			for _, g := range []array.Geometry{array.ForAll(0), array.Launch(kernel.Launch1D(1, 32))} {
+				out := array.Call(ct.SaxpyKernel, g, 1, e, e)
+				got, err := array.ToSlice[float32](out[0])
+				require.NoError(t, err)
+				require.Empty(t, got)
+				out[0].Release()
+			}
+
+			x := array.FromSlice(c, []float64{1, -1, 5})
+			defer x.Release()
+			lo, hi := c.Zeros(array.Float64, 3), c.Zeros(array.Float64, 3)
+			defer lo.Release()
+			defer hi.Release()
+			out := array.Call(ct.BoundsKernel, array.ForAll(3), x, lo, hi)
+			defer out[0].Release()
+			defer out[1].Release()
+			gl, err := array.ToSlice[float64](out[0])
+			require.NoError(t, err)
+			require.Equal(t, []float64{0, -1, 0}, gl)
+			sum := out[1].Add(out[0])
+			defer sum.Release()
+			gs, err := array.ToSlice[float64](sum)
+			require.NoError(t, err)
+			require.Equal(t, []float64{1, -1, 5}, gs)
+		})
+	}
+}
