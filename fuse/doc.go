@@ -45,6 +45,12 @@
 //     plans nothing; one with K == 0 (and a non-empty result) is a Map
 //     that evaluates the epilogue with a zero accumulator, so every
 //     MatMul kernel has M, N, K >= 1 and operands with buffers.
+//   - An explicit kernel call (graph.OpCall) is one Call kernel for all
+//     its outputs and a fusion boundary: each written argument is stored
+//     into its result's buffer by a Map where the work under it fuses (a
+//     scratch buffer for an output nothing asks for), read-only
+//     arguments are read contiguous from a buffer (copied first when
+//     their layout is not), and work on the results reads their buffers.
 //   - Dimension collapsing merges adjacent axes contiguous for every
 //     operand and store; a Map over same-shape contiguous arrays has rank 1.
 //   - Intermediates live from their first writer to their last reader and
