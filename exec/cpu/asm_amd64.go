@@ -141,6 +141,7 @@ func registerVector() {
 	vectorize("min float32", &foldTab[graph.OpReduceMin][graph.Float32], extremeRowVec(minRowF32, minRowF[float32], false))
 	vectorize("max float64", &foldTab[graph.OpReduceMax][graph.Float64], extremeRowVec(maxRowF64, maxRowF[float64], true))
 	vectorize("min float64", &foldTab[graph.OpReduceMin][graph.Float64], extremeRowVec(minRowF64, minRowF[float64], false))
+	registerReduceVector()
 }
 
 // vecBinary runs v over the whole vectors of lanes elements of es bytes

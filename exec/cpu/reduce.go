@@ -1,16 +1,23 @@
 // Reduce kernels: the prologue evaluated chunk by chunk, its values
 // folded into accumulators, then the epilogue over the output points.
 //
-// Rows (reduced axes last): an output point reduces R consecutive points.
-// Rows of at most a chunk are reduced whole, several per task; longer rows
-// are split into chunk-sized pieces whose partial states are combined in
-// range order. Columns (reduced axes first): for at most a chunk of output
-// points, the reduced range is split into at most maxColTasks fixed pieces,
-// each folded row by row into a vector of states, the pieces combined in
-// range order; for more output points each task owns a chunk of them and
-// walks the whole reduced range. Every split depends on the chunk size
-// only, never on the number of workers, so results are the same for any
-// worker count.
+// The executor orders the kernel's space as O1 x R x O2: kept axes, the
+// reduced axes, kept axes again, choosing which kept axes go inside by
+// the operands' strides (an operand contiguous along a kept axis puts
+// that axis innermost, so a reduction over a middle axis or over the rows
+// of a transposed operand reads rows front to back). The order of the
+// kept axes, and of the reduced ones (ArgMax's indices), is the kernel's.
+//
+// Rows (O2 = 1): an output point reduces R consecutive points. Rows of at
+// most a chunk are reduced whole, several per task; longer rows are split
+// into pieces of up to rowPiece chunks whose partial states are combined
+// in range order. Columns (O2 > 1): each O1 slab is a block of R rows of
+// O2 columns, read row by row into typed per-column states (colTab); the
+// columns are split into blocks of at most colBlock, narrow rows are
+// grouped into super-rows of at least colWide values, and when there are
+// few such blocks the rows are split into pieces, combined in range
+// order. Every split depends on the sizes and the chunk only, never on
+// the number of workers, so results are the same for any worker count.
 
 package cpu
 
@@ -23,19 +30,16 @@ import (
 	"github.com/fuseflow/fuseflow/graph"
 )
 
-// maxColTasks bounds the pieces a short column reduction is split into.
-const maxColTasks = 64
-
 // redKernel is a lowered Reduce kernel.
 type redKernel struct {
 	pro, epi *prog
-	rows     bool
-	outer    int // output points
+	o1, o2   int // output points outside and inside the reduced axes
+	outer    int // output points, o1*o2
 	inner    int // points reduced into each
 	reds     []fuse.Reduction
 	vdt      []graph.DType // dtype of each reduced value
 	fold     []foldFn
-	foldCol  []foldColFn
+	col      []colOp
 }
 
 func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
@@ -56,35 +60,55 @@ func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
 	if !rows && !cols {
 		return nil, fmt.Errorf("cpu: reduce kernel %s: reduced axes %v are neither leading nor trailing", k.Name, k.ReduceAxes)
 	}
-	rk := &redKernel{rows: rows, outer: 1, inner: 1, reds: k.Reductions}
-	var keep []int
+	rk := &redKernel{o1: 1, o2: 1, inner: 1, reds: k.Reductions}
+	var keep, reduced []int
 	var outShape []int
 	for a, e := range k.Space {
 		if red[a] {
 			rk.inner *= e
+			reduced = append(reduced, a)
 		} else {
-			rk.outer *= e
 			keep = append(keep, a)
 			outShape = append(outShape, e)
 		}
+	}
+	order, nIn := spaceOrder(k, keep, reduced, cols)
+	for _, a := range keep[:len(keep)-nIn] {
+		rk.o1 *= k.Space[a]
+	}
+	for _, a := range keep[len(keep)-nIn:] {
+		rk.o2 *= k.Space[a]
+	}
+	rk.outer = rk.o1 * rk.o2
+	shape := make([]int, rank)
+	for i, a := range order {
+		shape[i] = k.Space[a]
+	}
+	opds := make([]fuse.Operand, len(k.Operands))
+	for j, o := range k.Operands {
+		o.Strides = make([]int, rank)
+		for i, a := range order {
+			o.Strides[i] = k.Operands[j].Strides[a]
+		}
+		opds[j] = o
 	}
 	live := make([]int, len(k.Reductions))
 	for j, r := range k.Reductions {
 		live[j] = r.Value
 	}
 	var err error
-	if rk.pro, err = compile(newSpace(k.Space), k.Operands, k.Body, nil, nil, live); err != nil {
+	if rk.pro, err = compile(newSpace(shape), opds, k.Body, nil, nil, live); err != nil {
 		return nil, err
 	}
 	for _, r := range k.Reductions {
 		d := rk.pro.steps[r.Value].dt
-		f, fc := foldTab[r.Op][d], foldColTab[r.Op][d]
-		if f == nil || fc == nil {
+		f, c := foldTab[r.Op][d], colTab[r.Op][d]
+		if f == nil || c.fold == nil {
 			return nil, fmt.Errorf("cpu: reduce kernel %s: %v of %v is not supported", k.Name, r.Op, d)
 		}
 		rk.vdt = append(rk.vdt, d)
 		rk.fold = append(rk.fold, f)
-		rk.foldCol = append(rk.foldCol, fc)
+		rk.col = append(rk.col, c)
 	}
 	if keep == nil {
 		keep = []int{}
@@ -93,6 +117,41 @@ func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
 		return nil, err
 	}
 	return rk, nil
+}
+
+// spaceOrder returns the executor's order of k's axes, outer kept axes,
+// reduced axes, inner kept axes, and the number of inner kept axes: the
+// kernel's own order (rows: none inside; columns: all), unless putting
+// the last kept axis alone inside (rows) or none (columns) gives more of
+// the loads a unit stride on the innermost axis.
+func spaceOrder(k *fuse.Kernel, keep, reduced []int, cols bool) ([]int, int) {
+	unit := func(axis int) int {
+		n := 0
+		for _, in := range k.Body {
+			if in.Kind == fuse.InstrLoad && k.Operands[in.Operand].Strides[axis] == 1 {
+				n++
+			}
+		}
+		return n
+	}
+	nk := len(keep)
+	if nk == 0 {
+		return reduced, 0
+	}
+	rowsOrder := append(append([]int(nil), keep...), reduced...)
+	colsOrder := append(append([]int(nil), reduced...), keep...)
+	lastRed, lastKeep := unit(reduced[len(reduced)-1]), unit(keep[nk-1])
+	if cols {
+		if lastRed > lastKeep {
+			return rowsOrder, 0
+		}
+		return colsOrder, nk
+	}
+	if lastKeep > lastRed {
+		o := append(append(append([]int(nil), keep[:nk-1]...), reduced...), keep[nk-1])
+		return o, 1
+	}
+	return rowsOrder, 0
 }
 
 // run reduces into result arrays (one per reduction, contiguous over the
@@ -114,14 +173,12 @@ func (rk *redKernel) run(ctx context.Context, ex *runState, chunk, workers int) 
 				finish(r.Op, r.DType, &s, at(accs[j], o, r.DType.Size()))
 			}
 		}
-	case rk.rows && rk.inner <= chunk:
+	case rk.o2 > 1:
+		err = rk.columns(ctx, ex, accs, chunk, workers)
+	case rk.inner <= chunk:
 		err = rk.shortRows(ctx, ex, accs, chunk, workers)
-	case rk.rows:
-		err = rk.longRows(ctx, ex, accs, chunk, workers)
-	case rk.outer <= chunk:
-		err = rk.shortCols(ctx, ex, accs, chunk, workers)
 	default:
-		err = rk.longCols(ctx, ex, accs, chunk, workers)
+		err = rk.longRows(ctx, ex, accs, chunk, workers)
 	}
 	if err != nil {
 		return err
@@ -150,21 +207,29 @@ func (rk *redKernel) shortRows(ctx context.Context, ex *runState, accs []unsafe.
 	})
 }
 
-// longRows splits each row into chunk-sized pieces and combines their
-// partial states in range order.
+// rowPiece is the number of chunks one task of a long row folds.
+const rowPiece = 16
+
+// longRows splits each row into pieces of rowPiece chunks, each folded
+// chunk by chunk into one state, and combines the pieces' states in range
+// order.
 func (rk *redKernel) longRows(ctx context.Context, ex *runState, accs []unsafe.Pointer, chunk, workers int) error {
 	R, nred := rk.inner, len(rk.reds)
-	nb := (R + chunk - 1) / chunk
+	piece := rowPiece * chunk
+	nb := (R + piece - 1) / piece
 	parts := make([]accum, rk.outer*nb*nred)
 	err := parallel(ctx, workers, rk.outer*nb, func(w, t int) {
 		f := ex.frame(w, rk.pro, chunk)
 		o, b := t/nb, t%nb
-		n := min(chunk, R-b*chunk)
-		rk.pro.runChunk(f, ex.bases, nil, o*R+b*chunk, n)
 		for j, r := range rk.reds {
-			s := initAccum(r.Op, rk.vdt[j])
-			rk.fold[j](&s, f.ptr[r.Value], n, int64(b*chunk))
-			parts[t*nred+j] = s
+			parts[t*nred+j] = initAccum(r.Op, rk.vdt[j])
+		}
+		for lo := b * piece; lo < min(R, (b+1)*piece); lo += chunk {
+			n := min(chunk, R-lo)
+			rk.pro.runChunk(f, ex.bases, nil, o*R+lo, n)
+			for j := range rk.reds {
+				rk.fold[j](&parts[t*nred+j], f.ptr[rk.reds[j].Value], n, int64(lo))
+			}
 		}
 	})
 	if err != nil {
@@ -181,87 +246,4 @@ func (rk *redKernel) longRows(ctx context.Context, ex *runState, accs []unsafe.P
 		}
 	}
 	return nil
-}
-
-// shortCols handles at most a chunk of output points: the reduced range
-// is split into at most maxColTasks pieces, each folded a few rows per
-// evaluation into its own vector of states.
-func (rk *redKernel) shortCols(ctx context.Context, ex *runState, accs []unsafe.Pointer, chunk, workers int) error {
-	O, R, nred := rk.outer, rk.inner, len(rk.reds)
-	perEval := max(1, chunk/O)
-	tasks := min(maxColTasks, (R+perEval-1)/perEval)
-	perTask := (R + tasks - 1) / tasks
-	tasks = (R + perTask - 1) / perTask
-	parts := make([]accum, tasks*nred*O)
-	err := parallel(ctx, workers, tasks, func(w, t int) {
-		f := ex.frame(w, rk.pro, chunk)
-		r0, r1 := t*perTask, min(R, (t+1)*perTask)
-		for j, r := range rk.reds {
-			s := parts[(t*nred+j)*O:][:O]
-			init := initAccum(r.Op, rk.vdt[j])
-			for o := range s {
-				s[o] = init
-			}
-		}
-		for a := r0; a < r1; a += perEval {
-			b := min(r1, a+perEval)
-			rk.pro.runChunk(f, ex.bases, nil, a*O, (b-a)*O)
-			for j, r := range rk.reds {
-				s := parts[(t*nred+j)*O:][:O]
-				p, es := f.ptr[r.Value], rk.vdt[j].Size()
-				for row := a; row < b; row++ {
-					rk.foldCol[j](s, at(p, (row-a)*O, es), int64(row))
-				}
-			}
-		}
-	})
-	if err != nil {
-		return err
-	}
-	for j, r := range rk.reds {
-		float := rk.vdt[j].IsFloat()
-		for o := range O {
-			s := parts[j*O+o]
-			for t := 1; t < tasks; t++ {
-				combine(r.Op, float, &s, parts[(t*nred+j)*O+o])
-			}
-			finish(r.Op, r.DType, &s, at(accs[j], o, r.DType.Size()))
-		}
-	}
-	return nil
-}
-
-// longCols gives each task a chunk of output points and walks the whole
-// reduced range for them.
-func (rk *redKernel) longCols(ctx context.Context, ex *runState, accs []unsafe.Pointer, chunk, workers int) error {
-	O, R, nred := rk.outer, rk.inner, len(rk.reds)
-	tasks := (O + chunk - 1) / chunk
-	states := make([][]accum, max(1, min(workers, tasks)))
-	for w := range states {
-		states[w] = make([]accum, nred*chunk)
-	}
-	return parallel(ctx, workers, tasks, func(w, t int) {
-		f := ex.frame(w, rk.pro, chunk)
-		o0, o1 := t*chunk, min(O, (t+1)*chunk)
-		n := o1 - o0
-		st := states[w]
-		for j, r := range rk.reds {
-			init := initAccum(r.Op, rk.vdt[j])
-			for o := range n {
-				st[j*chunk+o] = init
-			}
-		}
-		for row := range R {
-			rk.pro.runChunk(f, ex.bases, nil, row*O+o0, n)
-			for j, r := range rk.reds {
-				rk.foldCol[j](st[j*chunk:][:n], f.ptr[r.Value], int64(row))
-			}
-		}
-		for j, r := range rk.reds {
-			rs := r.DType.Size()
-			for o := range n {
-				finish(r.Op, r.DType, &st[j*chunk+o], at(accs[j], o0+o, rs))
-			}
-		}
-	})
 }

@@ -1,6 +1,6 @@
 // Reduction inner loops: fold a chunk of values into one accumulator (a
-// row) or element by element into a vector of accumulators (columns),
-// combine partial accumulators in range order, and write the result.
+// row; the column folds are in reduce_colops.go), combine partial
+// accumulators in range order, and write the result.
 //
 // Float Prod accumulates in float64. Float64 Sum accumulates in float64
 // (eight partial sums per row). Float32 Sum adds blocks of 128 values
@@ -30,15 +30,9 @@ type accum struct {
 	x int64
 }
 
-type (
-	foldFn    func(s *accum, p unsafe.Pointer, n int, pos int64)
-	foldColFn func(s []accum, p unsafe.Pointer, pos int64)
-)
+type foldFn func(s *accum, p unsafe.Pointer, n int, pos int64)
 
-var (
-	foldTab    [256][numDTypes]foldFn
-	foldColTab [256][numDTypes]foldColFn
-)
+var foldTab [256][numDTypes]foldFn
 
 var negZero = math.Copysign(0, -1)
 
@@ -71,9 +65,10 @@ func emptyAccum(op graph.Op, d graph.DType) accum {
 	return initAccum(op, d)
 }
 
-// initFoldTab fills foldTab and foldColTab with the scalar loops (see
+// initFoldTab fills foldTab and colTab with the scalar loops (see
 // tables.go).
 func initFoldTab() {
+	initColTab()
 	foldFloat[float32](graph.Float32)
 	foldFloat[float64](graph.Float64)
 	foldInt[uint8](graph.Bool)
@@ -90,30 +85,6 @@ func foldFloat[T floats](d graph.DType) {
 	foldTab[graph.OpArgMin][d] = argRowF[T](false)
 	foldTab[graph.OpAny][d] = anyRow[T]
 	foldTab[graph.OpAll][d] = allRow[T]
-	foldColTab[graph.OpSum][d] = func(s []accum, p unsafe.Pointer, _ int64) {
-		for j, x := range view[T](p, len(s)) {
-			s[j].f += float64(x)
-		}
-	}
-	foldColTab[graph.OpProd][d] = func(s []accum, p unsafe.Pointer, _ int64) {
-		for j, x := range view[T](p, len(s)) {
-			s[j].f *= float64(x)
-		}
-	}
-	foldColTab[graph.OpReduceMax][d] = func(s []accum, p unsafe.Pointer, _ int64) {
-		for j, x := range view[T](p, len(s)) {
-			s[j].f = max(s[j].f, float64(x))
-		}
-	}
-	foldColTab[graph.OpReduceMin][d] = func(s []accum, p unsafe.Pointer, _ int64) {
-		for j, x := range view[T](p, len(s)) {
-			s[j].f = min(s[j].f, float64(x))
-		}
-	}
-	foldColTab[graph.OpArgMax][d] = argColF[T](true)
-	foldColTab[graph.OpArgMin][d] = argColF[T](false)
-	foldColTab[graph.OpAny][d] = anyCol[T]
-	foldColTab[graph.OpAll][d] = allCol[T]
 }
 
 func foldInt[T ints | ~uint8](d graph.DType) {
@@ -149,30 +120,6 @@ func foldInt[T ints | ~uint8](d graph.DType) {
 	foldTab[graph.OpArgMin][d] = argRowI[T](false)
 	foldTab[graph.OpAny][d] = anyRow[T]
 	foldTab[graph.OpAll][d] = allRow[T]
-	foldColTab[graph.OpSum][d] = func(s []accum, p unsafe.Pointer, _ int64) {
-		for j, x := range view[T](p, len(s)) {
-			s[j].i += int64(x)
-		}
-	}
-	foldColTab[graph.OpProd][d] = func(s []accum, p unsafe.Pointer, _ int64) {
-		for j, x := range view[T](p, len(s)) {
-			s[j].i *= int64(x)
-		}
-	}
-	foldColTab[graph.OpReduceMax][d] = func(s []accum, p unsafe.Pointer, _ int64) {
-		for j, x := range view[T](p, len(s)) {
-			s[j].i = max(s[j].i, int64(x))
-		}
-	}
-	foldColTab[graph.OpReduceMin][d] = func(s []accum, p unsafe.Pointer, _ int64) {
-		for j, x := range view[T](p, len(s)) {
-			s[j].i = min(s[j].i, int64(x))
-		}
-	}
-	foldColTab[graph.OpArgMax][d] = argColI[T](true)
-	foldColTab[graph.OpArgMin][d] = argColI[T](false)
-	foldColTab[graph.OpAny][d] = anyCol[T]
-	foldColTab[graph.OpAll][d] = allCol[T]
 }
 
 // sumRowF adds n values: float64 operands with eight float64 partial
@@ -317,50 +264,6 @@ func better(isMax bool, v, b float64) bool {
 	return v < b
 }
 
-func argRowF[T floats](isMax bool) foldFn {
-	return func(s *accum, p unsafe.Pointer, n int, pos int64) {
-		for k, x := range view[T](p, n) {
-			v := float64(x)
-			if s.x < 0 || better(isMax, v, s.f) {
-				s.f, s.x = v, pos+int64(k)
-			}
-		}
-	}
-}
-
-func argColF[T floats](isMax bool) foldColFn {
-	return func(s []accum, p unsafe.Pointer, pos int64) {
-		for j, x := range view[T](p, len(s)) {
-			v := float64(x)
-			if s[j].x < 0 || better(isMax, v, s[j].f) {
-				s[j].f, s[j].x = v, pos
-			}
-		}
-	}
-}
-
-func argRowI[T ints | ~uint8](isMax bool) foldFn {
-	return func(s *accum, p unsafe.Pointer, n int, pos int64) {
-		for k, x := range view[T](p, n) {
-			v := int64(x)
-			if s.x < 0 || (isMax && v > s.i) || (!isMax && v < s.i) {
-				s.i, s.x = v, pos+int64(k)
-			}
-		}
-	}
-}
-
-func argColI[T ints | ~uint8](isMax bool) foldColFn {
-	return func(s []accum, p unsafe.Pointer, pos int64) {
-		for j, x := range view[T](p, len(s)) {
-			v := int64(x)
-			if s[j].x < 0 || (isMax && v > s[j].i) || (!isMax && v < s[j].i) {
-				s[j].i, s[j].x = v, pos
-			}
-		}
-	}
-}
-
 func anyRow[T elems](s *accum, p unsafe.Pointer, n int, _ int64) {
 	for _, x := range view[T](p, n) {
 		if x != 0 {
@@ -375,22 +278,6 @@ func allRow[T elems](s *accum, p unsafe.Pointer, n int, _ int64) {
 		if x == 0 {
 			s.i = 0
 			return
-		}
-	}
-}
-
-func anyCol[T elems](s []accum, p unsafe.Pointer, _ int64) {
-	for j, x := range view[T](p, len(s)) {
-		if x != 0 {
-			s[j].i = 1
-		}
-	}
-}
-
-func allCol[T elems](s []accum, p unsafe.Pointer, _ int64) {
-	for j, x := range view[T](p, len(s)) {
-		if x == 0 {
-			s[j].i = 0
 		}
 	}
 }

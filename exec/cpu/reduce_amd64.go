@@ -1,0 +1,51 @@
+// Vector reduction loops for amd64 CPUs with AVX2 (reduce_amd64.s),
+// registered in place of the portable ones: the float32 column sum's
+// widening add and the first-equal scans of row ArgMax and ArgMin. Both
+// give the portable loops' results exactly.
+
+//go:build amd64 && !purego
+
+package cpu
+
+import "unsafe"
+
+//go:noescape
+func addWidenF32(a *float64, x *float32, n int)
+
+//go:noescape
+func eqIndexF32(p *float32, n int, v float32) int
+
+//go:noescape
+func eqIndexF64(p *float64, n int, v float64) int
+
+// registerReduceVector registers the loops; registerVector calls it when
+// the CPU has AVX2 and FMA.
+func registerReduceVector() {
+	vectorize("column sum float32", &addWiden32, addWidenVec32)
+	vectorize("first equal float32", &eqIndex32, eqIndexVec(eqIndexF32))
+	vectorize("first equal float64", &eqIndex64, eqIndexVec(eqIndexF64))
+}
+
+func addWidenVec32(a []float64, x []float32) {
+	a = a[:len(x)]
+	m := len(x) &^ 7
+	if m > 0 {
+		addWidenF32(unsafe.SliceData(a), unsafe.SliceData(x), m)
+	}
+	addWiden32Go(a[m:], x[m:])
+}
+
+// eqIndexVec runs the vector scan v over the whole vectors of a row and
+// the portable one over the rest.
+func eqIndexVec[T floats](v func(p *T, n int, x T) int) func([]T, T) int {
+	lanes := int(32 / unsafe.Sizeof(T(0)))
+	return func(r []T, x T) int {
+		m := len(r) &^ (lanes - 1)
+		if m > 0 {
+			if k := v(unsafe.SliceData(r), m, x); k < m {
+				return k
+			}
+		}
+		return m + eqIndexGo(r[m:], x)
+	}
+}

@@ -1,0 +1,114 @@
+// AVX2 reduction loops for amd64 (see reduce_amd64.go): the float32 to
+// float64 widening add of column sums and the first-equal scans of
+// ArgMax and ArgMin. Each covers whole vectors only (the Go wrappers do
+// the tails) and ends with VZEROUPPER.
+
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func addWidenF32(a *float64, x *float32, n int)
+//
+// a[k] += float64(x[k]) for k < n, n a multiple of 8.
+TEXT ·addWidenF32(SB), NOSPLIT, $0-24
+	MOVQ a+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ CX, BX
+	ANDQ $-16, BX
+	XORQ AX, AX
+
+widen16:
+	CMPQ      AX, BX
+	JAE       widen8
+	VCVTPS2PD (SI)(AX*4), Y0
+	VCVTPS2PD 16(SI)(AX*4), Y1
+	VCVTPS2PD 32(SI)(AX*4), Y2
+	VCVTPS2PD 48(SI)(AX*4), Y3
+	VADDPD    (DI)(AX*8), Y0, Y0
+	VADDPD    32(DI)(AX*8), Y1, Y1
+	VADDPD    64(DI)(AX*8), Y2, Y2
+	VADDPD    96(DI)(AX*8), Y3, Y3
+	VMOVUPD   Y0, (DI)(AX*8)
+	VMOVUPD   Y1, 32(DI)(AX*8)
+	VMOVUPD   Y2, 64(DI)(AX*8)
+	VMOVUPD   Y3, 96(DI)(AX*8)
+	ADDQ      $16, AX
+	JMP       widen16
+
+widen8:
+	CMPQ      AX, CX
+	JAE       widendone
+	VCVTPS2PD (SI)(AX*4), Y0
+	VCVTPS2PD 16(SI)(AX*4), Y1
+	VADDPD    (DI)(AX*8), Y0, Y0
+	VADDPD    32(DI)(AX*8), Y1, Y1
+	VMOVUPD   Y0, (DI)(AX*8)
+	VMOVUPD   Y1, 32(DI)(AX*8)
+	ADDQ      $8, AX
+
+widendone:
+	VZEROUPPER
+	RET
+
+// func eqIndexF32(p *float32, n int, v float32) int
+//
+// Returns the first k < n (a multiple of 8) with p[k] == v, or n.
+TEXT ·eqIndexF32(SB), NOSPLIT, $0-32
+	MOVQ         p+0(FP), SI
+	MOVQ         n+8(FP), CX
+	VBROADCASTSS v+16(FP), Y1
+	XORQ         AX, AX
+
+eq32loop:
+	CMPQ      AX, CX
+	JAE       eq32none
+	VCMPPS    $0, (SI)(AX*4), Y1, Y0
+	VMOVMSKPS Y0, DX
+	TESTL     DX, DX
+	JNZ       eq32found
+	ADDQ      $8, AX
+	JMP       eq32loop
+
+eq32found:
+	BSFL DX, DX
+	ADDQ DX, AX
+	MOVQ AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+eq32none:
+	MOVQ CX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func eqIndexF64(p *float64, n int, v float64) int
+//
+// Returns the first k < n (a multiple of 4) with p[k] == v, or n.
+TEXT ·eqIndexF64(SB), NOSPLIT, $0-32
+	MOVQ         p+0(FP), SI
+	MOVQ         n+8(FP), CX
+	VBROADCASTSD v+16(FP), Y1
+	XORQ         AX, AX
+
+eq64loop:
+	CMPQ      AX, CX
+	JAE       eq64none
+	VCMPPD    $0, (SI)(AX*8), Y1, Y0
+	VMOVMSKPD Y0, DX
+	TESTL     DX, DX
+	JNZ       eq64found
+	ADDQ      $4, AX
+	JMP       eq64loop
+
+eq64found:
+	BSFL DX, DX
+	ADDQ DX, AX
+	MOVQ AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+eq64none:
+	MOVQ CX, ret+24(FP)
+	VZEROUPPER
+	RET

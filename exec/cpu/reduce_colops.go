@@ -1,0 +1,286 @@
+// Column folds: the state of a reduction at W adjacent output points kept
+// as typed arrays (a float64 sum per column, a float32 maximum, the best
+// value and its row for ArgMax), a whole row of W values folded into it
+// at a time. A row of a row-major block is contiguous, so the folds read
+// memory front to back and keep their states in L1; the float64 sums and
+// float Maximum and Minimum run the elementwise vector loops.
+//
+// The states give the same results as the scalar folds of reduce_ops.go
+// (float sums and products accumulate in float64 in row order, integers
+// in int64); ArgMax and ArgMin keep the first extreme and the first NaN.
+
+package cpu
+
+import (
+	"math"
+	"unsafe"
+
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+// colOp folds rows into the states of W columns. A state region is
+// words*W 8-byte words; init empties W states, load folds the first row
+// (n <= W values at p, from row row) into empty states, fold folds a
+// later row, and read returns state k as an accum.
+type colOp struct {
+	words int
+	init  func(st unsafe.Pointer, w int)
+	load  func(st unsafe.Pointer, w int, p unsafe.Pointer, n int, row int64)
+	fold  func(st unsafe.Pointer, w int, p unsafe.Pointer, n int, row int64)
+	read  func(st unsafe.Pointer, w, k int) accum
+}
+
+var colTab [256][numDTypes]colOp
+
+// initColTab fills colTab for every reduction and dtype.
+func initColTab() {
+	colFloat[float32](graph.Float32)
+	colFloat[float64](graph.Float64)
+	colInt[uint8](graph.Bool)
+	colInt[int32](graph.Int32)
+	colInt[int64](graph.Int64)
+}
+
+// f64State is a state of one float64 per column starting at init.
+func f64State[T floats](init float64, step func(a []float64, x []T)) colOp {
+	return colOp{
+		words: 1,
+		init: func(st unsafe.Pointer, w int) {
+			for k := range view[float64](st, w) {
+				view[float64](st, w)[k] = init
+			}
+		},
+		load: func(st unsafe.Pointer, _ int, p unsafe.Pointer, n int, _ int64) {
+			a := view[float64](st, n)
+			for k, x := range view[T](p, n) {
+				a[k] = float64(x)
+			}
+		},
+		fold: func(st unsafe.Pointer, _ int, p unsafe.Pointer, n int, _ int64) {
+			step(view[float64](st, n), view[T](p, n))
+		},
+		read: func(st unsafe.Pointer, _, k int) accum { return accum{f: *(*float64)(at(st, k, 8))} },
+	}
+}
+
+// sameState is a state of one T per column, folded by the elementwise
+// loop op of the operand dtype d (Maximum or Minimum).
+func sameState[T floats](d graph.DType, op graph.Op, init T) colOp {
+	return colOp{
+		words: 1,
+		init: func(st unsafe.Pointer, w int) {
+			for k := range view[T](st, w) {
+				view[T](st, w)[k] = init
+			}
+		},
+		load: func(st unsafe.Pointer, _ int, p unsafe.Pointer, n int, _ int64) {
+			copy(view[T](st, n), view[T](p, n))
+		},
+		fold: func(st unsafe.Pointer, _ int, p unsafe.Pointer, n int, _ int64) {
+			binaryTab[d][op](st, st, p, n)
+		},
+		read: func(st unsafe.Pointer, _, k int) accum {
+			return accum{f: float64(*(*T)(at(st, k, int(unsafe.Sizeof(init)))))}
+		},
+	}
+}
+
+func colFloat[T floats](d graph.DType) {
+	colTab[graph.OpSum][d] = f64State(negZero, func(a []float64, x []T) {
+		if x64, ok := any(x).([]float64); ok {
+			binaryTab[graph.Float64][graph.OpAdd](unsafe.Pointer(&a[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&x64[0]), len(a))
+			return
+		}
+		addWiden32(a, any(x).([]float32))
+	})
+	colTab[graph.OpProd][d] = f64State(1, func(a []float64, x []T) {
+		a = a[:len(x)]
+		for k, v := range x {
+			a[k] *= float64(v)
+		}
+	})
+	colTab[graph.OpReduceMax][d] = sameState(d, graph.OpMax, T(math.Inf(-1)))
+	colTab[graph.OpReduceMin][d] = sameState(d, graph.OpMin, T(math.Inf(1)))
+	colTab[graph.OpArgMax][d] = argState[T](true, true)
+	colTab[graph.OpArgMin][d] = argState[T](false, true)
+	colTab[graph.OpAny][d] = boolState[T](true)
+	colTab[graph.OpAll][d] = boolState[T](false)
+}
+
+// addWiden32 adds each x[k] to a[k] in float64. It is a variable so that
+// a vector version (reduce_amd64.go) can take its place; both give the
+// same bits.
+var addWiden32 = addWiden32Go
+
+func addWiden32Go(a []float64, x []float32) {
+	a = a[:len(x)]
+	for len(x) >= 4 {
+		w, b := x[:4:4], a[:4:4]
+		b[0] += float64(w[0])
+		b[1] += float64(w[1])
+		b[2] += float64(w[2])
+		b[3] += float64(w[3])
+		x, a = x[4:], a[4:]
+	}
+	for k, v := range x {
+		a[k] += float64(v)
+	}
+}
+
+// i64State is a state of one int64 per column.
+func i64State[T ints | ~uint8](init int64, step func(a []int64, x []T)) colOp {
+	return colOp{
+		words: 1,
+		init: func(st unsafe.Pointer, w int) {
+			for k := range view[int64](st, w) {
+				view[int64](st, w)[k] = init
+			}
+		},
+		load: func(st unsafe.Pointer, _ int, p unsafe.Pointer, n int, _ int64) {
+			a := view[int64](st, n)
+			for k, x := range view[T](p, n) {
+				a[k] = int64(x)
+			}
+		},
+		fold: func(st unsafe.Pointer, _ int, p unsafe.Pointer, n int, _ int64) {
+			step(view[int64](st, n), view[T](p, n))
+		},
+		read: func(st unsafe.Pointer, _, k int) accum { return accum{i: *(*int64)(at(st, k, 8))} },
+	}
+}
+
+func colInt[T ints | ~uint8](d graph.DType) {
+	colTab[graph.OpSum][d] = i64State(0, func(a []int64, x []T) {
+		a = a[:len(x)]
+		for k, v := range x {
+			a[k] += int64(v)
+		}
+	})
+	colTab[graph.OpProd][d] = i64State(1, func(a []int64, x []T) {
+		a = a[:len(x)]
+		for k, v := range x {
+			a[k] *= int64(v)
+		}
+	})
+	colTab[graph.OpReduceMax][d] = i64State(math.MinInt64, func(a []int64, x []T) {
+		a = a[:len(x)]
+		for k, v := range x {
+			a[k] = max(a[k], int64(v))
+		}
+	})
+	colTab[graph.OpReduceMin][d] = i64State(math.MaxInt64, func(a []int64, x []T) {
+		a = a[:len(x)]
+		for k, v := range x {
+			a[k] = min(a[k], int64(v))
+		}
+	})
+	colTab[graph.OpArgMax][d] = argState[T](true, false)
+	colTab[graph.OpArgMin][d] = argState[T](false, false)
+	colTab[graph.OpAny][d] = boolState[T](true)
+	colTab[graph.OpAll][d] = boolState[T](false)
+}
+
+// argState keeps each column's best value (a T in the first W words) and
+// its row (an int64 in the next W, -1 while empty). A later row replaces
+// the best only when strictly better or when it is the first NaN.
+func argState[T elems](isMax, float bool) colOp {
+	es := int(unsafe.Sizeof(T(0)))
+	return colOp{
+		words: 2,
+		init: func(st unsafe.Pointer, w int) {
+			for k := range view[int64](at(st, w, 8), w) {
+				view[int64](at(st, w, 8), w)[k] = -1
+			}
+		},
+		load: func(st unsafe.Pointer, w int, p unsafe.Pointer, n int, row int64) {
+			copy(view[T](st, n), view[T](p, n))
+			for k := range view[int64](at(st, w, 8), n) {
+				view[int64](at(st, w, 8), n)[k] = row
+			}
+		},
+		fold: func(st unsafe.Pointer, w int, p unsafe.Pointer, n int, row int64) {
+			best, idx := view[T](st, n), view[int64](at(st, w, 8), n)
+			if isMax {
+				for k, v := range view[T](p, n) {
+					if b := best[k]; v > b || (v != v && b == b) {
+						best[k], idx[k] = v, row
+					}
+				}
+				return
+			}
+			for k, v := range view[T](p, n) {
+				if b := best[k]; v < b || (v != v && b == b) {
+					best[k], idx[k] = v, row
+				}
+			}
+		},
+		read: func(st unsafe.Pointer, w, k int) accum {
+			v, x := *(*T)(at(st, k, es)), *(*int64)(at(st, w+k, 8))
+			if float {
+				return accum{f: float64(v), x: x}
+			}
+			return accum{i: int64(v), x: x}
+		},
+	}
+}
+
+// boolState is Any (or All): one int64 per column, 1 once a value is
+// nonzero (0 once one is zero).
+func boolState[T elems](isAny bool) colOp {
+	init := int64(0)
+	if !isAny {
+		init = 1
+	}
+	return colOp{
+		words: 1,
+		init: func(st unsafe.Pointer, w int) {
+			for k := range view[int64](st, w) {
+				view[int64](st, w)[k] = init
+			}
+		},
+		load: func(st unsafe.Pointer, _ int, p unsafe.Pointer, n int, _ int64) {
+			a := view[int64](st, n)
+			for k, x := range view[T](p, n) {
+				a[k] = int64(b2u(x != 0))
+			}
+		},
+		fold: func(st unsafe.Pointer, _ int, p unsafe.Pointer, n int, _ int64) {
+			a := view[int64](st, n)
+			if isAny {
+				for k, x := range view[T](p, n) {
+					a[k] |= int64(b2u(x != 0))
+				}
+				return
+			}
+			for k, x := range view[T](p, n) {
+				a[k] &= int64(b2u(x != 0))
+			}
+		},
+		read: func(st unsafe.Pointer, _, k int) accum { return accum{i: *(*int64)(at(st, k, 8))} },
+	}
+}
+
+// mergeArg folds the ArgMax or ArgMin state b into a when their rows
+// interleave (the sub-rows of a block of rows): the better value wins,
+// and between equal values (or two NaNs) the earlier row.
+func mergeArg(isMax, float bool, a *accum, b accum) {
+	switch {
+	case b.x < 0:
+		return
+	case a.x < 0:
+		*a = b
+		return
+	}
+	var better, equal bool
+	if float {
+		an, bn := a.f != a.f, b.f != b.f
+		better = !an && (bn || (isMax && b.f > a.f) || (!isMax && b.f < a.f))
+		equal = (an && bn) || (!an && !bn && a.f == b.f)
+	} else {
+		better = (isMax && b.i > a.i) || (!isMax && b.i < a.i)
+		equal = a.i == b.i
+	}
+	if better || (equal && b.x < a.x) {
+		*a = b
+	}
+}

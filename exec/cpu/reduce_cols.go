@@ -1,0 +1,163 @@
+// Column reductions (O2 > 1 output points inside the reduced axes): each
+// of the O1 slabs is R rows of O2 contiguous columns, folded row by row
+// into per-column typed states (reduce_colops.go). A task owns one slab,
+// one block of columns and one piece of the rows; the pieces' states are
+// combined in range order.
+
+package cpu
+
+import (
+	"context"
+	"unsafe"
+
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+const (
+	// colBlock bounds the columns a task folds at a time: their states
+	// (8 or 16 bytes each) stay in L1 while a row of them streams by.
+	colBlock = 2048
+	// colWide is the least number of values a row of the fold holds:
+	// narrower rows are grouped m at a time into super-rows of m*O2
+	// values, folded as one row into m*O2 states.
+	colWide = 512
+	// colTasks is the number of tasks below which the rows are split
+	// into pieces, and colMinRows the fewest (super-)rows in a piece.
+	colTasks   = 32
+	colMinRows = 16
+)
+
+// colPlan is the split of a column reduction.
+type colPlan struct {
+	m      int // rows per super-row
+	w      int // columns of a block (m*O2 for super-rows)
+	blocks int // column blocks per slab
+	srows  int // super-rows per slab
+	pieces int // row pieces per block
+	per    int // super-rows per piece
+}
+
+func (rk *redKernel) colPlan(chunk int) colPlan {
+	O2, R := rk.o2, rk.inner
+	c := colPlan{m: 1, w: min(O2, colBlock, chunk)}
+	if O2 < colWide && O2 <= chunk {
+		c.m = min(max(1, min(colWide, chunk)/O2), R)
+		c.w = c.m * O2
+	}
+	c.blocks = (O2 + c.w - 1) / c.w
+	if c.m > 1 {
+		c.blocks = 1
+	}
+	c.srows = (R + c.m - 1) / c.m
+	base := rk.o1 * c.blocks
+	c.pieces = 1
+	if base < colTasks {
+		c.pieces = max(1, min((colTasks+base-1)/base, c.srows/colMinRows))
+	}
+	c.per = (c.srows + c.pieces - 1) / c.pieces
+	c.pieces = (c.srows + c.per - 1) / c.per
+	return c
+}
+
+// columns runs the column reduction into accs.
+func (rk *redKernel) columns(ctx context.Context, ex *runState, accs []unsafe.Pointer, chunk, workers int) error {
+	O2, R, nred := rk.o2, rk.inner, len(rk.reds)
+	c := rk.colPlan(chunk)
+	words := 0
+	for _, op := range rk.col {
+		words += op.words * c.w
+	}
+	nw := max(1, min(workers, rk.o1*c.blocks*c.pieces))
+	states := make([][]uint64, nw)
+	for w := range states {
+		states[w] = make([]uint64, words)
+	}
+	// parts[((o*pieces)+p)*nred+j] is piece p's state of reduction j at
+	// output point o.
+	parts := make([]accum, rk.outer*c.pieces*nred)
+	tasks := rk.o1 * c.blocks * c.pieces
+	err := parallel(ctx, workers, tasks, func(w, t int) {
+		f := ex.frame(w, rk.pro, chunk)
+		p := t % c.pieces
+		blk := (t / c.pieces) % c.blocks
+		o1 := t / (c.pieces * c.blocks)
+		col0 := blk * c.w
+		width := min(c.w, O2-col0) // columns of the block (m == 1)
+		st := make([]unsafe.Pointer, nred)
+		off := 0
+		for j, op := range rk.col {
+			st[j] = unsafe.Pointer(&states[w][off])
+			off += op.words * c.w
+			op.init(st[j], c.w)
+		}
+		r0, r1 := p*c.per*c.m, min(R, (p+1)*c.per*c.m)
+		first := true
+		fold := func(vals int, rowLen int, row int) {
+			for j, r := range rk.reds {
+				src := at(f.ptr[r.Value], vals, rk.vdt[j].Size())
+				if first {
+					rk.col[j].load(st[j], c.w, src, rowLen, int64(row))
+				} else {
+					rk.col[j].fold(st[j], c.w, src, rowLen, int64(row))
+				}
+			}
+			first = false
+		}
+		base := o1 * R * O2
+		if c.blocks == 1 {
+			// Whole rows: evaluate as many super-rows as a chunk holds.
+			per := max(1, chunk/c.w) * c.m
+			for a := r0; a < r1; a += per {
+				b := min(r1, a+per)
+				rk.pro.runChunk(f, ex.bases, nil, base+a*O2, (b-a)*O2)
+				for row := a; row < b; row += c.m {
+					fold((row-a)*O2, (min(b, row+c.m)-row)*O2, row)
+				}
+			}
+		} else {
+			for row := r0; row < r1; row++ {
+				rk.pro.runChunk(f, ex.bases, nil, base+row*O2+col0, width)
+				fold(0, width, row)
+			}
+		}
+		// Read the states out; super-rows fold their m sub-rows.
+		cols := width
+		if c.m > 1 {
+			cols = O2
+		}
+		for j, r := range rk.reds {
+			op := rk.col[j]
+			arg, float := r.Op == graph.OpArgMax || r.Op == graph.OpArgMin, rk.vdt[j].IsFloat()
+			for k := range cols {
+				s := op.read(st[j], c.w, k)
+				for i := 1; i < c.m; i++ {
+					b := op.read(st[j], c.w, i*O2+k)
+					if arg {
+						if b.x >= 0 {
+							b.x += int64(i)
+						}
+						mergeArg(r.Op == graph.OpArgMax, float, &s, b)
+					} else {
+						combine(r.Op, float, &s, b)
+					}
+				}
+				o := o1*O2 + col0 + k
+				parts[(o*c.pieces+p)*nred+j] = s
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	for j, r := range rk.reds {
+		float := rk.vdt[j].IsFloat()
+		for o := range rk.outer {
+			s := parts[o*c.pieces*nred+j]
+			for p := 1; p < c.pieces; p++ {
+				combine(r.Op, float, &s, parts[(o*c.pieces+p)*nred+j])
+			}
+			finish(r.Op, r.DType, &s, at(accs[j], o, r.DType.Size()))
+		}
+	}
+	return nil
+}

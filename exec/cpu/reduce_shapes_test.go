@@ -1,0 +1,181 @@
+// Reductions of every shape against the reference evaluator: each
+// reduction op and dtype over leading, trailing, middle and all axes of
+// shapes with empty, unit, odd and wide extents, of plain and transposed
+// operands, with NaN, ties and signed zeros placed first, last and in
+// the middle, in chunk sizes that exercise every split of rows and
+// columns (pieces, column blocks, super-rows), with the vector loops on
+// and off.
+
+package cpu_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/exec/cpu"
+	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/randgraph"
+)
+
+// fillReduceInput fills t with values of mode: "rand" random values,
+// "ties" a few distinct values (ties everywhere, signed zeros for
+// floats), "nan" ties with NaNs at the first, a middle and the last
+// element of every run of 7, "inf" infinities among the ties.
+func fillReduceInput(t *exec.Tensor, mode string, r *rand.Rand) {
+	n := t.Size()
+	float := func(k int) float64 {
+		switch mode {
+		case "rand":
+			return 2*r.Float64() - 1
+		case "nan":
+			if k%7 == 0 || k%7 == 3 || k == n-1 {
+				return math.NaN()
+			}
+		case "inf":
+			switch k % 5 {
+			case 1:
+				return math.Inf(1)
+			case 3:
+				return math.Inf(-1)
+			}
+		}
+		v := float64(r.IntN(3)) - 1
+		if v == 0 && r.IntN(2) == 0 {
+			v = math.Copysign(0, -1)
+		}
+		return v
+	}
+	for k := range n {
+		switch t.DType {
+		case graph.Float32:
+			exec.Elems[float32](t)[k] = float32(float(k))
+		case graph.Float64:
+			exec.Elems[float64](t)[k] = float(k)
+		case graph.Int32:
+			exec.Elems[int32](t)[k] = int32(r.IntN(5) - 2)
+		case graph.Int64:
+			exec.Elems[int64](t)[k] = int64(r.IntN(5)-2) << 33
+		case graph.Bool:
+			exec.Elems[uint8](t)[k] = uint8(r.IntN(2))
+		}
+	}
+}
+
+var reduceOps = []graph.Op{graph.OpSum, graph.OpProd, graph.OpReduceMax, graph.OpReduceMin,
+	graph.OpArgMax, graph.OpArgMin, graph.OpAny, graph.OpAll}
+
+// TestReduceShapes compares every reduction op, dtype and axis set of the
+// shapes below with the reference evaluator.
+func TestReduceShapes(t *testing.T) {
+	shapes := []struct {
+		shape graph.Shape
+		axes  [][]int
+		perm  []int // the operand is the input permuted so
+	}{
+		{graph.Shape{0, 5}, [][]int{{0}, {1}, nil}, nil},
+		{graph.Shape{5, 0}, [][]int{{0}, {1}}, nil},
+		{graph.Shape{1, 1}, [][]int{{0}, {1}, nil}, nil},
+		{graph.Shape{1, 9}, [][]int{{0}, {1}}, nil},
+		{graph.Shape{9, 1}, [][]int{{0}, {1}}, nil},
+		{graph.Shape{3, 7}, [][]int{{0}, {1}, nil}, nil},
+		{graph.Shape{37, 13}, [][]int{{0}, {1}, nil}, nil},
+		{graph.Shape{301, 3}, [][]int{{0}, {1}}, nil},
+		{graph.Shape{11, 2100}, [][]int{{0}, {1}}, nil},
+		{graph.Shape{3, 5, 7}, [][]int{{1}, {0, 2}, {0, 1}, {1, 2}}, nil},
+		{graph.Shape{4, 33, 17}, [][]int{{1}, {0, 2}}, nil},
+		{graph.Shape{5, 60, 9}, [][]int{{1}}, nil},
+		{graph.Shape{13, 29}, [][]int{{0}, {1}}, []int{1, 0}},
+		{graph.Shape{6, 5, 40}, [][]int{{1}, {2}}, []int{2, 0, 1}},
+	}
+	dtypes := []graph.DType{graph.Float32, graph.Float64, graph.Int32, graph.Int64, graph.Bool}
+	modes := map[graph.DType][]string{graph.Float32: {"rand", "ties", "nan", "inf"}, graph.Float64: {"rand", "nan"},
+		graph.Int32: {"ties"}, graph.Int64: {"ties"}, graph.Bool: {"ties"}}
+	backends := []*cpu.Backend{cpu.New(cpu.Options{Chunk: 7}), cpu.New(cpu.Options{Chunk: 64}),
+		cpu.New(cpu.Options{Chunk: 512, Workers: 3}), cpu.New(cpu.Options{})}
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, vec := range []bool{true, false} {
+		was := cpu.SetVector(vec)
+		for _, s := range shapes {
+			for _, d := range dtypes {
+				for _, mode := range modes[d] {
+					alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+					ishape := s.shape
+					if s.perm != nil {
+						ishape = make(graph.Shape, len(s.perm))
+						for i, p := range s.perm {
+							ishape[p] = s.shape[i]
+						}
+					}
+					in := graph.Input(d, ishape, "x")
+					tn, err := exec.NewTensor(alloc, d, ishape)
+					if err != nil {
+						t.Fatal(err)
+					}
+					fillReduceInput(tn, mode, r)
+					x := in
+					if s.perm != nil {
+						inv := make([]int, len(s.perm))
+						for i, p := range s.perm {
+							inv[p] = i
+						}
+						x = graph.Permute(in, inv)
+					}
+					var outs []*graph.Node
+					for _, axes := range s.axes {
+						for _, op := range reduceOps {
+							if (op == graph.OpArgMax || op == graph.OpArgMin) && len(axes) != 1 {
+								continue
+							}
+							if (op == graph.OpArgMax || op == graph.OpArgMin || op == graph.OpReduceMax || op == graph.OpReduceMin) && s.shape.Size() == 0 {
+								continue
+							}
+							outs = append(outs, graph.Reduce(op, x, axes, false))
+						}
+					}
+					bound := map[*graph.Node]*exec.Tensor{in: tn}
+					name := fmt.Sprintf("vec=%v %v %v %s", vec, s.shape, d, mode)
+					checkReduce(t, name, backends, outs, bound, alloc)
+					tn.Release()
+					alloc.AssertSize(t, 0)
+				}
+			}
+		}
+		cpu.SetVector(was)
+	}
+}
+
+// checkReduce evaluates outs on each backend and compares them with the
+// reference.
+func checkReduce(t *testing.T, name string, backends []*cpu.Backend, outs []*graph.Node, bound map[*graph.Node]*exec.Tensor, alloc memory.Allocator) {
+	t.Helper()
+	for _, o := range outs {
+		if err := o.Err(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	ctx := context.Background()
+	want, bounds, err := randgraph.Reference(ctx, outs, bound, alloc, randgraph.CPU)
+	if err != nil {
+		t.Fatalf("%s: ref: %v", name, err)
+	}
+	defer release(want)
+	defer release(bounds)
+	for _, be := range backends {
+		got, err := be.Eval(ctx, &exec.Request{Outputs: outs, Bound: bound, Alloc: alloc})
+		if err != nil {
+			t.Fatalf("%s: cpu: %v", name, err)
+		}
+		for i := range want {
+			if err := randgraph.Check(got[i], want[i], bounds[i]); err != nil {
+				t.Errorf("%s: %v axes %v: %v", name, outs[i].Op(), outs[i].Attr().Axes, err)
+			}
+		}
+		release(got)
+	}
+}
