@@ -107,9 +107,19 @@ func (a *Array) Mean(axes ...int) *Array { return a.mean(axes, false) }
 func (a *Array) MeanKeepDims(axes ...int) *Array { return a.mean(axes, true) }
 
 // variance returns the variance over axes with ddof delta degrees of
-// freedom: two passes, the mean (kept axes) and then the sum of squared
-// deviations divided by count - ddof (clamped at 0, so a non-positive
-// divisor gives Inf or NaN as in NumPy).
+// freedom in one pass over the data: with a shift c taken from the data
+// (the median of the first, middle and last element of each selection
+// along its last axis, see shift), the sums S1 = sum(x-c) and S2 = sum((x-c)^2) are two reductions of one
+// kernel, and var = (S2 - S1^2/n) / (n - ddof), the divisor clamped at 0
+// (so a non-positive divisor gives Inf or NaN as in NumPy) and a
+// rounding below zero clamped at 0. The shift keeps the cancellation of
+// the textbook one-pass formula away: the relative error is about
+// eps*(1 + (mean-c)^2/var) with eps the accumulation's error (2^-20 for
+// float32 sums, 2^-52 for float64), where two passes, which round the
+// mean to the dtype first, err by eps + (2^-p*mean)^2/var (p = 24 or
+// 53): far better when the data sit on a large offset, as good unless
+// two of the three samples lie far out in the same tail. NaN or Inf anywhere
+// gives NaN. An empty selection gives NaN.
 func (a *Array) variance(name string, ddof int, axes []int, keep bool) *Array {
 	x := nodeFor(a, name)
 	n, bad := count(name, x, axes)
@@ -117,10 +127,49 @@ func (a *Array) variance(name string, ddof int, axes []int, keep bool) *Array {
 		return a.derive(bad)
 	}
 	xf := a.derive(graph.Cast(x, floatDType(x.DType())))
-	dev := xf.Sub(xf.mean(axes, true))
-	ss := dev.Mul(dev).reduce(graph.OpSum, axes, keep)
-	v := ss.Div(max(float64(n)-float64(ddof), 0))
+	div := max(float64(n)-float64(ddof), 0)
+	if n == 0 || xf.node.Err() != nil {
+		dev := xf.Sub(xf.mean(axes, true))
+		v := dev.Mul(dev).reduce(graph.OpSum, axes, keep).Div(div)
+		return a.derive(named(name, v.node, x))
+	}
+	c := shift(xf.node, axes)
+	d := xf.Sub(xf.derive(c))
+	s := d.reduce(graph.OpSum, axes, keep)
+	ss := d.Mul(d).reduce(graph.OpSum, axes, keep)
+	v := ss.Sub(s.Mul(s).Div(float64(n))).Maximum(0).Div(div)
 	return a.derive(named(name, v.node, x))
+}
+
+// shift returns Var's shift for each selection of x over axes (kept
+// with extent 1): the median of the first, middle and last element,
+// computed by a small Reduce (the maximum of min(a,b) and
+// min(max(a,b),c) over a Concat of those two), so that the kernel that
+// reads x loads one value per selection; with fewer than three elements,
+// the first. x must be valid with a nonempty selection.
+func shift(x *graph.Node, axes []int) *graph.Node {
+	s := x.Shape()
+	norm, _ := graph.NormalizeAxes(axes, s.Rank())
+	last := norm[len(norm)-1]
+	at := func(p int) *graph.Node {
+		r := make([]graph.Range, s.Rank())
+		for i := range r {
+			r[i] = graph.All
+		}
+		for _, ax := range norm {
+			r[ax] = graph.Range{Start: 0, Stop: 1, Step: 1}
+		}
+		r[last] = graph.Range{Start: p, Stop: p + 1, Step: 1}
+		return graph.Slice(x, r)
+	}
+	e := s[last]
+	if e < 3 {
+		return at(0)
+	}
+	a, b, c := at(0), at(e/2), at(e-1)
+	lo := graph.Binary(graph.OpMin, a, b)
+	mid := graph.Binary(graph.OpMin, graph.Binary(graph.OpMax, a, b), c)
+	return graph.Reduce(graph.OpReduceMax, graph.Concat([]*graph.Node{lo, mid}, last), norm, true)
 }
 
 // Var returns the variance over axes with ddof delta degrees of freedom
