@@ -52,6 +52,8 @@ CASES = [
     ("ArgMaxAxis1/i32", "i32", M32, lambda x: x.argmax(axis=1)),
     ("AnyAxis1/f32", "f32", M32, lambda x: (x > 2).any(axis=1)),
     ("AllAxis1/f32", "f32", M32, lambda x: (x < 0.9).all(axis=1)),
+    ("AnyDecided/f32", "f32", M32, lambda x: (x > 0).any()),
+    ("AllDecidedAxis1/f32", "f32", M32, lambda x: (x < 0).all(axis=1)),
     ("Var/Axis0/f32", "f32", M32, lambda x: x.var(axis=0)),
     ("Var/Axis1/f32", "f32", M32, lambda x: x.var(axis=1)),
     ("Var/Axis1/f64", "f64", M64, lambda x: x.var(axis=1)),

@@ -78,6 +78,12 @@ var reduceCases = []struct {
 	{"AllAxis1/f32", graph.Float32, graph.Shape{4096, 4096}, func(x *graph.Node) *graph.Node {
 		return graph.Reduce(graph.OpAll, graph.Binary(graph.OpLt, x, graph.FloatConst(graph.Float32, 0.9)), []int{1}, false)
 	}},
+	{"AnyDecided/f32", graph.Float32, graph.Shape{4096, 4096}, func(x *graph.Node) *graph.Node {
+		return graph.Reduce(graph.OpAny, graph.Binary(graph.OpGt, x, graph.FloatConst(graph.Float32, 0)), nil, false)
+	}},
+	{"AllDecidedAxis1/f32", graph.Float32, graph.Shape{4096, 4096}, func(x *graph.Node) *graph.Node {
+		return graph.Reduce(graph.OpAll, graph.Binary(graph.OpLt, x, graph.FloatConst(graph.Float32, 0)), []int{1}, false)
+	}},
 }
 
 func redOf(op graph.Op, axes ...int) func(x *graph.Node) *graph.Node {

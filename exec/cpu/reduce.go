@@ -24,6 +24,7 @@ package cpu
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/fuseflow/fuseflow/fuse"
@@ -40,6 +41,7 @@ type redKernel struct {
 	vdt      []graph.DType // dtype of each reduced value
 	fold     []foldFn
 	col      []colOp
+	decides  bool // only Any and All: a row may stop once decided
 }
 
 func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
@@ -100,7 +102,9 @@ func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
 	if rk.pro, err = compile(newSpace(shape), opds, k.Body, nil, nil, live); err != nil {
 		return nil, err
 	}
+	rk.decides = true
 	for _, r := range k.Reductions {
+		rk.decides = rk.decides && (r.Op == graph.OpAny || r.Op == graph.OpAll)
 		d := rk.pro.steps[r.Value].dt
 		f, c := foldTab[r.Op][d], colTab[r.Op][d]
 		if f == nil || c.fold == nil {
@@ -175,7 +179,7 @@ func (rk *redKernel) run(ctx context.Context, ex *runState, chunk, workers int) 
 		}
 	case rk.o2 > 1:
 		err = rk.columns(ctx, ex, accs, chunk, workers)
-	case rk.inner <= chunk:
+	case rk.inner <= chunk && !(rk.decides && rk.inner >= 8*decideStep):
 		err = rk.shortRows(ctx, ex, accs, chunk, workers)
 	default:
 		err = rk.longRows(ctx, ex, accs, chunk, workers)
@@ -210,25 +214,56 @@ func (rk *redKernel) shortRows(ctx context.Context, ex *runState, accs []unsafe.
 // rowPiece is the number of chunks one task of a long row folds.
 const rowPiece = 16
 
+// decideStep is the points an Any/All row of at most a chunk is first
+// evaluated in before a check whether its result is decided; each later
+// step is twice the one before (up to a chunk).
+const decideStep = 256
+
 // longRows splits each row into pieces of rowPiece chunks, each folded
 // chunk by chunk into one state, and combines the pieces' states in range
-// order.
+// order. A kernel of Any and All only (rk.decides) stops evaluating a row
+// once every result is decided (Any true, All false), in this piece and
+// in the pieces not yet started; rows of at least 8*decideStep points
+// and at most a chunk then take this path too, one per task, evaluated
+// in growing steps.
 func (rk *redKernel) longRows(ctx context.Context, ex *runState, accs []unsafe.Pointer, chunk, workers int) error {
 	R, nred := rk.inner, len(rk.reds)
-	piece := rowPiece * chunk
+	piece, step := rowPiece*chunk, chunk
+	grow := false
+	if rk.decides && R <= chunk {
+		piece, step, grow = R, min(chunk, decideStep), true
+	}
 	nb := (R + piece - 1) / piece
 	parts := make([]accum, rk.outer*nb*nred)
+	var decided []atomic.Bool
+	if rk.decides {
+		decided = make([]atomic.Bool, rk.outer)
+	}
 	err := parallel(ctx, workers, rk.outer*nb, func(w, t int) {
 		f := ex.frame(w, rk.pro, chunk)
 		o, b := t/nb, t%nb
 		for j, r := range rk.reds {
 			parts[t*nred+j] = initAccum(r.Op, rk.vdt[j])
 		}
-		for lo := b * piece; lo < min(R, (b+1)*piece); lo += chunk {
-			n := min(chunk, R-lo)
+		step := step
+		for lo := b * piece; lo < min(R, (b+1)*piece); lo += step {
+			if grow && lo > 0 {
+				step = min(2*step, chunk)
+			}
+			if rk.decides && decided[o].Load() {
+				return
+			}
+			n := min(step, R-lo)
 			rk.pro.runChunk(f, ex.bases, nil, o*R+lo, n)
+			done := true
 			for j := range rk.reds {
-				rk.fold[j](&parts[t*nred+j], f.ptr[rk.reds[j].Value], n, int64(lo))
+				s := &parts[t*nred+j]
+				rk.fold[j](s, f.ptr[rk.reds[j].Value], n, int64(lo))
+				done = done && (s.i != 0) == (rk.reds[j].Op == graph.OpAny)
+			}
+			if rk.decides && done {
+				decided[o].Store(true)
+				return
 			}
 		}
 	})

@@ -179,3 +179,48 @@ func checkReduce(t *testing.T, name string, backends []*cpu.Backend, outs []*gra
 		release(got)
 	}
 }
+
+// TestAnyAllDecided checks Any and All whose rows are decided by one
+// element at the start, at chunk and step boundaries and at the end,
+// so that rows stop early in some tasks and not in others, in rows
+// shorter and longer than a chunk.
+func TestAnyAllDecided(t *testing.T) {
+	for _, cols := range []int{3000, 5000} {
+		anyAllDecided(t, 3, cols)
+	}
+}
+
+func anyAllDecided(t *testing.T, rows, cols int) {
+	backends := []*cpu.Backend{cpu.New(cpu.Options{Chunk: 64, Workers: 3}), cpu.New(cpu.Options{Chunk: 1000}),
+		cpu.New(cpu.Options{}), cpu.New(cpu.Options{Workers: 1})}
+	for _, pos := range []int{0, 1, 255, 256, 767, 768, 1023, 1024, 2047, 4095, 4096, cols - 1, -1} {
+		if pos >= cols {
+			continue
+		}
+		alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		in := graph.Input(graph.Float32, graph.Shape{rows, cols}, "x")
+		tn, err := exec.NewTensor(alloc, graph.Float32, graph.Shape{rows, cols})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := exec.Elems[float32](tn)
+		for i := range v {
+			v[i] = 1
+		}
+		if pos >= 0 {
+			for r := range rows - 1 { // the last row stays undecided
+				v[r*cols+pos] = 0
+			}
+		}
+		nz := graph.Binary(graph.OpEq, in, graph.FloatConst(graph.Float32, 0))
+		outs := []*graph.Node{
+			graph.Reduce(graph.OpAny, nz, []int{1}, false),
+			graph.Reduce(graph.OpAll, in, []int{1}, false),
+			graph.Reduce(graph.OpAny, nz, nil, false),
+			graph.Reduce(graph.OpAll, in, nil, false),
+		}
+		checkReduce(t, fmt.Sprintf("zero at %d", pos), backends, outs, map[*graph.Node]*exec.Tensor{in: tn}, alloc)
+		tn.Release()
+		alloc.AssertSize(t, 0)
+	}
+}
