@@ -20,13 +20,14 @@ import (
 
 // colOp folds rows into the states of W columns. A state region is
 // words*W 8-byte words; init empties W states, load folds the first row
-// (n <= W values at p, from row row) into empty states, fold folds a
-// later row, and read returns state k as an accum.
+// (n values at p, from row row, into states k0 to k0+n-1 <= W) into
+// empty states, fold folds a later row, and read returns state k as an
+// accum.
 type colOp struct {
 	words int
 	init  func(st unsafe.Pointer, w int)
-	load  func(st unsafe.Pointer, w int, p unsafe.Pointer, n int, row int64)
-	fold  func(st unsafe.Pointer, w int, p unsafe.Pointer, n int, row int64)
+	load  func(st unsafe.Pointer, w, k0 int, p unsafe.Pointer, n int, row int64)
+	fold  func(st unsafe.Pointer, w, k0 int, p unsafe.Pointer, n int, row int64)
 	read  func(st unsafe.Pointer, w, k int) accum
 }
 
@@ -50,14 +51,14 @@ func f64State[T floats](init float64, step func(a []float64, x []T)) colOp {
 				view[float64](st, w)[k] = init
 			}
 		},
-		load: func(st unsafe.Pointer, _ int, p unsafe.Pointer, n int, _ int64) {
-			a := view[float64](st, n)
+		load: func(st unsafe.Pointer, _, k0 int, p unsafe.Pointer, n int, _ int64) {
+			a := view[float64](at(st, k0, 8), n)
 			for k, x := range view[T](p, n) {
 				a[k] = float64(x)
 			}
 		},
-		fold: func(st unsafe.Pointer, _ int, p unsafe.Pointer, n int, _ int64) {
-			step(view[float64](st, n), view[T](p, n))
+		fold: func(st unsafe.Pointer, _, k0 int, p unsafe.Pointer, n int, _ int64) {
+			step(view[float64](at(st, k0, 8), n), view[T](p, n))
 		},
 		read: func(st unsafe.Pointer, _, k int) accum { return accum{f: *(*float64)(at(st, k, 8))} },
 	}
@@ -66,6 +67,7 @@ func f64State[T floats](init float64, step func(a []float64, x []T)) colOp {
 // sameState is a state of one T per column, folded by the elementwise
 // loop op of the operand dtype d (Maximum or Minimum).
 func sameState[T floats](d graph.DType, op graph.Op, init T) colOp {
+	es := int(unsafe.Sizeof(init))
 	return colOp{
 		words: 1,
 		init: func(st unsafe.Pointer, w int) {
@@ -73,14 +75,15 @@ func sameState[T floats](d graph.DType, op graph.Op, init T) colOp {
 				view[T](st, w)[k] = init
 			}
 		},
-		load: func(st unsafe.Pointer, _ int, p unsafe.Pointer, n int, _ int64) {
-			copy(view[T](st, n), view[T](p, n))
+		load: func(st unsafe.Pointer, _, k0 int, p unsafe.Pointer, n int, _ int64) {
+			copy(view[T](at(st, k0, es), n), view[T](p, n))
 		},
-		fold: func(st unsafe.Pointer, _ int, p unsafe.Pointer, n int, _ int64) {
-			binaryTab[d][op](st, st, p, n)
+		fold: func(st unsafe.Pointer, _, k0 int, p unsafe.Pointer, n int, _ int64) {
+			s := at(st, k0, es)
+			binaryTab[d][op](s, s, p, n)
 		},
 		read: func(st unsafe.Pointer, _, k int) accum {
-			return accum{f: float64(*(*T)(at(st, k, int(unsafe.Sizeof(init)))))}
+			return accum{f: float64(*(*T)(at(st, k, es)))}
 		},
 	}
 }
@@ -136,14 +139,14 @@ func i64State[T ints | ~uint8](init int64, step func(a []int64, x []T)) colOp {
 				view[int64](st, w)[k] = init
 			}
 		},
-		load: func(st unsafe.Pointer, _ int, p unsafe.Pointer, n int, _ int64) {
-			a := view[int64](st, n)
+		load: func(st unsafe.Pointer, _, k0 int, p unsafe.Pointer, n int, _ int64) {
+			a := view[int64](at(st, k0, 8), n)
 			for k, x := range view[T](p, n) {
 				a[k] = int64(x)
 			}
 		},
-		fold: func(st unsafe.Pointer, _ int, p unsafe.Pointer, n int, _ int64) {
-			step(view[int64](st, n), view[T](p, n))
+		fold: func(st unsafe.Pointer, _, k0 int, p unsafe.Pointer, n int, _ int64) {
+			step(view[int64](at(st, k0, 8), n), view[T](p, n))
 		},
 		read: func(st unsafe.Pointer, _, k int) accum { return accum{i: *(*int64)(at(st, k, 8))} },
 	}
@@ -192,14 +195,15 @@ func argState[T elems](isMax, float bool) colOp {
 				view[int64](at(st, w, 8), w)[k] = -1
 			}
 		},
-		load: func(st unsafe.Pointer, w int, p unsafe.Pointer, n int, row int64) {
-			copy(view[T](st, n), view[T](p, n))
-			for k := range view[int64](at(st, w, 8), n) {
-				view[int64](at(st, w, 8), n)[k] = row
+		load: func(st unsafe.Pointer, w, k0 int, p unsafe.Pointer, n int, row int64) {
+			copy(view[T](at(st, k0, es), n), view[T](p, n))
+			idx := view[int64](at(st, w+k0, 8), n)
+			for k := range idx {
+				idx[k] = row
 			}
 		},
-		fold: func(st unsafe.Pointer, w int, p unsafe.Pointer, n int, row int64) {
-			best, idx := view[T](st, n), view[int64](at(st, w, 8), n)
+		fold: func(st unsafe.Pointer, w, k0 int, p unsafe.Pointer, n int, row int64) {
+			best, idx := view[T](at(st, k0, es), n), view[int64](at(st, w+k0, 8), n)
 			if isMax {
 				for k, v := range view[T](p, n) {
 					if b := best[k]; v > b || (v != v && b == b) {
@@ -238,14 +242,14 @@ func boolState[T elems](isAny bool) colOp {
 				view[int64](st, w)[k] = init
 			}
 		},
-		load: func(st unsafe.Pointer, _ int, p unsafe.Pointer, n int, _ int64) {
-			a := view[int64](st, n)
+		load: func(st unsafe.Pointer, _, k0 int, p unsafe.Pointer, n int, _ int64) {
+			a := view[int64](at(st, k0, 8), n)
 			for k, x := range view[T](p, n) {
 				a[k] = int64(b2u(x != 0))
 			}
 		},
-		fold: func(st unsafe.Pointer, _ int, p unsafe.Pointer, n int, _ int64) {
-			a := view[int64](st, n)
+		fold: func(st unsafe.Pointer, _, k0 int, p unsafe.Pointer, n int, _ int64) {
+			a := view[int64](at(st, k0, 8), n)
 			if isAny {
 				for k, x := range view[T](p, n) {
 					a[k] |= int64(b2u(x != 0))

@@ -15,8 +15,10 @@ import (
 
 const (
 	// colBlock bounds the columns a task folds at a time: their states
-	// (8 or 16 bytes each) stay in L1 while a row of them streams by.
-	colBlock = 2048
+	// (8 or 16 bytes each) stay in L2 while rows of them stream by, whole
+	// rows where they fit (a row of a row-major matrix is one run of
+	// memory; blocks of it are runs the prefetchers must find again).
+	colBlock = 8192
 	// colWide is the least number of values a row of the fold holds:
 	// narrower rows are grouped m at a time into super-rows of m*O2
 	// values, folded as one row into m*O2 states.
@@ -39,7 +41,7 @@ type colPlan struct {
 
 func (rk *redKernel) colPlan(chunk int) colPlan {
 	O2, R := rk.o2, rk.inner
-	c := colPlan{m: 1, w: min(O2, colBlock, chunk)}
+	c := colPlan{m: 1, w: min(O2, colBlock)}
 	if O2 < colWide && O2 <= chunk {
 		c.m = min(max(1, min(colWide, chunk)/O2), R)
 		c.w = c.m * O2
@@ -92,32 +94,37 @@ func (rk *redKernel) columns(ctx context.Context, ex *runState, accs []unsafe.Po
 		}
 		r0, r1 := p*c.per*c.m, min(R, (p+1)*c.per*c.m)
 		first := true
-		fold := func(vals int, rowLen int, row int) {
+		fold := func(vals, k0, n, row int) {
 			for j, r := range rk.reds {
 				src := at(f.ptr[r.Value], vals, rk.vdt[j].Size())
 				if first {
-					rk.col[j].load(st[j], c.w, src, rowLen, int64(row))
+					rk.col[j].load(st[j], c.w, k0, src, n, int64(row))
 				} else {
-					rk.col[j].fold(st[j], c.w, src, rowLen, int64(row))
+					rk.col[j].fold(st[j], c.w, k0, src, n, int64(row))
 				}
 			}
-			first = false
 		}
 		base := o1 * R * O2
-		if c.blocks == 1 {
+		if c.blocks == 1 && c.w <= chunk {
 			// Whole rows: evaluate as many super-rows as a chunk holds.
 			per := max(1, chunk/c.w) * c.m
 			for a := r0; a < r1; a += per {
 				b := min(r1, a+per)
 				rk.pro.runChunk(f, ex.bases, nil, base+a*O2, (b-a)*O2)
 				for row := a; row < b; row += c.m {
-					fold((row-a)*O2, (min(b, row+c.m)-row)*O2, row)
+					fold((row-a)*O2, 0, (min(b, row+c.m)-row)*O2, row)
+					first = false
 				}
 			}
 		} else {
+			// A block of one row at a time, a chunk at a time.
 			for row := r0; row < r1; row++ {
-				rk.pro.runChunk(f, ex.bases, nil, base+row*O2+col0, width)
-				fold(0, width, row)
+				for k0 := 0; k0 < width; k0 += chunk {
+					n := min(chunk, width-k0)
+					rk.pro.runChunk(f, ex.bases, nil, base+row*O2+col0+k0, n)
+					fold(0, k0, n, row)
+				}
+				first = false
 			}
 		}
 		// Read the states out; super-rows fold their m sub-rows.
