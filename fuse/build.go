@@ -28,23 +28,32 @@ func Build(outputs []*graph.Node, bound map[*graph.Node]graph.Layout) (*Plan, er
 	if err != nil {
 		return nil, err
 	}
-	return build(w, bound)
+	return build(w, bound, Options{})
 }
 
-func build(w *walk, bound map[*graph.Node]graph.Layout) (*Plan, error) {
+// BuildWith is Build with a target's options o (see Options).
+func BuildWith(outputs []*graph.Node, bound map[*graph.Node]graph.Layout, o Options) (*Plan, error) {
+	w, err := walkGraph(outputs, bound)
+	if err != nil {
+		return nil, err
+	}
+	return build(w, bound, o)
+}
+
+func build(w *walk, bound map[*graph.Node]graph.Layout, o Options) (*Plan, error) {
 	var work int
-	return buildCounted(w, bound, &work)
+	return buildCounted(w, bound, o, &work)
 }
 
 // buildCounted is build adding to *work the planner's count of
 // elementary steps (see planner.work).
-func buildCounted(w *walk, bound map[*graph.Node]graph.Layout, work *int) (*Plan, error) {
-	pl, err := buildOnce(w, bound, false, work)
+func buildCounted(w *walk, bound map[*graph.Node]graph.Layout, o Options, work *int) (*Plan, error) {
+	pl, err := buildOnce(w, bound, o, false, work)
 	if err != nil {
 		return nil, err
 	}
 	if pl.Bytes > pl.UnfusedBytes {
-		alt, err := buildOnce(w, bound, true, work)
+		alt, err := buildOnce(w, bound, o, true, work)
 		if err == nil && alt.Bytes < pl.Bytes {
 			pl = alt
 		}
@@ -61,10 +70,10 @@ func buildCounted(w *walk, bound map[*graph.Node]graph.Layout, work *int) (*Plan
 // it meets (see applyXf) and the next pass materializes them all; each
 // pass materializes at least one more node, so it ends within
 // len(w.nodes) passes, and in practice within two or three.
-func buildOnce(w *walk, bound map[*graph.Node]graph.Layout, noRecompute bool, work *int) (*Plan, error) {
+func buildOnce(w *walk, bound map[*graph.Node]graph.Layout, o Options, noRecompute bool, work *int) (*Plan, error) {
 	forced := map[int]bool{}
 	for range len(w.nodes) + 1 {
-		p := &planner{w: w, bound: bound, forced: forced, noRecompute: noRecompute}
+		p := &planner{w: w, bound: bound, opts: o, forced: forced, noRecompute: noRecompute}
 		pl, err := p.run()
 		*work += len(w.nodes) + p.work
 		var re *reshapeError
@@ -158,6 +167,7 @@ type value struct {
 type planner struct {
 	w           *walk
 	bound       map[*graph.Node]graph.Layout
+	opts        Options
 	forced      map[int]bool
 	noRecompute bool
 

@@ -75,13 +75,14 @@ type outDecision struct {
 // attempt (below a Reshape the strides cannot express) is materialized. Then, from the consumers down, a fusible value read by
 // more than one kernel is recomputed in each when cheap:
 //
-//	cost <= CheapOps  and  c*in <= in + (1+c)*out
+//	cost <= CheapOps  and  c*in + (c-1)*cost*b*out/4 <= in + (1+c)*out
 //
 // where cost sums opCost over the value's fused subgraph, c is the number
 // of kernels reading it, in the bytes of the materialized values and
-// inputs the subgraph reads, and out the bytes of the value: recomputing
-// must move no more bytes than writing the value once and reading it c
-// times. Otherwise it is materialized (a view at least as large as its
+// inputs the subgraph reads, out the bytes of the value, and b the
+// target's Options.BytesPerCost (0 unless given): recomputing must cost
+// no more, in bytes moved plus the extra computation at the target's
+// exchange rate, than writing the value once and reading it c times. Otherwise it is materialized (a view at least as large as its
 // input is passed by: the rule then applies to the input). With
 // p.noRecompute every such
 // value with a non-zero cost is materialized. "Read by c kernels" counts
@@ -391,5 +392,6 @@ func (p *planner) cheap(x *graph.Node, c int, s *fusedSum) bool {
 		in += int64(min(nd.Size(), x.Size()) * nd.DType().Size())
 	}
 	out := int64(x.Size() * x.DType().Size())
-	return cost <= CheapOps && int64(c)*in <= in+int64(1+c)*out
+	work := int64(c-1) * int64(cost) * int64(p.opts.BytesPerCost) * out / 4
+	return cost <= CheapOps && int64(c)*in+work <= in+int64(1+c)*out
 }

@@ -230,7 +230,7 @@ func measurePlan(t *testing.T, outs []*graph.Node) planCost {
 	var c planCost
 	w, err := walkGraph(outs, bound)
 	if err == nil {
-		_, err = buildCounted(w, bound, &c.work)
+		_, err = buildCounted(w, bound, Options{}, &c.work)
 	}
 	runtime.ReadMemStats(&after)
 	if err != nil {

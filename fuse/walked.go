@@ -34,4 +34,9 @@ func (g *Walked) Key() string { return g.key }
 func (g *Walked) Slots() []*graph.Node { return g.w.slots }
 
 // Build plans the walked graph, as Build does.
-func (g *Walked) Build() (*Plan, error) { return build(g.w, g.bound) }
+func (g *Walked) Build() (*Plan, error) { return build(g.w, g.bound, Options{}) }
+
+// BuildWith plans the walked graph with the target's options o. A cache
+// that builds with options holds plans of one set of options (the key
+// does not include them).
+func (g *Walked) BuildWith(o Options) (*Plan, error) { return build(g.w, g.bound, o) }

@@ -91,7 +91,11 @@ func explain(args []string, stdout, stderr io.Writer) error {
 	for _, n := range e.inputs {
 		bound[n] = graph.ContiguousLayout(n.DType(), n.Shape())
 	}
-	p, err := fuse.Build([]*graph.Node{e.root}, bound)
+	var opts fuse.Options // the target's planning options
+	if f.device == "cpu" || f.device == "ref" {
+		opts = fuse.CPUOptions()
+	}
+	p, err := fuse.BuildWith([]*graph.Node{e.root}, bound, opts)
 	if err != nil {
 		return err
 	}

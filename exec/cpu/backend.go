@@ -94,6 +94,10 @@ type lowKernel struct {
 }
 
 // Prepare lowers p's kernels to programs over chunks of their space.
+// PlanOptions gives the planner the CPU's exchange rate between
+// arithmetic and memory traffic.
+func (t target) PlanOptions() fuse.Options { return fuse.CPUOptions() }
+
 func (t target) Prepare(p *fuse.Plan) (runner.Program, error) {
 	b := t.b
 	lp := &lowPlan{plan: p}

@@ -118,7 +118,12 @@ func (c *cache) get(req *exec.Request) (*entry, []*graph.Node, error) {
 		p.Release()
 	}
 
-	plan, err := g.Build()
+	var plan *fuse.Plan
+	if po, ok := c.t.(PlanOptioner); ok {
+		plan, err = g.BuildWith(po.PlanOptions())
+	} else {
+		plan, err = g.Build()
+	}
 	var prog Program
 	if err == nil {
 		prog, err = c.t.Prepare(plan)

@@ -26,6 +26,12 @@ type Target interface {
 	Start(ctx context.Context, prog Program, req *exec.Request) (Evaluation, error)
 }
 
+// PlanOptioner is a Target that plans with options of its own (see
+// fuse.Options); the runner builds its plans with them.
+type PlanOptioner interface {
+	PlanOptions() fuse.Options
+}
+
 // Program is a plan prepared by a Target. Release is called once, after
 // the runner's cache dropped the program and the last evaluation using
 // it ended.
