@@ -5,9 +5,10 @@
 // memory front to back and keep their states in L1; the float64 sums and
 // float Maximum and Minimum run the elementwise vector loops.
 //
-// The states give the same results as the scalar folds of reduce_ops.go
-// (float sums and products accumulate in float64 in row order, integers
-// in int64); ArgMax and ArgMin keep the first extreme and the first NaN.
+// Float64 sums and float products accumulate in float64 in row order,
+// float32 sums in float32 over 16 rows at a time and the 16-row totals in
+// float64 (the error bound of the row sum), integers in int64; ArgMax
+// and ArgMin keep the first extreme and the first NaN.
 
 package cpu
 
@@ -23,12 +24,55 @@ import (
 // (n values at p, from row row, into states k0 to k0+n-1 <= W) into
 // empty states, fold folds a later row, and read returns state k as an
 // accum.
+//
+// A state with flush (the float32 sum) keeps part of itself in a short
+// accumulator: the caller flushes states 0 to n-1 after every colFlush
+// rows and before reading them.
 type colOp struct {
 	words int
 	init  func(st unsafe.Pointer, w int)
 	load  func(st unsafe.Pointer, w, k0 int, p unsafe.Pointer, n int, row int64)
 	fold  func(st unsafe.Pointer, w, k0 int, p unsafe.Pointer, n int, row int64)
 	read  func(st unsafe.Pointer, w, k int) accum
+	flush func(st unsafe.Pointer, w, n int)
+}
+
+// colFlush is the number of rows a float32 column sum adds in float32
+// before its partial sums join the float64 totals: the 16-term partial
+// sums of the row sum (reduce_ops.go), with the same error bound.
+const colFlush = 16
+
+// sum32State is the float32 column sum: float64 totals in the first W
+// words, float32 partial sums of up to colFlush rows after them. The
+// partial sums start at -0, so that a column of -0s sums to -0.
+func sum32State() colOp {
+	part := func(st unsafe.Pointer, w, k0 int) unsafe.Pointer { return at(st, 2*w+k0, 4) }
+	reset := func(p unsafe.Pointer, n int) {
+		for k := range view[float32](p, n) {
+			view[float32](p, n)[k] = float32(negZero)
+		}
+	}
+	return colOp{
+		words: 2,
+		init: func(st unsafe.Pointer, w int) {
+			for k := range view[float64](st, w) {
+				view[float64](st, w)[k] = negZero
+			}
+			reset(part(st, w, 0), w)
+		},
+		load: func(st unsafe.Pointer, w, k0 int, p unsafe.Pointer, n int, _ int64) {
+			copy(view[float32](part(st, w, k0), n), view[float32](p, n))
+		},
+		fold: func(st unsafe.Pointer, w, k0 int, p unsafe.Pointer, n int, _ int64) {
+			q := part(st, w, k0)
+			binaryTab[graph.Float32][graph.OpAdd](q, q, p, n)
+		},
+		read: func(st unsafe.Pointer, _, k int) accum { return accum{f: *(*float64)(at(st, k, 8))} },
+		flush: func(st unsafe.Pointer, w, n int) {
+			addWiden32(view[float64](st, n), view[float32](part(st, w, 0), n))
+			reset(part(st, w, 0), n)
+		},
+	}
 }
 
 var colTab [256][numDTypes]colOp
@@ -90,12 +134,12 @@ func sameState[T floats](d graph.DType, op graph.Op, init T) colOp {
 
 func colFloat[T floats](d graph.DType) {
 	colTab[graph.OpSum][d] = f64State(negZero, func(a []float64, x []T) {
-		if x64, ok := any(x).([]float64); ok {
-			binaryTab[graph.Float64][graph.OpAdd](unsafe.Pointer(&a[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&x64[0]), len(a))
-			return
-		}
-		addWiden32(a, any(x).([]float32))
+		x64 := any(x).([]float64)
+		binaryTab[graph.Float64][graph.OpAdd](unsafe.Pointer(&a[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&x64[0]), len(a))
 	})
+	if d == graph.Float32 {
+		colTab[graph.OpSum][d] = sum32State()
+	}
 	colTab[graph.OpProd][d] = f64State(1, func(a []float64, x []T) {
 		a = a[:len(x)]
 		for k, v := range x {

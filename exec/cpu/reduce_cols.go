@@ -24,9 +24,11 @@ const (
 	// values, folded as one row into m*O2 states.
 	colWide = 512
 	// colTasks is the number of tasks below which the rows are split
-	// into pieces, and colMinRows the fewest (super-)rows in a piece.
+	// into pieces, and colMinRows the fewest (super-)rows in a piece:
+	// each piece's states are read out and combined one by one, so a
+	// piece folds many rows to make that cost small.
 	colTasks   = 32
-	colMinRows = 16
+	colMinRows = 512
 )
 
 // colPlan is the split of a column reduction.
@@ -104,6 +106,18 @@ func (rk *redKernel) columns(ctx context.Context, ex *runState, accs []unsafe.Po
 				}
 			}
 		}
+		folds := 0 // whole (super-)rows folded since the last flush
+		flush := func(force bool) {
+			if folds++; folds < colFlush && !force {
+				return
+			}
+			folds = 0
+			for j, op := range rk.col {
+				if op.flush != nil {
+					op.flush(st[j], c.w, c.w)
+				}
+			}
+		}
 		base := o1 * R * O2
 		if c.blocks == 1 && c.w <= chunk {
 			// Whole rows: evaluate as many super-rows as a chunk holds.
@@ -114,6 +128,7 @@ func (rk *redKernel) columns(ctx context.Context, ex *runState, accs []unsafe.Po
 				for row := a; row < b; row += c.m {
 					fold((row-a)*O2, 0, (min(b, row+c.m)-row)*O2, row)
 					first = false
+					flush(false)
 				}
 			}
 		} else {
@@ -125,8 +140,10 @@ func (rk *redKernel) columns(ctx context.Context, ex *runState, accs []unsafe.Po
 					fold(0, k0, n, row)
 				}
 				first = false
+				flush(false)
 			}
 		}
+		flush(true)
 		// Read the states out; super-rows fold their m sub-rows.
 		cols := width
 		if c.m > 1 {

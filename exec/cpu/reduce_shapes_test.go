@@ -88,6 +88,8 @@ func TestReduceShapes(t *testing.T) {
 		{graph.Shape{301, 3}, [][]int{{0}, {1}}, nil},
 		{graph.Shape{11, 2100}, [][]int{{0}, {1}}, nil},
 		{graph.Shape{3, 8200}, [][]int{{0}}, nil},
+		{graph.Shape{2100, 5}, [][]int{{0}}, nil},
+		{graph.Shape{1100, 40}, [][]int{{0}}, nil},
 		{graph.Shape{3, 5, 7}, [][]int{{1}, {0, 2}, {0, 1}, {1, 2}}, nil},
 		{graph.Shape{4, 33, 17}, [][]int{{1}, {0, 2}}, nil},
 		{graph.Shape{5, 60, 9}, [][]int{{1}}, nil},
