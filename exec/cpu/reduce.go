@@ -13,11 +13,12 @@
 // into pieces of up to rowPiece chunks whose partial states are combined
 // in range order. Columns (O2 > 1): each O1 slab is a block of R rows of
 // O2 columns, read row by row into typed per-column states (colTab); the
-// columns are split into blocks of at most colBlock, narrow rows are
-// grouped into super-rows of at least colWide values, and when there are
-// few such blocks the rows are split into pieces, combined in range
-// order. Every split depends on the sizes and the chunk only, never on
-// the number of workers, so results are the same for any worker count.
+// columns are split into blocks of at most colBlock, rows narrower than
+// colWide values are grouped into super-rows of about colWide values, and
+// when there are few such blocks the rows are split into pieces, combined
+// in range order. Every split depends on the sizes and the chunk only,
+// never on the number of workers, so results are the same for any
+// worker count. Rows of Any and All stop once their result is decided.
 
 package cpu
 

@@ -19,9 +19,9 @@ const (
 	// rows where they fit (a row of a row-major matrix is one run of
 	// memory; blocks of it are runs the prefetchers must find again).
 	colBlock = 8192
-	// colWide is the least number of values a row of the fold holds:
-	// narrower rows are grouped m at a time into super-rows of m*O2
-	// values, folded as one row into m*O2 states.
+	// colWide is the width narrow rows are grouped to: rows of fewer
+	// than colWide values are grouped m at a time into super-rows of
+	// m*O2 <= colWide values, folded as one row into m*O2 states.
 	colWide = 512
 	// colTasks is the number of tasks below which the rows are split
 	// into pieces, and colMinRows the fewest (super-)rows in a piece:
