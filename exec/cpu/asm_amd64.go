@@ -142,6 +142,7 @@ func registerVector() {
 	vectorize("max float64", &foldTab[graph.OpReduceMax][graph.Float64], extremeRowVec(maxRowF64, maxRowF[float64], true))
 	vectorize("min float64", &foldTab[graph.OpReduceMin][graph.Float64], extremeRowVec(minRowF64, minRowF[float64], false))
 	registerReduceVector()
+	registerElemVector()
 }
 
 // vecBinary runs v over the whole vectors of lanes elements of es bytes

@@ -144,6 +144,7 @@ func recipL[T floats](d, a []T)          { map1(d, a, fmath.Recip[T]) }
 func sqrtL[T floats](d, a []T)           { map1(d, a, fmath.Sqrt[T]) }
 func notIL[T ints](d, a []T)             { map1(d, a, fmath.Not[T]) }
 func notBL(d, a []uint8)                 { map1(d, a, func(x uint8) uint8 { return b2u(x == 0) }) }
+func normBL(d, a []uint8)                { map1(d, a, func(x uint8) uint8 { return b2u(x != 0) }) }
 func isNaNL[T floats](d []uint8, a []T)  { map1(d, a, func(x T) uint8 { return b2u(fmath.IsNaN(x)) }) }
 func isInfL[T floats](d []uint8, a []T)  { map1(d, a, func(x T) uint8 { return b2u(fmath.IsInf(x)) }) }
 
@@ -193,6 +194,9 @@ func convert[T, R nums](d []R, a []T) {
 	}
 	map1(d, a, fmath.Convert[T, R])
 }
+
+// normLoop normalizes loaded bools: any nonzero byte to 1.
+var normLoop = unary(normBL)
 
 // fastCast lists the cast loops by operand and result dtype.
 var fastCast = func() (t [numDTypes][numDTypes]unaryFn) {

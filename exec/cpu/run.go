@@ -30,8 +30,13 @@ func (p *prog) runChunk(f *frame, bases, accs []unsafe.Pointer, lo, n int) {
 		case fuse.InstrLoad:
 			o := &p.opds[st.opd]
 			base := bases[o.buf]
-			if o.contig && !st.norm {
-				dst = at(base, o.lay.Offset+lo, o.es)
+			if o.contig {
+				src := at(base, o.lay.Offset+lo, o.es)
+				if !st.norm {
+					dst = src
+					break
+				}
+				normLoop(dst, src, n)
 				break
 			}
 			es := o.es
@@ -39,9 +44,7 @@ func (p *prog) runChunk(f *frame, bases, accs []unsafe.Pointer, lo, n int) {
 				gatherRun(dst, base, es, pos, off, step, cnt)
 			})
 			if st.norm {
-				for k, x := range view[uint8](dst, n) {
-					view[uint8](dst, n)[k] = b2u(x != 0)
-				}
+				normLoop(dst, dst, n)
 			}
 		case fuse.InstrConst:
 		case fuse.InstrGen:

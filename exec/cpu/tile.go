@@ -170,10 +170,7 @@ func (p *prog) runTile(f *frame, bases []unsafe.Pointer, g *tileGrid, t int) {
 			off, sr, sc := g.tileOf(o, f.idx)
 			gatherTile(dst, bases[o.buf], o.es, off, sr, sc, rows, cols)
 			if st.norm {
-				v := view[uint8](dst, n)
-				for k, x := range v {
-					v[k] = b2u(x != 0)
-				}
+				normLoop(dst, dst, n)
 			}
 		case fuse.InstrGen:
 			o := &p.opds[st.opd]

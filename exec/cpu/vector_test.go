@@ -30,7 +30,10 @@ var vecLengths = func() []int {
 
 var specials = []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 1, -1,
 	5e-324, -5e-324, 1e-40, -1e-40, 1e-310, 88, 88.5, -86.5, -87.5, -88, -88.5, -103, -110, 700, -700,
-	math.MaxFloat32, -math.MaxFloat32, math.MaxFloat64}
+	math.MaxFloat32, -math.MaxFloat32, math.MaxFloat64,
+	// The edges of the integer casts' range.
+	0x1p31, -0x1p31, 0x1p31 - 1, -0x1p31 - 1, 0x1p31 - 0.5, -0x1p31 - 0.5, 0x1p31 - 128, 0x1p31 + 256,
+	0x1p63, -0x1p63, 0x1p63 - 1024, -0x1p63 - 2048, 0x1p63 + 2048, 0.5, -0.5, 0.99, -0.99}
 
 // vecValue draws a test value: random bits, a special value, a NaN with
 // a random payload, or a normal value.

@@ -1,0 +1,430 @@
+// Vector inner loops for amd64 of the integer and bool ops, comparisons,
+// Where, casts and the bool load's normalization, written in assembly
+// (elem_amd64.s) and registered at init in place of the scalar table
+// entries: with AVX2, bool and/or/xor/not, int32 and int64
+// add/sub/neg/and/or/xor/not, int32 mul/max/min/abs, float abs, every
+// comparison of int32, int64, float32 and float64, Where of 1-, 4- and
+// 8-byte elements, and the casts among bool, int32, float32 and float64,
+// int32 to int64 and int64 to int32; with AVX-512 (F, DQ, VL) also int64
+// mul/max/min/abs and the casts between int64 and the floats. The
+// assembly covers whole units of 8 elements (32 bytes for the bytewise
+// ops); the wrappers here run the scalar loops over the rest.
+//
+// They give the scalar loops' bits: integer arithmetic wraps as Go's;
+// float comparisons use the ordered predicates (NaN compares false)
+// except Ne (unordered: NaN is unequal); float to integer casts truncate,
+// take NaN to 0 and saturate as graph.CastFloatToInt32/64 do (the
+// conversion instructions' out-of-range value is the minimum, fixed up to
+// the maximum where the operand is at or above 2^31 or 2^63); the other
+// conversions round to nearest as Go's.
+//
+// Each loop reads a unit of its operands before storing the unit's
+// result; the ones whose result is wider than an operand (widening casts,
+// Where over its one-byte condition) run back to front with their scalar
+// tail first, the others front to back with it last: a destination may be
+// any operand (in place).
+
+//go:build amd64 && !purego
+
+package cpu
+
+import (
+	"unsafe"
+
+	xcpu "golang.org/x/sys/cpu"
+
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+//go:noescape
+func andBytes(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func orBytes(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func xorBytes(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func addI32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func subI32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func mulI32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func maxI32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func minI32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func addI64(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func subI64(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func mulI64(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func maxI64(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func minI64(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func eqF32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func neF32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func ltF32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func leF32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func gtF32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func geF32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func eqF64(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func neF64(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func ltF64(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func leF64(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func gtF64(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func geF64(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func eqI32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func neI32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func gtI32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func ltI32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func leI32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func geI32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func eqI64(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func neI64(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func gtI64(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func ltI64(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func leI64(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func geI64(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func boolF32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func boolF64(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func boolI32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func boolI64(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func negI32(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func negI64(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func absI32(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func notBits(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func notBool(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func absF32(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func absF64(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func absI64(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func normBool(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func cvtI32F32(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func cvtF32I32(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func cvtI64F64(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func cvtF64I64(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func cvtF64F32(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func cvtF64I32(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func cvtI64I32(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func cvtI64F32(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func cvtF32F64(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func cvtI32F64(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func cvtI32I64(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func cvtBoolI32(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func cvtBoolF32(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func cvtBoolI64(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func cvtBoolF64(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func cvtF32I64(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func where8(d, c, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func where32(d, c, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func where64(d, c, a, b unsafe.Pointer, n int)
+
+// hasAVX512 reports whether the CPU (and the OS) supports the AVX-512
+// loops.
+var hasAVX512 = hasVector && xcpu.X86.HasAVX512F && xcpu.X86.HasAVX512DQ && xcpu.X86.HasAVX512VL
+
+type asmBin = func(d, a, b unsafe.Pointer, n int)
+type asmUn = func(d, a unsafe.Pointer, n int)
+
+// registerElemVector registers the loops of elem_amd64.s the CPU
+// supports.
+func registerElemVector() {
+	const B, I32, I64, F32, F64 = graph.Bool, graph.Int32, graph.Int64, graph.Float32, graph.Float64
+	wide := hasAVX512
+	bin := func(d graph.DType, op graph.Op, name string, v asmBin, eo, lanes int, ok bool) {
+		if ok {
+			p := &binaryTab[d][op]
+			vectorize(name+" "+d.String(), p, vecBin(v, *p, d.Size(), eo, lanes))
+		}
+	}
+	// Bitwise ops, counted in bytes.
+	for _, d := range []graph.DType{B, I32, I64} {
+		es := d.Size()
+		for _, e := range []struct {
+			op   graph.Op
+			name string
+			v    asmBin
+		}{{graph.OpAnd, "and", andBytes}, {graph.OpOr, "or", orBytes}, {graph.OpXor, "xor", xorBytes}} {
+			bin(d, e.op, e.name, bytesBin(e.v, es), es, 32/es, true)
+		}
+	}
+	bin(B, graph.OpMax, "maximum", orBytes, 1, 32, true)
+	bin(B, graph.OpMin, "minimum", andBytes, 1, 32, true)
+	for _, e := range []struct {
+		op       graph.Op
+		name     string
+		i32, i64 asmBin
+		wide64   bool // the int64 loop needs AVX-512
+	}{
+		{graph.OpAdd, "add", addI32, addI64, false},
+		{graph.OpSub, "sub", subI32, subI64, false},
+		{graph.OpMul, "mul", mulI32, mulI64, true},
+		{graph.OpMax, "maximum", maxI32, maxI64, true},
+		{graph.OpMin, "minimum", minI32, minI64, true},
+	} {
+		bin(I32, e.op, e.name, e.i32, 4, 8, true)
+		bin(I64, e.op, e.name, e.i64, 8, 4, !e.wide64 || wide)
+	}
+	for _, e := range []struct {
+		op                 graph.Op
+		name               string
+		i32, i64, f32, f64 asmBin
+	}{
+		{graph.OpEq, "eq", eqI32, eqI64, eqF32, eqF64},
+		{graph.OpNe, "ne", neI32, neI64, neF32, neF64},
+		{graph.OpLt, "lt", ltI32, ltI64, ltF32, ltF64},
+		{graph.OpLe, "le", leI32, leI64, leF32, leF64},
+		{graph.OpGt, "gt", gtI32, gtI64, gtF32, gtF64},
+		{graph.OpGe, "ge", geI32, geI64, geF32, geF64},
+	} {
+		bin(I32, e.op, e.name, e.i32, 1, 8, true)
+		bin(I64, e.op, e.name, e.i64, 1, 8, true)
+		bin(F32, e.op, e.name, e.f32, 1, 8, true)
+		bin(F64, e.op, e.name, e.f64, 1, 8, true)
+	}
+
+	un := func(name string, p *unaryFn, v asmUn, ei, eo, lanes int, ok bool) {
+		if !ok {
+			return
+		}
+		if eo > ei {
+			vectorize(name, p, vecUnBack(v, *p, ei, eo, lanes))
+		} else {
+			vectorize(name, p, vecUn(v, *p, ei, eo, lanes))
+		}
+	}
+	un("neg int32", &unaryTab[I32][graph.OpNeg], negI32, 4, 4, 8, true)
+	un("neg int64", &unaryTab[I64][graph.OpNeg], negI64, 8, 8, 4, true)
+	un("abs int32", &unaryTab[I32][graph.OpAbs], absI32, 4, 4, 8, true)
+	un("abs int64", &unaryTab[I64][graph.OpAbs], absI64, 8, 8, 4, wide)
+	un("abs float32", &unaryTab[F32][graph.OpAbs], absF32, 4, 4, 8, true)
+	un("abs float64", &unaryTab[F64][graph.OpAbs], absF64, 8, 8, 4, true)
+	un("not bool", &unaryTab[B][graph.OpNot], notBool, 1, 1, 32, true)
+	un("not int32", &unaryTab[I32][graph.OpNot], bytesUn(notBits, 4), 4, 4, 8, true)
+	un("not int64", &unaryTab[I64][graph.OpNot], bytesUn(notBits, 8), 8, 8, 4, true)
+	un("bool load", &normLoop, normBool, 1, 1, 32, true)
+
+	cast := func(from, to graph.DType, v asmUn, lanes int, ok bool) {
+		un("AsType "+from.String()+" to "+to.String(), &castTab[from][to], v, from.Size(), to.Size(), lanes, ok)
+	}
+	cast(I32, F32, cvtI32F32, 8, true)
+	cast(F32, I32, cvtF32I32, 8, true)
+	cast(F64, F32, cvtF64F32, 4, true)
+	cast(F64, I32, cvtF64I32, 4, true)
+	cast(I64, I32, cvtI64I32, 4, true)
+	cast(F32, F64, cvtF32F64, 4, true)
+	cast(I32, F64, cvtI32F64, 4, true)
+	cast(I32, I64, cvtI32I64, 4, true)
+	cast(B, I32, cvtBoolI32, 8, true)
+	cast(B, F32, cvtBoolF32, 8, true)
+	cast(B, I64, cvtBoolI64, 4, true)
+	cast(B, F64, cvtBoolF64, 4, true)
+	cast(I64, F64, cvtI64F64, 4, wide)
+	cast(F64, I64, cvtF64I64, 4, wide)
+	cast(I64, F32, cvtI64F32, 4, wide)
+	cast(F32, I64, cvtF32I64, 4, wide)
+	for _, e := range []struct {
+		d graph.DType
+		v asmBin
+	}{{F32, boolF32}, {F64, boolF64}, {I32, boolI32}, {I64, boolI64}} {
+		v := e.v
+		cast(e.d, B, func(d, a unsafe.Pointer, n int) { v(d, a, nil, n) }, 8, true)
+	}
+
+	for _, e := range []struct {
+		es, lanes int
+		v         func(d, c, a, b unsafe.Pointer, n int)
+	}{{1, 32, where8}, {4, 8, where32}, {8, 4, where64}} {
+		vectorize("where "+string(rune('0'+e.es))+"-byte", &whereTab[e.es], vecWhere(e.v, whereTab[e.es], e.es, e.lanes))
+	}
+}
+
+// bytesBin adapts a loop over n bytes to one over n elements of es bytes.
+func bytesBin(v asmBin, es int) asmBin {
+	return func(d, a, b unsafe.Pointer, n int) { v(d, a, b, n*es) }
+}
+
+// bytesUn is bytesBin for one operand.
+func bytesUn(v asmUn, es int) asmUn {
+	return func(d, a unsafe.Pointer, n int) { v(d, a, n*es) }
+}
+
+// vecBin runs v over the whole units of lanes elements (operands of ei
+// bytes, results of eo) and the scalar loop s over the rest.
+func vecBin(v asmBin, s binaryFn, ei, eo, lanes int) binaryFn {
+	return func(d, a, b unsafe.Pointer, n int) {
+		m := n &^ (lanes - 1)
+		if m > 0 {
+			v(d, a, b, m)
+		}
+		if m < n {
+			s(unsafe.Add(d, m*eo), unsafe.Add(a, m*ei), unsafe.Add(b, m*ei), n-m)
+		}
+	}
+}
+
+// vecUn is vecBin for one operand.
+func vecUn(v asmUn, s unaryFn, ei, eo, lanes int) unaryFn {
+	return func(d, a unsafe.Pointer, n int) {
+		m := n &^ (lanes - 1)
+		if m > 0 {
+			v(d, a, m)
+		}
+		if m < n {
+			s(unsafe.Add(d, m*eo), unsafe.Add(a, m*ei), n-m)
+		}
+	}
+}
+
+// vecUnBack is vecUn for results wider than the operand: the tail
+// first, then v back to front, so that no store covers an operand
+// element not yet read.
+func vecUnBack(v asmUn, s unaryFn, ei, eo, lanes int) unaryFn {
+	return func(d, a unsafe.Pointer, n int) {
+		m := n &^ (lanes - 1)
+		if m < n {
+			s(unsafe.Add(d, m*eo), unsafe.Add(a, m*ei), n-m)
+		}
+		if m > 0 {
+			v(d, a, m)
+		}
+	}
+}
+
+// vecWhere is vecUnBack for Where over elements of es bytes.
+func vecWhere(v func(d, c, a, b unsafe.Pointer, n int), s whereFn, es, lanes int) whereFn {
+	return func(d, c, a, b unsafe.Pointer, n int) {
+		m := n &^ (lanes - 1)
+		if m < n {
+			o := m * es
+			s(unsafe.Add(d, o), unsafe.Add(c, m), unsafe.Add(a, o), unsafe.Add(b, o), n-m)
+		}
+		if m > 0 {
+			v(d, c, a, b, m)
+		}
+	}
+}

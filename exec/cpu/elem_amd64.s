@@ -1,0 +1,358 @@
+// AVX2 (and, where marked, AVX-512 VL/DQ) inner loops for amd64 of the
+// integer and bool arithmetic, comparisons, Where, casts and the bool
+// load's normalization (see elem_amd64.go). Each routine is one of the
+// loop shapes below instantiated with the instructions of its op; every
+// loop covers whole units only (the Go wrappers do the rest) and ends
+// with VZEROUPPER.
+
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+#define VEC8(name, bits) \
+	DATA name+0(SB)/4, $bits; \
+	DATA name+4(SB)/4, $bits; \
+	DATA name+8(SB)/4, $bits; \
+	DATA name+12(SB)/4, $bits; \
+	DATA name+16(SB)/4, $bits; \
+	DATA name+20(SB)/4, $bits; \
+	DATA name+24(SB)/4, $bits; \
+	DATA name+28(SB)/4, $bits; \
+	GLOBL name(SB), RODATA|NOPTR, $32
+
+#define VEC4(name, bits) \
+	DATA name+0(SB)/8, $bits; \
+	DATA name+8(SB)/8, $bits; \
+	DATA name+16(SB)/8, $bits; \
+	DATA name+24(SB)/8, $bits; \
+	GLOBL name(SB), RODATA|NOPTR, $32
+
+VEC8(ebyte1<>, 0x01010101)
+VEC8(eabs32<>, 0x7fffffff)
+VEC4(eabs64<>, 0x7fffffffffffffff)
+VEC8(etwo31f<>, 0x4f000000)           // 2^31 as float32
+VEC8(etwo63f<>, 0x5f000000)           // 2^63 as float32
+VEC4(emax32d<>, 0x41dfffffffc00000)   // 2147483647 as float64
+VEC4(etwo63d<>, 0x43e0000000000000)   // 2^63 as float64
+DATA eeven<>+0(SB)/4, $0
+DATA eeven<>+4(SB)/4, $2
+DATA eeven<>+8(SB)/4, $4
+DATA eeven<>+12(SB)/4, $6
+DATA eeven<>+16(SB)/4, $0
+DATA eeven<>+20(SB)/4, $2
+DATA eeven<>+24(SB)/4, $4
+DATA eeven<>+28(SB)/4, $6
+GLOBL eeven<>(SB), RODATA|NOPTR, $32
+
+// ---- Same-size binary: d = OP(a, b) over byte range [0, n<<SH). ----
+
+// BIN defines func NAME(d, a, b unsafe.Pointer, n int): OP's first
+// source the vector of b (memory), its second that of a (Y0), as the
+// VEX forms take them (VPSUBD b, a, dst is a - b).
+#define BIN(NAME, SH, OP) \
+TEXT NAME(SB), NOSPLIT, $0-32; \
+	MOVQ d+0(FP), DI; \
+	MOVQ a+8(FP), SI; \
+	MOVQ b+16(FP), DX; \
+	MOVQ n+24(FP), CX; \
+	SHLQ $SH, CX; \
+	XORQ AX, AX; \
+	MOVQ CX, BX; \
+	ANDQ $-64, BX; \
+	JZ   one; \
+two: \
+	VMOVDQU (SI)(AX*1), Y0; \
+	VMOVDQU 32(SI)(AX*1), Y1; \
+	OP      (DX)(AX*1), Y0, Y0; \
+	OP      32(DX)(AX*1), Y1, Y1; \
+	VMOVDQU Y0, (DI)(AX*1); \
+	VMOVDQU Y1, 32(DI)(AX*1); \
+	ADDQ    $64, AX; \
+	CMPQ    AX, BX; \
+	JB      two; \
+one: \
+	CMPQ    AX, CX; \
+	JAE     done; \
+	VMOVDQU (SI)(AX*1), Y0; \
+	OP      (DX)(AX*1), Y0, Y0; \
+	VMOVDQU Y0, (DI)(AX*1); \
+	ADDQ    $32, AX; \
+	JMP     one; \
+done: \
+	VZEROUPPER; \
+	RET
+
+// Bitwise ops serve bool (bytes 0 and 1), int32 and int64 alike; n
+// counts bytes.
+BIN(·andBytes, 0, VPAND)
+BIN(·orBytes, 0, VPOR)
+BIN(·xorBytes, 0, VPXOR)
+BIN(·addI32, 2, VPADDD)
+BIN(·subI32, 2, VPSUBD)
+BIN(·mulI32, 2, VPMULLD)
+BIN(·maxI32, 2, VPMAXSD)
+BIN(·minI32, 2, VPMINSD)
+BIN(·addI64, 3, VPADDQ)
+BIN(·subI64, 3, VPSUBQ)
+// AVX-512 VL and DQ:
+BIN(·mulI64, 3, VPMULLQ)
+BIN(·maxI64, 3, VPMAXSQ)
+BIN(·minI64, 3, VPMINSQ)
+
+// ---- Same-size unary over byte range [0, n<<SH): Y0 = OP(memory). ----
+
+#define UN(NAME, SH, SETUP, OP) \
+TEXT NAME(SB), NOSPLIT, $0-24; \
+	MOVQ d+0(FP), DI; \
+	MOVQ a+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+	SHLQ $SH, CX; \
+	XORQ AX, AX; \
+	SETUP; \
+loop: \
+	CMPQ    AX, CX; \
+	JAE     done; \
+	OP; \
+	VMOVDQU Y0, (DI)(AX*1); \
+	ADDQ    $32, AX; \
+	JMP     loop; \
+done: \
+	VZEROUPPER; \
+	RET
+
+#define ZERO15 VPXOR Y15, Y15, Y15
+#define ONES15 VPCMPEQD Y15, Y15, Y15
+#define BYTE15 VMOVDQU ebyte1<>(SB), Y15
+#define NONE
+
+#define B_NEGI32 VPSUBD (SI)(AX*1), Y15, Y0
+#define B_NEGI64 VPSUBQ (SI)(AX*1), Y15, Y0
+#define B_ABSI32 VPABSD (SI)(AX*1), Y0
+#define B_ABSI64 VPABSQ (SI)(AX*1), Y0
+#define B_NOT VPXOR (SI)(AX*1), Y15, Y0
+#define B_ABSF32 VMOVDQU eabs32<>(SB), Y0; VPAND (SI)(AX*1), Y0, Y0
+#define B_ABSF64 VMOVDQU eabs64<>(SB), Y0; VPAND (SI)(AX*1), Y0, Y0
+
+UN(·negI32, 2, ZERO15, B_NEGI32)
+UN(·negI64, 3, ZERO15, B_NEGI64)
+UN(·absI32, 2, NONE, B_ABSI32)
+UN(·notBits, 0, ONES15, B_NOT)
+UN(·notBool, 0, BYTE15, B_NOT)
+UN(·absF32, 2, NONE, B_ABSF32)
+UN(·absF64, 3, NONE, B_ABSF64)
+// AVX-512 VL:
+UN(·absI64, 3, NONE, B_ABSI64)
+
+// normBool: any nonzero byte to 1: 1 + (x == 0 ? -1 : 0).
+#define S_NORM BYTE15; VPXOR Y14, Y14, Y14
+#define B_NORM VPCMPEQB (SI)(AX*1), Y14, Y0; VPADDB Y15, Y0, Y0
+UN(·normBool, 0, S_NORM, B_NORM)
+
+// i32 to f32: same size.
+#define B_I32F32 VCVTDQ2PS (SI)(AX*1), Y0
+UN(·cvtI32F32, 2, NONE, B_I32F32)
+
+// f32 to i32: NaN to 0 (ANDed away first), x >= 2^31 to MaxInt32 (the
+// conversion gives MinInt32, flipped by the comparison's mask); below
+// the range the conversion's MinInt32 is the result.
+#define S_F32I32 VMOVUPS etwo31f<>(SB), Y15
+#define B_F32I32 VMOVUPS (SI)(AX*1), Y0; VCMPPS $7, Y0, Y0, Y1; VANDPS Y1, Y0, Y0; VCMPPS $0x1d, Y15, Y0, Y2; VCVTTPS2DQ Y0, Y0; VPXOR Y2, Y0, Y0
+UN(·cvtF32I32, 2, S_F32I32, B_F32I32)
+
+// AVX-512 DQ, VL: i64 to f64, and f64 to i64 as f32 to i32 above.
+#define B_I64F64 VCVTQQ2PD (SI)(AX*1), Y0
+#define S_F64I64 VMOVUPD etwo63d<>(SB), Y15
+#define B_F64I64 VMOVUPD (SI)(AX*1), Y0; VCMPPD $7, Y0, Y0, Y1; VANDPD Y1, Y0, Y0; VCMPPD $0x1d, Y15, Y0, Y2; VCVTTPD2QQ Y0, Y0; VPXOR Y2, Y0, Y0
+UN(·cvtI64F64, 3, NONE, B_I64F64)
+UN(·cvtF64I64, 3, S_F64I64, B_F64I64)
+
+// ---- Narrowing casts: 32 bytes of a give 16 of d, front to back; n
+// counts elements, a multiple of 4. ----
+
+#define NARROW(NAME, SETUP, OP) \
+TEXT NAME(SB), NOSPLIT, $0-24; \
+	MOVQ d+0(FP), DI; \
+	MOVQ a+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+	XORQ AX, AX; \
+	SETUP; \
+loop: \
+	CMPQ    AX, CX; \
+	JAE     done; \
+	OP; \
+	VMOVDQU X0, (DI)(AX*4); \
+	ADDQ    $4, AX; \
+	JMP     loop; \
+done: \
+	VZEROUPPER; \
+	RET
+
+#define B_F64F32 VCVTPD2PSY (SI)(AX*8), X0
+NARROW(·cvtF64F32, NONE, B_F64F32)
+// f64 to i32: NaN to 0, then the minimum with MaxInt32 (exact in
+// float64); below the range the conversion gives MinInt32.
+#define S_F64I32 VMOVUPD emax32d<>(SB), Y15
+#define B_F64I32 VMOVUPD (SI)(AX*8), Y0; VCMPPD $7, Y0, Y0, Y1; VANDPD Y1, Y0, Y0; VMINPD Y15, Y0, Y0; VCVTTPD2DQY Y0, X0
+NARROW(·cvtF64I32, S_F64I32, B_F64I32)
+// i64 to i32 wraps: the low halves.
+#define S_I64I32 VMOVDQU eeven<>(SB), Y15
+#define B_I64I32 VPERMD (SI)(AX*8), Y15, Y0
+NARROW(·cvtI64I32, S_I64I32, B_I64I32)
+// AVX-512 DQ, VL:
+#define B_I64F32 VCVTQQ2PSY (SI)(AX*8), X0
+NARROW(·cvtI64F32, NONE, B_I64F32)
+
+// ---- Widening casts: 16 bytes of a (4 elements, or 4 or 8 bool bytes)
+// give 32 of d, back to front, each unit loaded before it is stored; n
+// counts elements, a multiple of UNIT. ----
+
+#define WIDEN(NAME, UNIT, SD, SETUP, OP) \
+TEXT NAME(SB), NOSPLIT, $0-24; \
+	MOVQ d+0(FP), DI; \
+	MOVQ a+8(FP), SI; \
+	MOVQ n+16(FP), AX; \
+	SETUP; \
+loop: \
+	SUBQ    $UNIT, AX; \
+	JB      done; \
+	OP; \
+	VMOVDQU Y0, (DI)(AX*SD); \
+	JMP     loop; \
+done: \
+	VZEROUPPER; \
+	RET
+
+#define B_F32F64 VCVTPS2PD (SI)(AX*4), Y0
+#define B_I32F64 VCVTDQ2PD (SI)(AX*4), Y0
+#define B_I32I64 VPMOVSXDQ (SI)(AX*4), Y0
+#define B_BOOLI32 VPMOVZXBD (SI)(AX*1), Y0
+#define B_BOOLF32 VPMOVZXBD (SI)(AX*1), Y0; VCVTDQ2PS Y0, Y0
+#define B_BOOLI64 VPMOVZXBQ (SI)(AX*1), Y0
+#define B_BOOLF64 VPMOVZXBD (SI)(AX*1), X0; VCVTDQ2PD X0, Y0
+WIDEN(·cvtF32F64, 4, 8, NONE, B_F32F64)
+WIDEN(·cvtI32F64, 4, 8, NONE, B_I32F64)
+WIDEN(·cvtI32I64, 4, 8, NONE, B_I32I64)
+WIDEN(·cvtBoolI32, 8, 4, NONE, B_BOOLI32)
+WIDEN(·cvtBoolF32, 8, 4, NONE, B_BOOLF32)
+WIDEN(·cvtBoolI64, 4, 8, NONE, B_BOOLI64)
+WIDEN(·cvtBoolF64, 4, 8, NONE, B_BOOLF64)
+// AVX-512 DQ, VL: f32 to i64 as f32 to i32, the mask widened.
+#define S_F32I64 VMOVUPS etwo63f<>(SB), X15
+#define B_F32I64 VMOVUPS (SI)(AX*4), X0; VCMPPS $7, X0, X0, X1; VANDPS X1, X0, X0; VCMPPS $0x1d, X15, X0, X2; VPMOVSXDQ X2, Y2; VCVTTPS2QQ X0, Y0; VPXOR Y2, Y0, Y0
+WIDEN(·cvtF32I64, 4, 8, S_F32I64, B_F32I64)
+
+// ---- Comparisons to bool bytes: 8 elements give 8 bytes, MASK setting
+// BX's low 8 bits to the lanes' results (INV flips them), which PDEP
+// spreads one to a byte; n counts elements, a multiple of 8. ----
+
+#define CMP(NAME, SETUP, MASK, INV) \
+TEXT NAME(SB), NOSPLIT, $0-32; \
+	MOVQ d+0(FP), DI; \
+	MOVQ a+8(FP), SI; \
+	MOVQ b+16(FP), DX; \
+	MOVQ n+24(FP), CX; \
+	MOVQ $0x0101010101010101, R8; \
+	XORQ AX, AX; \
+	SETUP; \
+loop: \
+	CMPQ  AX, CX; \
+	JAE   done; \
+	MASK; \
+	INV; \
+	PDEPQ R8, BX, BX; \
+	MOVQ  BX, (DI)(AX*1); \
+	ADDQ  $8, AX; \
+	JMP   loop; \
+done: \
+	VZEROUPPER; \
+	RET
+
+#define FLIP XORQ $0xff, BX
+
+// Lane masks of a OP b (X first source register, Y second, both bases).
+#define MF32(P, X, Y) VMOVUPS (X)(AX*4), Y0; VCMPPS $P, (Y)(AX*4), Y0, Y0; VMOVMSKPS Y0, BX
+#define MF64(P, X, Y) VMOVUPD (X)(AX*8), Y0; VMOVUPD 32(X)(AX*8), Y1; VCMPPD $P, (Y)(AX*8), Y0, Y0; VCMPPD $P, 32(Y)(AX*8), Y1, Y1; VMOVMSKPD Y0, BX; VMOVMSKPD Y1, R9; SHLQ $4, R9; ORQ R9, BX
+#define MI32(OP, X, Y) VMOVDQU (X)(AX*4), Y0; OP (Y)(AX*4), Y0, Y0; VMOVMSKPS Y0, BX
+#define MI64(OP, X, Y) VMOVDQU (X)(AX*8), Y0; VMOVDQU 32(X)(AX*8), Y1; OP (Y)(AX*8), Y0, Y0; OP 32(Y)(AX*8), Y1, Y1; VMOVMSKPD Y0, BX; VMOVMSKPD Y1, R9; SHLQ $4, R9; ORQ R9, BX
+
+// Float predicates: EQ_OQ 0, LT_OS 1, LE_OS 2, NEQ_UQ 4 (NaN is unequal),
+// GE_OS 0x0d, GT_OS 0x0e: false on NaN except NEQ, as Go's operators.
+CMP(·eqF32, NONE, MF32(0, SI, DX), NONE)
+CMP(·neF32, NONE, MF32(4, SI, DX), NONE)
+CMP(·ltF32, NONE, MF32(1, SI, DX), NONE)
+CMP(·leF32, NONE, MF32(2, SI, DX), NONE)
+CMP(·gtF32, NONE, MF32(0x0e, SI, DX), NONE)
+CMP(·geF32, NONE, MF32(0x0d, SI, DX), NONE)
+CMP(·eqF64, NONE, MF64(0, SI, DX), NONE)
+CMP(·neF64, NONE, MF64(4, SI, DX), NONE)
+CMP(·ltF64, NONE, MF64(1, SI, DX), NONE)
+CMP(·leF64, NONE, MF64(2, SI, DX), NONE)
+CMP(·gtF64, NONE, MF64(0x0e, SI, DX), NONE)
+CMP(·geF64, NONE, MF64(0x0d, SI, DX), NONE)
+
+// Integers have = and > only: a < b is b > a, a <= b is not a > b.
+CMP(·eqI32, NONE, MI32(VPCMPEQD, SI, DX), NONE)
+CMP(·neI32, NONE, MI32(VPCMPEQD, SI, DX), FLIP)
+CMP(·gtI32, NONE, MI32(VPCMPGTD, SI, DX), NONE)
+CMP(·ltI32, NONE, MI32(VPCMPGTD, DX, SI), NONE)
+CMP(·leI32, NONE, MI32(VPCMPGTD, SI, DX), FLIP)
+CMP(·geI32, NONE, MI32(VPCMPGTD, DX, SI), FLIP)
+CMP(·eqI64, NONE, MI64(VPCMPEQQ, SI, DX), NONE)
+CMP(·neI64, NONE, MI64(VPCMPEQQ, SI, DX), FLIP)
+CMP(·gtI64, NONE, MI64(VPCMPGTQ, SI, DX), NONE)
+CMP(·ltI64, NONE, MI64(VPCMPGTQ, DX, SI), NONE)
+CMP(·leI64, NONE, MI64(VPCMPGTQ, SI, DX), FLIP)
+CMP(·geI64, NONE, MI64(VPCMPGTQ, DX, SI), FLIP)
+
+// Casts to bool: x != 0 (NaN is true), the second operand a zero vector
+// (R10 points at ezero<>). They take (d, a, _, n).
+DATA ezero<>+0(SB)/8, $0
+DATA ezero<>+8(SB)/8, $0
+DATA ezero<>+16(SB)/8, $0
+DATA ezero<>+24(SB)/8, $0
+DATA ezero<>+32(SB)/8, $0
+DATA ezero<>+40(SB)/8, $0
+DATA ezero<>+48(SB)/8, $0
+DATA ezero<>+56(SB)/8, $0
+GLOBL ezero<>(SB), RODATA|NOPTR, $64
+
+#define MZF32 VMOVUPS (SI)(AX*4), Y0; VXORPS Y1, Y1, Y1; VCMPPS $4, Y1, Y0, Y0; VMOVMSKPS Y0, BX
+#define MZF64 VMOVUPD (SI)(AX*8), Y0; VMOVUPD 32(SI)(AX*8), Y1; VXORPD Y2, Y2, Y2; VCMPPD $4, Y2, Y0, Y0; VCMPPD $4, Y2, Y1, Y1; VMOVMSKPD Y0, BX; VMOVMSKPD Y1, R9; SHLQ $4, R9; ORQ R9, BX
+#define MZI32 VMOVDQU (SI)(AX*4), Y0; VPXOR Y1, Y1, Y1; VPCMPEQD Y1, Y0, Y0; VMOVMSKPS Y0, BX
+#define MZI64 VMOVDQU (SI)(AX*8), Y0; VMOVDQU 32(SI)(AX*8), Y1; VPXOR Y2, Y2, Y2; VPCMPEQQ Y2, Y0, Y0; VPCMPEQQ Y2, Y1, Y1; VMOVMSKPD Y0, BX; VMOVMSKPD Y1, R9; SHLQ $4, R9; ORQ R9, BX
+
+CMP(·boolF32, NONE, MZF32, NONE)
+CMP(·boolF64, NONE, MZF64, NONE)
+CMP(·boolI32, NONE, MZI32, FLIP)
+CMP(·boolI64, NONE, MZI64, FLIP)
+
+// ---- Where: d = c ? a : b, back to front (d may be c); n counts
+// elements, a multiple of UNIT. EXPAND widens UNIT condition bytes at
+// (CX)(AX*1) to lanes of Y0 and sets them to all ones where c is zero. ----
+
+#define WHERE(NAME, UNIT, SC, EXPAND) \
+TEXT NAME(SB), NOSPLIT, $0-40; \
+	MOVQ d+0(FP), DI; \
+	MOVQ c+8(FP), CX; \
+	MOVQ a+16(FP), SI; \
+	MOVQ b+24(FP), DX; \
+	MOVQ n+32(FP), AX; \
+	VPXOR Y15, Y15, Y15; \
+loop: \
+	SUBQ      $UNIT, AX; \
+	JB        done; \
+	EXPAND; \
+	VMOVDQU   (SI)(AX*SC), Y1; \
+	VPBLENDVB Y0, (DX)(AX*SC), Y1, Y1; \
+	VMOVDQU   Y1, (DI)(AX*SC); \
+	JMP       loop; \
+done: \
+	VZEROUPPER; \
+	RET
+
+#define C8 VPCMPEQB (CX)(AX*1), Y15, Y0
+#define C32 VPMOVZXBD (CX)(AX*1), Y0; VPCMPEQD Y15, Y0, Y0
+#define C64 VPMOVZXBQ (CX)(AX*1), Y0; VPCMPEQQ Y15, Y0, Y0
+WHERE(·where8, 32, 1, C8)
+WHERE(·where32, 8, 4, C32)
+WHERE(·where64, 4, 8, C64)
