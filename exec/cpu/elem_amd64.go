@@ -2,7 +2,8 @@
 // Where, casts and the bool load's normalization, written in assembly
 // (elem_amd64.s) and registered at init in place of the scalar table
 // entries: with AVX2, bool and/or/xor/not, int32 and int64
-// add/sub/neg/and/or/xor/not, int32 mul/max/min/abs, float abs, every
+// add/sub/neg/and/or/xor/not, int32 mul/max/min/abs and floor division and modulo (through float64
+// division), float abs, every
 // comparison of int32, int64, float32 and float64, Where of 1-, 4- and
 // 8-byte elements, and the casts among bool, int32, float32 and float64,
 // int32 to int64 and int64 to int32; with AVX-512 (F, DQ, VL) also int64
@@ -160,6 +161,12 @@ func boolI32(d, a, b unsafe.Pointer, n int)
 func boolI64(d, a, b unsafe.Pointer, n int)
 
 //go:noescape
+func floorDivI32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func modI32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
 func negI32(d, a unsafe.Pointer, n int)
 
 //go:noescape
@@ -289,6 +296,8 @@ func registerElemVector() {
 		bin(I32, e.op, e.name, e.i32, 4, 8, true)
 		bin(I64, e.op, e.name, e.i64, 8, 4, !e.wide64 || wide)
 	}
+	bin(I32, graph.OpFloorDiv, "floordiv", floorDivI32, 4, 4, true)
+	bin(I32, graph.OpMod, "mod", modI32, 4, 4, true)
 	for _, e := range []struct {
 		op                 graph.Op
 		name               string

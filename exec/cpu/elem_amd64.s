@@ -356,3 +356,44 @@ done: \
 WHERE(·where8, 32, 1, C8)
 WHERE(·where32, 8, 4, C32)
 WHERE(·where64, 4, 8, C64)
+
+// ---- int32 floor division and modulo through float64: 4 elements a
+// step. The float64 quotient of two int32 values is never rounded onto
+// an integer it does not equal (it lies at least 1/|b| from one, a
+// relative 2^-31), so its floor is the floor quotient; MinInt32 / -1
+// gives 2^31, which the conversion turns into MinInt32 as Go's division
+// wraps; division by zero gives 0 and so does the modulo (a - q*b,
+// masked). n counts elements, a multiple of 4. ----
+
+#define DIVMOD(NAME, MOD) \
+TEXT NAME(SB), NOSPLIT, $0-32; \
+	MOVQ d+0(FP), DI; \
+	MOVQ a+8(FP), SI; \
+	MOVQ b+16(FP), DX; \
+	MOVQ n+24(FP), CX; \
+	XORQ AX, AX; \
+	VPXOR X15, X15, X15; \
+loop: \
+	CMPQ        AX, CX; \
+	JAE         done; \
+	VCVTDQ2PD   (SI)(AX*4), Y0; \
+	VCVTDQ2PD   (DX)(AX*4), Y1; \
+	VDIVPD      Y1, Y0, Y0; \
+	VROUNDPD    $1, Y0, Y0; \
+	VCVTTPD2DQY Y0, X0; \
+	VMOVDQU     (DX)(AX*4), X1; \
+	VPCMPEQD    X15, X1, X2; \
+	MOD; \
+	VPANDN      X0, X2, X0; \
+	VMOVDQU     X0, (DI)(AX*4); \
+	ADDQ        $4, AX; \
+	JMP         loop; \
+done: \
+	VZEROUPPER; \
+	RET
+
+// MODULO replaces the quotient in X0 by a - q*b (b in X1).
+#define MODULO VPMULLD X1, X0, X0; VMOVDQU (SI)(AX*4), X3; VPSUBD X0, X3, X0
+
+DIVMOD(·floorDivI32, NONE)
+DIVMOD(·modI32, MODULO)

@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/fmath"
 )
 
 // TestNormLoop normalizes random bytes, apart and in place, at every
@@ -91,6 +92,67 @@ func TestCastEdges(t *testing.T) {
 					if i32[i] != tc.i32 || i64[i] != tc.i64 || b[i] != b2u(x != 0) {
 						t.Errorf("vector %v %v(%v) to int32, int64, bool got:%v, %v, %v want:%v, %v, %v",
 							vec, from, x, i32[i], i64[i], b[i], tc.i32, tc.i64, b2u(x != 0))
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestIntDivEdges runs FloorDiv and Mod over every pair of integer edge
+// values and random ones (zero divisors and MinInt / -1 included),
+// against the definitions, in units the vector loops take.
+func TestIntDivEdges(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	vals := []int64{0, 1, -1, 2, -2, 3, -3, 7, -7, 1 << 20, -1 << 20, math.MaxInt32, math.MinInt32, math.MaxInt32 - 1,
+		math.MinInt32 + 1, math.MaxInt64, math.MinInt64, math.MaxInt64 - 1, math.MinInt64 + 1}
+	for range 30 {
+		vals = append(vals, int64(r.Uint64()), int64(int32(r.Uint32())), int64(r.IntN(201)-100))
+	}
+	var as, bs []int64
+	for _, a := range vals {
+		for _, b := range vals {
+			as, bs = append(as, a), append(bs, b)
+		}
+	}
+	was := setVector(true)
+	defer setVector(was)
+	for _, vec := range []bool{true, false} {
+		setVector(vec)
+		for _, d := range []graph.DType{graph.Int32, graph.Int64} {
+			for _, op := range []graph.Op{graph.OpFloorDiv, graph.OpMod} {
+				n := len(as)
+				a, b, got := make([]int64, n), make([]int64, n), make([]int64, n)
+				copy(a, as)
+				copy(b, bs)
+				if d == graph.Int32 {
+					a32, b32 := view[int32](unsafe.Pointer(&a[0]), n), view[int32](unsafe.Pointer(&b[0]), n)
+					for i := range n {
+						a32[i], b32[i] = int32(as[i]), int32(bs[i])
+					}
+				}
+				binaryTab[d][op](unsafe.Pointer(&got[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), n)
+				for i := range n {
+					var g, w int64
+					if d == graph.Int32 {
+						x, y := int32(as[i]), int32(bs[i])
+						g, w = int64(view[int32](unsafe.Pointer(&got[0]), n)[i]), int64(fmath.FloorDiv(x, y))
+						if op == graph.OpMod {
+							w = int64(fmath.Mod(x, y))
+						}
+					} else {
+						g, w = got[i], fmath.FloorDiv(as[i], bs[i])
+						if op == graph.OpMod {
+							w = fmath.Mod(as[i], bs[i])
+						}
+					}
+					if g != w {
+						x, y := as[i], bs[i]
+						if d == graph.Int32 {
+							x, y = int64(int32(x)), int64(int32(y))
+						}
+						t.Errorf("vector %v %v %v(%d, %d) got:%d want:%d", vec, d, op, x, y, g, w)
 						break
 					}
 				}
