@@ -2,8 +2,8 @@
 // Where, casts and the bool load's normalization, written in assembly
 // (elem_amd64.s) and registered at init in place of the scalar table
 // entries: with AVX2, bool and/or/xor/not, int32 and int64
-// add/sub/neg/and/or/xor/not, int32 mul/max/min/abs and floor division and modulo (through float64
-// division), float abs, every
+// add/sub/neg/sign/and/or/xor/not, int32 mul/max/min/abs and floor division and modulo (through float64
+// division), float abs and sign, every
 // comparison of int32, int64, float32 and float64, Where of 1-, 4- and
 // 8-byte elements, and the casts among bool, int32, float32 and float64,
 // int32 to int64 and int64 to int32; with AVX-512 (F, DQ, VL) also int64
@@ -165,6 +165,18 @@ func floorDivI32(d, a, b unsafe.Pointer, n int)
 
 //go:noescape
 func modI32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func signI32(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func signI64(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func signF32(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func signF64(d, a unsafe.Pointer, n int)
 
 //go:noescape
 func negI32(d, a unsafe.Pointer, n int)
@@ -332,6 +344,10 @@ func registerElemVector() {
 	un("abs int64", &unaryTab[I64][graph.OpAbs], absI64, 8, 8, 4, wide)
 	un("abs float32", &unaryTab[F32][graph.OpAbs], absF32, 4, 4, 8, true)
 	un("abs float64", &unaryTab[F64][graph.OpAbs], absF64, 8, 8, 4, true)
+	un("sign int32", &unaryTab[I32][graph.OpSign], signI32, 4, 4, 8, true)
+	un("sign int64", &unaryTab[I64][graph.OpSign], signI64, 8, 8, 4, true)
+	un("sign float32", &unaryTab[F32][graph.OpSign], signF32, 4, 4, 8, true)
+	un("sign float64", &unaryTab[F64][graph.OpSign], signF64, 8, 8, 4, true)
 	un("not bool", &unaryTab[B][graph.OpNot], notBool, 1, 1, 32, true)
 	un("not int32", &unaryTab[I32][graph.OpNot], bytesUn(notBits, 4), 4, 4, 8, true)
 	un("not int64", &unaryTab[I64][graph.OpNot], bytesUn(notBits, 8), 8, 8, 4, true)

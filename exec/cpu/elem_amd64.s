@@ -30,6 +30,10 @@
 VEC8(ebyte1<>, 0x01010101)
 VEC8(eabs32<>, 0x7fffffff)
 VEC4(eabs64<>, 0x7fffffffffffffff)
+VEC8(eone32<>, 0x3f800000)
+VEC8(emone32<>, 0xbf800000)
+VEC4(eone64<>, 0x3ff0000000000000)
+VEC4(emone64<>, 0xbff0000000000000)
 VEC8(etwo31f<>, 0x4f000000)           // 2^31 as float32
 VEC8(etwo63f<>, 0x5f000000)           // 2^63 as float32
 VEC4(emax32d<>, 0x41dfffffffc00000)   // 2147483647 as float64
@@ -142,6 +146,20 @@ UN(·absF32, 2, NONE, B_ABSF32)
 UN(·absF64, 3, NONE, B_ABSF64)
 // AVX-512 VL:
 UN(·absI64, 3, NONE, B_ABSI64)
+
+// Sign: integers (0 > x) - (x > 0) of the all-ones masks; floats 1 or
+// -1 ANDed from the masks of x > 0 and x < 0 (zeros give +0), NaN
+// blended back unchanged.
+#define B_SIGNI32 VMOVDQU (SI)(AX*1), Y0; VPCMPGTD Y15, Y0, Y1; VPCMPGTD Y0, Y15, Y2; VPSUBD Y1, Y2, Y0
+#define B_SIGNI64 VMOVDQU (SI)(AX*1), Y0; VPCMPGTQ Y15, Y0, Y1; VPCMPGTQ Y0, Y15, Y2; VPSUBQ Y1, Y2, Y0
+#define S_SIGNF32 VXORPS Y15, Y15, Y15; VMOVUPS eone32<>(SB), Y14; VMOVUPS emone32<>(SB), Y13
+#define S_SIGNF64 VXORPD Y15, Y15, Y15; VMOVUPD eone64<>(SB), Y14; VMOVUPD emone64<>(SB), Y13
+#define B_SIGNF32 VMOVUPS (SI)(AX*1), Y0; VCMPPS $0x0e, Y15, Y0, Y1; VANDPS Y14, Y1, Y1; VCMPPS $1, Y15, Y0, Y2; VANDPS Y13, Y2, Y2; VORPS Y2, Y1, Y1; VCMPPS $3, Y0, Y0, Y2; VBLENDVPS Y2, Y0, Y1, Y0
+#define B_SIGNF64 VMOVUPD (SI)(AX*1), Y0; VCMPPD $0x0e, Y15, Y0, Y1; VANDPD Y14, Y1, Y1; VCMPPD $1, Y15, Y0, Y2; VANDPD Y13, Y2, Y2; VORPD Y2, Y1, Y1; VCMPPD $3, Y0, Y0, Y2; VBLENDVPD Y2, Y0, Y1, Y0
+UN(·signI32, 2, ZERO15, B_SIGNI32)
+UN(·signI64, 3, ZERO15, B_SIGNI64)
+UN(·signF32, 2, S_SIGNF32, B_SIGNF32)
+UN(·signF64, 3, S_SIGNF64, B_SIGNF64)
 
 // normBool: any nonzero byte to 1: 1 + (x == 0 ? -1 : 0).
 #define S_NORM BYTE15; VPXOR Y14, Y14, Y14
