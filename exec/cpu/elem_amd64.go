@@ -1,15 +1,16 @@
 // Vector inner loops for amd64 of the integer and bool ops, comparisons,
 // Where, casts and the bool load's normalization, written in assembly
 // (elem_amd64.s) and registered at init in place of the scalar table
-// entries: with AVX2, bool and/or/xor/not, int32 and int64
-// add/sub/neg/sign/and/or/xor/not, int32 mul/max/min/abs and floor division and modulo (through float64
-// division), float abs and sign, every
-// comparison of int32, int64, float32 and float64, Where of 1-, 4- and
-// 8-byte elements, and the casts among bool, int32, float32 and float64,
-// int32 to int64 and int64 to int32; with AVX-512 (F, DQ, VL) also int64
-// mul/max/min/abs and the casts between int64 and the floats. The
-// assembly covers whole units of 8 elements (32 bytes for the bytewise
-// ops); the wrappers here run the scalar loops over the rest.
+// entries. With AVX2: bool and/or/xor/not; int32 and int64
+// add/sub/mul/max/min/neg/abs/sign/and/or/xor/not (int64 mul, max, min
+// and abs with AVX-512's instructions where the CPU has them); int32
+// floor division and modulo (through float64 division); float abs and
+// sign; every comparison of int32, int64, float32 and float64; Where of
+// 1-, 4- and 8-byte elements; the casts among bool, int32, float32 and
+// float64, int32 to int64 and int64 to int32. With AVX-512 (F, DQ, VL)
+// also the casts between int64 and the floats. The assembly covers whole
+// units of 4 to 32 elements; the wrappers here run the scalar loops over
+// the rest.
 //
 // They give the scalar loops' bits: integer arithmetic wraps as Go's;
 // float comparisons use the ordered predicates (NaN compares false)
@@ -179,6 +180,18 @@ func signF32(d, a unsafe.Pointer, n int)
 func signF64(d, a unsafe.Pointer, n int)
 
 //go:noescape
+func maxI64x2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func minI64x2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func mulI64x2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func absI64x2(d, a unsafe.Pointer, n int)
+
+//go:noescape
 func negI32(d, a unsafe.Pointer, n int)
 
 //go:noescape
@@ -294,19 +307,22 @@ func registerElemVector() {
 	bin(B, graph.OpMax, "maximum", orBytes, 1, 32, true)
 	bin(B, graph.OpMin, "minimum", andBytes, 1, 32, true)
 	for _, e := range []struct {
-		op       graph.Op
-		name     string
-		i32, i64 asmBin
-		wide64   bool // the int64 loop needs AVX-512
+		op             graph.Op
+		name           string
+		i32, i64, i64x asmBin // i64x: the int64 loop without AVX-512
 	}{
-		{graph.OpAdd, "add", addI32, addI64, false},
-		{graph.OpSub, "sub", subI32, subI64, false},
-		{graph.OpMul, "mul", mulI32, mulI64, true},
-		{graph.OpMax, "maximum", maxI32, maxI64, true},
-		{graph.OpMin, "minimum", minI32, minI64, true},
+		{graph.OpAdd, "add", addI32, addI64, addI64},
+		{graph.OpSub, "sub", subI32, subI64, subI64},
+		{graph.OpMul, "mul", mulI32, mulI64, mulI64x2},
+		{graph.OpMax, "maximum", maxI32, maxI64, maxI64x2},
+		{graph.OpMin, "minimum", minI32, minI64, minI64x2},
 	} {
 		bin(I32, e.op, e.name, e.i32, 4, 8, true)
-		bin(I64, e.op, e.name, e.i64, 8, 4, !e.wide64 || wide)
+		if wide {
+			bin(I64, e.op, e.name, e.i64, 8, 4, true)
+		} else {
+			bin(I64, e.op, e.name, e.i64x, 8, 4, true)
+		}
 	}
 	bin(I32, graph.OpFloorDiv, "floordiv", floorDivI32, 4, 4, true)
 	bin(I32, graph.OpMod, "mod", modI32, 4, 4, true)
@@ -342,6 +358,7 @@ func registerElemVector() {
 	un("neg int64", &unaryTab[I64][graph.OpNeg], negI64, 8, 8, 4, true)
 	un("abs int32", &unaryTab[I32][graph.OpAbs], absI32, 4, 4, 8, true)
 	un("abs int64", &unaryTab[I64][graph.OpAbs], absI64, 8, 8, 4, wide)
+	un("abs int64", &unaryTab[I64][graph.OpAbs], absI64x2, 8, 8, 4, !wide)
 	un("abs float32", &unaryTab[F32][graph.OpAbs], absF32, 4, 4, 8, true)
 	un("abs float64", &unaryTab[F64][graph.OpAbs], absF64, 8, 8, 4, true)
 	un("sign int32", &unaryTab[I32][graph.OpSign], signI32, 4, 4, 8, true)

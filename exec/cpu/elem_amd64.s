@@ -415,3 +415,42 @@ done: \
 
 DIVMOD(·floorDivI32, NONE)
 DIVMOD(·modI32, MODULO)
+
+// ---- AVX2 forms of the int64 ops that AVX-512 has instructions for. ----
+
+// BIN2 defines func NAME(d, a, b unsafe.Pointer, n int) with BODY
+// computing Y0 from the vectors at (SI)(AX*1) and (DX)(AX*1); n counts
+// int64 elements, a multiple of 4.
+#define BIN2(NAME, BODY) \
+TEXT NAME(SB), NOSPLIT, $0-32; \
+	MOVQ d+0(FP), DI; \
+	MOVQ a+8(FP), SI; \
+	MOVQ b+16(FP), DX; \
+	MOVQ n+24(FP), CX; \
+	SHLQ $3, CX; \
+	XORQ AX, AX; \
+loop: \
+	CMPQ    AX, CX; \
+	JAE     done; \
+	VMOVDQU (SI)(AX*1), Y0; \
+	VMOVDQU (DX)(AX*1), Y1; \
+	BODY; \
+	VMOVDQU Y0, (DI)(AX*1); \
+	ADDQ    $32, AX; \
+	JMP     loop; \
+done: \
+	VZEROUPPER; \
+	RET
+
+// max: a > b ? a : b; min: b > a ? a : b.
+#define B_MAX64 VPCMPGTQ Y1, Y0, Y2; VPBLENDVB Y2, Y0, Y1, Y0
+#define B_MIN64 VPCMPGTQ Y0, Y1, Y2; VPBLENDVB Y2, Y0, Y1, Y0
+// The low 64 bits of a*b: lo(a)lo(b) + (hi(a)lo(b) + lo(a)hi(b)) << 32.
+#define B_MUL64 VPMULUDQ Y1, Y0, Y2; VPSRLQ $32, Y0, Y3; VPMULUDQ Y1, Y3, Y3; VPSRLQ $32, Y1, Y4; VPMULUDQ Y4, Y0, Y4; VPADDQ Y4, Y3, Y3; VPSLLQ $32, Y3, Y3; VPADDQ Y3, Y2, Y0
+BIN2(·maxI64x2, B_MAX64)
+BIN2(·minI64x2, B_MIN64)
+BIN2(·mulI64x2, B_MUL64)
+
+// abs: (x ^ s) - s with s = 0 > x.
+#define B_ABS64X2 VMOVDQU (SI)(AX*1), Y0; VPCMPGTQ Y0, Y15, Y1; VPXOR Y1, Y0, Y0; VPSUBQ Y1, Y0, Y0
+UN(·absI64x2, 3, ZERO15, B_ABS64X2)
