@@ -8,7 +8,8 @@
 // sign; every comparison of int32, int64, float32 and float64; Where of
 // 1-, 4- and 8-byte elements; the casts among bool, int32, float32 and
 // float64, int32 to int64 and int64 to int32. With AVX-512 (F, DQ, VL)
-// also the casts between int64 and the floats. The assembly covers whole
+// also the casts between int64 and the floats. With AVX2 also the
+// float Add, Sub, Mul and Div with a constant operand (scalar.go). The assembly covers whole
 // units of 4 to 32 elements; the wrappers here run the scalar loops over
 // the rest.
 //
@@ -192,6 +193,54 @@ func mulI64x2(d, a, b unsafe.Pointer, n int)
 func absI64x2(d, a unsafe.Pointer, n int)
 
 //go:noescape
+func addLSF32(d, a unsafe.Pointer, s uint64, n int)
+
+//go:noescape
+func addLSF64(d, a unsafe.Pointer, s uint64, n int)
+
+//go:noescape
+func addSLF32(d, a unsafe.Pointer, s uint64, n int)
+
+//go:noescape
+func addSLF64(d, a unsafe.Pointer, s uint64, n int)
+
+//go:noescape
+func subLSF32(d, a unsafe.Pointer, s uint64, n int)
+
+//go:noescape
+func subLSF64(d, a unsafe.Pointer, s uint64, n int)
+
+//go:noescape
+func subSLF32(d, a unsafe.Pointer, s uint64, n int)
+
+//go:noescape
+func subSLF64(d, a unsafe.Pointer, s uint64, n int)
+
+//go:noescape
+func mulLSF32(d, a unsafe.Pointer, s uint64, n int)
+
+//go:noescape
+func mulLSF64(d, a unsafe.Pointer, s uint64, n int)
+
+//go:noescape
+func mulSLF32(d, a unsafe.Pointer, s uint64, n int)
+
+//go:noescape
+func mulSLF64(d, a unsafe.Pointer, s uint64, n int)
+
+//go:noescape
+func divLSF32(d, a unsafe.Pointer, s uint64, n int)
+
+//go:noescape
+func divLSF64(d, a unsafe.Pointer, s uint64, n int)
+
+//go:noescape
+func divSLF32(d, a unsafe.Pointer, s uint64, n int)
+
+//go:noescape
+func divSLF64(d, a unsafe.Pointer, s uint64, n int)
+
+//go:noescape
 func negI32(d, a unsafe.Pointer, n int)
 
 //go:noescape
@@ -281,6 +330,7 @@ var hasAVX512 = hasVector && xcpu.X86.HasAVX512F && xcpu.X86.HasAVX512DQ && xcpu
 
 type asmBin = func(d, a, b unsafe.Pointer, n int)
 type asmUn = func(d, a unsafe.Pointer, n int)
+type asmScalar = func(d, a unsafe.Pointer, s uint64, n int)
 
 // registerElemVector registers the loops of elem_amd64.s the CPU
 // supports.
@@ -398,6 +448,23 @@ func registerElemVector() {
 	}
 
 	for _, e := range []struct {
+		op                     graph.Op
+		name                   string
+		sl32, ls32, sl64, ls64 asmScalar
+	}{
+		{graph.OpAdd, "add", addSLF32, addLSF32, addSLF64, addLSF64},
+		{graph.OpSub, "sub", subSLF32, subLSF32, subSLF64, subLSF64},
+		{graph.OpMul, "mul", mulSLF32, mulLSF32, mulSLF64, mulLSF64},
+		{graph.OpDiv, "div", divSLF32, divLSF32, divSLF64, divLSF64},
+	} {
+		t32, t64 := &scalarTab[F32][e.op], &scalarTab[F64][e.op]
+		vectorize(e.name+" float32 constant first", &t32[0], vecScalar(e.sl32, t32[0], 4, 8))
+		vectorize(e.name+" float32 constant second", &t32[1], vecScalar(e.ls32, t32[1], 4, 8))
+		vectorize(e.name+" float64 constant first", &t64[0], vecScalar(e.sl64, t64[0], 8, 4))
+		vectorize(e.name+" float64 constant second", &t64[1], vecScalar(e.ls64, t64[1], 8, 4))
+	}
+
+	for _, e := range []struct {
 		es, lanes int
 		v         func(d, c, a, b unsafe.Pointer, n int)
 	}{{1, 32, where8}, {4, 8, where32}, {8, 4, where64}} {
@@ -453,6 +520,20 @@ func vecUnBack(v asmUn, s unaryFn, ei, eo, lanes int) unaryFn {
 		}
 		if m > 0 {
 			v(d, a, m)
+		}
+	}
+}
+
+// vecScalar is vecUn for the scalar-operand loops.
+func vecScalar(v asmScalar, s scalarFn, es, lanes int) scalarFn {
+	return func(d, a unsafe.Pointer, c uint64, n int) {
+		m := n &^ (lanes - 1)
+		if m > 0 {
+			v(d, a, c, m)
+		}
+		if m < n {
+			o := m * es
+			s(unsafe.Add(d, o), unsafe.Add(a, o), c, n-m)
 		}
 	}
 }

@@ -454,3 +454,57 @@ BIN2(·mulI64x2, B_MUL64)
 // abs: (x ^ s) - s with s = 0 > x.
 #define B_ABS64X2 VMOVDQU (SI)(AX*1), Y0; VPCMPGTQ Y0, Y15, Y1; VPXOR Y1, Y0, Y0; VPSUBQ Y1, Y0, Y0
 UN(·absI64x2, 3, ZERO15, B_ABS64X2)
+
+// ---- Float binary ops with a constant operand (see scalar.go): func
+// NAME(d, a unsafe.Pointer, s uint64, n int), the constant broadcast
+// into Y15 from s's bits; BINLS computes a op s, BINSL s op a. ----
+
+#define BINS(NAME, SH, BCAST, OP, BODY) \
+TEXT NAME(SB), NOSPLIT, $0-32; \
+	MOVQ  d+0(FP), DI; \
+	MOVQ  a+8(FP), SI; \
+	BCAST s+16(FP), Y15; \
+	MOVQ  n+24(FP), CX; \
+	SHLQ  $SH, CX; \
+	XORQ  AX, AX; \
+	MOVQ  CX, BX; \
+	ANDQ  $-64, BX; \
+	JZ    one; \
+two: \
+	BODY(OP, 0, Y0); \
+	BODY(OP, 32, Y1); \
+	VMOVUPS Y0, (DI)(AX*1); \
+	VMOVUPS Y1, 32(DI)(AX*1); \
+	ADDQ    $64, AX; \
+	CMPQ    AX, BX; \
+	JB      two; \
+one: \
+	CMPQ    AX, CX; \
+	JAE     done; \
+	BODY(OP, 0, Y0); \
+	VMOVUPS Y0, (DI)(AX*1); \
+	ADDQ    $32, AX; \
+	JMP     one; \
+done: \
+	VZEROUPPER; \
+	RET
+
+#define LS(OP, OFF, R) VMOVUPS OFF(SI)(AX*1), R; OP Y15, R, R
+#define SL(OP, OFF, R) OP OFF(SI)(AX*1), Y15, R
+
+BINS(·addLSF32, 2, VBROADCASTSS, VADDPS, LS)
+BINS(·addSLF32, 2, VBROADCASTSS, VADDPS, SL)
+BINS(·subLSF32, 2, VBROADCASTSS, VSUBPS, LS)
+BINS(·subSLF32, 2, VBROADCASTSS, VSUBPS, SL)
+BINS(·mulLSF32, 2, VBROADCASTSS, VMULPS, LS)
+BINS(·mulSLF32, 2, VBROADCASTSS, VMULPS, SL)
+BINS(·divLSF32, 2, VBROADCASTSS, VDIVPS, LS)
+BINS(·divSLF32, 2, VBROADCASTSS, VDIVPS, SL)
+BINS(·addLSF64, 3, VBROADCASTSD, VADDPD, LS)
+BINS(·addSLF64, 3, VBROADCASTSD, VADDPD, SL)
+BINS(·subLSF64, 3, VBROADCASTSD, VSUBPD, LS)
+BINS(·subSLF64, 3, VBROADCASTSD, VSUBPD, SL)
+BINS(·mulLSF64, 3, VBROADCASTSD, VMULPD, LS)
+BINS(·mulSLF64, 3, VBROADCASTSD, VMULPD, SL)
+BINS(·divLSF64, 3, VBROADCASTSD, VDIVPD, LS)
+BINS(·divSLF64, 3, VBROADCASTSD, VDIVPD, SL)

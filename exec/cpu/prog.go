@@ -33,8 +33,10 @@ type step struct {
 	un     unaryFn
 	bin    binaryFn
 	wh     whereFn
-	opd    int    // operand index (load, gen)
-	bits   uint64 // const value as stored bits
+	sc     scalarFn // bin with the constant operand in a register, or nil
+	scArg  int      // the argument sc reads (the other is the constant)
+	opd    int      // operand index (load, gen)
+	bits   uint64   // const value as stored bits (a const, or the constant sc takes)
 	gen    fuse.GenAttr
 	acc    int  // acc index
 	reg    int  // register, or -1 (in-place load, direct store)
@@ -252,12 +254,29 @@ func (p *prog) resolve() error {
 				return fmt.Errorf("cpu: %v of %v and %v (operands must share a dtype)", st.op, in, b)
 			}
 			st.bin = binaryTab[in][st.op]
+			p.scalarForm(st)
 		}
 		if st.un == nil && st.bin == nil {
 			return fmt.Errorf("cpu: %v is not defined for %v", st.op, in)
 		}
 	}
 	return nil
+}
+
+// scalarForm gives a binary step whose operand is a constant (and not
+// both) the op's scalar-operand loop where there is one; the step keeps
+// bin, which the tiled path runs over the constant's register.
+func (p *prog) scalarForm(st *step) {
+	for k := range 2 {
+		c, o := &p.steps[st.args[k]], &p.steps[st.args[1-k]]
+		if c.kind != fuse.InstrConst || o.kind == fuse.InstrConst {
+			continue
+		}
+		if f := scalarTab[c.dt][st.op][k]; f != nil {
+			st.sc, st.scArg, st.bits = f, st.args[1-k], c.bits
+		}
+		return
+	}
 }
 
 // scalarBits returns the bits of v stored as dtype d.

@@ -65,6 +65,8 @@ func (p *prog) runChunk(f *frame, bases, accs []unsafe.Pointer, lo, n int) {
 				st.wh(dst, f.ptr[a[0]], f.ptr[a[1]], f.ptr[a[2]], n)
 			case st.un != nil:
 				st.un(dst, f.ptr[a[0]], n)
+			case st.sc != nil:
+				st.sc(dst, f.ptr[st.scArg], st.bits, n)
 			default:
 				st.bin(dst, f.ptr[a[0]], f.ptr[a[1]], n)
 			}
