@@ -8,7 +8,9 @@
 // sign; every comparison of int32, int64, float32 and float64; Where of
 // 1-, 4- and 8-byte elements; the casts among bool, int32, float32 and
 // float64, int32 to int64 and int64 to int32. With AVX-512 (F, DQ, VL)
-// also the casts between int64 and the floats. With AVX2 also the
+// also the casts between int64 and the floats and int64 floor
+// division and modulo (through float64 division where the operands are
+// below 2^53, the scalar loop elsewhere). With AVX2 also the
 // float Add, Sub, Mul and Div with a constant operand (scalar.go). The assembly covers whole
 // units of 4 to 32 elements; the wrappers here run the scalar loops over
 // the rest.
@@ -241,6 +243,12 @@ func divSLF32(d, a unsafe.Pointer, s uint64, n int)
 func divSLF64(d, a unsafe.Pointer, s uint64, n int)
 
 //go:noescape
+func floorDivI64(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
+func modI64(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
 func negI32(d, a unsafe.Pointer, n int)
 
 //go:noescape
@@ -376,6 +384,16 @@ func registerElemVector() {
 	}
 	bin(I32, graph.OpFloorDiv, "floordiv", floorDivI32, 4, 4, true)
 	bin(I32, graph.OpMod, "mod", modI32, 4, 4, true)
+	if wide {
+		for _, e := range []struct {
+			op   graph.Op
+			name string
+			v    func(d, a, b unsafe.Pointer, n int) int
+		}{{graph.OpFloorDiv, "floordiv", floorDivI64}, {graph.OpMod, "mod", modI64}} {
+			p := &binaryTab[I64][e.op]
+			vectorize(e.name+" int64", p, vecPartial(e.v, *p, 8, 4))
+		}
+	}
 	for _, e := range []struct {
 		op                 graph.Op
 		name               string
@@ -520,6 +538,25 @@ func vecUnBack(v asmUn, s unaryFn, ei, eo, lanes int) unaryFn {
 		}
 		if m > 0 {
 			v(d, a, m)
+		}
+	}
+}
+
+// vecPartial is vecBin for a loop v that may stop early (at a unit it
+// does not take): the scalar loop s does that unit and v goes on after
+// it.
+func vecPartial(v func(d, a, b unsafe.Pointer, n int) int, s binaryFn, es, lanes int) binaryFn {
+	return func(d, a, b unsafe.Pointer, n int) {
+		for i := 0; i < n; {
+			if m := (n - i) &^ (lanes - 1); m > 0 {
+				o := i * es
+				i += v(unsafe.Add(d, o), unsafe.Add(a, o), unsafe.Add(b, o), m)
+			}
+			if k := min(lanes, n-i); k > 0 {
+				o := i * es
+				s(unsafe.Add(d, o), unsafe.Add(a, o), unsafe.Add(b, o), k)
+				i += k
+			}
 		}
 	}
 }

@@ -508,3 +508,56 @@ BINS(·mulLSF64, 3, VBROADCASTSD, VMULPD, LS)
 BINS(·mulSLF64, 3, VBROADCASTSD, VMULPD, SL)
 BINS(·divLSF64, 3, VBROADCASTSD, VDIVPD, LS)
 BINS(·divSLF64, 3, VBROADCASTSD, VDIVPD, SL)
+
+// ---- int64 floor division and modulo through float64 (AVX-512 VL,
+// DQ): func NAME(d, a, b unsafe.Pointer, n int) int, 4 elements a step,
+// while |a| and |b| are below 2^53, where the conversions are exact and
+// the rounded quotient (at most |a| 2^-53 < 1/|b| from the exact one) is
+// never rounded onto an integer it does not equal; it returns the
+// elements done, stopping before the first step with an operand out of
+// that range (MinInt64 / -1 among them), which the caller does
+// otherwise. Division by zero gives 0, quotient and modulo. ----
+
+VEC4(ehigh53<>, 0xffe0000000000000)
+
+#define DIVMOD64(NAME, MOD) \
+TEXT NAME(SB), NOSPLIT, $0-40; \
+	MOVQ d+0(FP), DI; \
+	MOVQ a+8(FP), SI; \
+	MOVQ b+16(FP), DX; \
+	MOVQ n+24(FP), CX; \
+	XORQ AX, AX; \
+	VPXOR   Y15, Y15, Y15; \
+	VMOVDQU ehigh53<>(SB), Y14; \
+loop: \
+	CMPQ       AX, CX; \
+	JAE        done; \
+	VMOVDQU    (SI)(AX*8), Y0; \
+	VMOVDQU    (DX)(AX*8), Y1; \
+	VPABSQ     Y0, Y2; \
+	VPABSQ     Y1, Y3; \
+	VPOR       Y3, Y2, Y2; \
+	VPTESTMQ   Y14, Y2, K1; \
+	KORTESTB   K1, K1; \
+	JNZ        done; \
+	VCVTQQ2PD  Y0, Y2; \
+	VCVTQQ2PD  Y1, Y3; \
+	VDIVPD     Y3, Y2, Y2; \
+	VROUNDPD   $1, Y2, Y2; \
+	VCVTTPD2QQ Y2, Y2; \
+	VPCMPEQQ   Y15, Y1, Y4; \
+	MOD; \
+	VPANDN     Y2, Y4, Y2; \
+	VMOVDQU    Y2, (DI)(AX*8); \
+	ADDQ       $4, AX; \
+	JMP        loop; \
+done: \
+	MOVQ AX, ret+32(FP); \
+	VZEROUPPER; \
+	RET
+
+// MODULO64 replaces the quotient in Y2 by a - q*b.
+#define MODULO64 VPMULLQ Y1, Y2, Y2; VPSUBQ Y2, Y0, Y2
+
+DIVMOD64(·floorDivI64, NONE)
+DIVMOD64(·modI64, MODULO64)

@@ -102,7 +102,8 @@ func TestCastEdges(t *testing.T) {
 
 // TestIntDivEdges runs FloorDiv and Mod over every pair of integer edge
 // values and random ones (zero divisors and MinInt / -1 included),
-// against the definitions, in units the vector loops take.
+// against the definitions, in units the vector loops take, and runs of
+// random operands below 2^53 and at that bound.
 func TestIntDivEdges(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 24))
 	vals := []int64{0, 1, -1, 2, -2, 3, -3, 7, -7, 1 << 20, -1 << 20, math.MaxInt32, math.MinInt32, math.MaxInt32 - 1,
@@ -115,6 +116,23 @@ func TestIntDivEdges(t *testing.T) {
 		for _, b := range vals {
 			as, bs = append(as, a), append(bs, b)
 		}
+	}
+	// Runs of operands below 2^53 in magnitude (the int64 vector loops
+	// take those), up to its edges.
+	const p53 = 1 << 53
+	small := []int64{0, 1, -1, 2, -2, 3, -3, 7, p53 - 1, -(p53 - 1), p53 - 2, p53, -p53, p53 + 1, 2*p53 - 1, -(2*p53 - 1), 1 << 40, -1 << 40}
+	for range 4000 {
+		x, y := r.Int64N(1<<(1+r.IntN(53))), r.Int64N(1<<(1+r.IntN(30)))
+		if r.IntN(2) == 0 {
+			x = -x
+		}
+		if r.IntN(2) == 0 {
+			y = -y
+		}
+		if r.IntN(8) == 0 {
+			x, y = small[r.IntN(len(small))], small[r.IntN(len(small))]
+		}
+		as, bs = append(as, x), append(bs, y)
 	}
 	was := setVector(true)
 	defer setVector(was)
