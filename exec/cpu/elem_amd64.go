@@ -1,19 +1,21 @@
 // Vector inner loops for amd64 of the integer and bool ops, comparisons,
-// Where, casts and the bool load's normalization, written in assembly
-// (elem_amd64.s) and registered at init in place of the scalar table
-// entries. With AVX2: bool and/or/xor/not; int32 and int64
+// Where, casts, float ops with a constant operand and the bool load's
+// normalization, written in assembly (elem_amd64.s) and registered at
+// init in place of the scalar table entries.
+//
+// With AVX2: bool and/or/xor/not; int32 and int64
 // add/sub/mul/max/min/neg/abs/sign/and/or/xor/not (int64 mul, max, min
 // and abs with AVX-512's instructions where the CPU has them); int32
 // floor division and modulo (through float64 division); float abs and
-// sign; every comparison of int32, int64, float32 and float64; Where of
-// 1-, 4- and 8-byte elements; the casts among bool, int32, float32 and
-// float64, int32 to int64 and int64 to int32. With AVX-512 (F, DQ, VL)
-// also the casts between int64 and the floats and int64 floor
+// sign; every comparison of bool, int32, int64, float32 and float64;
+// Where of 1-, 4- and 8-byte elements; the casts among bool, int32,
+// float32 and float64, int32 to int64 and int64 to int32; float Add, Sub,
+// Mul and Div with a constant operand (scalar.go). With AVX-512 (F, DQ,
+// VL) also the casts between int64 and the floats, and int64 floor
 // division and modulo (through float64 division where the operands are
-// below 2^53, the scalar loop elsewhere). With AVX2 also the
-// float Add, Sub, Mul and Div with a constant operand (scalar.go). The assembly covers whole
-// units of 4 to 32 elements; the wrappers here run the scalar loops over
-// the rest.
+// below 2^53, the scalar loop elsewhere). The assembly covers whole units
+// of 4 to 32 elements; the wrappers here run the scalar loops over the
+// rest.
 //
 // They give the scalar loops' bits: integer arithmetic wraps as Go's;
 // float comparisons use the ordered predicates (NaN compares false)
@@ -249,6 +251,24 @@ func floorDivI64(d, a, b unsafe.Pointer, n int) int
 func modI64(d, a, b unsafe.Pointer, n int) int
 
 //go:noescape
+func eqBool(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func neBool(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func ltBool(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func gtBool(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func leBool(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func geBool(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
 func negI32(d, a unsafe.Pointer, n int)
 
 //go:noescape
@@ -395,17 +415,18 @@ func registerElemVector() {
 		}
 	}
 	for _, e := range []struct {
-		op                 graph.Op
-		name               string
-		i32, i64, f32, f64 asmBin
+		op                    graph.Op
+		name                  string
+		b, i32, i64, f32, f64 asmBin
 	}{
-		{graph.OpEq, "eq", eqI32, eqI64, eqF32, eqF64},
-		{graph.OpNe, "ne", neI32, neI64, neF32, neF64},
-		{graph.OpLt, "lt", ltI32, ltI64, ltF32, ltF64},
-		{graph.OpLe, "le", leI32, leI64, leF32, leF64},
-		{graph.OpGt, "gt", gtI32, gtI64, gtF32, gtF64},
-		{graph.OpGe, "ge", geI32, geI64, geF32, geF64},
+		{graph.OpEq, "eq", eqBool, eqI32, eqI64, eqF32, eqF64},
+		{graph.OpNe, "ne", neBool, neI32, neI64, neF32, neF64},
+		{graph.OpLt, "lt", ltBool, ltI32, ltI64, ltF32, ltF64},
+		{graph.OpLe, "le", leBool, leI32, leI64, leF32, leF64},
+		{graph.OpGt, "gt", gtBool, gtI32, gtI64, gtF32, gtF64},
+		{graph.OpGe, "ge", geBool, geI32, geI64, geF32, geF64},
 	} {
+		bin(B, e.op, e.name, e.b, 1, 32, true)
 		bin(I32, e.op, e.name, e.i32, 1, 8, true)
 		bin(I64, e.op, e.name, e.i64, 1, 8, true)
 		bin(F32, e.op, e.name, e.f32, 1, 8, true)

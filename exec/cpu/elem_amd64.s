@@ -561,3 +561,41 @@ done: \
 
 DIVMOD64(·floorDivI64, NONE)
 DIVMOD64(·modI64, MODULO64)
+
+// ---- Comparisons of bools (bytes 0 and 1): func NAME(d, a, b
+// unsafe.Pointer, n int), n a multiple of 32. false < true, so a < b is
+// b &^ a, a > b is a &^ b, and the others their complements (^ 1). ----
+
+#define BOOLCMP(NAME, BODY) \
+TEXT NAME(SB), NOSPLIT, $0-32; \
+	MOVQ d+0(FP), DI; \
+	MOVQ a+8(FP), SI; \
+	MOVQ b+16(FP), DX; \
+	MOVQ n+24(FP), CX; \
+	XORQ AX, AX; \
+	VMOVDQU ebyte1<>(SB), Y15; \
+loop: \
+	CMPQ    AX, CX; \
+	JAE     done; \
+	VMOVDQU (SI)(AX*1), Y0; \
+	VMOVDQU (DX)(AX*1), Y1; \
+	BODY; \
+	VMOVDQU Y0, (DI)(AX*1); \
+	ADDQ    $32, AX; \
+	JMP     loop; \
+done: \
+	VZEROUPPER; \
+	RET
+
+#define B_EQB VPXOR Y1, Y0, Y0; VPXOR Y15, Y0, Y0
+#define B_NEB VPXOR Y1, Y0, Y0
+#define B_LTB VPANDN Y1, Y0, Y0
+#define B_GTB VPANDN Y0, Y1, Y0
+#define B_LEB VPANDN Y0, Y1, Y0; VPXOR Y15, Y0, Y0
+#define B_GEB VPANDN Y1, Y0, Y0; VPXOR Y15, Y0, Y0
+BOOLCMP(·eqBool, B_EQB)
+BOOLCMP(·neBool, B_NEB)
+BOOLCMP(·ltBool, B_LTB)
+BOOLCMP(·gtBool, B_GTB)
+BOOLCMP(·leBool, B_LEB)
+BOOLCMP(·geBool, B_GEB)
