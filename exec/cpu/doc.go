@@ -69,7 +69,12 @@
 // On amd64 CPUs with AVX2 and FMA (detected at init), the float32 and
 // float64 Add, Sub, Mul, Div, Maximum, Minimum, Neg and Sqrt loops, Sum
 // and row Max and Min run in assembly over eight float32 (four float64)
-// lanes at a time, with the scalar loops' results. The math functions
+// lanes at a time, with the scalar loops' results; so do the integer and
+// bool arithmetic (int32 and int64 FloorDiv and Mod through float64
+// division where that is exact), Sign and Abs, every comparison, Where,
+// the casts (those involving int64 and a float with AVX-512), the
+// normalization of loaded bools, and the float Add, Sub, Mul and Div with
+// a constant operand, which take it in a register. The math functions
 // above and Floor, Ceil, Round and Trunc run internal/vecmath's generated
 // AVX-512 code (16 float32 or 8 float64 lanes) where the CPU has
 // AVX-512, its AVX2/FMA code where it has those, and its portable Go
