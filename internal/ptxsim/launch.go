@@ -57,10 +57,14 @@ type Config struct {
 	// MaxSteps bounds the thread instructions of the launch (0:
 	// DefaultMaxSteps) so that a runaway loop is an error.
 	MaxSteps int64
-	// Workers is how many goroutines run blocks (0: GOMAXPROCS). Plain
-	// loads and stores of different blocks to the same global bytes (a
-	// race on a GPU too) are then a data race between goroutines, which
-	// Go's race detector reports; Workers 1 runs the blocks in turn.
+	// Workers is how many goroutines run blocks (0: GOMAXPROCS, or 1
+	// when the program is built with the race detector). Plain loads and
+	// stores of different blocks to the same global bytes (a race on a
+	// GPU too, often a benign one) are a data race between goroutines,
+	// which Go's race detector cannot tell from one in the simulator
+	// itself: under it, a launch runs its blocks in turn unless Workers
+	// asks for more (the simulator's own tests do, on kernels whose
+	// blocks write disjoint memory).
 	Workers int
 	// Trace and Watch, when set, record what one thread executes and
 	// who writes one global address (see trace.go); they slow the launch.
@@ -91,6 +95,9 @@ func (k *Kernel) Run(cfg Config) (Stats, error) {
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
+		if raceEnabled {
+			workers = 1
+		}
 	}
 	workers = min(workers, n)
 	var wg sync.WaitGroup

@@ -42,7 +42,8 @@ func TestSpecialRegisters(t *testing.T) {
 `
 	k := mustKernel(t, text, "sr")
 	out := buffer("out", 0x1000, 64*64*6)
-	if _, err := k.Run(ptxsim.Config{Grid: [3]int{2, 3}, Block: [3]int{8, 4, 2}, Params: []uint64{out.Addr}, Global: []ptxsim.Region{out}}); err != nil {
+	// Blocks write disjoint memory: several workers run them at once.
+	if _, err := k.Run(ptxsim.Config{Grid: [3]int{2, 3}, Block: [3]int{8, 4, 2}, Params: []uint64{out.Addr}, Global: []ptxsim.Region{out}, Workers: 3}); err != nil {
 		t.Fatal(err)
 	}
 	for by := range 3 {
