@@ -1,7 +1,11 @@
 // Benchmarks: the per-call cost of a warm Eval of a small elementwise
 // expression through the public API (a new a+b each call, the plan
-// cached), at sizes where overhead, not arithmetic, dominates. The NumPy
-// peer is `python3 -m timeit -s 'import numpy as np; a=np.ones(1000,np.float32); b=a.copy()' 'a+b'`.
+// cached), at sizes where overhead, not arithmetic, dominates. Beside
+// ns/op each reports cpu-ns/op, the process's CPU time per call (garbage
+// collection included), steadier than wall time on a loaded machine; run
+// with GOMAXPROCS=1 to compare it with one NumPy call. The NumPy peer is
+// `python3 -m timeit -s 'import numpy as np; a=np.ones(1000,np.float32); b=a.copy()' 'a+b'`
+// (with -p, process time).
 
 package array_test
 
@@ -37,7 +41,7 @@ func BenchmarkLatencyChain(b *testing.B) {
 }
 
 // benchLatency times build, Eval and Release of expr over two float32
-// inputs of n elements from a fixed seed.
+// inputs of n elements from a fixed seed, in wall and CPU time.
 func benchLatency(b *testing.B, n int, expr func(x, y *array.Array) *array.Array) {
 	c, err := array.NewContext(array.WithBackend(cpu.New(cpu.Options{})))
 	if err != nil {
@@ -61,11 +65,15 @@ func benchLatency(b *testing.B, n int, expr func(x, y *array.Array) *array.Array
 	b.SetBytes(int64(3 * 4 * n))
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0, cpuOK := cpuTime()
 	for range b.N {
 		z := expr(x, y)
 		if err := array.Eval(ctx, z); err != nil {
 			b.Fatal(err)
 		}
 		z.Release()
+	}
+	if cpu1, ok := cpuTime(); ok && cpuOK {
+		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
 	}
 }
