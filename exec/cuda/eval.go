@@ -13,7 +13,6 @@ import (
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/exec/runner"
 	"github.com/fuseflow/fuseflow/fuse"
-	"github.com/fuseflow/fuseflow/graph"
 	drv "github.com/fuseflow/fuseflow/internal/cuda"
 )
 
@@ -188,14 +187,15 @@ func (r *runState) Finish() error {
 	return nil
 }
 
-// Output returns a device tensor holding a new reference to buffer i.
-func (r *runState) Output(i int, l graph.Layout) (*exec.Tensor, error) {
+// Output makes t a device tensor holding a new reference to buffer i.
+func (r *runState) Output(i int, t *exec.Tensor) error {
 	buf := r.owned[i]
 	if buf == nil {
-		return nil, fmt.Errorf("cuda: output buffer %d holds nothing", i)
+		return fmt.Errorf("cuda: output buffer %d holds nothing", i)
 	}
 	buf.Retain()
-	return &exec.Tensor{Dev: buf, Layout: l}, nil
+	t.Dev = buf
+	return nil
 }
 
 // End gives back what the run holds: after a failure it first waits for

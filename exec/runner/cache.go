@@ -53,9 +53,10 @@ func newCache(t Target, capacity int) *cache {
 }
 
 // get returns the entry of req's plan, holding a reference the caller
-// gives back with release, and the bound nodes in slot order.
-func (c *cache) get(req *exec.Request) (*entry, []*graph.Node, error) {
-	if e, slots := c.lookupWarm(req); e != nil {
+// gives back with release, and the bound nodes in slot order (in buf's
+// storage when it has room).
+func (c *cache) get(req *exec.Request, buf []*graph.Node) (*entry, []*graph.Node, error) {
+	if e, slots := c.lookupWarm(req, buf); e != nil {
 		return e, slots, nil
 	}
 	if err := graph.Verify(req.Outputs...); err != nil {
@@ -152,8 +153,9 @@ func (c *cache) get(req *exec.Request) (*entry, []*graph.Node, error) {
 
 // lookupWarm returns, with a reference, the entry last used for the very
 // outputs of req when req binds the very nodes it bound then, with the
-// same layouts; else nil.
-func (c *cache) lookupWarm(req *exec.Request) (*entry, []*graph.Node) {
+// same layouts, and those nodes in slot order appended to buf[:0]; else
+// nil.
+func (c *cache) lookupWarm(req *exec.Request, buf []*graph.Node) (*entry, []*graph.Node) {
 	if len(req.Outputs) == 0 {
 		return nil, nil
 	}
@@ -169,14 +171,14 @@ func (c *cache) lookupWarm(req *exec.Request) (*entry, []*graph.Node) {
 			return nil, nil
 		}
 	}
-	slots := make([]*graph.Node, len(e.slots))
+	slots := buf[:0]
 	for i, p := range e.slots {
 		n := p.Value()
 		t := req.Bound[n]
 		if n == nil || t == nil || !t.Layout.Equal(e.plan.Inputs[i].Layout) {
 			return nil, nil
 		}
-		slots[i] = n
+		slots = append(slots, n)
 	}
 	e.refs++
 	c.hits++

@@ -61,9 +61,10 @@ type Evaluation interface {
 	// Finish completes the kernels: afterwards every buffer holds its
 	// value.
 	Finish() error
-	// Output returns a tensor of layout l holding a new reference to the
-	// memory of buffer buf, which Alloc gave it.
-	Output(buf int, l graph.Layout) (*exec.Tensor, error)
+	// Output sets t's buffer (Buf or Dev) to a new reference to the
+	// memory of buffer buf, which Alloc gave it; the runner has set t's
+	// layout and owns t.
+	Output(buf int, t *exec.Tensor) error
 	// End gives back everything the evaluation still holds; failed says
 	// that an error ended it early.
 	End(failed bool)
@@ -102,7 +103,8 @@ func (r *Runner) Eval(ctx context.Context, req *exec.Request) ([]*exec.Tensor, e
 	if req == nil {
 		return nil, fmt.Errorf("%s: Eval of a nil request", r.t.Name())
 	}
-	e, slots, err := r.cache.get(req)
+	var sbuf [8]*graph.Node
+	e, slots, err := r.cache.get(req, sbuf[:0])
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +123,13 @@ func Run(ctx context.Context, t Target, p *fuse.Plan, prog Program, req *exec.Re
 		return nil, err
 	}
 	defer func() { ev.End(err != nil) }()
-	bound := make([]*exec.Tensor, len(plan.Buffers))
+	var bbuf [16]*exec.Tensor
+	var bound []*exec.Tensor
+	if n := len(plan.Buffers); n <= len(bbuf) {
+		bound = bbuf[:n]
+	} else {
+		bound = make([]*exec.Tensor, n)
+	}
 	for i, in := range plan.Inputs {
 		v := req.Bound[slots[i]]
 		if v == nil {
@@ -165,7 +173,7 @@ func Run(ctx context.Context, t Target, p *fuse.Plan, prog Program, req *exec.Re
 	if err := ev.Finish(); err != nil {
 		return nil, err
 	}
-	out = make([]*exec.Tensor, 0, len(plan.Outputs))
+	out = newOutputs(plan.Outputs)
 	defer func() {
 		if err != nil {
 			for _, t := range out {
@@ -175,25 +183,23 @@ func Run(ctx context.Context, t Target, p *fuse.Plan, prog Program, req *exec.Re
 		}
 	}()
 	for i, o := range plan.Outputs {
+		v := out[i]
 		if b := bound[o.Buffer]; b != nil {
-			v := &exec.Tensor{Buf: b.Buf, Dev: b.Dev, Layout: o.Layout.Clone()}
+			v.Buf, v.Dev = b.Buf, b.Dev
 			if v.Buf != nil {
 				v.Buf.Retain()
 			}
 			if v.Dev != nil {
 				v.Dev.Retain()
 			}
-			out = append(out, v)
 			continue
 		}
 		if plan.Buffers[o.Buffer].Kind == fuse.BufInput {
 			return out, fmt.Errorf("%s: output %d reads buffer %d, which holds nothing", t.Name(), i, o.Buffer)
 		}
-		v, err := ev.Output(o.Buffer, o.Layout.Clone())
-		if err != nil {
+		if err := ev.Output(o.Buffer, v); err != nil {
 			return out, err
 		}
-		out = append(out, v)
 	}
 	return out, nil
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -112,9 +113,10 @@ func (e *fakeEval) Free(buf int) {
 
 func (e *fakeEval) Finish() error { e.t.record("finish"); return nil }
 
-func (e *fakeEval) Output(buf int, l graph.Layout) (*exec.Tensor, error) {
+func (e *fakeEval) Output(buf int, t *exec.Tensor) error {
 	e.bufs[buf].Retain()
-	return &exec.Tensor{Buf: e.bufs[buf], Layout: l}, nil
+	t.Buf = e.bufs[buf]
+	return nil
 }
 
 func (e *fakeEval) End(failed bool) {
@@ -341,4 +343,69 @@ func TestCacheConcurrent(t *testing.T) {
 	require.Equal(t, int64(160), st.Hits+st.Misses)
 	require.Equal(t, 1, st.Len)
 	require.Equal(t, 1, ft.prepared, "concurrent misses of one key prepare once")
+}
+
+// TestRunnerOutputLayouts checks that each result carries its plan
+// output's layout as its own copy: one output of small rank (made in one
+// allocation with its layout), several outputs, ranks 0 and above the
+// inline bound, an input returned as is and a permuted view of it.
+func TestRunnerOutputLayouts(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	x := graph.Input(graph.Float32, graph.Shape{2, 3}, "x")
+	x5 := graph.Input(graph.Float32, graph.Shape{2, 1, 3, 1, 2}, "x5")
+	sum := graph.Reduce(graph.OpSum, x, nil, false)
+	exp := graph.Unary(graph.OpExp, x)
+	exp5 := graph.Unary(graph.OpExp, x5)
+	perm := graph.Permute(x, []int{1, 0})
+	for _, tc := range []struct {
+		name string
+		outs []*graph.Node
+	}{
+		{"one", []*graph.Node{exp}},
+		{"rank 0", []*graph.Node{sum}},
+		{"rank 5", []*graph.Node{exp5}},
+		{"input", []*graph.Node{x}},
+		{"permuted input", []*graph.Node{perm}},
+		{"several", []*graph.Node{exp, sum, perm, exp5, x}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := New(&fakeTarget{failAt: -1}, 4)
+			req := request(t, mem, tc.outs[0], x, x5)
+			req.Outputs = tc.outs
+			layouts := map[*graph.Node]graph.Layout{}
+			for n, v := range req.Bound {
+				layouts[n] = v.Layout
+			}
+			p, err := fuse.Build(req.Outputs, layouts)
+			require.NoError(t, err)
+			for round := range 2 {
+				res, err := r.Eval(context.Background(), req)
+				require.NoError(t, err)
+				require.Len(t, res, len(tc.outs))
+				for i, v := range res {
+					want := p.Outputs[i].Layout
+					if !v.Layout.Equal(want) || len(v.Shape) != len(want.Shape) || len(v.Strides) != len(want.Strides) {
+						t.Errorf("round %d output %d: got:%+v want:%+v", round, i, v.Layout, want)
+					}
+					if v.Buf == nil {
+						t.Errorf("round %d output %d: no buffer", round, i)
+					}
+					// The layout is the caller's: growing or changing it
+					// touches nothing else.
+					strides := slices.Clone(v.Strides)
+					_ = append(v.Shape, 99)
+					if !slices.Equal(v.Strides, strides) {
+						t.Errorf("round %d output %d: appending to the shape changed the strides got:%v want:%v", round, i, v.Strides, strides)
+					}
+					if len(v.Shape) > 0 {
+						v.Shape[0] = -1
+					}
+				}
+				for _, v := range res {
+					v.Release()
+				}
+			}
+		})
+	}
 }
