@@ -108,7 +108,7 @@ func Binary(op Op, a, b *Node) *Node {
 	if op.Class() != ClassBinary {
 		return errNode(op, in, "not a binary op")
 	}
-	s, err := Broadcast(a.shape, b.shape)
+	s, err := broadcast2(a.shape, b.shape)
 	if err != nil {
 		return errNode(op, in, "%v", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"weak"
@@ -158,7 +159,9 @@ func prune(h uint64) {
 // when none exists, or a node carrying CheckShape's error when s of d is
 // not a valid shape (constructors check their user-facing shapes first,
 // for messages that name the operands as given; this is the backstop
-// that no node escapes). s and a are owned by the callee afterwards.
+// that no node escapes). s and a are owned by the callee afterwards; in
+// is copied when a node is made (so that callers may pass a slice on
+// their stack, and finding an existing node allocates nothing).
 func makeNode(op Op, d DType, s Shape, in []*Node, a Attr) *Node {
 	if err := CheckShape(s, d); err != nil {
 		return errNode(op, in, "%v", err)
@@ -173,7 +176,7 @@ func makeNode(op Op, d DType, s Shape, in []*Node, a Attr) *Node {
 			return n
 		}
 	}
-	n := &Node{op: op, dtype: d, shape: s, inputs: in, attr: a, id: nextID.Add(1), hash: h}
+	n := &Node{op: op, dtype: d, shape: s, inputs: slices.Clone(in), attr: a, id: nextID.Add(1), hash: h}
 	intern.m[h] = append(intern.m[h], weak.Make(n))
 	intern.Unlock()
 	runtime.AddCleanup(n, prune, h)

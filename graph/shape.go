@@ -148,6 +148,16 @@ func Broadcast(shapes ...Shape) (Shape, error) {
 	return out, nil
 }
 
+// broadcast2 is Broadcast of two shapes; for equal shapes it returns a
+// itself, allocating nothing (node shapes are never modified, so the
+// result may be shared).
+func broadcast2(a, b Shape) (Shape, error) {
+	if a.Equal(b) {
+		return a, nil
+	}
+	return Broadcast(a, b)
+}
+
 func shapeList(shapes []Shape) string {
 	parts := make([]string, len(shapes))
 	for i, s := range shapes {
