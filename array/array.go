@@ -42,22 +42,17 @@ type Shape = graph.Shape
 type Array struct {
 	node *graph.Node
 	ctx  *Context
-	h    *hold
-}
-
-// hold records whether an Array holds a reference to an evaluated result
-// in its Context's registry. Guarded by the Context's mutex. It is kept
-// apart from the Array so that the cleanup run when the Array is collected
-// can reach it.
-type hold struct {
-	ctx      *Context
+	// e is the registry entry whose result the Array holds (nil: none),
+	// released says Release was called, final that the Array has a
+	// finalizer (set when it first holds a result, removed by Release).
+	// Guarded by the Context's mutex.
 	e        *entry
 	released bool
-	cleanup  bool
+	final    bool
 }
 
 func newArray(c *Context, n *graph.Node) *Array {
-	return &Array{node: n, ctx: c, h: &hold{ctx: c}}
+	return &Array{node: n, ctx: c}
 }
 
 // errArray returns an Array of c carrying err.
@@ -173,7 +168,7 @@ func (a *Array) Evaluated() bool {
 	}
 	a.ctx.mu.Lock()
 	defer a.ctx.mu.Unlock()
-	return a.h.e != nil
+	return a.e != nil
 }
 
 // Release drops the input data or result the Array holds; the buffer is
@@ -185,26 +180,37 @@ func (a *Array) Release() {
 	if a == nil || a.ctx == nil {
 		return
 	}
-	a.h.release()
-}
-
-// release drops h's reference. Safe to call more than once.
-func (h *hold) release() {
-	c := h.ctx
+	c := a.ctx
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	h.released = true
-	c.unholdLocked(h)
+	a.released = true
+	if a.final {
+		// Cheaper than letting the collector queue and run it.
+		a.final = false
+		runtime.SetFinalizer(a, nil)
+	}
+	c.unholdLocked(a)
 }
 
-// unholdLocked drops h's reference to its entry, freeing the entry when it
+// finalize is the finalizer of an Array holding a result: the collector
+// found it unreachable, so nothing can Release it; it drops the result as
+// Release would.
+func finalize(a *Array) {
+	c := a.ctx
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a.released, a.final = true, false
+	c.unholdLocked(a)
+}
+
+// unholdLocked drops a's reference to its entry, freeing the entry when it
 // was the last. The caller holds c.mu.
-func (c *Context) unholdLocked(h *hold) {
-	e := h.e
+func (c *Context) unholdLocked(a *Array) {
+	e := a.e
 	if e == nil {
 		return
 	}
-	h.e = nil
+	a.e = nil
 	e.refs--
 	if e.refs == 0 {
 		delete(c.results, e.node)
@@ -212,17 +218,22 @@ func (c *Context) unholdLocked(h *hold) {
 	}
 }
 
-// holdLocked makes a hold a reference to e (once). The caller holds c.mu.
+// holdLocked makes a hold a reference to e (once), and gives a its
+// finalizer the first time, so that an Array the program forgets without
+// Release still gives back its result when collected. A finalizer rather
+// than runtime.AddCleanup: it receives the Array itself, so the state it
+// needs lives in the Array instead of a second object, and setting one
+// allocates nothing (Arrays reference no other Array, so they form no
+// cycle that would keep a finalizer from running). The caller holds c.mu.
 func (c *Context) holdLocked(a *Array, e *entry) {
-	h := a.h
-	if h.e != nil || h.released {
+	if a.e != nil || a.released {
 		return
 	}
-	h.e = e
+	a.e = e
 	e.refs++
-	if !h.cleanup {
-		h.cleanup = true
-		runtime.AddCleanup(a, (*hold).release, h)
+	if !a.final {
+		a.final = true
+		runtime.SetFinalizer(a, finalize)
 	}
 }
 
@@ -260,7 +271,7 @@ func (a *Array) hostTensor(ctx context.Context, op string) (*exec.Tensor, error)
 	c := a.ctx
 	for {
 		c.mu.Lock()
-		e := a.h.e
+		e := a.e
 		if e == nil {
 			c.mu.Unlock()
 			return nil, fmt.Errorf("%s: array %v %v was released", op, a.node.Shape(), a.node.DType())

@@ -115,7 +115,7 @@ func (c *Context) eval(ctx context.Context, arrays []*Array) error {
 		want = map[*graph.Node]bool{}
 	}
 	for _, a := range arrays {
-		if a.h.released {
+		if a.released {
 			c.mu.Unlock()
 			return fmt.Errorf("Eval: array %v %v was released", a.node.Shape(), a.node.DType())
 		}
