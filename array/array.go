@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
 
 	"github.com/fuseflow/fuseflow/exec"
@@ -44,9 +43,11 @@ type Array struct {
 	ctx  *Context
 	// e is the registry entry whose result the Array holds (nil: none),
 	// released says Release was called, final that the Array has a
-	// finalizer (set when it first holds a result, removed by Release).
-	// Guarded by the Context's mutex.
+	// finalizer, young its place in the Context's list of Arrays waiting
+	// for one (index+1; 0: not there). See lifetime.go. Guarded by the
+	// Context's mutex.
 	e        *entry
+	young    int32
 	released bool
 	final    bool
 }
@@ -169,72 +170,6 @@ func (a *Array) Evaluated() bool {
 	a.ctx.mu.Lock()
 	defer a.ctx.mu.Unlock()
 	return a.e != nil
-}
-
-// Release drops the input data or result the Array holds; the buffer is
-// freed when no other Array, view or exported arrow.Array holds it. After
-// Release the Array cannot be evaluated again (Eval returns an error), and
-// expressions that still need its input data fail the same way. Release is
-// safe to call more than once, on a nil Array, and concurrently.
-func (a *Array) Release() {
-	if a == nil || a.ctx == nil {
-		return
-	}
-	c := a.ctx
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	a.released = true
-	if a.final {
-		// Cheaper than letting the collector queue and run it.
-		a.final = false
-		runtime.SetFinalizer(a, nil)
-	}
-	c.unholdLocked(a)
-}
-
-// finalize is the finalizer of an Array holding a result: the collector
-// found it unreachable, so nothing can Release it; it drops the result as
-// Release would.
-func finalize(a *Array) {
-	c := a.ctx
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	a.released, a.final = true, false
-	c.unholdLocked(a)
-}
-
-// unholdLocked drops a's reference to its entry, freeing the entry when it
-// was the last. The caller holds c.mu.
-func (c *Context) unholdLocked(a *Array) {
-	e := a.e
-	if e == nil {
-		return
-	}
-	a.e = nil
-	e.refs--
-	if e.refs == 0 {
-		delete(c.results, e.node)
-		e.release()
-	}
-}
-
-// holdLocked makes a hold a reference to e (once), and gives a its
-// finalizer the first time, so that an Array the program forgets without
-// Release still gives back its result when collected. A finalizer rather
-// than runtime.AddCleanup: it receives the Array itself, so the state it
-// needs lives in the Array instead of a second object, and setting one
-// allocates nothing (Arrays reference no other Array, so they form no
-// cycle that would keep a finalizer from running). The caller holds c.mu.
-func (c *Context) holdLocked(a *Array, e *entry) {
-	if a.e != nil || a.released {
-		return
-	}
-	a.e = e
-	e.refs++
-	if !a.final {
-		a.final = true
-		runtime.SetFinalizer(a, finalize)
-	}
 }
 
 // register stores t as the value of a's node (a fresh input) and makes a

@@ -58,3 +58,36 @@ func TestForgottenArraysAreFreed(t *testing.T) {
 	require.Zero(t, c.Live())
 	mem.AssertSize(t, 0)
 }
+
+// TestForgottenManyArrays forgets more Arrays than wait for a finalizer
+// at once, releasing some of them in turn.
+func TestForgottenManyArrays(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	c := array.MustContext(array.WithBackend(cpu.New(cpu.Options{})), array.WithAllocator(mem))
+	x := array.FromSlice(c, []float32{1, 2, 3}, 3)
+	func() {
+		for i := range 1000 {
+			y := x.Add(float64(i))
+			require.NoError(t, y.Eval())
+			if i%3 == 0 {
+				y.Release()
+			}
+		}
+	}()
+	collect(func() bool { return c.Live() == 1 })
+	require.Equal(t, 1, c.Live(), "only x's input left")
+	x.Release()
+	mem.AssertSize(t, 0)
+}
+
+// TestForgottenContext drops a Context together with its Arrays: their
+// results still go back to the allocator.
+func TestForgottenContext(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	func() {
+		c := array.MustContext(array.WithBackend(cpu.New(cpu.Options{})), array.WithAllocator(mem))
+		forget(t, c)
+	}()
+	collect(func() bool { return mem.CurrentAlloc() == 0 })
+	mem.AssertSize(t, 0)
+}

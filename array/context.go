@@ -36,6 +36,8 @@ type Context struct {
 
 	mu      sync.Mutex
 	results map[*graph.Node]*entry
+	young   []*Array // holding a result, without a finalizer yet (lifetime.go)
+	armed   bool     // the next collection finalizes the young
 }
 
 // entry is one evaluated node: its tensor (on the host, or in device
