@@ -1,8 +1,8 @@
 // The plan cache: one bounded LRU of plans and their programs keyed by
 // the plan's structural key, built once per key while concurrent callers
 // wait, reference-counted while evaluations use them, with a warm index
-// of weak pointers so that repeating a request on the same nodes skips
-// the key; no graph node is kept alive.
+// of node IDs and weak pointers so that repeating a request on the same
+// nodes skips the key; no graph node is kept alive.
 
 package runner
 
@@ -30,10 +30,11 @@ type entry struct {
 	// refs counts the cache's reference while cached and one per
 	// evaluation; the program is released when it drops to zero.
 	refs int
-	// warm is the request the warm index maps to this entry: its
-	// outputs and bound nodes in slot order, held weakly.
+	// warm is the request the warm index maps to this entry: the IDs of
+	// its outputs (unique in the process, never reused, so equal IDs are
+	// the same node) and its bound nodes in slot order, held weakly.
 	warm  bool
-	outs  []weak.Pointer[graph.Node]
+	outs  []uint64
 	slots []weak.Pointer[graph.Node]
 }
 
@@ -44,12 +45,12 @@ type cache struct {
 	mu           sync.Mutex
 	lru          list.List // of *entry, most recent first
 	entries      map[string]*entry
-	warm         map[weak.Pointer[graph.Node]]*entry // first output -> entry
+	warm         map[uint64]*entry // ID of the first output -> entry
 	hits, misses int64
 }
 
 func newCache(t Target, capacity int) *cache {
-	return &cache{t: t, capacity: capacity, entries: map[string]*entry{}, warm: map[weak.Pointer[graph.Node]]*entry{}}
+	return &cache{t: t, capacity: capacity, entries: map[string]*entry{}, warm: map[uint64]*entry{}}
 }
 
 // get returns the entry of req's plan, holding a reference the caller
@@ -159,15 +160,14 @@ func (c *cache) lookupWarm(req *exec.Request, buf []*graph.Node) (*entry, []*gra
 	if len(req.Outputs) == 0 {
 		return nil, nil
 	}
-	w := weak.Make(req.Outputs[0])
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := c.warm[w]
+	e := c.warm[idOf(req.Outputs[0])]
 	if e == nil || e.elem == nil || len(e.outs) != len(req.Outputs) || len(e.slots) != len(req.Bound) {
 		return nil, nil
 	}
 	for i, n := range req.Outputs[1:] {
-		if weak.Make(n) != e.outs[i+1] {
+		if idOf(n) != e.outs[i+1] {
 			return nil, nil
 		}
 	}
@@ -186,6 +186,14 @@ func (c *cache) lookupWarm(req *exec.Request, buf []*graph.Node) (*entry, []*gra
 	return e, slots
 }
 
+// idOf returns n's ID, 0 (no node's) for nil.
+func idOf(n *graph.Node) uint64 {
+	if n == nil {
+		return 0
+	}
+	return n.ID()
+}
+
 // remember makes req the request the warm index maps to e, replacing
 // e's last one. c.mu is held.
 func (c *cache) remember(e *entry, req *exec.Request, slots []*graph.Node) {
@@ -193,9 +201,9 @@ func (c *cache) remember(e *entry, req *exec.Request, slots []*graph.Node) {
 		return // bound values beyond the plan's inputs: the key decides
 	}
 	c.forgetWarm(e)
-	e.outs = make([]weak.Pointer[graph.Node], len(req.Outputs))
+	e.outs = make([]uint64, len(req.Outputs))
 	for i, n := range req.Outputs {
-		e.outs[i] = weak.Make(n)
+		e.outs[i] = n.ID()
 	}
 	e.slots = make([]weak.Pointer[graph.Node], len(slots))
 	for i, n := range slots {

@@ -130,7 +130,8 @@ func Run(ctx context.Context, t Target, p *fuse.Plan, prog Program, req *exec.Re
 	} else {
 		bound = make([]*exec.Tensor, n)
 	}
-	for i, in := range plan.Inputs {
+	for i := range plan.Inputs {
+		in := &plan.Inputs[i]
 		v := req.Bound[slots[i]]
 		if v == nil {
 			return nil, fmt.Errorf("%s: no value bound for input %q (%v %v)", t.Name(), in.Label, in.Layout.Shape, in.Layout.DType)
@@ -143,8 +144,8 @@ func Run(ctx context.Context, t Target, p *fuse.Plan, prog Program, req *exec.Re
 		}
 		bound[in.Buffer] = v
 	}
-	for i, bf := range plan.Buffers {
-		if bf.Kind != fuse.BufInput && bf.First < 0 {
+	for i := range plan.Buffers {
+		if bf := &plan.Buffers[i]; bf.Kind != fuse.BufInput && bf.First < 0 {
 			if err := ev.Alloc(i); err != nil {
 				return nil, err
 			}
@@ -154,8 +155,8 @@ func Run(ctx context.Context, t Target, p *fuse.Plan, prog Program, req *exec.Re
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		for i, bf := range plan.Buffers {
-			if bf.Kind != fuse.BufInput && bf.First == ki {
+		for i := range plan.Buffers {
+			if bf := &plan.Buffers[i]; bf.Kind != fuse.BufInput && bf.First == ki {
 				if err := ev.Alloc(i); err != nil {
 					return nil, err
 				}
@@ -164,8 +165,8 @@ func Run(ctx context.Context, t Target, p *fuse.Plan, prog Program, req *exec.Re
 		if err := ev.Kernel(ctx, ki); err != nil {
 			return nil, err
 		}
-		for i, bf := range plan.Buffers {
-			if bf.Kind == fuse.BufTemp && bf.Last == ki {
+		for i := range plan.Buffers {
+			if bf := &plan.Buffers[i]; bf.Kind == fuse.BufTemp && bf.Last == ki {
 				ev.Free(i)
 			}
 		}
@@ -182,8 +183,8 @@ func Run(ctx context.Context, t Target, p *fuse.Plan, prog Program, req *exec.Re
 			out = nil
 		}
 	}()
-	for i, o := range plan.Outputs {
-		v := out[i]
+	for i := range plan.Outputs {
+		o, v := &plan.Outputs[i], out[i]
 		if b := bound[o.Buffer]; b != nil {
 			v.Buf, v.Dev = b.Buf, b.Dev
 			if v.Buf != nil {

@@ -409,3 +409,42 @@ func TestRunnerOutputLayouts(t *testing.T) {
 		})
 	}
 }
+
+// TestCacheWarmIndexOutputs: the warm entry of a request serves only the
+// very same outputs; another second output, a missing one or a nil one
+// take the keyed path (and a nil output is an error, not a panic).
+func TestCacheWarmIndexOutputs(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	r := New(&fakeTarget{failAt: -1}, 8)
+	x := graph.Input(graph.Float32, graph.Shape{4, 64}, "x")
+	a := graph.Unary(graph.OpExp, x)
+	b := graph.Unary(graph.OpNeg, x)
+	c := graph.Reduce(graph.OpSum, x, []int{1}, false)
+	req := request(t, mem, a, x)
+	for _, tc := range []struct {
+		name   string
+		outs   []*graph.Node
+		shapes []graph.Shape
+	}{
+		{"a b", []*graph.Node{a, b}, []graph.Shape{{4, 64}, {4, 64}}},
+		{"a b again", []*graph.Node{a, b}, []graph.Shape{{4, 64}, {4, 64}}},
+		{"a c", []*graph.Node{a, c}, []graph.Shape{{4, 64}, {4}}},
+		{"a", []*graph.Node{a}, []graph.Shape{{4, 64}}},
+		{"a c again", []*graph.Node{a, c}, []graph.Shape{{4, 64}, {4}}},
+	} {
+		res, err := r.Eval(context.Background(), &exec.Request{Outputs: tc.outs, Bound: req.Bound, Alloc: mem})
+		require.NoError(t, err, tc.name)
+		require.Len(t, res, len(tc.shapes), tc.name)
+		for i, v := range res {
+			if !v.Shape.Equal(tc.shapes[i]) {
+				t.Errorf("%s: output %d shape got:%v want:%v", tc.name, i, v.Shape, tc.shapes[i])
+			}
+			v.Release()
+		}
+	}
+	_, err := r.Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{a, nil}, Bound: req.Bound, Alloc: mem})
+	require.Error(t, err)
+	_, err = r.Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{nil}, Bound: req.Bound, Alloc: mem})
+	require.Error(t, err)
+}
