@@ -135,14 +135,13 @@ func (c *Context) eval(ctx context.Context, arrays []*Array) error {
 		return nil
 	}
 	sc.outs = outs
-	bound := sc.bound
-	err := c.boundLocked(outs, bound)
+	err := sc.boundLocked(c)
 	c.mu.Unlock()
-	defer releaseBound(bound)
+	defer sc.releaseBound()
 	if err != nil {
 		return err
 	}
-	sc.req = exec.Request{Outputs: outs, Bound: bound, Alloc: c.limited}
+	sc.req = exec.Request{Outputs: outs, Bound: sc.bound, Alloc: c.limited}
 	ts, err := c.evalBackend(ctx, &sc.req)
 	if err != nil {
 		return err
@@ -158,12 +157,14 @@ func (c *Context) eval(ctx context.Context, arrays []*Array) error {
 }
 
 // evalScratch is eval's pooled per-call state: the outputs, the bound
-// results and the request made of them (a backend keeps none of them
+// results (and their nodes, to release and forget them without walking
+// the map) and the request made of them (a backend keeps none of them
 // past Eval).
 type evalScratch struct {
-	req   exec.Request
-	outs  []*graph.Node
-	bound map[*graph.Node]*exec.Tensor
+	req    exec.Request
+	outs   []*graph.Node
+	bound  map[*graph.Node]*exec.Tensor
+	bnodes []*graph.Node
 }
 
 var evalScratches = sync.Pool{New: func() any {
@@ -171,10 +172,10 @@ var evalScratches = sync.Pool{New: func() any {
 }}
 
 // put clears sc, so that it holds no node or tensor, and pools it.
+// releaseBound has emptied the bound map.
 func (sc *evalScratch) put() {
 	clear(sc.outs)
 	sc.outs = sc.outs[:0]
-	clear(sc.bound)
 	sc.req = exec.Request{}
 	evalScratches.Put(sc)
 }
@@ -186,15 +187,14 @@ func (c *Context) evalBackend(ctx context.Context, req *exec.Request) (ts []*exe
 	return c.backend.Eval(ctx, req)
 }
 
-// boundLocked puts in bound the results the registry holds that the
+// boundLocked puts in sc.bound the results c's registry holds that the
 // outputs read (stopping the walk there), each with its buffer retained,
 // so the backend reuses them. An input leaf with no data is an error. The
-// caller holds c.mu and hands the map to releaseBound when done, error or
-// not; the tensors themselves stay the registry's and must not be
-// changed.
-func (c *Context) boundLocked(outs []*graph.Node, bound map[*graph.Node]*exec.Tensor) error {
+// caller holds c.mu and calls releaseBound when done, error or not; the
+// tensors themselves stay the registry's and must not be changed.
+func (sc *evalScratch) boundLocked(c *Context) error {
 	var sbuf, vbuf [16]*graph.Node
-	stack := append(sbuf[:0], outs...)
+	stack := append(sbuf[:0], sc.outs...)
 	visited := vbuf[:0] // a linear set: graphs here are mostly small
 	var seen map[*graph.Node]bool
 	for len(stack) > 0 {
@@ -219,7 +219,8 @@ func (c *Context) boundLocked(outs []*graph.Node, bound map[*graph.Node]*exec.Te
 		}
 		if e := c.results[n]; e != nil {
 			retainTensor(e.t)
-			bound[n] = e.t
+			sc.bound[n] = e.t
+			sc.bnodes = append(sc.bnodes, n)
 			continue
 		}
 		if n.Op() == graph.OpInput {
@@ -253,11 +254,15 @@ func releaseTensor(t *exec.Tensor) {
 	}
 }
 
-// releaseBound drops the references boundLocked took.
-func releaseBound(bound map[*graph.Node]*exec.Tensor) {
-	for _, t := range bound {
-		releaseTensor(t)
+// releaseBound drops the references boundLocked took and empties the
+// bound map.
+func (sc *evalScratch) releaseBound() {
+	for i, n := range sc.bnodes {
+		releaseTensor(sc.bound[n])
+		delete(sc.bound, n)
+		sc.bnodes[i] = nil
 	}
+	sc.bnodes = sc.bnodes[:0]
 }
 
 // install records the results ts of outs and makes each array hold its
