@@ -187,7 +187,8 @@ func (o Op) IsCompare() bool { return o >= OpEq && o <= OpGe }
 type rule uint8
 
 const (
-	ruleFloatMath rule = iota // float keeps its type, int becomes float64, bool is an error
+	ruleNone      rule = iota // not an elementwise op
+	ruleFloatMath             // float keeps its type, int becomes float64, bool is an error
 	ruleNumeric               // int and float keep their type, bool is an error
 	ruleAny                   // every dtype keeps its type
 	ruleRounding              // float keeps its type, int is unchanged, bool is an error
@@ -198,7 +199,8 @@ const (
 	ruleCast                  // any to any
 )
 
-var opRules = map[Op]rule{
+// opRules is indexed by Op (ruleNone for ops without a rule).
+var opRules = [256]rule{
 	OpNeg: ruleNumeric, OpAbs: ruleAny, OpSign: ruleNumeric, OpSquare: ruleNumeric,
 	OpSqrt: ruleFloatMath, OpRsqrt: ruleFloatMath, OpExp: ruleFloatMath, OpExp2: ruleFloatMath,
 	OpLog: ruleFloatMath, OpLog2: ruleFloatMath, OpLog1p: ruleFloatMath, OpExpm1: ruleFloatMath,
@@ -218,8 +220,8 @@ var opRules = map[Op]rule{
 // resultDType applies o's dtype rule to the (already promoted) operand
 // dtype d and returns the result dtype and the dtype the op computes in.
 func resultDType(o Op, d DType) (out, compute DType, err error) {
-	r, ok := opRules[o]
-	if !ok {
+	r := opRules[o]
+	if r == ruleNone {
 		return Invalid, Invalid, fmt.Errorf("op %v has no elementwise dtype rule", o)
 	}
 	bad := func() (DType, DType, error) {
