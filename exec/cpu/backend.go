@@ -38,7 +38,7 @@ type Backend struct {
 	chunk   int
 	runner  *runner.Runner
 
-	scratch sync.Pool // *[]frame
+	evals sync.Pool // *evaluation, each with its workers' frames (evalpool.go)
 }
 
 // New returns a CPU backend with the given options.
@@ -149,7 +149,7 @@ type evaluation struct {
 	alloc  memory.Allocator
 	bufs   []*memory.Buffer
 	owned  []bool
-	frames *[]frame
+	frames []frame // one per worker of b, kept while pooled
 	ex     *runState
 }
 
@@ -213,17 +213,7 @@ func (e *evaluation) End(bool) {
 	for i := range e.bufs {
 		e.Free(i)
 	}
-	e.b.scratch.Put(e.frames)
 	e.recycle()
-}
-
-// frames returns per-worker scratch from the pool.
-func (b *Backend) frames() *[]frame {
-	if f, ok := b.scratch.Get().(*[]frame); ok && len(*f) >= b.workers {
-		return f
-	}
-	f := make([]frame, b.workers)
-	return &f
 }
 
 // bufferArray describes plan buffer i as an array for memory errors: an
