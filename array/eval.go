@@ -194,8 +194,17 @@ func (c *Context) evalBackend(ctx context.Context, req *exec.Request) (ts []*exe
 // tensors themselves stay the registry's and must not be changed.
 func (sc *evalScratch) boundLocked(c *Context) error {
 	var sbuf, vbuf [16]*graph.Node
-	stack := append(sbuf[:0], sc.outs...)
+	stack := sbuf[:0]
 	visited := vbuf[:0] // a linear set: graphs here are mostly small
+	// The outputs hold no result (eval looked under the same lock): the
+	// walk starts from their operands.
+	for _, n := range sc.outs {
+		if n.Op() == graph.OpInput {
+			return fmt.Errorf("Eval: input %v %v (%s) was released", n.Shape(), n.DType(), n.Attr().Label)
+		}
+		visited = append(visited, n)
+		stack = append(stack, n.Inputs()...)
+	}
 	var seen map[*graph.Node]bool
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
@@ -271,6 +280,23 @@ func (sc *evalScratch) releaseBound() {
 func (c *Context) install(arrays []*Array, outs []*graph.Node, ts []*exec.Tensor) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if len(arrays) == 1 && len(outs) == 1 {
+		// The common case, one lookup: the array's own node.
+		a, n := arrays[0], outs[0]
+		e := c.results[n]
+		if e != nil {
+			ts[0].Release()
+		} else {
+			e = &entry{node: n, t: ts[0]}
+			c.results[n] = e
+		}
+		c.holdLocked(a, e)
+		if e.refs == 0 {
+			delete(c.results, n)
+			e.release()
+		}
+		return
+	}
 	for i, n := range outs {
 		if c.results[n] != nil {
 			ts[i].Release()

@@ -78,6 +78,8 @@ func TestReleaseSemantics(t *testing.T) {
 	// One that only needs y's held result works.
 	z := e.keep(y.Mul(2))
 	require.Equal(t, []float64{4, 6}, array.MustToSlice[float64](z))
+	// Nor does another Array of x's very node (a cast to its own dtype).
+	require.ErrorContains(t, x.AsType(array.Float64).Eval(), "Eval: input (2,) float64 (FromSlice) was released")
 	// A released array cannot be evaluated again.
 	require.ErrorContains(t, x.Eval(), "was released")
 	_, err = array.ToSlice[float64](x)
