@@ -12,12 +12,14 @@ import (
 
 // TestBuildExistingAllocs checks that building an expression whose
 // nodes exist already (hash-consing finds them) allocates nothing: no
-// broadcast shape for equal shapes, no operand slice.
+// broadcast shape when it is one of the operands' shapes, no operand
+// slice.
 func TestBuildExistingAllocs(t *testing.T) {
 	x := Input(Float32, Shape{1000}, "x")
 	y := Input(Float32, Shape{1000}, "y")
 	m := Input(Float32, Shape{4, 1}, "m")
 	n := Input(Float32, Shape{1, 5}, "n")
+	r := Input(Float32, Shape{1}, "r")
 	for _, tc := range []struct {
 		name  string
 		build func() *Node
@@ -25,6 +27,9 @@ func TestBuildExistingAllocs(t *testing.T) {
 	}{
 		{"same shapes", func() *Node { return Binary(OpAdd, x, y) }, 0},
 		{"unary", func() *Node { return Unary(OpExp, x) }, 0},
+		{"scalar", func() *Node { return BinaryWeak(OpMul, x, Weak{Kind: KindFloat, Float: 2}, false) }, 0},
+		{"scalar left", func() *Node { return BinaryWeak(OpSub, x, Weak{Kind: KindFloat, Float: 2}, true) }, 0},
+		{"row", func() *Node { return Binary(OpAdd, m, r) }, 0},
 		{"broadcast", func() *Node { return Binary(OpMul, m, n) }, 1}, // the broadcast shape
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -148,14 +148,32 @@ func Broadcast(shapes ...Shape) (Shape, error) {
 	return out, nil
 }
 
-// broadcast2 is Broadcast of two shapes; for equal shapes it returns a
+// broadcast2 is Broadcast of two shapes; when the result is one of them
+// (equal shapes, a scalar, a row against a matrix) it returns that shape
 // itself, allocating nothing (node shapes are never modified, so the
 // result may be shared).
 func broadcast2(a, b Shape) (Shape, error) {
-	if a.Equal(b) {
+	if broadcastsInto(b, a) {
 		return a, nil
 	}
+	if broadcastsInto(a, b) {
+		return b, nil
+	}
 	return Broadcast(a, b)
+}
+
+// broadcastsInto reports whether broadcasting s against t gives t.
+func broadcastsInto(s, t Shape) bool {
+	if len(s) > len(t) {
+		return false
+	}
+	off := len(t) - len(s)
+	for i, d := range s {
+		if d != 1 && d != t[off+i] {
+			return false
+		}
+	}
+	return true
 }
 
 func shapeList(shapes []Shape) string {

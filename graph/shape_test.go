@@ -107,3 +107,43 @@ func TestShapeOverflow(t *testing.T) {
 		}
 	}
 }
+
+// TestBroadcast2 checks broadcast2 against Broadcast, and that it returns
+// an operand's own shape when the result is that shape.
+func TestBroadcast2(t *testing.T) {
+	for _, tc := range []struct {
+		a, b  Shape
+		share int // 1: a's shape, 2: b's, 0: a new one
+	}{
+		{Shape{3}, Shape{3}, 1},
+		{Shape{}, Shape{3, 4}, 2},
+		{Shape{3, 4}, Shape{}, 1},
+		{Shape{3, 4}, Shape{4}, 1},
+		{Shape{4}, Shape{3, 4}, 2},
+		{Shape{3, 1}, Shape{3, 4}, 2},
+		{Shape{1, 4}, Shape{3, 1}, 0},
+		{Shape{2, 1, 4}, Shape{3, 1}, 0},
+		{Shape{3}, Shape{4}, 0},
+		{Shape{2, 3}, Shape{3, 3}, 0},
+	} {
+		want, wantErr := Broadcast(tc.a, tc.b)
+		got, err := broadcast2(tc.a, tc.b)
+		if (err != nil) != (wantErr != nil) || !got.Equal(want) {
+			t.Errorf("broadcast2(%v, %v) got:%v, %v want:%v, %v", tc.a, tc.b, got, err, want, wantErr)
+			continue
+		}
+		shared := 0
+		switch {
+		case err != nil:
+		case len(got) > 0 && len(tc.a) > 0 && &got[0] == &tc.a[0]:
+			shared = 1
+		case len(got) > 0 && len(tc.b) > 0 && &got[0] == &tc.b[0]:
+			shared = 2
+		case len(got) == 0:
+			shared = tc.share // nothing to share
+		}
+		if err == nil && shared != tc.share {
+			t.Errorf("broadcast2(%v, %v) shares operand got:%d want:%d", tc.a, tc.b, shared, tc.share)
+		}
+	}
+}
