@@ -33,7 +33,7 @@ func TestEvalAllocs(t *testing.T) {
 		limit float64
 	}{
 		{"a+b", func() *array.Array { return x.Add(y) }, 4},
-		{"(a*b+1)/a", func() *array.Array { return x.Mul(y).Add(1).Div(x) }, 7},
+		{"(a*b+1)/a", func() *array.Array { return x.Mul(y).Add(1).Div(x) }, 6},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			run := func() {

@@ -65,3 +65,23 @@ func BenchmarkBuild(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBinaryInterned builds a+b of two inputs of n elements that
+// exists already: the cost of building an elementwise op that hash-consing
+// finds (what each op of a repeated small expression pays).
+func BenchmarkBinaryInterned(b *testing.B) {
+	for _, n := range []int{1000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			x := Input(Float32, Shape{n}, "x")
+			y := Input(Float32, Shape{n}, "y")
+			keep := Binary(OpAdd, x, y)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if Binary(OpAdd, x, y) != keep {
+					b.Fatal("a new node")
+				}
+			}
+		})
+	}
+}
