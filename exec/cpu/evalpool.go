@@ -18,15 +18,16 @@ func newEvaluation(b *Backend, lp *lowPlan, alloc memory.Allocator) *evaluation 
 	}
 	n := len(lp.plan.Buffers)
 	e.b, e.lp, e.alloc = b, lp, alloc
-	e.bufs = resize(e.bufs, n)
-	e.owned = resize(e.owned, n)
-	e.ex.bases = resize(e.ex.bases, n)
+	e.bufs = zeroed(e.bufs, n)
+	e.owned = zeroed(e.owned, n)
+	e.ex.bases = zeroed(e.ex.bases, n)
 	e.ex.frames = e.frames
 	return e
 }
 
-// recycle clears e, which must hold no buffer any more (End freed them),
-// and returns it to its backend's pool with its frames.
+// recycle clears e, which must hold no buffer any more (End freed them
+// and cleared owned), and returns it to its backend's pool with its
+// frames: a pooled evaluation's tables are zero up to their capacity.
 func (e *evaluation) recycle() {
 	b := e.b
 	clear(e.bufs)
@@ -35,13 +36,11 @@ func (e *evaluation) recycle() {
 	b.evals.Put(e)
 }
 
-// resize returns s with length n and every element zero, reusing its
-// storage when it is large enough.
-func resize[T any](s []T, n int) []T {
+// zeroed returns s with length n, reusing its storage when it is large
+// enough; a pooled evaluation's tables are zero already (see recycle).
+func zeroed[T any](s []T, n int) []T {
 	if cap(s) < n {
 		return make([]T, n)
 	}
-	s = s[:n]
-	clear(s)
-	return s
+	return s[:n]
 }
