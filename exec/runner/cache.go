@@ -10,6 +10,7 @@ import (
 	"container/list"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"weak"
 
 	"github.com/fuseflow/fuseflow/exec"
@@ -28,8 +29,10 @@ type entry struct {
 	// elem is the entry's place in the LRU, nil once dropped.
 	elem *list.Element
 	// refs counts the cache's reference while cached and one per
-	// evaluation; the program is released when it drops to zero.
-	refs int
+	// evaluation; the program is released when it drops to zero. It is
+	// raised under cache.mu (while the cache's own reference keeps it
+	// above zero) and lowered with or without it.
+	refs atomic.Int64
 	// warm is the request the warm index maps to this entry: the IDs of
 	// its outputs (unique in the process, never reused, so equal IDs are
 	// the same node) and its bound nodes in slot order, held weakly.
@@ -88,7 +91,7 @@ func (c *cache) get(req *exec.Request, buf []*graph.Node) (*entry, []*graph.Node
 		}
 		select {
 		case <-e.ready:
-			e.refs++
+			e.refs.Add(1)
 			c.lru.MoveToFront(e.elem)
 			c.remember(e, req, slots)
 			c.mu.Unlock()
@@ -106,7 +109,8 @@ func (c *cache) get(req *exec.Request, buf []*graph.Node) (*entry, []*graph.Node
 	if !counted {
 		c.misses++
 	}
-	e := &entry{key: key, ready: make(chan struct{}), refs: 1}
+	e := &entry{key: key, ready: make(chan struct{})}
+	e.refs.Store(1)
 	e.elem = c.lru.PushFront(e)
 	c.entries[key] = e
 	var dead []Program
@@ -139,7 +143,7 @@ func (c *cache) get(req *exec.Request, buf []*graph.Node) (*entry, []*graph.Node
 			delete(c.entries, key)
 		}
 	} else {
-		e.refs++ // the caller's
+		e.refs.Add(1) // the caller's
 		if e.elem != nil {
 			c.remember(e, req, slots)
 		}
@@ -180,7 +184,7 @@ func (c *cache) lookupWarm(req *exec.Request, buf []*graph.Node) (*entry, []*gra
 		}
 		slots = append(slots, n)
 	}
-	e.refs++
+	e.refs.Add(1)
 	c.hits++
 	c.lru.MoveToFront(e.elem)
 	return e, slots
@@ -232,8 +236,7 @@ func (c *cache) drop(e *entry) Program {
 	e.elem = nil
 	delete(c.entries, e.key)
 	c.forgetWarm(e)
-	e.refs--
-	if e.refs == 0 {
+	if e.refs.Add(-1) == 0 {
 		return e.prog // nil while building: its builder holds no reference yet
 	}
 	return nil
@@ -241,11 +244,7 @@ func (c *cache) drop(e *entry) Program {
 
 // release gives back a reference from get.
 func (c *cache) release(e *entry) {
-	c.mu.Lock()
-	e.refs--
-	last := e.refs == 0
-	c.mu.Unlock()
-	if last && e.prog != nil {
+	if e.refs.Add(-1) == 0 && e.prog != nil {
 		e.prog.Release()
 	}
 }
