@@ -57,11 +57,11 @@ func newCache(t Target, capacity int) *cache {
 }
 
 // get returns the entry of req's plan, holding a reference the caller
-// gives back with release, and the bound nodes in slot order (in buf's
-// storage when it has room).
-func (c *cache) get(req *exec.Request, buf []*graph.Node) (*entry, []*graph.Node, error) {
-	if e, slots := c.lookupWarm(req, buf); e != nil {
-		return e, slots, nil
+// gives back with release, and the bound values in slot order (nil for a
+// slot req does not bind), appended to buf[:0].
+func (c *cache) get(req *exec.Request, buf []*exec.Tensor) (*entry, []*exec.Tensor, error) {
+	if e, vals := c.lookupWarm(req, buf); e != nil {
+		return e, vals, nil
 	}
 	if err := graph.Verify(req.Outputs...); err != nil {
 		return nil, nil, err
@@ -95,7 +95,7 @@ func (c *cache) get(req *exec.Request, buf []*graph.Node) (*entry, []*graph.Node
 			c.lru.MoveToFront(e.elem)
 			c.remember(e, req, slots)
 			c.mu.Unlock()
-			return e, slots, nil
+			return e, slotValues(req, slots, buf), nil
 		default:
 		}
 		c.mu.Unlock()
@@ -153,14 +153,23 @@ func (c *cache) get(req *exec.Request, buf []*graph.Node) (*entry, []*graph.Node
 	if err != nil {
 		return nil, nil, err
 	}
-	return e, slots, nil
+	return e, slotValues(req, slots, buf), nil
+}
+
+// slotValues appends to buf[:0] the values req binds to slots.
+func slotValues(req *exec.Request, slots []*graph.Node, buf []*exec.Tensor) []*exec.Tensor {
+	vals := buf[:0]
+	for _, n := range slots {
+		vals = append(vals, req.Bound[n])
+	}
+	return vals
 }
 
 // lookupWarm returns, with a reference, the entry last used for the very
 // outputs of req when req binds the very nodes it bound then, with the
-// same layouts, and those nodes in slot order appended to buf[:0]; else
+// same layouts, and their values in slot order appended to buf[:0]; else
 // nil.
-func (c *cache) lookupWarm(req *exec.Request, buf []*graph.Node) (*entry, []*graph.Node) {
+func (c *cache) lookupWarm(req *exec.Request, buf []*exec.Tensor) (*entry, []*exec.Tensor) {
 	if len(req.Outputs) == 0 {
 		return nil, nil
 	}
@@ -175,19 +184,19 @@ func (c *cache) lookupWarm(req *exec.Request, buf []*graph.Node) (*entry, []*gra
 			return nil, nil
 		}
 	}
-	slots := buf[:0]
+	vals := buf[:0]
 	for i, p := range e.slots {
 		n := p.Value()
 		t := req.Bound[n]
 		if n == nil || t == nil || !t.Layout.Equal(e.plan.Inputs[i].Layout) {
 			return nil, nil
 		}
-		slots = append(slots, n)
+		vals = append(vals, t)
 	}
 	e.refs.Add(1)
 	c.hits++
 	c.lru.MoveToFront(e.elem)
-	return e, slots
+	return e, vals
 }
 
 // idOf returns n's ID, 0 (no node's) for nil.

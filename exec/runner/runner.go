@@ -103,13 +103,13 @@ func (r *Runner) Eval(ctx context.Context, req *exec.Request) ([]*exec.Tensor, e
 	if req == nil {
 		return nil, fmt.Errorf("%s: Eval of a nil request", r.t.Name())
 	}
-	var sbuf [8]*graph.Node
-	e, slots, err := r.cache.get(req, sbuf[:0])
+	var vbuf [8]*exec.Tensor
+	e, vals, err := r.cache.get(req, vbuf[:0])
 	if err != nil {
 		return nil, err
 	}
 	defer r.cache.release(e)
-	return Run(ctx, r.t, e.plan, e.prog, req, slots)
+	return run(ctx, r.t, e.plan, e.prog, req, vals)
 }
 
 // Run evaluates plan p, prepared by t as prog, for req, whose bound
@@ -117,6 +117,17 @@ func (r *Runner) Eval(ctx context.Context, req *exec.Request) ([]*exec.Tensor, e
 // the cache, for a plan that is not in one. Ownership and errors are
 // Eval's.
 func Run(ctx context.Context, t Target, p *fuse.Plan, prog Program, req *exec.Request, slots []*graph.Node) (out []*exec.Tensor, err error) {
+	var vbuf [8]*exec.Tensor
+	vals := vbuf[:0]
+	for _, n := range slots {
+		vals = append(vals, req.Bound[n])
+	}
+	return run(ctx, t, p, prog, req, vals)
+}
+
+// run is Run with the bound values in slot order (nil where none is
+// bound).
+func run(ctx context.Context, t Target, p *fuse.Plan, prog Program, req *exec.Request, vals []*exec.Tensor) (out []*exec.Tensor, err error) {
 	plan := p
 	ev, err := t.Start(ctx, prog, req)
 	if err != nil {
@@ -132,7 +143,7 @@ func Run(ctx context.Context, t Target, p *fuse.Plan, prog Program, req *exec.Re
 	}
 	for i := range plan.Inputs {
 		in := &plan.Inputs[i]
-		v := req.Bound[slots[i]]
+		v := vals[i]
 		if v == nil {
 			return nil, fmt.Errorf("%s: no value bound for input %q (%v %v)", t.Name(), in.Label, in.Layout.Shape, in.Layout.DType)
 		}
