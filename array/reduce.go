@@ -150,6 +150,9 @@ func (a *Array) variance(name string, ddof int, axes []int, keep bool) *Array {
 func shift(x *graph.Node, axes []int) *graph.Node {
 	s := x.Shape()
 	norm, _ := graph.NormalizeAxes(axes, s.Rank())
+	if len(norm) == 0 {
+		return x // a 0-d x: its one element
+	}
 	last := norm[len(norm)-1]
 	at := func(p int) *graph.Node {
 		r := make([]graph.Range, s.Rank())
