@@ -43,6 +43,7 @@ type redKernel struct {
 	fold     []foldFn
 	col      []colOp
 	decides  bool // only Any and All: a row may stop once decided
+	direct   bool // the prologue only loads contiguous operands in place
 }
 
 func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
@@ -115,6 +116,12 @@ func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
 		rk.fold = append(rk.fold, f)
 		rk.col = append(rk.col, c)
 	}
+	rk.rawBools(k)
+	rk.direct = true
+	for _, st := range rk.pro.steps {
+		o := st.opd
+		rk.direct = rk.direct && st.kind == fuse.InstrLoad && !st.norm && rk.pro.opds[o].contig
+	}
 	if keep == nil {
 		keep = []int{}
 	}
@@ -122,6 +129,28 @@ func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
 		return nil, err
 	}
 	return rk, nil
+}
+
+// rawBools reads in place the bool loads that feed only Any and All
+// reductions: those test x != 0 themselves, so the load need not copy
+// its bytes to normalize them to 0 and 1.
+func (rk *redKernel) rawBools(k *fuse.Kernel) {
+	used := make([]bool, len(k.Body))
+	for _, in := range k.Body {
+		for _, a := range in.Args {
+			used[a] = true
+		}
+	}
+	for _, r := range k.Reductions {
+		if r.Op != graph.OpAny && r.Op != graph.OpAll {
+			used[r.Value] = true
+		}
+	}
+	for i := range rk.pro.steps {
+		if st := &rk.pro.steps[i]; st.norm && !used[i] {
+			st.norm = false
+		}
+	}
 }
 
 // spaceOrder returns the executor's order of k's axes, outer kept axes,
@@ -180,7 +209,7 @@ func (rk *redKernel) run(ctx context.Context, ex *runState, chunk, workers int) 
 		}
 	case rk.o2 > 1:
 		err = rk.columns(ctx, ex, accs, chunk, workers)
-	case rk.inner <= chunk && !(rk.decides && rk.inner >= 8*decideStep):
+	case rk.inner <= chunk && !(rk.decides && !rk.direct && rk.inner >= 8*decideStep):
 		err = rk.shortRows(ctx, ex, accs, chunk, workers)
 	default:
 		err = rk.longRows(ctx, ex, accs, chunk, workers)
@@ -201,10 +230,12 @@ func (rk *redKernel) shortRows(ctx context.Context, ex *runState, accs []unsafe.
 		o0 := t * per
 		o1 := min(rk.outer, o0+per)
 		rk.pro.runChunk(f, ex.bases, nil, o0*R, (o1-o0)*R)
+		var s accum // one state reused: a state passed to a fold escapes
 		for j, r := range rk.reds {
 			p, es, rs := f.ptr[r.Value], rk.vdt[j].Size(), r.DType.Size()
+			init := initAccum(r.Op, rk.vdt[j])
 			for o := o0; o < o1; o++ {
-				s := initAccum(r.Op, rk.vdt[j])
+				s = init
 				rk.fold[j](&s, at(p, (o-o0)*R, es), R, 0)
 				finish(r.Op, r.DType, &s, at(accs[j], o, rs))
 			}

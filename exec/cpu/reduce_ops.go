@@ -74,6 +74,7 @@ func initFoldTab() {
 	foldInt[uint8](graph.Bool)
 	foldInt[int32](graph.Int32)
 	foldInt[int64](graph.Int64)
+	initBoolTab()
 }
 
 func foldFloat[T floats](d graph.DType) {
