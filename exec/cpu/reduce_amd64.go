@@ -24,6 +24,7 @@ func registerReduceVector() {
 	vectorize("column sum float32", &addWiden32, addWidenVec32)
 	vectorize("first equal float32", &eqIndex32, eqIndexVec(eqIndexF32))
 	vectorize("first equal float64", &eqIndex64, eqIndexVec(eqIndexF64))
+	registerBoolVector()
 }
 
 func addWidenVec32(a []float64, x []float32) {

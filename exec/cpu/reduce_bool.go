@@ -27,8 +27,16 @@ func nonzero(x uint64) uint64 { return (((x & lo7) + lo7) | x) & hi1 }
 
 func le64(b []byte) uint64 { return endian.LittleEndian.Uint64(b) }
 
-// anyByte reports whether a byte of v is nonzero.
-func anyByte(v []byte) bool {
+// anyByte, orCols and andNonzeroCols are variables so that vector versions
+// (reduce_bool_amd64.go) can take their place.
+var (
+	anyByte        = anyByteGo
+	orCols         = orColsGo
+	andNonzeroCols = andNonzeroColsGo
+)
+
+// anyByteGo reports whether a byte of v is nonzero.
+func anyByteGo(v []byte) bool {
 	for len(v) >= 64 {
 		w := v[:64:64]
 		x := (le64(w[0:]) | le64(w[8:])) | (le64(w[16:]) | le64(w[24:]))
@@ -67,10 +75,10 @@ func allRowBytes(s *accum, p unsafe.Pointer, n int, _ int64) {
 	}
 }
 
-// orCols sets a[k] |= x[k]; andNonzeroCols clears a[k] where x[k] is zero
-// (a's bytes are 0 or 0x80); setNonzero sets a[k] to 0x80 where x[k] is
+// orColsGo sets a[k] |= x[k]; andNonzeroColsGo clears a[k] where x[k] is zero
+// (a's bytes are 0 or nonzero); setNonzero sets a[k] to 0x80 where x[k] is
 // nonzero and to 0 elsewhere.
-func orCols(a, x []byte) {
+func orColsGo(a, x []byte) {
 	a = a[:len(x)]
 	for len(x) >= 32 {
 		w, b := x[:32:32], a[:32:32]
@@ -85,7 +93,7 @@ func orCols(a, x []byte) {
 	}
 }
 
-func andNonzeroCols(a, x []byte) {
+func andNonzeroColsGo(a, x []byte) {
 	a = a[:len(x)]
 	for len(x) >= 32 {
 		w, b := x[:32:32], a[:32:32]

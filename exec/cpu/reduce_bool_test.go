@@ -22,7 +22,8 @@ import (
 // the byte scans' word boundaries. "any" data is zero but for one
 // nonzero byte, "all" data nonzero (bytes 1 to 255) but for one zero;
 // the input also feeds a Sum in a second graph, so its loads are
-// normalized there and read raw in the first.
+// normalized there and read raw in the first. With the vector loops on
+// and off.
 func TestAnyAllBytes(t *testing.T) {
 	var lens []int
 	for n := 1; n <= 17; n++ {
@@ -32,6 +33,14 @@ func TestAnyAllBytes(t *testing.T) {
 	backends := []*cpu.Backend{cpu.New(cpu.Options{Chunk: 7}), cpu.New(cpu.Options{Chunk: 64, Workers: 3}),
 		cpu.New(cpu.Options{})}
 	r := rand.New(rand.NewPCG(5, 6))
+	for _, vec := range []bool{true, false} {
+		was := cpu.SetVector(vec)
+		anyAllBytes(t, fmt.Sprintf("vec=%v", vec), lens, backends, r)
+		cpu.SetVector(was)
+	}
+}
+
+func anyAllBytes(t *testing.T, vec string, lens []int, backends []*cpu.Backend, r *rand.Rand) {
 	for _, n := range lens {
 		shapes := []struct {
 			shape graph.Shape
@@ -73,7 +82,7 @@ func TestAnyAllBytes(t *testing.T) {
 						mixed = append(mixed, graph.Reduce(graph.OpSum, in, axes, false))
 					}
 					bound := map[*graph.Node]*exec.Tensor{in: tn}
-					name := fmt.Sprintf("%v %s byte at %d", s.shape, fill, pos)
+					name := fmt.Sprintf("%s %v %s byte at %d", vec, s.shape, fill, pos)
 					checkReduce(t, name, backends, raw, bound, alloc)
 					checkReduce(t, name+" with sum", backends, mixed, bound, alloc)
 					tn.Release()
