@@ -41,6 +41,7 @@ type redKernel struct {
 	reds     []fuse.Reduction
 	vdt      []graph.DType // dtype of each reduced value
 	fold     []foldFn
+	rows     []rowsFn // row-block loop of each reduction
 	col      []colOp
 	decides  bool // only Any and All: a row may stop once decided
 	direct   bool // the prologue only loads contiguous operands in place
@@ -115,6 +116,11 @@ func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
 		rk.vdt = append(rk.vdt, d)
 		rk.fold = append(rk.fold, f)
 		rk.col = append(rk.col, c)
+		rows := rowsTab[r.Op][d]
+		if rows == nil || rowsOut[r.Op][d] != r.DType {
+			rows = foldRows(r.Op, d, r.DType, f)
+		}
+		rk.rows = append(rk.rows, rows)
 	}
 	rk.rawBools(k)
 	rk.direct = true
@@ -220,7 +226,8 @@ func (rk *redKernel) run(ctx context.Context, ex *runState, chunk, workers int) 
 	return runProg(ctx, rk.epi, ex, accs, chunk, workers)
 }
 
-// shortRows reduces whole rows, max(1, chunk/inner) per task.
+// shortRows reduces whole rows, max(1, chunk/inner) per task, by the
+// row-block loops.
 func (rk *redKernel) shortRows(ctx context.Context, ex *runState, accs []unsafe.Pointer, chunk, workers int) error {
 	R := rk.inner
 	per := max(1, chunk/R)
@@ -230,15 +237,8 @@ func (rk *redKernel) shortRows(ctx context.Context, ex *runState, accs []unsafe.
 		o0 := t * per
 		o1 := min(rk.outer, o0+per)
 		rk.pro.runChunk(f, ex.bases, nil, o0*R, (o1-o0)*R)
-		var s accum // one state reused: a state passed to a fold escapes
 		for j, r := range rk.reds {
-			p, es, rs := f.ptr[r.Value], rk.vdt[j].Size(), r.DType.Size()
-			init := initAccum(r.Op, rk.vdt[j])
-			for o := o0; o < o1; o++ {
-				s = init
-				rk.fold[j](&s, at(p, (o-o0)*R, es), R, 0)
-				finish(r.Op, r.DType, &s, at(accs[j], o, rs))
-			}
+			rk.rows[j](at(accs[j], o0, r.DType.Size()), f.ptr[r.Value], R, o1-o0)
 		}
 	})
 }

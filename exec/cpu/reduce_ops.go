@@ -75,6 +75,7 @@ func initFoldTab() {
 	foldInt[int32](graph.Int32)
 	foldInt[int64](graph.Int64)
 	initBoolTab()
+	initRowsTab()
 }
 
 func foldFloat[T floats](d graph.DType) {
