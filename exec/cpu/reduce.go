@@ -199,8 +199,8 @@ func spaceOrder(k *fuse.Kernel, keep, reduced []int, cols bool) ([]int, int) {
 func (rk *redKernel) run(ctx context.Context, ex *runState, chunk, workers int) error {
 	nred := len(rk.reds)
 	accs := make([]unsafe.Pointer, nred)
-	for j := range accs {
-		mem := make([]uint64, max(rk.outer, 1))
+	for j, r := range rk.reds {
+		mem := make([]uint64, max((rk.outer*r.DType.Size()+7)/8, 1))
 		accs[j] = unsafe.Pointer(&mem[0])
 	}
 	var err error
