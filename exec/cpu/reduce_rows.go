@@ -91,11 +91,21 @@ func sumRows[T floats](dst, p unsafe.Pointer, r, rows int) {
 		}
 		return
 	}
+	fold, s := rowFold(graph.OpSum, v), new(accum) // one state: it escapes
 	for i := range out {
-		s := accum{f: negZero}
-		sumRowF[T](&s, unsafe.Pointer(&v[r*i]), r, 0)
+		*s = accum{f: negZero}
+		fold(s, unsafe.Pointer(&v[r*i]), r, 0)
 		out[i] = T(s.f)
 	}
+}
+
+// rowFold returns the row fold of op over v's dtype (the vector loop
+// where one is registered).
+func rowFold[T floats](op graph.Op, v []T) foldFn {
+	if _, f32 := any(v).([]float32); f32 {
+		return foldTab[op][graph.Float32]
+	}
+	return foldTab[op][graph.Float64]
 }
 
 func prodRows[T floats](dst, p unsafe.Pointer, r, rows int) {
@@ -110,13 +120,14 @@ func prodRows[T floats](dst, p unsafe.Pointer, r, rows int) {
 }
 
 // maxRows and minRows: a row of fewer than 8 values in float64 from the
-// empty state, as maxRowF and minRowF; a longer one by them.
+// empty state, as maxRowF and minRowF; a longer one by the row fold.
 func maxRows[T floats](dst, p unsafe.Pointer, r, rows int) {
 	out, v := view[T](dst, rows), view[T](p, r*rows)
 	if r >= 8 {
+		fold, s := rowFold(graph.OpReduceMax, v), new(accum)
 		for i := range out {
-			s := accum{f: math.Inf(-1)}
-			maxRowF[T](&s, unsafe.Pointer(&v[r*i]), r, 0)
+			*s = accum{f: math.Inf(-1)}
+			fold(s, unsafe.Pointer(&v[r*i]), r, 0)
 			out[i] = T(s.f)
 		}
 		return
@@ -133,9 +144,10 @@ func maxRows[T floats](dst, p unsafe.Pointer, r, rows int) {
 func minRows[T floats](dst, p unsafe.Pointer, r, rows int) {
 	out, v := view[T](dst, rows), view[T](p, r*rows)
 	if r >= 8 {
+		fold, s := rowFold(graph.OpReduceMin, v), new(accum)
 		for i := range out {
-			s := accum{f: math.Inf(1)}
-			minRowF[T](&s, unsafe.Pointer(&v[r*i]), r, 0)
+			*s = accum{f: math.Inf(1)}
+			fold(s, unsafe.Pointer(&v[r*i]), r, 0)
 			out[i] = T(s.f)
 		}
 		return
@@ -156,9 +168,10 @@ func argRows[T floats](isMax bool) rowsFn {
 	return func(dst, p unsafe.Pointer, r, rows int) {
 		out, v := view[int64](dst, rows), view[T](p, r*rows)
 		if r >= argShort {
+			s := new(accum)
 			for i := range out {
-				s := accum{x: -1}
-				fold(&s, unsafe.Pointer(&v[r*i]), r, 0)
+				*s = accum{x: -1}
+				fold(s, unsafe.Pointer(&v[r*i]), r, 0)
 				out[i] = s.x
 			}
 			return
