@@ -155,6 +155,12 @@ func byteState(isAny bool) colOp {
 		read: func(st unsafe.Pointer, _, k int) accum {
 			return accum{i: int64(b2u(*(*byte)(at(st, k, 1)) != 0))}
 		},
+		decided: func(st unsafe.Pointer, n int) bool {
+			if isAny {
+				return allBytes(view[byte](st, n))
+			}
+			return !anyByte(view[byte](st, n))
+		},
 	}
 }
 

@@ -130,3 +130,55 @@ func TestAnyAllBytesDecided(t *testing.T) {
 		}
 	}
 }
+
+// TestAnyAllColumnsDecided checks Any and All over leading axes whose
+// columns are all decided at row d (Any: a row of nonzero bytes in zero
+// data; All: a row of zeros in nonzero data) but for column 1, decided
+// only at row e or never, so that column tasks stop early in some pieces
+// and not in others; over bool input (byte states) and over floats
+// (through a comparison).
+func TestAnyAllColumnsDecided(t *testing.T) {
+	backends := []*cpu.Backend{cpu.New(cpu.Options{Chunk: 1000, Workers: 3}), cpu.New(cpu.Options{}),
+		cpu.New(cpu.Options{Workers: 1})}
+	for _, cols := range []int{3, 100, 9000} {
+		rows := 3000
+		if cols == 9000 {
+			rows = 300
+		}
+		for _, c := range []struct{ d, e int }{{0, 1}, {5, rows - 1}, {100, -1}, {rows - 1, -1}} {
+			for _, fill := range []uint8{0, 1} {
+				alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				shape := graph.Shape{rows, cols}
+				in := graph.Input(graph.Bool, shape, "x")
+				tn, err := exec.NewTensor(alloc, graph.Bool, shape)
+				if err != nil {
+					t.Fatal(err)
+				}
+				v := exec.Elems[uint8](tn)
+				for k := range v {
+					v[k] = fill
+				}
+				for k := range cols {
+					if k != 1 {
+						v[c.d*cols+k] = 1 - fill
+					}
+				}
+				if c.e >= 0 {
+					v[c.e*cols+1] = 1 - fill
+				}
+				f := graph.Cast(in, graph.Float32)
+				nz := graph.Binary(graph.OpNe, f, graph.FloatConst(graph.Float32, 0))
+				outs := []*graph.Node{
+					graph.Reduce(graph.OpAny, in, []int{0}, false),
+					graph.Reduce(graph.OpAll, in, []int{0}, false),
+					graph.Reduce(graph.OpAny, nz, []int{0}, false),
+					graph.Reduce(graph.OpAll, f, []int{0}, false),
+				}
+				name := fmt.Sprintf("%v fill %d, decided at %d, column 1 at %d", shape, fill, c.d, c.e)
+				checkReduce(t, name, backends, outs, map[*graph.Node]*exec.Tensor{in: tn}, alloc)
+				tn.Release()
+				alloc.AssertSize(t, 0)
+			}
+		}
+	}
+}

@@ -25,6 +25,9 @@ import (
 // empty states, fold folds a later row, and read returns state k as an
 // accum.
 //
+// A state with decided (Any and All) may stop folding rows once every
+// state is decided.
+//
 // A state with flush (the float32 sum) keeps part of itself in a short
 // accumulator: the caller flushes states 0 to n-1 after every colFlush
 // rows and before reading them.
@@ -35,6 +38,9 @@ type colOp struct {
 	fold  func(st unsafe.Pointer, w, k0 int, p unsafe.Pointer, n int, row int64)
 	read  func(st unsafe.Pointer, w, k int) accum
 	flush func(st unsafe.Pointer, w, n int)
+	// decided (Any and All) reports whether states 0 to n-1 are all
+	// decided: no later row can change them.
+	decided func(st unsafe.Pointer, n int) bool
 }
 
 // colFlush is the number of rows a float32 column sum adds in float32
@@ -341,6 +347,14 @@ func boolState[T elems](isAny bool) colOp {
 			}
 		},
 		read: func(st unsafe.Pointer, _, k int) accum { return accum{i: *(*int64)(at(st, k, 8))} },
+		decided: func(st unsafe.Pointer, n int) bool {
+			for _, a := range view[int64](st, n) {
+				if a != init^1 {
+					return false
+				}
+			}
+			return true
+		},
 	}
 }
 

@@ -2,12 +2,14 @@
 // of the O1 slabs is R rows of O2 contiguous columns, folded row by row
 // into per-column typed states (reduce_colops.go). A task owns one slab,
 // one block of columns and one piece of the rows; the pieces' states are
-// combined in range order.
+// combined in range order. Tasks of Any and All stop once every state of
+// their block is decided.
 
 package cpu
 
 import (
 	"context"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/fuseflow/fuseflow/graph"
@@ -29,6 +31,9 @@ const (
 	// piece folds many rows to make that cost small.
 	colTasks   = 32
 	colMinRows = 512
+	// colCheck is the (super-)rows an Any or All column task folds
+	// between checks whether all its states are decided.
+	colCheck = 64
 )
 
 // colPlan is the split of a column reduction.
@@ -63,6 +68,17 @@ func (rk *redKernel) colPlan(chunk int) colPlan {
 	return c
 }
 
+// colDecides reports whether the kernel is of Any and All only, each
+// with a decided test of its column states.
+func (rk *redKernel) colDecides() bool {
+	for _, op := range rk.col {
+		if op.decided == nil {
+			return false
+		}
+	}
+	return rk.decides
+}
+
 // columns runs the column reduction into accs.
 func (rk *redKernel) columns(ctx context.Context, ex *runState, accs []unsafe.Pointer, chunk, workers int) error {
 	O2, R, nred := rk.o2, rk.inner, len(rk.reds)
@@ -80,6 +96,12 @@ func (rk *redKernel) columns(ctx context.Context, ex *runState, accs []unsafe.Po
 	// output point o.
 	parts := make([]accum, rk.outer*c.pieces*nred)
 	tasks := rk.o1 * c.blocks * c.pieces
+	// decided[t/pieces]: a piece of the block found all its states
+	// decided, so the other pieces of the block need fold no more.
+	var decided []atomic.Bool
+	if rk.colDecides() {
+		decided = make([]atomic.Bool, rk.o1*c.blocks)
+	}
 	err := parallel(ctx, workers, tasks, func(w, t int) {
 		f := ex.frame(w, rk.pro, chunk)
 		p := t % c.pieces
@@ -118,10 +140,33 @@ func (rk *redKernel) columns(ctx context.Context, ex *runState, accs []unsafe.Po
 				}
 			}
 		}
+		// stop reports, every colCheck (super-)rows of an Any/All kernel,
+		// whether this block is decided, here or in another piece.
+		since := 0
+		stop := func(n int) bool {
+			if decided == nil {
+				return false
+			}
+			if since++; since < colCheck {
+				return false
+			}
+			since = 0
+			if decided[t/c.pieces].Load() {
+				return true
+			}
+			for j, op := range rk.col {
+				if !op.decided(st[j], n) {
+					return false
+				}
+			}
+			decided[t/c.pieces].Store(true)
+			return true
+		}
 		base := o1 * R * O2
 		if c.blocks == 1 && c.w <= chunk {
 			// Whole rows: evaluate as many super-rows as a chunk holds.
 			per := max(1, chunk/c.w) * c.m
+		wide:
 			for a := r0; a < r1; a += per {
 				b := min(r1, a+per)
 				rk.pro.runChunk(f, ex.bases, nil, base+a*O2, (b-a)*O2)
@@ -129,6 +174,9 @@ func (rk *redKernel) columns(ctx context.Context, ex *runState, accs []unsafe.Po
 					fold((row-a)*O2, 0, (min(b, row+c.m)-row)*O2, row)
 					first = false
 					flush(false)
+					if stop(c.w) {
+						break wide
+					}
 				}
 			}
 		} else {
@@ -141,6 +189,9 @@ func (rk *redKernel) columns(ctx context.Context, ex *runState, accs []unsafe.Po
 				}
 				first = false
 				flush(false)
+				if stop(width) {
+					break
+				}
 			}
 		}
 		flush(true)
