@@ -224,8 +224,12 @@ func anyRowsBytes(dst, p unsafe.Pointer, r, rows int) {
 		}
 		return
 	}
+	scan := anyByteGo
+	if r >= 128 {
+		scan = anyByte
+	}
 	for i := range out {
-		out[i] = b2u(anyByteGo(v[r*i : r*i+r]))
+		out[i] = b2u(scan(v[r*i : r*i+r]))
 	}
 }
 
