@@ -32,34 +32,41 @@ func eqIndexGo[T elems](r []T, x T) int {
 
 // argRowF folds a chunk of floats into an ArgMax (isMax) or ArgMin state.
 func argRowF[T floats](isMax bool) foldFn {
-	var z T
+	return func(s *accum, p unsafe.Pointer, n int, pos int64) {
+		argChunkF[T](isMax, new(accum), s, p, n, pos)
+	}
+}
+
+// argChunkF folds the n floats at p, the first at position pos, into
+// the ArgMax (isMax) or ArgMin state s; e is scratch for the extreme (a
+// state passed to a row fold escapes, so callers that fold many rows
+// keep one).
+func argChunkF[T floats](isMax bool, e, s *accum, p unsafe.Pointer, n int, pos int64) {
+	if n == 0 {
+		return
+	}
 	d, ext, init := graph.Float64, graph.OpReduceMin, math.Inf(1)
-	if _, ok := any(z).(float32); ok {
+	if _, ok := any(T(0)).(float32); ok {
 		d = graph.Float32
 	}
 	if isMax {
 		ext, init = graph.OpReduceMax, math.Inf(-1)
 	}
-	return func(s *accum, p unsafe.Pointer, n int, pos int64) {
-		if n == 0 {
-			return
+	v := view[T](p, n)
+	*e = accum{f: init}
+	foldTab[ext][d](e, p, n, 0)
+	var k int
+	switch {
+	case e.f != e.f:
+		for k = 0; v[k] == v[k]; k++ {
 		}
-		v := view[T](p, n)
-		e := accum{f: init}
-		foldTab[ext][d](&e, p, n, 0)
-		var k int
-		switch {
-		case e.f != e.f:
-			for k = 0; v[k] == v[k]; k++ {
-			}
-		case d == graph.Float32:
-			k = eqIndex32(any(v).([]float32), float32(e.f))
-		default:
-			k = eqIndex64(any(v).([]float64), e.f)
-		}
-		if x := float64(v[k]); s.x < 0 || better(isMax, x, s.f) {
-			s.f, s.x = x, pos+int64(k)
-		}
+	case d == graph.Float32:
+		k = eqIndex32(any(v).([]float32), float32(e.f))
+	default:
+		k = eqIndex64(any(v).([]float64), e.f)
+	}
+	if x := float64(v[k]); s.x < 0 || better(isMax, x, s.f) {
+		s.f, s.x = x, pos+int64(k)
 	}
 }
 

@@ -164,14 +164,13 @@ func minRows[T floats](dst, p unsafe.Pointer, r, rows int) {
 // argRows writes each row's first index of its extreme, or of its first
 // NaN (r > 0).
 func argRows[T floats](isMax bool) rowsFn {
-	fold := argRowF[T](isMax)
 	return func(dst, p unsafe.Pointer, r, rows int) {
 		out, v := view[int64](dst, rows), view[T](p, r*rows)
 		if r >= argShort {
-			s := new(accum)
+			var e, s accum
 			for i := range out {
-				*s = accum{x: -1}
-				fold(s, unsafe.Pointer(&v[r*i]), r, 0)
+				s = accum{x: -1}
+				argChunkF[T](isMax, &e, &s, unsafe.Pointer(&v[r*i]), r, 0)
 				out[i] = s.x
 			}
 			return
