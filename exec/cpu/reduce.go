@@ -9,7 +9,8 @@
 // kept axes, and of the reduced ones (ArgMax's indices), is the kernel's.
 //
 // Rows (O2 = 1): an output point reduces R consecutive points. Rows of at
-// most a chunk are reduced whole, several per task; longer rows are split
+// most a chunk are reduced whole, several per task, a block of them per
+// call (reduce_rows.go); longer rows are split
 // into pieces of up to rowPiece chunks whose partial states are combined
 // in range order. Columns (O2 > 1): each O1 slab is a block of R rows of
 // O2 columns, read row by row into typed per-column states (colTab); the
@@ -18,7 +19,9 @@
 // when there are few such blocks the rows are split into pieces, combined
 // in range order. Every split depends on the sizes and the chunk only,
 // never on the number of workers, so results are the same for any
-// worker count. Rows of Any and All stop once their result is decided.
+// worker count. Rows of Any and All stop once their result is decided,
+// and so do column tasks once all their columns are; a bool load that
+// feeds only Any and All is read in place (reduce_bool.go).
 
 package cpu
 
@@ -257,7 +260,9 @@ const decideStep = 256
 // once every result is decided (Any true, All false), in this piece and
 // in the pieces not yet started; rows of at least 8*decideStep points
 // and at most a chunk then take this path too, one per task, evaluated
-// in growing steps.
+// in growing steps, unless the prologue only loads in place (rk.direct:
+// evaluating costs nothing, and the row scans stop at the deciding
+// value).
 func (rk *redKernel) longRows(ctx context.Context, ex *runState, accs []unsafe.Pointer, chunk, workers int) error {
 	R, nred := rk.inner, len(rk.reds)
 	piece, step := rowPiece*chunk, chunk
