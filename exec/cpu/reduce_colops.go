@@ -254,20 +254,16 @@ func argState[T elems](isMax, float bool) colOp {
 		},
 		fold: func(st unsafe.Pointer, w, k0 int, p unsafe.Pointer, n int, row int64) {
 			best, idx := view[T](at(st, k0, es), n), view[int64](at(st, w+k0, 8), n)
-			if float {
-				argColsF(isMax, best, idx, view[T](p, n), row)
-				return
-			}
 			if isMax {
 				for k, v := range view[T](p, n) {
-					if v > best[k] {
+					if b := best[k]; v > b || (v != v && b == b) {
 						best[k], idx[k] = v, row
 					}
 				}
 				return
 			}
 			for k, v := range view[T](p, n) {
-				if v < best[k] {
+				if b := best[k]; v < b || (v != v && b == b) {
 					best[k], idx[k] = v, row
 				}
 			}
@@ -279,38 +275,6 @@ func argState[T elems](isMax, float bool) colOp {
 			}
 			return accum{i: int64(v), x: x}
 		},
-	}
-}
-
-// argColsF folds row x of floats into the ArgMax (isMax) or ArgMin
-// states best and idx without branches on the data: the index moves
-// where x is strictly better (a conditional move), the best follows Go's
-// max (min), which turns NaN at the first NaN and stays so, and the
-// rare first NaN of a column moves its index by a branch.
-func argColsF[T elems](isMax bool, best []T, idx []int64, x []T, row int64) {
-	best, idx = best[:len(x)], idx[:len(x)]
-	if isMax {
-		for k, v := range x {
-			b, i := best[k], idx[k]
-			if v > b {
-				i = row
-			}
-			if v != v && b == b {
-				i = row
-			}
-			best[k], idx[k] = max(b, v), i
-		}
-		return
-	}
-	for k, v := range x {
-		b, i := best[k], idx[k]
-		if v < b {
-			i = row
-		}
-		if v != v && b == b {
-			i = row
-		}
-		best[k], idx[k] = min(b, v), i
 	}
 }
 
