@@ -161,6 +161,22 @@ func byteState(isAny bool) colOp {
 			}
 			return !anyByte(view[byte](st, n))
 		},
+		collect: func(st unsafe.Pointer, m, o2, cols int, dst unsafe.Pointer) {
+			d := view[byte](dst, cols)
+			for k := range d {
+				d[k] = b2u(*(*byte)(at(st, k, 1)) != 0)
+			}
+			for i := 1; i < m; i++ {
+				sub := view[byte](at(st, i*o2, 1), cols)
+				for k, b := range sub {
+					if isAny {
+						d[k] |= b2u(b != 0)
+					} else {
+						d[k] &= b2u(b != 0)
+					}
+				}
+			}
+		},
 	}
 }
 

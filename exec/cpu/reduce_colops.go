@@ -41,6 +41,10 @@ type colOp struct {
 	// decided (Any and All) reports whether states 0 to n-1 are all
 	// decided: no later row can change them.
 	decided func(st unsafe.Pointer, n int) bool
+	// collect (bool Any and All), where set, writes the bool results of
+	// columns 0 to cols-1 to dst, each combining the states k, o2+k, ...
+	// of the m sub-rows of a super-row.
+	collect func(st unsafe.Pointer, m, o2, cols int, dst unsafe.Pointer)
 }
 
 // colFlush is the number of rows a float32 column sum adds in float32

@@ -93,8 +93,17 @@ func (rk *redKernel) columns(ctx context.Context, ex *runState, accs []unsafe.Po
 		states[w] = make([]uint64, words)
 	}
 	// parts[((o*pieces)+p)*nred+j] is piece p's state of reduction j at
-	// output point o.
-	parts := make([]accum, rk.outer*c.pieces*nred)
+	// output point o; a reduction whose states collect their results
+	// (one piece, bool results) writes them to accs[j] directly.
+	direct := make([]bool, nred)
+	nparts := 0
+	for j, r := range rk.reds {
+		direct[j] = c.pieces == 1 && rk.col[j].collect != nil && r.DType == graph.Bool
+		if !direct[j] {
+			nparts = rk.outer * c.pieces * nred
+		}
+	}
+	parts := make([]accum, nparts)
 	tasks := rk.o1 * c.blocks * c.pieces
 	// decided[t/pieces]: a piece of the block found all its states
 	// decided, so the other pieces of the block need fold no more.
@@ -202,6 +211,10 @@ func (rk *redKernel) columns(ctx context.Context, ex *runState, accs []unsafe.Po
 		}
 		for j, r := range rk.reds {
 			op := rk.col[j]
+			if direct[j] {
+				op.collect(st[j], c.m, O2, cols, at(accs[j], o1*O2+col0, 1))
+				continue
+			}
 			arg, float := r.Op == graph.OpArgMax || r.Op == graph.OpArgMin, rk.vdt[j].IsFloat()
 			for k := range cols {
 				s := op.read(st[j], c.w, k)
@@ -225,6 +238,9 @@ func (rk *redKernel) columns(ctx context.Context, ex *runState, accs []unsafe.Po
 		return err
 	}
 	for j, r := range rk.reds {
+		if direct[j] {
+			continue
+		}
 		float := rk.vdt[j].IsFloat()
 		for o := range rk.outer {
 			s := parts[o*c.pieces*nred+j]
