@@ -316,6 +316,7 @@ func (b *Backend) Stats() Stats {
 func (b *Backend) Close() error {
 	b.closeOnce.Do(func() {
 		b.runner.Forget()
+		kernelDevices.Delete(b)
 		errs := []error{b.lanes.close(), b.modules.close()}
 		if live := b.pool.close(); live > 0 {
 			errs = append(errs, fmt.Errorf("cuda: %s closed with %d bytes of device memory still live", b.Name(), live))

@@ -47,6 +47,7 @@ type kernelFunc struct {
 	dynMax int
 }
 
+// kernelDevices holds each open backend's kernel device (Close drops it).
 var kernelDevices sync.Map // *Backend -> *kernelDevice
 
 // KernelDevice returns the backend as a device for explicit kernels
