@@ -126,7 +126,7 @@ func TestCallFusesAround(t *testing.T) {
 			require.NoError(t, err)
 			var kinds []fuse.Kind
 			for _, k := range pl.Kernels {
-				kinds = append(kinds, k.Kind)
+				kinds = append(kinds, k.Kind())
 			}
 			require.Equal(t, []fuse.Kind{fuse.KindMap, fuse.KindCall, fuse.KindReduce}, kinds, fuse.Explain(pl))
 			require.Equal(t, "call_Saxpy", pl.Kernels[1].Name)
@@ -204,7 +204,7 @@ func TestCallTwoOutputs(t *testing.T) {
 			require.NoError(t, err)
 			calls := 0
 			for _, k := range both.Kernels {
-				if k.Kind == fuse.KindCall {
+				if k.Kind() == fuse.KindCall {
 					calls++
 				}
 			}

@@ -28,7 +28,7 @@ func TestCompileSkipsCalls(t *testing.T) {
 	p, err := fuse.Build([]*graph.Node{s}, map[*graph.Node]graph.Layout{
 		x: graph.ContiguousLayout(graph.Float32, graph.Shape{256}), y: graph.ContiguousLayout(graph.Float32, graph.Shape{256})})
 	require.NoError(t, err)
-	require.Equal(t, fuse.KindCall, p.Kernels[1].Kind)
+	require.Equal(t, fuse.KindCall, p.Kernels[1].Kind())
 	m, err := codegen.Compile(p, codegen.H100(), codegen.Options{})
 	require.NoError(t, err)
 	require.Len(t, m.Kernels, 3)

@@ -167,11 +167,11 @@ func cases() []gcase {
 // reduced range over several blocks with scratch memory for the partials
 // (ChooseGeometry splits only very long columns).
 func splitColumns(k *fuse.Kernel, g *codegen.Geometry) {
-	if k.Kind != fuse.KindReduce || g.Strategy != codegen.StrategyColumn {
+	if k.Kind() != fuse.KindReduce || g.Strategy != codegen.StrategyColumn {
 		return
 	}
 	part := 0
-	for _, r := range k.Reductions {
+	for _, r := range k.Reduce().Reductions {
 		part += 8
 		if r.Op == graph.OpArgMax || r.Op == graph.OpArgMin {
 			part += 8
@@ -204,8 +204,8 @@ func TestCases(t *testing.T) {
 			var strat []codegen.Strategy
 			for i := range p.Kernels {
 				k := &p.Kernels[i]
-				kinds = append(kinds, k.Kind)
-				if k.Kind == fuse.KindReduce {
+				kinds = append(kinds, k.Kind())
+				if k.Kind() == fuse.KindReduce {
 					g, err := codegen.ChooseGeometry(k, tg)
 					require.NoError(t, err)
 					strat = append(strat, g.Strategy)

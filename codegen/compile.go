@@ -85,7 +85,7 @@ func Compile(p *fuse.Plan, t Target, opts Options) (*Module, error) {
 	m := &Module{Kernels: make([]Signature, len(p.Kernels))}
 	for i := range p.Kernels {
 		k := &p.Kernels[i]
-		if k.Kind == fuse.KindCall {
+		if k.Kind() == fuse.KindCall {
 			continue
 		}
 		fn, sig, err := Lower(k, t)

@@ -37,8 +37,8 @@ func Annotate(p *fuse.Plan, t Target) (fuse.Annotator, error) {
 	a := &annotation{target: t.Name, notes: make([]string, len(p.Kernels))}
 	for i := range p.Kernels {
 		k := &p.Kernels[i]
-		if k.Call != nil {
-			a.notes[i] = "explicit kernel " + k.Call.Kernel.Name() + " (its own PTX)"
+		if k.Call() != nil {
+			a.notes[i] = "explicit kernel " + k.Call().Kernel.Name() + " (its own PTX)"
 			continue
 		}
 		g, err := ChooseGeometry(k, t)

@@ -141,15 +141,16 @@ func ChooseGeometry(k *fuse.Kernel, t Target) (Geometry, error) {
 		}
 	}
 	total := rows * rowLen
-	if k.Kind == fuse.KindReduce {
+	if k.Kind() == fuse.KindReduce {
 		g.Rows, g.RowLen = rows, rowLen
 	}
 	g.Index32 = index32(k)
 	bad := func(format string, args ...any) (Geometry, error) {
-		return Geometry{}, fmt.Errorf("codegen: kernel %s (%v): %s", k.Name, k.Kind, fmt.Sprintf(format, args...))
+		return Geometry{}, fmt.Errorf("codegen: kernel %s (%v): %s", k.Name, k.Kind(), fmt.Sprintf(format, args...))
 	}
 	block := min(gpuBlock, t.MaxThreadsPerBlock/t.WarpSize*t.WarpSize, t.MaxBlock.X/t.WarpSize*t.WarpSize)
-	regs := 24 + 2*(len(k.Body)+len(k.Epilogue))
+	body, epi := k.Bodies()
+	regs := 24 + 2*(len(body)+len(epi))
 	for block > t.WarpSize && block*regs > t.RegistersPerBlock {
 		block -= t.WarpSize
 	}
@@ -157,7 +158,7 @@ func ChooseGeometry(k *fuse.Kernel, t Target) (Geometry, error) {
 		return bad("needs %d registers per warp, target %s has %d per block", t.WarpSize*regs, t.Name, t.RegistersPerBlock)
 	}
 	maxGrid := min(t.MaxGrid.X, t.SMs*max(1, t.MaxThreadsPerSM/block)*gpuWaves)
-	switch k.Kind {
+	switch k.Kind() {
 	case fuse.KindMap:
 		g.Block = block
 		g.VectorWidth = vectorWidth(k)
@@ -211,13 +212,13 @@ func ChooseGeometry(k *fuse.Kernel, t Target) (Geometry, error) {
 		}
 		g.Tile = tile
 		g.Block = tile.BM * tile.BN / (tile.TM * tile.TN)
-		g.SharedBytes = (tile.BM + tile.BN) * tile.BK * k.MatMul.A.DType.Size()
-		g.Grid = cdiv(k.MatMul.M, tile.BM) * cdiv(k.MatMul.N, tile.BN) * max(spaceSize(k.Space[:len(k.Space)-2]), 1)
+		g.SharedBytes = (tile.BM + tile.BN) * tile.BK * k.MatMul().A.DType.Size()
+		g.Grid = cdiv(k.MatMul().M, tile.BM) * cdiv(k.MatMul().N, tile.BN) * max(spaceSize(k.Space[:len(k.Space)-2]), 1)
 		if g.Grid > t.MaxGrid.X {
 			return bad("%d tiles exceed the grid limit %d of %s", g.Grid, t.MaxGrid.X, t.Name)
 		}
 	default:
-		return bad("kind %v has no generated geometry", k.Kind)
+		return bad("kind %v has no generated geometry", k.Kind())
 	}
 	if g.SharedBytes > t.SharedPerBlock {
 		return bad("strategy %v needs %d bytes of shared memory per block, target %s has %d", g.Strategy, g.SharedBytes, t.Name, t.SharedPerBlock)
@@ -234,7 +235,10 @@ func cdiv(a, b int) int { return max(1, (a+b-1)/b) }
 // reducedAxes marks the reduced axes of k's space.
 func reducedAxes(k *fuse.Kernel) []bool {
 	red := make([]bool, len(k.Space))
-	for _, a := range k.ReduceAxes {
+	if k.Reduce() == nil {
+		return red
+	}
+	for _, a := range k.Reduce().Axes {
 		if a >= 0 && a < len(red) {
 			red[a] = true
 		}
@@ -247,7 +251,10 @@ func reducedAxes(k *fuse.Kernel) []bool {
 // index.
 func kernelPartialBytes(k *fuse.Kernel) int {
 	n := 0
-	for _, r := range k.Reductions {
+	if k.Reduce() == nil {
+		return 0
+	}
+	for _, r := range k.Reduce().Reductions {
 		n += partialBytes
 		if r.Op == graph.OpArgMax || r.Op == graph.OpArgMin {
 			n += partialBytes
@@ -261,10 +268,10 @@ func kernelPartialBytes(k *fuse.Kernel) int {
 // matrices), shrinking while shared memory, threads or registers are
 // short; an error when even 16x16x4 does not fit.
 func gemmTile(k *fuse.Kernel, t Target) (Tile, error) {
-	es := k.MatMul.A.DType.Size()
+	es := k.MatMul().A.DType.Size()
 	cands := []Tile{{128, 128, 8, 8, 8}, {64, 64, 8, 4, 4}, {32, 32, 8, 2, 2}, {16, 16, 4, 1, 1}}
 	start := 0
-	if es == 8 || k.MatMul.M < 128 || k.MatMul.N < 128 {
+	if es == 8 || k.MatMul().M < 128 || k.MatMul().N < 128 {
 		start = 1
 	}
 	for _, c := range cands[start:] {

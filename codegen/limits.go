@@ -20,7 +20,7 @@ const minRegsPerThread = 16
 // target when k cannot run on t in geometry g.
 func checkGeometry(k *fuse.Kernel, t Target, g Geometry) error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("codegen: kernel %s (%v): %s", k.Name, k.Kind, fmt.Sprintf(format, args...))
+		return fmt.Errorf("codegen: kernel %s (%v): %s", k.Name, k.Kind(), fmt.Sprintf(format, args...))
 	}
 	if g.Block < 1 || g.Block > min(t.MaxThreadsPerBlock, t.MaxBlock.X) {
 		return bad("%d threads per block, target %s allows 1 to %d", g.Block, t.Name, min(t.MaxThreadsPerBlock, t.MaxBlock.X))
@@ -40,7 +40,7 @@ func checkGeometry(k *fuse.Kernel, t Target, g Geometry) error {
 			return bad("negative extent in space %v", k.Space)
 		}
 	}
-	switch k.Kind {
+	switch k.Kind() {
 	case fuse.KindReduce:
 		return checkReduce(k, t, g, bad)
 	case fuse.KindMatMul:
@@ -85,7 +85,7 @@ func checkReduce(k *fuse.Kernel, t Target, g Geometry, bad func(string, ...any) 
 
 func checkMatMul(k *fuse.Kernel, t Target, g Geometry, bad func(string, ...any) error) error {
 	tl := g.Tile
-	if k.MatMul == nil {
+	if k.MatMul() == nil {
 		return bad("no MatMulSpec")
 	}
 	if tl.BM < 1 || tl.BN < 1 || tl.BK < 1 || tl.TM < 1 || tl.TN < 1 || tl.BM%tl.TM != 0 || tl.BN%tl.TN != 0 {
@@ -94,7 +94,7 @@ func checkMatMul(k *fuse.Kernel, t Target, g Geometry, bad func(string, ...any) 
 	if threads := tl.BM / tl.TM * (tl.BN / tl.TN); threads != g.Block {
 		return bad("tile %+v needs %d threads per block, the geometry has %d", tl, threads, g.Block)
 	}
-	es := k.MatMul.A.DType.Size()
+	es := k.MatMul().A.DType.Size()
 	if shared := (tl.BM + tl.BN) * tl.BK * es; shared > t.SharedPerBlock {
 		return bad("tile %+v needs %d bytes of shared memory per block, target %s has %d", tl, shared, t.Name, t.SharedPerBlock)
 	}
@@ -105,7 +105,7 @@ func checkMatMul(k *fuse.Kernel, t Target, g Geometry, bad func(string, ...any) 
 	for _, e := range k.Space[:max(0, len(k.Space)-2)] {
 		batch *= e
 	}
-	tiles := (k.MatMul.M + tl.BM - 1) / tl.BM * ((k.MatMul.N + tl.BN - 1) / tl.BN) * batch
+	tiles := (k.MatMul().M + tl.BM - 1) / tl.BM * ((k.MatMul().N + tl.BN - 1) / tl.BN) * batch
 	if tiles > t.MaxGrid.X {
 		return bad("%d output tiles exceed the grid limit %d of %s", tiles, t.MaxGrid.X, t.Name)
 	}

@@ -49,7 +49,7 @@ func LowerGeometry(k *fuse.Kernel, t Target, g Geometry) (*ir.Func, *Signature, 
 	}
 	l := newLowerer(k, t, g)
 	var err error
-	switch k.Kind {
+	switch k.Kind() {
 	case fuse.KindMap:
 		err = l.lowerMap()
 	case fuse.KindReduce:
@@ -57,7 +57,7 @@ func LowerGeometry(k *fuse.Kernel, t Target, g Geometry) (*ir.Func, *Signature, 
 	case fuse.KindMatMul:
 		err = l.lowerMatMul()
 	default:
-		err = fmt.Errorf("kind %v is not generated here", k.Kind)
+		err = fmt.Errorf("kind %v is not generated here", k.Kind())
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("codegen: kernel %s: %w", k.Name, err)
@@ -141,14 +141,14 @@ func (l *lowerer) params() {
 			add(o.Buffer, o.DType)
 		}
 	}
-	if mm := l.k.MatMul; mm != nil {
+	if mm := l.k.MatMul(); mm != nil {
 		add(mm.A.Buffer, mm.A.DType)
 		add(mm.B.Buffer, mm.B.DType)
 	}
 	for _, s := range l.k.Stores {
 		add(s.Buffer, s.DType)
 	}
-	if l.k.Kind == fuse.KindReduce && l.g.ScratchBytes > 0 {
+	if l.k.Kind() == fuse.KindReduce && l.g.ScratchBytes > 0 {
 		v := l.fn.AddParam("s0", ir.PtrTo(ir.SpaceGlobal, ir.S64))
 		l.bufs[scratchBuf] = v
 		l.typed[ptrKey{scratchBuf, ir.S64}] = v

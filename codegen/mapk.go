@@ -35,7 +35,8 @@ func (l *lowerer) lowerMap() error {
 	for i, s := range k.Stores {
 		roots[i] = s.Value
 	}
-	need := needed(k.Body, roots)
+	body := k.Map().Body
+	need := needed(body, roots)
 	l.launch(g.Grid, g.Block, 0)
 	bb := l.b
 	gsize := bb.GridSize(l.ut)
@@ -89,6 +90,7 @@ func mapVectorWidth(k *fuse.Kernel, w int) int {
 // grp*w and stores the results.
 func (l *lowerer) mapGroup(grp *ir.Value, w int, need []bool) error {
 	k := l.k
+	body := k.Map().Body
 	bb := l.b
 	lin := grp
 	if w > 1 {
@@ -97,7 +99,7 @@ func (l *lowerer) mapGroup(grp *ir.Value, w int, need []bool) error {
 	ix := l.newSpaceIndexer(k.Space, lin)
 	inner := len(k.Space) - 1
 	used := make([]bool, len(k.Operands))
-	for i, in := range k.Body {
+	for i, in := range body {
 		if need[i] && (in.Kind == fuse.InstrLoad || in.Kind == fuse.InstrGen) {
 			used[in.Operand] = true
 		}
@@ -143,15 +145,15 @@ func (l *lowerer) mapGroup(grp *ir.Value, w int, need []bool) error {
 			},
 			index: func(op int) *ir.Value { return lanes[op][j] },
 		}
-		vals, err := l.evalBody(k.Body, env, need)
+		vals, err := l.evalBody(body, env, need)
 		if err != nil {
 			return err
 		}
 		results[j] = vals
 	}
 	for _, s := range k.Stores {
-		if s.Value < 0 || s.Value >= len(k.Body) {
-			return fmt.Errorf("store of value %d, the body has %d", s.Value, len(k.Body))
+		if s.Value < 0 || s.Value >= len(body) {
+			return fmt.Errorf("store of value %d, the body has %d", s.Value, len(body))
 		}
 		off := ix.offset(s.Offset, s.Strides)
 		if w == 1 {

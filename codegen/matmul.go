@@ -53,7 +53,7 @@ type gemm struct {
 
 func (l *lowerer) lowerMatMul() error {
 	k := l.k
-	mm := k.MatMul
+	mm := k.MatMul()
 	if mm == nil {
 		return fmt.Errorf("matmul kernel without a MatMulSpec")
 	}
@@ -70,12 +70,12 @@ func (l *lowerer) lowerMatMul() error {
 	g := &gemm{l: l, mm: mm, tile: l.g.Tile, t: regType(mm.A.DType), nb: nd - 2}
 	roots := make([]int, len(k.Stores))
 	for i, s := range k.Stores {
-		if s.Value < 0 || s.Value >= len(k.Epilogue) {
-			return fmt.Errorf("store of value %d, the epilogue has %d", s.Value, len(k.Epilogue))
+		if s.Value < 0 || s.Value >= len(mm.Epilogue) {
+			return fmt.Errorf("store of value %d, the epilogue has %d", s.Value, len(mm.Epilogue))
 		}
 		roots[i] = s.Value
 	}
-	g.epilogue = needed(k.Epilogue, roots)
+	g.epilogue = needed(mm.Epilogue, roots)
 	return g.lower()
 }
 
@@ -270,7 +270,7 @@ func (g *gemm) finish(acc []*ir.Value) error {
 					},
 					acc: func(int) *ir.Value { return a },
 				}
-				vals, e := l.evalBody(k.Epilogue, env, g.epilogue)
+				vals, e := l.evalBody(g.mm.Epilogue, env, g.epilogue)
 				if e != nil {
 					err = fmt.Errorf("epilogue: %w", e)
 					return

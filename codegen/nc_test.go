@@ -67,11 +67,11 @@ func TestNonCoherentLoadsOnlyOfUnwrittenBuffers(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := planned(t, tt.out)
 			k := &p.Kernels[len(p.Kernels)-1]
-			require.Equal(t, tt.kind, k.Kind)
+			require.Equal(t, tt.kind, k.Kind())
 			// Store the result into the buffer of the first operand, as an
 			// in-place plan would.
-			if k.MatMul != nil {
-				k.Stores[0].Buffer = k.MatMul.A.Buffer
+			if k.MatMul() != nil {
+				k.Stores[0].Buffer = k.MatMul().A.Buffer
 			} else {
 				k.Stores[0].Buffer = k.Operands[0].Buffer
 			}

@@ -26,13 +26,19 @@ type reduceState struct {
 	prologue, epilogue []bool
 	// used marks operands the prologue reads.
 	used []bool
+	// spec is the kernel's reduction.
+	spec *fuse.ReduceSpec
 }
 
 func (l *lowerer) newReduceState() (*reduceState, error) {
 	k := l.k
-	rs := &reduceState{l: l}
+	spec := k.Reduce()
+	if spec == nil {
+		return nil, fmt.Errorf("reduce kernel without a ReduceSpec")
+	}
+	rs := &reduceState{l: l, spec: spec}
 	isRed := make([]bool, len(k.Space))
-	for _, a := range k.ReduceAxes {
+	for _, a := range spec.Axes {
 		if a < 0 || a >= len(k.Space) {
 			return nil, fmt.Errorf("reduced axis %d outside the space %v", a, k.Space)
 		}
@@ -50,15 +56,15 @@ func (l *lowerer) newReduceState() (*reduceState, error) {
 	if len(rs.red) == 0 {
 		return nil, fmt.Errorf("no reduced axes")
 	}
-	if len(k.Reductions) == 0 {
+	if len(spec.Reductions) == 0 {
 		return nil, fmt.Errorf("no reductions")
 	}
-	roots := make([]int, len(k.Reductions))
-	for i, r := range k.Reductions {
-		if r.Value < 0 || r.Value >= len(k.Body) {
-			return nil, fmt.Errorf("reduction %d reads value %d, the body has %d", i, r.Value, len(k.Body))
+	roots := make([]int, len(spec.Reductions))
+	for i, r := range spec.Reductions {
+		if r.Value < 0 || r.Value >= len(spec.Body) {
+			return nil, fmt.Errorf("reduction %d reads value %d, the body has %d", i, r.Value, len(spec.Body))
 		}
-		a, err := newAccum(r, k.Body[r.Value].DType)
+		a, err := newAccum(r, spec.Body[r.Value].DType)
 		if err != nil {
 			return nil, err
 		}
@@ -69,24 +75,24 @@ func (l *lowerer) newReduceState() (*reduceState, error) {
 		rs.nvals += len(a.types)
 		roots[i] = r.Value
 	}
-	rs.prologue = needed(k.Body, roots)
+	rs.prologue = needed(spec.Body, roots)
 	rs.used = make([]bool, len(k.Operands))
-	for i, in := range k.Body {
+	for i, in := range spec.Body {
 		if rs.prologue[i] && (in.Kind == fuse.InstrLoad || in.Kind == fuse.InstrGen) {
 			rs.used[in.Operand] = true
 		}
 	}
 	sroots := make([]int, len(k.Stores))
 	for i, s := range k.Stores {
-		if s.Value < 0 || s.Value >= len(k.Epilogue) {
-			return nil, fmt.Errorf("store of value %d, the epilogue has %d", s.Value, len(k.Epilogue))
+		if s.Value < 0 || s.Value >= len(spec.Epilogue) {
+			return nil, fmt.Errorf("store of value %d, the epilogue has %d", s.Value, len(spec.Epilogue))
 		}
 		sroots[i] = s.Value
 	}
-	rs.epilogue = needed(k.Epilogue, sroots)
-	for i, in := range k.Epilogue {
-		if rs.epilogue[i] && in.Kind == fuse.InstrAcc && (in.Acc < 0 || in.Acc >= len(k.Reductions)) {
-			return nil, fmt.Errorf("epilogue reads accumulator %d of %d", in.Acc, len(k.Reductions))
+	rs.epilogue = needed(spec.Epilogue, sroots)
+	for i, in := range spec.Epilogue {
+		if rs.epilogue[i] && in.Kind == fuse.InstrAcc && (in.Acc < 0 || in.Acc >= len(spec.Reductions)) {
+			return nil, fmt.Errorf("epilogue reads accumulator %d of %d", in.Acc, len(spec.Reductions))
 		}
 	}
 	return rs, nil
@@ -137,7 +143,7 @@ func (rs *reduceState) accumulate(state []*ir.Value, base []*ir.Value, j *ir.Val
 		},
 		index: off,
 	}
-	vals, err := l.evalBody(k.Body, env, rs.prologue)
+	vals, err := l.evalBody(rs.spec.Body, env, rs.prologue)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +157,7 @@ func (rs *reduceState) fold(state []*ir.Value, vals []*ir.Value, j *ir.Value) []
 	at := 0
 	for i, a := range rs.accs {
 		n := len(a.types)
-		x := l.element(a, vals[l.k.Reductions[i].Value], j)
+		x := l.element(a, vals[rs.spec.Reductions[i].Value], j)
 		next = append(next, l.combine(a, state[at:at+n], x)...)
 		at += n
 	}
@@ -212,7 +218,7 @@ func (rs *reduceState) finish(r *ir.Value, state []*ir.Value) error {
 		},
 		acc: func(i int) *ir.Value { return finals[i] },
 	}
-	vals, err := l.evalBody(k.Epilogue, env, rs.epilogue)
+	vals, err := l.evalBody(rs.spec.Epilogue, env, rs.epilogue)
 	if err != nil {
 		return fmt.Errorf("epilogue: %w", err)
 	}

@@ -100,7 +100,7 @@ func (rs *reduceState) warpPerRow() error {
 	l := rs.l
 	bb := l.b
 	if !rs.rowsLast() {
-		return fmt.Errorf("warp-per-row needs the reduced axes last, space %v reduces %v", l.k.Space, l.k.ReduceAxes)
+		return fmt.Errorf("warp-per-row needs the reduced axes last, space %v reduces %v", l.k.Space, l.k.Reduce().Axes)
 	}
 	wpb := l.g.Block / l.t.WarpSize
 	rows := spaceSize(rs.keepEx)
@@ -136,7 +136,7 @@ func (rs *reduceState) blockPerRow() error {
 	l := rs.l
 	bb := l.b
 	if !rs.rowsLast() {
-		return fmt.Errorf("block-per-row needs the reduced axes last, space %v reduces %v", l.k.Space, l.k.ReduceAxes)
+		return fmt.Errorf("block-per-row needs the reduced axes last, space %v reduces %v", l.k.Space, l.k.Reduce().Axes)
 	}
 	rows := spaceSize(rs.keepEx)
 	w := rs.reduceVectorWidth()

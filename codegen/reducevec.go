@@ -193,7 +193,7 @@ func (rs *reduceState) foldLanes(state []*ir.Value, lanes [][]*ir.Value, j *ir.V
 			},
 			index: func(op int) *ir.Value { return lanes[op][i] },
 		}
-		vals, err := l.evalBody(k.Body, env, rs.prologue)
+		vals, err := l.evalBody(rs.spec.Body, env, rs.prologue)
 		if err != nil {
 			return nil, err
 		}

@@ -98,7 +98,7 @@ func (c vecCase) run(t *testing.T) {
 	r := check(t, []*graph.Node{out}, map[*graph.Node]*exec.Tensor{x: xt}, smallGPU(), tol)
 	wide := 0
 	for ki, k := range r.plan.Kernels {
-		if k.Kind == fuse.KindReduce {
+		if k.Kind() == fuse.KindReduce {
 			wide = max(wide, maxWidth(r.fns[ki]))
 		}
 	}

@@ -29,7 +29,7 @@ func countBytes(pl *Plan, k *Kernel) {
 			k.BytesRead += distinct(k.Space, o.Strides) * int64(o.DType.Size())
 		}
 	}
-	if m := k.MatMul; m != nil {
+	if m := k.MatMul(); m != nil {
 		r := len(k.Space)
 		for _, op := range []struct {
 			o          MatOperand
@@ -43,7 +43,7 @@ func countBytes(pl *Plan, k *Kernel) {
 	for _, s := range k.Stores {
 		k.BytesWritten += distinct(k.Space, s.Strides) * int64(s.DType.Size())
 	}
-	if c := k.Call; c != nil {
+	if c := k.Call(); c != nil {
 		for _, a := range c.Args {
 			n := int64(a.Len) * int64(a.DType.Size())
 			k.BytesRead += n

@@ -29,7 +29,7 @@ func saxpyCall(a any, x, y *graph.Node) *graph.Node {
 func kindsOf(p *Plan) []Kind {
 	var out []Kind
 	for _, k := range p.Kernels {
-		out = append(out, k.Kind)
+		out = append(out, k.Kind())
 	}
 	return out
 }
@@ -39,7 +39,7 @@ func callOf(t *testing.T, p *Plan) *Kernel {
 	t.Helper()
 	var k *Kernel
 	for i := range p.Kernels {
-		if p.Kernels[i].Kind == KindCall {
+		if p.Kernels[i].Kind() == KindCall {
 			require.Nil(t, k, "one Call kernel:\n%s", Explain(p))
 			k = &p.Kernels[i]
 		}
@@ -56,7 +56,7 @@ func TestCallBoundary(t *testing.T) {
 	require.Equal(t, []Kind{KindMap, KindCall, KindReduce}, kindsOf(p), Explain(p))
 	m, c, r := &p.Kernels[0], &p.Kernels[1], &p.Kernels[2]
 	require.Len(t, m.Stores, 2, "exp(x) and 2*y stored by one Map")
-	cs := c.Call
+	cs := c.Call()
 	require.Same(t, graph.Callee(saxpyK), cs.Kernel)
 	require.Equal(t, float32(2), cs.Args[0].Value)
 	require.Equal(t, NoBuffer, cs.Args[0].Buffer)
@@ -78,18 +78,18 @@ func TestCallOneKernelPerCall(t *testing.T) {
 		{Name: "lo", Input: 1, Written: true}, {Name: "hi", Input: 2, Written: true}}, ForAll: true, Tasks: 8}, []*graph.Node{x, lo, hi})
 	both := mustPlan(t, outs...)
 	c := callOf(t, both)
-	require.Equal(t, both.Outputs[0].Buffer, c.Call.Args[1].Buffer)
-	require.Equal(t, both.Outputs[1].Buffer, c.Call.Args[2].Buffer)
+	require.Equal(t, both.Outputs[0].Buffer, c.Call().Args[1].Buffer)
+	require.Equal(t, both.Outputs[1].Buffer, c.Call().Args[2].Buffer)
 
 	// Only the second output: the first written slice gets a scratch
 	// buffer of its own.
 	one := mustPlan(t, outs[1])
 	c = callOf(t, one)
-	lb, hb := c.Call.Args[1].Buffer, c.Call.Args[2].Buffer
+	lb, hb := c.Call().Args[1].Buffer, c.Call().Args[2].Buffer
 	require.NotEqual(t, lb, hb)
 	require.Equal(t, BufTemp, one.Buffers[lb].Kind, Explain(one))
 	require.Equal(t, one.Outputs[0].Buffer, hb)
-	require.Equal(t, BufInput, one.Buffers[c.Call.Args[0].Buffer].Kind)
+	require.Equal(t, BufInput, one.Buffers[c.Call().Args[0].Buffer].Kind)
 }
 
 func TestCallReadOnlyLayouts(t *testing.T) {
@@ -100,15 +100,15 @@ func TestCallReadOnlyLayouts(t *testing.T) {
 	bound[x] = graph.Layout{DType: graph.Float32, Shape: graph.Shape{16}, Strides: []int{1}, Offset: 5}
 	p := mustPlanOn(t, bound, out)
 	c := callOf(t, p)
-	require.Equal(t, BufInput, p.Buffers[c.Call.Args[1].Buffer].Kind)
-	require.Equal(t, 5, c.Call.Args[1].Offset)
+	require.Equal(t, BufInput, p.Buffers[c.Call().Args[1].Buffer].Kind)
+	require.Equal(t, 5, c.Call().Args[1].Offset)
 
 	// A reversed one is copied first.
 	bound[x] = graph.Layout{DType: graph.Float32, Shape: graph.Shape{16}, Strides: []int{-1}, Offset: 15}
 	p = mustPlanOn(t, bound, out)
 	c = callOf(t, p)
-	require.Equal(t, BufTemp, p.Buffers[c.Call.Args[1].Buffer].Kind, Explain(p))
-	require.Equal(t, 0, c.Call.Args[1].Offset)
+	require.Equal(t, BufTemp, p.Buffers[c.Call().Args[1].Buffer].Kind, Explain(p))
+	require.Equal(t, 0, c.Call().Args[1].Offset)
 
 	// A transposed view of an input is materialized; a reshape of a
 	// contiguous one is read in place.
@@ -116,10 +116,10 @@ func TestCallReadOnlyLayouts(t *testing.T) {
 	tr := saxpyCall(float32(1), graph.Permute(m, []int{1, 0}), input(4, 4))
 	p = mustPlan(t, tr)
 	c = callOf(t, p)
-	require.NotEqual(t, BufInput, p.Buffers[c.Call.Args[1].Buffer].Kind, Explain(p))
+	require.NotEqual(t, BufInput, p.Buffers[c.Call().Args[1].Buffer].Kind, Explain(p))
 	rs := saxpyCall(float32(1), graph.Reshape(m, graph.Shape{16}), input(16))
 	p = mustPlan(t, rs)
-	require.Equal(t, BufInput, p.Buffers[callOf(t, p).Call.Args[1].Buffer].Kind, Explain(p))
+	require.Equal(t, BufInput, p.Buffers[callOf(t, p).Call().Args[1].Buffer].Kind, Explain(p))
 }
 
 func TestCallKey(t *testing.T) {

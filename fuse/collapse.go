@@ -4,15 +4,20 @@
 
 package fuse
 
-// collapse rewrites k's Space, ReduceAxes and every operand's and store's
+// collapse rewrites k's Space, reduced axes (ReduceSpec.Axes) and every operand's and store's
 // strides. Axes i and i+1 merge when both are reduced or both kept and
 // every stride vector v has v[i] == v[i+1]*Space[i+1]. A Reduce whose
 // reduced axes are neither all first nor all last has them moved to the
 // end (keeping their order, so ArgMax indices are unchanged). MatMul
 // spaces are left as they are (batch, M, N).
 func collapse(k *Kernel) {
-	if k.Kind == KindMatMul || k.Kind == KindCall {
+	rs := k.Reduce()
+	if k.Map() == nil && rs == nil {
 		return
+	}
+	var axes []int
+	if rs != nil {
+		axes = rs.Axes
 	}
 	var vecs [][]int
 	for i := range k.Operands {
@@ -22,7 +27,7 @@ func collapse(k *Kernel) {
 		vecs = append(vecs, k.Stores[i].Strides)
 	}
 	red := make([]bool, len(k.Space))
-	for _, a := range k.ReduceAxes {
+	for _, a := range axes {
 		red[a] = true
 	}
 	space := append([]int(nil), k.Space...)
@@ -85,19 +90,21 @@ func collapse(k *Kernel) {
 	for _, r := range nr {
 		hasRed = hasRed || r
 	}
-	if len(ns) == 0 || (k.Kind == KindReduce && !hasRed) {
+	if len(ns) == 0 || (rs != nil && !hasRed) {
 		// A scalar space, or a reduction over extent-1 axes only.
 		ns = append(ns, 1)
-		nr = append(nr, k.Kind == KindReduce)
+		nr = append(nr, rs != nil)
 		for v := range nv {
 			nv[v] = append(nv[v], 0)
 		}
 	}
 	k.Space = ns
-	k.ReduceAxes = nil
-	for i, r := range nr {
-		if r {
-			k.ReduceAxes = append(k.ReduceAxes, i)
+	if rs != nil {
+		rs.Axes = nil
+		for i, r := range nr {
+			if r {
+				rs.Axes = append(rs.Axes, i)
+			}
 		}
 	}
 	for i := range k.Operands {

@@ -20,7 +20,7 @@ func TestEdgeCases(t *testing.T) {
 	// ArgMax of the flattened array.
 	p = check(t, nil, graph.Reduce(graph.OpArgMax, mul(x, x), nil, false))
 	require.Len(t, p.Kernels, 1)
-	require.Equal(t, graph.Int64, p.Kernels[0].Reductions[0].DType)
+	require.Equal(t, graph.Int64, p.Kernels[0].Reduce().Reductions[0].DType)
 
 	// A bound input requested as an output is returned as itself.
 	p = check(t, nil, x, exp(x), exp(x))

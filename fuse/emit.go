@@ -12,14 +12,24 @@ import (
 
 // kbuild is a kernel under construction.
 type kbuild struct {
-	k      Kernel
-	index  int
-	xf     *xforms
-	memo   map[memoKey]int // Body
-	ememo  map[memoKey]int // Epilogue
-	opKey  map[string]int
-	opVal  []int // per operand: the value read, or -1 (generated)
-	stores []pstore
+	// k holds what every kind has; the kind's own part is drafted in
+	// the fields below and becomes k.Spec when the plan is finished.
+	k    Kernel
+	kind Kind
+	// body is a Map's Body or a Reduce's prologue; epi the Epilogue of a
+	// Reduce or MatMul; axes and reds a Reduce's Axes and Reductions; mm
+	// a MatMul's product.
+	body, epi []Instr
+	axes      []int
+	reds      []Reduction
+	mm        *MatMulSpec
+	index     int
+	xf        *xforms
+	memo      map[memoKey]int // Body
+	ememo     map[memoKey]int // Epilogue
+	opKey     map[string]int
+	opVal     []int // per operand: the value read, or -1 (generated)
+	stores    []pstore
 	// members are the values a Reduce or MatMul kernel computes itself:
 	// value -> InstrAcc index.
 	members map[int]int
@@ -48,7 +58,7 @@ type pstore struct {
 
 func (p *planner) newKernel(kind Kind, space graph.Shape) *kbuild {
 	kb := &kbuild{
-		k:     Kernel{Kind: kind, Space: space.Clone()},
+		k: Kernel{Space: space.Clone()}, kind: kind,
 		index: len(p.kernels), xf: newXforms(),
 		memo: map[memoKey]int{}, ememo: map[memoKey]int{}, opKey: map[string]int{},
 		members: map[int]int{}, matVal: [2]int{-1, -1},
@@ -87,11 +97,11 @@ func (kb *kbuild) operand(v int, d graph.DType, off int, strides []int) int {
 
 func (kb *kbuild) push(epi bool, in Instr) int {
 	if epi {
-		kb.k.Epilogue = append(kb.k.Epilogue, in)
-		return len(kb.k.Epilogue) - 1
+		kb.epi = append(kb.epi, in)
+		return len(kb.epi) - 1
 	}
-	kb.k.Body = append(kb.k.Body, in)
-	return len(kb.k.Body) - 1
+	kb.body = append(kb.body, in)
+	return len(kb.body) - 1
 }
 
 // layoutOf returns the layout of a materialized or bound value.

@@ -26,7 +26,7 @@ func ExampleBuild() {
 		panic(err)
 	}
 	k := p.Kernels[0]
-	fmt.Println(len(p.Kernels), k.Kind, k.Space, len(k.Operands), len(k.Stores))
+	fmt.Println(len(p.Kernels), k.Kind(), k.Space, len(k.Operands), len(k.Stores))
 	fmt.Println(p.Bytes, "bytes fused,", p.UnfusedBytes, "unfused")
 	// Output:
 	// 1 map [1048576] 3 1

@@ -13,10 +13,10 @@ import (
 // kernelName describes a kernel by its kind and up to four distinct
 // non-view ops it computes ("map_exp_mul_add").
 func kernelName(k *Kernel) string {
-	if k.Call != nil {
-		return "call_" + k.Call.Kernel.Name()
+	if k.Call() != nil {
+		return "call_" + k.Call().Kernel.Name()
 	}
-	parts := []string{k.Kind.String()}
+	parts := []string{k.Kind().String()}
 	seen := map[string]bool{}
 	for _, o := range k.Fused {
 		name := strings.ToLower(o.String())
@@ -102,8 +102,8 @@ func ExplainFor(p *Plan, a Annotator) string {
 	for i := range p.Kernels {
 		k := &p.Kernels[i]
 		fmt.Fprintf(&b, "kernel %d %s: space %v", i, k.Name, k.Space)
-		if k.Kind == KindReduce {
-			fmt.Fprintf(&b, " reduce axes %v", k.ReduceAxes)
+		if rs := k.Reduce(); rs != nil {
+			fmt.Fprintf(&b, " reduce axes %v", rs.Axes)
 		}
 		b.WriteByte('\n')
 		fused := make([]string, len(k.Fused))
@@ -118,7 +118,7 @@ func ExplainFor(p *Plan, a Annotator) string {
 			}
 			fmt.Fprintf(&b, "  op%d buf%d %v offset %d strides %v\n", j, o.Buffer, o.DType, o.Offset, o.Strides)
 		}
-		if m := k.MatMul; m != nil {
+		if m := k.MatMul(); m != nil {
 			for _, x := range []struct {
 				name string
 				o    MatOperand
@@ -127,17 +127,18 @@ func ExplainFor(p *Plan, a Annotator) string {
 			}
 			fmt.Fprintf(&b, "  gemm M %d N %d K %d\n", m.M, m.N, m.K)
 		}
-		if c := k.Call; c != nil {
+		if c := k.Call(); c != nil {
 			explainCall(&b, c)
 		}
-		for j := range k.Body {
-			fmt.Fprintf(&b, "  %%%d = %s %v\n", j, instrString(&k.Body[j]), k.Body[j].DType)
+		body, epi := k.Bodies()
+		for j := range body {
+			fmt.Fprintf(&b, "  %%%d = %s %v\n", j, instrString(&body[j]), body[j].DType)
 		}
-		for j, r := range k.Reductions {
+		for j, r := range reductions(k) {
 			fmt.Fprintf(&b, "  r%d = %v(%%%d) %v\n", j, r.Op, r.Value, r.DType)
 		}
-		for j := range k.Epilogue {
-			fmt.Fprintf(&b, "  epilogue %%%d = %s %v\n", j, instrString(&k.Epilogue[j]), k.Epilogue[j].DType)
+		for j := range epi {
+			fmt.Fprintf(&b, "  epilogue %%%d = %s %v\n", j, instrString(&epi[j]), epi[j].DType)
 		}
 		for _, s := range k.Stores {
 			fmt.Fprintf(&b, "  store %%%d -> buf%d %v offset %d strides %v\n", s.Value, s.Buffer, s.DType, s.Offset, s.Strides)
@@ -179,38 +180,39 @@ func WriteDOT(w io.Writer, p *Plan) error {
 				}
 			}
 		}
-		body("b", k.Body)
-		for j, r := range k.Reductions {
+		kb, epi := k.Bodies()
+		body("b", kb)
+		for j, r := range reductions(k) {
 			fmt.Fprintf(&b, "    k%dr%d [label=%q, shape=diamond];\n    k%db%d -> k%dr%d;\n", ki, j, r.Op.String(), ki, r.Value, ki, j)
 		}
-		body("e", k.Epilogue)
-		for j := range k.Epilogue {
-			if k.Epilogue[j].Kind == InstrAcc {
-				src := fmt.Sprintf("k%dr%d", ki, k.Epilogue[j].Acc)
-				if k.Kind == KindMatMul {
+		body("e", epi)
+		for j := range epi {
+			if epi[j].Kind == InstrAcc {
+				src := fmt.Sprintf("k%dr%d", ki, epi[j].Acc)
+				if k.Kind() == KindMatMul {
 					src = fmt.Sprintf("k%dgemm", ki)
 				}
 				fmt.Fprintf(&b, "    %s -> k%de%d;\n", src, ki, j)
 			}
 		}
-		if m := k.MatMul; m != nil {
+		if m := k.MatMul(); m != nil {
 			fmt.Fprintf(&b, "    k%dgemm [label=\"gemm %dx%dx%d\", shape=diamond];\n", ki, m.M, m.N, m.K)
 		}
 		b.WriteString("  }\n")
 		for _, ins := range []struct {
 			prefix string
 			list   []Instr
-		}{{"b", k.Body}, {"e", k.Epilogue}} {
+		}{{"b", kb}, {"e", epi}} {
 			for j, in := range ins.list {
 				if in.Kind == InstrLoad {
 					fmt.Fprintf(&b, "  buf%d -> k%d%s%d;\n", k.Operands[in.Operand].Buffer, ki, ins.prefix, j)
 				}
 			}
 		}
-		if m := k.MatMul; m != nil {
+		if m := k.MatMul(); m != nil {
 			fmt.Fprintf(&b, "  buf%d -> k%dgemm;\n  buf%d -> k%dgemm;\n", m.A.Buffer, ki, m.B.Buffer, ki)
 		}
-		if c := k.Call; c != nil {
+		if c := k.Call(); c != nil {
 			fmt.Fprintf(&b, "  k%dcall [label=%q, shape=doubleoctagon];\n", ki, c.Kernel.Name())
 			for _, a := range c.Args {
 				if a.Buffer == NoBuffer {
@@ -223,7 +225,7 @@ func WriteDOT(w io.Writer, p *Plan) error {
 			}
 		}
 		prefix := "b"
-		if k.Kind != KindMap {
+		if k.Kind() != KindMap {
 			prefix = "e"
 		}
 		for _, s := range k.Stores {
@@ -233,6 +235,14 @@ func WriteDOT(w io.Writer, p *Plan) error {
 	b.WriteString("}\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// reductions returns the reductions of a Reduce kernel, else nil.
+func reductions(k *Kernel) []Reduction {
+	if rs := k.Reduce(); rs != nil {
+		return rs.Reductions
+	}
+	return nil
 }
 
 // explainCall writes the geometry and the arguments of a Call kernel.

@@ -64,13 +64,7 @@ func (p *planner) finish() (*Plan, error) {
 		for _, s := range kb.stores {
 			k.Stores = append(k.Stores, Store{Value: s.val, Buffer: p.values[s.value].buf, DType: s.dtype, Offset: s.off, Strides: s.strides})
 		}
-		if k.MatMul != nil {
-			k.MatMul.A.Buffer = p.values[kb.matVal[0]].buf
-			k.MatMul.B.Buffer = p.values[kb.matVal[1]].buf
-		}
-		if kb.call != nil {
-			k.Call = p.callSpec(kb.call)
-		}
+		k.Spec = p.spec(kb)
 		k.Name = kernelName(&k)
 		collapse(&k)
 		pl.Kernels = append(pl.Kernels, k)
@@ -86,16 +80,36 @@ func (p *planner) finish() (*Plan, error) {
 	return pl, nil
 }
 
+// spec returns the kind's own part of kb's kernel, with buffers
+// resolved.
+func (p *planner) spec(kb *kbuild) Spec {
+	switch kb.kind {
+	case KindMap:
+		return &MapSpec{Body: kb.body}
+	case KindReduce:
+		return &ReduceSpec{Axes: kb.axes, Body: kb.body, Reductions: kb.reds, Epilogue: kb.epi}
+	case KindMatMul:
+		m := *kb.mm
+		m.A.Buffer = p.values[kb.matVal[0]].buf
+		m.B.Buffer = p.values[kb.matVal[1]].buf
+		m.Epilogue = kb.epi
+		return &m
+	case KindCall:
+		return p.callSpec(kb.call)
+	}
+	panic(fmt.Sprintf("fuse: kernel of kind %v has no spec", kb.kind))
+}
+
 // empty reports whether the kernel has no points to write. A Call
 // kernel is never empty: the kernel may fail, and that is its error.
 func (kb *kbuild) empty() bool {
-	if kb.k.Kind == KindCall {
+	if kb.kind == KindCall {
 		return false
 	}
 	out := 1
 	for i, e := range kb.k.Space {
 		reduced := false
-		for _, a := range kb.k.ReduceAxes {
+		for _, a := range kb.axes {
 			reduced = reduced || a == i
 		}
 		if !reduced {

@@ -67,13 +67,14 @@ func TestSeveralReductionsOneKernel(t *testing.T) {
 	variance := sub(div(ss, f32(32)), mul(mean, mean))
 	p := check(t, nil, mean, variance)
 	require.Len(t, p.Kernels, 1, Explain(p))
-	require.Len(t, p.Kernels[0].Reductions, 2)
+	require.Len(t, p.Kernels[0].Reduce().Reductions, 2)
 	require.Len(t, p.Kernels[0].Stores, 2)
 }
 
 func countOp(k *Kernel, op graph.Op) int {
 	n := 0
-	for _, in := range k.Body {
+	body, _ := k.Bodies()
+	for _, in := range body {
 		if in.Kind == InstrOp && in.Op == op {
 			n++
 		}
@@ -180,16 +181,16 @@ func TestDimensionCollapsing(t *testing.T) {
 
 	p = check(t, nil, graph.Reduce(graph.OpSum, a, []int{2}, false))
 	require.Equal(t, []int{32, 16}, p.Kernels[0].Space)
-	require.Equal(t, []int{1}, p.Kernels[0].ReduceAxes)
+	require.Equal(t, []int{1}, p.Kernels[0].Reduce().Axes)
 
 	p = check(t, nil, graph.Reduce(graph.OpSum, a, []int{0, 1}, true))
 	require.Equal(t, []int{32, 16}, p.Kernels[0].Space)
-	require.Equal(t, []int{0}, p.Kernels[0].ReduceAxes)
+	require.Equal(t, []int{0}, p.Kernels[0].Reduce().Axes)
 
 	// Mixed axes move the reduced ones last, keeping their order.
 	p = check(t, nil, graph.Reduce(graph.OpSum, a, []int{0, 2}, false))
 	require.Equal(t, []int{8, 4, 16}, p.Kernels[0].Space)
-	require.Equal(t, []int{1, 2}, p.Kernels[0].ReduceAxes)
+	require.Equal(t, []int{1, 2}, p.Kernels[0].Reduce().Axes)
 
 	p = check(t, nil, graph.Reduce(graph.OpArgMax, a, nil, false))
 	require.Equal(t, []int{512}, p.Kernels[0].Space)
@@ -239,14 +240,14 @@ func TestMatMulTransposedOperandNotCopied(t *testing.T) {
 	out := graph.MatMul(x, graph.Permute(w, []int{1, 0}))
 	p := check(t, nil, out)
 	require.Len(t, p.Kernels, 1, Explain(p))
-	require.True(t, p.Kernels[0].MatMul.B.Trans)
-	require.Equal(t, 64, p.Kernels[0].MatMul.B.LD)
+	require.True(t, p.Kernels[0].MatMul().B.Trans)
+	require.Equal(t, 64, p.Kernels[0].MatMul().B.LD)
 
 	// A broadcast batch operand and an elementwise operand.
 	bx, bw := input(3, 8, 5), input(5, 4)
 	p = check(t, nil, graph.MatMul(exp(bx), bw))
 	require.Len(t, p.Kernels, 2, Explain(p))
-	require.Equal(t, 0, p.Kernels[1].MatMul.B.Strides[0])
+	require.Equal(t, 0, p.Kernels[1].MatMul().B.Strides[0])
 
 	// A strided bound operand BLAS cannot take is copied first.
 	s := input(8, 10)

@@ -145,15 +145,15 @@ func runPlan(p *Plan, inputs [][]float64, covered [][]bool) ([][]float64, error)
 	for ki := range p.Kernels {
 		r.ki = ki
 		k := &p.Kernels[ki]
-		switch k.Kind {
+		switch k.Kind() {
 		case KindMap:
-			forEach(k.Space, func(pt []int) { r.stores(k, r.evalBody(k.Body, k, pt, nil), pt) })
+			forEach(k.Space, func(pt []int) { r.stores(k, r.evalBody(k.Map().Body, k, pt, nil), pt) })
 		case KindReduce:
 			r.reduce(k)
 		case KindMatMul:
 			r.matmul(k)
 		default:
-			r.fail("kind %v", k.Kind)
+			r.fail("kind %v", k.Kind())
 		}
 		if r.err != nil {
 			return nil, r.err
@@ -181,7 +181,7 @@ func runPlan(p *Plan, inputs [][]float64, covered [][]bool) ([][]float64, error)
 // order, then the epilogue.
 func (r *interp) reduce(k *Kernel) {
 	red := make([]bool, len(k.Space))
-	for _, a := range k.ReduceAxes {
+	for _, a := range k.Reduce().Axes {
 		red[a] = true
 	}
 	outSpace := append([]int(nil), k.Space...)
@@ -197,8 +197,8 @@ func (r *interp) reduce(k *Kernel) {
 		return
 	}
 	forEach(outSpace, func(op []int) {
-		rs := make([]*reducer, len(k.Reductions))
-		for j, rd := range k.Reductions {
+		rs := make([]*reducer, len(k.Reduce().Reductions))
+		for j, rd := range k.Reduce().Reductions {
 			rs[j] = newReducer(rd.Op)
 		}
 		pt := append([]int(nil), op...)
@@ -210,23 +210,23 @@ func (r *interp) reduce(k *Kernel) {
 					n++
 				}
 			}
-			v := r.evalBody(k.Body, k, pt, nil)
-			for j, rd := range k.Reductions {
+			v := r.evalBody(k.Reduce().Body, k, pt, nil)
+			for j, rd := range k.Reduce().Reductions {
 				rs[j].add(v[rd.Value])
 			}
 		})
-		acc := make([]float64, len(k.Reductions))
-		for j, rd := range k.Reductions {
+		acc := make([]float64, len(k.Reduce().Reductions))
+		for j, rd := range k.Reduce().Reductions {
 			acc[j] = rs[j].result(rd.DType)
 		}
-		r.stores(k, r.evalBody(k.Epilogue, k, op, acc), op)
+		r.stores(k, r.evalBody(k.Reduce().Epilogue, k, op, acc), op)
 	})
 }
 
 // matmul runs a MatMul kernel, accumulating in float64 and rounding to
 // the operands' dtype.
 func (r *interp) matmul(k *Kernel) {
-	m := k.MatMul
+	m := k.MatMul()
 	rk := len(k.Space)
 	forEach(k.Space, func(pt []int) {
 		sum := 0.0
@@ -237,6 +237,6 @@ func (r *interp) matmul(k *Kernel) {
 			pb[rk-2] = kk
 			sum += r.load(m.A.Buffer, at(m.A.Offset, m.A.Strides, pa)) * r.load(m.B.Buffer, at(m.B.Offset, m.B.Strides, pb))
 		}
-		r.stores(k, r.evalBody(k.Epilogue, k, pt, []float64{castTo(m.A.DType, sum)}), pt)
+		r.stores(k, r.evalBody(m.Epilogue, k, pt, []float64{castTo(m.A.DType, sum)}), pt)
 	})
 }

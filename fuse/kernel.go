@@ -10,18 +10,17 @@ type Kind uint8
 
 // The kernel kinds.
 const (
-	// KindMap evaluates Body at every point of Space and stores the values
-	// Stores name. Casts, broadcasts, views, Where, constants, Iota, Eye
+	// KindMap (MapSpec) evaluates Body at every point of Space and stores
+	// the values Stores name. Casts, broadcasts, views, Where, constants, Iota, Eye
 	// and random numbers are all part of the body; Copy and Concat are
 	// Maps whose store is a (sub-)view of the destination buffer.
 	KindMap Kind = iota + 1
-	// KindReduce evaluates Body (the prologue) at every point of Space,
-	// combines the values named by Reductions over the axes ReduceAxes,
-	// then evaluates Epilogue once per output point (a point of Space
-	// whose reduced coordinates are all 0) and stores the values Stores
-	// name.
+	// KindReduce (ReduceSpec) evaluates Body (the prologue) at every
+	// point of Space, combines the values named by Reductions over the
+	// reduced Axes, then evaluates Epilogue once per output point and
+	// stores the values Stores name.
 	KindReduce
-	// KindMatMul computes acc = A·B (batched) for every point of Space
+	// KindMatMul (MatMulSpec) computes acc = A·B (batched) for every point of Space
 	// (batch..., m, n), then evaluates Epilogue at that point and stores.
 	KindMatMul
 	// KindCall runs an explicit kernel (see CallSpec) over whole buffers;
@@ -192,17 +191,62 @@ type MatOperand struct {
 	LD int
 }
 
-// MatMulSpec describes the product of a MatMul kernel: Space is
-// (batch..., M, N), K is the contracted extent; A is (batch..., M, K) and
-// B is (batch..., K, N). acc has the dtype of A and B (the same: graph
-// casts both), accumulated in that dtype. M, N and K are at least 1 and
-// A and B are valid operands of existing buffers: a product with K == 0
-// is planned as a Map whose body is the epilogue with the accumulator a
-// zero constant, and one with an empty result plans no kernel.
-type MatMulSpec struct {
-	M, N, K int
-	A, B    MatOperand
+// Spec is the part of a Kernel that depends on its kind: *MapSpec,
+// *ReduceSpec, *MatMulSpec or *CallSpec. A backend switches on its type
+// (or on Kernel.Kind) and reads only the fields of that kind; the fields
+// every kind has (Space, Operands, Stores) stay on Kernel.
+type Spec interface {
+	// Kind returns the kernel kind the spec describes.
+	Kind() Kind
+	isSpec()
 }
+
+// MapSpec is the spec of a Map kernel: Body is evaluated at every point
+// of Space, and Stores name values of Body.
+type MapSpec struct {
+	Body []Instr
+}
+
+// ReduceSpec is the spec of a Reduce kernel: Body (the prologue) is
+// evaluated at every point of Space, Reductions combine Body values over
+// the axes Axes in one pass, and Epilogue is evaluated once per output
+// point (a point of Space whose reduced coordinates are all 0); it reads
+// InstrAcc values (Acc indexes Reductions) and operands, and Stores name
+// values of Epilogue.
+//
+// Axes are the reduced axes of Space, sorted, at least one. The planner
+// puts them either all at the end of Space (rows: each output point
+// reduces a contiguous range of points) or all at the start (columns).
+type ReduceSpec struct {
+	Axes       []int
+	Body       []Instr
+	Reductions []Reduction
+	Epilogue   []Instr
+}
+
+// MatMulSpec is the spec of a MatMul kernel: Space is (batch..., M, N),
+// K is the contracted extent; A is (batch..., M, K) and B is
+// (batch..., K, N). acc has the dtype of A and B (the same: graph casts
+// both), accumulated in that dtype; Epilogue is evaluated at every point
+// of Space with acc as its InstrAcc (Acc == 0), and Stores name values of
+// Epilogue. M, N and K are at least 1 and A and B are valid operands of
+// existing buffers: a product with K == 0 is planned as a Map whose body
+// is the epilogue with the accumulator a zero constant, and one with an
+// empty result plans no kernel. Operands are read by the Epilogue only.
+type MatMulSpec struct {
+	M, N, K  int
+	A, B     MatOperand
+	Epilogue []Instr
+}
+
+func (*MapSpec) Kind() Kind    { return KindMap }
+func (*ReduceSpec) Kind() Kind { return KindReduce }
+func (*MatMulSpec) Kind() Kind { return KindMatMul }
+func (*CallSpec) Kind() Kind   { return KindCall }
+func (*MapSpec) isSpec()       {}
+func (*ReduceSpec) isSpec()    {}
+func (*MatMulSpec) isSpec()    {}
+func (*CallSpec) isSpec()      {}
 
 // CallSpec is the explicit kernel a Call kernel runs, with its
 // arguments in plan buffers and its launch geometry. The planner has
@@ -237,36 +281,26 @@ type CallArg struct {
 	Value       any
 }
 
-// Kernel is one kernel of a plan.
+// Kernel is one kernel of a plan: what every kind has (the iteration
+// space, the operands it reads, the stores it makes, the ops it fuses and
+// its traffic), and Spec, the part that depends on the kind.
 //
 // Space is the iteration space, outermost axis first, after dimension
 // collapsing (see Plan): adjacent axes that are contiguous for every
 // operand and store are merged and extent-1 axes are dropped, so a Map
 // over same-shape contiguous arrays has rank 1. Space has rank >= 1 (a
 // scalar is Space [1]). A Map writes every point; a Reduce reads every
-// point.
+// point. A Call kernel's Space is the length of its first written
+// argument (for Explain); it has no Operands or Stores.
 type Kernel struct {
-	Kind Kind
 	// Name is a short description ("map_exp_mul_add").
-	Name  string
-	Space []int
-	// ReduceAxes (KindReduce) are the reduced axes of Space, sorted, at
-	// least one. The planner puts them either all at the end of Space
-	// (rows: each output point reduces a contiguous range of points) or
-	// all at the start (columns).
-	ReduceAxes []int
-	Operands   []Operand
-	// Body is the per-point expression DAG (the whole computation of a
-	// Map, the prologue of a Reduce, empty for a MatMul).
-	Body []Instr
-	// Reductions (KindReduce) are combined in one pass over Space.
-	Reductions []Reduction
-	// Epilogue (KindReduce, KindMatMul) is evaluated once per output
-	// point; it reads InstrAcc values and operands.
-	Epilogue []Instr
+	Name     string
+	Space    []int
+	Operands []Operand
 	Stores   []Store
-	MatMul   *MatMulSpec
-	Call     *CallSpec
+	// Spec is the kind's own part: *MapSpec, *ReduceSpec, *MatMulSpec or
+	// *CallSpec.
+	Spec Spec
 	// Fused lists the graph ops this kernel computes, in body order
 	// (views included), for Explain.
 	Fused []graph.Op
@@ -274,4 +308,40 @@ type Kernel struct {
 	// broadcast operand counts its elements once) times their size;
 	// BytesWritten the elements stored times their size.
 	BytesRead, BytesWritten int64
+}
+
+// Kind returns the kind of k's Spec (0 when it has none).
+func (k *Kernel) Kind() Kind {
+	if k.Spec == nil {
+		return 0
+	}
+	return k.Spec.Kind()
+}
+
+// Map returns k's spec when k is a Map kernel, else nil.
+func (k *Kernel) Map() *MapSpec { s, _ := k.Spec.(*MapSpec); return s }
+
+// Reduce returns k's spec when k is a Reduce kernel, else nil.
+func (k *Kernel) Reduce() *ReduceSpec { s, _ := k.Spec.(*ReduceSpec); return s }
+
+// MatMul returns k's spec when k is a MatMul kernel, else nil.
+func (k *Kernel) MatMul() *MatMulSpec { s, _ := k.Spec.(*MatMulSpec); return s }
+
+// Call returns k's spec when k is a Call kernel, else nil.
+func (k *Kernel) Call() *CallSpec { s, _ := k.Spec.(*CallSpec); return s }
+
+// Bodies returns the scalar expression DAGs of k: the per-point body (a
+// Map's Body, a Reduce's prologue) and the per-output-point epilogue (a
+// Reduce's or MatMul's Epilogue); either may be nil. For code that walks
+// every instruction whatever the kind (Explain, operand checks).
+func (k *Kernel) Bodies() (body, epilogue []Instr) {
+	switch s := k.Spec.(type) {
+	case *MapSpec:
+		return s.Body, nil
+	case *ReduceSpec:
+		return s.Body, s.Epilogue
+	case *MatMulSpec:
+		return nil, s.Epilogue
+	}
+	return nil, nil
 }

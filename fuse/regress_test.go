@@ -17,7 +17,7 @@ import (
 func kinds(p *Plan) []Kind {
 	var ks []Kind
 	for _, k := range p.Kernels {
-		ks = append(ks, k.Kind)
+		ks = append(ks, k.Kind())
 	}
 	return ks
 }
@@ -66,7 +66,7 @@ func TestMatMulZeroK(t *testing.T) {
 			out, lay := tt.out()
 			p := check(t, lay, out)
 			require.Equal(t, []Kind{KindMap}, kinds(p), Explain(p))
-			require.Nil(t, p.Kernels[0].MatMul)
+			require.Nil(t, p.Kernels[0].MatMul())
 			for _, o := range p.Kernels[0].Operands {
 				require.Positive(t, p.Buffers[o.Buffer].Elems, "reads only the epilogue's operands:\n%s", Explain(p))
 			}
@@ -113,7 +113,7 @@ func TestReduceOverNothing(t *testing.T) {
 	bias := input(3)
 	p := check(t, nil, graph.BroadcastTo(s, graph.Shape{3}), add(graph.Reduce(graph.OpProd, exp(input(2, 0)), []int{1}, false), f32(1)), bias)
 	for _, k := range p.Kernels {
-		require.Equal(t, KindReduce, k.Kind, Explain(p))
+		require.Equal(t, KindReduce, k.Kind(), Explain(p))
 		require.Empty(t, k.Operands, Explain(p))
 	}
 }
@@ -126,8 +126,8 @@ func TestGeneratedLeaves(t *testing.T) {
 	rev := []graph.Range{{Step: -1, NoStart: true, NoStop: true}}
 	lin := graph.Iota(graph.Float32, 7, -1, 0.3333, true, 1) // the last element is exactly 1
 	p := check(t, nil, lin, graph.Slice(lin, rev))
-	require.True(t, p.Kernels[0].Body[0].Gen.HasStop)
-	require.Equal(t, 7, p.Kernels[0].Body[0].Gen.Len)
+	require.True(t, p.Kernels[0].Map().Body[0].Gen.HasStop)
+	require.Equal(t, 7, p.Kernels[0].Map().Body[0].Gen.Len)
 
 	for _, op := range []graph.Op{graph.OpRandU, graph.OpRandN} {
 		for _, d := range []graph.DType{graph.Float32, graph.Float64} {
@@ -199,7 +199,7 @@ func TestGemmCopyIsPrivate(t *testing.T) {
 	prod := graph.Reduce(graph.OpProd, bv, nil, true)
 	p := check(t, nil, graph.MatMul(bv, w), graph.Unary(graph.OpSin, prod))
 	for _, k := range p.Kernels {
-		if k.Kind == KindReduce {
+		if k.Kind() == KindReduce {
 			require.Equal(t, int64(4*8), k.BytesRead, "the reduction reads v itself:\n%s", Explain(p))
 		}
 	}
@@ -270,7 +270,7 @@ func TestFlatArgMinOfTransposeCopiesOnlyIt(t *testing.T) {
 	p := check(t, nil, a, b, c)
 	copies := 0
 	for _, k := range p.Kernels {
-		if k.Kind == KindMap {
+		if k.Kind() == KindMap {
 			copies += len(k.Stores)
 		}
 	}
@@ -299,7 +299,7 @@ func TestProductsShareOperandCopy(t *testing.T) {
 	p := check(t, nil, a, b)
 	copies := 0
 	for _, k := range p.Kernels {
-		if k.Kind == KindMap {
+		if k.Kind() == KindMap {
 			copies += len(k.Stores)
 		}
 	}

@@ -101,11 +101,11 @@ func (p *planner) tryEpilogue(i int) (bool, error) {
 // its space: the identity for a MatMul, an embedding that gives the
 // reduced axes stride 0 for a Reduce.
 func (p *planner) rootXf(g *kbuild, s graph.Shape) *xform {
-	if g.k.Kind != KindReduce {
+	if g.kind != KindReduce {
 		return g.xf.ident
 	}
 	red := make([]bool, len(g.k.Space))
-	for _, a := range g.k.ReduceAxes {
+	for _, a := range g.axes {
 		red[a] = true
 	}
 	return g.xf.child(g.xf.ident, step{kind: stepEmbed, reduced: red, keepDims: len(s) == len(g.k.Space) && len(s) > 0})
@@ -122,16 +122,16 @@ func (p *planner) buildReduce(i int) error {
 	if kb == nil {
 		kb = p.newKernel(KindReduce, x.Shape())
 		kb.sig = sig
-		kb.k.ReduceAxes = append([]int(nil), r.Attr().Axes...)
+		kb.axes = append([]int(nil), r.Attr().Axes...)
 		p.reduces[sig] = append(p.reduces[sig], kb)
 	}
 	v, err := p.emit(kb, false, x, kb.xf.ident, false)
 	if err != nil {
 		return err
 	}
-	kb.k.Reductions = append(kb.k.Reductions, Reduction{Op: r.Op(), Value: v, DType: r.DType()})
+	kb.reds = append(kb.reds, Reduction{Op: r.Op(), Value: v, DType: r.DType()})
 	kb.k.Fused = append(kb.k.Fused, r.Op())
-	kb.members[i] = len(kb.k.Reductions) - 1
+	kb.members[i] = len(kb.reds) - 1
 	kb.memberN = append(kb.memberN, i)
 	p.memberOf[i] = kb
 	p.producer[i] = kb.index
@@ -183,7 +183,7 @@ func (p *planner) buildMatMul(i int) error {
 		ops[j], vals[j] = mo, v
 	}
 	kb := p.newKernel(KindMatMul, s)
-	kb.k.MatMul = &MatMulSpec{M: s[r-2], N: s[r-1], K: m.Input(0).Shape()[len(m.Input(0).Shape())-1], A: ops[0], B: ops[1]}
+	kb.mm = &MatMulSpec{M: s[r-2], N: s[r-1], K: m.Input(0).Shape()[len(m.Input(0).Shape())-1], A: ops[0], B: ops[1]}
 	kb.matVal = vals
 	kb.k.Fused = append(kb.k.Fused, graph.OpMatMul)
 	kb.members[i] = 0
@@ -254,18 +254,17 @@ func gemmReadsNothing(m *graph.Node) bool {
 // dtype (an empty sum), so no MatMulSpec has an operand that reads
 // nothing. Stores keep their indices (Epilogue becomes Body).
 func (kb *kbuild) zeroProduct() {
-	k := &kb.k
-	if k.Kind != KindMatMul || k.MatMul.K != 0 {
+	if kb.kind != KindMatMul || kb.mm.K != 0 {
 		return
 	}
-	body := k.Epilogue
+	body := kb.epi
 	for i := range body {
 		if body[i].Kind == InstrAcc {
 			d := body[i].DType
 			body[i] = Instr{Kind: InstrConst, DType: d, Value: graph.ScalarOf(d, 0)}
 		}
 	}
-	k.Kind, k.Body, k.Epilogue, k.MatMul = KindMap, body, nil, nil
+	kb.kind, kb.body, kb.epi, kb.mm = KindMap, body, nil, nil
 	kb.matVal = [2]int{-1, -1}
 }
 
@@ -276,18 +275,18 @@ func (kb *kbuild) zeroProduct() {
 // elements; such a value is never stored and has no buffer.
 func (kb *kbuild) dropEmptyReads() {
 	k := &kb.k
-	if k.Kind != KindReduce {
+	if kb.kind != KindReduce {
 		return
 	}
 	n := 1
-	for _, a := range k.ReduceAxes {
+	for _, a := range kb.axes {
 		n *= k.Space[a]
 	}
 	if n != 0 {
 		return
 	}
-	for i := range k.Body {
-		if in := &k.Body[i]; in.Kind == InstrLoad || in.Kind == InstrGen {
+	for i := range kb.body {
+		if in := &kb.body[i]; in.Kind == InstrLoad || in.Kind == InstrGen {
 			*in = Instr{Kind: InstrConst, DType: in.DType, Value: graph.ScalarOf(in.DType, 0)}
 		}
 	}
@@ -297,8 +296,8 @@ func (kb *kbuild) dropEmptyReads() {
 	}
 	var ops []Operand
 	var vals []int
-	for i := range k.Epilogue {
-		in := &k.Epilogue[i]
+	for i := range kb.epi {
+		in := &kb.epi[i]
 		if in.Kind != InstrLoad && in.Kind != InstrGen {
 			continue
 		}

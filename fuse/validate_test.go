@@ -65,34 +65,32 @@ func validKernel(p *Plan, ki int) error {
 			}
 		}
 	}
-	if err := validBody(k, k.Body, false); err != nil {
+	body, epi := k.Bodies()
+	if err := validBody(k, body, false); err != nil {
 		return fmt.Errorf("body: %w", err)
 	}
-	if err := validBody(k, k.Epilogue, true); err != nil {
+	if err := validBody(k, epi, true); err != nil {
 		return fmt.Errorf("epilogue: %w", err)
 	}
-	vals := k.Body
-	switch k.Kind {
+	vals := body
+	switch k.Kind() {
 	case KindMap:
-		if len(k.Epilogue) > 0 || len(k.ReduceAxes) > 0 || k.MatMul != nil {
-			return fmt.Errorf("map with an epilogue, reduce axes or matmul")
-		}
 	case KindReduce:
-		vals = k.Epilogue
-		ax := k.ReduceAxes
+		vals = epi
+		ax := k.Reduce().Axes
 		if len(ax) == 0 || !slices.IsSorted(ax) || ax[0] < 0 || ax[len(ax)-1] >= r ||
 			(ax[0] != 0 && ax[len(ax)-1] != r-1) || ax[len(ax)-1]-ax[0] != len(ax)-1 {
 			return fmt.Errorf("reduce axes %v of space %v", ax, k.Space)
 		}
-		for i, rd := range k.Reductions {
-			if rd.Value < 0 || rd.Value >= len(k.Body) || rd.Op.Class() != graph.ClassReduce || !rd.DType.Supported() {
+		for i, rd := range k.Reduce().Reductions {
+			if rd.Value < 0 || rd.Value >= len(body) || rd.Op.Class() != graph.ClassReduce || !rd.DType.Supported() {
 				return fmt.Errorf("reduction %d: %+v", i, rd)
 			}
 		}
 	case KindMatMul:
-		vals = k.Epilogue
-		m := k.MatMul
-		if m == nil || r < 2 || len(k.Body) > 0 || m.M < 1 || m.N < 1 || m.K < 1 || k.Space[r-2] != m.M || k.Space[r-1] != m.N {
+		vals = epi
+		m := k.MatMul()
+		if r < 2 || m.M < 1 || m.N < 1 || m.K < 1 || k.Space[r-2] != m.M || k.Space[r-1] != m.N {
 			return fmt.Errorf("matmul spec %+v for space %v", m, k.Space)
 		}
 		for j, o := range []MatOperand{m.A, m.B} {
@@ -118,7 +116,7 @@ func validKernel(p *Plan, ki int) error {
 			}
 		}
 	default:
-		return fmt.Errorf("kind %v", k.Kind)
+		return fmt.Errorf("kind %v", k.Kind())
 	}
 	for i, s := range k.Stores {
 		if len(s.Strides) != r || s.Value < 0 || s.Value >= len(vals) || vals[s.Value].DType != s.DType {
@@ -161,8 +159,8 @@ func validBody(k *Kernel, body []Instr, epi bool) error {
 				return fmt.Errorf("instr %d: op %v args %v", i, in.Op, in.Args)
 			}
 		case InstrAcc:
-			n := len(k.Reductions)
-			if k.Kind == KindMatMul {
+			n := len(reductions(k))
+			if k.Kind() == KindMatMul {
 				n = 1
 			}
 			if !epi || in.Acc < 0 || in.Acc >= n {

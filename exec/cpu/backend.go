@@ -111,13 +111,13 @@ func (t target) Prepare(p *fuse.Plan) (runner.Program, error) {
 		// chunking sizes workers by the output; a product takes as many
 		// as its m·n·k work is worth (internal/gemm and the integer loop
 		// bound them themselves).
-		if k.Kind == fuse.KindMatMul {
+		if k.Kind() == fuse.KindMatMul {
 			lk.workers = b.workers
 		}
 		var err error
-		switch k.Kind {
+		switch k.Kind() {
 		case fuse.KindMap:
-			lk.mp, err = compile(newSpace(k.Space), k.Operands, k.Body, k.Stores, nil, nil)
+			lk.mp, err = compile(newSpace(k.Space), k.Operands, k.Map().Body, k.Stores, nil, nil)
 		case fuse.KindReduce:
 			lk.rd, err = lowerReduce(k)
 		case fuse.KindMatMul:
@@ -125,7 +125,7 @@ func (t target) Prepare(p *fuse.Plan) (runner.Program, error) {
 		case fuse.KindCall:
 			lk.call, err = lowerCall(k)
 		default:
-			err = fmt.Errorf("cpu: kernel %s of kind %v is not supported", k.Name, k.Kind)
+			err = fmt.Errorf("cpu: kernel %s of kind %v is not supported", k.Name, k.Kind())
 		}
 		if err != nil {
 			return nil, err

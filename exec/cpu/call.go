@@ -26,7 +26,7 @@ type callKernel struct {
 // lowerCall checks a Call kernel's arguments against the kernel's
 // parameters and resolves its geometry.
 func lowerCall(k *fuse.Kernel) (*callKernel, error) {
-	c := k.Call
+	c := k.Call()
 	if c == nil {
 		return nil, fmt.Errorf("cpu: call kernel %s without a CallSpec", k.Name)
 	}

@@ -30,8 +30,8 @@ func chunking(k *fuse.Kernel, workers int) (chunk, tasks int) {
 	for _, s := range k.Stores {
 		bpp += s.DType.Size()
 	}
-	if k.MatMul != nil {
-		bpp += k.MatMul.A.DType.Size() * 2
+	if k.MatMul() != nil {
+		bpp += k.MatMul().A.DType.Size() * 2
 	}
 	bpp = max(bpp, 1)
 	total := 1

@@ -99,10 +99,10 @@ func TestMapChunks(t *testing.T) {
 	a, b, c := pt.input(f32Tensor(t, alloc, av, s)), pt.input(f32Tensor(t, alloc, bv, s)), pt.input(f32Tensor(t, alloc, cv, s))
 	out := pt.result(F, s, 0)
 	st := []int{1}
-	pt.p.Kernels = []fuse.Kernel{{Kind: fuse.KindMap, Space: []int{n},
+	pt.p.Kernels = []fuse.Kernel{{Space: []int{n},
 		Operands: []fuse.Operand{{Buffer: a, DType: F, Strides: st}, {Buffer: b, DType: F, Strides: st}, {Buffer: c, DType: F, Strides: st}},
-		Body: []fuse.Instr{load(0, F), op(graph.OpMul, F, 0, 0), op(graph.OpNeg, F, 1), op(graph.OpExp, F, 2),
-			load(1, F), op(graph.OpMul, F, 3, 4), load(2, F), op(graph.OpSqrt, F, 6), op(graph.OpAdd, F, 5, 7)},
+		Spec: &fuse.MapSpec{Body: []fuse.Instr{load(0, F), op(graph.OpMul, F, 0, 0), op(graph.OpNeg, F, 1), op(graph.OpExp, F, 2),
+			load(1, F), op(graph.OpMul, F, 3, 4), load(2, F), op(graph.OpSqrt, F, 6), op(graph.OpAdd, F, 5, 7)}},
 		Stores: []fuse.Store{{Value: 8, Buffer: out, DType: F, Strides: st}}}}
 	res, err := pt.run(context.Background(), New(Options{Chunk: 1000}), alloc)
 	require.NoError(t, err)
@@ -139,9 +139,9 @@ func TestStridedBroadcast(t *testing.T) {
 	out := pt.result(F, graph.Shape{C, R}, 0)
 	// out[i][j] = x[j][C-1-i] + row[j], computed over space (C, R), stored
 	// transposed back through strides (1, C)... as a (C, R) dense array.
-	pt.p.Kernels = []fuse.Kernel{{Kind: fuse.KindMap, Space: []int{C, R},
+	pt.p.Kernels = []fuse.Kernel{{Space: []int{C, R},
 		Operands: []fuse.Operand{{Buffer: x, DType: F, Offset: C - 1, Strides: []int{-1, C}}, {Buffer: y, DType: F, Strides: []int{0, 1}}},
-		Body:     []fuse.Instr{load(0, F), load(1, F), op(graph.OpAdd, F, 0, 1)},
+		Spec:     &fuse.MapSpec{Body: []fuse.Instr{load(0, F), load(1, F), op(graph.OpAdd, F, 0, 1)}},
 		Stores:   []fuse.Store{{Value: 2, Buffer: out, DType: F, Strides: []int{R, 1}}}}}
 	res, err := pt.run(context.Background(), New(Options{Chunk: 3}), alloc)
 	require.NoError(t, err)
@@ -164,17 +164,17 @@ func reducePlan(t testing.TB, alloc memory.Allocator, v []float32, rows, cols in
 	F := graph.Float32
 	x := pt.input(f32Tensor(t, alloc, v, graph.Shape{rows, cols}))
 	rd := graph.ReduceDType(o, F)
-	k := fuse.Kernel{Kind: fuse.KindReduce, Body: []fuse.Instr{load(0, F)},
+	k := fuse.Kernel{Spec: &fuse.ReduceSpec{Body: []fuse.Instr{load(0, F)},
 		Reductions: []fuse.Reduction{{Op: o, Value: 0, DType: rd}},
-		Epilogue:   []fuse.Instr{{Kind: fuse.InstrAcc, Acc: 0, DType: rd}}}
+		Epilogue:   []fuse.Instr{{Kind: fuse.InstrAcc, Acc: 0, DType: rd}}}}
 	if colMode {
 		out := pt.result(rd, graph.Shape{cols}, 0)
-		k.Space, k.ReduceAxes = []int{rows, cols}, []int{0}
+		k.Space, k.Reduce().Axes = []int{rows, cols}, []int{0}
 		k.Operands = []fuse.Operand{{Buffer: x, DType: F, Strides: []int{cols, 1}}}
 		k.Stores = []fuse.Store{{Buffer: out, DType: rd, Strides: []int{0, 1}}}
 	} else {
 		out := pt.result(rd, graph.Shape{rows}, 0)
-		k.Space, k.ReduceAxes = []int{rows, cols}, []int{1}
+		k.Space, k.Reduce().Axes = []int{rows, cols}, []int{1}
 		k.Operands = []fuse.Operand{{Buffer: x, DType: F, Strides: []int{cols, 1}}}
 		k.Stores = []fuse.Store{{Buffer: out, DType: rd, Strides: []int{1, 0}}}
 	}
@@ -309,9 +309,9 @@ func TestCancel(t *testing.T) {
 	var pt planT
 	a := pt.input(f32Tensor(t, alloc, make([]float32, n), graph.Shape{n}))
 	out := pt.result(F, graph.Shape{n}, 0)
-	pt.p.Kernels = []fuse.Kernel{{Kind: fuse.KindMap, Space: []int{n},
+	pt.p.Kernels = []fuse.Kernel{{Space: []int{n},
 		Operands: []fuse.Operand{{Buffer: a, DType: F, Strides: []int{1}}},
-		Body:     []fuse.Instr{load(0, F), op(graph.OpExp, F, 0)},
+		Spec:     &fuse.MapSpec{Body: []fuse.Instr{load(0, F), op(graph.OpExp, F, 0)}},
 		Stores:   []fuse.Store{{Value: 1, Buffer: out, DType: F, Strides: []int{1}}}}}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -27,10 +27,10 @@ type mmKernel struct {
 }
 
 func lowerMatMul(k *fuse.Kernel) (*mmKernel, error) {
-	if k.MatMul == nil || len(k.Space) < 2 {
+	if k.MatMul() == nil || len(k.Space) < 2 {
 		return nil, fmt.Errorf("cpu: matmul kernel %s without a spec or with space %v", k.Name, k.Space)
 	}
-	s := k.MatMul
+	s := k.MatMul()
 	r := len(k.Space)
 	empty := s.M == 0 || s.N == 0 || s.K == 0 // operands may be left unset
 	if k.Space[r-2] != s.M || k.Space[r-1] != s.N ||
@@ -38,9 +38,9 @@ func lowerMatMul(k *fuse.Kernel) (*mmKernel, error) {
 		return nil, fmt.Errorf("cpu: matmul kernel %s: inconsistent spec for space %v", k.Name, k.Space)
 	}
 	m := &mmKernel{spec: *s, dt: s.A.DType, batch: newSpace(k.Space[:r-2]), direct: -1}
-	if empty && len(k.Epilogue) > 0 {
-		m.dt = k.Epilogue[0].DType
-		for _, in := range k.Epilogue {
+	if empty && len(s.Epilogue) > 0 {
+		m.dt = s.Epilogue[0].DType
+		for _, in := range s.Epilogue {
 			if in.Kind == fuse.InstrAcc {
 				m.dt = in.DType
 			}
@@ -56,16 +56,16 @@ func lowerMatMul(k *fuse.Kernel) (*mmKernel, error) {
 		if st.DType != m.dt || !(graph.Layout{Shape: sp.shape, Strides: st.Strides}).Contiguous() {
 			continue
 		}
-		if len(k.Stores) == 1 || k.Epilogue[st.Value].Kind == fuse.InstrAcc {
+		if len(k.Stores) == 1 || s.Epilogue[st.Value].Kind == fuse.InstrAcc {
 			m.direct = i
 			break
 		}
 	}
 	var err error
-	if m.epi, err = compile(sp, k.Operands, k.Epilogue, k.Stores, nil, nil); err != nil {
+	if m.epi, err = compile(sp, k.Operands, s.Epilogue, k.Stores, nil, nil); err != nil {
 		return nil, err
 	}
-	if m.direct >= 0 && len(k.Stores) == 1 && k.Epilogue[k.Stores[0].Value].Kind == fuse.InstrAcc {
+	if m.direct >= 0 && len(k.Stores) == 1 && s.Epilogue[k.Stores[0].Value].Kind == fuse.InstrAcc {
 		m.trivial = true
 	}
 	switch m.dt {

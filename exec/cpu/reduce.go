@@ -51,24 +51,25 @@ type redKernel struct {
 }
 
 func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
-	if len(k.ReduceAxes) == 0 || len(k.Reductions) == 0 {
+	rs := k.Reduce()
+	if rs == nil || len(rs.Axes) == 0 || len(rs.Reductions) == 0 {
 		return nil, fmt.Errorf("cpu: reduce kernel %s without reduced axes or reductions", k.Name)
 	}
 	rank := len(k.Space)
 	red := make([]bool, rank)
-	for _, a := range k.ReduceAxes {
+	for _, a := range rs.Axes {
 		if a < 0 || a >= rank {
 			return nil, fmt.Errorf("cpu: reduce kernel %s: axis %d out of range", k.Name, a)
 		}
 		red[a] = true
 	}
-	n := len(k.ReduceAxes)
-	rows := k.ReduceAxes[0] == rank-n && k.ReduceAxes[n-1] == rank-1
-	cols := k.ReduceAxes[0] == 0 && k.ReduceAxes[n-1] == n-1
+	n := len(rs.Axes)
+	rows := rs.Axes[0] == rank-n && rs.Axes[n-1] == rank-1
+	cols := rs.Axes[0] == 0 && rs.Axes[n-1] == n-1
 	if !rows && !cols {
-		return nil, fmt.Errorf("cpu: reduce kernel %s: reduced axes %v are neither leading nor trailing", k.Name, k.ReduceAxes)
+		return nil, fmt.Errorf("cpu: reduce kernel %s: reduced axes %v are neither leading nor trailing", k.Name, rs.Axes)
 	}
-	rk := &redKernel{o1: 1, o2: 1, inner: 1, reds: k.Reductions}
+	rk := &redKernel{o1: 1, o2: 1, inner: 1, reds: rs.Reductions}
 	var keep, reduced []int
 	var outShape []int
 	for a, e := range k.Space {
@@ -100,16 +101,16 @@ func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
 		}
 		opds[j] = o
 	}
-	live := make([]int, len(k.Reductions))
-	for j, r := range k.Reductions {
+	live := make([]int, len(rs.Reductions))
+	for j, r := range rs.Reductions {
 		live[j] = r.Value
 	}
 	var err error
-	if rk.pro, err = compile(newSpace(shape), opds, k.Body, nil, nil, live); err != nil {
+	if rk.pro, err = compile(newSpace(shape), opds, rs.Body, nil, nil, live); err != nil {
 		return nil, err
 	}
 	rk.decides = true
-	for _, r := range k.Reductions {
+	for _, r := range rs.Reductions {
 		rk.decides = rk.decides && (r.Op == graph.OpAny || r.Op == graph.OpAll)
 		d := rk.pro.steps[r.Value].dt
 		f, c := foldTab[r.Op][d], colTab[r.Op][d]
@@ -134,7 +135,7 @@ func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
 	if keep == nil {
 		keep = []int{}
 	}
-	if rk.epi, err = compile(newSpace(outShape), k.Operands, k.Epilogue, k.Stores, keep, nil); err != nil {
+	if rk.epi, err = compile(newSpace(outShape), k.Operands, rs.Epilogue, k.Stores, keep, nil); err != nil {
 		return nil, err
 	}
 	return rk, nil
@@ -144,13 +145,14 @@ func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
 // reductions: those test x != 0 themselves, so the load need not copy
 // its bytes to normalize them to 0 and 1.
 func (rk *redKernel) rawBools(k *fuse.Kernel) {
-	used := make([]bool, len(k.Body))
-	for _, in := range k.Body {
+	rs := k.Reduce()
+	used := make([]bool, len(rs.Body))
+	for _, in := range rs.Body {
 		for _, a := range in.Args {
 			used[a] = true
 		}
 	}
-	for _, r := range k.Reductions {
+	for _, r := range rs.Reductions {
 		if r.Op != graph.OpAny && r.Op != graph.OpAll {
 			used[r.Value] = true
 		}
@@ -168,9 +170,10 @@ func (rk *redKernel) rawBools(k *fuse.Kernel) {
 // the last kept axis alone inside (rows) or none (columns) gives more of
 // the loads a unit stride on the innermost axis.
 func spaceOrder(k *fuse.Kernel, keep, reduced []int, cols bool) ([]int, int) {
+	rs := k.Reduce()
 	unit := func(axis int) int {
 		n := 0
-		for _, in := range k.Body {
+		for _, in := range rs.Body {
 			if in.Kind == fuse.InstrLoad && k.Operands[in.Operand].Strides[axis] == 1 {
 				n++
 			}

@@ -87,11 +87,11 @@ func TestScalarOperandKernel(t *testing.T) {
 		a := pt.input(f32Tensor(t, alloc, av, s))
 		out := pt.result(F, s, 0)
 		st := []int{1}
-		pt.p.Kernels = []fuse.Kernel{{Kind: fuse.KindMap, Space: []int{n},
+		pt.p.Kernels = []fuse.Kernel{{Space: []int{n},
 			Operands: []fuse.Operand{{Buffer: a, DType: F, Strides: st}},
-			Body: []fuse.Instr{load(0, F), {Kind: fuse.InstrConst, DType: F, Value: graph.ScalarOf(F, float64(c))},
+			Spec: &fuse.MapSpec{Body: []fuse.Instr{load(0, F), {Kind: fuse.InstrConst, DType: F, Value: graph.ScalarOf(F, float64(c))},
 				op(graph.OpSub, F, 1, 0), op(graph.OpDiv, F, 2, 1), op(graph.OpAdd, F, 1, 3), op(graph.OpMul, F, 4, 1),
-				op(graph.OpDiv, F, 1, 5), op(graph.OpSub, F, 6, 1), op(graph.OpAdd, F, 7, 1), op(graph.OpMul, F, 1, 8)},
+				op(graph.OpDiv, F, 1, 5), op(graph.OpSub, F, 6, 1), op(graph.OpAdd, F, 7, 1), op(graph.OpMul, F, 1, 8)}},
 			Stores: []fuse.Store{{Value: 9, Buffer: out, DType: F, Strides: st}}}}
 		res, err := pt.run(context.Background(), New(Options{Chunk: 1000}), alloc)
 		require.NoError(t, err)

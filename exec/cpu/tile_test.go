@@ -159,9 +159,9 @@ func tiledCase(t *testing.T, name string, d graph.DType, shape []int, xv, yv, sv
 	out := len(pt.p.Buffers)
 	pt.p.Buffers = append(pt.p.Buffers, fuse.Buffer{Kind: fuse.BufResult, Slot: -1, ElemSize: d.Size(), Elems: ssize, Bytes: int64(ssize * d.Size()), First: 0, Last: 1})
 	pt.p.Outputs = append(pt.p.Outputs, fuse.Output{Buffer: out, Layout: graph.ContiguousLayout(d, graph.Shape{ssize})})
-	pt.p.Kernels = []fuse.Kernel{{Kind: fuse.KindMap, Space: shape,
+	pt.p.Kernels = []fuse.Kernel{{Space: shape,
 		Operands: []fuse.Operand{{Buffer: xb, DType: d, Strides: xs, Offset: xo}, {Buffer: yb, DType: d, Strides: ys, Offset: yo}},
-		Body:     []fuse.Instr{load(0, d), load(1, d), op(graph.OpAdd, d, 0, 1)},
+		Spec:     &fuse.MapSpec{Body: []fuse.Instr{load(0, d), load(1, d), op(graph.OpAdd, d, 0, 1)}},
 		Stores:   []fuse.Store{{Value: 2, Buffer: out, DType: d, Strides: ss, Offset: so}}}}
 	res, err := pt.run(context.Background(), New(Options{Chunk: chunk}), alloc)
 	require.NoError(t, err, name)

@@ -29,7 +29,7 @@ type planCall struct {
 // prepareCall loads the function of Call kernel k and resolves its
 // geometry. A kernel without PTX is an error naming it.
 func (d *kernelDevice) prepareCall(k *fuse.Kernel) (*planCall, error) {
-	c := k.Call
+	c := k.Call()
 	if c == nil {
 		return nil, fmt.Errorf("cuda: call kernel %s without a CallSpec", k.Name)
 	}

@@ -399,7 +399,7 @@ func TestEmulatedMultiWave(t *testing.T) {
 		for i := range p.Kernels {
 			k := &p.Kernels[i]
 			g := kernelGeometry(k, tg)
-			if k.Kind != c.kind || g.Strategy != c.strat {
+			if k.Kind() != c.kind || g.Strategy != c.strat {
 				continue
 			}
 			found = true

@@ -165,7 +165,7 @@ func (e *emulator) wrap(inner CompileFunc, fast bool) CompileFunc {
 		}
 		for i := range p.Kernels {
 			k := &p.Kernels[i]
-			if k.Kind == fuse.KindCall {
+			if k.Kind() == fuse.KindCall {
 				continue // an explicit kernel, filed with emuExplicit
 			}
 			fn, sig, err := codegen.Lower(k, t)
@@ -200,7 +200,7 @@ func (e *emulator) wrap(inner CompileFunc, fast bool) CompileFunc {
 // kernelShape names the code template of k on t: "map", "matmul", or the
 // reduction strategy ("reduce column split" when split over blocks).
 func kernelShape(k *fuse.Kernel, t codegen.Target) string {
-	switch k.Kind {
+	switch k.Kind() {
 	case fuse.KindReduce:
 		g := kernelGeometry(k, t)
 		s := "reduce " + g.Strategy.String()

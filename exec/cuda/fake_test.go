@@ -165,9 +165,9 @@ func kernelBuffers(k *fuse.Kernel) []int {
 	for _, o := range k.Operands {
 		add(o.Buffer)
 	}
-	if k.MatMul != nil {
-		add(k.MatMul.A.Buffer)
-		add(k.MatMul.B.Buffer)
+	if k.MatMul() != nil {
+		add(k.MatMul().A.Buffer)
+		add(k.MatMul().B.Buffer)
 	}
 	for _, s := range k.Stores {
 		add(s.Buffer)
@@ -186,7 +186,7 @@ func stubCompile(p *fuse.Plan, t codegen.Target) (*codegen.Module, error) {
 	m := &codegen.Module{}
 	for i := range p.Kernels {
 		k := &p.Kernels[i]
-		sig := codegen.Signature{Entry: fmt.Sprintf("k%d_%s", i, k.Kind)}
+		sig := codegen.Signature{Entry: fmt.Sprintf("k%d_%s", i, k.Kind())}
 		fmt.Fprintf(&sb, "\n.visible .entry %s(\n", sig.Entry)
 		for _, b := range kernelBuffers(k) {
 			fmt.Fprintf(&sb, "\t.param .u64 b%d,\n", b)
@@ -216,7 +216,7 @@ func stubCompile(p *fuse.Plan, t codegen.Target) (*codegen.Module, error) {
 // i < n, n passed as the pass parameter). It lets tests check what the
 // executor moves and binds, with the fake computing on the host.
 func addCompile(p *fuse.Plan, t codegen.Target) (*codegen.Module, error) {
-	if len(p.Kernels) != 1 || p.Kernels[0].Kind != fuse.KindMap {
+	if len(p.Kernels) != 1 || p.Kernels[0].Kind() != fuse.KindMap {
 		return nil, fmt.Errorf("addCompile: want one map kernel, have %d", len(p.Kernels))
 	}
 	k := &p.Kernels[0]

@@ -67,7 +67,7 @@ func (b *Backend) record(prog *program, events []drv.Event) {
 	for i := range prog.kernels {
 		pk := &prog.kernels[i]
 		d, _ := b.ctx.EventElapsed(events[2*i], events[2*i+1])
-		r.Kernels[i] = KernelTime{Name: pk.k.Name, Entry: pk.sig.Entry, Kind: pk.k.Kind,
+		r.Kernels[i] = KernelTime{Name: pk.k.Name, Entry: pk.sig.Entry, Kind: pk.k.Kind(),
 			Launches: pk.sig.Launches, Time: d, Bytes: pk.k.BytesRead + pk.k.BytesWritten}
 	}
 	b.runMu.Lock()

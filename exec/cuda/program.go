@@ -143,7 +143,7 @@ func (b *Backend) buildProgram(p *fuse.Plan) (*program, error) {
 	for i := range p.Kernels {
 		pk := &pr.kernels[i]
 		pk.k = &p.Kernels[i]
-		if pk.k.Kind == fuse.KindCall {
+		if pk.k.Kind() == fuse.KindCall {
 			if pk.call, err = b.KernelDevice().(*kernelDevice).prepareCall(pk.k); err != nil {
 				return nil, fmt.Errorf("cuda: kernel %s: %w", pk.k.Name, err)
 			}

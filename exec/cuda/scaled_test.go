@@ -198,7 +198,7 @@ func gemmCase(d graph.DType, m, k, n int, transB bool) scaledCase {
 // "matmul" and "matmul multi-tile".
 func scaledFeatures(k *fuse.Kernel, t codegen.Target) []string {
 	g := kernelGeometry(k, t)
-	switch k.Kind {
+	switch k.Kind() {
 	case fuse.KindMap:
 		f := []string{"map"}
 		if g.VectorWidth > 1 {

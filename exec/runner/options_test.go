@@ -50,7 +50,8 @@ func TestPlanOptions(t *testing.T) {
 		require.NotNil(t, plan)
 		got := 0
 		for _, k := range plan.Kernels {
-			for _, in := range k.Body {
+			body, _ := k.Bodies()
+			for _, in := range body {
 				if in.Kind == fuse.InstrOp && in.Op == graph.OpExp {
 					got++
 					break

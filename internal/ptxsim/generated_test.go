@@ -129,7 +129,7 @@ func TestGeneratedReductions(t *testing.T) {
 					continue
 				}
 				for i := range res.plan.Kernels {
-					if k := &res.plan.Kernels[i]; k.Kind == fuse.KindReduce {
+					if k := &res.plan.Kernels[i]; k.Kind() == fuse.KindReduce {
 						g, err := codegen.ChooseGeometry(k, smallGPU())
 						if err != nil {
 							t.Fatal(err)
