@@ -2,8 +2,14 @@
 // bench/cpu_peers.py (both read from standard input, in any order) into
 // one table in the order of bench/workloads.txt: workload | fuseflow |
 // NumPy | NumExpr | fuseflow/NumPy speedup | fuseflow GB/s | share of the
-// copy bandwidth measured in the same run. It ends with the line
+// copy bandwidth measured in the same run | bandwidth ceiling. The
+// ceiling is the speedup over NumPy that fuseflow would have if it moved
+// its bytes at the copy bandwidth: NumPy's time over (bytes / copy
+// bandwidth). A memory-bound workload cannot beat its ceiling, so a
+// speedup target above it is out of reach on the machine. It ends with
+// the lines
 //
+//	bandwidth ceiling vs NumPy: geomean Z over N workloads; K below 2x, J below 1x
 //	min speedup vs NumPy: X (workload), geomean: Y
 //
 // over the workloads both sides measured, and exits 1 when a benchmark
@@ -85,9 +91,13 @@ func join(r io.Reader, w io.Writer, ws []suite.Workload) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "| workload | fuseflow | NumPy | NumExpr | fuseflow/NumPy speedup | fuseflow GB/s | of copy bandwidth |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| workload | fuseflow | NumPy | NumExpr | fuseflow/NumPy speedup | fuseflow GB/s | of copy bandwidth | bandwidth ceiling |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
 	lowest, lowName, logSum, n, rows := math.Inf(1), "", 0.0, 0, 0
+	var ceil struct {
+		logSum            float64
+		n, below2, below1 int
+	}
 	for _, wl := range ws {
 		m, ok := ff[wl.Name]
 		if !ok {
@@ -106,16 +116,34 @@ func join(r io.Reader, w io.Writer, ws []suite.Workload) error {
 			logSum += math.Log(s)
 			n++
 		}
-		share := "-"
+		share, ceiling := "-", "-"
 		if copyBW > 0 && m.mbs > 0 {
 			share = fmt.Sprintf("%.0f%%", 100*m.mbs/1000/copyBW)
+			if okn && m.ns > 0 {
+				// bytes = MB/s * ns * 1e-3; at copyBW GB/s (bytes per ns)
+				// they take bytes/copyBW ns.
+				c := np / (m.mbs * m.ns * 1e-3 / copyBW)
+				ceiling = fmt.Sprintf("%.2f", c)
+				ceil.logSum += math.Log(c)
+				ceil.n++
+				if c < 2 {
+					ceil.below2++
+				}
+				if c < 1 {
+					ceil.below1++
+				}
+			}
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %.2f | %s |\n", wl.Name, dur(m.ns, true), dur(np, okn), dur(nx, okx), sp, m.mbs/1000, share)
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %.2f | %s | %s |\n", wl.Name, dur(m.ns, true), dur(np, okn), dur(nx, okx), sp, m.mbs/1000, share, ceiling)
 	}
 	if copyBW > 0 {
 		fmt.Fprintf(w, "copy bandwidth (Go copy, read + written bytes, the better of 1 and all threads): %.2f GB/s\n", copyBW)
 	}
 	fmt.Fprintf(w, "%d workloads, %d beside NumPy\n", rows, n)
+	if ceil.n > 0 {
+		fmt.Fprintf(w, "bandwidth ceiling vs NumPy: geomean %.2f over %d workloads; %d below 2x, %d below 1x\n",
+			math.Exp(ceil.logSum/float64(ceil.n)), ceil.n, ceil.below2, ceil.below1)
+	}
 	if len(failed) > 0 {
 		return fmt.Errorf("benchmarks failed: %s", strings.Join(failed, "; "))
 	}

@@ -31,13 +31,14 @@ func TestJoin(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	want := []string{
-		"| workload | fuseflow | NumPy | NumExpr | fuseflow/NumPy speedup | fuseflow GB/s | of copy bandwidth |",
-		"|---|---|---|---|---|---|---|",
-		"| exp.f32 | 10.00 ms | 20.00 ms | 30.00 ms | 2.00 | 6.71 | 34% |",
-		"| sum.ax0.f64 | 4.00 ms | 2.00 ms | - | 0.50 | 33.55 | 168% |",
-		"| erf.f32 | 20.00 ms | - | - | - | 3.36 | 17% |",
+		"| workload | fuseflow | NumPy | NumExpr | fuseflow/NumPy speedup | fuseflow GB/s | of copy bandwidth | bandwidth ceiling |",
+		"|---|---|---|---|---|---|---|---|",
+		"| exp.f32 | 10.00 ms | 20.00 ms | 30.00 ms | 2.00 | 6.71 | 34% | 5.96 |",
+		"| sum.ax0.f64 | 4.00 ms | 2.00 ms | - | 0.50 | 33.55 | 168% | 0.30 |",
+		"| erf.f32 | 20.00 ms | - | - | - | 3.36 | 17% | - |",
 		"copy bandwidth (Go copy, read + written bytes, the better of 1 and all threads): 20.00 GB/s",
 		"3 workloads, 2 beside NumPy",
+		"bandwidth ceiling vs NumPy: geomean 1.33 over 2 workloads; 1 below 2x, 1 below 1x",
 		"min speedup vs NumPy: 0.50 (sum.ax0.f64), geomean: 1.00",
 	}
 	if len(lines) != len(want) {
