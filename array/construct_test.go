@@ -31,12 +31,12 @@ func TestConstructors(t *testing.T) {
 		{"Ones", c.Ones(array.Bool, 2), array.Bool, array.Shape{2}, []float64{1, 1}},
 		{"Full", c.Full(array.Int64, 2.9, 3), array.Int64, array.Shape{3}, []float64{2, 2, 2}},
 		{"Full 0-d", c.Full(array.Float32, 0.5), array.Float32, array.Shape{}, []float64{0.5}},
-		{"Arange", c.Arange(0, 1, 0.25, array.Float64), array.Float64, array.Shape{4}, []float64{0, 0.25, 0.5, 0.75}},
-		{"Arange negative step", c.Arange(5, 0, -2, array.Int32), array.Int32, array.Shape{3}, []float64{5, 3, 1}},
-		{"Arange empty", c.Arange(3, 0, 1, array.Float32), array.Float32, array.Shape{0}, []float64{}},
-		{"Linspace", c.Linspace(0, 1, 5, array.Float64), array.Float64, array.Shape{5}, []float64{0, 0.25, 0.5, 0.75, 1}},
-		{"Linspace one", c.Linspace(2, 3, 1, array.Float64), array.Float64, array.Shape{1}, []float64{2}},
-		{"Eye", c.Eye(2, 3, 1, array.Float32), array.Float32, array.Shape{2, 3}, []float64{0, 1, 0, 0, 0, 1}},
+		{"Arange", c.ArangeStep(array.Float64, 0, 1, 0.25), array.Float64, array.Shape{4}, []float64{0, 0.25, 0.5, 0.75}},
+		{"Arange negative step", c.ArangeStep(array.Int32, 5, 0, -2), array.Int32, array.Shape{3}, []float64{5, 3, 1}},
+		{"Arange empty", c.ArangeStep(array.Float32, 3, 0, 1), array.Float32, array.Shape{0}, []float64{}},
+		{"Linspace", c.Linspace(array.Float64, 0, 1, 5), array.Float64, array.Shape{5}, []float64{0, 0.25, 0.5, 0.75, 1}},
+		{"Linspace one", c.Linspace(array.Float64, 2, 3, 1), array.Float64, array.Shape{1}, []float64{2}},
+		{"Eye", c.Eye(array.Float32, 2, 3, 1), array.Float32, array.Shape{2, 3}, []float64{0, 1, 0, 0, 0, 1}},
 		{"Scalar int", c.Scalar(3), array.Int64, array.Shape{}, []float64{3}},
 		{"Scalar float32", c.Scalar(float32(1.5)), array.Float32, array.Shape{}, []float64{1.5}},
 		{"Scalar bool", c.Scalar(true), array.Bool, array.Shape{}, []float64{1}},
@@ -56,8 +56,8 @@ func TestConstructors(t *testing.T) {
 
 func TestRandomStreams(t *testing.T) {
 	e := newEnv(t)
-	u := e.keep(e.c.Rand(42, array.Float64, 2, 3))
-	n := e.keep(e.c.Normal(42, array.Float32, 4))
+	u := e.keep(e.c.Rand(array.Float64, 42, 2, 3))
+	n := e.keep(e.c.Normal(array.Float32, 42, 4))
 	got := array.MustToSlice[float64](u)
 	for i, v := range got {
 		if w := philox.Float64(42, uint64(i)); v != w {
@@ -72,9 +72,9 @@ func TestRandomStreams(t *testing.T) {
 			t.Errorf("Normal[%d]: got:%v want:%v", i, v, w)
 		}
 	}
-	same := e.keep(e.c.Rand(42, array.Float64, 2, 3))
+	same := e.keep(e.c.Rand(array.Float64, 42, 2, 3))
 	require.Equal(t, got, array.MustToSlice[float64](same))
-	other := e.keep(e.c.Rand(43, array.Float64, 2, 3))
+	other := e.keep(e.c.Rand(array.Float64, 43, 2, 3))
 	require.NotEqual(t, got, array.MustToSlice[float64](other))
 }
 
@@ -98,4 +98,88 @@ func TestScalarValues(t *testing.T) {
 	require.Equal(t, 4.0, one.MustValue())
 	_, err = e.floats([]float64{1, 2}).Value()
 	require.ErrorContains(t, err, "Value: array of shape (2,) has 2 elements; want exactly 1")
+}
+
+// TestFullExactInt checks that Full holds every int64 exactly (never a
+// float64 rounding of it) and rejects values the dtype cannot hold.
+func TestFullExactInt(t *testing.T) {
+	e := newEnv(t)
+	c := e.c
+	for _, v := range []int64{1<<62 + 1, math.MinInt64, math.MaxInt64, -(1<<53 + 1)} {
+		got, err := array.ToSlice[int64](e.keep(c.Full(array.Int64, v, 2)))
+		require.NoError(t, err)
+		if got[0] != v || got[1] != v {
+			t.Errorf("Full(Int64, %d): got:%v want:%v", v, got, v)
+		}
+	}
+	got, err := array.ToSlice[int64](e.keep(c.Full(array.Int64, uint64(1<<63-1))))
+	require.NoError(t, err)
+	require.Equal(t, []int64{math.MaxInt64}, got)
+	i32, err := array.ToSlice[int32](e.keep(c.Full(array.Int32, int8(-7), 3)))
+	require.NoError(t, err)
+	require.Equal(t, []int32{-7, -7, -7}, i32)
+	f, err := array.ToSlice[float64](e.keep(c.Full(array.Float64, 1<<53+1)))
+	require.NoError(t, err)
+	require.Equal(t, []float64{1 << 53}, f) // one rounding, as AsType
+	b, err := array.ToSlice[bool](e.keep(c.Full(array.Bool, true, 2)))
+	require.NoError(t, err)
+	require.Equal(t, []bool{true, true}, b)
+
+	bad := []struct {
+		name string
+		a    *array.Array
+		want string
+	}{
+		{"string", c.Full(array.Int64, "7", 2), `Full(int64, 7, shape (2,)): unsupported value type string`},
+		{"int32 range", c.Full(array.Int32, 1<<40), "Full(int32, 1099511627776, shape ()): Go int 1099511627776 is out of range for int32"},
+		{"uint64 range", c.Full(array.Int64, uint64(1<<63)), "Full(int64, 9223372036854775808, shape ()): value out of range for int64"},
+	}
+	for _, tc := range bad {
+		err := tc.a.Err()
+		require.Error(t, err, tc.name)
+		require.Contains(t, err.Error(), tc.want, tc.name)
+	}
+}
+
+// TestArangeCount checks the one-count Arange, as NumPy's arange(n).
+func TestArangeCount(t *testing.T) {
+	e := newEnv(t)
+	c := e.c
+	tests := []struct {
+		name string
+		a    *array.Array
+		want []float64
+	}{
+		{"float32", c.Arange(array.Float32, 4), []float64{0, 1, 2, 3}},
+		{"int64", c.Arange(array.Int64, 3), []float64{0, 1, 2}},
+		{"zero", c.Arange(array.Int32, 0), []float64{}},
+		{"negative", c.Arange(array.Float64, -2), []float64{}},
+	}
+	for _, tc := range tests {
+		a := e.keep(tc.a)
+		require.NoError(t, a.Err(), tc.name)
+		if got := e.f64(a); !approx(got, tc.want) {
+			t.Errorf("%s: got:%v want:%v", tc.name, got, tc.want)
+		}
+	}
+	big, err := array.ToSlice[int64](e.keep(c.Arange(array.Int64, 1<<20).Slice(array.From(1<<20 - 1))))
+	require.NoError(t, err)
+	require.Equal(t, []int64{1<<20 - 1}, big)
+	require.ErrorContains(t, c.Arange(array.Bool, 2).Err(), "Arange(bool, 2): unsupported dtype bool")
+	require.ErrorContains(t, c.Arange(array.Int32, 1<<32).Err(), "do not fit in int32")
+}
+
+// TestLinspaceIntFloor checks that integer Linspace rounds toward minus
+// infinity, as NumPy 2 does.
+func TestLinspaceIntFloor(t *testing.T) {
+	e := newEnv(t)
+	got, err := array.ToSlice[int64](e.keep(e.c.Linspace(array.Int64, -1, 0, 3)))
+	require.NoError(t, err)
+	require.Equal(t, []int64{-1, -1, 0}, got)
+	g32, err := array.ToSlice[int32](e.keep(e.c.Linspace(array.Int32, 2, -2, 5)))
+	require.NoError(t, err)
+	require.Equal(t, []int32{2, 1, 0, -1, -2}, g32)
+	g32, err = array.ToSlice[int32](e.keep(e.c.Linspace(array.Int32, 0, -1, 3)))
+	require.NoError(t, err)
+	require.Equal(t, []int32{0, -1, -1}, g32)
 }

@@ -6,7 +6,7 @@
 // work is done once:
 //
 //	c := array.Default()
-//	x := c.Arange(0, 12, 1, array.Float32).Reshape(3, 4)
+//	x := c.Arange(array.Float32, 12).Reshape(3, 4)
 //	y := x.Transpose().Mul(2).Sum(0) // nothing has run yet
 //	fmt.Println(y)                   // evaluates: [12. 44. 76.]
 //

@@ -88,7 +88,7 @@ func TestReleaseSemantics(t *testing.T) {
 
 func TestEvalCancelled(t *testing.T) {
 	e := newEnv(t)
-	x := e.keep(e.c.Arange(0, 10, 1, array.Float64).Exp())
+	x := e.keep(e.c.ArangeStep(array.Float64, 0, 10, 1).Exp())
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	err := array.Eval(ctx, x)
@@ -109,7 +109,7 @@ func TestEvalMixedContexts(t *testing.T) {
 
 func TestConcurrentEval(t *testing.T) {
 	e := newEnv(t)
-	x := e.keep(e.c.Arange(0, 64, 1, array.Float64).Reshape(8, 8))
+	x := e.keep(e.c.ArangeStep(array.Float64, 0, 64, 1).Reshape(8, 8))
 	const workers = 8
 	var wg sync.WaitGroup
 	errs := make(chan error, workers)

@@ -12,7 +12,7 @@ import (
 // Build a lazy chain, evaluate it, and read results.
 func Example() {
 	c := array.MustContext()
-	x := c.Arange(0, 12, 1, array.Float32).Reshape(3, 4)
+	x := c.Arange(array.Float32, 12).Reshape(3, 4)
 	y := x.Transpose().Mul(2).Sum(0)
 	fmt.Println(x)
 	fmt.Println(y)
@@ -52,7 +52,7 @@ func ExampleMatMul() {
 // Views compose without copying until a result is needed.
 func ExampleArray_Slice() {
 	c := array.MustContext()
-	x := c.Arange(0, 12, 1, array.Int64).Reshape(3, 4)
+	x := c.ArangeStep(array.Int64, 0, 12, 1).Reshape(3, 4)
 	fmt.Println(x.Slice(array.Rev(), array.RS(0, 4, 2)))
 	fmt.Println(x.Index(1))
 	// Output:

@@ -22,21 +22,21 @@ func TestFormatMatchesNumPy(t *testing.T) {
 		a         *array.Array
 		str, repr string
 	}{
-		{c.Arange(0, 12, 1, array.Int64).Reshape(3, 4),
+		{c.ArangeStep(array.Int64, 0, 12, 1).Reshape(3, 4),
 			`[[ 0  1  2  3]
  [ 4  5  6  7]
  [ 8  9 10 11]]`,
 			`array([[ 0,  1,  2,  3],
        [ 4,  5,  6,  7],
        [ 8,  9, 10, 11]])`},
-		{c.Arange(0, 12, 1, array.Float32).Reshape(3, 4),
+		{c.ArangeStep(array.Float32, 0, 12, 1).Reshape(3, 4),
 			`[[ 0.  1.  2.  3.]
  [ 4.  5.  6.  7.]
  [ 8.  9. 10. 11.]]`,
 			`array([[ 0.,  1.,  2.,  3.],
        [ 4.,  5.,  6.,  7.],
        [ 8.,  9., 10., 11.]], dtype=float32)`},
-		{c.Linspace(0, 1, 30, array.Float64),
+		{c.Linspace(array.Float64, 0, 1, 30),
 			`[0.         0.03448276 0.06896552 0.10344828 0.13793103 0.17241379
  0.20689655 0.24137931 0.27586207 0.31034483 0.34482759 0.37931034
  0.4137931  0.44827586 0.48275862 0.51724138 0.55172414 0.5862069
@@ -50,8 +50,8 @@ func TestFormatMatchesNumPy(t *testing.T) {
        0.86206897, 0.89655172, 0.93103448, 0.96551724, 1.        ])`},
 		{f64(nan, 1.5, -inf), "[ nan  1.5 -inf]", "array([ nan,  1.5, -inf])"},
 		{f64(1e-5, 1, 1e10), "[1.e-05 1.e+00 1.e+10]", "array([1.e-05, 1.e+00, 1.e+10])"},
-		{c.Arange(0, 2000, 1, array.Int64), "[   0    1    2 ... 1997 1998 1999]", "array([   0,    1,    2, ..., 1997, 1998, 1999])"},
-		{c.Arange(0, 2000, 1, array.Float32).Reshape(40, 50),
+		{c.ArangeStep(array.Int64, 0, 2000, 1), "[   0    1    2 ... 1997 1998 1999]", "array([   0,    1,    2, ..., 1997, 1998, 1999])"},
+		{c.ArangeStep(array.Float32, 0, 2000, 1).Reshape(40, 50),
 			`[[0.000e+00 1.000e+00 2.000e+00 ... 4.700e+01 4.800e+01 4.900e+01]
  [5.000e+01 5.100e+01 5.200e+01 ... 9.700e+01 9.800e+01 9.900e+01]
  [1.000e+02 1.010e+02 1.020e+02 ... 1.470e+02 1.480e+02 1.490e+02]
@@ -72,7 +72,7 @@ func TestFormatMatchesNumPy(t *testing.T) {
         1.949e+03],
        [1.950e+03, 1.951e+03, 1.952e+03, ..., 1.997e+03, 1.998e+03,
         1.999e+03]], dtype=float32)`},
-		{c.Arange(0, 24, 1, array.Int64).Reshape(2, 3, 4),
+		{c.ArangeStep(array.Int64, 0, 24, 1).Reshape(2, 3, 4),
 			`[[[ 0  1  2  3]
   [ 4  5  6  7]
   [ 8  9 10 11]]
@@ -96,14 +96,14 @@ func TestFormatMatchesNumPy(t *testing.T) {
 		{c.Scalar(1e-7), "1e-07", "array(1.e-07)"},
 		{f64(-1.5, 2.25, 100.125), "[ -1.5     2.25  100.125]", "array([ -1.5  ,   2.25 , 100.125])"},
 		// NumPy's output for a summarized 3-d array is long: testdata holds it.
-		{c.Arange(0, 3000, 1, array.Float64).Reshape(10, 10, 30).Div(7), golden(t, "format_3d.txt"), golden(t, "format_3d_repr.txt")},
+		{c.ArangeStep(array.Float64, 0, 3000, 1).Reshape(10, 10, 30).Div(7), golden(t, "format_3d.txt"), golden(t, "format_3d_repr.txt")},
 		{c.Zeros(array.Float32, 0), "[]", "array([], dtype=float32)"},
 		{c.Zeros(array.Float64, 2, 0), "[]", "array([], shape=(2, 0), dtype=float64)"},
 		{array.FromSlice(c, []float32{0.1, 0.2, 0.3}), "[0.1 0.2 0.3]", "array([0.1, 0.2, 0.3], dtype=float32)"},
 		{f64(1e8, 1), "[1.e+08 1.e+00]", "array([1.e+08, 1.e+00])"},
 		{f64(math.Copysign(0, -1), 0), "[-0.  0.]", "array([-0.,  0.])"},
 		{f64(123456789.0), "[1.23456789e+08]", "array([1.23456789e+08])"},
-		{c.Arange(0, 40, 1, array.Int32).Mul(1000),
+		{c.ArangeStep(array.Int32, 0, 40, 1).Mul(1000),
 			`[    0  1000  2000  3000  4000  5000  6000  7000  8000  9000 10000 11000
  12000 13000 14000 15000 16000 17000 18000 19000 20000 21000 22000 23000
  24000 25000 26000 27000 28000 29000 30000 31000 32000 33000 34000 35000
@@ -123,7 +123,7 @@ func TestFormatMatchesNumPy(t *testing.T) {
 		{f64(nan, nan), "[nan nan]", "array([nan, nan])"},
 		{f64(1e-300, 1), "[1.e-300 1.e+000]", "array([1.e-300, 1.e+000])"},
 		{array.FromSlice(c, []bool{true, true}, 1, 2), "[[ True  True]]", "array([[ True,  True]])"},
-		{c.Arange(0, 1001, 1, array.Float32).Div(3),
+		{c.ArangeStep(array.Float32, 0, 1001, 1).Div(3),
 			`[  0.           0.33333334   0.6666667  ... 332.66666    333.
  333.33334   ]`,
 			`array([  0.        ,   0.33333334,   0.6666667 , ..., 332.66666   ,

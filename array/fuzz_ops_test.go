@@ -194,7 +194,7 @@ func (p *prog) fill() {
 			}
 			m = model{shape: []int{n}, dt: d, vals: vals}
 		}
-		p.add(fmt.Sprintf("Arange %v %v %v %v", start, stop, step, d), c.Arange(start, stop, step, d), 0, m, []string{"Arange"})
+		p.add(fmt.Sprintf("Arange %v %v %v %v", start, stop, step, d), c.ArangeStep(d, start, stop, step), 0, m, []string{"Arange"})
 	case 5:
 		start, stop, n := float64(f.in(-4, 4)), float64(f.in(-4, 4)), f.in(-1, 5)
 		m := bad()
@@ -212,7 +212,7 @@ func (p *prog) fill() {
 				m.vals = vals
 			}
 		}
-		p.add(fmt.Sprintf("Linspace %v %v %d %v", start, stop, n, d), c.Linspace(start, stop, n, d), 0, m, []string{"Linspace"})
+		p.add(fmt.Sprintf("Linspace %v %v %d %v", start, stop, n, d), c.Linspace(d, start, stop, n), 0, m, []string{"Linspace"})
 	case 6:
 		r, cl, k := f.in(-1, 3), f.in(0, 3), f.in(-3, 3)
 		m := bad()
@@ -223,13 +223,13 @@ func (p *prog) fill() {
 			}
 			m = model{shape: []int{r, cl}, dt: d, vals: vals}
 		}
-		p.add(fmt.Sprintf("Eye %d %d %d %v", r, cl, k, d), c.Eye(r, cl, k, d), 0, m, []string{"Eye"})
+		p.add(fmt.Sprintf("Eye %d %d %d %v", r, cl, k, d), c.Eye(d, r, cl, k), 0, m, []string{"Eye"})
 	default:
 		normal := f.intn(2) == 0
 		name := "Rand"
-		a := c.Rand(7, d, s...)
+		a := c.Rand(d, 7, s...)
 		if normal {
-			name, a = "Normal", c.Normal(7, d, s...)
+			name, a = "Normal", c.Normal(d, 7, s...)
 		}
 		if kindOf(d) != kFloat {
 			m = bad()
@@ -509,8 +509,8 @@ func (p *prog) reduce() {
 		{"Any", k((*array.Array).Any, (*array.Array).AnyKeepDims)},
 		{"All", k((*array.Array).All, (*array.Array).AllKeepDims)},
 		{"Mean", k((*array.Array).Mean, (*array.Array).MeanKeepDims)},
-		{"Var", kd((*array.Array).Var, (*array.Array).VarKeepDims)},
-		{"Std", kd((*array.Array).Std, (*array.Array).StdKeepDims)},
+		{"Var", kd((*array.Array).VarDdof, (*array.Array).VarDdofKeepDims)},
+		{"Std", kd((*array.Array).StdDdof, (*array.Array).StdDdofKeepDims)},
 		{"ArgMax", func(a *array.Array) *array.Array { return a.ArgMax(axes...) }},
 		{"ArgMin", func(a *array.Array) *array.Array { return a.ArgMin(axes...) }},
 	}

@@ -27,7 +27,7 @@ func TestGonumRoundTrip(t *testing.T) {
 	want := mat.NewDense(2, 2, []float64{85, 137, 137, 221})
 	require.True(t, mat.Equal(d, want), "got:%v want:%v", mat.Formatted(d), mat.Formatted(want))
 
-	ints := e.keep(e.c.Eye(2, 3, 0, array.Int32))
+	ints := e.keep(e.c.Eye(array.Int32, 2, 3, 0))
 	d, err = array.ToDense(ints)
 	require.NoError(t, err)
 	require.True(t, mat.Equal(d, mat.NewDense(2, 3, []float64{1, 0, 0, 0, 1, 0})))

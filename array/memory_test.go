@@ -29,8 +29,8 @@ func TestMemoryGuard(t *testing.T) {
 			"Unable to allocate 8.00 TiB for an array with shape (1099511627776,) and data type float64"},
 		{"zeros", c.Zeros(array.Float32, 1<<20, 1<<20).Contiguous(),
 			"Unable to allocate 4.00 TiB for an array with shape (1048576, 1048576) and data type float32"},
-		{"rand", c.Rand(1, array.Float32, 1<<42), "Rand (4398046511104,) float32: Unable to allocate 32.0 TiB"},
-		{"arange", c.Arange(0, 1<<45, 1, array.Int32), "Iota (35184372088832,) int32: Unable to allocate"},
+		{"rand", c.Rand(array.Float32, 1, 1<<42), "Rand (4398046511104,) float32: Unable to allocate 32.0 TiB"},
+		{"arange", c.ArangeStep(array.Int32, 0, 1<<45, 1), "Iota (35184372088832,) int32: Unable to allocate"},
 		{"sum of huge", c.Ones(array.Bool, 1<<44).Sum(), "Unable to allocate"},
 		{"matmul batch", array.MatMul(c.Ones(array.Float32, 1<<10, 1, 1<<10, 1), c.Ones(array.Float32, 1<<10, 1, 1<<10)),
 			"Unable to allocate"},
@@ -58,10 +58,10 @@ func TestWithMaxAllocation(t *testing.T) {
 	require.Equal(t, exec.DefaultMemoryLimit(), c.MemoryLimit(), "the total is not bounded by the allocation limit")
 	fast, err := array.NewContext(array.WithAllocator(mem), array.WithMaxAllocation(1<<10), array.WithBackend(cpu.New(cpu.Options{})))
 	require.NoError(t, err)
-	require.EqualError(t, fast.Arange(0, 200, 1, array.Float64).Mul(2).Eval(),
+	require.EqualError(t, fast.ArangeStep(array.Float64, 0, 200, 1).Mul(2).Eval(),
 		"cpu: Unable to allocate 1.56 KiB for an array with shape (200,) and data type float64 (larger than the allocation limit of 1.00 KiB)")
 
-	small := c.Arange(0, 100, 1, array.Float64).Mul(2).Sum()
+	small := c.ArangeStep(array.Float64, 0, 100, 1).Mul(2).Sum()
 	v, err := small.Value()
 	require.NoError(t, err)
 	require.InDelta(t, 9900, v, 0)
@@ -70,7 +70,7 @@ func TestWithMaxAllocation(t *testing.T) {
 	// Many buffers under the bound, together far above it: no error.
 	var held []*array.Array
 	for i := range 20 {
-		a := c.Arange(0, 100, 1, array.Float64).Add(i)
+		a := c.ArangeStep(array.Float64, 0, 100, 1).Add(i)
 		require.NoError(t, a.Eval())
 		held = append(held, a)
 	}
@@ -80,7 +80,7 @@ func TestWithMaxAllocation(t *testing.T) {
 	}
 	require.Zero(t, c.MemoryInUse())
 
-	big := c.Arange(0, 200, 1, array.Float64).Mul(2)
+	big := c.ArangeStep(array.Float64, 0, 200, 1).Mul(2)
 	require.EqualError(t, big.Eval(), "ref: Iota (200,) float64: Unable to allocate 1.56 KiB for an array with shape (200,) and data type float64 (larger than the allocation limit of 1.00 KiB)")
 	data := make([]float32, 1000)
 	require.ErrorContains(t, array.FromSlice(c, data).Err(), "FromSlice: Unable to allocate 3.91 KiB for an array with shape (1000,) and data type float32")

@@ -561,8 +561,8 @@ type npMomentFns struct {
 }
 
 var npMomentOps = map[string]npMomentFns{
-	"Var": {(*array.Array).Var, (*array.Array).VarKeepDims},
-	"Std": {(*array.Array).Std, (*array.Array).StdKeepDims},
+	"Var": {(*array.Array).VarDdof, (*array.Array).VarDdofKeepDims},
+	"Std": {(*array.Array).StdDdof, (*array.Array).StdDdofKeepDims},
 }
 
 var npArgOps = map[string]func(*array.Array, ...int) *array.Array{
@@ -619,7 +619,7 @@ func (r *npRunner) start(steps [][]any) (*array.Array, [][]any, error) {
 		if err := npFirstError(err1, err2, err3, err4); err != nil {
 			return nil, nil, err
 		}
-		x = c.Arange(start, stop, step, d)
+		x = c.ArangeStep(d, start, stop, step)
 	case "Linspace":
 		start, err1 := npAsFloat(args[0])
 		stop, err2 := npAsFloat(args[1])
@@ -628,7 +628,7 @@ func (r *npRunner) start(steps [][]any) (*array.Array, [][]any, error) {
 		if err := npFirstError(err1, err2, err3, err4); err != nil {
 			return nil, nil, err
 		}
-		x = c.Linspace(start, stop, n, d)
+		x = c.Linspace(d, start, stop, n)
 	case "Eye":
 		n, err1 := npAsInt(args[0])
 		m, err2 := npAsInt(args[1])
@@ -637,10 +637,16 @@ func (r *npRunner) start(steps [][]any) (*array.Array, [][]any, error) {
 		if err := npFirstError(err1, err2, err3, err4); err != nil {
 			return nil, nil, err
 		}
-		x = c.Eye(n, m, k, d)
+		x = c.Eye(d, n, m, k)
 	case "Full":
 		d, err1 := npAsDType(args[0])
-		v, err2 := npAsFloat(args[1])
+		var v any
+		var err2 error
+		if n, ok := args[1].(json.Number); ok && !strings.ContainsAny(string(n), ".eE") {
+			v, err2 = npAsInt64(n) // an integer value, exact
+		} else {
+			v, err2 = npAsFloat(args[1])
+		}
 		s, err3 := npAsInts(args[2])
 		if err := npFirstError(err1, err2, err3); err != nil {
 			return nil, nil, err
@@ -1041,7 +1047,7 @@ func TestWeakScalarPromotion(t *testing.T) {
 	}
 
 	// The example: float32 array * 2 stays float32, with the value.
-	x := ctx.Arange(0, 4, 1, array.Float32).Mul(2)
+	x := ctx.ArangeStep(array.Float32, 0, 4, 1).Mul(2)
 	require.Equal(t, array.Float32, x.DType())
 	v, err := array.ToSlice[float32](x)
 	require.NoError(t, err)

@@ -135,18 +135,24 @@ func TestReductions(t *testing.T) {
 		{"Mean 0", x.Mean(0), array.Shape{3}, []float64{2.5, 3.5, 4.5}},
 		{"MeanKeepDims", x.MeanKeepDims(1), array.Shape{2, 1}, []float64{2, 5}},
 		{"Mean bool", b.Mean(), array.Shape{}, []float64{0.75}},
-		{"Var", x.Var(0), array.Shape{}, []float64{35.0 / 12}},
-		{"Var ddof 1 axis 1", x.Var(1, 1), array.Shape{2}, []float64{1, 1}},
-		{"VarKeepDims", x.VarKeepDims(0, 0), array.Shape{1, 3}, []float64{2.25, 2.25, 2.25}},
-		{"Std", x.Std(0, 0), array.Shape{3}, []float64{1.5, 1.5, 1.5}},
-		{"StdKeepDims", x.StdKeepDims(1, 1), array.Shape{2, 1}, []float64{1, 1}},
+		{"Var", x.Var(), array.Shape{}, []float64{35.0 / 12}},
+		{"Var ddof 1 axis 1", x.VarDdof(1, 1), array.Shape{2}, []float64{1, 1}},
+		{"VarKeepDims", x.VarKeepDims(0), array.Shape{1, 3}, []float64{2.25, 2.25, 2.25}},
+		{"Std", x.Std(0), array.Shape{3}, []float64{1.5, 1.5, 1.5}},
+		{"StdDdofKeepDims", x.StdDdofKeepDims(1, 1), array.Shape{2, 1}, []float64{1, 1}},
+		// x.Var(1) reads as NumPy's x.var(1): axis 1, ddof 0.
+		{"Var 1 is axis 1", x.Var(1), array.Shape{2}, []float64{2.0 / 3, 2.0 / 3}},
+		{"Std 1 is axis 1", x.Std(1), array.Shape{2}, []float64{math.Sqrt(2.0 / 3), math.Sqrt(2.0 / 3)}},
+		{"StdKeepDims", x.StdKeepDims(0), array.Shape{1, 3}, []float64{1.5, 1.5, 1.5}},
+		{"VarDdofKeepDims", x.VarDdofKeepDims(1, 0), array.Shape{1, 3}, []float64{4.5, 4.5, 4.5}},
+		{"StdDdof all", x.StdDdof(1), array.Shape{}, []float64{math.Sqrt(3.5)}},
 		{"Sum bool", b.Sum(), array.Shape{}, []float64{3}},
 		{"Mean empty", e.floats(nil, 0).Mean(), array.Shape{}, []float64{math.NaN()}},
 	})
 	f32 := e.keep(array.FromSlice(e.c, []float32{1, 2}))
 	require.Equal(t, array.Float32, f32.Mean().DType())
-	require.Equal(t, array.Float32, f32.Std(0).DType())
-	require.Equal(t, array.Float64, e.ints([]int64{1}).Var(0).DType())
+	require.Equal(t, array.Float32, f32.Std().DType())
+	require.Equal(t, array.Float64, e.ints([]int64{1}).Var().DType())
 	require.Equal(t, array.Int64, b.Sum().DType())
 }
 
@@ -171,7 +177,7 @@ func TestMatMul(t *testing.T) {
 
 func TestViews(t *testing.T) {
 	e := newEnv(t)
-	x := e.keep(e.c.Arange(0, 24, 1, array.Int64)).Reshape(4, 6)
+	x := e.keep(e.c.ArangeStep(array.Int64, 0, 24, 1)).Reshape(4, 6)
 	e.check([]valueCase{
 		{"Reshape -1", x.Reshape(3, -1), array.Shape{3, 8}, nil},
 		{"Transpose", x.Slice(array.To(2), array.To(3)).Transpose(), array.Shape{3, 2}, []float64{0, 6, 1, 7, 2, 8}},
@@ -197,6 +203,6 @@ func TestViews(t *testing.T) {
 		{"Contiguous", x.Transpose().Contiguous().Slice(array.To(1)), array.Shape{1, 4}, []float64{0, 6, 12, 18}},
 	})
 	// The chain.
-	y := e.keep(e.c.Arange(0, 12, 1, array.Float32).Reshape(3, 4).Transpose().Mul(2).Sum(0))
+	y := e.keep(e.c.ArangeStep(array.Float32, 0, 12, 1).Reshape(3, 4).Transpose().Mul(2).Sum(0))
 	require.Equal(t, []float32{12, 44, 76}, array.MustToSlice[float32](y))
 }

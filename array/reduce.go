@@ -175,22 +175,42 @@ func shift(x *graph.Node, axes []int) *graph.Node {
 	return graph.Reduce(graph.OpReduceMax, graph.Concat([]*graph.Node{lo, mid}, last), norm, true)
 }
 
-// Var returns the variance over axes with ddof delta degrees of freedom
-// (0 for the population variance, 1 for the sample variance), in the
-// input's float dtype.
-func (a *Array) Var(ddof int, axes ...int) *Array { return a.variance("Var", ddof, axes, false) }
+// Var returns the population variance (ddof 0) over axes (every axis
+// when none is given), in the input's float dtype: x.Var(1) is the
+// variance along axis 1, as NumPy's x.var(1). VarDdof takes the delta
+// degrees of freedom explicitly.
+func (a *Array) Var(axes ...int) *Array { return a.variance("Var", 0, axes, false) }
 
 // VarKeepDims is Var keeping the reduced axes.
-func (a *Array) VarKeepDims(ddof int, axes ...int) *Array {
+func (a *Array) VarKeepDims(axes ...int) *Array { return a.variance("Var", 0, axes, true) }
+
+// VarDdof returns the variance over axes with ddof delta degrees of
+// freedom: the sum of squared deviations divided by n - ddof (1 for the
+// sample variance, NumPy's x.var(axes, ddof=1)). A divisor n - ddof <= 0
+// gives Inf or NaN as in NumPy.
+func (a *Array) VarDdof(ddof int, axes ...int) *Array { return a.variance("Var", ddof, axes, false) }
+
+// VarDdofKeepDims is VarDdof keeping the reduced axes.
+func (a *Array) VarDdofKeepDims(ddof int, axes ...int) *Array {
 	return a.variance("Var", ddof, axes, true)
 }
 
-// Std returns the standard deviation, the square root of Var.
-func (a *Array) Std(ddof int, axes ...int) *Array {
+// Std returns the population standard deviation (ddof 0) over axes, the
+// square root of Var: x.Std(0) is the deviation along axis 0.
+func (a *Array) Std(axes ...int) *Array { return a.variance("Std", 0, axes, false).Sqrt() }
+
+// StdKeepDims is Std keeping the reduced axes.
+func (a *Array) StdKeepDims(axes ...int) *Array {
+	return a.variance("Std", 0, axes, true).Sqrt()
+}
+
+// StdDdof returns the standard deviation with ddof delta degrees of
+// freedom, the square root of VarDdof.
+func (a *Array) StdDdof(ddof int, axes ...int) *Array {
 	return a.variance("Std", ddof, axes, false).Sqrt()
 }
 
-// StdKeepDims is Std keeping the reduced axes.
-func (a *Array) StdKeepDims(ddof int, axes ...int) *Array {
+// StdDdofKeepDims is StdDdof keeping the reduced axes.
+func (a *Array) StdDdofKeepDims(ddof int, axes ...int) *Array {
 	return a.variance("Std", ddof, axes, true).Sqrt()
 }

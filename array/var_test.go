@@ -109,9 +109,9 @@ func varLargeOffset(t *testing.T, name, be string, dt array.DType, noise func() 
 		}
 		for _, ddof := range []int{0, 1} {
 			for axis := range 2 {
-				got := e.f64(e.keep(x.Var(ddof, axis)))
+				got := e.f64(e.keep(x.VarDdof(ddof, axis)))
 				old := e.f64(e.keep(twoPass(x, ddof, axis)))
-				std := e.f64(e.keep(x.Std(ddof, axis)))
+				std := e.f64(e.keep(x.StdDdof(ddof, axis)))
 				for i := range got {
 					want := exactVar(selection(v, rows, cols, axis, i), ddof)
 					errNew := math.Abs(got[i]-want) / want
@@ -125,7 +125,7 @@ func varLargeOffset(t *testing.T, name, be string, dt array.DType, noise func() 
 					}
 				}
 			}
-			all := e.f64(e.keep(x.Var(ddof)))
+			all := e.f64(e.keep(x.VarDdof(ddof)))
 			if want := exactVar(v, ddof); math.Abs(all[0]-want)/want > tc.tol {
 				t.Errorf("%s ddof %d all axes: got:%v want:%v", tc.name, ddof, all[0], want)
 			}
@@ -139,7 +139,7 @@ func TestVarOutlierSample(t *testing.T) {
 	e := newEnv(t)
 	v := []float64{1e6, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
 	x := e.keep(e.floats(v, 1, len(v)).AsType(array.Float32))
-	got := e.f64(e.keep(x.Var(0, 1)))
+	got := e.f64(e.keep(x.Var(1)))
 	want := exactVar(v, 0)
 	if math.Abs(got[0]-want)/want > 1e-6 {
 		t.Errorf("got:%v want:%v", got[0], want)
@@ -166,7 +166,7 @@ func TestVarSpecial(t *testing.T) {
 		{"constant", []float64{3, 3, 3, 3, 3}, 1, 0},
 	}
 	for _, tc := range tests {
-		got := e.f64(e.keep(e.floats(tc.v, len(tc.v)).Var(tc.ddof)))
+		got := e.f64(e.keep(e.floats(tc.v, len(tc.v)).VarDdof(tc.ddof)))
 		if !approx(got, []float64{tc.want}) {
 			t.Errorf("%s: got:%v want:%v", tc.name, got[0], tc.want)
 		}
@@ -180,7 +180,7 @@ func TestVarOnePass(t *testing.T) {
 	e := newEnv(t)
 	x := e.keep(array.FromSlice(e.c, make([]float32, 256*256), 256, 256))
 	for axis := range 2 {
-		v := x.Var(0, axis)
+		v := x.Var(axis)
 		in := v.Node()
 		for in.Op() != graph.OpInput && len(in.Inputs()) > 0 {
 			in = in.Input(0)

@@ -48,7 +48,8 @@ test cites the same documents):
     platform-defined in NumPy: not generated (fuseflow saturates,
     graph/promote.go CastFloatToInt64).
   * Linspace to an integer dtype: NumPy 1.24 truncates, NumPy 2 floors;
-    only non-negative ranges are generated, where both agree.
+    fuseflow floors as NumPy 2 does, and the expected values are
+    floor(linspace(...)) computed in float64.
   * Sigmoid, Erf and Rsqrt have no NumPy ufunc: expected values are
     1/(1+exp(-x)), math.erf and 1/sqrt(x), computed in float64 and rounded
     to the dtype.
@@ -263,12 +264,17 @@ def construct(st):
         return np.arange(start, stop, stp, dtype=d)
     if name == "Linspace":
         start, stop, n, d = args
+        if d in INTS:
+            # NumPy 2 rounds toward minus infinity (1.24 truncates).
+            return np.floor(np.linspace(start, stop, n)).astype(d)
         return np.linspace(start, stop, n, dtype=d)
     if name == "Eye":
         n, m, k, d = args
         return np.eye(n, m, k=k, dtype=d)
     if name == "Full":
         d, v, shape = args
+        if isinstance(v, int):  # an exact integer, not through float64
+            return np.full(shape, v, dtype=d)
         return np.full(shape, float(v), dtype=d)
     if name == "Zeros":
         return np.zeros(args[1], dtype=args[0])
@@ -860,7 +866,7 @@ def gen_constructors():
         add_case("arange/%s/%s,%s,%s" % (d, start, stop, st), [], [["Arange", start, stop, st, d]], d)
     ls = [(0, 1, 11, "float64"), (0, 1, 11, "float32"), (-1, 1, 5, "float64"), (2, 2, 3, "float64"),
           (0, 10, 4, "int32"), (0, 100, 7, "int64"), (1, 0, 1, "float64"), (0, 1, 0, "float64"),
-          (3.5, -2.25, 6, "float32")]
+          (3.5, -2.25, 6, "float32"), (-5, 5, 7, "int64"), (-1, 0, 3, "int32"), (3, -4, 6, "int32")]
     for start, stop, n, d in ls:
         add_case("linspace/%s/%s,%s,%s" % (d, start, stop, n), [], [["Linspace", start, stop, n, d]], d)
     for n, mm, k in ((3, 3, 0), (3, 4, 1), (4, 3, -1), (3, 3, 5), (2, 5, -2), (1, 1, 0)):
@@ -870,6 +876,9 @@ def gen_constructors():
                     ("bool", 1, [2]), ("int64", -9, []), ("float64", float("nan"), [2]),
                     ("int32", 3.75, [2])):
         add_case("full/%s/%s/%s" % (d, v, shp(s)), [], [["Full", d, repr(float(v)), s]], d)
+    for d, v in (("int64", 2 ** 62 + 1), ("int64", -(2 ** 63)), ("int64", 2 ** 63 - 1),
+                 ("int32", -(2 ** 31)), ("float64", 2 ** 53 + 1)):
+        add_case("full/%s/int %d" % (d, v), [], [["Full", d, v, [2]]], d)
     for d in DTYPES:
         add_case("zeros/%s" % d, [], [["Zeros", d, [2, 3]]], d)
         add_case("ones/%s" % d, [], [["Ones", d, [3, 1]]], d)

@@ -56,9 +56,9 @@ var reduceFuncs = map[string]func(*arr, ...int) *arr{
 	"max": (*arr).Max, "maxk": (*arr).MaxKeepDims, "min": (*arr).Min, "mink": (*arr).MinKeepDims,
 	"any": (*arr).Any, "all": (*arr).All, "argmax": (*arr).ArgMax, "argmin": (*arr).ArgMin,
 	"mean": (*arr).Mean, "meank": (*arr).MeanKeepDims,
-	"var":  func(a *arr, axes ...int) *arr { return a.Var(0, axes...) },
-	"std":  func(a *arr, axes ...int) *arr { return a.Std(0, axes...) },
-	"stdk": func(a *arr, axes ...int) *arr { return a.StdKeepDims(0, axes...) },
+	"var":  func(a *arr, axes ...int) *arr { return a.Var(axes...) },
+	"std":  func(a *arr, axes ...int) *arr { return a.Std(axes...) },
+	"stdk": func(a *arr, axes ...int) *arr { return a.StdKeepDims(axes...) },
 }
 
 // Funcs returns the names of every function expressions may call.

@@ -26,16 +26,16 @@ func run() error {
 	fmt.Println("backend:", c.Backend())
 
 	// Arrays are lazy: nothing below runs until a result is asked for.
-	x := c.Arange(0, 12, 1, array.Float32).Reshape(3, 4)
+	x := c.Arange(array.Float32, 12).Reshape(3, 4)
 	y := x.Transpose().Mul(2).Sum(0)
 
 	// An elementwise chain the planner fuses into one kernel.
-	r := c.Rand(7, array.Float32, 3, 4)
+	r := c.Rand(array.Float32, 7, 3, 4)
 	z := x.Mul(0.5).Add(r).Sqrt().Clip(0, 2)
 
 	// Reductions and a matrix product.
 	mean := x.Mean(1)
-	std := x.Std(0)
+	std := x.Std()
 	w := array.FromSlice(c, []float32{1, 0, -1, 2}, 4, 1)
 	p := array.MatMul(x, w)
 

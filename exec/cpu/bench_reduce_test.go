@@ -134,7 +134,7 @@ func BenchmarkReduceVar(b *testing.B) {
 				b.Fatal(err)
 			}
 			one := func() {
-				v := x.Var(0, c.axis)
+				v := x.Var(c.axis)
 				if err := v.Eval(); err != nil {
 					b.Fatal(err)
 				}
