@@ -285,6 +285,8 @@ def construct(st):
 
 def step(x, st, inputs):
     name, args = st[0], st[1:]
+    if name in REARRANGE_NP:
+        return np.asarray(REARRANGE_NP[name](x, args, inputs))
     if name in UNARY_NP:
         return np.asarray(UNARY_NP[name](x))
     if name == "AsType":
@@ -943,6 +945,73 @@ def gen_chains():
         add_case("chain/%s" % name, [], prog)
 
 
+# ---------------------------------------------------------------------------
+# Rearranging views (Flip, Roll, Tile, Repeat, RepeatCounts, Pad, PadEdge,
+# Diagonal, Triu, Tril) and Einsum.
+
+
+def _axes(a):
+    return None if a is None else tuple(a)
+
+
+def _einsum(x, args, inputs):
+    return np.einsum(args[0], x, *[operand(o, inputs) for o in args[1]])
+
+
+REARRANGE_NP = {
+    "Flip": lambda x, a, i: np.flip(x, _axes(a[0])),
+    "Roll": lambda x, a, i: np.roll(x, a[0], _axes(a[1])),
+    "Tile": lambda x, a, i: np.tile(x, a[0]),
+    "Repeat": lambda x, a, i: np.repeat(x, a[0], a[1]),
+    "RepeatCounts": lambda x, a, i: np.repeat(x, a[0], a[1]),
+    "Pad": lambda x, a, i: np.pad(x, a[0], mode="constant",
+                                  constant_values=float(a[1]) if isinstance(a[1], str) else a[1]),
+    "PadEdge": lambda x, a, i: np.pad(x, a[0], mode="edge"),
+    "Diagonal": lambda x, a, i: np.diagonal(x, a[0], a[1], a[2]),
+    "Triu": lambda x, a, i: np.triu(x, a[0]),
+    "Tril": lambda x, a, i: np.tril(x, a[0]),
+    "Einsum": _einsum,
+}
+
+
+def gen_rearrange():
+    f = arr(np.arange(24) * 0.5 - 3, "float64", (2, 3, 4))
+    g = arr(np.arange(12) - 4, "int32", (3, 4))
+    h = arr([1.5, float("nan"), -0.0, float("inf"), 2, -7], "float32", (2, 3))
+    b = arr(np.arange(6) % 3 == 0, "bool", (2, 3))
+    v = arr(np.arange(5) * 2, "int64", (5,))
+    one = {"f": f, "g": g, "h": h, "b": b, "v": v}
+    cases = [
+        ("flip/all", "f", ["Flip", None]), ("flip/1", "f", ["Flip", [1]]), ("flip/0,-1", "g", ["Flip", [0, -1]]),
+        ("flip/bool", "b", ["Flip", None]),
+        ("roll/flat", "f", ["Roll", 5, None]), ("roll/neg", "g", ["Roll", -2, [1]]), ("roll/big", "v", ["Roll", 12, [0]]),
+        ("roll/two axes", "f", ["Roll", 1, [0, 2]]), ("roll/zero", "g", ["Roll", 3, [0]]),
+        ("roll/nan", "h", ["Roll", 1, [1]]),
+        ("tile/2", "v", ["Tile", [2]]), ("tile/2,3", "g", ["Tile", [2, 3]]), ("tile/more reps", "g", ["Tile", [2, 1, 2]]),
+        ("tile/fewer reps", "f", ["Tile", [2]]), ("tile/zero", "g", ["Tile", [0, 2]]), ("tile/bool", "b", ["Tile", [1, 2]]),
+        ("repeat/flat", "g", ["Repeat", 2, None]), ("repeat/0", "f", ["Repeat", 3, 0]), ("repeat/-1", "h", ["Repeat", 2, -1]),
+        ("repeat/zero", "g", ["Repeat", 0, 1]),
+        ("repeatcounts/1", "g", ["RepeatCounts", [1, 0, 2, 2], 1]), ("repeatcounts/0", "g", ["RepeatCounts", [3, 1, 1], 0]),
+        ("repeatcounts/flat", "v", ["RepeatCounts", [0, 1, 2, 0, 3], None]),
+        ("repeatcounts/zeros", "g", ["RepeatCounts", [0, 0, 0], 0]),
+        ("pad/constant", "g", ["Pad", [[1, 2], [0, 3]], 7]), ("pad/one pair", "f", ["Pad", [[1, 1]], -1.5]),
+        ("pad/float into int", "g", ["Pad", [[2, 0], [1, 1]], 2.75]), ("pad/bool", "b", ["Pad", [[1, 0], [0, 1]], True]),
+        ("pad/nan", "h", ["Pad", [[0, 1], [2, 0]], "nan"]), ("pad/1d", "v", ["Pad", [[3, 1]], 0]),
+        ("padedge/2d", "g", ["PadEdge", [[1, 2], [3, 0]]]), ("padedge/3d", "f", ["PadEdge", [[0, 1], [1, 1], [2, 0]]]),
+        ("padedge/one pair", "h", ["PadEdge", [[2, 2]]]),
+        ("diagonal/main", "g", ["Diagonal", 0, 0, 1]), ("diagonal/+1", "g", ["Diagonal", 1, 0, 1]),
+        ("diagonal/-2", "g", ["Diagonal", -2, 0, 1]), ("diagonal/past", "g", ["Diagonal", 5, 0, 1]),
+        ("diagonal/3d 1,2", "f", ["Diagonal", 0, 1, 2]), ("diagonal/3d 0,2", "f", ["Diagonal", 1, 0, 2]),
+        ("diagonal/3d 2,0", "f", ["Diagonal", -1, 2, 0]), ("diagonal/nan", "h", ["Diagonal", 0, 0, 1]),
+        ("triu/0", "g", ["Triu", 0]), ("triu/1", "f", ["Triu", 1]), ("triu/-1", "h", ["Triu", -1]),
+        ("tril/0", "g", ["Tril", 0]), ("tril/-1", "f", ["Tril", -1]), ("tril/2", "b", ["Tril", 2]),
+        ("tril/1d", "v", ["Tril", 0]), ("triu/1d", "v", ["Triu", 1]),
+    ]
+    for name, which, st in cases:
+        x = one[which]
+        add_case(name, [x], [["Input", 0], st], str(x.dtype))
+
+
 def main():
     gen_unary()
     gen_binary()
@@ -955,6 +1024,7 @@ def main():
     gen_matmul()
     gen_constructors()
     gen_chains()
+    gen_rearrange()
     doc = {
         "numpy_version": np.__version__,
         "generator": "array/testdata/gen_numpy.py",
