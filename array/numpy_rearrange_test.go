@@ -102,3 +102,14 @@ func npNumber(v any) (any, error) {
 	}
 	return npAsFloat(v)
 }
+
+func init() {
+	npRearrangeSteps["Einsum"] = func(r *npRunner, x *array.Array, args []any) (*array.Array, error) {
+		sub, ok := args[0].(string)
+		if !ok {
+			return nil, fmt.Errorf("bad subscripts %v", args[0])
+		}
+		rest, err := r.arrayOperands(args[1])
+		return array.Einsum(sub, append([]*array.Array{x}, rest...)...), err
+	}
+}

@@ -370,6 +370,13 @@ func (a *Array) Diagonal(offset, axis1, axis2 int) *Array {
 	case a1 == a2:
 		return fail("axis1 and axis2 cannot be the same")
 	}
+	return a.derive(named("Diagonal", diagonalOf(x, offset, a1, a2), x))
+}
+
+// diagonalOf returns the diagonal of x over the distinct normalized axes
+// a1 and a2, appended as the last axis (see Diagonal).
+func diagonalOf(x *graph.Node, offset, a1, a2 int) *graph.Node {
+	s := x.Shape()
 	perm := make([]int, 0, s.Rank())
 	batch := Shape{}
 	for i := range s.Rank() {
@@ -392,7 +399,7 @@ func (a *Array) Diagonal(offset, axis1, axis2 int) *Array {
 	if length > 0 {
 		r = RS(start, start+(length-1)*(m+1)+1, m+1)
 	}
-	return a.derive(named("Diagonal", graph.Slice(flat, axisRanges(batch.Rank()+1, batch.Rank(), r)), x))
+	return graph.Slice(flat, axisRanges(batch.Rank()+1, batch.Rank(), r))
 }
 
 // Triu returns a with the elements below the k-th diagonal of its last

@@ -1012,6 +1012,66 @@ def gen_rearrange():
         add_case(name, [x], [["Input", 0], st], str(x.dtype))
 
 
+def gen_einsum():
+    rng = np.random.default_rng(14)
+
+    def r(shape, d="float64"):
+        if d in INTS:
+            return rng.integers(-5, 6, size=shape).astype(d)
+        if d == "bool":
+            return rng.integers(0, 2, size=shape).astype(bool)
+        return (rng.integers(-8, 9, size=shape) * 0.25).astype(d)
+
+    cases = [
+        ("matmul", "ij,jk->ik", [(3, 4), (4, 5)], "float32"),
+        ("batched", "bij,bjk->bik", [(2, 3, 4), (2, 4, 5)], "float64"),
+        ("batched f32", "bij,bjk->bik", [(3, 5, 6), (3, 6, 4)], "float32"),
+        ("implicit matmul", "ij,jk", [(3, 4), (4, 2)], "float64"),
+        ("implicit transpose", "ji", [(3, 4)], "float64"),
+        ("diagonal", "ii->i", [(4, 4)], "float64"),
+        ("trace", "ii", [(4, 4)], "int64"),
+        ("transpose", "ij->ji", [(2, 5)], "float32"),
+        ("sum", "ij->", [(3, 4)], "float64"),
+        ("column sums", "ij->j", [(3, 4)], "int32"),
+        ("dot", "i,i", [(7,), (7,)], "float64"),
+        ("outer", "i,j->ij", [(3,), (4,)], "float64"),
+        ("matvec", "ij,j->i", [(5, 6), (6,)], "float32"),
+        ("rowdot", "ij,ij->i", [(4, 6), (4, 6)], "float64"),
+        ("ellipsis", "...ij,...jk->...ik", [(2, 1, 3, 4), (5, 4, 2)], "float64"),
+        ("ellipsis implicit", "...ij,...jk", [(2, 3, 4), (4, 2)], "float64"),
+        ("ellipsis sum", "...i->...", [(2, 3, 4)], "float64"),
+        ("ellipsis middle", "i...j->j...i", [(2, 3, 4)], "float64"),
+        ("repeated in 3d", "iij->ji", [(3, 3, 2)], "float64"),
+        ("chain", "ij,jk,kl->il", [(3, 4), (4, 5), (5, 2)], "float64"),
+        ("bilinear", "i,ij,j->", [(3,), (3, 4), (4,)], "float64"),
+        ("batched chain", "bij,bjk,bkl->bil", [(2, 3, 4), (2, 4, 5), (2, 5, 3)], "float64"),
+        ("four", "ab,bc,cd,de->ae", [(2, 3), (3, 4), (4, 2), (2, 3)], "float64"),
+        ("permuted contraction", "ijk,jil->kl", [(3, 4, 5), (4, 3, 2)], "float64"),
+        ("upper case", "Ab,bC->AC", [(2, 3), (3, 4)], "float64"),
+        ("broadcast letter", "ij,ij->ij", [(2, 3), (1, 3)], "float64"),
+        ("broadcast contracted", "ij,jk->ik", [(2, 3), (1, 4)], "float64"),
+        ("int32", "ij,jk", [(3, 4), (4, 2)], "int32"),
+        ("int64 batched", "bij,bjk->bik", [(2, 3, 4), (2, 4, 3)], "int64"),
+        ("bool", "ij,jk->ik", [(3, 4), (4, 2)], "bool"),
+        ("empty contraction", "ij,jk->ik", [(2, 0), (0, 3)], "float64"),
+        ("spaces", " ij , jk -> ik ", [(2, 3), (3, 2)], "float64"),
+        ("sum out early", "ij,k->k", [(2, 3), (4,)], "float64"),
+        ("three way batch", "bi,bi,bi->b", [(3, 4), (3, 4), (3, 4)], "float64"),
+        ("implicit upper before lower", "bA", [(2, 3)], "float64"),
+        ("empty dot", "i,i->", [(0,), (0,)], "float64"),
+        ("0-d operand", ",ij->ij", [(), (2, 3)], "float64"),
+    ]
+    for name, sub, shapes, d in cases:
+        ops = [r(sh, d) for sh in shapes]
+        want = str(np.einsum(sub, *ops).dtype)
+        add_case("einsum/%s" % name, ops, [["Input", 0], ["Einsum", sub, [{"in": k} for k in range(1, len(ops))]]], want)
+    a = r((3, 4), "int32")
+    b = r((4, 2), "float32")
+    add_case("einsum/int32,float32", [a, b], [["Input", 0], ["Einsum", "ij,jk->ik", [{"in": 1}]]], "float64")
+    nan = np.array([[1.0, float("nan")], [float("inf"), 2.0]])
+    add_case("einsum/nan", [nan, np.eye(2)], [["Input", 0], ["Einsum", "ij,jk->ik", [{"in": 1}]]], "float64")
+
+
 def main():
     gen_unary()
     gen_binary()
@@ -1025,6 +1085,7 @@ def main():
     gen_constructors()
     gen_chains()
     gen_rearrange()
+    gen_einsum()
     doc = {
         "numpy_version": np.__version__,
         "generator": "array/testdata/gen_numpy.py",
