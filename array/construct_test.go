@@ -34,6 +34,9 @@ func TestConstructors(t *testing.T) {
 		{"Arange", c.ArangeStep(array.Float64, 0, 1, 0.25), array.Float64, array.Shape{4}, []float64{0, 0.25, 0.5, 0.75}},
 		{"Arange negative step", c.ArangeStep(array.Int32, 5, 0, -2), array.Int32, array.Shape{3}, []float64{5, 3, 1}},
 		{"Arange empty", c.ArangeStep(array.Float32, 3, 0, 1), array.Float32, array.Shape{0}, []float64{}},
+		// Each value converted on its own (NumPy gives [0 1 2 3]; see the
+		// package doc's table).
+		{"ArangeStep int", c.ArangeStep(array.Int64, 0.5, 3, 0.7), array.Int64, array.Shape{4}, []float64{0, 1, 1, 2}},
 		{"Linspace", c.Linspace(array.Float64, 0, 1, 5), array.Float64, array.Shape{5}, []float64{0, 0.25, 0.5, 0.75, 1}},
 		{"Linspace one", c.Linspace(array.Float64, 2, 3, 1), array.Float64, array.Shape{1}, []float64{2}},
 		{"Eye", c.Eye(array.Float32, 2, 3, 1), array.Float32, array.Shape{2, 3}, []float64{0, 1, 0, 0, 0, 1}},

@@ -94,4 +94,73 @@
 // Float to integer conversion truncates toward zero, saturates, and maps
 // NaN to 0. NaN propagates through arithmetic, Maximum, Minimum, Max and
 // Min as in NumPy. Mean of an empty selection is NaN.
+//
+// # Deliberate differences from NumPy
+//
+// fuseflow follows NumPy 2 wherever the table below does not say
+// otherwise. Each row is a choice, not an accident; the tests check the
+// fuseflow column.
+//
+//	topic                    NumPy                                 fuseflow
+//	-----------------------  ------------------------------------  ------------------------------------------
+//	Go numbers as operands   NumPy 1.x: value-based casting;       weak scalars as NumPy 2 (NEP 50) and JAX:
+//	                         NumPy 2: weak Python scalars          float32 array * 2 stays float32; a Go int
+//	                                                               past int32's range with an int32 array
+//	                                                               is an error (graph/promote.go)
+//	int32 with float32       float64                               float64 as NumPy (JAX gives float32)
+//	true division of ints    float64                               float64, as NumPy (Go would truncate)
+//	integer // and % by 0    0 with a RuntimeWarning               0, no warning (no op ever warns)
+//	integer ** negative      ValueError                            0, except base 1 (1) and base -1 (1 or -1
+//	                                                               by the exponent's parity)
+//	float -> int of NaN,     platform-defined (often INT_MIN)      NaN gives 0; out of range saturates; the
+//	  Inf, out of range                                            same on every backend
+//	bool arithmetic          + is or, * is and, - and neg raise;   Add, Sub, Mul, FloorDiv, Mod and Pow of two
+//	                         sqrt/exp of bool give float16         bools, Neg, Sign, Square and the float math
+//	                                                               of bool are errors; cast first
+//	bool MatMul              logical or of ands                    an error (Einsum of bools is supported)
+//	warnings                 RuntimeWarning for 0/0, log(0), ...   none: the values are NumPy's (NaN, Inf);
+//	                                                               Mean of an empty selection is NaN
+//	NaN                      propagates; argmax finds the first    as NumPy: NaN propagates through
+//	                         NaN; comparisons are false            arithmetic, Maximum, Minimum, Max, Min,
+//	                                                               Var and Std; ArgMax/ArgMin give the first
+//	                                                               NaN; only Ne is true
+//	Var, Std                 x.var(axis, ..., ddof=0)              x.Var(axes...) is ddof 0 over the given
+//	                                                               axes (x.Var(1) is axis 1, as x.var(1));
+//	                                                               ddof only through VarDdof/StdDdof; one
+//	                                                               pass with a shift (rounding differs in
+//	                                                               the last bits)
+//	constructors             dtype keyword, inferred when absent   dtype required and first: Zeros(d, shape...),
+//	                                                               Arange(d, n), ArangeStep(d, start, stop,
+//	                                                               step), Linspace(d, start, stop, n), Eye(d,
+//	                                                               n, m, k), Rand(d, seed, shape...)
+//	Full of an int64         exact                                 exact: any Go number type, never through
+//	                                                               float64
+//	Arange with steps        the first two values converted to     start + i*step in float64, each converted
+//	                         the dtype, then stepped by their      (ArangeStep(Int64, 0.5, 3, 0.7) is [0 1 1
+//	                         difference ([0 1 2 3] for 0.5, 3,     2])
+//	                         0.7 to int)
+//	integer Linspace         NumPy 1.x truncates toward 0;         floors, as NumPy 2
+//	                         NumPy 2 floors
+//	views and copies         views alias memory and see writes     arrays are immutable: a view never changes
+//	                                                               and no op writes in place; Contiguous copies
+//	random numbers           PCG64 / Mersenne streams              Philox4x32-10 keyed by seed, the same on
+//	                                                               every backend; not NumPy's streams
+//	evaluation               eager                                 lazy: nothing runs until Eval or a result
+//	                                                               is asked for; errors are carried by the
+//	                                                               Array (no exceptions, no panics)
+//	data-dependent lengths   eager                                 ops whose length depends on the data
+//	                                                               (boolean masks, Nonzero) evaluate their
+//	                                                               operands eagerly: a planning boundary that
+//	                                                               counts, then compacts
+//	float accumulation       pairwise sums in the dtype            sums in the dtype in each backend's own
+//	                                                               order (the reference evaluator in
+//	                                                               float64): the last bits differ from
+//	                                                               NumPy's and between backends, within the
+//	                                                               tolerances the tests state
+//	Einsum contraction       optimize=False: left to right, in     always the greedy pairwise order, lowered
+//	  order                  C loops                               to MatMul and fused reductions (rounding
+//	                                                               may differ in the last bits)
+//	Roll with several axes   one shift per axis                    one shift for every axis given
+//	Pad modes                constant, edge, reflect, wrap, ...    constant (Pad) and edge (PadEdge)
+//	Repeat with counts       np.repeat(x, counts, axis)            RepeatCounts(counts, axis...)
 package array

@@ -131,6 +131,14 @@ def main():
         "mean": red(np.mean), "meank": keep(np.mean), "var": red(np.var), "std": red(np.std),
         "stdk": keep(np.std),
     }
+
+    def einsum(name):  # einsum_<term>_<term>_<output>, as NumPy users call it
+        parts = name.split("_")[1:]
+        subs = ",".join(parts[:-1]) + "->" + parts[-1]
+        return lambda *ops: np.einsum(subs, *ops, optimize=True)
+
+    for _n in ("einsum_bij_bjk_bik", "einsum_bhqd_bhkd_bhqk", "einsum_ij_ij_i"):
+        NUMPY[_n] = einsum(_n)
     try:  # NumPy has no erf; SciPy's, where installed
         from scipy.special import erf
         NUMPY["erf"] = erf

@@ -46,6 +46,18 @@ var binaryFuncs = map[string]func(*arr, any) *arr{
 		}
 		return array.MatMul(a, nil)
 	},
+	"einsum_bij_bjk_bik":    einsum2("bij,bjk->bik"),
+	"einsum_bhqd_bhkd_bhqk": einsum2("bhqd,bhkd->bhqk"),
+	"einsum_ij_ij_i":        einsum2("ij,ij->i"),
+}
+
+// einsum2 returns the Einsum of two operands over subscripts (the
+// function name spells the subscripts: einsum_<term>_<term>_<output>).
+func einsum2(subscripts string) func(*arr, any) *arr {
+	return func(a *arr, b any) *arr {
+		bb, _ := b.(*arr)
+		return array.Einsum(subscripts, a, bb)
+	}
 }
 
 // reduceFuncs are the reductions over the listed axes (none: all of

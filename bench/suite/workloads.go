@@ -193,6 +193,13 @@ func Workloads() []Workload {
 		}
 		add("matmul_batched.64x64x64."+n, "matmul(a, b)", shaped("a", d, -1, 1, 64, 64, 64), shaped("b", d, -1, 1, 64, 64, 64))
 		add("matmul_tall.4096x256x4096."+n, "matmul(a, b)", shaped("a", d, -1, 1, 4096, 256), shaped("b", d, -1, 1, 256, 4096))
+		// Einsum: a batched contraction (beside matmul of the same
+		// shapes), attention scores (the second operand transposed) and
+		// row dot products.
+		add("matmul_batched.64x128x128."+n, "matmul(a, b)", shaped("a", d, -1, 1, 64, 128, 128), shaped("b", d, -1, 1, 64, 128, 128))
+		add("einsum.bij_bjk_bik.64x128x128."+n, "einsum_bij_bjk_bik(a, b)", shaped("a", d, -1, 1, 64, 128, 128), shaped("b", d, -1, 1, 64, 128, 128))
+		add("einsum.bhqd_bhkd_bhqk.8x8x256x64."+n, "einsum_bhqd_bhkd_bhqk(a, b)", shaped("a", d, -1, 1, 8, 8, 256, 64), shaped("b", d, -1, 1, 8, 8, 256, 64))
+		add("einsum.ij_ij_i.4096x1024."+n, "einsum_ij_ij_i(a, b)", shaped("a", d, -1, 1, 4096, 1024), shaped("b", d, -1, 1, 4096, 1024))
 	}
 
 	// Fused expressions.
