@@ -92,8 +92,11 @@ func Einsum(subscripts string, operands ...*Array) *Array {
 	terms := make([]esTerm, len(ns))
 	for i, n := range ns {
 		t, err := esDiagonals(esTerm{n: graph.Cast(n, work), labels: ins[i]}, i)
+		if err == nil {
+			err = t.n.Err()
+		}
 		if err != nil {
-			return fail("%v", err)
+			return fail("%v", unwrapMsg(err))
 		}
 		terms[i] = t
 	}
@@ -113,6 +116,11 @@ func Einsum(subscripts string, operands ...*Array) *Array {
 		i, j := esPickPair(terms, out, ext)
 		keep := esKeep(terms, out, i, j)
 		t := esContract(terms[i], terms[j], keep, ext)
+		if err := t.n.Err(); err != nil {
+			// A product too large to hold, say: later steps read the
+			// shapes of valid nodes only.
+			return fail("%v", unwrapMsg(err))
+		}
 		next := make([]esTerm, 0, len(terms)-1)
 		for k, x := range terms {
 			switch k {
@@ -130,8 +138,7 @@ func Einsum(subscripts string, operands ...*Array) *Array {
 	for _, l := range out {
 		outSet[l] = true
 	}
-	t = esSum(t, func(l int) bool { return !outSet[l] })
-	t = esAlign(t, out)
+	t = esAlign(esSum(t, func(l int) bool { return !outSet[l] }), out)
 	r := t.n
 	if d == Bool {
 		r = graph.Binary(graph.OpNe, r, graph.Const(graph.ScalarOf(work, 0)))
@@ -359,6 +366,9 @@ func esSum(t esTerm, drop func(int) bool) esTerm {
 // esAlign returns t's node with its axes in the order of the labels of
 // order, an axis of extent 1 standing for each label t lacks.
 func esAlign(t esTerm, order []int) esTerm {
+	if t.n.Err() != nil {
+		return t
+	}
 	var perm []int
 	for _, l := range order {
 		if ax := slices.Index(t.labels, l); ax >= 0 {

@@ -19,6 +19,8 @@ func TestEinsumErrors(t *testing.T) {
 	b := e.keep(e.floats(make([]float64, 20), 4, 5))
 	c3 := e.keep(e.floats(make([]float64, 24), 4, 2, 3))
 	other := array.MustContext()
+	big := e.c.Zeros(array.Float64, 1<<30)
+	big2 := e.c.Zeros(array.Float64, 1<<30, 4)
 	tests := []struct {
 		name string
 		a    *array.Array
@@ -39,6 +41,8 @@ func TestEinsumErrors(t *testing.T) {
 		{"no operands", array.Einsum("ij"), "Einsum: need at least one array"},
 		{"contexts", array.Einsum("ij,jk", a, other.Zeros(array.Float64, 3, 2)), "Einsum"},
 		{"nil", array.Einsum("ij", nil), "Einsum: nil *Array"},
+		{"too large", array.Einsum("i,j,k->ijk", big, big, big), `Einsum("i,j,k->ijk", (1073741824,) float64, (1073741824,) float64, (1073741824,) float64): shape`},
+		{"too large matmul", array.Einsum("ij,jk->ik", big2, big2.Transpose()), `Einsum("ij,jk->ik", (1073741824, 4) float64, (4, 1073741824) float64): shape`},
 	}
 	for _, tc := range tests {
 		err := tc.a.Err()

@@ -7,6 +7,8 @@
 package array
 
 import (
+	"math"
+
 	"github.com/fuseflow/fuseflow/graph"
 )
 
@@ -145,6 +147,9 @@ func (a *Array) Tile(reps ...int) *Array {
 	wide := make(Shape, 0, 2*d)
 	out := make(Shape, d)
 	for i := range d {
+		if full[i] != 0 && rr[i] > math.MaxInt/full[i] {
+			return a.derive(graph.ErrorNode(graph.OpBroadcast, opErr("Tile", []*graph.Node{x}, "repetitions %v overflow the extents", reps)))
+		}
 		inter = append(inter, 1, full[i])
 		wide = append(wide, rr[i], full[i])
 		out[i] = rr[i] * full[i]
@@ -169,6 +174,9 @@ func (a *Array) Repeat(repeats int, axis ...int) *Array {
 	}
 	if repeats < 0 {
 		return a.derive(graph.ErrorNode(graph.OpBroadcast, opErr("Repeat", []*graph.Node{x}, "negative count %d", repeats)))
+	}
+	if e := x.Shape()[ax]; e != 0 && repeats > math.MaxInt/e {
+		return a.derive(graph.ErrorNode(graph.OpBroadcast, opErr("Repeat", []*graph.Node{x}, "count %d overflows the extent %d", repeats, e)))
 	}
 	return a.derive(named("Repeat", repeatEach(x, ax, repeats), x))
 }
@@ -231,6 +239,9 @@ func (a *Array) RepeatCounts(counts []int, axis ...int) *Array {
 		if c < 0 {
 			return a.derive(graph.ErrorNode(graph.OpConcat, opErr("RepeatCounts", []*graph.Node{x}, "negative count %d", c)))
 		}
+		if c > math.MaxInt-total {
+			return a.derive(graph.ErrorNode(graph.OpConcat, opErr("RepeatCounts", []*graph.Node{x}, "counts %v overflow the extent", counts)))
+		}
 		total += c
 	}
 	if err := graph.CheckShape(withExtent(x.Shape(), ax, total), x.DType()); err != nil {
@@ -265,11 +276,20 @@ func padWidths(name string, x *graph.Node, widths [][2]int) ([][2]int, *graph.No
 		return nil, graph.ErrorNode(graph.OpConcat, opErr(name, []*graph.Node{x},
 			"%d (before, after) pairs for an array of dimension %d", len(widths), r))
 	}
+	out := x.Shape().Clone()
 	for ax, w := range widths {
 		if w[0] < 0 || w[1] < 0 {
 			return nil, graph.ErrorNode(graph.OpConcat, opErr(name, []*graph.Node{x},
 				"negative pad width %v on axis %d", w, ax))
 		}
+		if w[0] > math.MaxInt-out[ax] || w[1] > math.MaxInt-out[ax]-w[0] {
+			return nil, graph.ErrorNode(graph.OpConcat, opErr(name, []*graph.Node{x},
+				"pad width %v on axis %d overflows its extent", w, ax))
+		}
+		out[ax] += w[0] + w[1]
+	}
+	if err := graph.CheckShape(out, x.DType()); err != nil {
+		return nil, graph.ErrorNode(graph.OpConcat, opErr(name, []*graph.Node{x}, "%v", err))
 	}
 	return widths, nil
 }
