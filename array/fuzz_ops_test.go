@@ -47,8 +47,14 @@ func (p *prog) step() {
 			}
 		}
 		p.add(b.name+" "+desc, b.call(x.a, v), x.ctx, m, []string{b.name}, x)
-	case 6, 7:
+	case 6:
 		p.view()
+	case 7:
+		if f.intn(2) == 0 {
+			p.view()
+		} else {
+			p.rearrange()
+		}
 	case 8:
 		p.reduce()
 	case 9:
