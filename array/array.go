@@ -50,6 +50,14 @@ type Array struct {
 	young    int32
 	released bool
 	final    bool
+	// dep and deps are the operand Arrays of a's expression, kept
+	// reachable while a may still be evaluated, so that the collector
+	// does not finalize an operand (and free its input data or result)
+	// that a still reads, as a NumPy array keeps what it was made from.
+	// They are dropped once a holds its own result (see holdLocked); an
+	// explicit Release of an operand still releases it.
+	dep  [2]*Array
+	deps []*Array
 }
 
 func newArray(c *Context, n *graph.Node) *Array {
@@ -125,8 +133,29 @@ func ctxOf(a *Array) *Context {
 	return a.ctx
 }
 
-// derive returns an Array of a's Context for n.
-func (a *Array) derive(n *graph.Node) *Array { return newArray(ctxOf(a), n) }
+// derive returns an Array of a's Context for n, an expression of a.
+func (a *Array) derive(n *graph.Node) *Array {
+	r := newArray(ctxOf(a), n)
+	r.dep[0] = a
+	return r
+}
+
+// keep records the Arrays among ops (other values are ignored) as
+// operands of r's expression (see Array.dep) and returns r.
+func (r *Array) keep(ops ...any) *Array {
+	for _, o := range ops {
+		x, ok := o.(*Array)
+		if !ok || x == nil {
+			continue
+		}
+		if r.dep[1] == nil {
+			r.dep[1] = x
+			continue
+		}
+		r.deps = append(r.deps, x)
+	}
+	return r
+}
 
 // DType returns the element type (Invalid for an Array carrying an error).
 func (a *Array) DType() DType { return nodeOf(a).DType() }

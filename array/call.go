@@ -100,7 +100,7 @@ func Call(k *kernel.Kernel, g Geometry, args ...any) []*Array {
 	nodes := graph.Call(attr, in)
 	out := make([]*Array, len(nodes))
 	for i, n := range nodes {
-		out[i] = newArray(c, n)
+		out[i] = newArray(c, n).keep(args...)
 	}
 	return out
 }

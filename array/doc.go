@@ -57,7 +57,10 @@
 // Context by graph node: an expression that needs a node some live array
 // already holds reuses that result instead of recomputing it. Release
 // drops what an Array holds (the garbage collector does it too, for Arrays
-// it finds unreachable); arrow.Arrays returned by ToArrow are the caller's
+// it finds unreachable: an Array not yet evaluated keeps the Arrays it was
+// built from reachable, as a NumPy array keeps its base, so
+// `FromSlice(c, v, n).Exp()` evaluates whenever it is asked to; once it
+// holds its result it lets them go); arrow.Arrays returned by ToArrow are the caller's
 // to Release. With a checked allocator, releasing every Array created or
 // evaluated and every exported arrow.Array leaves zero bytes allocated.
 //

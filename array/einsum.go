@@ -148,7 +148,7 @@ func Einsum(subscripts string, operands ...*Array) *Array {
 	if err := r.Err(); err != nil {
 		return fail("%v", unwrapMsg(err))
 	}
-	return newArray(c, r)
+	return keepAll(newArray(c, r), operands)
 }
 
 // parseEinsum returns the labels of each input term and of the output.

@@ -135,7 +135,7 @@ func (a *Array) binary(op graph.Op, b any) *Array {
 	if weak {
 		return a.derive(graph.BinaryWeak(op, nodeFor(a, op.String()), w, false))
 	}
-	return a.derive(graph.Binary(op, nodeFor(a, op.String()), n))
+	return a.derive(graph.Binary(op, nodeFor(a, op.String()), n)).keep(b)
 }
 
 // Add returns a + b elementwise with broadcasting. b is an *Array of the
@@ -247,7 +247,7 @@ func Where(cond *Array, x, y any) *Array {
 			yn = weakConst(yw, graph.PromoteWeak(xn.DType(), yw))
 		}
 	}
-	return newArray(ctxOf(cond), graph.Where(cn, xn, yn))
+	return newArray(ctxOf(cond), graph.Where(cn, xn, yn)).keep(cond, x, y)
 }
 
 // weakConst returns the constant node of w as dtype d (an error node when

@@ -32,7 +32,7 @@ func Concat(axis int, xs ...*Array) *Array {
 	if bad != nil {
 		return newArray(c, bad)
 	}
-	return newArray(c, graph.Concat(ns, axis))
+	return keepAll(newArray(c, graph.Concat(ns, axis)), xs)
 }
 
 // Stack joins xs, which must all have the same shape, along a new axis
@@ -61,9 +61,16 @@ func Stack(axis int, xs ...*Array) *Array {
 	for i, x := range xs {
 		ex[i] = x.ExpandDims(ax).node
 	}
-	return newArray(c, named("Stack", graph.Concat(ex, ax), ns...))
+	return keepAll(newArray(c, named("Stack", graph.Concat(ex, ax), ns...)), xs)
 }
 
 // Contiguous returns a row-major copy of a (a materialization point: a view
 // chain is computed into a fresh buffer).
 func (a *Array) Contiguous() *Array { return a.derive(graph.Copy(nodeFor(a, "Contiguous"))) }
+
+// keepAll records xs as operands of r's expression (see Array.dep) and
+// returns r.
+func keepAll(r *Array, xs []*Array) *Array {
+	r.deps = append(r.deps, xs...)
+	return r
+}

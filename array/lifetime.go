@@ -64,6 +64,8 @@ func (c *Context) holdLocked(a *Array, e *entry) {
 	}
 	a.e = e
 	e.refs++
+	// a's result no longer needs its operands.
+	a.dep, a.deps = [2]*Array{}, nil
 	if a.final || a.young != 0 {
 		return
 	}

@@ -53,7 +53,7 @@ func MatMul(a, b *Array) *Array {
 	case vecB:
 		s = s[:len(s)-1]
 	}
-	return a.derive(graph.Reshape(r, s))
+	return a.derive(graph.Reshape(r, s)).keep(b)
 }
 
 // MatMul is the method form of MatMul(a, b).
