@@ -804,6 +804,9 @@ func (r *npRunner) step(x *array.Array, st []any) (*array.Array, error) {
 		}
 		return f.plain(x, ddof, axes...), nil
 	}
+	if f, ok := npScanOps[name]; ok {
+		return npScan(x, f, args)
+	}
 	if f, ok := npArgOps[name]; ok {
 		if args[0] == nil {
 			return f(x), nil

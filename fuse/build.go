@@ -253,6 +253,8 @@ func (p *planner) run() (*Plan, error) {
 			err = p.buildConcat(i)
 		case graph.ClassCall:
 			err = p.buildCall(i)
+		case graph.ClassScan:
+			err = p.buildScan(i)
 		default:
 			err = p.buildMapRoot(i)
 		}

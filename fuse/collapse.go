@@ -11,6 +11,10 @@ package fuse
 // end (keeping their order, so ArgMax indices are unchanged). MatMul
 // spaces are left as they are (batch, M, N).
 func collapse(k *Kernel) {
+	if k.Scan() != nil {
+		collapseScan(k)
+		return
+	}
 	rs := k.Reduce()
 	if k.Map() == nil && rs == nil {
 		return

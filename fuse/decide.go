@@ -97,7 +97,7 @@ func (p *planner) decide() {
 			continue
 		}
 		switch nd.Op().Class() {
-		case graph.ClassReduce, graph.ClassMatMul, graph.ClassConcat, graph.ClassCall:
+		case graph.ClassReduce, graph.ClassMatMul, graph.ClassConcat, graph.ClassCall, graph.ClassScan:
 			p.mat[i] = true
 		}
 		if p.forced[i] {
@@ -359,7 +359,7 @@ func (p *planner) rootID(i int) string {
 	switch nd.Op().Class() {
 	case graph.ClassReduce:
 		return "r" + nd.Input(0).Shape().String() + axesString(nd.Attr().Axes)
-	case graph.ClassMatMul, graph.ClassConcat, graph.ClassCall:
+	case graph.ClassMatMul, graph.ClassConcat, graph.ClassCall, graph.ClassScan:
 		return "k" + strconv.Itoa(i)
 	}
 	return "m" + nd.Shape().String()

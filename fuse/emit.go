@@ -23,6 +23,7 @@ type kbuild struct {
 	axes      []int
 	reds      []Reduction
 	mm        *MatMulSpec
+	scan      *ScanSpec // a Scan's spec, without its bodies
 	index     int
 	xf        *xforms
 	memo      map[memoKey]int // Body

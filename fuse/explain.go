@@ -105,6 +105,9 @@ func ExplainFor(p *Plan, a Annotator) string {
 		if rs := k.Reduce(); rs != nil {
 			fmt.Fprintf(&b, " reduce axes %v", rs.Axes)
 		}
+		if s := k.Scan(); s != nil {
+			fmt.Fprintf(&b, " scan axis %d: acc = %v(%%%d) %v", s.Axis, s.Op, s.Value, s.DType)
+		}
 		b.WriteByte('\n')
 		fused := make([]string, len(k.Fused))
 		for j, o := range k.Fused {

@@ -96,6 +96,10 @@ func (p *planner) spec(kb *kbuild) Spec {
 		return &m
 	case KindCall:
 		return p.callSpec(kb.call)
+	case KindScan:
+		s := *kb.scan
+		s.Body, s.Epilogue = kb.body, kb.epi
+		return &s
 	}
 	panic(fmt.Sprintf("fuse: kernel of kind %v has no spec", kb.kind))
 }

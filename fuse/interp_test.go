@@ -152,6 +152,8 @@ func runPlan(p *Plan, inputs [][]float64, covered [][]bool) ([][]float64, error)
 			r.reduce(k)
 		case KindMatMul:
 			r.matmul(k)
+		case KindScan:
+			r.scan(k)
 		default:
 			r.fail("kind %v", k.Kind())
 		}

@@ -29,11 +29,18 @@ const (
 	// their buffers. Its Space is the length of its first written
 	// argument, for Explain; it has no Operands, Body or Stores.
 	KindCall
+	// KindScan (ScanSpec) evaluates Body (the prologue) at every point of Space,
+	// combines Body[Scan.Value] along the axis Scan.Axis into inclusive
+	// running values (see ScanSpec), then evaluates Epilogue at every
+	// point, where InstrAcc (Acc 0) is the running value there, and
+	// stores the values Stores name. It is a fusion boundary that still
+	// fuses elementwise work before and after the scan.
+	KindScan
 )
 
-var kindNames = [...]string{KindMap: "map", KindReduce: "reduce", KindMatMul: "matmul", KindCall: "call"}
+var kindNames = [...]string{KindMap: "map", KindReduce: "reduce", KindMatMul: "matmul", KindCall: "call", KindScan: "scan"}
 
-// String returns "map", "reduce", "matmul" or "call".
+// String returns "map", "reduce", "matmul", "call" or "scan".
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && kindNames[k] != "" {
 		return kindNames[k]
@@ -281,6 +288,32 @@ type CallArg struct {
 	Value       any
 }
 
+// ScanSpec is the spec of a Scan kernel: Body (the prologue) is
+// evaluated at every point of Space, and Op (graph.OpCumSum, OpCumProd,
+// OpCumMax, OpCumMin) combines Body[Value] along axis Axis of Space,
+// front to back, into the running value at each point: the combination
+// of the points 0..i along the axis with the same other coordinates.
+// Epilogue is evaluated at every point, with the running value there as
+// its InstrAcc (Acc == 0), and Stores name values of Epilogue. The value
+// already has DType (graph casts bool and narrow integers to int64 for
+// CumSum and CumProd), and so has the running value. CumMax and CumMin
+// propagate NaN and keep the running value on ties (NumPy's maximum);
+// integer sums and products wrap. The planner keeps the scanned axis in
+// place (collapsing merges only the axes on either side of it, each side
+// with its own), so Space is (outer..., n, inner...) with n at Axis;
+// Axis < len(Space).
+type ScanSpec struct {
+	Op       graph.Op
+	Axis     int
+	Value    int
+	DType    graph.DType
+	Body     []Instr
+	Epilogue []Instr
+}
+
+func (*ScanSpec) Kind() Kind { return KindScan }
+func (*ScanSpec) isSpec()    {}
+
 // Kernel is one kernel of a plan: what every kind has (the iteration
 // space, the operands it reads, the stores it makes, the ops it fuses and
 // its traffic), and Spec, the part that depends on the kind.
@@ -298,8 +331,8 @@ type Kernel struct {
 	Space    []int
 	Operands []Operand
 	Stores   []Store
-	// Spec is the kind's own part: *MapSpec, *ReduceSpec, *MatMulSpec or
-	// *CallSpec.
+	// Spec is the kind's own part: *MapSpec, *ReduceSpec, *MatMulSpec,
+	// *CallSpec or *ScanSpec.
 	Spec Spec
 	// Fused lists the graph ops this kernel computes, in body order
 	// (views included), for Explain.
@@ -330,6 +363,9 @@ func (k *Kernel) MatMul() *MatMulSpec { s, _ := k.Spec.(*MatMulSpec); return s }
 // Call returns k's spec when k is a Call kernel, else nil.
 func (k *Kernel) Call() *CallSpec { s, _ := k.Spec.(*CallSpec); return s }
 
+// Scan returns k's spec when k is a Scan kernel, else nil.
+func (k *Kernel) Scan() *ScanSpec { s, _ := k.Spec.(*ScanSpec); return s }
+
 // Bodies returns the scalar expression DAGs of k: the per-point body (a
 // Map's Body, a Reduce's prologue) and the per-output-point epilogue (a
 // Reduce's or MatMul's Epilogue); either may be nil. For code that walks
@@ -342,6 +378,8 @@ func (k *Kernel) Bodies() (body, epilogue []Instr) {
 		return s.Body, s.Epilogue
 	case *MatMulSpec:
 		return nil, s.Epilogue
+	case *ScanSpec:
+		return s.Body, s.Epilogue
 	}
 	return nil, nil
 }

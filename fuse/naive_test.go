@@ -121,6 +121,8 @@ func evalNode(n *graph.Node, ins [][]float64) ([]float64, error) {
 		err = naiveReduce(n, ins[0], out)
 	case n.Op() == graph.OpMatMul:
 		naiveMatMul(n, ins[0], ins[1], out)
+	case c == graph.ClassScan:
+		naiveScan(n, ins[0], out)
 	default:
 		return nil, fmt.Errorf("naive evaluator: no op %v", n.Op())
 	}

@@ -115,6 +115,11 @@ func validKernel(p *Plan, ki int) error {
 				return fmt.Errorf("matmul operand %d (%dx%d): %+v", j, rows, cols, o)
 			}
 		}
+	case KindScan:
+		vals = epi
+		if err := validScan(k); err != nil {
+			return err
+		}
 	default:
 		return fmt.Errorf("kind %v", k.Kind())
 	}
@@ -160,7 +165,7 @@ func validBody(k *Kernel, body []Instr, epi bool) error {
 			}
 		case InstrAcc:
 			n := len(reductions(k))
-			if k.Kind() == KindMatMul {
+			if k.Kind() == KindMatMul || k.Kind() == KindScan {
 				n = 1
 			}
 			if !epi || in.Acc < 0 || in.Acc >= n {

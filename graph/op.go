@@ -87,6 +87,11 @@ const (
 	OpCopy      // a contiguous copy
 	OpMatMul    // batched matrix product of two arrays of rank >= 2
 	OpCall      // output Attr.Output of the explicit kernel call Attr.Call
+	// Scans: inclusive prefix combination along Attr.Axis (scan.go).
+	OpCumSum
+	OpCumProd
+	OpCumMax
+	OpCumMin
 	opEnd
 )
 
@@ -106,6 +111,7 @@ const (
 	ClassCopy
 	ClassMatMul
 	ClassCall
+	ClassScan
 )
 
 var opNames = [...]string{
@@ -124,6 +130,7 @@ var opNames = [...]string{
 	OpArgMax: "ArgMax", OpArgMin: "ArgMin", OpAny: "Any", OpAll: "All",
 	OpReshape: "Reshape", OpPermute: "Permute", OpBroadcast: "BroadcastTo", OpSlice: "Slice",
 	OpConcat: "Concat", OpCopy: "Contiguous", OpMatMul: "MatMul", OpCall: "Call",
+	OpCumSum: "CumSum", OpCumProd: "CumProd", OpCumMax: "CumMax", OpCumMin: "CumMin",
 	opLeafEnd: "?", opUnaryEnd: "?", opBinaryEnd: "?", opReduceEnd: "?",
 }
 
@@ -169,6 +176,8 @@ func (o Op) Class() Class {
 		return ClassMatMul
 	case o == OpCall:
 		return ClassCall
+	case o >= OpCumSum && o <= OpCumMin:
+		return ClassScan
 	}
 	return ClassInvalid
 }

@@ -187,6 +187,8 @@ func recheck(n *Node) error {
 		r = Concat(n.inputs, n.attr.Axis)
 	case ClassCopy:
 		r = Copy(n.inputs[0])
+	case ClassScan:
+		r = Scan(n.op, n.inputs[0], n.attr.Axis)
 	case ClassCall:
 		outs := Call(n.attr.Call, n.inputs)
 		if r = outs[0]; r.err == nil {

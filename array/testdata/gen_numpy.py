@@ -333,6 +333,10 @@ def step(x, st, inputs):
         return np.asarray(fn(x, axis=args[0]))
     if name == "MatMul":
         return np.matmul(x, operand(args[0], inputs))
+    if name in SCAN_NP:
+        if args[0] is None:
+            return SCAN_NP[name](x.ravel(), 0)
+        return SCAN_NP[name](x, args[0])
     raise ValueError(name)
 
 
@@ -815,6 +819,65 @@ def gen_reductions():
 
 
 # ---------------------------------------------------------------------------
+# Scans: ["CumSum", axis] (axis None: the flattened array, as np.cumsum
+# with axis=None; the Go side calls CumSumFlat).
+
+SCAN_NP = {
+    "CumSum": lambda x, ax: np.cumsum(x, axis=ax),
+    "CumProd": lambda x, ax: np.cumprod(x, axis=ax),
+    "CumMax": lambda x, ax: np.maximum.accumulate(x, axis=ax),
+    "CumMin": lambda x, ax: np.minimum.accumulate(x, axis=ax),
+}
+
+
+def ff_scan(op, d):
+    if op in ("CumSum", "CumProd") and d in ("bool", "int32"):
+        return "int64"
+    return d
+
+
+def gen_scans():
+    for d in DTYPES:
+        for op in SCAN_NP:
+            x = prod_input(d) if op == "CumProd" else red_input(d)
+            for axis in (None, 0, 1, 2, -1, -3):
+                add_case("scan/%s/%s/axis=%s" % (op, d, axis), [x], [[op, axis]], ff_scan(op, d))
+    # NaN propagates from its first position on, in every scan.
+    for d in FLOATS:
+        x = arr([[1.0, float("nan"), 3.0, -2.0], [2.0, -1.0, 0.5, 4.0],
+                 [float("inf"), 0.0, float("nan"), float("-inf")]], d)
+        for op in SCAN_NP:
+            for axis in (0, 1):
+                add_case("scan-nan/%s/%s/axis=%d" % (op, d, axis), [x], [[op, axis]], d)
+        # -0 and +0 ties keep the running value, as np.maximum does.
+        z = arr([-0.0, 0.0, -0.0, 1.0], d)
+        for op in ("CumMax", "CumMin", "CumSum"):
+            add_case("scan-zero/%s/%s" % (op, d), [z], [[op, 0]], d)
+    # Long float32 running sums: NumPy adds in float32, element by element.
+    long32 = arr(np.arange(3000) * 0.1 + 0.01, "float32", (3, 1000))
+    for axis in (None, 1, 0):
+        add_case("scan-long/CumSum/float32/axis=%s" % axis, [long32], [["CumSum", axis]], "float32")
+    # Integer wraparound in int64, and int32 sums that leave int32.
+    big = arr([2 ** 62, 2 ** 62, 2 ** 62, -5], "int64")
+    add_case("scan-wrap/CumSum/int64", [big], [["CumSum", 0]], "int64")
+    i32 = arr([2147483647, 2147483647, 2147483647], "int32")
+    add_case("scan-wide/CumSum/int32", [i32], [["CumSum", 0]], "int64")
+    # Views, fused prologues and epilogues, empty and 0-d arrays.
+    v = red_input("float64")
+    add_case("scan-view/CumSum/float64/transposed", [v], [["Transpose"], ["CumSum", 0]], "float64")
+    add_case("scan-view/CumMax/float64/sliced", [v],
+             [["Slice", [[None, None, -1], [None, None, 2]]], ["CumMax", 2]], "float64")
+    add_case("scan-fused/CumSum/float32/exp-mul", [red_input("float32")],
+             [["Mul", {"float": "0.25"}], ["Exp"], ["CumSum", 1], ["Mul", {"int": 2}]], "float32")
+    add_case("scan-fused/CumProd/int32/add", [prod_input("int32")],
+             [["Add", {"int": 0}], ["CumProd", -1], ["Sub", {"int": 1}]], "int64")
+    e = arr(np.zeros((0, 3)), "float64", (0, 3))
+    add_case("scan-empty/CumSum/float64/axis=0", [e], [["CumSum", 0]], "float64")
+    add_case("scan-empty/CumMax/float64/axis=1", [e], [["CumMax", 1]], "float64")
+    add_case("scan-0d/CumSum/int32/flat", [arr(7, "int32")], [["CumSum", None]], "int64")
+
+
+# ---------------------------------------------------------------------------
 # MatMul.
 
 
@@ -1082,6 +1145,7 @@ def main():
     gen_views()
     gen_reductions()
     gen_matmul()
+    gen_scans()
     gen_constructors()
     gen_chains()
     gen_rearrange()

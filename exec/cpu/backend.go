@@ -89,6 +89,7 @@ type lowKernel struct {
 	rd      *redKernel
 	mm      *mmKernel
 	call    *callKernel
+	scan    *scanKernel
 	chunk   int
 	workers int
 }
@@ -124,6 +125,8 @@ func (t target) Prepare(p *fuse.Plan) (runner.Program, error) {
 			lk.mm, err = lowerMatMul(k)
 		case fuse.KindCall:
 			lk.call, err = lowerCall(k)
+		case fuse.KindScan:
+			lk.scan, err = lowerScan(k)
 		default:
 			err = fmt.Errorf("cpu: kernel %s of kind %v is not supported", k.Name, k.Kind())
 		}
@@ -184,6 +187,8 @@ func (e *evaluation) Kernel(ctx context.Context, k int) error {
 		return lk.rd.run(ctx, e.ex, lk.chunk, lk.workers)
 	case lk.call != nil:
 		return lk.call.runOn(ctx, e.ex.bases)
+	case lk.scan != nil:
+		return lk.scan.run(ctx, e.ex, lk.chunk, lk.workers)
 	default:
 		return lk.mm.run(ctx, e.ex, lk.chunk, lk.workers)
 	}

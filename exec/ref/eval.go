@@ -210,6 +210,8 @@ func compute(ctx context.Context, alloc memory.Allocator, n *graph.Node, ins []*
 		v, err = reduce(n, load(ins[0], ins[0].Shape))
 	case graph.ClassMatMul:
 		v = matmul(n, ins[0], ins[1])
+	case graph.ClassScan:
+		v, err = scan(n, load(ins[0], ins[0].Shape))
 	case graph.ClassView, graph.ClassCopy:
 		return view(alloc, n, ins[0])
 	case graph.ClassConcat:
