@@ -101,6 +101,9 @@ def main():
     def arg(f):
         return lambda x, *ax: f(x, axis=ax[0] if ax else None)
 
+    def scan(f):  # scan(x, axis), or scan(x) over the flattened array
+        return lambda x, *ax: f(x, ax[0]) if ax else f(x.ravel(), 0)
+
     def step(x, ax, k):
         return x[(slice(None),) * ax + (slice(None, None, k),)]
 
@@ -130,6 +133,8 @@ def main():
         "all": red(np.all), "argmax": arg(np.argmax), "argmin": arg(np.argmin),
         "mean": red(np.mean), "meank": keep(np.mean), "var": red(np.var), "std": red(np.std),
         "stdk": keep(np.std),
+        "cumsum": scan(np.cumsum), "cumprod": scan(np.cumprod),
+        "cummax": scan(np.maximum.accumulate), "cummin": scan(np.minimum.accumulate),
     }
 
     def einsum(name):  # einsum_<term>_<term>_<output>, as NumPy users call it

@@ -220,5 +220,6 @@ func Workloads() []Workload {
 		add("sumsq."+n, "sum(square(a))", v("a", -1, 1))
 		add("clip."+n, "minimum(maximum(a, -0.5), 0.5)", v("a", -1, 1))
 	}
+	ws = append(ws, scanWorkloads()...)
 	return ws
 }
