@@ -36,9 +36,18 @@ const (
 	// each reduce a fixed range into scratch memory, then one block
 	// combines the Grid partials in order. Deterministic.
 	StrategyTwoPass
+	// StrategyScanLane (Scan): one thread per lane (the points off the
+	// scanned axis), walking the axis front to back; Rows lanes of
+	// RowLen points.
+	StrategyScanLane
+	// StrategyScanLookback (Scan, the scanned axis last, rows long): one
+	// block per tile of Block*ItemsPerThread points of a row, taken from
+	// an atomic ticket counter, with decoupled look-back over the tiles
+	// before it (scratch: the counter and three words per tile).
+	StrategyScanLookback
 )
 
-var strategyNames = [...]string{"none", "warp-per-row", "block-per-row", "column", "two-pass"}
+var strategyNames = [...]string{"none", "warp-per-row", "block-per-row", "column", "two-pass", "scan-lane", "scan-lookback"}
 
 // String returns the strategy's name ("warp-per-row").
 func (s Strategy) String() string {
@@ -216,6 +225,10 @@ func ChooseGeometry(k *fuse.Kernel, t Target) (Geometry, error) {
 		g.Grid = cdiv(k.MatMul().M, tile.BM) * cdiv(k.MatMul().N, tile.BN) * max(spaceSize(k.Space[:len(k.Space)-2]), 1)
 		if g.Grid > t.MaxGrid.X {
 			return bad("%d tiles exceed the grid limit %d of %s", g.Grid, t.MaxGrid.X, t.Name)
+		}
+	case fuse.KindScan:
+		if err := scanGeometry(k, t, block, &g); err != nil {
+			return bad("%v", err)
 		}
 	default:
 		return bad("kind %v has no generated geometry", k.Kind())

@@ -45,6 +45,8 @@ func checkGeometry(k *fuse.Kernel, t Target, g Geometry) error {
 		return checkReduce(k, t, g, bad)
 	case fuse.KindMatMul:
 		return checkMatMul(k, t, g, bad)
+	case fuse.KindScan:
+		return checkScan(k, g, bad)
 	}
 	return nil
 }

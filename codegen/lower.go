@@ -56,6 +56,8 @@ func LowerGeometry(k *fuse.Kernel, t Target, g Geometry) (*ir.Func, *Signature, 
 		err = l.lowerReduce()
 	case fuse.KindMatMul:
 		err = l.lowerMatMul()
+	case fuse.KindScan:
+		err = l.lowerScan()
 	default:
 		err = fmt.Errorf("kind %v is not generated here", k.Kind())
 	}
@@ -148,11 +150,12 @@ func (l *lowerer) params() {
 	for _, s := range l.k.Stores {
 		add(s.Buffer, s.DType)
 	}
-	if l.k.Kind() == fuse.KindReduce && l.g.ScratchBytes > 0 {
+	if (l.k.Kind() == fuse.KindReduce || l.k.Kind() == fuse.KindScan) && l.g.ScratchBytes > 0 {
 		v := l.fn.AddParam("s0", ir.PtrTo(ir.SpaceGlobal, ir.S64))
 		l.bufs[scratchBuf] = v
 		l.typed[ptrKey{scratchBuf, ir.S64}] = v
-		l.sig.Scratch = append(l.sig.Scratch, Scratch{Bytes: l.g.ScratchBytes})
+		// A scan's status words and ticket counter start cleared.
+		l.sig.Scratch = append(l.sig.Scratch, Scratch{Bytes: l.g.ScratchBytes, Zero: l.k.Kind() == fuse.KindScan})
 		l.sig.Params = append(l.sig.Params, Param{Kind: ParamScratch, Name: v.Name, Buffer: len(l.sig.Scratch) - 1})
 	}
 	for _, o := range l.k.Operands {
