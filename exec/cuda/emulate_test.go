@@ -210,6 +210,8 @@ func kernelShape(k *fuse.Kernel, t codegen.Target) string {
 		return s
 	case fuse.KindMatMul:
 		return "matmul"
+	case fuse.KindScan:
+		return "scan " + kernelGeometry(k, t).Strategy.String()
 	}
 	return "map"
 }

@@ -306,6 +306,8 @@ func (b *bounder) node(n *graph.Node) (*graph.Node, error) {
 		return b.reduce(n, es[0])
 	case graph.ClassMatMul:
 		return b.matmul(n, es[0], es[1])
+	case graph.ClassScan:
+		return b.scan(n, es[0])
 	case graph.ClassWhere:
 		if !inexact {
 			return nil, nil

@@ -141,9 +141,12 @@ func (g *gen) try() (bool, error) {
 		return g.view(a)
 	case k < 16: // leaf
 		return g.leaf()
-	case k < 19: // reduce
+	case k < 19: // reduce, or one time in four a scan (not under NoPatterns, whose graphs stay those of the first version)
 		if g.cfg.NoReduce {
 			return false, nil
+		}
+		if !g.cfg.NoPatterns && g.r.IntN(4) == 0 {
+			return g.scan(a)
 		}
 		return g.reduce(a)
 	default:
