@@ -45,9 +45,13 @@ const (
 	// an atomic ticket counter, with decoupled look-back over the tiles
 	// before it (scratch: the counter and three words per tile).
 	StrategyScanLookback
+	// StrategyScanWarp (Scan, the scanned axis last, rows of moderate
+	// length): one warp per row, WarpSize points at a time scanned with
+	// shuffles and carried.
+	StrategyScanWarp
 )
 
-var strategyNames = [...]string{"none", "warp-per-row", "block-per-row", "column", "two-pass", "scan-lane", "scan-lookback"}
+var strategyNames = [...]string{"none", "warp-per-row", "block-per-row", "column", "two-pass", "scan-lane", "scan-lookback", "scan-warp"}
 
 // String returns the strategy's name ("warp-per-row").
 func (s Strategy) String() string {

@@ -46,7 +46,7 @@ func checkGeometry(k *fuse.Kernel, t Target, g Geometry) error {
 	case fuse.KindMatMul:
 		return checkMatMul(k, t, g, bad)
 	case fuse.KindScan:
-		return checkScan(k, g, bad)
+		return checkScan(k, t, g, bad)
 	}
 	return nil
 }

@@ -29,6 +29,7 @@ var (
 const (
 	scanItems       = 8    // points per thread of a look-back tile
 	scanLookbackMin = 2048 // rows at least this long use the look-back scan
+	scanWarpMin     = 16   // rows from this long (and shorter than scanLookbackMin) take a warp each
 )
 
 // scanDims returns the kernel's space as outer lanes, the scanned extent
@@ -62,6 +63,13 @@ func scanGeometry(k *fuse.Kernel, t Target, block int, g *Geometry) error {
 		g.SharedBytes = 8*block + 16
 		return nil
 	}
+	if o2 == 1 && n >= scanWarpMin && block%t.WarpSize == 0 {
+		g.Strategy = StrategyScanWarp
+		g.ItemsPerThread = cdiv(n, t.WarpSize)
+		maxGrid := min(t.MaxGrid.X, t.SMs*max(1, t.MaxThreadsPerSM/block)*gpuWaves)
+		g.Grid = max(1, min(maxGrid, cdiv(o1, block/t.WarpSize)))
+		return nil
+	}
 	g.Strategy = StrategyScanLane
 	g.ItemsPerThread = 1
 	g.Grid = max(1, cdiv(o1*o2, block))
@@ -72,7 +80,7 @@ func scanGeometry(k *fuse.Kernel, t Target, block int, g *Geometry) error {
 }
 
 // checkScan checks a scan geometry against the kernel.
-func checkScan(k *fuse.Kernel, g Geometry, bad func(string, ...any) error) error {
+func checkScan(k *fuse.Kernel, t Target, g Geometry, bad func(string, ...any) error) error {
 	if k.Scan() == nil || k.Scan().Axis < 0 || k.Scan().Axis >= len(k.Space) {
 		return bad("scan kernel without a scanned axis in its space %v", k.Space)
 	}
@@ -81,6 +89,10 @@ func checkScan(k *fuse.Kernel, g Geometry, bad func(string, ...any) error) error
 	case StrategyScanLane:
 		if g.Grid*g.Block < o1*o2 {
 			return bad("%d threads for %d lanes", g.Grid*g.Block, o1*o2)
+		}
+	case StrategyScanWarp:
+		if o2 != 1 || g.Block%t.WarpSize != 0 {
+			return bad("warp-per-row scan needs the scanned axis last and whole warps, space %v axis %d block %d", k.Space, k.Scan().Axis, g.Block)
 		}
 	case StrategyScanLookback:
 		if o2 != 1 {
@@ -130,6 +142,8 @@ func (l *lowerer) lowerScan() error {
 	switch l.g.Strategy {
 	case StrategyScanLane:
 		return ss.lane()
+	case StrategyScanWarp:
+		return ss.warpPerRow()
 	case StrategyScanLookback:
 		return ss.lookback()
 	}
@@ -417,6 +431,65 @@ func (ss *scanState) lookback() error {
 		}
 		acc := ss.combine(c, v)
 		return acc, ss.finish(p, acc)
+	})
+	return err
+}
+
+// shfl moves v between the lanes of a warp (a bool as a u32 0 or 1).
+func (ss *scanState) shfl(mode ir.ShflMode, v, lane *ir.Value) *ir.Value {
+	b := ss.l.b
+	if ss.t == ir.Pred {
+		u := b.Shfl(mode, b.Select(v, b.U32(1), b.U32(0)), lane, b.FullMask())
+		return b.Ne(u, b.U32(0))
+	}
+	return b.Shfl(mode, v, lane, b.FullMask())
+}
+
+// warpPerRow: warp w of block b scans rows b*W+w, +Grid*W, ... (the
+// scanned axis last), WarpSize points at a time: each lane evaluates one
+// point, the warp scans them with shuffles up (log2 WarpSize steps), the
+// carry from the points before is combined in, and the last lane's value
+// is the next carry.
+func (ss *scanState) warpPerRow() error {
+	l := ss.l
+	bb := l.b
+	o1, n, _ := scanDims(l.k)
+	ws := l.t.WarpSize
+	wpb := l.g.Block / ws
+	l.launch(l.g.Grid, l.g.Block, 0)
+	tid := bb.TidX()
+	laneU := bb.Rem(tid, bb.U32(uint32(ws)))
+	lane := bb.Cvt(laneU, l.ut)
+	warp := bb.Cvt(bb.Div(tid, bb.U32(uint32(ws))), l.ut)
+	row0 := bb.Add(bb.Mul(bb.Cvt(bb.CtaidX(), l.ut), l.uconst(wpb)), warp)
+	rstep := bb.Mul(bb.Cvt(bb.NctaidX(), l.ut), l.uconst(wpb))
+	var err error
+	bb.For(row0, l.uconst(o1), rstep, func(r *ir.Value) {
+		base := bb.Mul(r, l.uconst(n))
+		bb.ForCarry(l.uconst(0), l.uconst(n), l.uconst(ws), []*ir.Value{ss.identity()}, func(c0 *ir.Value, c []*ir.Value) []*ir.Value {
+			q := bb.Add(c0, lane)
+			valid := bb.Lt(q, l.uconst(n))
+			p := bb.Add(base, q)
+			v := bb.IfElseValues(valid, func() []*ir.Value {
+				x, e := ss.value(p)
+				if e != nil {
+					err = e
+					return []*ir.Value{ss.identity()}
+				}
+				return []*ir.Value{x}
+			}, func() []*ir.Value { return []*ir.Value{ss.identity()} })[0]
+			for d := 1; d < ws; d *= 2 {
+				y := ss.shfl(ir.ShflUp, v, bb.U32(uint32(d)))
+				v = bb.Select(bb.Ge(laneU, bb.U32(uint32(d))), ss.combine(y, v), v)
+			}
+			acc := ss.combine(c[0], v)
+			bb.If(valid, func() {
+				if e := ss.finish(p, acc); e != nil {
+					err = e
+				}
+			})
+			return []*ir.Value{ss.shfl(ir.ShflIdx, acc, bb.U32(uint32(ws-1)))}
+		})
 	})
 	return err
 }

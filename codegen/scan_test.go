@@ -41,7 +41,8 @@ func scanCases() []scanCase {
 				axis  int
 				s     codegen.Strategy
 			}{
-				{graph.Shape{6, 37}, 1, codegen.StrategyScanLane},
+				{graph.Shape{6, 37}, 1, codegen.StrategyScanWarp},
+				{graph.Shape{50, 7}, 1, codegen.StrategyScanLane},
 				{graph.Shape{40, 3, 5}, 0, codegen.StrategyScanLane},
 				{graph.Shape{2, 5000}, 1, codegen.StrategyScanLookback},
 			} {

@@ -28,6 +28,7 @@ func TestEmulatedScans(t *testing.T) {
 		axis  int
 	}{
 		{graph.Shape{37, 13}, 1},   // lanes along rows
+		{graph.Shape{20, 300}, 1},  // a warp per row
 		{graph.Shape{30, 4, 5}, 0}, // lanes down columns
 		{graph.Shape{3, 9000}, 1},  // look-back over 3 x 5 tiles
 	}
@@ -57,7 +58,7 @@ func TestEmulatedScans(t *testing.T) {
 		}
 	}
 	after := emu.compiled()
-	for _, s := range []string{"scan scan-lane", "scan scan-lookback"} {
+	for _, s := range []string{"scan scan-lane", "scan scan-warp", "scan scan-lookback"} {
 		if after[s] <= before[s] {
 			t.Errorf("no %s kernel was generated (compiled: %v)", s, after)
 		}
