@@ -45,6 +45,12 @@
 //     plans nothing; one with K == 0 (and a non-empty result) is a Map
 //     that evaluates the epilogue with a zero accumulator, so every
 //     MatMul kernel has M, N, K >= 1 and operands with buffers.
+//   - A scan (CumSum, CumProd, CumMax, CumMin) is a Scan kernel of its
+//     own over its input's shape: the elementwise work producing the
+//     scanned values is its prologue, and elementwise work reading the
+//     running values at their own index is its epilogue, as for a
+//     reduction (exp(x).CumSum(1)*2 is one kernel). Collapsing keeps the
+//     scanned axis and merges the axes on either side of it.
 //   - An explicit kernel call (graph.OpCall) is one Call kernel for all
 //     its outputs and a fusion boundary: each written argument is stored
 //     into its result's buffer by a Map where the work under it fuses (a
