@@ -193,6 +193,14 @@ func foldSum[T scanElem](acc, src unsafe.Pointer, rows, w int) {
 
 func foldProd[T scanElem](acc, src unsafe.Pointer, rows, w int) {
 	a, s := view[T](acc, w), view[T](src, rows*w)
+	if w == 1 {
+		x := a[0]
+		for _, v := range s {
+			x *= v
+		}
+		a[0] = x
+		return
+	}
 	for r := range rows {
 		row := s[r*w : r*w+w]
 		for j := range a {
@@ -203,6 +211,16 @@ func foldProd[T scanElem](acc, src unsafe.Pointer, rows, w int) {
 
 func foldMax[T scanElem](acc, src unsafe.Pointer, rows, w int) {
 	a, s := view[T](acc, w), view[T](src, rows*w)
+	if w == 1 {
+		x := a[0]
+		for _, v := range s {
+			if v > x || v != v {
+				x = v
+			}
+		}
+		a[0] = x
+		return
+	}
 	for r := range rows {
 		row := s[r*w : r*w+w]
 		for j := range a {
@@ -215,6 +233,16 @@ func foldMax[T scanElem](acc, src unsafe.Pointer, rows, w int) {
 
 func foldMin[T scanElem](acc, src unsafe.Pointer, rows, w int) {
 	a, s := view[T](acc, w), view[T](src, rows*w)
+	if w == 1 {
+		x := a[0]
+		for _, v := range s {
+			if v < x || v != v {
+				x = v
+			}
+		}
+		a[0] = x
+		return
+	}
 	for r := range rows {
 		row := s[r*w : r*w+w]
 		for j := range a {
