@@ -20,6 +20,7 @@ type scanElem interface {
 
 // scanFn runs rows rows of w values: acc[j] = acc[j] op src[r*w+j],
 // stored at dst[r*dstStride+j]. acc holds w values of the element type.
+// With w == 1 (a scan along rows) the stride must be 1 unless rows is 1.
 type scanFn func(acc, src, dst unsafe.Pointer, rows, w, dstStride int)
 
 // foldFnS is scanFn without the stores: acc[j] = acc[j] op src[r*w+j].
@@ -69,11 +70,11 @@ var scanTab = map[graph.Op]map[graph.DType]scanLoops{
 func scanSum[T scanElem](acc, src, dst unsafe.Pointer, rows, w, ds int) {
 	a, s := view[T](acc, w), view[T](src, rows*w)
 	if w == 1 {
-		d := view[T](dst, (rows-1)*ds+1)
+		d := view[T](dst, rows)[:len(s)]
 		x := a[0]
 		for r, v := range s {
 			x += v
-			d[r*ds] = x
+			d[r] = x
 		}
 		a[0] = x
 		return
@@ -91,11 +92,11 @@ func scanSum[T scanElem](acc, src, dst unsafe.Pointer, rows, w, ds int) {
 func scanProd[T scanElem](acc, src, dst unsafe.Pointer, rows, w, ds int) {
 	a, s := view[T](acc, w), view[T](src, rows*w)
 	if w == 1 {
-		d := view[T](dst, (rows-1)*ds+1)
+		d := view[T](dst, rows)[:len(s)]
 		x := a[0]
 		for r, v := range s {
 			x *= v
-			d[r*ds] = x
+			d[r] = x
 		}
 		a[0] = x
 		return
@@ -115,13 +116,13 @@ func scanProd[T scanElem](acc, src, dst unsafe.Pointer, rows, w, ds int) {
 func scanMax[T scanElem](acc, src, dst unsafe.Pointer, rows, w, ds int) {
 	a, s := view[T](acc, w), view[T](src, rows*w)
 	if w == 1 {
-		d := view[T](dst, (rows-1)*ds+1)
+		d := view[T](dst, rows)[:len(s)]
 		x := a[0]
 		for r, v := range s {
 			if v > x || v != v {
 				x = v
 			}
-			d[r*ds] = x
+			d[r] = x
 		}
 		a[0] = x
 		return
@@ -141,13 +142,13 @@ func scanMax[T scanElem](acc, src, dst unsafe.Pointer, rows, w, ds int) {
 func scanMin[T scanElem](acc, src, dst unsafe.Pointer, rows, w, ds int) {
 	a, s := view[T](acc, w), view[T](src, rows*w)
 	if w == 1 {
-		d := view[T](dst, (rows-1)*ds+1)
+		d := view[T](dst, rows)[:len(s)]
 		x := a[0]
 		for r, v := range s {
 			if v < x || v != v {
 				x = v
 			}
-			d[r*ds] = x
+			d[r] = x
 		}
 		a[0] = x
 		return

@@ -130,6 +130,7 @@ func TestScanAgainstRef(t *testing.T) {
 		{graph.Shape{3, 2500}, 1, "", false},     // long rows, two passes
 		{graph.Shape{2, 1200, 10}, 1, "", false}, // columns, two passes
 		{graph.Shape{300, 150}, 0, "", false},    // column blocks wider than the chunk
+		{graph.Shape{100, 65}, 0, "", false},     // a last column block of one column
 		{graph.Shape{150, 300}, 0, "T", false},   // transposed input
 		{graph.Shape{5000}, -1, "", true},        // fused, long
 		{graph.Shape{40, 30}, 0, "", true},       // fused, columns
