@@ -25,6 +25,12 @@ func (a *Array) scanFlat(op graph.Op) *Array {
 // 0..i. Bool and integers narrower than int64 sum in int64; floats keep
 // their dtype and add in it, in order. An axis out of range, or a 0-d
 // array (use CumSumFlat), gives an Array carrying an error.
+//
+// A deliberate difference from NumPy: a long lane is scanned in pieces
+// on every core (CPU) or in tiles of a block (GPU), so a float running
+// sum or product may differ from NumPy's one-after-another value by a
+// few units of rounding of the running magnitude (ints are exact;
+// CumMax and CumMin are exact).
 func (a *Array) CumSum(axis int) *Array { return a.scan(graph.OpCumSum, axis) }
 
 // CumProd is CumSum for the running product (numpy.cumprod).
