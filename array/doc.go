@@ -160,6 +160,11 @@
 //	                                                               float64): the last bits differ from
 //	                                                               NumPy's and between backends, within the
 //	                                                               tolerances the tests state
+//	running sums and         one element after another in the      in the dtype, one after another within a
+//	  products (CumSum,      dtype                                 piece of a long lane (CPU) or a thread's
+//	  CumProd)                                                     points (GPU), pieces' totals carried in:
+//	                                                               the last bits of long float lanes differ;
+//	                                                               ints, CumMax and CumMin are exact
 //	Einsum contraction       optimize=False: left to right, in     always the greedy pairwise order, lowered
 //	  order                  C loops                               to MatMul and fused reductions (rounding
 //	                                                               may differ in the last bits)
