@@ -174,10 +174,13 @@ func (c *compiler) build(e *Expr) (val, error) {
 // literals) as nodes of one dtype: a literal takes the other's dtype.
 func (c *compiler) pair(a, b *Expr, av, bv val) (val, val, error) {
 	lit := func(e *Expr, other val) (val, error) {
-		if other.v == nil {
-			return val{}, fmt.Errorf("%v and its alternative are both literals: use a column", e)
+		var d graph.DType
+		switch {
+		case other.v != nil:
+			d = graph.PromoteWeak(other.v.DType(), e.lit)
+		default: // both literals: the wider kind, as Go constants
+			d = weakDType[max(a.lit.Kind, b.lit.Kind)]
 		}
-		d := graph.PromoteWeak(other.v.DType(), e.lit)
 		s, err := e.lit.Value(d)
 		if err != nil {
 			return val{}, err
@@ -197,6 +200,9 @@ func (c *compiler) pair(a, b *Expr, av, bv val) (val, val, error) {
 	}
 	return av, bv, nil
 }
+
+// weakDType is the dtype of a pair of literals of a kind.
+var weakDType = map[graph.Kind]graph.DType{graph.KindBool: graph.Bool, graph.KindInt: graph.Int64, graph.KindFloat: graph.Float64}
 
 // orTrue returns ok, or the constant true for nil (all valid).
 func orTrue(ok *graph.Node) *graph.Node {

@@ -40,7 +40,7 @@ const (
 	AggVar
 )
 
-var aggNames = map[Agg]string{AggSum: "sum", AggMean: "mean", AggMin: "min", AggMax: "max", AggCount: "count", AggVar: "var"}
+var aggNames = map[Agg]string{AggSum: "sum", AggMean: "mean", AggMin: "min", AggMax: "max", AggCount: "count", AggVar: "variance"}
 
 // String returns the aggregate's name in expressions ("sum").
 func (a Agg) String() string { return aggNames[a] }
@@ -294,6 +294,10 @@ func (e *Expr) write(b *strings.Builder) {
 		e.args[0].write(b)
 		b.WriteByte(')')
 	case kindAgg:
+		if e.agg == AggVar && e.ddof != 0 {
+			fmt.Fprintf(b, "variance(%v, %d)", e.args[0], e.ddof)
+			return
+		}
 		args(e.agg.String())
 	}
 }
