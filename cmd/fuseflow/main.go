@@ -21,6 +21,16 @@
 // 'a // b' is not floor division (Go would read a alone); write
 // floordiv(a, b).
 //
+// With -e, eval and explain work over a Parquet or Arrow IPC file
+// instead (see package table): 'fuseflow eval -e
+// "sum(price*qty*(1-discount))" trades.parquet' streams the columns the
+// expressions read through the fused kernels batch by batch and prints
+// the aggregates; row expressions print their first rows or, with -o
+// out.parquet (or .arrow), are written to a file. Names are columns,
+// nulls propagate through row expressions, aggregates (sum, mean, min,
+// max, count, variance) skip them; NAME=EXPR names a result. A progress
+// bar is drawn on stderr when it is a terminal.
+//
 // On a machine without an NVIDIA driver, devices says so and exits 0.
 package main
 
@@ -53,8 +63,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case "explain", "eval":
 		do := explain
-		if args[0] == "eval" {
+		switch {
+		case args[0] == "eval" && hasExprFlag(args[1:]):
+			do = evalFile
+		case args[0] == "eval":
 			do = eval
+		case hasExprFlag(args[1:]):
+			do = explainFile
 		}
 		if err := do(args[1:], stdout, stderr); err != nil {
 			fmt.Fprintf(stderr, "fuseflow %s: %v\n", args[0], err)
@@ -76,10 +91,15 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "  devices         list backends and CUDA devices")
 	fmt.Fprintln(w, "  explain EXPR    print the fused plan of an expression (-shape, -dtype, -device, -dot)")
 	fmt.Fprintln(w, "  eval EXPR       evaluate an expression over random inputs (-shape, -dtype, -device, -seed)")
+	fmt.Fprintln(w, "  eval -e EXPR FILE     column expressions over a Parquet or Arrow IPC file, streamed in batches")
+	fmt.Fprintln(w, "                        (-e repeatable, NAME=EXPR names a result; -filter, -o, -budget, -batch, -device, -progress)")
+	fmt.Fprintln(w, "  explain -e EXPR FILE  the plan of one batch (-dot FILE writes DOT and an SVG, -ptx prints the kernels)")
 	fmt.Fprintln(w, "EXPR is a Go expression over named arrays, such as 'exp(-a*a)*b + sqrt(c)' or 'sum(a, 1)':")
 	fmt.Fprintln(w, "  operators + - * / % == != < <= > >= & | ^ && || !; functions exp, log, sqrt, tanh, sigmoid, ...,")
 	fmt.Fprintln(w, "  maximum, minimum, pow, atan2, mod, floordiv, where, sum, prod, mean, max, min, argmax, argmin,")
 	fmt.Fprintln(w, "  any, all, matmul, transpose. '//' starts a Go comment and is an error: floor division is floordiv(a, b).")
+	fmt.Fprintln(w, "Over a file, names are columns and nulls propagate; functions abs, exp, log, sqrt, where, fill_null,")
+	fmt.Fprintln(w, "  is_null, ... and the aggregates sum, mean, min, max, count, variance, which skip nulls.")
 }
 
 // devices prints the CPU backend and every CUDA device the driver loaded

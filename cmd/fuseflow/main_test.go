@@ -43,10 +43,15 @@ func Example_usage() {
 	//   devices         list backends and CUDA devices
 	//   explain EXPR    print the fused plan of an expression (-shape, -dtype, -device, -dot)
 	//   eval EXPR       evaluate an expression over random inputs (-shape, -dtype, -device, -seed)
+	//   eval -e EXPR FILE     column expressions over a Parquet or Arrow IPC file, streamed in batches
+	//                         (-e repeatable, NAME=EXPR names a result; -filter, -o, -budget, -batch, -device, -progress)
+	//   explain -e EXPR FILE  the plan of one batch (-dot FILE writes DOT and an SVG, -ptx prints the kernels)
 	// EXPR is a Go expression over named arrays, such as 'exp(-a*a)*b + sqrt(c)' or 'sum(a, 1)':
 	//   operators + - * / % == != < <= > >= & | ^ && || !; functions exp, log, sqrt, tanh, sigmoid, ...,
 	//   maximum, minimum, pow, atan2, mod, floordiv, where, sum, prod, mean, max, min, argmax, argmin,
 	//   any, all, matmul, transpose. '//' starts a Go comment and is an error: floor division is floordiv(a, b).
+	// Over a file, names are columns and nulls propagate; functions abs, exp, log, sqrt, where, fill_null,
+	//   is_null, ... and the aggregates sum, mean, min, max, count, variance, which skip nulls.
 }
 
 func TestDevicesWithFakeDriver(t *testing.T) {
