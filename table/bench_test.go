@@ -1,0 +1,57 @@
+package table_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/fuseflow/fuseflow/internal/trades"
+	"github.com/fuseflow/fuseflow/table"
+)
+
+var parquetFile = flag.String("parquet", "", "BenchmarkParquetAggregate: also run over this trades file (bench/parquet_suite.sh)")
+
+// BenchmarkParquetAggregate reads price, qty and discount of a trades
+// file and sums price*qty*(1-discount) in one fused pass per batch (the
+// workload bench/parquet_peers.py runs with NumPy and pyarrow). It
+// reports rows/s; SetBytes is the column bytes read per run.
+func BenchmarkParquetAggregate(b *testing.B) {
+	for _, rows := range []int64{1 << 20, 8 << 20} {
+		b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "trades.parquet")
+			if _, err := trades.Write(path, trades.Options{Rows: rows, RowGroup: 1 << 20, Seed: 1}); err != nil {
+				b.Fatal(err)
+			}
+			benchAggregate(b, path)
+		})
+	}
+	if *parquetFile != "" {
+		b.Run("file", func(b *testing.B) { benchAggregate(b, *parquetFile) })
+	}
+}
+
+func benchAggregate(b *testing.B, path string) {
+	e, err := table.Parse("sum(price*qty*(1-discount))")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := table.ScanParquet(path, table.Options{})
+	ctx := context.Background()
+	run := func() {
+		rec, err := s.Aggregate(ctx, e)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rec.Release()
+	}
+	run()
+	rows := s.Stats().Rows
+	b.SetBytes(s.Stats().Bytes)
+	b.ResetTimer()
+	for range b.N {
+		run()
+	}
+	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
