@@ -19,19 +19,32 @@ import (
 	"github.com/fuseflow/fuseflow/graph"
 )
 
-// aggState is one aggregate's combined state.
+// aggState is one aggregate's combined state, per group (one group
+// without GroupBy).
 type aggState struct {
 	e      *Expr
 	in     graph.DType // the dtype the aggregate reads
-	count  int64
-	i      int64   // integer sum, min or max
-	f      float64 // float sum, min or max
-	mean   float64 // AggMean: the sum; AggVar: the running mean
-	m2     float64
-	extSet bool
+	count  []int64
+	i      []int64   // integer sum, min or max
+	f      []float64 // float sum, min or max
+	mean   []float64 // AggMean: the sum; AggVar: the running mean
+	m2     []float64
+	extSet []bool
 }
 
 func newAggState(p *partial) *aggState { return &aggState{e: p.e, in: p.in} }
+
+// grow makes room for k groups.
+func (s *aggState) grow(k int) {
+	for len(s.count) < k {
+		s.count = append(s.count, 0)
+		s.i = append(s.i, 0)
+		s.f = append(s.f, 0)
+		s.mean = append(s.mean, 0)
+		s.m2 = append(s.m2, 0)
+		s.extSet = append(s.extSet, false)
+	}
+}
 
 // outDType returns the dtype of the aggregate's result.
 func (s *aggState) outDType() graph.DType {
@@ -46,122 +59,139 @@ func (s *aggState) outDType() graph.DType {
 	return s.in
 }
 
-// scalarF and scalarI read element 0 of a host tensor.
-func scalarF(t *exec.Tensor) float64 {
+// elemF and elemI read element j of a host tensor (0-d or 1-d).
+func elemF(t *exec.Tensor, j int) float64 {
+	off := t.Offset
+	if len(t.Strides) > 0 {
+		off += j * t.Strides[0]
+	}
 	switch t.DType {
 	case graph.Float32:
-		return float64(exec.Elems[float32](t)[t.Offset])
+		return float64(exec.Elems[float32](t)[off])
 	case graph.Float64:
-		return exec.Elems[float64](t)[t.Offset]
+		return exec.Elems[float64](t)[off]
 	}
-	return float64(scalarI(t))
+	return float64(elemI(t, j))
 }
 
-func scalarI(t *exec.Tensor) int64 {
+func elemI(t *exec.Tensor, j int) int64 {
+	off := t.Offset
+	if len(t.Strides) > 0 {
+		off += j * t.Strides[0]
+	}
 	switch t.DType {
 	case graph.Int32:
-		return int64(exec.Elems[int32](t)[t.Offset])
+		return int64(exec.Elems[int32](t)[off])
 	case graph.Int64:
-		return exec.Elems[int64](t)[t.Offset]
+		return exec.Elems[int64](t)[off]
 	case graph.Bool:
-		return int64(exec.Elems[uint8](t)[t.Offset])
+		return int64(exec.Elems[uint8](t)[off])
 	}
-	return int64(scalarF(t))
+	return int64(elemF(t, j))
 }
 
 // add combines a batch of n rows whose partial outputs are at idx
-// (count, acc, m2) of res.
-func (s *aggState) add(res []*exec.Tensor, idx [3]int, n int) {
-	c := int64(n)
-	if idx[0] >= 0 {
-		c = scalarI(res[idx[0]])
-	}
-	if c == 0 {
-		return
-	}
-	total := s.count + c
-	isInt := !s.in.IsFloat()
-	switch s.e.agg {
-	case AggSum:
-		if isInt {
-			s.i += scalarI(res[idx[1]])
-		} else {
-			s.f += scalarF(res[idx[1]])
+// (count, acc, m2) of res, for groups 0..k-1 (k is 1 without GroupBy).
+func (s *aggState) add(res []*exec.Tensor, idx [3]int, n, k int) {
+	s.grow(k)
+	for g := range k {
+		c := int64(n)
+		if idx[0] >= 0 {
+			c = elemI(res[idx[0]], g)
 		}
-	case AggMin, AggMax:
-		isMax := s.e.agg == AggMax
-		if isInt {
-			v := scalarI(res[idx[1]])
-			if !s.extSet || (isMax && v > s.i) || (!isMax && v < s.i) {
-				s.i = v
-			}
-		} else {
-			v := scalarF(res[idx[1]])
-			switch {
-			case !s.extSet || math.IsNaN(v):
-				s.f = v
-			case math.IsNaN(s.f):
-			case isMax:
-				s.f = math.Max(s.f, v)
-			default:
-				s.f = math.Min(s.f, v)
-			}
+		if c == 0 {
+			continue
 		}
-		s.extSet = true
-	case AggMean:
-		s.mean += scalarF(res[idx[1]])
-	case AggVar:
-		mb := scalarF(res[idx[1]]) / float64(c)
-		delta := mb - s.mean
-		s.mean += delta * float64(c) / float64(total)
-		s.m2 += scalarF(res[idx[2]]) + delta*delta*float64(s.count)*float64(c)/float64(total)
+		total := s.count[g] + c
+		isInt := !s.in.IsFloat()
+		switch s.e.agg {
+		case AggSum:
+			if isInt {
+				s.i[g] += elemI(res[idx[1]], g)
+			} else {
+				s.f[g] += elemF(res[idx[1]], g)
+			}
+		case AggMin, AggMax:
+			isMax := s.e.agg == AggMax
+			if isInt {
+				v := elemI(res[idx[1]], g)
+				if !s.extSet[g] || (isMax && v > s.i[g]) || (!isMax && v < s.i[g]) {
+					s.i[g] = v
+				}
+			} else {
+				v := elemF(res[idx[1]], g)
+				switch {
+				case !s.extSet[g] || math.IsNaN(v):
+					s.f[g] = v
+				case math.IsNaN(s.f[g]):
+				case isMax:
+					s.f[g] = math.Max(s.f[g], v)
+				default:
+					s.f[g] = math.Min(s.f[g], v)
+				}
+			}
+			s.extSet[g] = true
+		case AggMean:
+			s.mean[g] += elemF(res[idx[1]], g)
+		case AggVar:
+			mb := elemF(res[idx[1]], g) / float64(c)
+			delta := mb - s.mean[g]
+			s.mean[g] += delta * float64(c) / float64(total)
+			s.m2[g] += elemF(res[idx[2]], g) + delta*delta*float64(s.count[g])*float64(c)/float64(total)
+		}
+		s.count[g] = total
 	}
-	s.count = total
 }
 
-// result returns the aggregate's value as a float64 and int64 (for its
-// dtype) and whether it is valid (not null).
-func (s *aggState) result() (float64, int64, bool) {
+// result returns the aggregate's value for group g as a float64 and an
+// int64 (for its dtype) and whether it is valid (not null).
+func (s *aggState) result(g int) (float64, int64, bool) {
+	cnt := s.count[g]
 	switch s.e.agg {
 	case AggCount:
-		return float64(s.count), s.count, true
+		return float64(cnt), cnt, true
 	case AggSum, AggMin, AggMax:
-		return s.f, s.i, s.count > 0
+		return s.f[g], s.i[g], cnt > 0
 	case AggMean:
-		return s.mean / float64(max(s.count, 1)), 0, s.count > 0
+		return s.mean[g] / float64(max(cnt, 1)), 0, cnt > 0
 	case AggVar:
-		dof := s.count - int64(s.e.ddof)
-		return s.m2 / float64(max(dof, 1)), 0, dof > 0
+		dof := cnt - int64(s.e.ddof)
+		return s.m2[g] / float64(max(dof, 1)), 0, dof > 0
 	}
 	return 0, 0, false
 }
 
-// tensor returns the aggregate's value as a 1-element tensor of its
-// dtype from alloc, with its validity as a 1-element bool tensor.
-func (s *aggState) tensors(alloc memory.Allocator) (v, ok *exec.Tensor, err error) {
+// tensors returns the aggregate's values for groups order (indices of
+// groups) as a tensor of its dtype from alloc, with their validity as a
+// bool tensor.
+func (s *aggState) tensors(alloc memory.Allocator, order []int) (v, ok *exec.Tensor, err error) {
+	s.grow(len(order))
 	d := s.outDType()
-	f, i, valid := s.result()
-	if v, err = exec.NewTensor(alloc, d, graph.Shape{1}); err != nil {
+	k := len(order)
+	if v, err = exec.NewTensor(alloc, d, graph.Shape{k}); err != nil {
 		return nil, nil, err
 	}
-	switch d {
-	case graph.Float32:
-		exec.Elems[float32](v)[0] = float32(f)
-	case graph.Float64:
-		exec.Elems[float64](v)[0] = f
-	case graph.Int32:
-		exec.Elems[int32](v)[0] = int32(i)
-	case graph.Int64:
-		exec.Elems[int64](v)[0] = i
-	case graph.Bool:
-		exec.Elems[uint8](v)[0] = uint8(i)
-	}
-	if ok, err = exec.NewTensor(alloc, graph.Bool, graph.Shape{1}); err != nil {
+	if ok, err = exec.NewTensor(alloc, graph.Bool, graph.Shape{k}); err != nil {
 		v.Release()
 		return nil, nil, err
 	}
-	if valid {
-		exec.Elems[uint8](ok)[0] = 1
+	for j, g := range order {
+		f, i, valid := s.result(g)
+		switch d {
+		case graph.Float32:
+			exec.Elems[float32](v)[j] = float32(f)
+		case graph.Float64:
+			exec.Elems[float64](v)[j] = f
+		case graph.Int32:
+			exec.Elems[int32](v)[j] = int32(i)
+		case graph.Int64:
+			exec.Elems[int64](v)[j] = i
+		case graph.Bool:
+			exec.Elems[uint8](v)[j] = uint8(i)
+		}
+		if valid {
+			exec.Elems[uint8](ok)[j] = 1
+		}
 	}
 	return v, ok, nil
 }
@@ -169,7 +199,18 @@ func (s *aggState) tensors(alloc memory.Allocator) (v, ok *exec.Tensor, err erro
 // finish evaluates the aggregate query's expressions over the combined
 // aggregates: a record of one row.
 func (r *runner) finish(ctx context.Context) (arrow.Record, error) {
-	c := newCompiler(1, r.si, nil)
+	order := []int{0}
+	if r.grp != nil {
+		rows := r.aggs[len(r.aggs)-1] // groupRows
+		order = order[:0]
+		for _, g := range r.grp.order() {
+			if g < len(rows.count) && rows.count[g] > 0 {
+				order = append(order, g)
+			}
+		}
+	}
+	k := len(order)
+	c := newCompiler(k, r.si, nil)
 	c.final = map[*Expr]val{}
 	bound := map[*graph.Node]*exec.Tensor{}
 	defer func() {
@@ -178,12 +219,15 @@ func (r *runner) finish(ctx context.Context) (arrow.Record, error) {
 		}
 	}()
 	for _, s := range r.aggs {
-		v, ok, err := s.tensors(r.alloc)
+		if s.e == groupRows {
+			continue
+		}
+		v, ok, err := s.tensors(r.alloc, order)
 		if err != nil {
 			return nil, err
 		}
-		vn := graph.Input(v.DType, graph.Shape{1}, s.e.String())
-		on := graph.Input(graph.Bool, graph.Shape{1}, s.e.String()+".valid")
+		vn := graph.Input(v.DType, graph.Shape{k}, s.e.String())
+		on := graph.Input(graph.Bool, graph.Shape{k}, s.e.String()+".valid")
 		bound[vn], bound[on] = v, ok
 		c.final[s.e] = val{vn, on}
 	}
@@ -193,7 +237,7 @@ func (r *runner) finish(ctx context.Context) (arrow.Record, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", e.Name(), err)
 		}
-		p.outputs = append(p.outputs, v.v, orTrue(v.ok))
+		p.outputs = append(p.outputs, v.v, graph.BroadcastTo(orTrue(v.ok), graph.Shape{k}))
 		p.vals = append(p.vals, len(p.outputs)-2)
 		p.oks = append(p.oks, len(p.outputs)-1)
 		p.types = append(p.types, v.v.DType())
@@ -216,5 +260,14 @@ func (r *runner) finish(ctx context.Context) (arrow.Record, error) {
 			return nil, err
 		}
 	}
-	return r.rows(p, hosts)
+	rec, err := r.rows(p, hosts)
+	if err != nil || r.grp == nil {
+		return rec, err
+	}
+	defer rec.Release()
+	keys := r.grp.keyArray(order, r.alloc)
+	defer keys.Release()
+	fields := append([]arrow.Field{{Name: r.grp.key, Type: keys.DataType(), Nullable: true}}, rec.Schema().Fields()...)
+	cols := append([]arrow.Array{keys}, rec.Columns()...)
+	return arrayRecord(arrow.NewSchema(fields, nil), cols), nil
 }

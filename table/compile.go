@@ -45,6 +45,10 @@ type compiler struct {
 	mask   *graph.Node // rows a filter keeps (nil: all)
 	parts  []*partial
 	final  map[*Expr]val // stage 2: aggregates bound as 0-d inputs
+	// With GroupBy: the number of groups and the rows' group codes
+	// (int32, 0..groups-1); aggregates reduce over rows per group.
+	groups int
+	codes  *graph.Node
 }
 
 func newCompiler(n int, s schemaInfo, nulls map[string]bool) *compiler {
@@ -249,13 +253,23 @@ func meanDType(d graph.DType) graph.DType {
 
 // aggregate compiles the partial state of the aggregate e over the rows
 // the filter keeps. Rows that are null or dropped take the aggregate's
-// identity (Where), so that each partial is one masked reduction.
+// identity (Where), so that each partial is one masked reduction. With
+// GroupBy the rows are compared with every group's code: the masked
+// values form a (rows, groups) broadcast that a column reduction folds
+// into one value per group, fused, without storing the broadcast.
 func (c *compiler) aggregate(e *Expr) error {
 	x, err := c.build(e.args[0])
 	if err != nil {
 		return err
 	}
 	ok := and(x.ok, c.mask)
+	col := func(v *graph.Node) *graph.Node { return v } // a row value as the reductions see it
+	var axes []int                                      // nil: every axis
+	if c.codes != nil {
+		col = func(v *graph.Node) *graph.Node { return graph.Reshape(v, graph.Shape{c.n, 1}) }
+		axes = []int{0}
+		ok = and(c.member(), mapNil(ok, col))
+	}
 	p := &partial{e: e, in: x.v.DType()}
 	masked := func(v *graph.Node, id graph.Scalar) *graph.Node {
 		if ok == nil {
@@ -263,23 +277,25 @@ func (c *compiler) aggregate(e *Expr) error {
 		}
 		return graph.Where(ok, v, graph.Const(id))
 	}
+	reduce := func(op graph.Op, v *graph.Node) *graph.Node { return graph.Reduce(op, v, axes, false) }
 	if ok != nil {
-		p.count = graph.Reduce(graph.OpSum, graph.Cast(ok, graph.Int64), nil, false)
+		p.count = reduce(graph.OpSum, graph.Cast(ok, graph.Int64))
 	}
+	xv := col(x.v)
 	switch e.agg {
 	case AggCount:
 	case AggSum:
-		p.acc = graph.Reduce(graph.OpSum, masked(x.v, graph.ScalarOf(x.v.DType(), 0)), nil, false)
+		p.acc = reduce(graph.OpSum, masked(xv, graph.ScalarOf(x.v.DType(), 0)))
 	case AggMin, AggMax:
 		op, isMax := graph.OpReduceMin, e.agg == AggMax
 		if isMax {
 			op = graph.OpReduceMax
 		}
-		p.acc = graph.Reduce(op, masked(x.v, identity(x.v.DType(), isMax)), nil, false)
+		p.acc = reduce(op, masked(xv, identity(x.v.DType(), isMax)))
 	case AggMean, AggVar:
 		d := meanDType(x.v.DType())
-		xv := graph.Cast(x.v, d)
-		p.acc = graph.Reduce(graph.OpSum, masked(xv, graph.ScalarOf(d, 0)), nil, false)
+		xd := graph.Cast(xv, d)
+		p.acc = reduce(graph.OpSum, masked(xd, graph.ScalarOf(d, 0)))
 		if e.agg == AggVar {
 			var cnt *graph.Node
 			if p.count != nil {
@@ -287,9 +303,9 @@ func (c *compiler) aggregate(e *Expr) error {
 			} else {
 				cnt = graph.FloatConst(d, float64(c.n))
 			}
-			m := graph.Binary(graph.OpDiv, p.acc, cnt)
-			dev := graph.Unary(graph.OpSquare, graph.Binary(graph.OpSub, xv, m))
-			p.m2 = graph.Reduce(graph.OpSum, masked(dev, graph.ScalarOf(d, 0)), nil, false)
+			m := graph.Binary(graph.OpDiv, p.acc, cnt) // per group: broadcast along the groups axis
+			dev := graph.Unary(graph.OpSquare, graph.Binary(graph.OpSub, xd, m))
+			p.m2 = reduce(graph.OpSum, masked(dev, graph.ScalarOf(d, 0)))
 		}
 	}
 	for _, n := range []*graph.Node{p.count, p.acc, p.m2} {
@@ -299,6 +315,34 @@ func (c *compiler) aggregate(e *Expr) error {
 	}
 	c.parts = append(c.parts, p)
 	return nil
+}
+
+// member returns the (rows, groups) mask of each row's group.
+func (c *compiler) member() *graph.Node {
+	return graph.Binary(graph.OpEq, graph.Reshape(c.codes, graph.Shape{c.n, 1}), graph.Iota(graph.Int32, c.groups, 0, 1, false, 0))
+}
+
+// groupRows stands for the count of each group's rows the filter keeps,
+// which a grouped query computes beside its aggregates: a group none of
+// whose rows is kept is no group.
+var groupRows = &Expr{kind: kindAgg, agg: AggCount}
+
+// rowsPerGroup adds the partial of groupRows.
+func (c *compiler) rowsPerGroup() {
+	in := c.member()
+	if c.mask != nil {
+		in = graph.Binary(graph.OpAnd, in, graph.Reshape(c.mask, graph.Shape{c.n, 1}))
+	}
+	c.parts = append(c.parts, &partial{e: groupRows, in: graph.Int64,
+		count: graph.Reduce(graph.OpSum, graph.Cast(in, graph.Int64), []int{0}, false)})
+}
+
+// mapNil returns f(n), or nil for nil.
+func mapNil(n *graph.Node, f func(*graph.Node) *graph.Node) *graph.Node {
+	if n == nil {
+		return nil
+	}
+	return f(n)
 }
 
 // collectAggs appends every aggregate under e to out, outermost first,

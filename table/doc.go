@@ -24,5 +24,12 @@
 //
 // What fuseflow computes in today are bool, int32, int64, float32 and
 // float64 columns; a column of another type is an error naming the column
-// and its type. Grouped aggregation is not here yet.
+// and its type.
+//
+// GroupBy(key) aggregates per value of an int32 or int64 column: the host
+// gives each key a dense code, and each aggregate becomes one fused column
+// reduction of the (rows, groups) broadcast Where(code == group && valid,
+// x, identity), never stored. Its work grows with rows times groups, so a
+// GroupBy takes at most MaxGroups keys; scatter-based reductions would
+// make it linear.
 package table

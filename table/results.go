@@ -27,10 +27,11 @@ import (
 // aggregates and read columns only inside them (sum(price*qty)/sum(qty)
 // is one). The caller releases the record.
 func (s *Scan) Aggregate(ctx context.Context, exprs ...*Expr) (arrow.Record, error) {
-	for _, e := range exprs {
-		if e != nil && !e.hasAgg() {
-			return nil, fmt.Errorf("Aggregate: %v is a row expression (use Each, Collect or a Write method)", e)
-		}
+	if _, err := newQuery(exprs, nil, s.group); err != nil {
+		return nil, err
+	}
+	if !exprs[0].hasAgg() {
+		return nil, fmt.Errorf("Aggregate: %v is a row expression (use Each, Collect or a Write method)", exprs[0])
 	}
 	r, err := s.run(ctx, exprs, func(rec arrow.Record) error { rec.Release(); return nil })
 	if err != nil {
@@ -44,10 +45,11 @@ func (s *Scan) Aggregate(ctx context.Context, exprs ...*Expr) (arrow.Record, err
 // keeps. The record is released when fn returns (Retain it to keep it).
 // An error of fn stops the scan and is returned.
 func (s *Scan) Each(ctx context.Context, fn func(arrow.Record) error, exprs ...*Expr) error {
-	for _, e := range exprs {
-		if e != nil && e.hasAgg() {
-			return fmt.Errorf("Each: %v is an aggregate (use Aggregate)", e)
-		}
+	if _, err := newQuery(exprs, nil, s.group); err != nil {
+		return err
+	}
+	if exprs[0].hasAgg() {
+		return fmt.Errorf("Each: %v is an aggregate (use Aggregate)", exprs[0])
 	}
 	_, err := s.run(ctx, exprs, func(rec arrow.Record) error {
 		defer rec.Release()

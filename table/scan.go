@@ -71,6 +71,7 @@ type Stats struct {
 type Scan struct {
 	src    source
 	filter *Expr
+	group  string // GroupBy's key column ("": none)
 	opts   Options
 	err    error
 	stats  *Stats
@@ -147,6 +148,17 @@ func (s *Scan) Filter(pred *Expr) *Scan {
 	return &c
 }
 
+// WithProgress returns the scan calling fn after each batch.
+func (s *Scan) WithProgress(fn func(Progress)) *Scan {
+	c := *s
+	c.opts.Progress = fn
+	c.stats = &Stats{}
+	return &c
+}
+
+// IsAggregate reports whether e holds an aggregate (its value is one row).
+func IsAggregate(e *Expr) bool { return e != nil && e.hasAgg() }
+
 // Stats returns what the last finished run of s did.
 func (s *Scan) Stats() Stats {
 	s.mu.Lock()
@@ -181,24 +193,29 @@ type query struct {
 	exprs []*Expr
 	aggs  []*Expr // the aggregates of an aggregate query, once each
 	cols  []string
+	group string
 }
 
-func newQuery(exprs []*Expr, filter *Expr) (*query, error) {
+func newQuery(exprs []*Expr, filter *Expr, group string) (*query, error) {
 	if len(exprs) == 0 {
 		return nil, errors.New("no expressions to compute")
 	}
 	q := &query{exprs: exprs}
 	nagg := 0
+	var agg, row *Expr
 	for _, e := range exprs {
 		if e == nil {
 			return nil, errors.New("nil *Expr")
 		}
 		if e.hasAgg() {
 			nagg++
+			agg = e
+		} else {
+			row = e
 		}
 	}
 	if nagg != 0 && nagg != len(exprs) {
-		return nil, errors.New("mix of aggregates and row expressions: compute them in separate runs")
+		return nil, fmt.Errorf("%s is an aggregate (one row), %s a row expression (a row per row): compute them in separate runs", agg.Name(), row.Name())
 	}
 	seen := map[*Expr]bool{}
 	for _, e := range exprs {
@@ -223,6 +240,13 @@ func newQuery(exprs []*Expr, filter *Expr) (*query, error) {
 	if filter != nil {
 		q.cols = filter.columns(q.cols)
 	}
+	if group != "" {
+		if nagg == 0 {
+			return nil, fmt.Errorf("GroupBy %q: %s is a row expression; a grouped scan computes aggregates", group, exprs[0].Name())
+		}
+		q.group = group
+		q.cols = Col(group).columns(q.cols)
+	}
 	return q, nil
 }
 
@@ -242,8 +266,12 @@ type program struct {
 
 // compile plans q for batches of n rows with nulls in the columns nulls
 // names.
-func compile(q *query, filter *Expr, si schemaInfo, n int, nulls map[string]bool) (*program, error) {
+func compile(q *query, filter *Expr, si schemaInfo, n, groups int, nulls map[string]bool) (*program, error) {
 	c := newCompiler(n, si, nulls)
+	if q.group != "" {
+		c.groups = groups
+		c.codes = graph.Input(graph.Int32, graph.Shape{n}, q.group+".code")
+	}
 	p := &program{mask: -1}
 	out := func(x *graph.Node) int {
 		if x == nil {
@@ -267,6 +295,9 @@ func compile(q *query, filter *Expr, si schemaInfo, n int, nulls map[string]bool
 			if err := c.aggregate(a); err != nil {
 				return nil, err
 			}
+		}
+		if c.codes != nil {
+			c.rowsPerGroup()
 		}
 		for _, pt := range c.parts {
 			p.parts = append(p.parts, [3]int{out(pt.count), out(pt.acc), out(pt.m2)})
@@ -300,6 +331,7 @@ type runner struct {
 	planned int
 	aggs    []*aggState
 	types   []graph.DType // of row results
+	grp     *grouping
 	start   time.Time
 	stats   Stats
 }
@@ -312,7 +344,7 @@ func (s *Scan) run(ctx context.Context, exprs []*Expr, emit func(arrow.Record) e
 		return nil, s.err
 	}
 	defer exec.RecoverMemoryError(&err)
-	q, err := newQuery(exprs, s.filter)
+	q, err := newQuery(exprs, s.filter, s.group)
 	if err != nil {
 		return nil, err
 	}
@@ -336,29 +368,17 @@ func (s *Scan) run(ctx context.Context, exprs []*Expr, emit func(arrow.Record) e
 	r.alloc = r.peak
 	// Plan once before reading: every error of the expressions (unknown
 	// columns, types, ops) comes before the first byte of data.
-	probe, err := compile(q, s.filter, si, 1, nil)
-	if err != nil {
-		return nil, err
-	}
-	var colIdx []int
-	inBytes, outBytes := 0, 0
-	for _, name := range q.cols {
-		idx, d, err := si.lookup(name)
-		if err != nil {
-			return nil, err
-		}
-		colIdx = append(colIdx, idx)
-		inBytes += d.Size() + 1
-	}
-	for _, d := range probe.types {
-		outBytes += d.Size() + 1
-	}
-	rows, err := batchRowsFor(s.opts.Budget, len(colIdx), inBytes, outBytes, s.opts.BatchRows)
+	probe, colIdx, rows, err := s.size(q, si)
 	if err != nil {
 		return nil, err
 	}
 	r.stats.BatchRows = rows
 	r.types = probe.types
+	if q.group != "" {
+		if r.grp, err = newGrouping(q.group, si); err != nil {
+			return nil, err
+		}
+	}
 	if q.aggs != nil {
 		for _, pt := range probe.c.parts {
 			r.aggs = append(r.aggs, newAggState(pt))
@@ -392,7 +412,7 @@ func (s *Scan) run(ctx context.Context, exprs []*Expr, emit func(arrow.Record) e
 			}
 		}
 		if s.opts.Progress != nil {
-			s.opts.Progress(Progress{Bytes: r.stats.Bytes, TotalBytes: s.src.size(), Rows: r.stats.Rows,
+			s.opts.Progress(Progress{Bytes: r.stats.Bytes, TotalBytes: br.total(), Rows: r.stats.Rows,
 				Batches: r.stats.Batches, Elapsed: time.Since(r.start)})
 		}
 	}
@@ -434,10 +454,21 @@ func (r *runner) batch(ctx context.Context, rec arrow.Record) (arrow.Record, err
 			key.WriteString("," + name)
 		}
 	}
+	var codes *exec.Tensor
+	groups := 1
+	if r.grp != nil {
+		var err error
+		if codes, err = r.grp.encode(recCols[r.grp.key], r.alloc); err != nil {
+			return nil, fmt.Errorf("%s: %w", r.si.from, err)
+		}
+		defer codes.Release()
+		groups = len(r.grp.keys)
+		fmt.Fprintf(&key, ";%d", groups)
+	}
 	p := r.progs[key.String()]
 	if p == nil {
 		var err error
-		if p, err = compile(r.q, r.s.filter, r.si, n, nulls); err != nil {
+		if p, err = compile(r.q, r.s.filter, r.si, n, groups, nulls); err != nil {
 			return nil, err
 		}
 		if len(r.progs) >= 8 {
@@ -452,6 +483,10 @@ func (r *runner) batch(ctx context.Context, rec arrow.Record) (arrow.Record, err
 			t.Release()
 		}
 	}()
+	if codes != nil {
+		codes.Buf.Retain()
+		req.Bound[p.c.codes] = &exec.Tensor{Buf: codes.Buf, Layout: codes.Layout}
+	}
 	for _, in := range p.c.order {
 		a := recCols[in.name]
 		t, err := valuesTensor(a, in.dtype, r.alloc)
@@ -492,7 +527,7 @@ func (r *runner) batch(ctx context.Context, rec arrow.Record) (arrow.Record, err
 	}
 	if r.q.aggs != nil {
 		for i, pt := range p.parts {
-			r.aggs[i].add(hosts, pt, n)
+			r.aggs[i].add(hosts, pt, n, groups)
 		}
 		return nil, nil
 	}
@@ -538,4 +573,75 @@ func (r *runner) schemaOf(ts []graph.DType) *arrow.Schema {
 		fields[i] = arrow.Field{Name: r.q.exprs[i].Name(), Type: arrowTypes[d], Nullable: true}
 	}
 	return arrow.NewSchema(fields, nil)
+}
+
+// size plans q once for a batch of one row (so that every error of the
+// expressions comes before any data is read) and returns that plan, the
+// source columns q reads and the rows per batch the options allow.
+func (s *Scan) size(q *query, si schemaInfo) (probe *program, colIdx []int, rows int, err error) {
+	probe, err = compile(q, s.filter, si, 1, 1, nil)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	inBytes, outBytes := 0, 0
+	for _, name := range q.cols {
+		idx, d, err := si.lookup(name)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		colIdx = append(colIdx, idx)
+		inBytes += d.Size() + 1
+	}
+	for _, d := range probe.types {
+		outBytes += d.Size() + 1
+	}
+	rows, err = batchRowsFor(s.opts.Budget, len(colIdx), inBytes, outBytes, s.opts.BatchRows)
+	return probe, colIdx, rows, err
+}
+
+// Graph returns what one batch of the scan evaluates for exprs: the
+// graph's outputs (row results with their validity and the filter's
+// mask, or aggregates' partial states) and the layouts of its inputs,
+// for a full batch (the rows Budget and BatchRows allow, returned) in
+// which the columns the schema marks nullable have nulls (and, with
+// GroupBy, 16 groups). For explaining
+// plans; running the scan plans the same way per batch.
+func (s *Scan) Graph(exprs ...*Expr) (outputs []*graph.Node, inputs map[*graph.Node]graph.Layout, rows int, err error) {
+	if s.err != nil {
+		return nil, nil, 0, s.err
+	}
+	q, err := newQuery(exprs, s.filter, s.group)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	sch, err := s.src.schema()
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	si := schemaInfo{s: sch, from: s.src.name()}
+	_, _, rows, err = s.size(q, si)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	nulls := map[string]bool{}
+	for _, name := range q.cols {
+		if f, ok := sch.FieldsByName(name); ok && f[0].Nullable {
+			nulls[name] = true
+		}
+	}
+	p, err := compile(q, s.filter, si, rows, 16, nulls)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	inputs = map[*graph.Node]graph.Layout{}
+	if p.c.codes != nil {
+		inputs[p.c.codes] = graph.ContiguousLayout(graph.Int32, graph.Shape{rows})
+	}
+	for _, in := range p.c.order {
+		inputs[in.v] = graph.ContiguousLayout(in.dtype, graph.Shape{rows})
+		if in.ok != nil {
+			inputs[in.ok] = graph.ContiguousLayout(graph.Bool, graph.Shape{rows})
+		}
+	}
+	return p.outputs, inputs, rows, nil
 }

@@ -33,17 +33,15 @@ type source interface {
 	// batches hold only those, in that order, where the source can
 	// choose) in batches of about rows rows, allocating from alloc.
 	open(ctx context.Context, cols []int, rows int, alloc memory.Allocator) (batchReader, error)
-	// size is the number of bytes the source holds (0: unknown).
-	size() int64
-	// chooses reports whether open honours cols and rows.
-	chooses() bool
 }
 
 // batchReader yields record batches; next returns io.EOF at the end.
 type batchReader interface {
 	next() (arrow.Record, error)
-	// read is the number of bytes read so far.
+	// read is the number of bytes read so far, total what reading all
+	// batches reads (0: unknown).
 	read() int64
+	total() int64
 	close() error
 }
 
@@ -99,12 +97,6 @@ func (p *parquetSource) openFile(alloc memory.Allocator) (f *os.File, cr *counti
 	if err != nil {
 		return nil, nil, nil, 0, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, nil, 0, err
-	}
-	p.bytes = st.Size()
 	cr = &countingReaderAt{r: f}
 	props := parquet.NewReaderProperties(alloc)
 	props.BufferedStreamEnabled = true
@@ -148,7 +140,23 @@ func (p *parquetSource) open(ctx context.Context, cols []int, rows int, alloc me
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", p.path, err)
 	}
-	return &recordBatches{path: p.path, rr: rr, f: f, counted: cr}, nil
+	return &recordBatches{path: p.path, rr: rr, f: f, counted: cr, bytes: columnBytes(fr, cols)}, nil
+}
+
+// columnBytes returns the bytes the column chunks of cols take in the
+// file: what reading those columns reads.
+func columnBytes(fr *pqarrow.FileReader, cols []int) int64 {
+	md := fr.ParquetReader().MetaData()
+	var n int64
+	for g := range md.NumRowGroups() {
+		rg := md.RowGroup(g)
+		for _, c := range cols {
+			if cc, err := rg.ColumnChunk(c); err == nil {
+				n += cc.TotalCompressedSize()
+			}
+		}
+	}
+	return n
 }
 
 // recordBatches reads an arrow RecordReader, closing f (if any) at the end.
@@ -157,7 +165,7 @@ type recordBatches struct {
 	rr      arrowarray.RecordReader
 	f       io.Closer
 	counted *countingReaderAt
-	cur     arrow.Record
+	bytes   int64
 }
 
 func (r *recordBatches) next() (rec arrow.Record, err error) {
@@ -180,6 +188,8 @@ func (r *recordBatches) read() int64 {
 	return r.counted.n.Load()
 }
 
+func (r *recordBatches) total() int64 { return r.bytes }
+
 func (r *recordBatches) close() error {
 	r.rr.Release()
 	if r.f != nil {
@@ -190,14 +200,9 @@ func (r *recordBatches) close() error {
 
 // ipcSource reads an Arrow IPC file (random access, "ARROW1" magic) or
 // stream; its batches are those the writer made.
-type ipcSource struct {
-	path  string
-	bytes int64
-}
+type ipcSource struct{ path string }
 
-func (s *ipcSource) name() string  { return s.path }
-func (s *ipcSource) size() int64   { return s.bytes }
-func (s *ipcSource) chooses() bool { return false }
+func (s *ipcSource) name() string { return s.path }
 
 func (s *ipcSource) schema() (*arrow.Schema, error) {
 	br, err := s.open(context.Background(), nil, 0, memory.DefaultAllocator)
@@ -217,6 +222,7 @@ type ipcBatches struct {
 	file    *ipc.FileReader
 	stream  *ipc.Reader
 	i       int
+	bytes   int64
 }
 
 func (s *ipcSource) open(_ context.Context, _ []int, _ int, alloc memory.Allocator) (br batchReader, err error) {
@@ -230,10 +236,9 @@ func (s *ipcSource) open(_ context.Context, _ []int, _ int, alloc memory.Allocat
 		f.Close()
 		return nil, err
 	}
-	s.bytes = st.Size()
 	magic := make([]byte, 6)
 	n, _ := f.ReadAt(magic, 0)
-	b := &ipcBatches{path: s.path, f: f, counted: &countingReaderAt{r: f}}
+	b := &ipcBatches{path: s.path, f: f, counted: &countingReaderAt{r: f}, bytes: st.Size()}
 	if n == 6 && bytes.Equal(magic, []byte("ARROW1")) {
 		b.file, err = ipc.NewFileReader(b.counted, ipc.WithAllocator(alloc))
 		if err == nil {
@@ -277,7 +282,8 @@ func (b *ipcBatches) next() (rec arrow.Record, err error) {
 	return rec, nil
 }
 
-func (b *ipcBatches) read() int64 { return b.counted.n.Load() }
+func (b *ipcBatches) read() int64  { return b.counted.n.Load() }
+func (b *ipcBatches) total() int64 { return b.bytes }
 
 func (b *ipcBatches) close() error {
 	if b.file != nil {
@@ -296,8 +302,6 @@ type readerSource struct {
 }
 
 func (r *readerSource) name() string                   { return r.label }
-func (r *readerSource) size() int64                    { return 0 }
-func (r *readerSource) chooses() bool                  { return false }
 func (r *readerSource) schema() (*arrow.Schema, error) { return r.rr.Schema(), nil }
 
 func (r *readerSource) open(context.Context, []int, int, memory.Allocator) (batchReader, error) {

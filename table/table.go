@@ -157,8 +157,6 @@ func (t *Table) Eval(ctx context.Context, exprs ...*Expr) (*Table, error) {
 type tableSource struct{ t *Table }
 
 func (s *tableSource) name() string                   { return "table" }
-func (s *tableSource) size() int64                    { return 0 }
-func (s *tableSource) chooses() bool                  { return true }
 func (s *tableSource) schema() (*arrow.Schema, error) { return s.t.schema, nil }
 
 func (s *tableSource) open(_ context.Context, _ []int, rows int, _ memory.Allocator) (batchReader, error) {

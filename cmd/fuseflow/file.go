@@ -54,6 +54,7 @@ type fileFlags struct {
 	fs       *flag.FlagSet
 	exprs    multi
 	filter   string
+	by       string
 	device   string
 	out      string
 	budget   string
@@ -69,6 +70,7 @@ func newFileFlags(name string, stderr io.Writer) *fileFlags {
 	f.fs.SetOutput(stderr)
 	f.fs.Var(&f.exprs, "e", "a column expression in Go syntax, such as 'sum(price*qty*(1-discount))' (repeatable)")
 	f.fs.StringVar(&f.filter, "filter", "", "keep only the rows where this bool expression is true")
+	f.fs.StringVar(&f.by, "by", "", "aggregate per value of this integer column (at most 1024 values)")
 	f.fs.StringVar(&f.device, "device", "cpu", "cpu, ref, cuda or cuda:N (explain also takes h100)")
 	f.fs.StringVar(&f.budget, "budget", "", "memory budget of the scan, such as 512MiB (default: none)")
 	f.fs.IntVar(&f.batch, "batch", 0, "most rows per batch (default 1048576)")
@@ -158,6 +160,9 @@ func (f *fileFlags) scanOf(file string, be fexec.Backend, filter *table.Expr) (*
 	if filter != nil {
 		s = s.Filter(filter)
 	}
+	if f.by != "" {
+		s = s.GroupBy(f.by)
+	}
 	return s, nil
 }
 
@@ -198,8 +203,23 @@ func evalFile(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "backend: %s\n", be.Name())
 		st := s.Stats()
 		fmt.Fprintf(stdout, "rows: %d\n", st.Rows)
-		for i, fld := range rec.Schema().Fields() {
-			fmt.Fprintf(stdout, "%s = %s\n", fld.Name, formatValue(rec.Column(i), 0))
+		if f.by == "" {
+			for i, fld := range rec.Schema().Fields() {
+				fmt.Fprintf(stdout, "%s = %s\n", fld.Name, formatValue(rec.Column(i), 0))
+			}
+			break
+		}
+		var names []string
+		for _, fld := range rec.Schema().Fields() {
+			names = append(names, fld.Name)
+		}
+		fmt.Fprintln(stdout, strings.Join(names, "\t"))
+		for r := range int(rec.NumRows()) {
+			var cells []string
+			for c := range int(rec.NumCols()) {
+				cells = append(cells, formatValue(rec.Column(c), r))
+			}
+			fmt.Fprintln(stdout, strings.Join(cells, "\t"))
 		}
 	case f.out != "":
 		err := s.WriteFile(ctx, f.out, exprs...)

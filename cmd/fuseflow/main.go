@@ -92,7 +92,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "  explain EXPR    print the fused plan of an expression (-shape, -dtype, -device, -dot)")
 	fmt.Fprintln(w, "  eval EXPR       evaluate an expression over random inputs (-shape, -dtype, -device, -seed)")
 	fmt.Fprintln(w, "  eval -e EXPR FILE     column expressions over a Parquet or Arrow IPC file, streamed in batches")
-	fmt.Fprintln(w, "                        (-e repeatable, NAME=EXPR names a result; -filter, -o, -budget, -batch, -device, -progress)")
+	fmt.Fprintln(w, "                        (-e repeatable, NAME=EXPR names a result; -filter, -by KEY, -o, -budget, -batch, -device, -progress)")
 	fmt.Fprintln(w, "  explain -e EXPR FILE  the plan of one batch (-dot FILE writes DOT and an SVG, -ptx prints the kernels)")
 	fmt.Fprintln(w, "EXPR is a Go expression over named arrays, such as 'exp(-a*a)*b + sqrt(c)' or 'sum(a, 1)':")
 	fmt.Fprintln(w, "  operators + - * / % == != < <= > >= & | ^ && || !; functions exp, log, sqrt, tanh, sigmoid, ...,")

@@ -44,7 +44,7 @@ func Example_usage() {
 	//   explain EXPR    print the fused plan of an expression (-shape, -dtype, -device, -dot)
 	//   eval EXPR       evaluate an expression over random inputs (-shape, -dtype, -device, -seed)
 	//   eval -e EXPR FILE     column expressions over a Parquet or Arrow IPC file, streamed in batches
-	//                         (-e repeatable, NAME=EXPR names a result; -filter, -o, -budget, -batch, -device, -progress)
+	//                         (-e repeatable, NAME=EXPR names a result; -filter, -by KEY, -o, -budget, -batch, -device, -progress)
 	//   explain -e EXPR FILE  the plan of one batch (-dot FILE writes DOT and an SVG, -ptx prints the kernels)
 	// EXPR is a Go expression over named arrays, such as 'exp(-a*a)*b + sqrt(c)' or 'sum(a, 1)':
 	//   operators + - * / % == != < <= > >= & | ^ && || !; functions exp, log, sqrt, tanh, sigmoid, ...,
