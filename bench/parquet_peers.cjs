@@ -3,7 +3,8 @@
 // bench/parquet_suite.sh installs with npm into a folder of its own:
 // each reads the same trades Parquet file and computes
 // sum(price*qty*(1-discount)) (SQL and Polars skip the null discounts, as
-// fuseflow does). Prints `peer <name> <rows/s> <ms> <result>`, the median
+// fuseflow does), then sum(price*qty) per sym (the result printed is sym
+// 7's). Prints `peer <name> <rows/s> <ms> <result>`, the median
 // of five runs after a warm-up.
 //
 //   node bench/parquet_peers.cjs NODE_DIR FILE ROWS
@@ -37,6 +38,8 @@ async function duckdb() {
   const conn = await db.connect();
   const sql = `SELECT sum(price*qty*(1-discount)) FROM read_parquet('${file.replace(/'/g, "''")}')`;
   report("duckdb", await median(async () => (await conn.runAndReadAll(sql)).getRows()[0][0]));
+  const gsql = `SELECT sum(price*qty) FROM read_parquet('${file.replace(/'/g, "''")}') GROUP BY sym ORDER BY sym`;
+  report("duckdb/groupby", await median(async () => (await conn.runAndReadAll(gsql)).getRows()[7][0]));
 }
 
 async function polars() {
@@ -49,6 +52,16 @@ async function polars() {
     return df.getColumn("s").get(0);
   };
   report("polars", await median(run));
+  const grouped = async () => {
+    const df = await pl
+      .scanParquet(file)
+      .groupBy("sym")
+      .agg(pl.col("price").mul(pl.col("qty")).sum().alias("s"))
+      .sort("sym")
+      .collect();
+    return df.getColumn("s").get(7);
+  };
+  report("polars/groupby", await median(grouped));
 }
 
 (async () => {

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Rows per second of one fused aggregate over a Parquet file,
-# sum(price*qty*(1-discount)) over a trades file (internal/trades), by
+# sum(price*qty*(1-discount)) over a trades file (internal/trades), and of
+# a grouped one, sum(price*qty) per sym, by
 # fuseflow (table's BenchmarkParquetAggregate), NumPy reading with pyarrow
 # (bench/parquet_peers.py) and DuckDB and Polars through their Node
 # packages (bench/parquet_peers.cjs, installed here with npm into
@@ -18,9 +19,9 @@ out=$DIR/results.txt
 
 go run ./examples/pipeline -rows "$ROWS" -file "$FILE" -reuse -write-only || exit 1
 
-go test ./table -run '^$' -bench 'ParquetAggregate/file' -benchtime 5x -args -parquet "$FILE" |
-	awk -v rows="$ROWS" '/rows\/s/ { for (i = 1; i <= NF; i++) if ($(i+1) == "rows/s") r = $i; else if ($(i+1) == "ns/op") ns = $i;
-		printf "peer fuseflow %.4g %.1f -\n", r, ns / 1e6 }' | tee -a "$out"
+go test ./table -run '^$' -bench 'Parquet(Aggregate|GroupBy)/file' -benchtime 3x -args -parquet "$FILE" |
+	awk '/rows\/s/ { for (i = 1; i <= NF; i++) if ($(i+1) == "rows/s") r = $i; else if ($(i+1) == "ns/op") ns = $i;
+		name = ($1 ~ /GroupBy/) ? "fuseflow/groupby" : "fuseflow"; printf "peer %s %.4g %.1f -\n", name, r, ns / 1e6 }' | tee -a "$out"
 
 /usr/bin/python3 bench/parquet_peers.py "$FILE" | tee -a "$out"
 
@@ -34,8 +35,15 @@ else
 	echo "node and npm are missing: DuckDB and Polars are left out" >&2
 fi
 
+table() { # the rows of $1 (a peer suffix: "" or "/groupby") beside fuseflow's
+	awk -v sfx="$1" '{ n = split($2, p, "/"); g = (n > 1) ? "/" p[2] : "" }
+		g == sfx { rows[++k] = $0; if (p[1] == "fuseflow") ff = $3 } END {
+		printf "%-24s %14s %10s %16s\n", "peer", "rows/s", "ms", "fuseflow speedup"
+		for (i = 1; i <= k; i++) { split(rows[i], f, " "); printf "%-24s %14s %10s %15.2fx\n", f[2], f[3], f[4], ff / f[3] } }' "$out"
+}
 echo
 echo "sum(price*qty*(1-discount)) over $ROWS rows of $FILE"
-awk 'NR == FNR && $2 == "fuseflow" { ff = $3 } { rows[NR] = $0 } END {
-	printf "%-16s %14s %10s %16s\n", "peer", "rows/s", "ms", "fuseflow speedup"
-	for (i = 1; i <= NR; i++) { split(rows[i], f, " "); printf "%-16s %14s %10s %15.2fx\n", f[2], f[3], f[4], ff / f[3] } }' "$out"
+table ""
+echo
+echo "sum(price*qty) per sym (100 keys)"
+table "/groupby"

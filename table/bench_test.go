@@ -32,12 +32,33 @@ func BenchmarkParquetAggregate(b *testing.B) {
 	}
 }
 
+// BenchmarkParquetGroupBy sums price*qty per sym (100 keys) of a trades
+// file, each batch one fused masked column reduction over the groups.
+func BenchmarkParquetGroupBy(b *testing.B) {
+	rows := int64(1 << 20)
+	b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) {
+		path := filepath.Join(b.TempDir(), "trades.parquet")
+		if _, err := trades.Write(path, trades.Options{Rows: rows, RowGroup: 1 << 20, Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+		benchScan(b, table.ScanParquet(path, table.Options{}).GroupBy("sym"), "sum(price*qty)")
+	})
+	if *parquetFile != "" {
+		b.Run("file", func(b *testing.B) {
+			benchScan(b, table.ScanParquet(*parquetFile, table.Options{}).GroupBy("sym"), "sum(price*qty)")
+		})
+	}
+}
+
 func benchAggregate(b *testing.B, path string) {
-	e, err := table.Parse("sum(price*qty*(1-discount))")
+	benchScan(b, table.ScanParquet(path, table.Options{}), "sum(price*qty*(1-discount))")
+}
+
+func benchScan(b *testing.B, s *table.Scan, src string) {
+	e, err := table.Parse(src)
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := table.ScanParquet(path, table.Options{})
 	ctx := context.Background()
 	run := func() {
 		rec, err := s.Aggregate(ctx, e)

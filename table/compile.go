@@ -49,6 +49,10 @@ type compiler struct {
 	// (int32, 0..groups-1); aggregates reduce over rows per group.
 	groups int
 	codes  *graph.Node
+	// hostGroups: too many groups for the broadcast; the kernels compute
+	// each aggregate's row values and validity, the host adds them up
+	// per group.
+	hostGroups bool
 }
 
 func newCompiler(n int, s schemaInfo, nulls map[string]bool) *compiler {
@@ -263,6 +267,17 @@ func (c *compiler) aggregate(e *Expr) error {
 		return err
 	}
 	ok := and(x.ok, c.mask)
+	if c.hostGroups {
+		p := &partial{e: e, in: x.v.DType(), count: ok}
+		switch e.agg {
+		case AggMean, AggVar:
+			p.acc = graph.Cast(x.v, meanDType(x.v.DType()))
+		case AggSum, AggMin, AggMax:
+			p.acc = x.v
+		}
+		c.parts = append(c.parts, p)
+		return nil
+	}
 	col := func(v *graph.Node) *graph.Node { return v } // a row value as the reductions see it
 	var axes []int                                      // nil: every axis
 	if c.codes != nil {
@@ -329,6 +344,10 @@ var groupRows = &Expr{kind: kindAgg, agg: AggCount}
 
 // rowsPerGroup adds the partial of groupRows.
 func (c *compiler) rowsPerGroup() {
+	if c.hostGroups {
+		c.parts = append(c.parts, &partial{e: groupRows, in: graph.Int64, count: c.mask})
+		return
+	}
 	in := c.member()
 	if c.mask != nil {
 		in = graph.Binary(graph.OpAnd, in, graph.Reshape(c.mask, graph.Shape{c.n, 1}))

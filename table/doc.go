@@ -27,9 +27,10 @@
 // and its type.
 //
 // GroupBy(key) aggregates per value of an int32 or int64 column: the host
-// gives each key a dense code, and each aggregate becomes one fused column
-// reduction of the (rows, groups) broadcast Where(code == group && valid,
-// x, identity), never stored. Its work grows with rows times groups, so a
-// GroupBy takes at most MaxGroups keys; scatter-based reductions would
-// make it linear.
+// gives each key a dense code. With at most BroadcastGroups groups each
+// aggregate is one fused column reduction of the (rows, groups) broadcast
+// Where(code == group && valid, x, identity), never stored, whose work
+// grows with rows times groups; with more, the kernels compute the
+// aggregates' row values and validity and the host adds them up by code
+// in one pass (scatter reductions in the kernels would take that over).
 package table

@@ -1,9 +1,10 @@
 // GroupBy: aggregates per value of an integer key column. The host gives
 // each distinct key a dense code as batches arrive (a hash map; a null
-// key is a group of its own, as in Arrow); the kernels reduce each
-// aggregate per code with a masked column reduction (see
-// compiler.aggregate), whose work grows with rows times groups, so the
-// number of groups is bounded.
+// key is a group of its own, as in Arrow). With few groups the kernels
+// reduce each aggregate per code with a masked column reduction (see
+// compiler.aggregate), whose work grows with rows times groups; with
+// more, the kernels compute the aggregates' row values and validity and
+// the host adds them up by code (addRows).
 
 package table
 
@@ -19,16 +20,23 @@ import (
 	"github.com/fuseflow/fuseflow/graph"
 )
 
-// MaxGroups bounds the distinct keys of a GroupBy: the per-group
-// reduction does work proportional to rows times groups.
-const MaxGroups = 1024
+// MaxGroups bounds the distinct keys of a GroupBy.
+const MaxGroups = 1 << 20
+
+// maxGroups is MaxGroups, lowered by tests.
+var maxGroups = MaxGroups
+
+// BroadcastGroups is the most groups the kernels reduce per group
+// themselves (a masked column reduction over rows times groups); with
+// more, the kernels compute each aggregate's row values and the host adds
+// them up by group code, in one pass over the rows.
+var BroadcastGroups = 8
 
 // GroupBy returns the scan whose Aggregate computes its aggregates once
 // per distinct value of the integer (int32 or int64) column key: one row
-// per key, sorted by key (a null key last), the key first. More than
-// MaxGroups distinct keys is an error. Each, Collect of row expressions
-// and the Write methods of row expressions ignore nothing: they fail on
-// a grouped scan.
+// per key with a row the filter keeps, sorted by key (a null key last),
+// the key first. More than MaxGroups distinct keys is an error. Row
+// expressions (Each, Collect, the Write methods) fail on a grouped scan.
 func (s *Scan) GroupBy(key string) *Scan {
 	c := *s
 	c.group = key
@@ -44,7 +52,11 @@ type grouping struct {
 	keys  []int64 // by code
 	null  int32   // the null key's code, -1 until one is seen
 	valid []bool  // by code: false for the null key
+	lut   []int32 // code+1 of the keys 0..lutSize-1 (0: none yet)
 }
+
+// lutSize bounds the keys encode finds by a table instead of the map.
+const lutSize = 1 << 16
 
 func newGrouping(key string, si schemaInfo) (*grouping, error) {
 	_, d, err := si.lookup(key)
@@ -88,16 +100,28 @@ func (g *grouping) encode(a arrow.Array, alloc memory.Allocator) (*exec.Tensor, 
 			continue
 		}
 		k := key(i)
+		if uint64(k) < lutSize { // small keys: a table, not the map
+			if g.lut == nil {
+				g.lut = make([]int32, lutSize)
+			}
+			if c := g.lut[k]; c > 0 {
+				out[i] = c - 1
+				continue
+			}
+		}
 		c, ok := g.codes[k]
 		if !ok {
-			if len(g.keys) >= MaxGroups {
+			if len(g.keys) >= maxGroups {
 				t.Release()
-				return nil, fmt.Errorf("GroupBy %q: more than %d distinct keys (the per-group reduction does work proportional to rows times groups)", g.key, MaxGroups)
+				return nil, fmt.Errorf("GroupBy %q: more than %d distinct keys", g.key, maxGroups)
 			}
 			c = int32(len(g.keys))
 			g.codes[k] = c
 			g.keys = append(g.keys, k)
 			g.valid = append(g.valid, true)
+		}
+		if uint64(k) < lutSize {
+			g.lut[k] = c + 1
 		}
 		out[i] = c
 	}
@@ -148,4 +172,95 @@ func (g *grouping) keyArray(order []int, alloc memory.Allocator) arrow.Array {
 		}
 	}
 	return b.NewArray()
+}
+
+// addRows adds to s the rows of a batch whose row values and validity
+// (nil: all valid) are at idx (count: validity, acc: values) of res,
+// row i to group codes[i] of k.
+func (s *aggState) addRows(res []*exec.Tensor, idx [3]int, codes []int32, k int) {
+	s.grow(k)
+	var ok []uint8
+	if idx[0] >= 0 {
+		ok = gatherBytes(res[idx[0]])
+	}
+	if idx[1] < 0 { // Count and the rows per group
+		for i, g := range codes {
+			if ok == nil || ok[i] != 0 {
+				s.count[g]++
+			}
+		}
+		return
+	}
+	v := res[idx[1]]
+	switch v.DType {
+	case graph.Float32:
+		addRowsOf(s, elems[float32](v), ok, codes)
+	case graph.Float64:
+		addRowsOf(s, elems[float64](v), ok, codes)
+	case graph.Int32:
+		addRowsOf(s, elems[int32](v), ok, codes)
+	case graph.Int64:
+		addRowsOf(s, elems[int64](v), ok, codes)
+	case graph.Bool:
+		addRowsOf(s, elems[uint8](v), ok, codes)
+	}
+}
+
+// elems returns the elements of a 1-d host tensor in order (its own
+// memory when contiguous, else a copy).
+func elems[T any](t *exec.Tensor) []T {
+	all := exec.Elems[T](t)
+	n := t.Size()
+	if t.Contiguous() {
+		return all[t.Offset : t.Offset+n]
+	}
+	out := make([]T, n)
+	for i := range out {
+		out[i] = all[t.Offset+i*t.Strides[0]]
+	}
+	return out
+}
+
+func addRowsOf[T int32 | int64 | float32 | float64 | uint8](s *aggState, vals []T, ok []uint8, codes []int32) {
+	isInt := !s.in.IsFloat()
+	for i, g := range codes {
+		if ok != nil && ok[i] == 0 {
+			continue
+		}
+		v := vals[i]
+		s.count[g]++
+		switch s.e.agg {
+		case AggSum:
+			if isInt {
+				s.i[g] += int64(v)
+			} else {
+				s.f[g] += float64(v)
+			}
+		case AggMin, AggMax:
+			isMax := s.e.agg == AggMax
+			if isInt {
+				x := int64(v)
+				if !s.extSet[g] || (isMax && x > s.i[g]) || (!isMax && x < s.i[g]) {
+					s.i[g] = x
+				}
+			} else {
+				x := float64(v)
+				switch {
+				case !s.extSet[g] || x != x:
+					s.f[g] = x
+				case s.f[g] != s.f[g]:
+				case isMax && x > s.f[g], !isMax && x < s.f[g]:
+					s.f[g] = x
+				}
+			}
+			s.extSet[g] = true
+		case AggMean:
+			s.mean[g] += float64(v)
+		case AggVar: // Welford
+			x := float64(v)
+			d := x - s.mean[g]
+			s.mean[g] += d / float64(s.count[g])
+			s.m2[g] += d * (x - s.mean[g])
+		}
+	}
 }

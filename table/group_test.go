@@ -14,6 +14,14 @@ import (
 )
 
 func TestGroupBy(t *testing.T) {
+	defer func(b int) { BroadcastGroups = b }(BroadcastGroups)
+	for _, b := range []int{0, 1 << 20} {
+		BroadcastGroups = b // every group by the host, or by the kernels
+		t.Run(map[bool]string{true: "host", false: "kernels"}[b == 0], testGroupBy)
+	}
+}
+
+func testGroupBy(t *testing.T) {
 	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer alloc.AssertSize(t, 0)
 	rec, g := genRecord(t, alloc, 600, 31)
@@ -141,6 +149,8 @@ func TestGroupBy(t *testing.T) {
 	defer ids.Release()
 	it, _ := FromRecord(ids)
 	defer it.Release()
+	defer func(m int) { maxGroups = m }(maxGroups)
+	maxGroups = 1024
 	if _, err := it.Scan(Options{Alloc: alloc}).GroupBy("id").Aggregate(ctx, Count(Col("id"))); err == nil || !strings.Contains(err.Error(), "more than 1024 distinct keys") {
 		t.Errorf("more than 1024 keys got:%v", err)
 	}

@@ -268,7 +268,10 @@ type program struct {
 // names.
 func compile(q *query, filter *Expr, si schemaInfo, n, groups int, nulls map[string]bool) (*program, error) {
 	c := newCompiler(n, si, nulls)
-	if q.group != "" {
+	switch {
+	case q.group != "" && groups > BroadcastGroups:
+		c.hostGroups = true
+	case q.group != "":
 		c.groups = groups
 		c.codes = graph.Input(graph.Int32, graph.Shape{n}, q.group+".code")
 	}
@@ -296,7 +299,7 @@ func compile(q *query, filter *Expr, si schemaInfo, n, groups int, nulls map[str
 				return nil, err
 			}
 		}
-		if c.codes != nil {
+		if q.group != "" {
 			c.rowsPerGroup()
 		}
 		for _, pt := range c.parts {
@@ -463,7 +466,11 @@ func (r *runner) batch(ctx context.Context, rec arrow.Record) (arrow.Record, err
 		}
 		defer codes.Release()
 		groups = len(r.grp.keys)
-		fmt.Fprintf(&key, ";%d", groups)
+		if groups > BroadcastGroups {
+			key.WriteString(";host") // the plan does not depend on the groups
+		} else {
+			fmt.Fprintf(&key, ";%d", groups)
+		}
 	}
 	p := r.progs[key.String()]
 	if p == nil {
@@ -483,7 +490,7 @@ func (r *runner) batch(ctx context.Context, rec arrow.Record) (arrow.Record, err
 			t.Release()
 		}
 	}()
-	if codes != nil {
+	if p.c.codes != nil {
 		codes.Buf.Retain()
 		req.Bound[p.c.codes] = &exec.Tensor{Buf: codes.Buf, Layout: codes.Layout}
 	}
@@ -527,7 +534,11 @@ func (r *runner) batch(ctx context.Context, rec arrow.Record) (arrow.Record, err
 	}
 	if r.q.aggs != nil {
 		for i, pt := range p.parts {
-			r.aggs[i].add(hosts, pt, n, groups)
+			if p.c.hostGroups {
+				r.aggs[i].addRows(hosts, pt, exec.Elems[int32](codes)[:n], groups)
+			} else {
+				r.aggs[i].add(hosts, pt, n, groups)
+			}
 		}
 		return nil, nil
 	}
