@@ -6,6 +6,7 @@ package table
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/fuseflow/fuseflow/graph"
@@ -260,7 +261,7 @@ func (e *Expr) write(b *strings.Builder) {
 	case kindCol:
 		b.WriteString(e.name)
 	case kindLit:
-		b.WriteString(e.lit.String())
+		b.WriteString(litText(e.lit))
 	case kindUnary:
 		switch e.op {
 		case graph.OpNeg:
@@ -300,6 +301,19 @@ func (e *Expr) write(b *strings.Builder) {
 		}
 		args(e.agg.String())
 	}
+}
+
+// litText writes a literal as Go would read it back with its kind: a
+// float always with a point or an exponent (1.0, not 1, which is an int).
+func litText(w graph.Weak) string {
+	if w.Kind != graph.KindFloat {
+		return w.String()
+	}
+	t := strconv.FormatFloat(w.Float, 'g', -1, 64)
+	if !strings.ContainsAny(t, ".eIN") {
+		t += ".0"
+	}
+	return t
 }
 
 // hasAgg reports whether e holds an aggregate.

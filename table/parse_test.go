@@ -18,6 +18,7 @@ func TestParse(t *testing.T) {
 		{src: "fill_null(x, 0) + is_null(k)", want: "(fill_null(x, 0) + is_null(k))"},
 		{src: "!b && x >= 2", want: "(!b && (x >= 2))"},
 		{src: "sqrt(abs(-x))", want: "sqrt(abs(-x))"},
+		{src: "x * 2.0 + -0.0", want: "((x * 2.0) + -0.0)"},
 		{src: "frob(x)", err: `1:1: unknown function "frob" (known: abs,`},
 		{src: "x + frob(x)", err: `1:5: unknown function "frob"`},
 		{src: "sum(x", err: "1:6: missing ','"},

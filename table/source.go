@@ -298,17 +298,16 @@ func (b *ipcBatches) close() error {
 type readerSource struct {
 	label string
 	rr    arrowarray.RecordReader
-	used  bool
+	used  atomic.Bool
 }
 
 func (r *readerSource) name() string                   { return r.label }
 func (r *readerSource) schema() (*arrow.Schema, error) { return r.rr.Schema(), nil }
 
 func (r *readerSource) open(context.Context, []int, int, memory.Allocator) (batchReader, error) {
-	if r.used {
+	if r.used.Swap(true) {
 		return nil, fmt.Errorf("%s: a record reader is read once; it was read already", r.label)
 	}
-	r.used = true
 	r.rr.Retain()
 	return &recordBatches{path: r.label, rr: r.rr}, nil
 }
