@@ -102,3 +102,60 @@ func TestStreamWithinBudget(t *testing.T) {
 		t.Errorf("1 MiB budget got:nil want an error")
 	}
 }
+
+// TestIPCWithinBudget streams an IPC file of many batches, larger than the
+// budget, and a Table made of arrow.Table chunks, within it.
+func TestIPCWithinBudget(t *testing.T) {
+	const budget = 4 << 20
+	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer alloc.AssertSize(t, 0)
+	var recs []arrow.Record
+	var want float64
+	for i := range 40 {
+		r, g := genRecord(t, memory.DefaultAllocator, 20_000, uint64(100+i))
+		defer r.Release()
+		recs = append(recs, r)
+		for j, x := range g.x {
+			if g.xo[j] {
+				want += x * float64(g.f[j])
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "big.arrows")
+	writeIPC(t, path, true, recs...)
+	if st, _ := os.Stat(path); st.Size() <= budget {
+		t.Fatalf("file of %d bytes is not larger than the budget", st.Size())
+	}
+	e := Sum(Col("x").Mul(Col("f")))
+	s := ScanIPC(path, Options{Alloc: alloc, Budget: budget})
+	out, err := s.Aggregate(context.Background(), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := value1(out, 0)
+	out.Release()
+	if st := s.Stats(); st.Peak > budget || st.Batches != 40 || math.Abs(got-want) > 1e-9*math.Abs(want) {
+		t.Errorf("got:%v want:%v; stats %+v (peak within %d)", got, want, st, budget)
+	}
+	// The same records as an arrow.Table of chunked columns.
+	at := arrowarray.NewTableFromRecords(testSchema, recs)
+	defer at.Release()
+	tbl, err := FromArrowTable(at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	if tbl.NumRows() != 800_000 {
+		t.Errorf("rows got:%d want:800000", tbl.NumRows())
+	}
+	s = tbl.Scan(Options{Alloc: alloc, Budget: budget})
+	out, err = s.Aggregate(context.Background(), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ = value1(out, 0)
+	out.Release()
+	if st := s.Stats(); st.Peak > budget || st.Batches < 2 || math.Abs(got-want) > 1e-9*math.Abs(want) {
+		t.Errorf("table got:%v want:%v; stats %+v", got, want, st)
+	}
+}
