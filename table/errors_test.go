@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	arrowarray "github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fuseflow/fuseflow/exec"
 )
 
 func TestBadInput(t *testing.T) {
@@ -113,5 +116,21 @@ func TestBadInput(t *testing.T) {
 			names = append(names, e.Name())
 		}
 		t.Errorf("files after a failed write got:%v want the 7 inputs only", names)
+	}
+}
+
+// TestBudgetExceeded: an IPC batch larger than the budget fails the scan
+// with *exec.MemoryError naming the file, not a corrupt-file error.
+func TestBudgetExceeded(t *testing.T) {
+	rec, _ := genRecord(t, memory.DefaultAllocator, 300_000, 1)
+	defer rec.Release()
+	path := filepath.Join(t.TempDir(), "one.arrow")
+	writeIPC(t, path, false, rec)
+	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer alloc.AssertSize(t, 0)
+	_, err := ScanIPC(path, Options{Alloc: alloc, Budget: 2 << 20}).Aggregate(context.Background(), Sum(Col("x")))
+	var me *exec.MemoryError
+	if !errors.As(err, &me) || !strings.Contains(err.Error(), "one.arrow") || strings.Contains(err.Error(), "corrupt") {
+		t.Errorf("got:%v want a *exec.MemoryError naming one.arrow", err)
 	}
 }

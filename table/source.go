@@ -21,6 +21,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/fuseflow/fuseflow/exec"
 )
 
 // source opens batch readers over some data.
@@ -73,8 +75,17 @@ func (c *countingReaderAt) Read(p []byte) (int, error) {
 
 // corrupt turns a panic of a decoder reading path into an error naming
 // the file; arrow-go's decoders may panic on malformed input.
+// A *exec.MemoryError (the budget's allocator refusing) is no sign of a
+// bad file: it is returned as it is.
 func corrupt(path string, err *error) {
 	if r := recover(); r != nil {
+		if e, ok := r.(error); ok {
+			var me *exec.MemoryError
+			if errors.As(e, &me) {
+				*err = fmt.Errorf("%s: %w", path, e)
+				return
+			}
+		}
 		*err = fmt.Errorf("%s: corrupt or truncated file: %v", path, r)
 	}
 }
