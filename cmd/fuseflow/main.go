@@ -6,6 +6,7 @@
 //	fuseflow devices                 list backends and CUDA devices with their properties
 //	fuseflow explain [flags] EXPR    print the fused plan of an expression
 //	fuseflow eval [flags] EXPR       evaluate it over random inputs, cold and warm
+//	fuseflow bench [flags]           Parquet scans beside NumPy, DuckDB and Polars: a table and an SVG chart
 //
 // EXPR is a Go expression over named arrays, for example
 // 'exp(-a*a)*b + sqrt(c)' or 'sum(exp(x - max(x, 1)), 1)'; every name is
@@ -76,6 +77,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		return 0
+	case "bench":
+		if err := bench(args[1:], stdout, stderr); err != nil {
+			fmt.Fprintln(stderr, "fuseflow bench:", err)
+			return 1
+		}
+		return 0
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return 0
@@ -94,6 +101,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "  eval -e EXPR FILE     column expressions over a Parquet or Arrow IPC file, streamed in batches")
 	fmt.Fprintln(w, "                        (-e repeatable, NAME=EXPR names a result; -filter, -by KEY, -o, -budget, -batch, -device, -progress)")
 	fmt.Fprintln(w, "  explain -e EXPR FILE  the plan of one batch (-dot FILE writes DOT and an SVG, -ptx prints the kernels)")
+	fmt.Fprintln(w, "  bench           Parquet scans by fuseflow and the peers of bench/, as a table and an SVG chart")
 	fmt.Fprintln(w, "EXPR is a Go expression over named arrays, such as 'exp(-a*a)*b + sqrt(c)' or 'sum(a, 1)':")
 	fmt.Fprintln(w, "  operators + - * / % == != < <= > >= & | ^ && || !; functions exp, log, sqrt, tanh, sigmoid, ...,")
 	fmt.Fprintln(w, "  maximum, minimum, pow, atan2, mod, floordiv, where, sum, prod, mean, max, min, argmax, argmin,")

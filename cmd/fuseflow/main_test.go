@@ -46,6 +46,7 @@ func Example_usage() {
 	//   eval -e EXPR FILE     column expressions over a Parquet or Arrow IPC file, streamed in batches
 	//                         (-e repeatable, NAME=EXPR names a result; -filter, -by KEY, -o, -budget, -batch, -device, -progress)
 	//   explain -e EXPR FILE  the plan of one batch (-dot FILE writes DOT and an SVG, -ptx prints the kernels)
+	//   bench           Parquet scans by fuseflow and the peers of bench/, as a table and an SVG chart
 	// EXPR is a Go expression over named arrays, such as 'exp(-a*a)*b + sqrt(c)' or 'sum(a, 1)':
 	//   operators + - * / % == != < <= > >= & | ^ && || !; functions exp, log, sqrt, tanh, sigmoid, ...,
 	//   maximum, minimum, pow, atan2, mod, floordiv, where, sum, prod, mean, max, min, argmax, argmin,
