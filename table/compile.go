@@ -90,6 +90,9 @@ func (c *compiler) column(name string) (val, error) {
 
 // build compiles e over rows.
 func (c *compiler) build(e *Expr) (val, error) {
+	if e == nil {
+		return val{}, fmt.Errorf("nil *Expr")
+	}
 	if e.err != nil {
 		return val{}, e.err
 	}
@@ -101,6 +104,9 @@ func (c *compiler) build(e *Expr) (val, error) {
 	}
 	args := make([]val, len(e.args))
 	for i, a := range e.args {
+		if a.err != nil {
+			return val{}, a.err
+		}
 		if e.kind == kindBinary || e.kind == kindWhere || e.kind == kindFillNull {
 			if a.kind == kindLit {
 				continue // weak literals are folded below

@@ -134,3 +134,17 @@ func TestBudgetExceeded(t *testing.T) {
 		t.Errorf("got:%v want a *exec.MemoryError naming one.arrow", err)
 	}
 }
+
+// TestNilExprs: nil expressions anywhere are errors, not panics.
+func TestNilExprs(t *testing.T) {
+	rec, _ := genRecord(t, memory.DefaultAllocator, 10, 1)
+	defer rec.Release()
+	tbl, _ := FromRecord(rec)
+	defer tbl.Release()
+	var nilExpr *Expr
+	for _, e := range []*Expr{nil, Sum(nil), nilExpr.Add(1), Sum(nilExpr.Sqrt()), Col("x").Mul(nilExpr), nilExpr.As("a")} {
+		if _, err := tbl.Eval(context.Background(), e); err == nil || !strings.Contains(err.Error(), "nil *Expr") {
+			t.Errorf("%v got:%v want an error naming nil *Expr", e, err)
+		}
+	}
+}

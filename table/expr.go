@@ -92,7 +92,7 @@ func expr(v any) *Expr {
 	return Lit(v)
 }
 
-func unary(op graph.Op, x *Expr) *Expr { return &Expr{kind: kindUnary, op: op, args: []*Expr{x}} }
+func unary(op graph.Op, x *Expr) *Expr { return &Expr{kind: kindUnary, op: op, args: []*Expr{expr(x)}} }
 
 func binary(op graph.Op, a, b any) *Expr {
 	return &Expr{kind: kindBinary, op: op, args: []*Expr{expr(a), expr(b)}}
@@ -170,17 +170,17 @@ func (e *Expr) Unary(op graph.Op) *Expr { return unary(op, e) }
 
 // Cast returns e converted to d.
 func (e *Expr) Cast(d graph.DType) *Expr {
-	return &Expr{kind: kindCast, dtype: d, args: []*Expr{e}}
+	return &Expr{kind: kindCast, dtype: d, args: []*Expr{expr(e)}}
 }
 
 // FillNull returns e with its nulls replaced by v (an *Expr or a Go
 // number); the result has no nulls where v has none.
 func (e *Expr) FillNull(v any) *Expr {
-	return &Expr{kind: kindFillNull, args: []*Expr{e, expr(v)}}
+	return &Expr{kind: kindFillNull, args: []*Expr{expr(e), expr(v)}}
 }
 
 // IsNull returns a bool column, true where e is null; it has no nulls.
-func (e *Expr) IsNull() *Expr { return &Expr{kind: kindIsNull, args: []*Expr{e}} }
+func (e *Expr) IsNull() *Expr { return &Expr{kind: kindIsNull, args: []*Expr{expr(e)}} }
 
 // IsValid returns a bool column, true where e is not null.
 func (e *Expr) IsValid() *Expr { return e.IsNull().Not() }
@@ -194,13 +194,16 @@ func Where(cond, a, b any) *Expr {
 // As returns e named name in results (the default name is the
 // expression's text).
 func (e *Expr) As(name string) *Expr {
+	if e == nil {
+		return expr(e)
+	}
 	c := *e
 	c.alias = name
 	return &c
 }
 
 func aggregate(a Agg, x *Expr, ddof int) *Expr {
-	return &Expr{kind: kindAgg, agg: a, ddof: ddof, args: []*Expr{x}}
+	return &Expr{kind: kindAgg, agg: a, ddof: ddof, args: []*Expr{expr(x)}}
 }
 
 // Sum returns the sum of e's non-null rows (int64 for bool and int32, as
@@ -226,7 +229,7 @@ func Var(e *Expr, ddof int) *Expr { return aggregate(AggVar, e, ddof) }
 
 // Name returns the name of e's result column: its alias, else its text.
 func (e *Expr) Name() string {
-	if e.alias != "" {
+	if e != nil && e.alias != "" {
 		return e.alias
 	}
 	return e.String()
@@ -246,6 +249,10 @@ var opText = map[graph.Op]string{
 }
 
 func (e *Expr) write(b *strings.Builder) {
+	if e == nil {
+		b.WriteString("<nil>")
+		return
+	}
 	args := func(name string) {
 		b.WriteString(name)
 		b.WriteByte('(')
@@ -318,6 +325,9 @@ func litText(w graph.Weak) string {
 
 // hasAgg reports whether e holds an aggregate.
 func (e *Expr) hasAgg() bool {
+	if e == nil {
+		return false
+	}
 	if e.kind == kindAgg {
 		return true
 	}
@@ -331,6 +341,9 @@ func (e *Expr) hasAgg() bool {
 
 // columns appends the names of the columns e reads to out, once each.
 func (e *Expr) columns(out []string) []string {
+	if e == nil {
+		return out
+	}
 	if e.kind == kindCol {
 		for _, n := range out {
 			if n == e.name {
