@@ -6,7 +6,6 @@ package cuda
 
 import (
 	"fmt"
-	"math/bits"
 	"sort"
 	"sync"
 	"unsafe"
@@ -24,16 +23,7 @@ const (
 )
 
 // pinnedClass returns the bytes reserved for a pinned request of n bytes.
-func pinnedClass(n int) int {
-	switch {
-	case n <= pinnedMin:
-		return pinnedMin
-	case n <= pinnedSmall:
-		return 1 << bits.Len(uint(n-1))
-	default:
-		return (n + bigStep - 1) / bigStep * bigStep
-	}
-}
+func pinnedClass(n int) int { return int(roundClass(int64(n), pinnedMin, pinnedSmall)) }
 
 // PinnedStats are the counters of a PinnedAllocator, in bytes of size
 // classes.

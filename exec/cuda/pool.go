@@ -31,11 +31,17 @@ const (
 // n bytes: the next power of two of at least 512 bytes up to 1 MiB, and
 // the next multiple of 2 MiB above that. Blocks of one class are
 // interchangeable, so a freed block serves the next request of its class.
-func SizeClass(n int64) int64 {
+func SizeClass(n int64) int64 { return roundClass(n, minClass, smallLimit) }
+
+// roundClass rounds a request of n bytes up to its size class: lo bytes
+// at least, the next power of two up to small, and the next multiple of
+// bigStep above that. The device pool and the pinned allocator differ
+// only in lo and small.
+func roundClass(n, lo, small int64) int64 {
 	switch {
-	case n <= minClass:
-		return minClass
-	case n <= smallLimit:
+	case n <= lo:
+		return lo
+	case n <= small:
 		return 1 << bits.Len64(uint64(n-1))
 	default:
 		return (n + bigStep - 1) / bigStep * bigStep
