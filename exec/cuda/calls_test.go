@@ -132,12 +132,7 @@ func runCalls(t *testing.T, b *Backend) {
 }
 
 func TestEmulatedCalls(t *testing.T) {
-	needEmu(t)
-	if !emuSimulates() {
-		t.Skip("explicit kernels run on the PTX simulator, not with -emu.mode=ir")
-	}
-	b := emuBackend(t, emuH100, Options{})
-	fileExplicit(t)
+	b := explicitEmuBackend(t, emuH100)
 	runCalls(t, b)
 }
 
@@ -150,13 +145,8 @@ func TestGPUCalls(t *testing.T) {
 // TestEmulatedCallFailure: a call of Gather with an index out of range
 // fails Eval with the LaunchError naming the kernel's line.
 func TestEmulatedCallFailure(t *testing.T) {
-	needEmu(t)
-	if !emuSimulates() {
-		t.Skip("explicit kernels run on the PTX simulator, not with -emu.mode=ir")
-	}
-	b := emuBackend(t, emuSmall, Options{})
+	b := explicitEmuBackend(t, emuSmall)
 	breakable(t, b)
-	fileExplicit(t)
 	alloc := memory.NewGoAllocator()
 	xt := hostOf(t, alloc, graph.Float32, make([]float32, 10))
 	it := hostOf(t, alloc, graph.Int32, []int32{0, 1, 2, 99, 4})

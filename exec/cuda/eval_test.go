@@ -42,6 +42,34 @@ func addGraph(n int) (x, y, out *graph.Node) {
 	return x, y, graph.Binary(graph.OpAdd, x, y)
 }
 
+// addRequest returns the request of addGraph(n) with x bound to the host
+// vector i*kx and y to i*ky, and the checked allocator they come from;
+// the test's cleanup releases both and asserts that the allocator has
+// nothing left.
+func addRequest(t testing.TB, n, kx, ky int) (*exec.Request, *memory.CheckedAllocator) {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	x, y, out := addGraph(n)
+	hx, hy := hostI32(t, mem, n, kx), hostI32(t, mem, n, ky)
+	t.Cleanup(func() {
+		hx.Release()
+		hy.Release()
+	})
+	return &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}}, mem
+}
+
+// evalHost evaluates req's one output on b and returns its host copy in
+// alloc, which the caller releases; the device result is released.
+func evalHost(ctx context.Context, b *Backend, req *exec.Request, alloc memory.Allocator) (*exec.Tensor, error) {
+	res, err := b.Eval(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	defer releaseAll(res)
+	return b.ToHost(ctx, res[0], alloc)
+}
+
 func TestEvalRunsFakeAdd(t *testing.T) {
 	f, b := fakeBackend(t, Options{Compile: addCompile, StagingChunk: 4096})
 	ctx := context.Background()
@@ -361,13 +389,7 @@ func TestProfileTimesKernels(t *testing.T) {
 func TestFailingLaunchIsAnError(t *testing.T) {
 	f, b := fakeBackend(t, Options{Compile: addCompile})
 	ctx := context.Background()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
-	x, y, out := addGraph(100)
-	hx, hy := hostI32(t, mem, 100, 1), hostI32(t, mem, 100, 1)
-	defer hx.Release()
-	defer hy.Release()
-	req := &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}}
+	req, _ := addRequest(t, 100, 1, 1)
 
 	f.FailNext("cuLaunchKernel", int32(drv.ResultLaunchOutOfResources))
 	_, err := b.Eval(ctx, req)
@@ -413,13 +435,8 @@ func TestLaunchDescriptor(t *testing.T) {
 		sig.Params = append(sig.Params, codegen.Param{Kind: codegen.ParamPass, Buffer: -1})
 		return &codegen.Module{PTX: ptxText, Kernels: []codegen.Signature{sig}}, nil
 	}})
-	x, y, out := addGraph(10)
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
-	hx, hy := hostI32(t, mem, 10, 1), hostI32(t, mem, 10, 1)
-	defer hx.Release()
-	defer hy.Release()
-	res, err := b.Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}})
+	req, _ := addRequest(t, 10, 1, 1)
+	res, err := b.Eval(context.Background(), req)
 	require.NoError(t, err)
 	res[0].Release()
 	rec := f.lastLaunch()
@@ -436,13 +453,8 @@ func TestCompileErrorIsAnError(t *testing.T) {
 	_, b := fakeBackend(t, Options{Compile: func(*fuse.Plan, codegen.Target) (*codegen.Module, error) {
 		return &codegen.Module{PTX: "FAKE_JIT_ERROR", Kernels: []codegen.Signature{{Entry: "k", Launches: []codegen.Launch{{Grid: codegen.D1(1), Block: codegen.D1(1)}}}}}, nil
 	}})
-	x, y, out := addGraph(10)
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
-	hx, hy := hostI32(t, mem, 10, 1), hostI32(t, mem, 10, 1)
-	defer hx.Release()
-	defer hy.Release()
-	_, err := b.Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}})
+	req, _ := addRequest(t, 10, 1, 1)
+	_, err := b.Eval(context.Background(), req)
 	require.ErrorContains(t, err, "JIT log")
 	require.ErrorContains(t, err, "loading the module")
 }
@@ -462,15 +474,9 @@ func TestConcurrentEval(t *testing.T) {
 				n := 1000 + 100*g + it
 				x, y, out := addGraph(n)
 				hx, hy := hostI32(t, mem, n, g), hostI32(t, mem, n, 1)
-				res, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}})
+				host, err := evalHost(ctx, b, &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}}, mem)
 				hx.Release()
 				hy.Release()
-				if err != nil {
-					errs <- err
-					return
-				}
-				host, err := b.ToHost(ctx, res[0], mem)
-				res[0].Release()
 				if err != nil {
 					errs <- err
 					return
@@ -512,13 +518,8 @@ func TestBadGeometryIsALaunchError(t *testing.T) {
 		return m, err
 	}
 	_, b := fakeBackend(t, Options{Compile: broken})
-	x, y, out := addGraph(100)
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
-	hx, hy := hostI32(t, mem, 100, 1), hostI32(t, mem, 100, 1)
-	defer hx.Release()
-	defer hy.Release()
-	_, err := b.Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}})
+	req, _ := addRequest(t, 100, 1, 1)
+	_, err := b.Eval(context.Background(), req)
 	require.ErrorContains(t, err, "launching kernel")
 	require.ErrorContains(t, err, "block 4096")
 	require.ErrorContains(t, err, "CUDA_ERROR_INVALID_VALUE")

@@ -13,8 +13,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
-	"github.com/fuseflow/fuseflow/exec"
-	"github.com/fuseflow/fuseflow/graph"
 	drv "github.com/fuseflow/fuseflow/internal/cuda"
 )
 
@@ -73,13 +71,7 @@ func TestFaultBreaksBackend(t *testing.T) {
 			require.NoError(t, err)
 			breakable(t, b)
 			ctx := context.Background()
-			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-			defer mem.AssertSize(t, 0)
-			x, y, out := addGraph(100)
-			hx, hy := hostI32(t, mem, 100, 1), hostI32(t, mem, 100, 2)
-			defer hx.Release()
-			defer hy.Release()
-			req := &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}}
+			req, mem := addRequest(t, 100, 1, 2)
 			kept, err := b.Eval(ctx, req) // a result from before the fault
 			require.NoError(t, err)
 			defer releaseAll(kept)
@@ -108,7 +100,12 @@ func TestFaultBreaksBackend(t *testing.T) {
 					_, err := b.ToHost(ctx, kept[0], mem)
 					return err
 				},
-				"ToDevice": func() error { _, err := b.ToDevice(ctx, hx); return err },
+				"ToDevice": func() error {
+					h := hostI32(t, mem, 8, 1)
+					defer h.Release()
+					_, err := b.ToDevice(ctx, h)
+					return err
+				},
 				"New": func() error {
 					b2, err := New(0, Options{Compile: addCompile})
 					if err == nil {
@@ -136,13 +133,7 @@ func TestFaultBreaksBackend(t *testing.T) {
 func TestLaunchRefusalIsNotAFault(t *testing.T) {
 	f, b := fakeBackend(t, Options{Compile: addCompile})
 	ctx := context.Background()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
-	x, y, out := addGraph(100)
-	hx, hy := hostI32(t, mem, 100, 1), hostI32(t, mem, 100, 2)
-	defer hx.Release()
-	defer hy.Release()
-	req := &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}}
+	req, _ := addRequest(t, 100, 1, 2)
 	f.FailNextSticky("cuLaunchKernel", int32(drv.ResultLaunchOutOfResources))
 	_, err := b.Eval(ctx, req)
 	require.ErrorContains(t, err, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES")

@@ -227,14 +227,8 @@ func TestGPUConcurrentEval(t *testing.T) {
 				for i := range exec.Elems[float32](hx) {
 					exec.Elems[float32](hx)[i] = 1
 				}
-				res, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{y}, Bound: map[*graph.Node]*exec.Tensor{x: hx}})
+				h, err := evalHost(ctx, b, &exec.Request{Outputs: []*graph.Node{y}, Bound: map[*graph.Node]*exec.Tensor{x: hx}}, alloc)
 				hx.Release()
-				if err != nil {
-					errs <- err
-					return
-				}
-				h, err := b.ToHost(ctx, res[0], alloc)
-				res[0].Release()
 				if err != nil {
 					errs <- err
 					return

@@ -199,15 +199,25 @@ func fileExplicit(t *testing.T) {
 	}
 }
 
-// TestEmulatedExplicitKernels runs the explicit kernels on the emulated
-// device.
-func TestEmulatedExplicitKernels(t *testing.T) {
+// explicitEmuBackend opens emulated device dev for a test of explicit
+// kernels, with the kernels of kerneltest filed for it; explicit kernels
+// run only on the PTX simulator, so it skips under -emu.mode=ir as well
+// as without the emulated device.
+func explicitEmuBackend(t *testing.T, dev emuDevice) *Backend {
+	t.Helper()
 	needEmu(t)
 	if !emuSimulates() {
 		t.Skip("explicit kernels run on the PTX simulator, not with -emu.mode=ir")
 	}
-	b := emuBackend(t, emuH100, Options{})
+	b := emuBackend(t, dev, Options{})
 	fileExplicit(t)
+	return b
+}
+
+// TestEmulatedExplicitKernels runs the explicit kernels on the emulated
+// device.
+func TestEmulatedExplicitKernels(t *testing.T) {
+	b := explicitEmuBackend(t, emuH100)
 	runExplicitCases(t, b.KernelDevice())
 }
 
@@ -244,13 +254,8 @@ func explicitFailure(t *testing.T, b *Backend) {
 }
 
 func TestEmulatedExplicitFailure(t *testing.T) {
-	needEmu(t)
-	if !emuSimulates() {
-		t.Skip("explicit kernels run on the PTX simulator, not with -emu.mode=ir")
-	}
-	b := emuBackend(t, emuSmall, Options{})
+	b := explicitEmuBackend(t, emuSmall)
 	breakable(t, b)
-	fileExplicit(t)
 	explicitFailure(t, b)
 }
 
@@ -267,12 +272,7 @@ func TestGPUExplicitFailure(t *testing.T) {
 }
 
 func TestExplicitArguments(t *testing.T) {
-	needEmu(t)
-	if !emuSimulates() {
-		t.Skip("explicit kernels run on the PTX simulator, not with -emu.mode=ir")
-	}
-	b := emuBackend(t, emuH100, Options{})
-	fileExplicit(t)
+	b := explicitEmuBackend(t, emuH100)
 	dev := b.KernelDevice()
 	require.Same(t, dev, b.KernelDevice())
 	require.Equal(t, b.Name(), dev.Name())
