@@ -94,13 +94,8 @@ func (c *Context) MemHostAlloc(n uint64, flags HostAllocFlags) (unsafe.Pointer, 
 
 // MemFreeHost frees memory from MemHostAlloc (cuMemFreeHost).
 func (c *Context) MemFreeHost(p unsafe.Pointer) error {
-	if err := c.enter(); err != nil {
-		return err
-	}
-	defer c.exit()
-	r, _, _ := purego.SyscallN(c.d.fn[fnMemFreeHost], uintptr(p))
-	if r := Result(int32(r)); r != ResultSuccess {
-		return c.errorf(r, fnMemFreeHost, "%p", p)
+	if r, at := c.callCtx(fnMemFreeHost, uintptr(p)); r != ResultSuccess {
+		return c.failed(r, at, fnMemFreeHost, "%p", p)
 	}
 	return nil
 }
@@ -109,26 +104,16 @@ func (c *Context) MemFreeHost(p unsafe.Pointer) error {
 // (cuMemHostRegister_v2). The memory must stay allocated and, if it is Go
 // memory, reachable and pinned (runtime.Pinner) until MemHostUnregister.
 func (c *Context) MemHostRegister(p unsafe.Pointer, n uint64, flags HostRegisterFlags) error {
-	if err := c.enter(); err != nil {
-		return err
-	}
-	defer c.exit()
-	r, _, _ := purego.SyscallN(c.d.fn[fnMemHostRegister], uintptr(p), uintptr(n), uintptr(flags))
-	if r := Result(int32(r)); r != ResultSuccess {
-		return c.errorf(r, fnMemHostRegister, "%p, %d, %#x", p, n, uint32(flags))
+	if r, at := c.callCtx(fnMemHostRegister, uintptr(p), uintptr(n), uintptr(flags)); r != ResultSuccess {
+		return c.failed(r, at, fnMemHostRegister, "%p, %d, %#x", p, n, uint32(flags))
 	}
 	return nil
 }
 
 // MemHostUnregister undoes MemHostRegister (cuMemHostUnregister).
 func (c *Context) MemHostUnregister(p unsafe.Pointer) error {
-	if err := c.enter(); err != nil {
-		return err
-	}
-	defer c.exit()
-	r, _, _ := purego.SyscallN(c.d.fn[fnMemHostUnregister], uintptr(p))
-	if r := Result(int32(r)); r != ResultSuccess {
-		return c.errorf(r, fnMemHostUnregister, "%p", p)
+	if r, at := c.callCtx(fnMemHostUnregister, uintptr(p)); r != ResultSuccess {
+		return c.failed(r, at, fnMemHostUnregister, "%p", p)
 	}
 	return nil
 }
