@@ -6,6 +6,7 @@ package mathlib
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/fuseflow/fuseflow/codegen/ir"
 )
@@ -128,20 +129,7 @@ func checkCall(fn *ir.Func, in *ir.Instr) error {
 // result.
 func expandCall(fn *ir.Func, in *ir.Instr) *ir.Value {
 	blk := in.Block
-	pos := -1
-	for i, x := range blk.Instrs {
-		if x == in {
-			pos = i
-			break
-		}
-	}
-	layoutAt := -1
-	for i, x := range fn.Blocks {
-		if x == blk {
-			layoutAt = i
-			break
-		}
-	}
+	pos, layoutAt := slices.Index(blk.Instrs, in), slices.Index(fn.Blocks, blk)
 	if pos < 0 || layoutAt < 0 {
 		panic("mathlib: a math call is not in its block") // broken IR invariant
 	}
