@@ -9,6 +9,7 @@ package kernel
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -175,13 +176,7 @@ func (b *block) diagnose() *LaunchError {
 		if w != waitBarrier || b.exited == 0 {
 			continue
 		}
-		first := -1
-		for j, x := range b.waits {
-			if x == waitExited {
-				first = j
-				break
-			}
-		}
+		first := slices.Index(b.waits, waitExited)
 		return b.errorAt(b.threads[i], "%s reached by only %d of %d threads of the block; %d threads already returned (first: thread %v)",
 			barNames[b.barKind], b.n-b.exited, b.n, b.exited, b.threads[first].tid)
 	}

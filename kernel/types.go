@@ -27,19 +27,20 @@ const (
 )
 
 var typeInfo = [numTypes]struct {
-	name string
-	size int
-	kind reflect.Kind
+	name   string
+	size   int
+	kind   reflect.Kind
+	goType reflect.Type
 }{
-	Invalid: {"invalid", 0, reflect.Invalid},
-	Bool:    {"bool", 1, reflect.Bool},
-	Int:     {"int", 8, reflect.Int},
-	Int32:   {"int32", 4, reflect.Int32},
-	Int64:   {"int64", 8, reflect.Int64},
-	Uint32:  {"uint32", 4, reflect.Uint32},
-	Uint64:  {"uint64", 8, reflect.Uint64},
-	Float32: {"float32", 4, reflect.Float32},
-	Float64: {"float64", 8, reflect.Float64},
+	Invalid: {"invalid", 0, reflect.Invalid, nil},
+	Bool:    {"bool", 1, reflect.Bool, reflect.TypeFor[bool]()},
+	Int:     {"int", 8, reflect.Int, reflect.TypeFor[int]()},
+	Int32:   {"int32", 4, reflect.Int32, reflect.TypeFor[int32]()},
+	Int64:   {"int64", 8, reflect.Int64, reflect.TypeFor[int64]()},
+	Uint32:  {"uint32", 4, reflect.Uint32, reflect.TypeFor[uint32]()},
+	Uint64:  {"uint64", 8, reflect.Uint64, reflect.TypeFor[uint64]()},
+	Float32: {"float32", 4, reflect.Float32, reflect.TypeFor[float32]()},
+	Float64: {"float64", 8, reflect.Float64, reflect.TypeFor[float64]()},
 }
 
 // String returns the Go name of the type ("float32").
@@ -79,25 +80,11 @@ func typeOfKind(k reflect.Kind) Type {
 // (named types count by their underlying type).
 func TypeOf[T any]() Type { return typeOfKind(reflect.TypeFor[T]().Kind()) }
 
-// goType returns the reflect type of t's Go type.
+// goType returns the reflect type of t's Go type (nil for Invalid and
+// values outside the types).
 func (t Type) goType() reflect.Type {
-	switch t {
-	case Bool:
-		return reflect.TypeFor[bool]()
-	case Int:
-		return reflect.TypeFor[int]()
-	case Int32:
-		return reflect.TypeFor[int32]()
-	case Int64:
-		return reflect.TypeFor[int64]()
-	case Uint32:
-		return reflect.TypeFor[uint32]()
-	case Uint64:
-		return reflect.TypeFor[uint64]()
-	case Float32:
-		return reflect.TypeFor[float32]()
-	case Float64:
-		return reflect.TypeFor[float64]()
+	if t < numTypes {
+		return typeInfo[t].goType
 	}
 	return nil
 }
