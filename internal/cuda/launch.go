@@ -9,18 +9,7 @@ import "unsafe"
 type Dim3 struct{ X, Y, Z uint32 }
 
 // norm returns d with zero dimensions replaced by 1.
-func (d Dim3) norm() Dim3 {
-	if d.X == 0 {
-		d.X = 1
-	}
-	if d.Y == 0 {
-		d.Y = 1
-	}
-	if d.Z == 0 {
-		d.Z = 1
-	}
-	return d
-}
+func (d Dim3) norm() Dim3 { return Dim3{max(d.X, 1), max(d.Y, 1), max(d.Z, 1)} }
 
 // Launch enqueues kernel f on stream s with the given grid, block, dynamic
 // shared memory in bytes and parameters (cuLaunchKernel). args may be nil
