@@ -84,45 +84,39 @@ func init() {
 
 func one(v *ir.Value) ([]*ir.Value, bool) { return []*ir.Value{v}, true }
 
-// dim3 returns the handler of a Dim3 of the special registers r, r+1,
-// r+2 (x, y, z), each as an int.
-func dim3(r ir.SReg) handler {
+// perDim returns the handler of an intrinsic whose results are one int
+// per dimension x, y, z of n: at(b, d) builds dimension d's value.
+func perDim(n int, at func(b *ir.Builder, d ir.SReg) *ir.Value) handler {
 	return func(c *compiler, _ *ssa.Call, _ []types.Type, _ [][]*ir.Value) ([]*ir.Value, bool) {
-		out := make([]*ir.Value, 3)
+		out := make([]*ir.Value, n)
 		for d := range out {
-			out[d] = c.b.Cvt(c.b.Special(r+ir.SReg(d)), ir.S64)
+			out[d] = at(c.b, ir.SReg(d))
 		}
 		return out, true
 	}
+}
+
+// dim3 returns the handler of a Dim3 of the special registers r, r+1,
+// r+2 (x, y, z), each as an int.
+func dim3(r ir.SReg) handler {
+	return perDim(3, func(b *ir.Builder, d ir.SReg) *ir.Value { return b.Cvt(b.Special(r+d), ir.S64) })
 }
 
 // grid returns the handler of Grid1..3: ctaid*ntid + tid per dimension,
 // computed in 64 bits.
 func grid(n int) handler {
-	return func(c *compiler, _ *ssa.Call, _ []types.Type, _ [][]*ir.Value) ([]*ir.Value, bool) {
-		b := c.b
-		out := make([]*ir.Value, n)
-		for d := range out {
-			dd := ir.SReg(d)
-			p := b.MulWide(b.Special(ir.RegCtaidX+dd), b.Special(ir.RegNtidX+dd))
-			out[d] = b.Cvt(b.Add(p, b.Cvt(b.Special(ir.RegTidX+dd), ir.U64)), ir.S64)
-		}
-		return out, true
-	}
+	return perDim(n, func(b *ir.Builder, d ir.SReg) *ir.Value {
+		p := b.MulWide(b.Special(ir.RegCtaidX+d), b.Special(ir.RegNtidX+d))
+		return b.Cvt(b.Add(p, b.Cvt(b.Special(ir.RegTidX+d), ir.U64)), ir.S64)
+	})
 }
 
 // gridSize returns the handler of GridSize1..3: ntid*nctaid per
 // dimension.
 func gridSize(n int) handler {
-	return func(c *compiler, _ *ssa.Call, _ []types.Type, _ [][]*ir.Value) ([]*ir.Value, bool) {
-		b := c.b
-		out := make([]*ir.Value, n)
-		for d := range out {
-			dd := ir.SReg(d)
-			out[d] = b.Cvt(b.MulWide(b.Special(ir.RegNtidX+dd), b.Special(ir.RegNctaidX+dd)), ir.S64)
-		}
-		return out, true
-	}
+	return perDim(n, func(b *ir.Builder, d ir.SReg) *ir.Value {
+		return b.Cvt(b.MulWide(b.Special(ir.RegNtidX+d), b.Special(ir.RegNctaidX+d)), ir.S64)
+	})
 }
 
 // barRed returns the handler of SyncThreadsCount (an int), And and Or.

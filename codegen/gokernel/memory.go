@@ -306,20 +306,8 @@ func carriedAcrossIterations(a *ssa.Alloc) bool {
 				if walk(x) {
 					return true
 				}
-			case *ssa.IndexAddr:
-				if walk(x) {
-					return true
-				}
-			case *ssa.Slice:
-				if walk(x) {
-					return true
-				}
-			case *ssa.FieldAddr:
-				if walk(x) {
-					return true
-				}
-			case *ssa.ChangeType:
-				if walk(x) {
+			case *ssa.IndexAddr, *ssa.Slice, *ssa.FieldAddr, *ssa.ChangeType:
+				if walk(x.(ssa.Value)) {
 					return true
 				}
 			}
