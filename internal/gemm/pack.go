@@ -21,35 +21,32 @@ var (
 // for each k, the values of its rows in column p0+k, at
 // dst[s*mr*kc + k*mr + r]; a last partial strip is padded with zeros.
 func packA[T Float](dst []T, a Matrix[T], off, i0, mc, p0, kc, mr, s0, s1 int, useAsm bool) {
-	ld := a.Stride
-	for s := s0; s < s1; s++ {
-		rows := min(mr, mc-s*mr)
-		d := dst[s*mr*kc : (s+1)*mr*kc]
-		i := i0 + s*mr
-		if a.Trans {
-			// Column k of the strip is contiguous in A.
-			copyRows(d, mr, a.Data[off+p0*ld+i:], ld, rows, kc, useAsm)
-		} else {
-			transpose(d, mr, a.Data[off+i*ld+p0:], ld, rows, kc, useAsm)
-		}
-	}
+	packStrips(dst, a.Data[off:], a.Stride, a.Trans, i0, mc, p0, kc, mr, s0, s1, useAsm)
 }
 
 // packB packs rows [p0, p0+kc) and columns [j0, j0+nc) of the matrix of B
 // at offset off, panels [q0, q1) of nr columns each, into dst: panel q
 // holds, for each k, the values of its columns in row p0+k, at
 // dst[q*nr*kc + k*nr + c]; a last partial panel is padded with zeros.
+// B's panels are the strips of Bᵀ, which B stores transposed unless
+// B.Trans.
 func packB[T Float](dst []T, b Matrix[T], off, j0, nc, p0, kc, nr, q0, q1 int, useAsm bool) {
-	ld := b.Stride
-	for q := q0; q < q1; q++ {
-		cols := min(nr, nc-q*nr)
-		d := dst[q*nr*kc : (q+1)*nr*kc]
-		j := j0 + q*nr
-		if !b.Trans {
-			// Row k of the panel is contiguous in B.
-			copyRows(d, nr, b.Data[off+p0*ld+j:], ld, cols, kc, useAsm)
+	packStrips(dst, b.Data[off:], b.Stride, !b.Trans, j0, nc, p0, kc, nr, q0, q1, useAsm)
+}
+
+// packStrips packs rows [i0, i0+mc) and columns [p0, p0+kc) of a matrix
+// M, strips [s0, s1) of w rows each, into dst as packA describes. M is
+// stored at m with leading dimension ld: row-major, or as Mᵀ row-major
+// when trans, where column k of a strip is contiguous.
+func packStrips[T Float](dst, m []T, ld int, trans bool, i0, mc, p0, kc, w, s0, s1 int, useAsm bool) {
+	for s := s0; s < s1; s++ {
+		rows := min(w, mc-s*w)
+		d := dst[s*w*kc : (s+1)*w*kc]
+		i := i0 + s*w
+		if trans {
+			copyRows(d, w, m[p0*ld+i:], ld, rows, kc, useAsm)
 		} else {
-			transpose(d, nr, b.Data[off+j*ld+p0:], ld, cols, kc, useAsm)
+			transpose(d, w, m[i*ld+p0:], ld, rows, kc, useAsm)
 		}
 	}
 }
