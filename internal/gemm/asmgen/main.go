@@ -400,56 +400,44 @@ func (e *emitter) transpose(dt string) {
 	e.i("MOVQ DI, BX")
 	e.i("MOVQ R10, DX")
 	e.f("block:")
+	// A 4×4 block in registers 0-3 of the type's width: load the lines,
+	// interleave them pairwise into 4-7, combine those into the block's
+	// columns, and store them as rows of out.
+	reg, suf, step := "X", "PS", 16 // float32: 4 steps fill an XMM register
+	if dt != "F32" {
+		reg, suf, step = "Y", "PD", 32
+	}
+	for l, at := range []string{"(AX)", "(AX)(R8*1)", "(AX)(R8*2)", "(AX)(R11*1)"} {
+		e.i("VMOVU%s %s, %s%d", suf, at, reg, l)
+	}
+	// Lines a..d hold 4 steps each. float32: t0 = [a0 b0 a1 b1],
+	// t1 = [a2 b2 a3 b3], t2 = [c0 d0 c1 d1], t3 = [c2 d2 c3 d3].
+	// float64: t0 = [a0 b0 a2 b2], t1 = [a1 b1 a3 b3], t2 = [c0 d0 c2 d2],
+	// t3 = [c1 d1 c3 d3]; the 128-bit halves then pair up.
+	e.i("VUNPCKL%s %s1, %s0, %s4", suf, reg, reg, reg)
+	e.i("VUNPCKH%s %s1, %s0, %s5", suf, reg, reg, reg)
+	e.i("VUNPCKL%s %s3, %s2, %s6", suf, reg, reg, reg)
+	e.i("VUNPCKH%s %s3, %s2, %s7", suf, reg, reg, reg)
 	if dt == "F32" {
-		// Lines r0..r3 hold 4 steps each; t0 = [a0 b0 a1 b1],
-		// t1 = [a2 b2 a3 b3], t2 = [c0 d0 c1 d1], t3 = [c2 d2 c3 d3].
-		e.i("VMOVUPS (AX), X0")
-		e.i("VMOVUPS (AX)(R8*1), X1")
-		e.i("VMOVUPS (AX)(R8*2), X2")
-		e.i("VMOVUPS (AX)(R11*1), X3")
-		e.i("VUNPCKLPS X1, X0, X4")
-		e.i("VUNPCKHPS X1, X0, X5")
-		e.i("VUNPCKLPS X3, X2, X6")
-		e.i("VUNPCKHPS X3, X2, X7")
 		e.i("VMOVLHPS X6, X4, X0") // [a0 b0 c0 d0]
 		e.i("VMOVHLPS X4, X6, X1") // [a1 b1 c1 d1]
 		e.i("VMOVLHPS X7, X5, X2") // [a2 b2 c2 d2]
 		e.i("VMOVHLPS X5, X7, X3") // [a3 b3 c3 d3]
-		e.i("VMOVUPS X0, (BX)")
-		e.i("VMOVUPS X1, (BX)(R9*1)")
-		e.i("VMOVUPS X2, (BX)(R9*2)")
-		e.i("VMOVUPS X3, (BX)(R12*1)")
-		e.i("ADDQ $16, AX")
 	} else {
-		// t0 = [a0 b0 a2 b2], t1 = [a1 b1 a3 b3], t2 = [c0 d0 c2 d2],
-		// t3 = [c1 d1 c3 d3]; the 128-bit halves then pair up.
-		e.i("VMOVUPD (AX), Y0")
-		e.i("VMOVUPD (AX)(R8*1), Y1")
-		e.i("VMOVUPD (AX)(R8*2), Y2")
-		e.i("VMOVUPD (AX)(R11*1), Y3")
-		e.i("VUNPCKLPD Y1, Y0, Y4")
-		e.i("VUNPCKHPD Y1, Y0, Y5")
-		e.i("VUNPCKLPD Y3, Y2, Y6")
-		e.i("VUNPCKHPD Y3, Y2, Y7")
 		e.i("VPERM2F128 $0x20, Y6, Y4, Y0") // [a0 b0 c0 d0]
 		e.i("VPERM2F128 $0x20, Y7, Y5, Y1") // [a1 b1 c1 d1]
 		e.i("VPERM2F128 $0x31, Y6, Y4, Y2") // [a2 b2 c2 d2]
 		e.i("VPERM2F128 $0x31, Y7, Y5, Y3") // [a3 b3 c3 d3]
-		e.i("VMOVUPD Y0, (BX)")
-		e.i("VMOVUPD Y1, (BX)(R9*1)")
-		e.i("VMOVUPD Y2, (BX)(R9*2)")
-		e.i("VMOVUPD Y3, (BX)(R12*1)")
-		e.i("ADDQ $32, AX")
 	}
+	for l, at := range []string{"(BX)", "(BX)(R9*1)", "(BX)(R9*2)", "(BX)(R12*1)"} {
+		e.i("VMOVU%s %s%d, %s", suf, reg, l, at)
+	}
+	e.i("ADDQ $%d, AX", step)
 	e.i("LEAQ (BX)(R9*4), BX")
 	e.i("DECQ DX")
 	e.i("JNE block")
 	e.i("ADDQ R13, SI")
-	if dt == "F32" {
-		e.i("ADDQ $16, DI")
-	} else {
-		e.i("ADDQ $32, DI")
-	}
+	e.i("ADDQ $%d, DI", step)
 	e.i("DECQ CX")
 	e.i("JNE group")
 	e.i("VZEROUPPER")
