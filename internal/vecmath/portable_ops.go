@@ -94,49 +94,8 @@ func fma32Odd(a, b, c float32) float32 {
 
 func mulhiU64(a, b uint64) uint64 { hi, _ := bits.Mul64(a, b); return hi }
 
-func selFloat32(c bool, a, b float32) float32 {
-	if c {
-		return a
-	}
-	return b
-}
-
-func selFloat64(c bool, a, b float64) float64 {
-	if c {
-		return a
-	}
-	return b
-}
-
-func selInt32(c bool, a, b int32) int32 {
-	if c {
-		return a
-	}
-	return b
-}
-
-func selUint32(c bool, a, b uint32) uint32 {
-	if c {
-		return a
-	}
-	return b
-}
-
-func selInt64(c bool, a, b int64) int64 {
-	if c {
-		return a
-	}
-	return b
-}
-
-func selUint64(c bool, a, b uint64) uint64 {
-	if c {
-		return a
-	}
-	return b
-}
-
-func selBool(c bool, a, b bool) bool {
+// sel is the IR's select: a when c, else b.
+func sel[T any](c bool, a, b T) T {
 	if c {
 		return a
 	}

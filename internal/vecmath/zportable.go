@@ -47,7 +47,7 @@ func expF32Scalar(x float32) (out float32) {
 	v46 = math.Float32frombits(uint32(v45))
 	v47 = float32(v41 * v46)
 	v48 = x != x
-	v49 = selFloat32(v48, x, v47)
+	v49 = sel(v48, x, v47)
 	out = v49
 	return out
 }
@@ -101,7 +101,7 @@ func expF64Scalar(x float64) (out float64) {
 	v56 = math.Float64frombits(uint64(v55))
 	v57 = float64(v52 * v56)
 	v58 = x != x
-	v59 = selFloat64(v58, x, v57)
+	v59 = sel(v58, x, v57)
 	out = v59
 	return out
 }
@@ -146,7 +146,7 @@ func exp2F32Scalar(x float32) (out float32) {
 	v41 = math.Float32frombits(uint32(v40))
 	v42 = float32(v36 * v41)
 	v43 = x != x
-	v44 = selFloat32(v43, x, v42)
+	v44 = sel(v43, x, v42)
 	out = v44
 	return out
 }
@@ -197,7 +197,7 @@ func exp2F64Scalar(x float64) (out float64) {
 	v51 = math.Float64frombits(uint64(v50))
 	v52 = float64(v47 * v51)
 	v53 = x != x
-	v54 = selFloat64(v53, x, v52)
+	v54 = sel(v53, x, v52)
 	out = v54
 	return out
 }
@@ -253,13 +253,13 @@ func expm1F32Scalar(x float32) (out float32) {
 	v56 = float32(v50 * v55)
 	v57 = float32(v56 - float32(1.0))
 	v59 = v9 > float32(26.0)
-	v60 = selFloat32(v59, v57, v40)
+	v60 = sel(v59, v57, v40)
 	v62 = v9 == float32(0.0)
-	v63 = selFloat32(v62, v27, v60)
+	v63 = sel(v62, v27, v60)
 	v64 = x != x
-	v65 = selFloat32(v64, x, v63)
+	v65 = sel(v64, x, v63)
 	v66 = x == float32(0.0)
-	v67 = selFloat32(v66, x, v65)
+	v67 = sel(v66, x, v65)
 	out = v67
 	return out
 }
@@ -321,13 +321,13 @@ func expm1F64Scalar(x float64) (out float64) {
 	v65 = float64(v60 * v64)
 	v66 = float64(v65 - float64(1.0))
 	v68 = v9 > float64(56.0)
-	v69 = selFloat64(v68, v66, v51)
+	v69 = sel(v68, v66, v51)
 	v71 = v9 == float64(0.0)
-	v72 = selFloat64(v71, v39, v69)
+	v72 = sel(v71, v39, v69)
 	v73 = x != x
-	v74 = selFloat64(v73, x, v72)
+	v74 = sel(v73, x, v72)
 	v75 = x == float64(0.0)
-	v76 = selFloat64(v75, x, v74)
+	v76 = sel(v75, x, v74)
 	out = v76
 	return out
 }
@@ -348,19 +348,19 @@ func logF32Scalar(x float32) (out float32) {
 	var v11, v14, v15, v28, v29 int32
 	v4 = x < float32(1.1754944e-38)
 	v6 = float32(x * float32(3.3554432e+07))
-	v7 = selFloat32(v4, v6, x)
+	v7 = sel(v4, v6, x)
 	v8 = uint32(math.Float32bits(v7))
 	v10 = v8 >> uint32(0x17)
 	v11 = int32(v10)
-	v14 = selInt32(v4, int32(152), int32(127))
+	v14 = sel(v4, int32(152), int32(127))
 	v15 = v11 - v14
 	v17 = v8 & uint32(0x7fffff)
 	v19 = v17 | uint32(0x3f800000)
 	v20 = math.Float32frombits(uint32(v19))
 	v22 = v20 > float32(1.4142135)
 	v24 = float32(v20 * float32(0.5))
-	v25 = selFloat32(v22, v24, v20)
-	v28 = selInt32(v22, int32(1), int32(0))
+	v25 = sel(v22, v24, v20)
+	v28 = sel(v22, int32(1), int32(0))
 	v29 = v15 + v28
 	v31 = float32(v25 - float32(1.0))
 	v33 = float32(float32(2.0) + v31)
@@ -382,12 +382,12 @@ func logF32Scalar(x float32) (out float32) {
 	v56 = float32(v31 - v54)
 	v57 = fma32(v48, float32(0.6931472), v56)
 	v59 = x == math.Float32frombits(0x7f800000)
-	v60 = selFloat32(v59, x, v57)
+	v60 = sel(v59, x, v57)
 	v62 = x == float32(0.0)
 	v63 = neg32(math.Float32frombits(0x7f800000))
-	v64 = selFloat32(v62, v63, v60)
+	v64 = sel(v62, v63, v60)
 	v65 = !(x >= float32(0.0))
-	v67 = selFloat32(v65, math.Float32frombits(0x7fc00000), v64)
+	v67 = sel(v65, math.Float32frombits(0x7fc00000), v64)
 	out = v67
 	return out
 }
@@ -408,19 +408,19 @@ func logF64Scalar(x float64) (out float64) {
 	var v11, v14, v15, v28, v29 int32
 	v4 = x < float64(2.2250738585072014e-308)
 	v6 = float64(x * float64(1.8014398509481984e+16))
-	v7 = selFloat64(v4, v6, x)
+	v7 = sel(v4, v6, x)
 	v8 = uint64(math.Float64bits(v7))
 	v10 = v8 >> uint32(0x34)
 	v11 = int32(v10)
-	v14 = selInt32(v4, int32(1077), int32(1023))
+	v14 = sel(v4, int32(1077), int32(1023))
 	v15 = v11 - v14
 	v17 = v8 & uint64(0xfffffffffffff)
 	v19 = v17 | uint64(0x3ff0000000000000)
 	v20 = math.Float64frombits(uint64(v19))
 	v22 = v20 > float64(1.4142135623730951)
 	v24 = float64(v20 * float64(0.5))
-	v25 = selFloat64(v22, v24, v20)
-	v28 = selInt32(v22, int32(1), int32(0))
+	v25 = sel(v22, v24, v20)
+	v28 = sel(v22, int32(1), int32(0))
 	v29 = v15 + v28
 	v31 = float64(v25 - float64(1.0))
 	v33 = float64(float64(2.0) + v31)
@@ -448,12 +448,12 @@ func logF64Scalar(x float64) (out float64) {
 	v68 = float64(v31 - v66)
 	v69 = math.FMA(v60, float64(0.6931471805599453), v68)
 	v71 = x == math.Float64frombits(0x7ff0000000000000)
-	v72 = selFloat64(v71, x, v69)
+	v72 = sel(v71, x, v69)
 	v74 = x == float64(0.0)
 	v75 = neg64(math.Float64frombits(0x7ff0000000000000))
-	v76 = selFloat64(v74, v75, v72)
+	v76 = sel(v74, v75, v72)
 	v77 = !(x >= float64(0.0))
-	v79 = selFloat64(v77, math.Float64frombits(0x7ff8000000000001), v76)
+	v79 = sel(v77, math.Float64frombits(0x7ff8000000000001), v76)
 	out = v79
 	return out
 }
@@ -474,19 +474,19 @@ func log2F32Scalar(x float32) (out float32) {
 	var v11, v14, v15, v28, v29 int32
 	v4 = x < float32(1.1754944e-38)
 	v6 = float32(x * float32(3.3554432e+07))
-	v7 = selFloat32(v4, v6, x)
+	v7 = sel(v4, v6, x)
 	v8 = uint32(math.Float32bits(v7))
 	v10 = v8 >> uint32(0x17)
 	v11 = int32(v10)
-	v14 = selInt32(v4, int32(152), int32(127))
+	v14 = sel(v4, int32(152), int32(127))
 	v15 = v11 - v14
 	v17 = v8 & uint32(0x7fffff)
 	v19 = v17 | uint32(0x3f800000)
 	v20 = math.Float32frombits(uint32(v19))
 	v22 = v20 > float32(1.4142135)
 	v24 = float32(v20 * float32(0.5))
-	v25 = selFloat32(v22, v24, v20)
-	v28 = selInt32(v22, int32(1), int32(0))
+	v25 = sel(v22, v24, v20)
+	v28 = sel(v22, int32(1), int32(0))
 	v29 = v15 + v28
 	v31 = float32(v25 - float32(1.0))
 	v33 = float32(float32(2.0) + v31)
@@ -515,12 +515,12 @@ func log2F32Scalar(x float32) (out float32) {
 	v63 = float32(v62 + v59)
 	v64 = float32(v60 + v63)
 	v66 = x == math.Float32frombits(0x7f800000)
-	v67 = selFloat32(v66, x, v64)
+	v67 = sel(v66, x, v64)
 	v69 = x == float32(0.0)
 	v70 = neg32(math.Float32frombits(0x7f800000))
-	v71 = selFloat32(v69, v70, v67)
+	v71 = sel(v69, v70, v67)
 	v72 = !(x >= float32(0.0))
-	v74 = selFloat32(v72, math.Float32frombits(0x7fc00000), v71)
+	v74 = sel(v72, math.Float32frombits(0x7fc00000), v71)
 	out = v74
 	return out
 }
@@ -541,19 +541,19 @@ func log2F64Scalar(x float64) (out float64) {
 	var v11, v14, v15, v28, v29 int32
 	v4 = x < float64(2.2250738585072014e-308)
 	v6 = float64(x * float64(1.8014398509481984e+16))
-	v7 = selFloat64(v4, v6, x)
+	v7 = sel(v4, v6, x)
 	v8 = uint64(math.Float64bits(v7))
 	v10 = v8 >> uint32(0x34)
 	v11 = int32(v10)
-	v14 = selInt32(v4, int32(1077), int32(1023))
+	v14 = sel(v4, int32(1077), int32(1023))
 	v15 = v11 - v14
 	v17 = v8 & uint64(0xfffffffffffff)
 	v19 = v17 | uint64(0x3ff0000000000000)
 	v20 = math.Float64frombits(uint64(v19))
 	v22 = v20 > float64(1.4142135623730951)
 	v24 = float64(v20 * float64(0.5))
-	v25 = selFloat64(v22, v24, v20)
-	v28 = selInt32(v22, int32(1), int32(0))
+	v25 = sel(v22, v24, v20)
+	v28 = sel(v22, int32(1), int32(0))
 	v29 = v15 + v28
 	v31 = float64(v25 - float64(1.0))
 	v33 = float64(float64(2.0) + v31)
@@ -588,12 +588,12 @@ func log2F64Scalar(x float64) (out float64) {
 	v75 = float64(v74 + v71)
 	v76 = float64(v72 + v75)
 	v78 = x == math.Float64frombits(0x7ff0000000000000)
-	v79 = selFloat64(v78, x, v76)
+	v79 = sel(v78, x, v76)
 	v81 = x == float64(0.0)
 	v82 = neg64(math.Float64frombits(0x7ff0000000000000))
-	v83 = selFloat64(v81, v82, v79)
+	v83 = sel(v81, v82, v79)
 	v84 = !(x >= float64(0.0))
-	v86 = selFloat64(v84, math.Float64frombits(0x7ff8000000000001), v83)
+	v86 = sel(v84, math.Float64frombits(0x7ff8000000000001), v83)
 	out = v86
 	return out
 }
@@ -618,19 +618,19 @@ func log1pF32Scalar(x float32) (out float32) {
 	v7 = float32(v6 / v4)
 	v9 = v4 < float32(1.1754944e-38)
 	v11 = float32(v4 * float32(3.3554432e+07))
-	v12 = selFloat32(v9, v11, v4)
+	v12 = sel(v9, v11, v4)
 	v13 = uint32(math.Float32bits(v12))
 	v15 = v13 >> uint32(0x17)
 	v16 = int32(v15)
-	v19 = selInt32(v9, int32(152), int32(127))
+	v19 = sel(v9, int32(152), int32(127))
 	v20 = v16 - v19
 	v22 = v13 & uint32(0x7fffff)
 	v24 = v22 | uint32(0x3f800000)
 	v25 = math.Float32frombits(uint32(v24))
 	v27 = v25 > float32(1.4142135)
 	v29 = float32(v25 * float32(0.5))
-	v30 = selFloat32(v27, v29, v25)
-	v33 = selInt32(v27, int32(1), int32(0))
+	v30 = sel(v27, v29, v25)
+	v33 = sel(v27, int32(1), int32(0))
 	v34 = v20 + v33
 	v35 = float32(v30 - float32(1.0))
 	v37 = float32(float32(2.0) + v35)
@@ -653,14 +653,14 @@ func log1pF32Scalar(x float32) (out float32) {
 	v61 = float32(v35 - v59)
 	v62 = fma32(v52, float32(0.6931472), v61)
 	v64 = x == math.Float32frombits(0x7f800000)
-	v65 = selFloat32(v64, x, v62)
+	v65 = sel(v64, x, v62)
 	v67 = x == float32(-1.0)
 	v68 = neg32(math.Float32frombits(0x7f800000))
-	v69 = selFloat32(v67, v68, v65)
+	v69 = sel(v67, v68, v65)
 	v70 = !(x >= float32(-1.0))
-	v72 = selFloat32(v70, math.Float32frombits(0x7fc00000), v69)
+	v72 = sel(v70, math.Float32frombits(0x7fc00000), v69)
 	v74 = x == float32(0.0)
-	v75 = selFloat32(v74, x, v72)
+	v75 = sel(v74, x, v72)
 	out = v75
 	return out
 }
@@ -685,19 +685,19 @@ func log1pF64Scalar(x float64) (out float64) {
 	v7 = float64(v6 / v4)
 	v9 = v4 < float64(2.2250738585072014e-308)
 	v11 = float64(v4 * float64(1.8014398509481984e+16))
-	v12 = selFloat64(v9, v11, v4)
+	v12 = sel(v9, v11, v4)
 	v13 = uint64(math.Float64bits(v12))
 	v15 = v13 >> uint32(0x34)
 	v16 = int32(v15)
-	v19 = selInt32(v9, int32(1077), int32(1023))
+	v19 = sel(v9, int32(1077), int32(1023))
 	v20 = v16 - v19
 	v22 = v13 & uint64(0xfffffffffffff)
 	v24 = v22 | uint64(0x3ff0000000000000)
 	v25 = math.Float64frombits(uint64(v24))
 	v27 = v25 > float64(1.4142135623730951)
 	v29 = float64(v25 * float64(0.5))
-	v30 = selFloat64(v27, v29, v25)
-	v33 = selInt32(v27, int32(1), int32(0))
+	v30 = sel(v27, v29, v25)
+	v33 = sel(v27, int32(1), int32(0))
 	v34 = v20 + v33
 	v35 = float64(v30 - float64(1.0))
 	v37 = float64(float64(2.0) + v35)
@@ -726,14 +726,14 @@ func log1pF64Scalar(x float64) (out float64) {
 	v73 = float64(v35 - v71)
 	v74 = math.FMA(v64, float64(0.6931471805599453), v73)
 	v76 = x == math.Float64frombits(0x7ff0000000000000)
-	v77 = selFloat64(v76, x, v74)
+	v77 = sel(v76, x, v74)
 	v79 = x == float64(-1.0)
 	v80 = neg64(math.Float64frombits(0x7ff0000000000000))
-	v81 = selFloat64(v79, v80, v77)
+	v81 = sel(v79, v80, v77)
 	v82 = !(x >= float64(-1.0))
-	v84 = selFloat64(v82, math.Float64frombits(0x7ff8000000000001), v81)
+	v84 = sel(v82, math.Float64frombits(0x7ff8000000000001), v81)
 	v86 = x == float64(0.0)
-	v87 = selFloat64(v86, x, v84)
+	v87 = sel(v86, x, v84)
 	out = v87
 	return out
 }
@@ -774,9 +774,9 @@ b2:
 	v22 = v20 >> uint32(0x6)
 	v24 = v20 & uint32(0x3f)
 	v26 = v22 == uint32(0x1)
-	v29 = selUint64(v26, uint64(0x9fc2757d1f534ddc), uint64(0xa2f9836e4e44152))
-	v31 = selUint64(v26, uint64(0xdb6295993c43904), uint64(0x9fc2757d1f534ddc))
-	v33 = selUint64(v26, uint64(0x1fe5163abdebbc56), uint64(0xdb6295993c43904))
+	v29 = sel(v26, uint64(0x9fc2757d1f534ddc), uint64(0xa2f9836e4e44152))
+	v31 = sel(v26, uint64(0xdb6295993c43904), uint64(0x9fc2757d1f534ddc))
+	v33 = sel(v26, uint64(0x1fe5163abdebbc56), uint64(0xdb6295993c43904))
 	v34 = v29 << v24
 	v36 = uint32(0x40) - v24
 	v37 = v31 >> v36
@@ -797,12 +797,12 @@ b2:
 	v61 = v59 | v60
 	v62 = v61 >> uint32(0x3f)
 	v63 = v62 != uint64(0x0)
-	v64 = selUint64(v63, uint64(0x1), uint64(0x0))
+	v64 = sel(v63, uint64(0x1), uint64(0x0))
 	v65 = v56 + v64
 	v66 = ^v58
-	v67 = selUint64(v63, v66, v58)
+	v67 = sel(v63, v66, v58)
 	v68 = ^v61
-	v69 = selUint64(v63, v68, v61)
+	v69 = sel(v63, v68, v61)
 	v70 = uint32(bits.LeadingZeros64(v69))
 	v71 = uint32(0x40) - v70
 	v72 = v69 << v70
@@ -841,16 +841,16 @@ b2:
 	v113 = v112 < int32(0)
 	v114 = v63 != v113
 	v115 = neg64(v109)
-	v116 = selFloat64(v114, v115, v109)
+	v116 = sel(v114, v115, v109)
 	v117 = neg64(v111)
-	v118 = selFloat64(v114, v117, v111)
+	v118 = sel(v114, v117, v111)
 	v120 = v6 == math.Float32frombits(0x7f800000)
-	v122 = selFloat64(v120, math.Float64frombits(0x7ff8000000000001), v116)
+	v122 = sel(v120, math.Float64frombits(0x7ff8000000000001), v116)
 	v123 = uint32(v65)
 	v124 = int32(math.Float32bits(x))
 	v125 = v124 < int32(0)
 	v127 = uint32(0x0) - v123
-	v128 = selUint32(v125, v127, v123)
+	v128 = sel(v125, v127, v123)
 	v129 = float32(v122)
 	v130 = float64(v129)
 	v131 = float64(v122 - v130)
@@ -915,11 +915,11 @@ b4:
 	v205 = v204 == uint32(0x1)
 	v206 = v203 & uint32(0x2)
 	v207 = v206 == uint32(0x2)
-	v208 = selFloat32(v205, v200, v178)
+	v208 = sel(v205, v200, v178)
 	v209 = neg32(v208)
-	v210 = selFloat32(v207, v209, v208)
+	v210 = sel(v207, v209, v208)
 	v212 = x == float32(0.0)
-	v213 = selFloat32(v212, x, v210)
+	v213 = sel(v212, x, v210)
 	out = v213
 	return out
 }
@@ -973,66 +973,66 @@ b2:
 	v48 = v21 == uint32(0xd)
 	v50 = v21 == uint32(0xe)
 	v52 = v21 == uint32(0xf)
-	v55 = selUint64(v25, uint64(0x9fc2757d1f534ddc), uint64(0xa2f9836e4e44152))
-	v57 = selUint64(v27, uint64(0xdb6295993c43904), v55)
-	v59 = selUint64(v29, uint64(0x1fe5163abdebbc56), v57)
-	v61 = selUint64(v31, uint64(0x1b7246e3a424dd2e), v59)
-	v63 = selUint64(v33, uint64(0x6492eea09d1921), v61)
-	v65 = selUint64(v34, uint64(0xcfe1deb1cb129a73), v63)
-	v67 = selUint64(v36, uint64(0xee88235f52ebb448), v65)
-	v69 = selUint64(v38, uint64(0x4e99c7026b45f7e4), v67)
-	v71 = selUint64(v40, uint64(0x13991d639835339f), v69)
-	v73 = selUint64(v42, uint64(0x49c845f8bbdf9283), v71)
-	v75 = selUint64(v44, uint64(0xb1ff897ffde05980), v73)
-	v77 = selUint64(v46, uint64(0xfef2f118b5a0a6d1), v75)
-	v79 = selUint64(v48, uint64(0xf6d367ecf27cb09b), v77)
-	v81 = selUint64(v50, uint64(0x74f463f669e5fea2), v79)
-	v83 = selUint64(v52, uint64(0xd7527bac7ebe5f17), v81)
-	v84 = selUint64(v25, uint64(0xdb6295993c43904), uint64(0x9fc2757d1f534ddc))
-	v85 = selUint64(v27, uint64(0x1fe5163abdebbc56), v84)
-	v86 = selUint64(v29, uint64(0x1b7246e3a424dd2e), v85)
-	v87 = selUint64(v31, uint64(0x6492eea09d1921), v86)
-	v88 = selUint64(v33, uint64(0xcfe1deb1cb129a73), v87)
-	v89 = selUint64(v34, uint64(0xee88235f52ebb448), v88)
-	v90 = selUint64(v36, uint64(0x4e99c7026b45f7e4), v89)
-	v91 = selUint64(v38, uint64(0x13991d639835339f), v90)
-	v92 = selUint64(v40, uint64(0x49c845f8bbdf9283), v91)
-	v93 = selUint64(v42, uint64(0xb1ff897ffde05980), v92)
-	v94 = selUint64(v44, uint64(0xfef2f118b5a0a6d1), v93)
-	v95 = selUint64(v46, uint64(0xf6d367ecf27cb09b), v94)
-	v96 = selUint64(v48, uint64(0x74f463f669e5fea2), v95)
-	v97 = selUint64(v50, uint64(0xd7527bac7ebe5f17), v96)
-	v99 = selUint64(v52, uint64(0xb3d0739f78a5292e), v97)
-	v100 = selUint64(v25, uint64(0x1fe5163abdebbc56), uint64(0xdb6295993c43904))
-	v101 = selUint64(v27, uint64(0x1b7246e3a424dd2e), v100)
-	v102 = selUint64(v29, uint64(0x6492eea09d1921), v101)
-	v103 = selUint64(v31, uint64(0xcfe1deb1cb129a73), v102)
-	v104 = selUint64(v33, uint64(0xee88235f52ebb448), v103)
-	v105 = selUint64(v34, uint64(0x4e99c7026b45f7e4), v104)
-	v106 = selUint64(v36, uint64(0x13991d639835339f), v105)
-	v107 = selUint64(v38, uint64(0x49c845f8bbdf9283), v106)
-	v108 = selUint64(v40, uint64(0xb1ff897ffde05980), v107)
-	v109 = selUint64(v42, uint64(0xfef2f118b5a0a6d1), v108)
-	v110 = selUint64(v44, uint64(0xf6d367ecf27cb09b), v109)
-	v111 = selUint64(v46, uint64(0x74f463f669e5fea2), v110)
-	v112 = selUint64(v48, uint64(0xd7527bac7ebe5f17), v111)
-	v113 = selUint64(v50, uint64(0xb3d0739f78a5292e), v112)
-	v115 = selUint64(v52, uint64(0xa6bfb5fb11f8d5d0), v113)
-	v116 = selUint64(v25, uint64(0x1b7246e3a424dd2e), uint64(0x1fe5163abdebbc56))
-	v117 = selUint64(v27, uint64(0x6492eea09d1921), v116)
-	v118 = selUint64(v29, uint64(0xcfe1deb1cb129a73), v117)
-	v119 = selUint64(v31, uint64(0xee88235f52ebb448), v118)
-	v120 = selUint64(v33, uint64(0x4e99c7026b45f7e4), v119)
-	v121 = selUint64(v34, uint64(0x13991d639835339f), v120)
-	v122 = selUint64(v36, uint64(0x49c845f8bbdf9283), v121)
-	v123 = selUint64(v38, uint64(0xb1ff897ffde05980), v122)
-	v124 = selUint64(v40, uint64(0xfef2f118b5a0a6d1), v123)
-	v125 = selUint64(v42, uint64(0xf6d367ecf27cb09b), v124)
-	v126 = selUint64(v44, uint64(0x74f463f669e5fea2), v125)
-	v127 = selUint64(v46, uint64(0xd7527bac7ebe5f17), v126)
-	v128 = selUint64(v48, uint64(0xb3d0739f78a5292e), v127)
-	v129 = selUint64(v50, uint64(0xa6bfb5fb11f8d5d0), v128)
-	v131 = selUint64(v52, uint64(0x856033046fc7b6ba), v129)
+	v55 = sel(v25, uint64(0x9fc2757d1f534ddc), uint64(0xa2f9836e4e44152))
+	v57 = sel(v27, uint64(0xdb6295993c43904), v55)
+	v59 = sel(v29, uint64(0x1fe5163abdebbc56), v57)
+	v61 = sel(v31, uint64(0x1b7246e3a424dd2e), v59)
+	v63 = sel(v33, uint64(0x6492eea09d1921), v61)
+	v65 = sel(v34, uint64(0xcfe1deb1cb129a73), v63)
+	v67 = sel(v36, uint64(0xee88235f52ebb448), v65)
+	v69 = sel(v38, uint64(0x4e99c7026b45f7e4), v67)
+	v71 = sel(v40, uint64(0x13991d639835339f), v69)
+	v73 = sel(v42, uint64(0x49c845f8bbdf9283), v71)
+	v75 = sel(v44, uint64(0xb1ff897ffde05980), v73)
+	v77 = sel(v46, uint64(0xfef2f118b5a0a6d1), v75)
+	v79 = sel(v48, uint64(0xf6d367ecf27cb09b), v77)
+	v81 = sel(v50, uint64(0x74f463f669e5fea2), v79)
+	v83 = sel(v52, uint64(0xd7527bac7ebe5f17), v81)
+	v84 = sel(v25, uint64(0xdb6295993c43904), uint64(0x9fc2757d1f534ddc))
+	v85 = sel(v27, uint64(0x1fe5163abdebbc56), v84)
+	v86 = sel(v29, uint64(0x1b7246e3a424dd2e), v85)
+	v87 = sel(v31, uint64(0x6492eea09d1921), v86)
+	v88 = sel(v33, uint64(0xcfe1deb1cb129a73), v87)
+	v89 = sel(v34, uint64(0xee88235f52ebb448), v88)
+	v90 = sel(v36, uint64(0x4e99c7026b45f7e4), v89)
+	v91 = sel(v38, uint64(0x13991d639835339f), v90)
+	v92 = sel(v40, uint64(0x49c845f8bbdf9283), v91)
+	v93 = sel(v42, uint64(0xb1ff897ffde05980), v92)
+	v94 = sel(v44, uint64(0xfef2f118b5a0a6d1), v93)
+	v95 = sel(v46, uint64(0xf6d367ecf27cb09b), v94)
+	v96 = sel(v48, uint64(0x74f463f669e5fea2), v95)
+	v97 = sel(v50, uint64(0xd7527bac7ebe5f17), v96)
+	v99 = sel(v52, uint64(0xb3d0739f78a5292e), v97)
+	v100 = sel(v25, uint64(0x1fe5163abdebbc56), uint64(0xdb6295993c43904))
+	v101 = sel(v27, uint64(0x1b7246e3a424dd2e), v100)
+	v102 = sel(v29, uint64(0x6492eea09d1921), v101)
+	v103 = sel(v31, uint64(0xcfe1deb1cb129a73), v102)
+	v104 = sel(v33, uint64(0xee88235f52ebb448), v103)
+	v105 = sel(v34, uint64(0x4e99c7026b45f7e4), v104)
+	v106 = sel(v36, uint64(0x13991d639835339f), v105)
+	v107 = sel(v38, uint64(0x49c845f8bbdf9283), v106)
+	v108 = sel(v40, uint64(0xb1ff897ffde05980), v107)
+	v109 = sel(v42, uint64(0xfef2f118b5a0a6d1), v108)
+	v110 = sel(v44, uint64(0xf6d367ecf27cb09b), v109)
+	v111 = sel(v46, uint64(0x74f463f669e5fea2), v110)
+	v112 = sel(v48, uint64(0xd7527bac7ebe5f17), v111)
+	v113 = sel(v50, uint64(0xb3d0739f78a5292e), v112)
+	v115 = sel(v52, uint64(0xa6bfb5fb11f8d5d0), v113)
+	v116 = sel(v25, uint64(0x1b7246e3a424dd2e), uint64(0x1fe5163abdebbc56))
+	v117 = sel(v27, uint64(0x6492eea09d1921), v116)
+	v118 = sel(v29, uint64(0xcfe1deb1cb129a73), v117)
+	v119 = sel(v31, uint64(0xee88235f52ebb448), v118)
+	v120 = sel(v33, uint64(0x4e99c7026b45f7e4), v119)
+	v121 = sel(v34, uint64(0x13991d639835339f), v120)
+	v122 = sel(v36, uint64(0x49c845f8bbdf9283), v121)
+	v123 = sel(v38, uint64(0xb1ff897ffde05980), v122)
+	v124 = sel(v40, uint64(0xfef2f118b5a0a6d1), v123)
+	v125 = sel(v42, uint64(0xf6d367ecf27cb09b), v124)
+	v126 = sel(v44, uint64(0x74f463f669e5fea2), v125)
+	v127 = sel(v46, uint64(0xd7527bac7ebe5f17), v126)
+	v128 = sel(v48, uint64(0xb3d0739f78a5292e), v127)
+	v129 = sel(v50, uint64(0xa6bfb5fb11f8d5d0), v128)
+	v131 = sel(v52, uint64(0x856033046fc7b6ba), v129)
 	v132 = v83 << v23
 	v134 = uint32(0x40) - v23
 	v135 = v99 >> v134
@@ -1055,7 +1055,7 @@ b2:
 	v154 = v152 + uint64(0x0)
 	v155 = v154 < v152
 	v156 = v153 || v155
-	v158 = selUint64(v156, uint64(0x1), uint64(0x0))
+	v158 = sel(v156, uint64(0x1), uint64(0x0))
 	v159 = v145 + v148
 	v161 = v159 + v158
 	v166 = v161 >> uint32(0x3e)
@@ -1068,14 +1068,14 @@ b2:
 	v173 = v171 | v172
 	v174 = v173 >> uint32(0x3f)
 	v175 = v174 != uint64(0x0)
-	v176 = selUint64(v175, uint64(0x1), uint64(0x0))
+	v176 = sel(v175, uint64(0x1), uint64(0x0))
 	v177 = v166 + v176
 	v178 = ^v167
-	v179 = selUint64(v175, v178, v167)
+	v179 = sel(v175, v178, v167)
 	v180 = ^v170
-	v181 = selUint64(v175, v180, v170)
+	v181 = sel(v175, v180, v170)
 	v182 = ^v173
-	v183 = selUint64(v175, v182, v173)
+	v183 = sel(v175, v182, v173)
 	v184 = uint32(bits.LeadingZeros64(v183))
 	v185 = uint32(0x40) - v184
 	v186 = v183 << v184
@@ -1116,16 +1116,16 @@ b2:
 	v228 = v226 < int64(0)
 	v229 = v175 != v228
 	v230 = neg64(v223)
-	v231 = selFloat64(v229, v230, v223)
+	v231 = sel(v229, v230, v223)
 	v232 = neg64(v225)
-	v233 = selFloat64(v229, v232, v225)
+	v233 = sel(v229, v232, v225)
 	v235 = v6 == math.Float64frombits(0x7ff0000000000000)
-	v237 = selFloat64(v235, math.Float64frombits(0x7ff8000000000001), v231)
+	v237 = sel(v235, math.Float64frombits(0x7ff8000000000001), v231)
 	v238 = uint32(v177)
 	v239 = int64(math.Float64bits(x))
 	v240 = v239 < int64(0)
 	v242 = uint32(0x0) - v238
-	v243 = selUint32(v240, v242, v238)
+	v243 = sel(v240, v242, v238)
 	v267, v268, v269 = v237, v233, v243
 	goto b4
 b3:
@@ -1192,11 +1192,11 @@ b4:
 	v326 = v325 == uint32(0x1)
 	v327 = v324 & uint32(0x2)
 	v328 = v327 == uint32(0x2)
-	v329 = selFloat64(v326, v322, v294)
+	v329 = sel(v326, v322, v294)
 	v330 = neg64(v329)
-	v331 = selFloat64(v328, v330, v329)
+	v331 = sel(v328, v330, v329)
 	v333 = x == float64(0.0)
-	v334 = selFloat64(v333, x, v331)
+	v334 = sel(v333, x, v331)
 	out = v334
 	return out
 }
@@ -1237,9 +1237,9 @@ b2:
 	v22 = v20 >> uint32(0x6)
 	v24 = v20 & uint32(0x3f)
 	v26 = v22 == uint32(0x1)
-	v29 = selUint64(v26, uint64(0x9fc2757d1f534ddc), uint64(0xa2f9836e4e44152))
-	v31 = selUint64(v26, uint64(0xdb6295993c43904), uint64(0x9fc2757d1f534ddc))
-	v33 = selUint64(v26, uint64(0x1fe5163abdebbc56), uint64(0xdb6295993c43904))
+	v29 = sel(v26, uint64(0x9fc2757d1f534ddc), uint64(0xa2f9836e4e44152))
+	v31 = sel(v26, uint64(0xdb6295993c43904), uint64(0x9fc2757d1f534ddc))
+	v33 = sel(v26, uint64(0x1fe5163abdebbc56), uint64(0xdb6295993c43904))
 	v34 = v29 << v24
 	v36 = uint32(0x40) - v24
 	v37 = v31 >> v36
@@ -1260,12 +1260,12 @@ b2:
 	v61 = v59 | v60
 	v62 = v61 >> uint32(0x3f)
 	v63 = v62 != uint64(0x0)
-	v64 = selUint64(v63, uint64(0x1), uint64(0x0))
+	v64 = sel(v63, uint64(0x1), uint64(0x0))
 	v65 = v56 + v64
 	v66 = ^v58
-	v67 = selUint64(v63, v66, v58)
+	v67 = sel(v63, v66, v58)
 	v68 = ^v61
-	v69 = selUint64(v63, v68, v61)
+	v69 = sel(v63, v68, v61)
 	v70 = uint32(bits.LeadingZeros64(v69))
 	v71 = uint32(0x40) - v70
 	v72 = v69 << v70
@@ -1304,16 +1304,16 @@ b2:
 	v113 = v112 < int32(0)
 	v114 = v63 != v113
 	v115 = neg64(v109)
-	v116 = selFloat64(v114, v115, v109)
+	v116 = sel(v114, v115, v109)
 	v117 = neg64(v111)
-	v118 = selFloat64(v114, v117, v111)
+	v118 = sel(v114, v117, v111)
 	v120 = v6 == math.Float32frombits(0x7f800000)
-	v122 = selFloat64(v120, math.Float64frombits(0x7ff8000000000001), v116)
+	v122 = sel(v120, math.Float64frombits(0x7ff8000000000001), v116)
 	v123 = uint32(v65)
 	v124 = int32(math.Float32bits(x))
 	v125 = v124 < int32(0)
 	v127 = uint32(0x0) - v123
-	v128 = selUint32(v125, v127, v123)
+	v128 = sel(v125, v127, v123)
 	v129 = float32(v122)
 	v130 = float64(v129)
 	v131 = float64(v122 - v130)
@@ -1378,9 +1378,9 @@ b4:
 	v205 = v204 == uint32(0x1)
 	v206 = v203 & uint32(0x2)
 	v207 = v206 == uint32(0x2)
-	v208 = selFloat32(v205, v200, v178)
+	v208 = sel(v205, v200, v178)
 	v209 = neg32(v208)
-	v210 = selFloat32(v207, v209, v208)
+	v210 = sel(v207, v209, v208)
 	out = v210
 	return out
 }
@@ -1434,66 +1434,66 @@ b2:
 	v48 = v21 == uint32(0xd)
 	v50 = v21 == uint32(0xe)
 	v52 = v21 == uint32(0xf)
-	v55 = selUint64(v25, uint64(0x9fc2757d1f534ddc), uint64(0xa2f9836e4e44152))
-	v57 = selUint64(v27, uint64(0xdb6295993c43904), v55)
-	v59 = selUint64(v29, uint64(0x1fe5163abdebbc56), v57)
-	v61 = selUint64(v31, uint64(0x1b7246e3a424dd2e), v59)
-	v63 = selUint64(v33, uint64(0x6492eea09d1921), v61)
-	v65 = selUint64(v34, uint64(0xcfe1deb1cb129a73), v63)
-	v67 = selUint64(v36, uint64(0xee88235f52ebb448), v65)
-	v69 = selUint64(v38, uint64(0x4e99c7026b45f7e4), v67)
-	v71 = selUint64(v40, uint64(0x13991d639835339f), v69)
-	v73 = selUint64(v42, uint64(0x49c845f8bbdf9283), v71)
-	v75 = selUint64(v44, uint64(0xb1ff897ffde05980), v73)
-	v77 = selUint64(v46, uint64(0xfef2f118b5a0a6d1), v75)
-	v79 = selUint64(v48, uint64(0xf6d367ecf27cb09b), v77)
-	v81 = selUint64(v50, uint64(0x74f463f669e5fea2), v79)
-	v83 = selUint64(v52, uint64(0xd7527bac7ebe5f17), v81)
-	v84 = selUint64(v25, uint64(0xdb6295993c43904), uint64(0x9fc2757d1f534ddc))
-	v85 = selUint64(v27, uint64(0x1fe5163abdebbc56), v84)
-	v86 = selUint64(v29, uint64(0x1b7246e3a424dd2e), v85)
-	v87 = selUint64(v31, uint64(0x6492eea09d1921), v86)
-	v88 = selUint64(v33, uint64(0xcfe1deb1cb129a73), v87)
-	v89 = selUint64(v34, uint64(0xee88235f52ebb448), v88)
-	v90 = selUint64(v36, uint64(0x4e99c7026b45f7e4), v89)
-	v91 = selUint64(v38, uint64(0x13991d639835339f), v90)
-	v92 = selUint64(v40, uint64(0x49c845f8bbdf9283), v91)
-	v93 = selUint64(v42, uint64(0xb1ff897ffde05980), v92)
-	v94 = selUint64(v44, uint64(0xfef2f118b5a0a6d1), v93)
-	v95 = selUint64(v46, uint64(0xf6d367ecf27cb09b), v94)
-	v96 = selUint64(v48, uint64(0x74f463f669e5fea2), v95)
-	v97 = selUint64(v50, uint64(0xd7527bac7ebe5f17), v96)
-	v99 = selUint64(v52, uint64(0xb3d0739f78a5292e), v97)
-	v100 = selUint64(v25, uint64(0x1fe5163abdebbc56), uint64(0xdb6295993c43904))
-	v101 = selUint64(v27, uint64(0x1b7246e3a424dd2e), v100)
-	v102 = selUint64(v29, uint64(0x6492eea09d1921), v101)
-	v103 = selUint64(v31, uint64(0xcfe1deb1cb129a73), v102)
-	v104 = selUint64(v33, uint64(0xee88235f52ebb448), v103)
-	v105 = selUint64(v34, uint64(0x4e99c7026b45f7e4), v104)
-	v106 = selUint64(v36, uint64(0x13991d639835339f), v105)
-	v107 = selUint64(v38, uint64(0x49c845f8bbdf9283), v106)
-	v108 = selUint64(v40, uint64(0xb1ff897ffde05980), v107)
-	v109 = selUint64(v42, uint64(0xfef2f118b5a0a6d1), v108)
-	v110 = selUint64(v44, uint64(0xf6d367ecf27cb09b), v109)
-	v111 = selUint64(v46, uint64(0x74f463f669e5fea2), v110)
-	v112 = selUint64(v48, uint64(0xd7527bac7ebe5f17), v111)
-	v113 = selUint64(v50, uint64(0xb3d0739f78a5292e), v112)
-	v115 = selUint64(v52, uint64(0xa6bfb5fb11f8d5d0), v113)
-	v116 = selUint64(v25, uint64(0x1b7246e3a424dd2e), uint64(0x1fe5163abdebbc56))
-	v117 = selUint64(v27, uint64(0x6492eea09d1921), v116)
-	v118 = selUint64(v29, uint64(0xcfe1deb1cb129a73), v117)
-	v119 = selUint64(v31, uint64(0xee88235f52ebb448), v118)
-	v120 = selUint64(v33, uint64(0x4e99c7026b45f7e4), v119)
-	v121 = selUint64(v34, uint64(0x13991d639835339f), v120)
-	v122 = selUint64(v36, uint64(0x49c845f8bbdf9283), v121)
-	v123 = selUint64(v38, uint64(0xb1ff897ffde05980), v122)
-	v124 = selUint64(v40, uint64(0xfef2f118b5a0a6d1), v123)
-	v125 = selUint64(v42, uint64(0xf6d367ecf27cb09b), v124)
-	v126 = selUint64(v44, uint64(0x74f463f669e5fea2), v125)
-	v127 = selUint64(v46, uint64(0xd7527bac7ebe5f17), v126)
-	v128 = selUint64(v48, uint64(0xb3d0739f78a5292e), v127)
-	v129 = selUint64(v50, uint64(0xa6bfb5fb11f8d5d0), v128)
-	v131 = selUint64(v52, uint64(0x856033046fc7b6ba), v129)
+	v55 = sel(v25, uint64(0x9fc2757d1f534ddc), uint64(0xa2f9836e4e44152))
+	v57 = sel(v27, uint64(0xdb6295993c43904), v55)
+	v59 = sel(v29, uint64(0x1fe5163abdebbc56), v57)
+	v61 = sel(v31, uint64(0x1b7246e3a424dd2e), v59)
+	v63 = sel(v33, uint64(0x6492eea09d1921), v61)
+	v65 = sel(v34, uint64(0xcfe1deb1cb129a73), v63)
+	v67 = sel(v36, uint64(0xee88235f52ebb448), v65)
+	v69 = sel(v38, uint64(0x4e99c7026b45f7e4), v67)
+	v71 = sel(v40, uint64(0x13991d639835339f), v69)
+	v73 = sel(v42, uint64(0x49c845f8bbdf9283), v71)
+	v75 = sel(v44, uint64(0xb1ff897ffde05980), v73)
+	v77 = sel(v46, uint64(0xfef2f118b5a0a6d1), v75)
+	v79 = sel(v48, uint64(0xf6d367ecf27cb09b), v77)
+	v81 = sel(v50, uint64(0x74f463f669e5fea2), v79)
+	v83 = sel(v52, uint64(0xd7527bac7ebe5f17), v81)
+	v84 = sel(v25, uint64(0xdb6295993c43904), uint64(0x9fc2757d1f534ddc))
+	v85 = sel(v27, uint64(0x1fe5163abdebbc56), v84)
+	v86 = sel(v29, uint64(0x1b7246e3a424dd2e), v85)
+	v87 = sel(v31, uint64(0x6492eea09d1921), v86)
+	v88 = sel(v33, uint64(0xcfe1deb1cb129a73), v87)
+	v89 = sel(v34, uint64(0xee88235f52ebb448), v88)
+	v90 = sel(v36, uint64(0x4e99c7026b45f7e4), v89)
+	v91 = sel(v38, uint64(0x13991d639835339f), v90)
+	v92 = sel(v40, uint64(0x49c845f8bbdf9283), v91)
+	v93 = sel(v42, uint64(0xb1ff897ffde05980), v92)
+	v94 = sel(v44, uint64(0xfef2f118b5a0a6d1), v93)
+	v95 = sel(v46, uint64(0xf6d367ecf27cb09b), v94)
+	v96 = sel(v48, uint64(0x74f463f669e5fea2), v95)
+	v97 = sel(v50, uint64(0xd7527bac7ebe5f17), v96)
+	v99 = sel(v52, uint64(0xb3d0739f78a5292e), v97)
+	v100 = sel(v25, uint64(0x1fe5163abdebbc56), uint64(0xdb6295993c43904))
+	v101 = sel(v27, uint64(0x1b7246e3a424dd2e), v100)
+	v102 = sel(v29, uint64(0x6492eea09d1921), v101)
+	v103 = sel(v31, uint64(0xcfe1deb1cb129a73), v102)
+	v104 = sel(v33, uint64(0xee88235f52ebb448), v103)
+	v105 = sel(v34, uint64(0x4e99c7026b45f7e4), v104)
+	v106 = sel(v36, uint64(0x13991d639835339f), v105)
+	v107 = sel(v38, uint64(0x49c845f8bbdf9283), v106)
+	v108 = sel(v40, uint64(0xb1ff897ffde05980), v107)
+	v109 = sel(v42, uint64(0xfef2f118b5a0a6d1), v108)
+	v110 = sel(v44, uint64(0xf6d367ecf27cb09b), v109)
+	v111 = sel(v46, uint64(0x74f463f669e5fea2), v110)
+	v112 = sel(v48, uint64(0xd7527bac7ebe5f17), v111)
+	v113 = sel(v50, uint64(0xb3d0739f78a5292e), v112)
+	v115 = sel(v52, uint64(0xa6bfb5fb11f8d5d0), v113)
+	v116 = sel(v25, uint64(0x1b7246e3a424dd2e), uint64(0x1fe5163abdebbc56))
+	v117 = sel(v27, uint64(0x6492eea09d1921), v116)
+	v118 = sel(v29, uint64(0xcfe1deb1cb129a73), v117)
+	v119 = sel(v31, uint64(0xee88235f52ebb448), v118)
+	v120 = sel(v33, uint64(0x4e99c7026b45f7e4), v119)
+	v121 = sel(v34, uint64(0x13991d639835339f), v120)
+	v122 = sel(v36, uint64(0x49c845f8bbdf9283), v121)
+	v123 = sel(v38, uint64(0xb1ff897ffde05980), v122)
+	v124 = sel(v40, uint64(0xfef2f118b5a0a6d1), v123)
+	v125 = sel(v42, uint64(0xf6d367ecf27cb09b), v124)
+	v126 = sel(v44, uint64(0x74f463f669e5fea2), v125)
+	v127 = sel(v46, uint64(0xd7527bac7ebe5f17), v126)
+	v128 = sel(v48, uint64(0xb3d0739f78a5292e), v127)
+	v129 = sel(v50, uint64(0xa6bfb5fb11f8d5d0), v128)
+	v131 = sel(v52, uint64(0x856033046fc7b6ba), v129)
 	v132 = v83 << v23
 	v134 = uint32(0x40) - v23
 	v135 = v99 >> v134
@@ -1516,7 +1516,7 @@ b2:
 	v154 = v152 + uint64(0x0)
 	v155 = v154 < v152
 	v156 = v153 || v155
-	v158 = selUint64(v156, uint64(0x1), uint64(0x0))
+	v158 = sel(v156, uint64(0x1), uint64(0x0))
 	v159 = v145 + v148
 	v161 = v159 + v158
 	v166 = v161 >> uint32(0x3e)
@@ -1529,14 +1529,14 @@ b2:
 	v173 = v171 | v172
 	v174 = v173 >> uint32(0x3f)
 	v175 = v174 != uint64(0x0)
-	v176 = selUint64(v175, uint64(0x1), uint64(0x0))
+	v176 = sel(v175, uint64(0x1), uint64(0x0))
 	v177 = v166 + v176
 	v178 = ^v167
-	v179 = selUint64(v175, v178, v167)
+	v179 = sel(v175, v178, v167)
 	v180 = ^v170
-	v181 = selUint64(v175, v180, v170)
+	v181 = sel(v175, v180, v170)
 	v182 = ^v173
-	v183 = selUint64(v175, v182, v173)
+	v183 = sel(v175, v182, v173)
 	v184 = uint32(bits.LeadingZeros64(v183))
 	v185 = uint32(0x40) - v184
 	v186 = v183 << v184
@@ -1577,16 +1577,16 @@ b2:
 	v228 = v226 < int64(0)
 	v229 = v175 != v228
 	v230 = neg64(v223)
-	v231 = selFloat64(v229, v230, v223)
+	v231 = sel(v229, v230, v223)
 	v232 = neg64(v225)
-	v233 = selFloat64(v229, v232, v225)
+	v233 = sel(v229, v232, v225)
 	v235 = v6 == math.Float64frombits(0x7ff0000000000000)
-	v237 = selFloat64(v235, math.Float64frombits(0x7ff8000000000001), v231)
+	v237 = sel(v235, math.Float64frombits(0x7ff8000000000001), v231)
 	v238 = uint32(v177)
 	v239 = int64(math.Float64bits(x))
 	v240 = v239 < int64(0)
 	v242 = uint32(0x0) - v238
-	v243 = selUint32(v240, v242, v238)
+	v243 = sel(v240, v242, v238)
 	v267, v268, v269 = v237, v233, v243
 	goto b4
 b3:
@@ -1653,9 +1653,9 @@ b4:
 	v326 = v325 == uint32(0x1)
 	v327 = v324 & uint32(0x2)
 	v328 = v327 == uint32(0x2)
-	v329 = selFloat64(v326, v322, v294)
+	v329 = sel(v326, v322, v294)
 	v330 = neg64(v329)
-	v331 = selFloat64(v328, v330, v329)
+	v331 = sel(v328, v330, v329)
 	out = v331
 	return out
 }
@@ -1696,9 +1696,9 @@ b2:
 	v22 = v20 >> uint32(0x6)
 	v24 = v20 & uint32(0x3f)
 	v26 = v22 == uint32(0x1)
-	v29 = selUint64(v26, uint64(0x9fc2757d1f534ddc), uint64(0xa2f9836e4e44152))
-	v31 = selUint64(v26, uint64(0xdb6295993c43904), uint64(0x9fc2757d1f534ddc))
-	v33 = selUint64(v26, uint64(0x1fe5163abdebbc56), uint64(0xdb6295993c43904))
+	v29 = sel(v26, uint64(0x9fc2757d1f534ddc), uint64(0xa2f9836e4e44152))
+	v31 = sel(v26, uint64(0xdb6295993c43904), uint64(0x9fc2757d1f534ddc))
+	v33 = sel(v26, uint64(0x1fe5163abdebbc56), uint64(0xdb6295993c43904))
 	v34 = v29 << v24
 	v36 = uint32(0x40) - v24
 	v37 = v31 >> v36
@@ -1719,12 +1719,12 @@ b2:
 	v61 = v59 | v60
 	v62 = v61 >> uint32(0x3f)
 	v63 = v62 != uint64(0x0)
-	v64 = selUint64(v63, uint64(0x1), uint64(0x0))
+	v64 = sel(v63, uint64(0x1), uint64(0x0))
 	v65 = v56 + v64
 	v66 = ^v58
-	v67 = selUint64(v63, v66, v58)
+	v67 = sel(v63, v66, v58)
 	v68 = ^v61
-	v69 = selUint64(v63, v68, v61)
+	v69 = sel(v63, v68, v61)
 	v70 = uint32(bits.LeadingZeros64(v69))
 	v71 = uint32(0x40) - v70
 	v72 = v69 << v70
@@ -1763,16 +1763,16 @@ b2:
 	v113 = v112 < int32(0)
 	v114 = v63 != v113
 	v115 = neg64(v109)
-	v116 = selFloat64(v114, v115, v109)
+	v116 = sel(v114, v115, v109)
 	v117 = neg64(v111)
-	v118 = selFloat64(v114, v117, v111)
+	v118 = sel(v114, v117, v111)
 	v120 = v6 == math.Float32frombits(0x7f800000)
-	v122 = selFloat64(v120, math.Float64frombits(0x7ff8000000000001), v116)
+	v122 = sel(v120, math.Float64frombits(0x7ff8000000000001), v116)
 	v123 = uint32(v65)
 	v124 = int32(math.Float32bits(x))
 	v125 = v124 < int32(0)
 	v127 = uint32(0x0) - v123
-	v128 = selUint32(v125, v127, v123)
+	v128 = sel(v125, v127, v123)
 	v129 = float32(v122)
 	v130 = float64(v129)
 	v131 = float64(v122 - v130)
@@ -1834,12 +1834,12 @@ b4:
 	v202 = v161 & uint32(0x3)
 	v203 = v202 & uint32(0x1)
 	v204 = v203 == uint32(0x1)
-	v205 = selFloat32(v204, v200, v178)
+	v205 = sel(v204, v200, v178)
 	v206 = neg32(v178)
-	v207 = selFloat32(v204, v206, v200)
+	v207 = sel(v204, v206, v200)
 	v208 = float32(v205 / v207)
 	v210 = x == float32(0.0)
-	v211 = selFloat32(v210, x, v208)
+	v211 = sel(v210, x, v208)
 	out = v211
 	return out
 }
@@ -1893,66 +1893,66 @@ b2:
 	v48 = v21 == uint32(0xd)
 	v50 = v21 == uint32(0xe)
 	v52 = v21 == uint32(0xf)
-	v55 = selUint64(v25, uint64(0x9fc2757d1f534ddc), uint64(0xa2f9836e4e44152))
-	v57 = selUint64(v27, uint64(0xdb6295993c43904), v55)
-	v59 = selUint64(v29, uint64(0x1fe5163abdebbc56), v57)
-	v61 = selUint64(v31, uint64(0x1b7246e3a424dd2e), v59)
-	v63 = selUint64(v33, uint64(0x6492eea09d1921), v61)
-	v65 = selUint64(v34, uint64(0xcfe1deb1cb129a73), v63)
-	v67 = selUint64(v36, uint64(0xee88235f52ebb448), v65)
-	v69 = selUint64(v38, uint64(0x4e99c7026b45f7e4), v67)
-	v71 = selUint64(v40, uint64(0x13991d639835339f), v69)
-	v73 = selUint64(v42, uint64(0x49c845f8bbdf9283), v71)
-	v75 = selUint64(v44, uint64(0xb1ff897ffde05980), v73)
-	v77 = selUint64(v46, uint64(0xfef2f118b5a0a6d1), v75)
-	v79 = selUint64(v48, uint64(0xf6d367ecf27cb09b), v77)
-	v81 = selUint64(v50, uint64(0x74f463f669e5fea2), v79)
-	v83 = selUint64(v52, uint64(0xd7527bac7ebe5f17), v81)
-	v84 = selUint64(v25, uint64(0xdb6295993c43904), uint64(0x9fc2757d1f534ddc))
-	v85 = selUint64(v27, uint64(0x1fe5163abdebbc56), v84)
-	v86 = selUint64(v29, uint64(0x1b7246e3a424dd2e), v85)
-	v87 = selUint64(v31, uint64(0x6492eea09d1921), v86)
-	v88 = selUint64(v33, uint64(0xcfe1deb1cb129a73), v87)
-	v89 = selUint64(v34, uint64(0xee88235f52ebb448), v88)
-	v90 = selUint64(v36, uint64(0x4e99c7026b45f7e4), v89)
-	v91 = selUint64(v38, uint64(0x13991d639835339f), v90)
-	v92 = selUint64(v40, uint64(0x49c845f8bbdf9283), v91)
-	v93 = selUint64(v42, uint64(0xb1ff897ffde05980), v92)
-	v94 = selUint64(v44, uint64(0xfef2f118b5a0a6d1), v93)
-	v95 = selUint64(v46, uint64(0xf6d367ecf27cb09b), v94)
-	v96 = selUint64(v48, uint64(0x74f463f669e5fea2), v95)
-	v97 = selUint64(v50, uint64(0xd7527bac7ebe5f17), v96)
-	v99 = selUint64(v52, uint64(0xb3d0739f78a5292e), v97)
-	v100 = selUint64(v25, uint64(0x1fe5163abdebbc56), uint64(0xdb6295993c43904))
-	v101 = selUint64(v27, uint64(0x1b7246e3a424dd2e), v100)
-	v102 = selUint64(v29, uint64(0x6492eea09d1921), v101)
-	v103 = selUint64(v31, uint64(0xcfe1deb1cb129a73), v102)
-	v104 = selUint64(v33, uint64(0xee88235f52ebb448), v103)
-	v105 = selUint64(v34, uint64(0x4e99c7026b45f7e4), v104)
-	v106 = selUint64(v36, uint64(0x13991d639835339f), v105)
-	v107 = selUint64(v38, uint64(0x49c845f8bbdf9283), v106)
-	v108 = selUint64(v40, uint64(0xb1ff897ffde05980), v107)
-	v109 = selUint64(v42, uint64(0xfef2f118b5a0a6d1), v108)
-	v110 = selUint64(v44, uint64(0xf6d367ecf27cb09b), v109)
-	v111 = selUint64(v46, uint64(0x74f463f669e5fea2), v110)
-	v112 = selUint64(v48, uint64(0xd7527bac7ebe5f17), v111)
-	v113 = selUint64(v50, uint64(0xb3d0739f78a5292e), v112)
-	v115 = selUint64(v52, uint64(0xa6bfb5fb11f8d5d0), v113)
-	v116 = selUint64(v25, uint64(0x1b7246e3a424dd2e), uint64(0x1fe5163abdebbc56))
-	v117 = selUint64(v27, uint64(0x6492eea09d1921), v116)
-	v118 = selUint64(v29, uint64(0xcfe1deb1cb129a73), v117)
-	v119 = selUint64(v31, uint64(0xee88235f52ebb448), v118)
-	v120 = selUint64(v33, uint64(0x4e99c7026b45f7e4), v119)
-	v121 = selUint64(v34, uint64(0x13991d639835339f), v120)
-	v122 = selUint64(v36, uint64(0x49c845f8bbdf9283), v121)
-	v123 = selUint64(v38, uint64(0xb1ff897ffde05980), v122)
-	v124 = selUint64(v40, uint64(0xfef2f118b5a0a6d1), v123)
-	v125 = selUint64(v42, uint64(0xf6d367ecf27cb09b), v124)
-	v126 = selUint64(v44, uint64(0x74f463f669e5fea2), v125)
-	v127 = selUint64(v46, uint64(0xd7527bac7ebe5f17), v126)
-	v128 = selUint64(v48, uint64(0xb3d0739f78a5292e), v127)
-	v129 = selUint64(v50, uint64(0xa6bfb5fb11f8d5d0), v128)
-	v131 = selUint64(v52, uint64(0x856033046fc7b6ba), v129)
+	v55 = sel(v25, uint64(0x9fc2757d1f534ddc), uint64(0xa2f9836e4e44152))
+	v57 = sel(v27, uint64(0xdb6295993c43904), v55)
+	v59 = sel(v29, uint64(0x1fe5163abdebbc56), v57)
+	v61 = sel(v31, uint64(0x1b7246e3a424dd2e), v59)
+	v63 = sel(v33, uint64(0x6492eea09d1921), v61)
+	v65 = sel(v34, uint64(0xcfe1deb1cb129a73), v63)
+	v67 = sel(v36, uint64(0xee88235f52ebb448), v65)
+	v69 = sel(v38, uint64(0x4e99c7026b45f7e4), v67)
+	v71 = sel(v40, uint64(0x13991d639835339f), v69)
+	v73 = sel(v42, uint64(0x49c845f8bbdf9283), v71)
+	v75 = sel(v44, uint64(0xb1ff897ffde05980), v73)
+	v77 = sel(v46, uint64(0xfef2f118b5a0a6d1), v75)
+	v79 = sel(v48, uint64(0xf6d367ecf27cb09b), v77)
+	v81 = sel(v50, uint64(0x74f463f669e5fea2), v79)
+	v83 = sel(v52, uint64(0xd7527bac7ebe5f17), v81)
+	v84 = sel(v25, uint64(0xdb6295993c43904), uint64(0x9fc2757d1f534ddc))
+	v85 = sel(v27, uint64(0x1fe5163abdebbc56), v84)
+	v86 = sel(v29, uint64(0x1b7246e3a424dd2e), v85)
+	v87 = sel(v31, uint64(0x6492eea09d1921), v86)
+	v88 = sel(v33, uint64(0xcfe1deb1cb129a73), v87)
+	v89 = sel(v34, uint64(0xee88235f52ebb448), v88)
+	v90 = sel(v36, uint64(0x4e99c7026b45f7e4), v89)
+	v91 = sel(v38, uint64(0x13991d639835339f), v90)
+	v92 = sel(v40, uint64(0x49c845f8bbdf9283), v91)
+	v93 = sel(v42, uint64(0xb1ff897ffde05980), v92)
+	v94 = sel(v44, uint64(0xfef2f118b5a0a6d1), v93)
+	v95 = sel(v46, uint64(0xf6d367ecf27cb09b), v94)
+	v96 = sel(v48, uint64(0x74f463f669e5fea2), v95)
+	v97 = sel(v50, uint64(0xd7527bac7ebe5f17), v96)
+	v99 = sel(v52, uint64(0xb3d0739f78a5292e), v97)
+	v100 = sel(v25, uint64(0x1fe5163abdebbc56), uint64(0xdb6295993c43904))
+	v101 = sel(v27, uint64(0x1b7246e3a424dd2e), v100)
+	v102 = sel(v29, uint64(0x6492eea09d1921), v101)
+	v103 = sel(v31, uint64(0xcfe1deb1cb129a73), v102)
+	v104 = sel(v33, uint64(0xee88235f52ebb448), v103)
+	v105 = sel(v34, uint64(0x4e99c7026b45f7e4), v104)
+	v106 = sel(v36, uint64(0x13991d639835339f), v105)
+	v107 = sel(v38, uint64(0x49c845f8bbdf9283), v106)
+	v108 = sel(v40, uint64(0xb1ff897ffde05980), v107)
+	v109 = sel(v42, uint64(0xfef2f118b5a0a6d1), v108)
+	v110 = sel(v44, uint64(0xf6d367ecf27cb09b), v109)
+	v111 = sel(v46, uint64(0x74f463f669e5fea2), v110)
+	v112 = sel(v48, uint64(0xd7527bac7ebe5f17), v111)
+	v113 = sel(v50, uint64(0xb3d0739f78a5292e), v112)
+	v115 = sel(v52, uint64(0xa6bfb5fb11f8d5d0), v113)
+	v116 = sel(v25, uint64(0x1b7246e3a424dd2e), uint64(0x1fe5163abdebbc56))
+	v117 = sel(v27, uint64(0x6492eea09d1921), v116)
+	v118 = sel(v29, uint64(0xcfe1deb1cb129a73), v117)
+	v119 = sel(v31, uint64(0xee88235f52ebb448), v118)
+	v120 = sel(v33, uint64(0x4e99c7026b45f7e4), v119)
+	v121 = sel(v34, uint64(0x13991d639835339f), v120)
+	v122 = sel(v36, uint64(0x49c845f8bbdf9283), v121)
+	v123 = sel(v38, uint64(0xb1ff897ffde05980), v122)
+	v124 = sel(v40, uint64(0xfef2f118b5a0a6d1), v123)
+	v125 = sel(v42, uint64(0xf6d367ecf27cb09b), v124)
+	v126 = sel(v44, uint64(0x74f463f669e5fea2), v125)
+	v127 = sel(v46, uint64(0xd7527bac7ebe5f17), v126)
+	v128 = sel(v48, uint64(0xb3d0739f78a5292e), v127)
+	v129 = sel(v50, uint64(0xa6bfb5fb11f8d5d0), v128)
+	v131 = sel(v52, uint64(0x856033046fc7b6ba), v129)
 	v132 = v83 << v23
 	v134 = uint32(0x40) - v23
 	v135 = v99 >> v134
@@ -1975,7 +1975,7 @@ b2:
 	v154 = v152 + uint64(0x0)
 	v155 = v154 < v152
 	v156 = v153 || v155
-	v158 = selUint64(v156, uint64(0x1), uint64(0x0))
+	v158 = sel(v156, uint64(0x1), uint64(0x0))
 	v159 = v145 + v148
 	v161 = v159 + v158
 	v166 = v161 >> uint32(0x3e)
@@ -1988,14 +1988,14 @@ b2:
 	v173 = v171 | v172
 	v174 = v173 >> uint32(0x3f)
 	v175 = v174 != uint64(0x0)
-	v176 = selUint64(v175, uint64(0x1), uint64(0x0))
+	v176 = sel(v175, uint64(0x1), uint64(0x0))
 	v177 = v166 + v176
 	v178 = ^v167
-	v179 = selUint64(v175, v178, v167)
+	v179 = sel(v175, v178, v167)
 	v180 = ^v170
-	v181 = selUint64(v175, v180, v170)
+	v181 = sel(v175, v180, v170)
 	v182 = ^v173
-	v183 = selUint64(v175, v182, v173)
+	v183 = sel(v175, v182, v173)
 	v184 = uint32(bits.LeadingZeros64(v183))
 	v185 = uint32(0x40) - v184
 	v186 = v183 << v184
@@ -2036,16 +2036,16 @@ b2:
 	v228 = v226 < int64(0)
 	v229 = v175 != v228
 	v230 = neg64(v223)
-	v231 = selFloat64(v229, v230, v223)
+	v231 = sel(v229, v230, v223)
 	v232 = neg64(v225)
-	v233 = selFloat64(v229, v232, v225)
+	v233 = sel(v229, v232, v225)
 	v235 = v6 == math.Float64frombits(0x7ff0000000000000)
-	v237 = selFloat64(v235, math.Float64frombits(0x7ff8000000000001), v231)
+	v237 = sel(v235, math.Float64frombits(0x7ff8000000000001), v231)
 	v238 = uint32(v177)
 	v239 = int64(math.Float64bits(x))
 	v240 = v239 < int64(0)
 	v242 = uint32(0x0) - v238
-	v243 = selUint32(v240, v242, v238)
+	v243 = sel(v240, v242, v238)
 	v267, v268, v269 = v237, v233, v243
 	goto b4
 b3:
@@ -2109,12 +2109,12 @@ b4:
 	v323 = v269 & uint32(0x3)
 	v324 = v323 & uint32(0x1)
 	v325 = v324 == uint32(0x1)
-	v326 = selFloat64(v325, v322, v294)
+	v326 = sel(v325, v322, v294)
 	v327 = neg64(v294)
-	v328 = selFloat64(v325, v327, v322)
+	v328 = sel(v325, v327, v322)
 	v329 = float64(v326 / v328)
 	v331 = x == float64(0.0)
-	v332 = selFloat64(v331, x, v329)
+	v332 = sel(v331, x, v329)
 	out = v332
 	return out
 }
@@ -2173,9 +2173,9 @@ func tanhF32Scalar(x float32) (out float32) {
 	v60 = float32(v54 * v59)
 	v61 = float32(v60 - float32(1.0))
 	v63 = v13 > float32(26.0)
-	v64 = selFloat32(v63, v61, v44)
+	v64 = sel(v63, v61, v44)
 	v66 = v13 == float32(0.0)
-	v67 = selFloat32(v66, v31, v64)
+	v67 = sel(v66, v31, v64)
 	v69 = float32(v67 + float32(2.0))
 	v70 = float32(v67 / v69)
 	v71 = uint32(math.Float32bits(v70))
@@ -2185,7 +2185,7 @@ func tanhF32Scalar(x float32) (out float32) {
 	v77 = v73 | v76
 	v78 = math.Float32frombits(uint32(v77))
 	v79 = x != x
-	v80 = selFloat32(v79, x, v78)
+	v80 = sel(v79, x, v78)
 	out = v80
 	return out
 }
@@ -2250,9 +2250,9 @@ func tanhF64Scalar(x float64) (out float64) {
 	v69 = float64(v64 * v68)
 	v70 = float64(v69 - float64(1.0))
 	v72 = v13 > float64(56.0)
-	v73 = selFloat64(v72, v70, v55)
+	v73 = sel(v72, v70, v55)
 	v75 = v13 == float64(0.0)
-	v76 = selFloat64(v75, v43, v73)
+	v76 = sel(v75, v43, v73)
 	v78 = float64(v76 + float64(2.0))
 	v79 = float64(v76 / v78)
 	v80 = uint64(math.Float64bits(v79))
@@ -2262,7 +2262,7 @@ func tanhF64Scalar(x float64) (out float64) {
 	v86 = v82 | v85
 	v87 = math.Float64frombits(uint64(v86))
 	v88 = x != x
-	v89 = selFloat64(v88, x, v87)
+	v89 = sel(v88, x, v87)
 	out = v89
 	return out
 }
@@ -2312,11 +2312,11 @@ func sigmoidF32Scalar(x float32) (out float32) {
 	v48 = math.Float32frombits(uint32(v47))
 	v49 = float32(v43 * v48)
 	v51 = x < float32(0.0)
-	v52 = selFloat32(v51, v49, float32(1.0))
+	v52 = sel(v51, v49, float32(1.0))
 	v53 = float32(float32(1.0) + v49)
 	v54 = float32(v52 / v53)
 	v55 = x != x
-	v56 = selFloat32(v55, x, v54)
+	v56 = sel(v55, x, v54)
 	out = v56
 	return out
 }
@@ -2372,11 +2372,11 @@ func sigmoidF64Scalar(x float64) (out float64) {
 	v58 = math.Float64frombits(uint64(v57))
 	v59 = float64(v54 * v58)
 	v61 = x < float64(0.0)
-	v62 = selFloat64(v61, v59, float64(1.0))
+	v62 = sel(v61, v59, float64(1.0))
 	v63 = float64(float64(1.0) + v59)
 	v64 = float64(v62 / v63)
 	v65 = x != x
-	v66 = selFloat64(v65, x, v64)
+	v66 = sel(v65, x, v64)
 	out = v66
 	return out
 }
@@ -2473,7 +2473,7 @@ b10:
 	v92 = v88 | v91
 	v93 = math.Float32frombits(uint32(v92))
 	v94 = x != x
-	v95 = selFloat32(v94, x, v93)
+	v95 = sel(v94, x, v93)
 	out = v95
 	return out
 }
@@ -2650,7 +2650,7 @@ b16:
 	v212 = v208 | v211
 	v213 = math.Float64frombits(uint64(v212))
 	v214 = x != x
-	v215 = selFloat64(v214, x, v213)
+	v215 = sel(v214, x, v213)
 	out = v215
 	return out
 }
@@ -2676,19 +2676,19 @@ func powF32Scalar(x, y float32) (out float32) {
 	v10 = float64(y)
 	v12 = v9 < float64(2.2250738585072014e-308)
 	v14 = float64(v9 * float64(1.8014398509481984e+16))
-	v15 = selFloat64(v12, v14, v9)
+	v15 = sel(v12, v14, v9)
 	v16 = uint64(math.Float64bits(v15))
 	v18 = v16 >> uint32(0x34)
 	v19 = int32(v18)
-	v22 = selInt32(v12, int32(1077), int32(1023))
+	v22 = sel(v12, int32(1077), int32(1023))
 	v23 = v19 - v22
 	v25 = v16 & uint64(0xfffffffffffff)
 	v27 = v25 | uint64(0x3ff0000000000000)
 	v28 = math.Float64frombits(uint64(v27))
 	v30 = v28 > float64(1.4142135623730951)
 	v32 = float64(v28 * float64(0.5))
-	v33 = selFloat64(v30, v32, v28)
-	v36 = selInt32(v30, int32(1), int32(0))
+	v33 = sel(v30, v32, v28)
+	v36 = sel(v30, int32(1), int32(0))
 	v37 = v23 + v36
 	v39 = float64(v33 - float64(1.0))
 	v41 = float64(float64(2.0) + v39)
@@ -2770,14 +2770,14 @@ func powF32Scalar(x, y float32) (out float32) {
 	v149 = v148 < int32(0)
 	v150 = v149 && v147
 	v151 = neg32(v135)
-	v152 = selFloat32(v150, v151, v135)
+	v152 = sel(v150, v151, v135)
 	v153 = y == float32(0.5)
 	v154 = float32(math.Sqrt(float64(x)))
-	v155 = selFloat32(v153, v154, v152)
+	v155 = sel(v153, v154, v152)
 	v157 = y == float32(-0.5)
 	v158 = float32(math.Sqrt(float64(x)))
 	v159 = float32(float32(1.0) / v158)
-	v160 = selFloat32(v157, v159, v155)
+	v160 = sel(v157, v159, v155)
 	v161 = x < float32(0.0)
 	v162 = neg32(math.Float32frombits(0x7f800000))
 	v163 = x > v162
@@ -2786,7 +2786,7 @@ func powF32Scalar(x, y float32) (out float32) {
 	v166 = v8 < math.Float32frombits(0x7f800000)
 	v167 = v165 && v166
 	v168 = v164 && v167
-	v170 = selFloat32(v168, math.Float32frombits(0x7fc00000), v160)
+	v170 = sel(v168, math.Float32frombits(0x7fc00000), v160)
 	v171 = v7 == float32(0.0)
 	v172 = v7 == math.Float32frombits(0x7f800000)
 	v173 = v171 || v172
@@ -2796,25 +2796,25 @@ func powF32Scalar(x, y float32) (out float32) {
 	v177 = y > float32(0.0)
 	v178 = v176 != v177
 	v179 = !v178
-	v180 = selFloat32(v179, math.Float32frombits(0x7f800000), float32(0.0))
+	v180 = sel(v179, math.Float32frombits(0x7f800000), float32(0.0))
 	v181 = neg32(v180)
-	v182 = selFloat32(v150, v181, v180)
-	v183 = selFloat32(v175, v182, v170)
+	v182 = sel(v150, v181, v180)
+	v183 = sel(v175, v182, v170)
 	v184 = v7 == float32(1.0)
 	v185 = v8 == math.Float32frombits(0x7f800000)
 	v186 = v184 && v185
-	v187 = selFloat32(v186, float32(1.0), v183)
+	v187 = sel(v186, float32(1.0), v183)
 	v188 = x != x
 	v189 = y != y
 	v190 = v188 || v189
 	v191 = float32(x + y)
-	v192 = selFloat32(v190, v191, v187)
+	v192 = sel(v190, v191, v187)
 	v193 = y == float32(1.0)
-	v194 = selFloat32(v193, x, v192)
+	v194 = sel(v193, x, v192)
 	v195 = y == float32(0.0)
 	v196 = x == float32(1.0)
 	v197 = v195 || v196
-	v198 = selFloat32(v197, float32(1.0), v194)
+	v198 = sel(v197, float32(1.0), v194)
 	out = v198
 	return out
 }
@@ -2839,19 +2839,19 @@ func powF64Scalar(x, y float64) (out float64) {
 	v8 = abs64(y)
 	v10 = v7 < float64(2.2250738585072014e-308)
 	v12 = float64(v7 * float64(1.8014398509481984e+16))
-	v13 = selFloat64(v10, v12, v7)
+	v13 = sel(v10, v12, v7)
 	v14 = uint64(math.Float64bits(v13))
 	v16 = v14 >> uint32(0x34)
 	v17 = int32(v16)
-	v20 = selInt32(v10, int32(1077), int32(1023))
+	v20 = sel(v10, int32(1077), int32(1023))
 	v21 = v17 - v20
 	v23 = v14 & uint64(0xfffffffffffff)
 	v25 = v23 | uint64(0x3ff0000000000000)
 	v26 = math.Float64frombits(uint64(v25))
 	v28 = v26 > float64(1.4142135623730951)
 	v30 = float64(v26 * float64(0.5))
-	v31 = selFloat64(v28, v30, v26)
-	v34 = selInt32(v28, int32(1), int32(0))
+	v31 = sel(v28, v30, v26)
+	v34 = sel(v28, int32(1), int32(0))
 	v35 = v21 + v34
 	v36 = float64(v31 - float64(1.0))
 	v37 = float64(v35)
@@ -2936,7 +2936,7 @@ func powF64Scalar(x, y float64) (out float64) {
 	v133 = fmin64(v131, float64(710.0))
 	v134 = abs64(v126)
 	v136 = v134 < float64(720.0)
-	v137 = selFloat64(v136, v129, float64(0.0))
+	v137 = sel(v136, v129, float64(0.0))
 	v139 = float64(v133 * float64(1.4426950408889634))
 	v140 = math.RoundToEven(v139)
 	v141 = neg64(v140)
@@ -2984,14 +2984,14 @@ func powF64Scalar(x, y float64) (out float64) {
 	v197 = v195 < int64(0)
 	v198 = v197 && v194
 	v199 = neg64(v183)
-	v200 = selFloat64(v198, v199, v183)
+	v200 = sel(v198, v199, v183)
 	v201 = y == float64(0.5)
 	v202 = math.Sqrt(x)
-	v203 = selFloat64(v201, v202, v200)
+	v203 = sel(v201, v202, v200)
 	v205 = y == float64(-0.5)
 	v206 = math.Sqrt(x)
 	v207 = float64(float64(1.0) / v206)
-	v208 = selFloat64(v205, v207, v203)
+	v208 = sel(v205, v207, v203)
 	v209 = x < float64(0.0)
 	v210 = neg64(math.Float64frombits(0x7ff0000000000000))
 	v211 = x > v210
@@ -3000,7 +3000,7 @@ func powF64Scalar(x, y float64) (out float64) {
 	v214 = v8 < math.Float64frombits(0x7ff0000000000000)
 	v215 = v213 && v214
 	v216 = v212 && v215
-	v218 = selFloat64(v216, math.Float64frombits(0x7ff8000000000001), v208)
+	v218 = sel(v216, math.Float64frombits(0x7ff8000000000001), v208)
 	v219 = v7 == float64(0.0)
 	v220 = v7 == math.Float64frombits(0x7ff0000000000000)
 	v221 = v219 || v220
@@ -3010,25 +3010,25 @@ func powF64Scalar(x, y float64) (out float64) {
 	v225 = y > float64(0.0)
 	v226 = v224 != v225
 	v227 = !v226
-	v228 = selFloat64(v227, math.Float64frombits(0x7ff0000000000000), float64(0.0))
+	v228 = sel(v227, math.Float64frombits(0x7ff0000000000000), float64(0.0))
 	v229 = neg64(v228)
-	v230 = selFloat64(v198, v229, v228)
-	v231 = selFloat64(v223, v230, v218)
+	v230 = sel(v198, v229, v228)
+	v231 = sel(v223, v230, v218)
 	v232 = v7 == float64(1.0)
 	v233 = v8 == math.Float64frombits(0x7ff0000000000000)
 	v234 = v232 && v233
-	v235 = selFloat64(v234, float64(1.0), v231)
+	v235 = sel(v234, float64(1.0), v231)
 	v236 = x != x
 	v237 = y != y
 	v238 = v236 || v237
 	v239 = float64(x + y)
-	v240 = selFloat64(v238, v239, v235)
+	v240 = sel(v238, v239, v235)
 	v241 = y == float64(1.0)
-	v242 = selFloat64(v241, x, v240)
+	v242 = sel(v241, x, v240)
 	v243 = y == float64(0.0)
 	v244 = x == float64(1.0)
 	v245 = v243 || v244
-	v246 = selFloat64(v245, float64(1.0), v242)
+	v246 = sel(v245, float64(1.0), v242)
 	out = v246
 	return out
 }
@@ -3051,35 +3051,35 @@ func atan2F32Scalar(x, y float32) (out float32) {
 	v6 = abs32(y)
 	v7 = abs32(x)
 	v8 = v7 > v6
-	v9 = selFloat32(v8, v6, v7)
-	v10 = selFloat32(v8, v7, v6)
+	v9 = sel(v8, v6, v7)
+	v10 = sel(v8, v7, v6)
 	v12 = v6 == math.Float32frombits(0x7f800000)
 	v13 = v7 == math.Float32frombits(0x7f800000)
 	v14 = v12 && v13
-	v15 = selFloat32(v14, float32(1.0), v9)
-	v16 = selFloat32(v14, float32(1.0), v10)
+	v15 = sel(v14, float32(1.0), v9)
+	v16 = sel(v14, float32(1.0), v10)
 	v18 = v16 > float32(1.329228e+36)
-	v20 = selFloat32(v18, float32(0.00390625), float32(1.0))
+	v20 = sel(v18, float32(0.00390625), float32(1.0))
 	v21 = float32(v15 * v20)
 	v22 = float32(v16 * v20)
 	v23 = v22 == float32(0.0)
-	v24 = selFloat32(v23, float32(1.0), v22)
+	v24 = sel(v23, float32(1.0), v22)
 	v25 = float32(v21 / v24)
 	v27 = v25 > float32(0.41421357)
 	v28 = float32(v21 - v24)
 	v29 = float32(v21 + v24)
 	v30 = float32(v28 / v29)
-	v31 = selFloat32(v27, v30, v25)
-	v32 = selFloat32(v27, float32(1.0), float32(0.0))
+	v31 = sel(v27, v30, v25)
+	v32 = sel(v27, float32(1.0), float32(0.0))
 	v34 = float32(float32(2.0) - v32)
-	v35 = selFloat32(v8, v34, v32)
-	v37 = selFloat32(v8, float32(-1.0), float32(1.0))
+	v35 = sel(v8, v34, v32)
+	v37 = sel(v8, float32(-1.0), float32(1.0))
 	v38 = int32(math.Float32bits(y))
 	v40 = v38 < int32(0)
 	v42 = float32(float32(4.0) - v35)
-	v43 = selFloat32(v40, v42, v35)
+	v43 = sel(v40, v42, v35)
 	v44 = neg32(v37)
-	v45 = selFloat32(v40, v44, v37)
+	v45 = sel(v40, v44, v37)
 	v46 = float32(v31 * v31)
 	v47 = float32(v45 * v31)
 	v48 = float32(v47 * v46)
@@ -3115,7 +3115,7 @@ func atan2F32Scalar(x, y float32) (out float32) {
 	v91 = x != x
 	v92 = v90 || v91
 	v93 = float32(y + x)
-	v94 = selFloat32(v92, v93, v89)
+	v94 = sel(v92, v93, v89)
 	out = v94
 	return out
 }
@@ -3138,35 +3138,35 @@ func atan2F64Scalar(x, y float64) (out float64) {
 	v6 = abs64(y)
 	v7 = abs64(x)
 	v8 = v7 > v6
-	v9 = selFloat64(v8, v6, v7)
-	v10 = selFloat64(v8, v7, v6)
+	v9 = sel(v8, v6, v7)
+	v10 = sel(v8, v7, v6)
 	v12 = v6 == math.Float64frombits(0x7ff0000000000000)
 	v13 = v7 == math.Float64frombits(0x7ff0000000000000)
 	v14 = v12 && v13
-	v15 = selFloat64(v14, float64(1.0), v9)
-	v16 = selFloat64(v14, float64(1.0), v10)
+	v15 = sel(v14, float64(1.0), v9)
+	v16 = sel(v14, float64(1.0), v10)
 	v18 = v16 > float64(1.0715086071862673e+301)
-	v20 = selFloat64(v18, float64(0.00390625), float64(1.0))
+	v20 = sel(v18, float64(0.00390625), float64(1.0))
 	v21 = float64(v15 * v20)
 	v22 = float64(v16 * v20)
 	v23 = v22 == float64(0.0)
-	v24 = selFloat64(v23, float64(1.0), v22)
+	v24 = sel(v23, float64(1.0), v22)
 	v25 = float64(v21 / v24)
 	v27 = v25 > float64(0.41421356237309503)
 	v28 = float64(v21 - v24)
 	v29 = float64(v21 + v24)
 	v30 = float64(v28 / v29)
-	v31 = selFloat64(v27, v30, v25)
-	v32 = selFloat64(v27, float64(1.0), float64(0.0))
+	v31 = sel(v27, v30, v25)
+	v32 = sel(v27, float64(1.0), float64(0.0))
 	v34 = float64(float64(2.0) - v32)
-	v35 = selFloat64(v8, v34, v32)
-	v37 = selFloat64(v8, float64(-1.0), float64(1.0))
+	v35 = sel(v8, v34, v32)
+	v37 = sel(v8, float64(-1.0), float64(1.0))
 	v38 = int64(math.Float64bits(y))
 	v40 = v38 < int64(0)
 	v42 = float64(float64(4.0) - v35)
-	v43 = selFloat64(v40, v42, v35)
+	v43 = sel(v40, v42, v35)
 	v44 = neg64(v37)
-	v45 = selFloat64(v40, v44, v37)
+	v45 = sel(v40, v44, v37)
 	v46 = float64(v31 * v31)
 	v47 = float64(v45 * v31)
 	v48 = float64(v47 * v46)
@@ -3213,7 +3213,7 @@ func atan2F64Scalar(x, y float64) (out float64) {
 	v113 = x != x
 	v114 = v112 || v113
 	v115 = float64(y + x)
-	v116 = selFloat64(v114, v115, v111)
+	v116 = sel(v114, v115, v111)
 	out = v116
 	return out
 }

@@ -326,7 +326,7 @@ func (w *goWriter) expr(in *ir.Instr) string {
 			return fmt.Sprintf("%s %s %s", a[0], op, a[1])
 		}
 	case ir.OpSelect:
-		return fmt.Sprintf("sel%s(%s, %s, %s)", goSelName(t), a[0], a[1], a[2])
+		return fmt.Sprintf("sel(%s, %s, %s)", a[0], a[1], a[2]) // operands are typed: constants too
 	case ir.OpBitcast:
 		switch {
 		case at == ir.F32:
@@ -353,8 +353,9 @@ func (w *goWriter) expr(in *ir.Instr) string {
 	return "0"
 }
 
-// goSelName names the select helper of a type.
-func goSelName(t ir.Type) string {
+// goCvtName names the saturating conversion helper to a type (cvtInt32's
+// Int32).
+func goCvtName(t ir.Type) string {
 	return strings.ToUpper(goTypes[t][:1]) + goTypes[t][1:]
 }
 
@@ -372,7 +373,7 @@ func (w *goWriter) cvt(in *ir.Instr, a string, from, to ir.Type) string {
 		if from == ir.F32 {
 			src = "float64(" + a + ")"
 		}
-		return fmt.Sprintf("cvt%s(%s(%s))", goSelName(to), goRound[in.Rnd], src)
+		return fmt.Sprintf("cvt%s(%s(%s))", goCvtName(to), goRound[in.Rnd], src)
 	case from == ir.F32 && to == ir.F64:
 		return fmt.Sprintf("float64(%s)", a)
 	case from == ir.F64 && to == ir.F32:
