@@ -1,111 +1,39 @@
-// This file implements the test harness: a grid-stride kernel that applies
-// one math function to a buffer, expanded and run on the IR interpreter
-// (in two halves on two goroutines), the Go reference of each function,
-// and the ULP distance.
+// This file implements the test harness: the kernel that applies one math
+// function to a buffer (internal/mathtest's), expanded and run on the IR
+// interpreter, the Go reference of each function, and the ULP distance.
 
 package mathlib
 
 import (
 	"math"
-	"sync"
 	"testing"
 
 	"github.com/fuseflow/fuseflow/codegen/ir"
+	"github.com/fuseflow/fuseflow/internal/mathtest"
 	"github.com/stretchr/testify/require"
 )
-
-// mathKernel builds out[i] = fn(x[i] [, y[i]]) over a grid-stride loop.
-func mathKernel(fn ir.MathFn, t ir.Type) *ir.Func {
-	f := ir.NewFunc("k_" + fn.String() + "_" + t.String())
-	ptr := ir.PtrTo(ir.SpaceGlobal, t)
-	x := f.AddParam("x", ptr)
-	var y *ir.Value
-	if fn.Arity() == 2 {
-		y = f.AddParam("y", ptr)
-	}
-	out := f.AddParam("out", ptr)
-	n := f.AddParam("n", ir.S32)
-	b := ir.NewBuilder(f)
-	b.GridStride(n, func(i *ir.Value) {
-		args := []*ir.Value{b.Load(b.Index(x, i))}
-		if y != nil {
-			args = append(args, b.Load(b.Index(y, i)))
-		}
-		b.Store(b.Index(out, i), b.Math(fn, args...))
-	})
-	b.Ret()
-	return f
-}
 
 // compileExpanded builds, expands and compiles the kernel of fn on t.
 func compileExpanded(t testing.TB, fn ir.MathFn, typ ir.Type) *ir.Program {
 	t.Helper()
-	f := mathKernel(fn, typ)
+	f := mathtest.Kernel(fn, typ)
 	require.NoError(t, Expand(f))
 	p, err := ir.Compile(f)
 	require.NoError(t, err, "%s.%s does not verify after Expand", fn, typ)
 	return p
 }
 
-// memOf stores float64 values as elements of type t.
-func memOf(t ir.Type, v []float64) *ir.Mem {
-	if t == ir.F32 {
-		s := make([]float32, len(v))
-		for i, x := range v {
-			s[i] = float32(x)
-		}
-		return ir.MemOf(s)
-	}
-	return ir.MemOf(v)
-}
-
-// viewOf reads a buffer of type t as float64 values.
-func viewOf(t ir.Type, m *ir.Mem) []float64 {
-	if t == ir.F32 {
-		s := ir.View[float32](m)
-		out := make([]float64, len(s))
-		for i, x := range s {
-			out[i] = float64(x)
-		}
-		return out
-	}
-	return ir.View[float64](m)
-}
-
-// runKernel runs p over xs (and ys for two-operand functions) and returns
-// the results, splitting the work in two concurrent runs.
+// runKernel runs p over xs (and ys for two-operand functions), rounded to
+// typ, and returns the results.
 func runKernel(t testing.TB, p *ir.Program, typ ir.Type, xs, ys []float64) []float64 {
 	t.Helper()
-	n := len(xs)
-	out := make([]float64, n)
-	const parts = 2
-	var wg sync.WaitGroup
-	errs := make([]error, parts)
-	for k := 0; k < parts; k++ {
-		lo, hi := k*n/parts, (k+1)*n/parts
-		if lo == hi {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			m := hi - lo
-			args := []any{memOf(typ, xs[lo:hi])}
-			if ys != nil {
-				args = append(args, memOf(typ, ys[lo:hi]))
-			}
-			om := ir.NewMem(m * typ.Size())
-			args = append(args, om, m)
-			blocks := min((m+255)/256, 64)
-			errs[k] = p.Run(ir.Config{Grid: [3]int{blocks}, Block: [3]int{256}}, args...)
-			copy(out[lo:hi], viewOf(typ, om))
-		}()
+	var yb []uint64
+	if ys != nil {
+		yb = mathtest.Bits(typ, ys)
 	}
-	wg.Wait()
-	for _, err := range errs {
-		require.NoError(t, err)
-	}
-	return out
+	out, err := mathtest.Run(p, typ, mathtest.Bits(typ, xs), yb)
+	require.NoError(t, err)
+	return mathtest.Values(typ, out)
 }
 
 // goRef is each function in float64 with Go's math package.
@@ -185,23 +113,6 @@ func reference(fn ir.MathFn, t ir.Type, x, y float64) float64 {
 	return r
 }
 
-// ordered maps a float of type t to an integer that counts representable
-// values, so that the difference of two is their distance in ulps.
-func ordered(t ir.Type, v float64) int64 {
-	if t == ir.F32 {
-		b := int64(math.Float32bits(float32(v)))
-		if b&(1<<31) != 0 {
-			return -(b & (1<<31 - 1))
-		}
-		return b
-	}
-	b := math.Float64bits(v)
-	if b>>63 != 0 {
-		return -int64(b &^ (1 << 63))
-	}
-	return int64(b)
-}
-
 // ulpDist returns the distance of got from want in ulps of type t: 0 when
 // both are NaN, +Inf when exactly one is.
 func ulpDist(t ir.Type, got, want float64) float64 {
@@ -212,9 +123,5 @@ func ulpDist(t ir.Type, got, want float64) float64 {
 	case gn || wn:
 		return math.Inf(1)
 	}
-	d := ordered(t, got) - ordered(t, want)
-	if d < 0 {
-		d = -d
-	}
-	return float64(d)
+	return float64(mathtest.ULPs(t, got, want))
 }
