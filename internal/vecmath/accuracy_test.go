@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fuseflow/fuseflow/codegen/ir"
+	"github.com/fuseflow/fuseflow/internal/mathtest"
 )
 
 // ulpBound is the ULP.md bound of each function and type.
@@ -53,29 +54,6 @@ var goMath = map[ir.MathFn]func(x, y float64) float64{
 	ir.MathSqrt: func(x, _ float64) float64 { return math.Sqrt(x) }, ir.MathFloor: func(x, _ float64) float64 { return math.Floor(x) },
 	ir.MathCeil: func(x, _ float64) float64 { return math.Ceil(x) }, ir.MathRoundEven: func(x, _ float64) float64 { return math.RoundToEven(x) },
 	ir.MathTrunc: func(x, _ float64) float64 { return math.Trunc(x) },
-}
-
-// ulps returns the distance of a from b in representable values of typ.
-func ulps(typ ir.Type, a, b float64) int64 {
-	ord := func(v float64) int64 {
-		if typ == ir.F32 {
-			u := int64(math.Float32bits(float32(v)))
-			if u&(1<<31) != 0 {
-				return -(u & (1<<31 - 1))
-			}
-			return u
-		}
-		u := math.Float64bits(v)
-		if u>>63 != 0 {
-			return -int64(u &^ (1 << 63))
-		}
-		return int64(u)
-	}
-	d := ord(a) - ord(b)
-	if d < 0 {
-		return -d
-	}
-	return d
 }
 
 func TestAccuracy(t *testing.T) {
@@ -150,8 +128,8 @@ func TestAccuracy(t *testing.T) {
 			if math.IsNaN(want) {
 				continue
 			}
-			worst = max(worst, ulps(typ, g, want))
-			if d := ulps(typ, g, want); d > bound {
+			worst = max(worst, mathtest.ULPs(typ, g, want))
+			if d := mathtest.ULPs(typ, g, want); d > bound {
 				t.Errorf("%s(%v, %v) got:%v want:%v (%d ulps, bound %d)", e.name(), x, y, g, want, d, bound)
 				break
 			}

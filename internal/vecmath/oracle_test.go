@@ -14,6 +14,7 @@ import (
 
 	"github.com/fuseflow/fuseflow/codegen/ir"
 	"github.com/fuseflow/fuseflow/codegen/mathlib"
+	"github.com/fuseflow/fuseflow/internal/mathtest"
 )
 
 // mathFnOf returns the IR function of a name.
@@ -35,24 +36,7 @@ func oracle(t testing.TB, fn ir.MathFn, typ ir.Type) *ir.Program {
 	if p, ok := oracles.Load(key); ok {
 		return p.(*ir.Program)
 	}
-	f := ir.NewFunc("oracle_" + fn.String())
-	ptr := ir.PtrTo(ir.SpaceGlobal, typ)
-	x := f.AddParam("x", ptr)
-	var y *ir.Value
-	if fn.Arity() == 2 {
-		y = f.AddParam("y", ptr)
-	}
-	out := f.AddParam("out", ptr)
-	n := f.AddParam("n", ir.S32)
-	b := ir.NewBuilder(f)
-	b.GridStride(n, func(i *ir.Value) {
-		args := []*ir.Value{b.Load(b.Index(x, i))}
-		if y != nil {
-			args = append(args, b.Load(b.Index(y, i)))
-		}
-		b.Store(b.Index(out, i), b.Math(fn, args...))
-	})
-	b.Ret()
+	f := mathtest.Kernel(fn, typ)
 	if err := mathlib.Expand(f); err != nil {
 		t.Fatal(err)
 	}
@@ -66,54 +50,11 @@ func oracle(t testing.TB, fn ir.MathFn, typ ir.Type) *ir.Program {
 
 // runOracle returns the interpreter's results (as bits) for xs (and ys).
 func runOracle(t testing.TB, fn ir.MathFn, typ ir.Type, xs, ys []uint64) []uint64 {
-	p := oracle(t, fn, typ)
-	n := len(xs)
-	const parts = 2
-	out := make([]uint64, n)
-	var wg sync.WaitGroup
-	errs := make([]error, parts)
-	for k := 0; k < parts; k++ {
-		lo, hi := k*n/parts, (k+1)*n/parts
-		if lo == hi {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			args := []any{memOf(typ, xs[lo:hi])}
-			if ys != nil {
-				args = append(args, memOf(typ, ys[lo:hi]))
-			}
-			om := ir.NewMem((hi - lo) * typ.Size())
-			args = append(args, om, hi-lo)
-			errs[k] = p.Run(ir.Config{Grid: [3]int{min((hi-lo+255)/256, 32)}, Block: [3]int{256}}, args...)
-			if typ == ir.F32 {
-				for i, v := range ir.View[uint32](om) {
-					out[lo+i] = uint64(v)
-				}
-			} else {
-				copy(out[lo:hi], ir.View[uint64](om))
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
+	out, err := mathtest.Run(oracle(t, fn, typ), typ, xs, ys)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return out
-}
-
-func memOf(typ ir.Type, bits []uint64) *ir.Mem {
-	if typ == ir.F32 {
-		s := make([]uint32, len(bits))
-		for i, b := range bits {
-			s[i] = uint32(b)
-		}
-		return ir.MemOf(s)
-	}
-	return ir.MemOf(append([]uint64(nil), bits...))
 }
 
 // specials returns the special and edge values of every function for
