@@ -136,22 +136,50 @@ func chain(n int) (out, x, y *graph.Node) {
 	return graph.Binary(graph.OpAdd, s, m), x, y
 }
 
+// request returns newRequest's request; the test's cleanup releases its
+// tensors.
 func request(t *testing.T, mem memory.Allocator, out *graph.Node, ins ...*graph.Node) *exec.Request {
-	req := &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{}, Alloc: mem}
-	for _, n := range ins {
-		v, err := exec.NewTensor(mem, n.DType(), n.Shape())
-		require.NoError(t, err)
-		t.Cleanup(v.Release)
-		req.Bound[n] = v
-	}
+	req, release, err := newRequest(mem, out, ins...)
+	require.NoError(t, err)
+	t.Cleanup(release)
 	return req
 }
 
-func TestRunnerLiveness(t *testing.T) {
+// newRequest returns a request for out with a new tensor from mem bound
+// to each of ins, and the function that releases them; on an error it
+// releases what it allocated.
+func newRequest(mem memory.Allocator, out *graph.Node, ins ...*graph.Node) (*exec.Request, func(), error) {
+	req := &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{}, Alloc: mem}
+	var made []*exec.Tensor // what is released, whatever the test binds instead
+	release := func() {
+		for _, v := range made {
+			v.Release()
+		}
+	}
+	for _, n := range ins {
+		v, err := exec.NewTensor(mem, n.DType(), n.Shape())
+		if err != nil {
+			release()
+			return nil, nil, err
+		}
+		made = append(made, v)
+		req.Bound[n] = v
+	}
+	return req, release, nil
+}
+
+// newRunner returns a runner with a cache of size plans over a fake
+// target that fails at kernel failAt (-1: never), and a checked allocator
+// that must be empty when the test ends.
+func newRunner(t *testing.T, failAt, size int) (*Runner, *fakeTarget, *memory.CheckedAllocator) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	t.Cleanup(func() { mem.AssertSize(t, 0) })
-	ft := &fakeTarget{failAt: -1}
-	r := New(ft, 4)
+	ft := &fakeTarget{failAt: failAt}
+	return New(ft, size), ft, mem
+}
+
+func TestRunnerLiveness(t *testing.T) {
+	r, ft, mem := newRunner(t, -1, 4)
 	out, x, y := chain(8)
 	req := request(t, mem, out, x, y)
 	res, err := r.Eval(context.Background(), req)
@@ -204,10 +232,7 @@ func slicesWithout(log []string, _ string, n int) []string {
 }
 
 func TestRunnerErrorsGiveBack(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	t.Cleanup(func() { mem.AssertSize(t, 0) })
-	ft := &fakeTarget{failAt: 0}
-	r := New(ft, 4)
+	r, ft, mem := newRunner(t, 0, 4)
 	out, x, y := chain(8)
 	res, err := r.Eval(context.Background(), request(t, mem, out, x, y))
 	require.ErrorContains(t, err, "kernel failed")
@@ -227,10 +252,7 @@ func TestRunnerErrorsGiveBack(t *testing.T) {
 }
 
 func TestCacheHitsOnNewNodes(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	t.Cleanup(func() { mem.AssertSize(t, 0) })
-	ft := &fakeTarget{failAt: -1}
-	r := New(ft, 2)
+	r, ft, mem := newRunner(t, -1, 2)
 	eval := func(n int) {
 		out, x, y := chain(n)
 		res, err := r.Eval(context.Background(), request(t, mem, out, x, y))
@@ -254,10 +276,7 @@ func TestCacheHitsOnNewNodes(t *testing.T) {
 }
 
 func TestCacheWarmIndex(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	t.Cleanup(func() { mem.AssertSize(t, 0) })
-	ft := &fakeTarget{failAt: -1}
-	r := New(ft, 4)
+	r, _, mem := newRunner(t, -1, 4)
 	out, x, y := chain(4)
 	req := request(t, mem, out, x, y)
 	for range 3 {
@@ -284,19 +303,12 @@ func TestCacheWarmIndex(t *testing.T) {
 // TestCacheKeepsNoNodes: once a request is gone its graph is collected,
 // though its plan stays cached.
 func TestCacheKeepsNoNodes(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	t.Cleanup(func() { mem.AssertSize(t, 0) })
-	ft := &fakeTarget{failAt: -1}
-	r := New(ft, 4)
+	r, _, mem := newRunner(t, -1, 4)
 	wx := func() weak.Pointer[graph.Node] {
 		out, x, y := chain(4)
-		req := &exec.Request{Outputs: []*graph.Node{out}, Alloc: mem, Bound: map[*graph.Node]*exec.Tensor{}}
-		for _, n := range []*graph.Node{x, y} {
-			v, err := exec.NewTensor(mem, n.DType(), n.Shape())
-			require.NoError(t, err)
-			defer v.Release()
-			req.Bound[n] = v
-		}
+		req, release, err := newRequest(mem, out, x, y)
+		require.NoError(t, err)
+		defer release()
 		res, err := r.Eval(context.Background(), req)
 		require.NoError(t, err)
 		res[0].Release()
@@ -310,25 +322,18 @@ func TestCacheKeepsNoNodes(t *testing.T) {
 }
 
 func TestCacheConcurrent(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	t.Cleanup(func() { mem.AssertSize(t, 0) })
-	ft := &fakeTarget{failAt: -1}
-	r := New(ft, 4)
+	r, ft, mem := newRunner(t, -1, 4)
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
 			for range 20 {
 				out, x, y := chain(8)
-				req := &exec.Request{Outputs: []*graph.Node{out}, Alloc: mem, Bound: map[*graph.Node]*exec.Tensor{}}
-				for _, n := range []*graph.Node{x, y} {
-					v, err := exec.NewTensor(mem, n.DType(), n.Shape())
-					if err != nil {
-						t.Error(err)
-						return
-					}
-					defer v.Release()
-					req.Bound[n] = v
+				req, release, err := newRequest(mem, out, x, y)
+				if err != nil {
+					t.Error(err)
+					return
 				}
+				defer release()
 				res, err := r.Eval(context.Background(), req)
 				if err != nil {
 					t.Error(err)
