@@ -70,15 +70,19 @@ func gridSum(w io.Writer) error {
 	return check(w, total, array.FromSlice(array.Default(), x).Sum(), 0)
 }
 
-// randomMatrix returns m×n uniform values in [0, 1) from seed.
-func randomMatrix(seed uint64, m, n int) []float32 {
+// random returns n values drawn with draw from a generator seeded with
+// seed.
+func random(seed uint64, n int, draw func(*rand.Rand) float32) []float32 {
 	r := rand.New(rand.NewPCG(seed, 1))
-	s := make([]float32, m*n)
+	s := make([]float32, n)
 	for i := range s {
-		s[i] = r.Float32()
+		s[i] = draw(r)
 	}
 	return s
 }
+
+// randomMatrix returns m×n uniform values in [0, 1) from seed.
+func randomMatrix(seed uint64, m, n int) []float32 { return random(seed, m*n, (*rand.Rand).Float32) }
 
 // matmulCheck compares c with the lazy product of a and b.
 func matmulCheck(w io.Writer, a, b, c []float32, m, k, n int) error {
@@ -103,11 +107,7 @@ func naiveMatMul(w io.Writer) error {
 // threshold zeroes the elements of a random vector not above 0.5.
 func threshold(w io.Writer) error {
 	const n = 1024
-	r := rand.New(rand.NewPCG(3, 1))
-	x := make([]float32, n)
-	for i := range x {
-		x[i] = r.Float32()
-	}
+	x := random(3, n, (*rand.Rand).Float32)
 	out := make([]float32, n)
 	const threads = 256
 	if err := ThresholdKernel.Launch(kernel.Launch1D(blocks(n, threads), threads), x, float32(0.5), out); err != nil {
@@ -141,11 +141,7 @@ func tiledMatMul(w io.Writer) error {
 // windowMax takes the maximum of each window of 4 elements.
 func windowMax(w io.Writer) error {
 	const n = 1000
-	r := rand.New(rand.NewPCG(6, 1))
-	x := make([]float32, n)
-	for i := range x {
-		x[i] = float32(r.NormFloat64())
-	}
+	x := random(6, n, func(r *rand.Rand) float32 { return float32(r.NormFloat64()) })
 	out := make([]float32, n-window+1)
 	if err := WindowMaxKernel.ForAll(len(out), x, out); err != nil {
 		return err
@@ -181,11 +177,7 @@ func polynomial(w io.Writer) error {
 // block reduction.
 func sumSquares(w io.Writer) error {
 	const n = 100_000
-	r := rand.New(rand.NewPCG(7, 1))
-	x := make([]float32, n)
-	for i := range x {
-		x[i] = r.Float32()*2 - 1
-	}
+	x := random(7, n, func(r *rand.Rand) float32 { return r.Float32()*2 - 1 })
 	total := []float32{0}
 	const threads = 256
 	if err := SumSquaresKernel.Launch(kernel.Launch1D(32, threads), x, total); err != nil {
