@@ -55,15 +55,5 @@ func (b *Backend) CopyDevice(ctx context.Context, t *exec.Tensor) (*exec.Tensor,
 	if n > 0 {
 		err = b.ctx.MemcpyDtoDAsync(dst.Ptr(), src.Ptr()+drv.DevicePtr(lo*es), uint64(n), ln.stream)
 	}
-	if err == nil {
-		err = b.ctx.StreamSynchronize(ln.stream)
-	}
-	if err != nil {
-		dst.Release()
-		return nil, b.faulted(err, "copying on the device", "")
-	}
-	b.pool.StreamDone(ln.stream)
-	l := t.Layout.Clone()
-	l.Offset -= lo
-	return &exec.Tensor{Dev: dst, Layout: l}, nil
+	return b.landed(ln, dst, t, lo, err, "copying on the device")
 }

@@ -131,14 +131,25 @@ func (b *Backend) ToDevice(ctx context.Context, t *exec.Tensor) (*exec.Tensor, e
 	if err != nil {
 		return nil, b.faulted(err, "copying to the device", "")
 	}
-	if err := b.ctx.StreamSynchronize(ln.stream); err != nil {
-		buf.Release()
-		return nil, b.faulted(err, "copying to the device", "")
+	return b.landed(ln, buf, t, lo, nil, "copying to the device")
+}
+
+// landed waits for the copy into dst queued on ln's stream, unless err
+// (queueing it failed) is not nil, and returns dst as a device tensor
+// with t's layout less lo elements of offset (dst holds t's elements from
+// lo on). On an error it releases dst and returns the error of what.
+func (b *Backend) landed(ln *lane, dst *Buffer, t *exec.Tensor, lo int, err error, what string) (*exec.Tensor, error) {
+	if err == nil {
+		err = b.ctx.StreamSynchronize(ln.stream)
+	}
+	if err != nil {
+		dst.Release()
+		return nil, b.faulted(err, what, "")
 	}
 	b.pool.StreamDone(ln.stream)
 	l := t.Layout.Clone()
 	l.Offset -= lo
-	return &exec.Tensor{Dev: buf, Layout: l}, nil
+	return &exec.Tensor{Dev: dst, Layout: l}, nil
 }
 
 // deviceBuffer returns t's device buffer, checking that it belongs to
