@@ -260,15 +260,7 @@ func lenOf(rv reflect.Value) int {
 
 // CopyIn copies host slice src into dst.
 func (d *kernelDevice) CopyIn(dst kernel.Buffer, src any) error {
-	kb, p, err := d.own(dst)
-	if err != nil {
-		return err
-	}
-	b, err := hostBytes(src, kb.typ, kb.n)
-	if err != nil {
-		return fmt.Errorf("cuda: CopyIn: %w", err)
-	}
-	return d.withLane(context.Background(), "copying to a kernel buffer", func(ln *lane) error {
+	return d.hostCopy("CopyIn", "copying to a kernel buffer", dst, src, func(ln *lane, p drv.DevicePtr, b []byte) error {
 		if err := d.b.copyIn(ln, p, b); err != nil {
 			return err
 		}
@@ -278,17 +270,24 @@ func (d *kernelDevice) CopyIn(dst kernel.Buffer, src any) error {
 
 // CopyOut copies src into host slice dst.
 func (d *kernelDevice) CopyOut(dst any, src kernel.Buffer) error {
-	kb, p, err := d.own(src)
+	return d.hostCopy("CopyOut", "copying from a kernel buffer", src, dst, func(ln *lane, p drv.DevicePtr, b []byte) error {
+		return d.b.copyOut(ln, b, p)
+	})
+}
+
+// hostCopy checks that buf is this device's and host a slice of its type
+// and length, then runs move on a lane with buf's address and host's
+// bytes; op names the method in errors, during the copy in driver errors.
+func (d *kernelDevice) hostCopy(op, during string, buf kernel.Buffer, host any, move func(ln *lane, p drv.DevicePtr, b []byte) error) error {
+	kb, p, err := d.own(buf)
 	if err != nil {
 		return err
 	}
-	b, err := hostBytes(dst, kb.typ, kb.n)
+	b, err := hostBytes(host, kb.typ, kb.n)
 	if err != nil {
-		return fmt.Errorf("cuda: CopyOut: %w", err)
+		return fmt.Errorf("cuda: %s: %w", op, err)
 	}
-	return d.withLane(context.Background(), "copying from a kernel buffer", func(ln *lane) error {
-		return d.b.copyOut(ln, b, p)
-	})
+	return d.withLane(context.Background(), during, func(ln *lane) error { return move(ln, p, b) })
 }
 
 // own returns buf as this device's buffer with its address.
