@@ -52,18 +52,26 @@ func (n *Node) String() string {
 	for _, x := range n.Args {
 		a = append(a, fmt.Sprintf("v%d", x.ID))
 	}
-	attr := ""
-	switch n.Op {
-	case ir.OpCmp:
-		attr = "." + n.Cmp.String()
-	case ir.OpMath:
-		attr = "." + n.Fn.String()
-	case ir.OpCvt:
-		if n.Rnd != ir.RndDefault {
-			attr = "." + n.Rnd.String()
-		}
+	attr := n.attr()
+	if n.Op == ir.OpCvt && n.Rnd == ir.RndDefault {
+		attr = "" // the usual rounding goes unsaid
 	}
 	return fmt.Sprintf("v%d = %s%s %s :%s", n.ID, n.Op, attr, strings.Join(a, ", "), n.Type)
+}
+
+// attr returns the suffix of n's operation that its attribute adds: the
+// comparison, the math function or the conversion's rounding (".lt",
+// ".exp"); "" for operations without one.
+func (n *Node) attr() string {
+	switch n.Op {
+	case ir.OpCmp:
+		return "." + n.Cmp.String()
+	case ir.OpMath:
+		return "." + n.Fn.String()
+	case ir.OpCvt:
+		return "." + n.Rnd.String()
+	}
+	return ""
 }
 
 // Program is a flat program: Nodes in an order where arguments come
@@ -396,16 +404,7 @@ func (p *Program) Census() []string {
 		for _, a := range n.Args {
 			ts = append(ts, a.Type.String())
 		}
-		attr := ""
-		switch n.Op {
-		case ir.OpCmp:
-			attr = "." + n.Cmp.String()
-		case ir.OpMath:
-			attr = "." + n.Fn.String()
-		case ir.OpCvt:
-			attr = "." + n.Rnd.String()
-		}
-		set[fmt.Sprintf("%s%s %s -> %s", n.Op, attr, strings.Join(ts, ","), n.Type)] = true
+		set[fmt.Sprintf("%s%s %s -> %s", n.Op, n.attr(), strings.Join(ts, ","), n.Type)] = true
 	}
 	var out []string
 	for s := range set {
