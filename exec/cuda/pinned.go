@@ -190,11 +190,7 @@ func (a *PinnedAllocator) release(b pinnedBlock) {
 // Trim frees every cached block and returns the bytes freed.
 func (a *PinnedAllocator) Trim() int64 {
 	a.mu.Lock()
-	var blocks []pinnedBlock
-	for c, l := range a.free {
-		blocks = append(blocks, l...)
-		delete(a.free, c)
-	}
+	blocks := drainClasses(a.free)
 	var n int64
 	for _, b := range blocks {
 		n += int64(b.class)

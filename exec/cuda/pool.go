@@ -299,21 +299,14 @@ func (p *Pool) put(b block, s drv.Stream) {
 func (p *Pool) StreamDone(s drv.Stream) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for c, l := range p.pending[s] {
-		p.free[c] = append(p.free[c], l...)
-		delete(p.pending[s], c)
-	}
+	moveClasses(p.free, p.pending[s])
 }
 
 // Trim frees every cached block no stream is using back to the driver and
 // returns the bytes freed. Blocks still pending on a running stream stay.
 func (p *Pool) Trim() int64 {
 	p.mu.Lock()
-	var blocks []block
-	for c, l := range p.free {
-		blocks = append(blocks, l...)
-		delete(p.free, c)
-	}
+	blocks := drainClasses(p.free)
 	var n int64
 	for _, b := range blocks {
 		n += b.class
@@ -374,10 +367,8 @@ func (p *Pool) Stats() PoolStats {
 // It reports the bytes still live.
 func (p *Pool) close() int64 {
 	p.mu.Lock()
-	for s := range p.pending {
-		for c, l := range p.pending[s] {
-			p.free[c] = append(p.free[c], l...)
-		}
+	for s, l := range p.pending {
+		moveClasses(p.free, l)
 		delete(p.pending, s)
 	}
 	p.mu.Unlock()
@@ -390,4 +381,24 @@ func (p *Pool) close() int64 {
 		p.timer = nil
 	}
 	return p.stats.Live
+}
+
+// drainClasses empties free, lists of blocks by size class, and returns
+// the blocks it held.
+func drainClasses[C comparable, B any](free map[C][]B) []B {
+	var out []B
+	for _, l := range free {
+		out = append(out, l...)
+	}
+	clear(free)
+	return out
+}
+
+// moveClasses appends the lists of src, blocks by size class, to those of
+// dst and empties src.
+func moveClasses[C comparable, B any](dst, src map[C][]B) {
+	for c, l := range src {
+		dst[c] = append(dst[c], l...)
+	}
+	clear(src)
 }
