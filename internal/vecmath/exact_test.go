@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"testing"
+	"unsafe"
 
 	"github.com/fuseflow/fuseflow/codegen/ir"
 )
@@ -61,58 +62,49 @@ func (e kernelEntry) name() string {
 // runBits runs the entry's kernel on path p over inputs given as bits
 // and returns the results as bits; inPlace writes over the first operand.
 func (e kernelEntry) runBits(p path, xs, ys []uint64, inPlace bool) []uint64 {
-	out := make([]uint64, len(xs))
-	switch {
-	case e.k1f32 != nil || e.k2f32 != nil:
-		x, y := f32s(xs), f32s(ys)
-		d := make([]float32, len(xs))
-		if inPlace {
-			d = x
-		}
-		if e.k1f32 != nil {
-			e.k1f32.runOn(p, d, x)
+	if e.k1f32 != nil || e.k2f32 != nil {
+		return runBitsOf(p, e.k1f32, e.k2f32, xs, ys, inPlace)
+	}
+	return runBitsOf(p, e.k1f64, e.k2f64, xs, ys, inPlace)
+}
+
+// runBitsOf is runBits for the kernel of element type T: k1, or k2 when
+// k1 is nil.
+func runBitsOf[T float32 | float64](p path, k1 *kernel1[T], k2 *kernel2[T], xs, ys []uint64, inPlace bool) []uint64 {
+	x, y := fromBits[T](xs), fromBits[T](ys)
+	d := make([]T, len(xs))
+	if inPlace {
+		d = x
+	}
+	if k1 != nil {
+		k1.runOn(p, d, x)
+	} else {
+		k2.runOn(p, d, x, y)
+	}
+	out := make([]uint64, len(d))
+	for i, v := range d {
+		if unsafe.Sizeof(v) == 4 {
+			out[i] = uint64(math.Float32bits(float32(v)))
 		} else {
-			e.k2f32.runOn(p, d, x, y)
-		}
-		for i, v := range d {
-			out[i] = uint64(math.Float32bits(v))
-		}
-	default:
-		x, y := f64s(xs), f64s(ys)
-		d := make([]float64, len(xs))
-		if inPlace {
-			d = x
-		}
-		if e.k1f64 != nil {
-			e.k1f64.runOn(p, d, x)
-		} else {
-			e.k2f64.runOn(p, d, x, y)
-		}
-		for i, v := range d {
-			out[i] = math.Float64bits(v)
+			out[i] = math.Float64bits(float64(v))
 		}
 	}
 	return out
 }
 
-func f32s(b []uint64) []float32 {
+// fromBits returns the values of type T whose bits are b (float32's in
+// the low 32), nil for nil.
+func fromBits[T float32 | float64](b []uint64) []T {
 	if b == nil {
 		return nil
 	}
-	s := make([]float32, len(b))
+	s := make([]T, len(b))
 	for i, v := range b {
-		s[i] = math.Float32frombits(uint32(v))
-	}
-	return s
-}
-
-func f64s(b []uint64) []float64 {
-	if b == nil {
-		return nil
-	}
-	s := make([]float64, len(b))
-	for i, v := range b {
-		s[i] = math.Float64frombits(v)
+		if unsafe.Sizeof(s[i]) == 4 {
+			s[i] = T(math.Float32frombits(uint32(v)))
+		} else {
+			s[i] = T(math.Float64frombits(v))
+		}
 	}
 	return s
 }
