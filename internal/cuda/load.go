@@ -116,25 +116,23 @@ func VersionString(v int) string {
 // ErrorName returns the driver's name for code (cuGetErrorName), such as
 // CUDA_ERROR_OUT_OF_MEMORY. It fails with an *Error for a code the driver
 // does not recognize; Result.String names it from the package's table.
-func (d *Driver) ErrorName(code Result) (string, error) {
-	var p *byte
-	r, _, _ := purego.SyscallN(d.fn[fnGetErrorName], uintptr(code), uintptr(unsafe.Pointer(&p)))
-	if r := Result(int32(r)); r != ResultSuccess {
-		return "", &Error{Code: r, Name: r.String(), Description: r.Description(),
-			Call: fnNames[fnGetErrorName] + "(" + strconv.Itoa(int(code)) + ")"}
-	}
-	return goString(p), nil
-}
+func (d *Driver) ErrorName(code Result) (string, error) { return d.errorText(fnGetErrorName, code) }
 
 // ErrorString returns the driver's description of code
 // (cuGetErrorString). It fails with an *Error for a code the driver does not
 // recognize; Result.Description describes it from the package's table.
 func (d *Driver) ErrorString(code Result) (string, error) {
+	return d.errorText(fnGetErrorString, code)
+}
+
+// errorText returns the string that fn, cuGetErrorName or
+// cuGetErrorString, gives for code.
+func (d *Driver) errorText(fn int, code Result) (string, error) {
 	var p *byte
-	r, _, _ := purego.SyscallN(d.fn[fnGetErrorString], uintptr(code), uintptr(unsafe.Pointer(&p)))
+	r, _, _ := purego.SyscallN(d.fn[fn], uintptr(code), uintptr(unsafe.Pointer(&p)))
 	if r := Result(int32(r)); r != ResultSuccess {
 		return "", &Error{Code: r, Name: r.String(), Description: r.Description(),
-			Call: fnNames[fnGetErrorString] + "(" + strconv.Itoa(int(code)) + ")"}
+			Call: fnNames[fn] + "(" + strconv.Itoa(int(code)) + ")"}
 	}
 	return goString(p), nil
 }
