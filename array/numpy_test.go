@@ -773,6 +773,9 @@ func npRangeArg(v any) (graph.Range, error) {
 // step applies one step to x.
 func (r *npRunner) step(x *array.Array, st []any) (*array.Array, error) {
 	name, args := st[0].(string), st[1:]
+	if f, ok := npIndexSteps[name]; ok {
+		return f(r, x, args)
+	}
 	if f, ok := npUnaryOps[name]; ok {
 		return f(x), nil
 	}

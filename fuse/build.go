@@ -255,6 +255,8 @@ func (p *planner) run() (*Plan, error) {
 			err = p.buildCall(i)
 		case graph.ClassScan:
 			err = p.buildScan(i)
+		case graph.ClassIndex:
+			err = p.buildIndex(i)
 		default:
 			err = p.buildMapRoot(i)
 		}

@@ -43,6 +43,12 @@ func countBytes(pl *Plan, k *Kernel) {
 	for _, s := range k.Stores {
 		k.BytesWritten += distinct(k.Space, s.Strides) * int64(s.DType.Size())
 	}
+	if s := k.Index(); s != nil {
+		for _, a := range []IndexArg{s.X, s.Index, s.Updates} {
+			k.BytesRead += int64(a.Len) * int64(a.DType.Size())
+		}
+		k.BytesWritten += int64(s.Out.Len) * int64(s.Out.DType.Size())
+	}
 	if c := k.Call(); c != nil {
 		for _, a := range c.Args {
 			n := int64(a.Len) * int64(a.DType.Size())
@@ -128,8 +134,14 @@ func unfusedBytes(w *walk) int64 {
 					total += 2 * int64(x.Size()) * xs // BLAS needs a copy
 				}
 			}
+			if n.Op().Class() == graph.ClassIndex && !contiguousOver(x.Shape(), l.strides) {
+				total += 2 * int64(x.Size()) * xs // read whole and contiguous: a copy
+			}
 		}
 		total += int64(n.Size()) * ds
+		if isScatterOp(n.Op()) {
+			total += int64(n.Size()) * ds // the copy of the base, then the updates
+		}
 		lays[i] = contiguous
 	}
 	return total

@@ -97,7 +97,7 @@ func (p *planner) decide() {
 			continue
 		}
 		switch nd.Op().Class() {
-		case graph.ClassReduce, graph.ClassMatMul, graph.ClassConcat, graph.ClassCall, graph.ClassScan:
+		case graph.ClassReduce, graph.ClassMatMul, graph.ClassConcat, graph.ClassCall, graph.ClassScan, graph.ClassIndex:
 			p.mat[i] = true
 		}
 		if p.forced[i] {
@@ -116,6 +116,7 @@ func (p *planner) decide() {
 		}
 	}
 	p.markCallInputs()
+	p.markIndexInputs()
 	// Outputs lower in the graph first: an output that is a view of
 	// another output is then a view of that output's buffer. (The memo of
 	// viewOf starts again: materialized outputs change the bases.)
@@ -338,7 +339,7 @@ func transparent(nd *graph.Node) bool {
 func (p *planner) readSite(t *siteTable, c, j int) int {
 	cn := p.w.nodes[c]
 	switch cn.Op() {
-	case graph.OpConcat, graph.OpReshape, graph.OpCall:
+	case graph.OpConcat, graph.OpReshape, graph.OpCall, graph.OpScatter, graph.OpScatterAdd, graph.OpScatterMax:
 		// A Concat piece, the value under a materialized Reshape (see
 		// buildMapRoot) and a call's written argument are computed in a
 		// Map over their own shape.
@@ -359,7 +360,7 @@ func (p *planner) rootID(i int) string {
 	switch nd.Op().Class() {
 	case graph.ClassReduce:
 		return "r" + nd.Input(0).Shape().String() + axesString(nd.Attr().Axes)
-	case graph.ClassMatMul, graph.ClassConcat, graph.ClassCall, graph.ClassScan:
+	case graph.ClassMatMul, graph.ClassConcat, graph.ClassCall, graph.ClassScan, graph.ClassIndex:
 		return "k" + strconv.Itoa(i)
 	}
 	return "m" + nd.Shape().String()

@@ -41,6 +41,10 @@ type kbuild struct {
 	// writes.
 	call     *callBuild
 	callVals []int
+	// idx (KindIndex) is the indexing op; writes the values its kernel
+	// stores without a Store (its result).
+	idx    *indexBuild
+	writes []int
 }
 
 type memoKey struct {

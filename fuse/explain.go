@@ -16,6 +16,9 @@ func kernelName(k *Kernel) string {
 	if k.Call() != nil {
 		return "call_" + k.Call().Kernel.Name()
 	}
+	if s := k.Index(); s != nil {
+		return "index_" + strings.ToLower(s.Op.String())
+	}
 	parts := []string{k.Kind().String()}
 	seen := map[string]bool{}
 	for _, o := range k.Fused {
@@ -133,6 +136,9 @@ func ExplainFor(p *Plan, a Annotator) string {
 		if c := k.Call(); c != nil {
 			explainCall(&b, c)
 		}
+		if s := k.Index(); s != nil {
+			explainIndex(&b, s)
+		}
 		body, epi := k.Bodies()
 		for j := range body {
 			fmt.Fprintf(&b, "  %%%d = %s %v\n", j, instrString(&body[j]), body[j].DType)
@@ -214,6 +220,17 @@ func WriteDOT(w io.Writer, p *Plan) error {
 		}
 		if m := k.MatMul(); m != nil {
 			fmt.Fprintf(&b, "  buf%d -> k%dgemm;\n  buf%d -> k%dgemm;\n", m.A.Buffer, ki, m.B.Buffer, ki)
+		}
+		if s := k.Index(); s != nil {
+			fmt.Fprintf(&b, "  k%dindex [label=%q, shape=octagon];\n", ki, s.Op.String())
+			for _, a := range []IndexArg{s.X, s.Index, s.Updates} {
+				if a.Buffer != NoBuffer && a.Len > 0 {
+					fmt.Fprintf(&b, "  buf%d -> k%dindex;\n", a.Buffer, ki)
+				}
+			}
+			if s.Out.Buffer != NoBuffer {
+				fmt.Fprintf(&b, "  k%dindex -> buf%d [style=bold];\n", ki, s.Out.Buffer)
+			}
 		}
 		if c := k.Call(); c != nil {
 			fmt.Fprintf(&b, "  k%dcall [label=%q, shape=doubleoctagon];\n", ki, c.Kernel.Name())

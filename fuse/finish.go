@@ -100,6 +100,8 @@ func (p *planner) spec(kb *kbuild) Spec {
 		s := *kb.scan
 		s.Body, s.Epilogue = kb.body, kb.epi
 		return &s
+	case KindIndex:
+		return p.indexSpec(kb.idx)
 	}
 	panic(fmt.Sprintf("fuse: kernel of kind %v has no spec", kb.kind))
 }
@@ -107,7 +109,7 @@ func (p *planner) spec(kb *kbuild) Spec {
 // empty reports whether the kernel has no points to write. A Call
 // kernel is never empty: the kernel may fail, and that is its error.
 func (kb *kbuild) empty() bool {
-	if kb.kind == KindCall {
+	if kb.kind == KindCall || kb.kind == KindIndex {
 		return false
 	}
 	out := 1
@@ -156,6 +158,12 @@ func (p *planner) assignBuffers(pl *Plan) {
 				order = append(order, s.value)
 			}
 			touch(s.value, kb.index)
+		}
+		for _, v := range kb.writes {
+			if _, ok := first[v]; !ok {
+				order = append(order, v)
+			}
+			touch(v, kb.index)
 		}
 	}
 	for _, kb := range p.kernels {

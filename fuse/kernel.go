@@ -36,9 +36,14 @@ const (
 	// stores the values Stores name. It is a fusion boundary that still
 	// fuses elementwise work before and after the scan.
 	KindScan
+	// KindIndex gathers, compacts or scatters (see IndexSpec) over whole
+	// contiguous buffers; a fusion boundary like KindCall. Its Space is
+	// the result's shape, for Explain; it has no Operands, Body or
+	// Stores.
+	KindIndex
 )
 
-var kindNames = [...]string{KindMap: "map", KindReduce: "reduce", KindMatMul: "matmul", KindCall: "call", KindScan: "scan"}
+var kindNames = [...]string{KindMap: "map", KindReduce: "reduce", KindMatMul: "matmul", KindCall: "call", KindScan: "scan", KindIndex: "index"}
 
 // String returns "map", "reduce", "matmul", "call" or "scan".
 func (k Kind) String() string {
@@ -254,6 +259,8 @@ func (*MapSpec) isSpec()       {}
 func (*ReduceSpec) isSpec()    {}
 func (*MatMulSpec) isSpec()    {}
 func (*CallSpec) isSpec()      {}
+func (*IndexSpec) Kind() Kind  { return KindIndex }
+func (*IndexSpec) isSpec()     {}
 
 // CallSpec is the explicit kernel a Call kernel runs, with its
 // arguments in plan buffers and its launch geometry. The planner has
@@ -332,7 +339,7 @@ type Kernel struct {
 	Operands []Operand
 	Stores   []Store
 	// Spec is the kind's own part: *MapSpec, *ReduceSpec, *MatMulSpec,
-	// *CallSpec or *ScanSpec.
+	// *CallSpec, *ScanSpec or *IndexSpec.
 	Spec Spec
 	// Fused lists the graph ops this kernel computes, in body order
 	// (views included), for Explain.
@@ -365,6 +372,9 @@ func (k *Kernel) Call() *CallSpec { s, _ := k.Spec.(*CallSpec); return s }
 
 // Scan returns k's spec when k is a Scan kernel, else nil.
 func (k *Kernel) Scan() *ScanSpec { s, _ := k.Spec.(*ScanSpec); return s }
+
+// Index returns k's spec when k is an Index kernel, else nil.
+func (k *Kernel) Index() *IndexSpec { s, _ := k.Spec.(*IndexSpec); return s }
 
 // Bodies returns the scalar expression DAGs of k: the per-point body (a
 // Map's Body, a Reduce's prologue) and the per-output-point epilogue (a

@@ -85,7 +85,7 @@ func (w *walk) key(bound map[*graph.Node]graph.Layout) string {
 				num(int64(s.Step))
 				num(int64(s.Len))
 			}
-		case graph.ClassConcat, graph.ClassScan:
+		case graph.ClassConcat, graph.ClassScan, graph.ClassIndex:
 			num(int64(a.Axis))
 		case graph.ClassCall:
 			num(int64(a.Output))

@@ -120,6 +120,10 @@ func validKernel(p *Plan, ki int) error {
 		if err := validScan(k); err != nil {
 			return err
 		}
+	case KindIndex:
+		if err := validIndex(k, live); err != nil {
+			return err
+		}
 	default:
 		return fmt.Errorf("kind %v", k.Kind())
 	}

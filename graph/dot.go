@@ -57,7 +57,7 @@ func Label(n *Node) string {
 		extra = fmt.Sprintf(" %v", a.Perm)
 	case OpSlice:
 		extra = fmt.Sprintf(" %v", a.Slices)
-	case OpConcat:
+	case OpConcat, OpTake, OpTakeAlong, OpScatter, OpScatterAdd, OpScatterMax:
 		extra = fmt.Sprintf(" axis=%d", a.Axis)
 	case OpCall:
 		extra = fmt.Sprintf(" %s out=%d", a.Call.Name(), a.Output)

@@ -92,6 +92,13 @@ const (
 	OpCumProd
 	OpCumMax
 	OpCumMin
+	// Indexing: gathers, compaction and scatters (graph/index.go).
+	OpTake       // x along Attr.Axis at the elements of an index array
+	OpTakeAlong  // x along Attr.Axis at the index of the same point
+	OpNonzero    // row-major flat indices of the true elements; the count is the length
+	OpScatter    // base with updates written along Attr.Axis at indices (last wins)
+	OpScatterAdd // base with updates added along Attr.Axis at indices (repeats add)
+	OpScatterMax // base with the maximum of updates along Attr.Axis at indices
 	opEnd
 )
 
@@ -112,6 +119,7 @@ const (
 	ClassMatMul
 	ClassCall
 	ClassScan
+	ClassIndex
 )
 
 var opNames = [...]string{
@@ -131,6 +139,8 @@ var opNames = [...]string{
 	OpReshape: "Reshape", OpPermute: "Permute", OpBroadcast: "BroadcastTo", OpSlice: "Slice",
 	OpConcat: "Concat", OpCopy: "Contiguous", OpMatMul: "MatMul", OpCall: "Call",
 	OpCumSum: "CumSum", OpCumProd: "CumProd", OpCumMax: "CumMax", OpCumMin: "CumMin",
+	OpTake: "Take", OpTakeAlong: "TakeAlongAxis", OpNonzero: "Nonzero", OpScatter: "Scatter",
+	OpScatterAdd: "ScatterAdd", OpScatterMax: "ScatterMax",
 	opLeafEnd: "?", opUnaryEnd: "?", opBinaryEnd: "?", opReduceEnd: "?",
 }
 
@@ -178,6 +188,8 @@ func (o Op) Class() Class {
 		return ClassCall
 	case o >= OpCumSum && o <= OpCumMin:
 		return ClassScan
+	case o >= OpTake && o <= OpScatterMax:
+		return ClassIndex
 	}
 	return ClassInvalid
 }

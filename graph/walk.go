@@ -197,6 +197,8 @@ func recheck(n *Node) error {
 			}
 			r = outs[n.attr.Output]
 		}
+	case ClassIndex:
+		r = recheckIndex(n)
 	default:
 		// Views and reductions carry normalized attributes; check the
 		// invariants they promise.

@@ -337,6 +337,8 @@ def step(x, st, inputs):
         if args[0] is None:
             return SCAN_NP[name](x.ravel(), 0)
         return SCAN_NP[name](x, args[0])
+    if name in INDEX_STEPS:
+        return INDEX_STEPS[name](x, args, inputs)
     raise ValueError(name)
 
 
@@ -1133,9 +1135,123 @@ def gen_einsum():
     add_case("einsum/int32,float32", [a, b], [["Input", 0], ["Einsum", "ij,jk->ik", [{"in": 1}]]], "float64")
     nan = np.array([[1.0, float("nan")], [float("inf"), 2.0]])
     add_case("einsum/nan", [nan, np.eye(2)], [["Input", 0], ["Einsum", "ij,jk->ik", [{"in": 1}]]], "float64")
+# Indexing: Take, TakeAlongAxis, Mask, Nonzero, FlatNonzero, Put, Set,
+# ScatterAdd, ScatterMax, Bincount, Histogram. Put takes values that
+# broadcast to the indices (NumPy also repeats a short values array
+# cyclically; fuseflow does not, so no case does). Set, ScatterAdd and
+# ScatterMax are a[(:,)*axis + (idx,)] = v, np.add.at and np.maximum.at on
+# a copy.
+
+
+def np_updated(x, args, inputs, fn):
+    idx, v, axis = operand(args[0], inputs), operand(args[1], inputs), args[2]
+    c = x.copy()
+    key = tuple([slice(None)] * (axis % x.ndim) + [idx])
+    fn(c, key, np.asarray(v).astype(x.dtype))
+    return c
+
+
+def np_set(c, key, v):
+    c[key] = v
+
+
+def np_put(x, args, inputs):
+    idx, v = operand(args[0], inputs), operand(args[1], inputs)
+    c = x.copy()
+    np.put(c, idx, np.broadcast_to(np.asarray(v).astype(x.dtype), np.shape(idx)))
+    return c
+
+
+def np_bincount(x, args, inputs):
+    w = None if args[0] is None else operand(args[0], inputs)
+    return np.bincount(x, weights=w, minlength=args[1])
+
+
+def np_histogram(x, args, inputs, k):
+    rng = None if args[1] is None else (float(args[1][0]), float(args[1][1]))
+    return np.histogram(x, bins=args[0], range=rng)[k]
+
+
+INDEX_STEPS = {
+    "Take": lambda x, a, i: np.take(x, operand(a[0], i), axis=a[1]),
+    "TakeAlongAxis": lambda x, a, i: np.take_along_axis(x, operand(a[0], i), axis=a[1]),
+    "Mask": lambda x, a, i: x[operand(a[0], i)],
+    "Nonzero": lambda x, a, i: np.nonzero(x)[a[0]],
+    "FlatNonzero": lambda x, a, i: np.flatnonzero(x),
+    "Put": np_put,
+    "Set": lambda x, a, i: np_updated(x, a, i, np_set),
+    "ScatterAdd": lambda x, a, i: np_updated(x, a, i, np.add.at),
+    "ScatterMax": lambda x, a, i: np_updated(x, a, i, np.maximum.at),
+    "Bincount": np_bincount,
+    "Histogram": lambda x, a, i: np_histogram(x, a, i, 0),
+    "HistogramEdges": lambda x, a, i: np_histogram(x, a, i, 1),
+}
+
+
+def gen_index():
+    x34 = {d: arr(np.arange(12) * (1 if d != "bool" else 1) % (2 if d == "bool" else 100), d, (3, 4)) for d in DTYPES}
+    x34["float32"] = arr([0.5, -1.5, 2.0, float("nan"), 4.0, -0.0, 6.25, 7.0, 8.0, float("inf"), 10.0, 11.5],
+                         "float32", (3, 4))
+    x34["float64"] = x34["float32"].astype("float64") * 3.0
+    i4 = arr([2, -1, 0, 2], "int64")
+    i22 = arr([[1, -3], [0, 2]], "int32")
+    for d in DTYPES:
+        add_case("index/take/%s/axis0" % d, [x34[d], i4[:3]], [["Take", {"in": 1}, 0]])
+        add_case("index/take/%s/axis1" % d, [x34[d], i4], [["Take", {"in": 1}, 1]])
+        add_case("index/take/%s/idx2d" % d, [x34[d], i22], [["Take", {"in": 1}, -1]])
+        add_case("index/mask/%s" % d, [x34[d], arr(np.arange(12) % 3 == 1, "bool", (3, 4))], [["Mask", {"in": 1}]])
+        add_case("index/nonzero/%s" % d, [x34[d]], [["Nonzero", 1]])
+        add_case("index/flatnonzero/%s" % d, [x34[d]], [["FlatNonzero"]])
+        add_case("index/put/%s" % d, [x34[d], arr([0, 5, -1, 5], "int64"), x34[d].ravel()[4:8]],
+                 [["Put", {"in": 1}, {"in": 2}]])
+        add_case("index/set/%s/axis1" % d, [x34[d], arr([3, 0, 3], "int32"), arr([[1], [0], [1]], d)],
+                 [["Set", {"in": 1}, {"in": 2}, 1]])
+        add_case("index/scattermax/%s" % d, [x34[d], arr([1, 1, 0, -1], "int64"), x34[d][::-1, :].copy()],
+                 [["ScatterMax", {"in": 1}, {"in": 2}, 1]])
+        if d != "bool":
+            add_case("index/scatteradd/%s/axis0" % d, [x34[d], arr([0, 2, 0, 0, -1], "int64"), arr(np.arange(20) % 7, d, (5, 4))],
+                     [["ScatterAdd", {"in": 1}, {"in": 2}, 0]])
+    # TakeAlongAxis: per-row argsort order, a broadcast index, axis 0.
+    xf = arr([[3.0, 1.0, 2.0, 0.5], [9.0, -1.0, 4.0, 4.0], [0.0, 7.0, -2.0, 1.0]], "float32")
+    add_case("index/takealong/argsort", [xf, np.argsort(xf, axis=1, kind="stable")], [["TakeAlongAxis", {"in": 1}, 1]])
+    add_case("index/takealong/argmax", [xf, arr([[3], [0], [-3]], "int32")], [["TakeAlongAxis", {"in": 1}, -1]])
+    add_case("index/takealong/axis0", [xf, arr([[2, 1, 0, -1], [0, 0, 0, 0]], "int64")], [["TakeAlongAxis", {"in": 1}, 0]])
+    add_case("index/takealong/bcast", [xf, arr([[2, 1, 0, 1]], "int64")], [["TakeAlongAxis", {"in": 1}, 0]])
+    add_case("index/takealong/int64", [arr(np.arange(24), "int64", (2, 3, 4)), arr(np.arange(8) % 3, "int64", (2, 1, 4))],
+             [["TakeAlongAxis", {"in": 1}, 1]])
+    # Fused prologue and epilogue around a gather; views as indices.
+    add_case("index/take/fused", [xf, i4], [["Exp"], ["Take", {"in": 1}, 1], ["Add", {"int": 1}]])
+    add_case("index/take/3d", [arr(np.arange(24), "float64", (2, 3, 4)), i22], [["Take", {"in": 1}, 1]])
+    add_case("index/take/transposed", [xf, i4[:3]], [["Transpose"], ["Take", {"in": 1}, 1]])
+    # Masks: rows by a 1-d mask, a computed mask, a mask that selects nothing.
+    add_case("index/mask/rows", [xf, arr([True, False, True], "bool")], [["Mask", {"in": 1}]])
+    add_case("index/mask/computed", [xf], [["Mask", {"prog": [["Input", 0], ["Gt", {"float": "1.5"}]]}], ["Mul", {"int": 2}]])
+    add_case("index/mask/none", [xf, arr(np.zeros(12, bool), "bool", (3, 4))], [["Mask", {"in": 1}]])
+    add_case("index/nonzero/1d", [arr([0, 3, 0, 0, -1, 2], "int32")], [["Nonzero", 0]])
+    add_case("index/put/scalar", [xf, arr([[1, 11], [-12, 4]], "int64")], [["Put", {"in": 1}, {"float": "-2.5"}]])
+    add_case("index/set/axis0/scalar", [xf, arr([2, 0], "int32")], [["Set", {"in": 1}, {"int": 5}, 0]])
+    add_case("index/scatteradd/3d", [arr(np.zeros(24), "float64", (2, 3, 4)), arr([0, 2, 2, -1, 0], "int32"),
+                                      arr(np.arange(40) * 0.25, "float64", (2, 5, 4))], [["ScatterAdd", {"in": 1}, {"in": 2}, 1]])
+    add_case("index/scattermax/nan", [arr([1.0, 2.0, 3.0], "float64"), arr([0, 0, 2, 1], "int64"),
+                                      arr([5.0, float("nan"), -1.0, 0.5], "float64")], [["ScatterMax", {"in": 1}, {"in": 2}, 0]])
+    # Bincount and Histogram.
+    b = arr([0, 3, 3, 1, 7, 3, 0], "int64")
+    add_case("index/bincount/plain", [b], [["Bincount", None, 0]])
+    add_case("index/bincount/minlength", [b.astype("int32")], [["Bincount", None, 10]])
+    add_case("index/bincount/weights", [b, arr([0.5, 1.0, 0.25, 2.0, 1.5, -1.0, 3.0], "float64")], [["Bincount", {"in": 1}, 0]])
+    add_case("index/bincount/weights32", [b, arr([0.5, 1.0, 0.25, 2.0, 1.5, -1.0, 3.0], "float32")], [["Bincount", {"in": 1}, 2]])
+    h = arr([0.0, 0.1, 0.2, 0.3, 0.7, 1.0, 1.0, -0.5, 2.0, 0.6, 0.9999999, 0.4, float("nan")], "float64")
+    hv = h[:-1].copy()
+    for name, x, bins, rng in [("f64", h, 10, [0.0, 1.0]), ("f64/auto", hv, 7, None), ("f32", h.astype("float32"), 5, [0.0, 1.0]),
+                               ("f32/auto", hv.astype("float32"), 3, None), ("f32/tenths", arr(np.arange(30) * 0.1, "float32"), 10, [0.0, 2.9]),
+                               ("int", arr([1, 2, 2, 3, 9, -4, 5], "int64"), 4, None), ("int/range", arr([1, 2, 2, 3, 9, -4, 5], "int32"), 3, [0, 6]),
+                               ("const", arr([2.0, 2.0], "float64"), 2, None)]:
+        add_case("index/histogram/%s" % name, [x], [["Histogram", bins, rng]])
+        add_case("index/histogram_edges/%s" % name, [x], [["HistogramEdges", bins, rng]])
 
 
 def main():
+    gen_index()
     gen_unary()
     gen_binary()
     gen_special_binary()

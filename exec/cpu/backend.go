@@ -90,6 +90,7 @@ type lowKernel struct {
 	mm      *mmKernel
 	call    *callKernel
 	scan    *scanKernel
+	index   *indexKernel
 	chunk   int
 	workers int
 }
@@ -112,7 +113,7 @@ func (t target) Prepare(p *fuse.Plan) (runner.Program, error) {
 		// chunking sizes workers by the output; a product takes as many
 		// as its m·n·k work is worth (internal/gemm and the integer loop
 		// bound them themselves).
-		if k.Kind() == fuse.KindMatMul {
+		if k.Kind() == fuse.KindMatMul || k.Kind() == fuse.KindIndex {
 			lk.workers = b.workers
 		}
 		var err error
@@ -127,6 +128,8 @@ func (t target) Prepare(p *fuse.Plan) (runner.Program, error) {
 			lk.call, err = lowerCall(k)
 		case fuse.KindScan:
 			lk.scan, err = lowerScan(k)
+		case fuse.KindIndex:
+			lk.index, err = lowerIndex(k)
 		default:
 			err = fmt.Errorf("cpu: kernel %s of kind %v is not supported", k.Name, k.Kind())
 		}
@@ -189,6 +192,8 @@ func (e *evaluation) Kernel(ctx context.Context, k int) error {
 		return lk.call.runOn(ctx, e.ex.bases)
 	case lk.scan != nil:
 		return lk.scan.run(ctx, e.ex, lk.chunk, lk.workers)
+	case lk.index != nil:
+		return lk.index.run(ctx, e.ex.bases, lk.workers)
 	default:
 		return lk.mm.run(ctx, e.ex, lk.chunk, lk.workers)
 	}

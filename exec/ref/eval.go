@@ -218,6 +218,8 @@ func compute(ctx context.Context, alloc memory.Allocator, n *graph.Node, ins []*
 		return concat(alloc, n, ins)
 	case graph.ClassCall:
 		return call(ctx, alloc, n, ins)
+	case graph.ClassIndex:
+		v, err = index(n, ins)
 	default:
 		return nil, errors.New("unknown op")
 	}

@@ -32,6 +32,10 @@ func checkScratch(alloc memory.Allocator, n *graph.Node, ins []*exec.Tensor) err
 		batch := s[:r-2]
 		k := ins[0].Shape[len(ins[0].Shape)-1]
 		shapes = append(shapes, append(batch.Clone(), s[r-2], k), append(batch.Clone(), k, s[r-1]))
+	case graph.ClassIndex:
+		for _, t := range ins {
+			shapes = append(shapes, t.Shape)
+		}
 	case graph.ClassView, graph.ClassCopy, graph.ClassConcat:
 		return nil // copied tensor to tensor, no lanes; NewTensor checks the result
 	}

@@ -1,0 +1,420 @@
+// Index kernels on every core: gathers (Take, TakeAlong) split over
+// output rows and move elements by size, so they serve every dtype;
+// Nonzero counts the non-zero elements of each chunk, then each chunk
+// writes its indices at its prefix offset; scatters run without races:
+// Put and ScatterMax by ownership (a worker applies, in order, only the
+// updates that land in its part of the result, so a repeated index keeps
+// the last update exactly), ScatterAdd with many updates into a small
+// result (Bincount, Histogram) into per-worker partial sums merged in
+// worker order, and otherwise by ownership as well. Every index is checked
+// against its axis; the first bad one in row-major order is the error.
+
+package cpu
+
+import (
+	"context"
+	"fmt"
+	"unsafe"
+
+	"github.com/fuseflow/fuseflow/fuse"
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+// indexTask is the number of elements a gather or compaction task
+// handles.
+const indexTask = 1 << 15
+
+// indexKernel is an Index kernel ready to run.
+type indexKernel struct {
+	s    fuse.IndexSpec
+	name string
+}
+
+// lowerIndex checks an Index kernel's spec against what this backend
+// runs.
+func lowerIndex(k *fuse.Kernel) (*indexKernel, error) {
+	s := k.Index()
+	if s == nil {
+		return nil, fmt.Errorf("cpu: index kernel %s without an IndexSpec", k.Name)
+	}
+	bad := func(what string, d graph.DType) error {
+		return fmt.Errorf("cpu: %v: %s of dtype %v is not supported", s.Op, what, d)
+	}
+	if s.Op != graph.OpNonzero && s.Index.Len > 0 && s.Index.DType != graph.Int32 && s.Index.DType != graph.Int64 {
+		return nil, bad("indices", s.Index.DType)
+	}
+	switch s.Op {
+	case graph.OpTake, graph.OpTakeAlong, graph.OpScatter:
+		if sz := s.Out.DType.Size(); sz != 1 && sz != 2 && sz != 4 && sz != 8 {
+			return nil, bad("an array", s.Out.DType)
+		}
+	case graph.OpNonzero:
+		if _, ok := nonzeroFns[s.X.DType]; !ok && s.X.Len > 0 {
+			return nil, bad("a condition", s.X.DType)
+		}
+	case graph.OpScatterAdd, graph.OpScatterMax:
+		if _, ok := scatterFns[s.Out.DType]; !ok {
+			return nil, bad("an array", s.Out.DType)
+		}
+	default:
+		return nil, fmt.Errorf("cpu: index kernel %s: op %v", k.Name, s.Op)
+	}
+	return &indexKernel{s: *s, name: k.Name}, nil
+}
+
+// ptr is the address of argument a's first element (nil when empty).
+func ptr(bases []unsafe.Pointer, a fuse.IndexArg) unsafe.Pointer {
+	if a.Len == 0 || a.Buffer < 0 {
+		return nil
+	}
+	return unsafe.Add(bases[a.Buffer], a.Offset*a.DType.Size())
+}
+
+// run runs the kernel on up to workers goroutines.
+func (ik *indexKernel) run(ctx context.Context, bases []unsafe.Pointer, workers int) error {
+	s := &ik.s
+	switch s.Op {
+	case graph.OpNonzero:
+		return nonzeroFns[s.X.DType](ctx, s, bases, workers)
+	case graph.OpScatterAdd, graph.OpScatterMax:
+		f := scatterFns[s.Out.DType]
+		return f(ctx, s, bases, workers)
+	}
+	// Take, TakeAlong and Put move elements by size.
+	wide := s.Index.DType == graph.Int64
+	switch s.Out.DType.Size() {
+	case 1:
+		return moveBy[uint8](ctx, s, bases, workers, wide)
+	case 2:
+		return moveBy[uint16](ctx, s, bases, workers, wide)
+	case 4:
+		return moveBy[uint32](ctx, s, bases, workers, wide)
+	}
+	return moveBy[uint64](ctx, s, bases, workers, wide)
+}
+
+// moveBy runs a gather or Put over elements of E's size with int32 or
+// (wide) int64 indices.
+func moveBy[E any](ctx context.Context, s *fuse.IndexSpec, bases []unsafe.Pointer, workers int, wide bool) error {
+	if wide {
+		return move[E, int64](ctx, s, bases, workers)
+	}
+	return move[E, int32](ctx, s, bases, workers)
+}
+
+// slice is the Go slice of a's elements as T.
+func slice[T any](bases []unsafe.Pointer, a fuse.IndexArg) []T {
+	return goSlice[T](ptr(bases, a), a.Len)
+}
+
+// move runs Take, TakeAlong or Put.
+func move[E any, I int32 | int64](ctx context.Context, s *fuse.IndexSpec, bases []unsafe.Pointer, workers int) error {
+	out := slice[E](bases, s.Out)
+	idx := slice[I](bases, s.Index)
+	if s.Op == graph.OpScatter {
+		upd := slice[E](bases, s.Updates)
+		return owned(ctx, s, idx, workers, func(o, j, i int) {
+			d, u := (o*s.Len+i)*s.Inner, (o*s.Count+j)*s.Inner
+			copy(out[d:d+s.Inner], upd[u:u+s.Inner])
+		})
+	}
+	x := slice[E](bases, s.X)
+	rows := s.Outer * s.Count
+	per := max(1, indexTask/max(s.Inner, 1))
+	tasks := (rows + per - 1) / per
+	if rows == 0 || s.Inner == 0 {
+		return nil
+	}
+	bad := make([]int, tasks) // per task: 1 + the first bad position, 0 if none
+	err := parallel(ctx, workers, tasks, func(_, t int) {
+		lo, hi := t*per, min((t+1)*per, rows)
+		if s.Op == graph.OpTake {
+			bad[t] = takeRows(out, x, idx, s, lo, hi)
+		} else {
+			bad[t] = takeAlongRows(out, x, idx, s, lo, hi)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	for _, b := range bad {
+		if b > 0 {
+			return graph.IndexError(s.Op, int64(idx[b-1]), s.Axis, s.Len)
+		}
+	}
+	return nil
+}
+
+// takeRows gathers rows [lo, hi) of Take's output (o, j) and returns 1 +
+// the position in idx of the first index out of range, 0 if none.
+func takeRows[E any, I int32 | int64](out, x []E, idx []I, s *fuse.IndexSpec, lo, hi int) int {
+	n, in := s.Len, s.Inner
+	if in == 1 && s.Outer == 1 {
+		for j := lo; j < hi; j++ {
+			i := int(idx[j])
+			if i < 0 {
+				i += n
+			}
+			if uint(i) >= uint(n) {
+				return j + 1
+			}
+			out[j] = x[i]
+		}
+		return 0
+	}
+	for r := lo; r < hi; r++ {
+		o, j := r/s.Count, r%s.Count
+		i := int(idx[j])
+		if i < 0 {
+			i += n
+		}
+		if uint(i) >= uint(n) {
+			return j + 1
+		}
+		if in == 1 {
+			out[r] = x[o*n+i]
+			continue
+		}
+		src := (o*n + i) * in
+		copy(out[r*in:(r+1)*in], x[src:src+in])
+	}
+	return 0
+}
+
+// takeAlongRows gathers rows [lo, hi) of TakeAlong's output (o, j),
+// returning 1 + the position of the first bad index, 0 if none.
+func takeAlongRows[E any, I int32 | int64](out, x []E, idx []I, s *fuse.IndexSpec, lo, hi int) int {
+	n, in := s.Len, s.Inner
+	for r := lo; r < hi; r++ {
+		o := r / s.Count
+		base := o * n * in
+		for k := r * in; k < (r+1)*in; k++ {
+			i := int(idx[k])
+			if i < 0 {
+				i += n
+			}
+			if uint(i) >= uint(n) {
+				return k + 1
+			}
+			out[k] = x[base+i*in+k-r*in]
+		}
+	}
+	return 0
+}
+
+// owned applies fn(o, j, i) for every update (o, j) whose normalized
+// index i is valid, in row-major order for each destination, on up to
+// workers goroutines that each own a part of the result: whole outer
+// rows when there are enough of them, else a range of positions along
+// the axis (every worker then reads every index). The first index out
+// of range (in position order) is the error, and then nothing is
+// guaranteed about the result, which the caller discards.
+func owned[I int32 | int64](ctx context.Context, s *fuse.IndexSpec, idx []I, workers int, fn func(o, j, i int)) error {
+	if s.Count == 0 || s.Outer == 0 || s.Inner == 0 {
+		return nil
+	}
+	work := s.Outer * s.Count * s.Inner
+	workers = max(1, min(workers, work/indexTask))
+	byOuter := s.Outer >= workers
+	parts := workers
+	if byOuter {
+		parts = min(s.Outer, workers*4)
+	} else {
+		parts = min(parts, s.Len)
+	}
+	bad := make([]int, parts)
+	err := parallel(ctx, workers, parts, func(_, t int) {
+		olo, ohi, ilo, ihi := 0, s.Outer, 0, s.Len
+		if byOuter {
+			olo, ohi = t*s.Outer/parts, (t+1)*s.Outer/parts
+		} else {
+			ilo, ihi = t*s.Len/parts, (t+1)*s.Len/parts
+		}
+		for o := olo; o < ohi; o++ {
+			for j := range s.Count {
+				i := int(idx[j])
+				if i < 0 {
+					i += s.Len
+				}
+				if uint(i) >= uint(s.Len) {
+					bad[t] = j + 1
+					return
+				}
+				if i >= ilo && i < ihi {
+					fn(o, j, i)
+				}
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	first := 0
+	for _, b := range bad {
+		if b > 0 && (first == 0 || b < first) {
+			first = b
+		}
+	}
+	if first > 0 {
+		return graph.IndexError(s.Op, int64(idx[first-1]), s.Axis, s.Len)
+	}
+	return nil
+}
+
+// number is what ScatterAdd and ScatterMax compute on.
+type number interface {
+	~uint8 | ~int32 | ~int64 | ~float32 | ~float64
+}
+
+// scatterFns run ScatterAdd and ScatterMax per result dtype (bool only
+// for Max: the maximum of 0 and 1 bytes is their or).
+var scatterFns = map[graph.DType]func(context.Context, *fuse.IndexSpec, []unsafe.Pointer, int) error{
+	graph.Bool:    scatterBy[uint8],
+	graph.Int32:   scatterBy[int32],
+	graph.Int64:   scatterBy[int64],
+	graph.Float32: scatterBy[float32],
+	graph.Float64: scatterBy[float64],
+}
+
+func scatterBy[E number](ctx context.Context, s *fuse.IndexSpec, bases []unsafe.Pointer, workers int) error {
+	if s.Index.DType == graph.Int64 {
+		return scatterNum[E, int64](ctx, s, bases, workers)
+	}
+	return scatterNum[E, int32](ctx, s, bases, workers)
+}
+
+// maxNaN is the maximum of a and b, NaN when either is NaN.
+func maxNaN[E number](a, b E) E {
+	if b > a || b != b {
+		return b
+	}
+	return a
+}
+
+// scatterNum runs ScatterAdd or ScatterMax.
+func scatterNum[E number, I int32 | int64](ctx context.Context, s *fuse.IndexSpec, bases []unsafe.Pointer, workers int) error {
+	out := slice[E](bases, s.Out)
+	idx := slice[I](bases, s.Index)
+	upd := slice[E](bases, s.Updates)
+	if s.Op == graph.OpScatterMax {
+		return owned(ctx, s, idx, workers, func(o, j, i int) {
+			d, u := (o*s.Len+i)*s.Inner, (o*s.Count+j)*s.Inner
+			for k := range s.Inner {
+				out[d+k] = maxNaN(out[d+k], upd[u+k])
+			}
+		})
+	}
+	size := s.Outer * s.Len * s.Inner
+	updates := s.Outer * s.Count * s.Inner
+	workers = max(1, min(workers, updates/indexTask))
+	if workers == 1 || size*workers > updates/2 || s.Outer != 1 {
+		return owned(ctx, s, idx, workers, func(o, j, i int) {
+			d, u := (o*s.Len+i)*s.Inner, (o*s.Count+j)*s.Inner
+			for k := range s.Inner {
+				out[d+k] += upd[u+k]
+			}
+		})
+	}
+	// Many updates into a small result: per-worker partial sums over
+	// contiguous ranges of the indices, merged in worker order.
+	part := make([]E, (workers-1)*size)
+	bad := make([]int, workers)
+	err := parallel(ctx, workers, workers, func(_, t int) {
+		dst := out
+		if t > 0 {
+			dst = part[(t-1)*size : t*size]
+		}
+		lo, hi := t*s.Count/workers, (t+1)*s.Count/workers
+		bad[t] = addRange(dst, upd, idx, s, lo, hi)
+	})
+	if err != nil {
+		return err
+	}
+	for _, b := range bad {
+		if b > 0 {
+			return graph.IndexError(s.Op, int64(idx[b-1]), s.Axis, s.Len)
+		}
+	}
+	per := max(1, indexTask)
+	tasks := (size + per - 1) / per
+	return parallel(ctx, workers, tasks, func(_, t int) {
+		lo, hi := t*per, min((t+1)*per, size)
+		for w := 1; w < workers; w++ {
+			p := part[(w-1)*size:]
+			for k := lo; k < hi; k++ {
+				out[k] += p[k]
+			}
+		}
+	})
+}
+
+// addRange adds the updates j in [lo, hi) of a scatter with one outer
+// row into dst, returning 1 + the position of the first bad index.
+func addRange[E number, I int32 | int64](dst, upd []E, idx []I, s *fuse.IndexSpec, lo, hi int) int {
+	n, in := s.Len, s.Inner
+	for j := lo; j < hi; j++ {
+		i := int(idx[j])
+		if i < 0 {
+			i += n
+		}
+		if uint(i) >= uint(n) {
+			return j + 1
+		}
+		if in == 1 {
+			dst[i] += upd[j]
+			continue
+		}
+		d, u := i*in, j*in
+		for k := range in {
+			dst[d+k] += upd[u+k]
+		}
+	}
+	return 0
+}
+
+// nonzeroFns run Nonzero per condition dtype.
+var nonzeroFns = map[graph.DType]func(context.Context, *fuse.IndexSpec, []unsafe.Pointer, int) error{
+	graph.Bool:    compactNonzero[uint8],
+	graph.Int32:   compactNonzero[int32],
+	graph.Int64:   compactNonzero[int64],
+	graph.Float32: compactNonzero[float32],
+	graph.Float64: compactNonzero[float64],
+}
+
+// compactNonzero writes the flat indices of x's non-zero elements: each task
+// counts its chunk, then writes its indices after the counts of the
+// chunks before it.
+func compactNonzero[E number](ctx context.Context, s *fuse.IndexSpec, bases []unsafe.Pointer, workers int) error {
+	x := slice[E](bases, s.X)
+	out := slice[int64](bases, s.Out)
+	tasks := (len(x) + indexTask - 1) / indexTask
+	counts := make([]int, tasks+1)
+	err := parallel(ctx, workers, tasks, func(_, t int) {
+		c := 0
+		for _, v := range x[t*indexTask : min((t+1)*indexTask, len(x))] {
+			if v != 0 {
+				c++
+			}
+		}
+		counts[t+1] = c
+	})
+	if err != nil {
+		return err
+	}
+	for t := range tasks {
+		counts[t+1] += counts[t]
+	}
+	if counts[tasks] != s.Count {
+		return fmt.Errorf("%v: %d non-zero elements where %d were counted", s.Op, counts[tasks], s.Count)
+	}
+	return parallel(ctx, workers, tasks, func(_, t int) {
+		k := counts[t]
+		lo := t * indexTask
+		for j, v := range x[lo:min(lo+indexTask, len(x))] {
+			if v != 0 {
+				out[k] = int64(lo + j)
+				k++
+			}
+		}
+	})
+}

@@ -1,0 +1,128 @@
+// Index kernels in plans: where the boundaries fall, what the spec
+// holds, what is read in place and what is copied first.
+
+package fuse
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+// validIndex checks an Index kernel's spec: its operands live, of the
+// lengths its geometry implies.
+func validIndex(k *Kernel, live func(int) error) error {
+	s := k.Index()
+	if s == nil || len(k.Operands) > 0 || len(k.Stores) > 0 {
+		return fmt.Errorf("index kernel with operands, body or stores, or without a spec")
+	}
+	want := map[string][2]int{} // name -> got, want
+	switch s.Op {
+	case graph.OpTake:
+		want["x"] = [2]int{s.X.Len, s.Outer * s.Len * s.Inner}
+		want["index"] = [2]int{s.Index.Len, s.Count}
+		want["out"] = [2]int{s.Out.Len, s.Outer * s.Count * s.Inner}
+	case graph.OpTakeAlong:
+		want["x"] = [2]int{s.X.Len, s.Outer * s.Len * s.Inner}
+		want["index"] = [2]int{s.Index.Len, s.Outer * s.Count * s.Inner}
+		want["out"] = [2]int{s.Out.Len, s.Outer * s.Count * s.Inner}
+	case graph.OpNonzero:
+		want["x"] = [2]int{s.X.Len, s.Len}
+		want["out"] = [2]int{s.Out.Len, s.Count}
+	case graph.OpScatter, graph.OpScatterAdd, graph.OpScatterMax:
+		want["index"] = [2]int{s.Index.Len, s.Count}
+		want["updates"] = [2]int{s.Updates.Len, s.Outer * s.Count * s.Inner}
+		want["out"] = [2]int{s.Out.Len, s.Outer * s.Len * s.Inner}
+	default:
+		return fmt.Errorf("index op %v", s.Op)
+	}
+	for name, gw := range want {
+		if gw[0] != gw[1] {
+			return fmt.Errorf("index %v: %s has %d elements, want %d", s.Op, name, gw[0], gw[1])
+		}
+	}
+	for _, a := range []IndexArg{s.X, s.Index, s.Updates, s.Out} {
+		if a.Len > 0 {
+			if err := live(a.Buffer); err != nil {
+				return fmt.Errorf("index %v: %w", s.Op, err)
+			}
+		}
+	}
+	return nil
+}
+
+func idxInput(s ...int) *graph.Node { return graph.Input(graph.Int64, graph.Shape(s), "idx") }
+
+func TestIndexPlans(t *testing.T) {
+	tests := []struct {
+		name  string
+		out   func() *graph.Node
+		kinds []Kind
+		check func(t *testing.T, s *IndexSpec)
+	}{
+		{"exp(x).Take(idx, 0) + 1", func() *graph.Node {
+			return add(graph.Take(exp(input(10, 4)), idxInput(7), 0), f32(1))
+		}, []Kind{KindMap, KindIndex, KindMap}, func(t *testing.T, s *IndexSpec) {
+			require.Equal(t, IndexSpec{Op: graph.OpTake, Outer: 1, Len: 10, Inner: 4, Count: 7}, IndexSpec{Op: s.Op, Outer: s.Outer, Len: s.Len, Inner: s.Inner, Count: s.Count})
+		}},
+		{"contiguous operands read in place", func() *graph.Node {
+			return graph.Take(input(10, 4), idxInput(2, 3), 1)
+		}, []Kind{KindIndex}, func(t *testing.T, s *IndexSpec) {
+			require.Equal(t, [4]int{10, 4, 1, 6}, [4]int{s.Outer, s.Len, s.Inner, s.Count})
+		}},
+		{"a transposed operand is copied", func() *graph.Node {
+			return graph.Take(graph.Permute(input(10, 4), []int{1, 0}), idxInput(3), 1)
+		}, []Kind{KindMap, KindIndex}, nil},
+		{"take along a broadcast index", func() *graph.Node {
+			return graph.TakeAlong(input(5, 6), idxInput(1, 6), 0)
+		}, []Kind{KindIndex}, func(t *testing.T, s *IndexSpec) {
+			require.Equal(t, [4]int{1, 5, 6, 1}, [4]int{s.Outer, s.Len, s.Inner, s.Count})
+		}},
+		{"put stores the base into the result", func() *graph.Node {
+			return graph.Scatter(graph.OpScatter, exp(input(8)), idxInput(3), f32(2), 0)
+		}, []Kind{KindMap, KindMap, KindIndex}, func(t *testing.T, s *IndexSpec) {
+			require.Equal(t, 8, s.Out.Len)
+			require.Equal(t, 3, s.Updates.Len)
+		}},
+		{"nonzero then take", func() *graph.Node {
+			x := input(12)
+			return graph.Take(x, graph.Nonzero(graph.Binary(graph.OpGt, x, f32(0)), 5), 0)
+		}, []Kind{KindMap, KindIndex, KindIndex}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := tt.out()
+			require.NoError(t, out.Err())
+			p := mustPlan(t, out)
+			require.NoError(t, validPlan(p), Explain(p))
+			var kinds []Kind
+			var spec *IndexSpec
+			for _, k := range p.Kernels {
+				kinds = append(kinds, k.Kind())
+				if k.Index() != nil {
+					spec = k.Index()
+				}
+			}
+			require.Equal(t, tt.kinds, kinds, Explain(p))
+			require.Contains(t, Explain(p), "index_"+strings.ToLower(spec.Op.String()))
+			if tt.check != nil {
+				tt.check(t, spec)
+			}
+		})
+	}
+}
+
+// TestIndexPlanKey checks that gathers along different axes do not share
+// a cached plan.
+func TestIndexPlanKey(t *testing.T) {
+	x, idx := input(4, 4), idxInput(2)
+	k0, _, err := Key([]*graph.Node{graph.Take(x, idx, 0)}, bindAll(graph.Take(x, idx, 0)))
+	require.NoError(t, err)
+	k1, _, err := Key([]*graph.Node{graph.Take(x, idx, 1)}, bindAll(graph.Take(x, idx, 1)))
+	require.NoError(t, err)
+	require.NotEqual(t, k0, k1)
+}
