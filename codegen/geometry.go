@@ -234,6 +234,8 @@ func ChooseGeometry(k *fuse.Kernel, t Target) (Geometry, error) {
 		if err := scanGeometry(k, t, block, &g); err != nil {
 			return bad("%v", err)
 		}
+	case fuse.KindIndex:
+		g = indexGeometry(k, block, maxGrid)
 	default:
 		return bad("kind %v has no generated geometry", k.Kind())
 	}

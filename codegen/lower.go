@@ -58,6 +58,8 @@ func LowerGeometry(k *fuse.Kernel, t Target, g Geometry) (*ir.Func, *Signature, 
 		err = l.lowerMatMul()
 	case fuse.KindScan:
 		err = l.lowerScan()
+	case fuse.KindIndex:
+		err = l.lowerIndex()
 	default:
 		err = fmt.Errorf("kind %v is not generated here", k.Kind())
 	}

@@ -129,6 +129,9 @@ type Signature struct {
 	Launches []Launch
 	// SharedBytes is the static shared memory a block uses.
 	SharedBytes int
+	// Check, for an Index kernel, says where it reports an index out of
+	// range; the executor must read it after the launches.
+	Check *IndexCheck
 }
 
 // Module is the compiled form of a plan: one PTX module holding an entry

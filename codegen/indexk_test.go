@@ -1,0 +1,189 @@
+// Index kernels on the IR interpreter against the reference evaluator
+// (every gather and scatter over every dtype, int32 and int64 indices,
+// repeated indices), the error word of an index out of range, and the
+// PTX of each assembled by ptxas for sm_80 and sm_90.
+
+package codegen_test
+
+import (
+	"encoding/binary"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fuseflow/fuseflow/codegen"
+	"github.com/fuseflow/fuseflow/codegen/ir"
+	"github.com/fuseflow/fuseflow/codegen/ptx"
+	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/fuse"
+	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/ptxas"
+)
+
+// indexGraph is one indexing expression with its bound inputs.
+type indexGraph struct {
+	name  string
+	out   *graph.Node
+	bound map[*graph.Node]*exec.Tensor
+}
+
+// indexGraphs builds a gather and a scatter of every kind per dtype with
+// indices cycling through [-n, n) (repeats included); bad shifts one
+// index out of range.
+func indexGraphs(t testing.TB, bad bool) []indexGraph {
+	var out []indexGraph
+	for _, d := range graph.DTypes() {
+		for _, it := range []graph.DType{graph.Int32, graph.Int64} {
+			x := graph.Input(d, graph.Shape{6, 7, 3}, "x")
+			xt := tensorOf(t, d, x.Shape(), func(i int) float64 { return float64((i*7)%23) - 9 })
+			mkIdx := func(s graph.Shape, n int) (*graph.Node, *exec.Tensor) {
+				v := graph.Input(it, s, "idx")
+				return v, tensorOf(t, it, s, func(i int) float64 {
+					if bad && i == s.Size()-2 {
+						return float64(n)
+					}
+					return float64((i*5)%(2*n) - n)
+				})
+			}
+			i1, i1t := mkIdx(graph.Shape{11}, 7)
+			i3, i3t := mkIdx(graph.Shape{6, 4, 3}, 7)
+			u := graph.Input(d, graph.Shape{6, 11, 3}, "u")
+			ut := tensorOf(t, d, u.Shape(), func(i int) float64 { return float64((i*3)%17) - 5 })
+			add := func(name string, n *graph.Node, b map[*graph.Node]*exec.Tensor) {
+				require.NoError(t, n.Err(), name)
+				out = append(out, indexGraph{fmt.Sprintf("%s/%v/%v", name, d, it), n, b})
+			}
+			add("take", graph.Take(x, i1, 1), map[*graph.Node]*exec.Tensor{x: xt, i1: i1t})
+			add("takealong", graph.TakeAlong(x, i3, 1), map[*graph.Node]*exec.Tensor{x: xt, i3: i3t})
+			add("put", graph.Scatter(graph.OpScatter, x, i1, u, 1), map[*graph.Node]*exec.Tensor{x: xt, i1: i1t, u: ut})
+			add("scattermax", graph.Scatter(graph.OpScatterMax, x, i1, u, 1), map[*graph.Node]*exec.Tensor{x: xt, i1: i1t, u: ut})
+			if d != graph.Bool {
+				add("scatteradd", graph.Scatter(graph.OpScatterAdd, x, i1, u, 1), map[*graph.Node]*exec.Tensor{x: xt, i1: i1t, u: ut})
+			}
+		}
+	}
+	// NaN and a NaN already there for the float maximum.
+	x := graph.Input(graph.Float32, graph.Shape{4}, "x")
+	i := graph.Input(graph.Int64, graph.Shape{6}, "i")
+	u := graph.Input(graph.Float32, graph.Shape{6}, "u")
+	xt := tensorOf(t, graph.Float32, x.Shape(), func(k int) float64 { return []float64{1, 2, 3, 4}[k] })
+	copy(xt.Bytes()[4:8], []byte{0, 0, 0xc0, 0x7f}) // x[1] = NaN
+	it := tensorOf(t, graph.Int64, i.Shape(), func(k int) float64 { return []float64{0, 0, 1, 2, 3, 3}[k] })
+	ut := tensorOf(t, graph.Float32, u.Shape(), func(k int) float64 { return []float64{5, 0, 9, -1, 0, 0}[k] })
+	copy(ut.Bytes()[16:20], []byte{0, 0, 0xc0, 0x7f}) // u[4] = NaN
+	out = append(out, indexGraph{"scattermax/nan", graph.Scatter(graph.OpScatterMax, x, i, u, 0), map[*graph.Node]*exec.Tensor{x: xt, i: it, u: ut}})
+	return out
+}
+
+// interpretIndex runs plan p on the interpreter and returns the outputs
+// and the error of the first Index kernel whose check fails.
+func interpretIndex(t *testing.T, p *fuse.Plan, slots []*graph.Node, bound map[*graph.Node]*exec.Tensor, tg codegen.Target) ([]values, error) {
+	mems := make([]*ir.Mem, len(p.Buffers))
+	for i, b := range p.Buffers {
+		mems[i] = ir.NewMem(int(b.Bytes))
+	}
+	for i, in := range p.Inputs {
+		copy(mems[in.Buffer].Data, bound[slots[i]].Bytes())
+	}
+	for ki := range p.Kernels {
+		k := &p.Kernels[ki]
+		fn, sig, err := codegen.Lower(k, tg)
+		require.NoError(t, err, "kernel %d (%s)", ki, k.Name)
+		prog, err := ir.Compile(fn)
+		require.NoError(t, err)
+		scratch := make([]*ir.Mem, len(sig.Scratch))
+		for i, sc := range sig.Scratch {
+			scratch[i] = ir.NewMem(int(sc.Bytes))
+		}
+		for _, ln := range sig.Launches {
+			args := make([]any, len(sig.Params))
+			for pi, prm := range sig.Params {
+				switch prm.Kind {
+				case codegen.ParamBuffer:
+					args[pi] = mems[prm.Buffer]
+				case codegen.ParamScratch:
+					args[pi] = scratch[prm.Buffer]
+				case codegen.ParamPass:
+					args[pi] = ln.Pass
+				}
+			}
+			require.NoError(t, prog.Run(ir.Config{Grid: ln.Grid.Array(), Block: ln.Block.Array()}, args...))
+		}
+		if c := sig.Check; c != nil {
+			if pos, bad := c.Position(binary.LittleEndian.Uint64(scratch[c.Scratch].Data)); bad {
+				_, v := readElem(mems[c.Buffer].Data, c.DType, c.Offset+pos)
+				return nil, c.Err(v)
+			}
+		}
+	}
+	var outs []values
+	for _, o := range p.Outputs {
+		l := o.Layout
+		outs = append(outs, gather(mems[o.Buffer].Data, l.DType, l.Shape, l.Strides, l.Offset))
+	}
+	return outs, nil
+}
+
+func TestIndexKernelsInterpreted(t *testing.T) {
+	tg := smallGPU()
+	for _, g := range indexGraphs(t, false) {
+		t.Run(g.name, func(t *testing.T) {
+			outs := []*graph.Node{g.out}
+			p, slots := planOf(t, outs, g.bound)
+			got, err := interpretIndex(t, p, slots, g.bound, tg)
+			require.NoError(t, err)
+			want := reference(t, outs, g.bound)
+			if err := compare(got[0], want[0], tolerance{}); err != nil {
+				t.Fatalf("%v\n%s", err, fuse.Explain(p))
+			}
+		})
+	}
+}
+
+func TestIndexKernelsOutOfRange(t *testing.T) {
+	tg := smallGPU()
+	for _, g := range indexGraphs(t, true) {
+		if g.name == "scattermax/nan" {
+			continue
+		}
+		t.Run(g.name, func(t *testing.T) {
+			outs := []*graph.Node{g.out}
+			p, slots := planOf(t, outs, g.bound)
+			_, err := interpretIndex(t, p, slots, g.bound, tg)
+			_, want := refEval(outs, g.bound)
+			require.Error(t, err)
+			require.Error(t, want)
+			require.Contains(t, want.Error(), err.Error(), "the reference names the same index")
+		})
+	}
+}
+
+func TestIndexPTXAssembles(t *testing.T) {
+	ptxas.Require(t)
+	tg := smallGPU()
+	var fns []*ir.Func
+	for gi, g := range indexGraphs(t, false) {
+		outs := []*graph.Node{g.out}
+		p, _ := planOf(t, outs, g.bound)
+		for ki := range p.Kernels {
+			fn, _, err := codegen.Lower(&p.Kernels[ki], tg)
+			require.NoError(t, err)
+			fn.Name = fmt.Sprintf("g%d_%d_%s", gi, ki, fn.Name)
+			fns = append(fns, fn)
+		}
+	}
+	text, err := ptx.EmitModule(fns, codegen.PTXOptions(tg, codegen.Options{}))
+	require.NoError(t, err)
+	ptxas.AssembleAll(t, text, "sm_80", "sm_90")
+}
+
+func TestNonzeroHasNoGPUKernel(t *testing.T) {
+	c := graph.Input(graph.Bool, graph.Shape{8}, "c")
+	n := graph.Nonzero(c, 3)
+	bound := map[*graph.Node]*exec.Tensor{}
+	collectInputs([]*graph.Node{n}, bound)
+	p, _ := planOf(t, []*graph.Node{n}, bound)
+	_, err := codegen.Compile(p, smallGPU(), codegen.Options{})
+	require.ErrorContains(t, err, "Nonzero has no GPU kernel yet")
+}
