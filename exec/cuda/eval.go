@@ -8,6 +8,7 @@ package cuda
 import (
 	"context"
 	"fmt"
+	"unsafe"
 
 	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/exec"
@@ -272,7 +273,42 @@ func (b *Backend) launch(ln *lane, pk *progKernel, ptrs []drv.DevicePtr) error {
 		}
 		b.launches.Add(1)
 	}
+	if c := pk.sig.Check; c != nil {
+		return b.checkIndex(ln, pk, c, scratch[c.Scratch].Ptr(), ptrs)
+	}
 	return nil
+}
+
+// checkIndex reads the error word of an Index kernel once its launches
+// have run (waiting for the stream) and returns the error of the first
+// index out of range, read back from the index buffer. It is the one
+// place where a plan with an Index kernel waits for the device between
+// kernels.
+func (b *Backend) checkIndex(ln *lane, pk *progKernel, c *codegen.IndexCheck, word drv.DevicePtr, ptrs []drv.DevicePtr) error {
+	w := new([2]uint64) // on the heap: the driver writes it
+	if err := b.ctx.MemcpyDtoHAsync(unsafe.Pointer(&w[0]), word, 8, ln.stream); err != nil {
+		return fmt.Errorf("cuda: reading the index check of kernel %s: %w", pk.k.Name, err)
+	}
+	if err := b.ctx.StreamSynchronize(ln.stream); err != nil {
+		return fmt.Errorf("cuda: running kernel %s: %w", pk.k.Name, err)
+	}
+	pos, bad := c.Position(w[0])
+	if !bad {
+		return nil
+	}
+	size := uint64(c.DType.Size())
+	src := ptrs[c.Buffer] + drv.DevicePtr(uint64(c.Offset+pos)*size)
+	if err := b.ctx.MemcpyDtoHAsync(unsafe.Pointer(&w[1]), src, size, ln.stream); err != nil {
+		return fmt.Errorf("cuda: reading the bad index of kernel %s: %w", pk.k.Name, err)
+	}
+	if err := b.ctx.StreamSynchronize(ln.stream); err != nil {
+		return fmt.Errorf("cuda: running kernel %s: %w", pk.k.Name, err)
+	}
+	v := int64(w[1])
+	if size == 4 {
+		v = int64(int32(uint32(w[1])))
+	}
+	return c.Err(v)
 }
 
 // dim3 converts a launch extent for the driver.

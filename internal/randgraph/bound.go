@@ -323,6 +323,8 @@ func (b *bounder) node(n *graph.Node) (*graph.Node, error) {
 			return nil, nil
 		}
 		return b.binary(n, es[0], es[1], approx)
+	case graph.ClassIndex:
+		return b.index(n, es)
 	}
 	return nil, fmt.Errorf("no rule for op class of %v", n.Op())
 }
