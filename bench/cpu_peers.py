@@ -135,6 +135,11 @@ def main():
         "stdk": keep(np.std),
         "cumsum": scan(np.cumsum), "cumprod": scan(np.cumprod),
         "cummax": scan(np.maximum.accumulate), "cummin": scan(np.minimum.accumulate),
+        "take": lambda x, i, ax: np.take(x, i, axis=ax),
+        "takealong": lambda x, i, ax: np.take_along_axis(x, i, axis=ax),
+        "mask": lambda x, c: x[c],
+        "bincount": lambda x, *m: np.bincount(x, minlength=m[0] if m else 0),
+        "hist": lambda x, bins: np.histogram(x, bins)[0],
     }
 
     def einsum(name):  # einsum_<term>_<term>_<output>, as NumPy users call it

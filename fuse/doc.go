@@ -57,6 +57,12 @@
 //     scratch buffer for an output nothing asks for), read-only
 //     arguments are read contiguous from a buffer (copied first when
 //     their layout is not), and work on the results reads their buffers.
+//   - An indexing op (graph.ClassIndex: Take, TakeAlong, Nonzero and the
+//     scatters) is one Index kernel (IndexSpec) and a fusion boundary the
+//     same way: its operands are read contiguous from buffers, a
+//     scatter's base is stored into the result's buffer by a Map where
+//     the work under it fuses, and the kernel updates that buffer in
+//     place.
 //   - Dimension collapsing merges adjacent axes contiguous for every
 //     operand and store; a Map over same-shape contiguous arrays has rank 1.
 //   - Intermediates live from their first writer to their last reader and

@@ -75,7 +75,10 @@ var reduceFuncs = map[string]func(*arr, ...int) *arr{
 
 // Funcs returns the names of every function expressions may call.
 func Funcs() []string {
-	names := []string{"where", "rev", "step"}
+	names := []string{"where", "rev", "step", "bincount", "hist"}
+	for n := range indexFuncs {
+		names = append(names, n)
+	}
 	for n := range unaryFuncs {
 		names = append(names, n)
 	}
@@ -169,7 +172,7 @@ func eval(e *Expr, vars map[string]value) (value, error) {
 	var args []value
 	nArrays := 1 // how many leading arguments are expressions
 	switch {
-	case binaryFuncs[e.Func] != nil:
+	case binaryFuncs[e.Func] != nil, indexFuncs[e.Func] != nil:
 		nArrays = 2
 	case e.Func == "where":
 		nArrays = 3
@@ -212,6 +215,15 @@ func eval(e *Expr, vars map[string]value) (value, error) {
 		out = binaryFuncs[e.Func](x, args[1].operand())
 	case reduceFuncs[e.Func] != nil:
 		out = reduceFuncs[e.Func](x, rest...)
+	case indexFuncs[e.Func] != nil:
+		if args[1].isNum {
+			return value{}, fmt.Errorf("suite: %s: the second operand must be an array", e.Func)
+		}
+		out = indexFuncs[e.Func](x, args[1].a, rest...)
+	case e.Func == "bincount", e.Func == "hist": // bincount(i[, minlength]); hist(x, bins)
+		if out, err = countFunc(e.Func, x, rest); err != nil {
+			return value{}, err
+		}
 	case e.Func == "where":
 		if err := arity(0); err != nil {
 			return value{}, err

@@ -139,6 +139,10 @@ func TestWorkloadsBuild(t *testing.T) {
 			for i, d := range in.Shape {
 				small.Shape[i] = (d + 255) / 256
 			}
+			if strings.HasPrefix(w.Name, "take") && in.Name == "i" {
+				// Indices into the scaled-down axis.
+				small.Lo, small.Hi = in.Lo/256, in.Hi/256
+			}
 			a, err := NewArray(c, small)
 			if err != nil {
 				t.Fatal(err)

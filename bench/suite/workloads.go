@@ -221,5 +221,6 @@ func Workloads() []Workload {
 		add("clip."+n, "minimum(maximum(a, -0.5), 0.5)", v("a", -1, 1))
 	}
 	ws = append(ws, scanWorkloads()...)
+	indexWorkloads(add)
 	return ws
 }
