@@ -12,7 +12,10 @@
 // thread raises the kernel's error word (zeroed scratch) with atom.max of
 // Positions - position, so the word ends holding the first bad position,
 // which the executor reads after the launches (see IndexCheck).
-// Nonzero has no template: its compaction needs a scan.
+// Nonzero compacts in three launches: each thread counts the non-zero
+// elements of its own contiguous range, one thread turns the counts into
+// exclusive offsets, and each thread writes the indices of its range
+// from its offset, so the indices come out in row-major order.
 
 package codegen
 
@@ -100,7 +103,7 @@ func (l *lowerer) lowerIndex() error {
 		return fmt.Errorf("index kernel without an IndexSpec")
 	}
 	if s.Op == graph.OpNonzero {
-		return fmt.Errorf("%v has no GPU kernel yet (its compaction needs a scan)", s.Op)
+		return l.lowerNonzero()
 	}
 	if it := s.Index.DType; s.Index.Len > 0 && it != graph.Int32 && it != graph.Int64 {
 		return fmt.Errorf("%v: indices of dtype %v are not supported", s.Op, it)
@@ -269,6 +272,13 @@ func indexGeometry(k *fuse.Kernel, block, maxGrid int) Geometry {
 	s := k.Index()
 	work := 1
 	g := Geometry{Block: block, ItemsPerThread: 1, VectorWidth: 1}
+	if s != nil && s.Op == graph.OpNonzero {
+		// Threads own contiguous ranges of at least 32 elements, and one
+		// thread adds up their counts: few of them.
+		g.Index32 = s.Len < math.MaxInt32
+		g.Grid = max(1, min(maxGrid/8, cdiv(s.Len, block*32)))
+		return g
+	}
 	if s != nil {
 		work = s.Outer * s.Count * s.Inner
 		big := max(work, s.Outer*s.Len*s.Inner, s.X.Len, s.Index.Len, s.Updates.Len, s.Out.Len)
@@ -276,4 +286,71 @@ func indexGeometry(k *fuse.Kernel, block, maxGrid int) Geometry {
 	}
 	g.Grid = max(1, min(maxGrid, cdiv(work, block)))
 	return g
+}
+
+// lowerNonzero lowers Nonzero (see the file comment): pass 0 counts,
+// pass 1 (one thread) makes the counts exclusive offsets in place, pass 2
+// writes. An index beyond Count (which the counted length rules out)
+// is never written.
+func (l *lowerer) lowerNonzero() error {
+	s := l.k.Index()
+	bb := l.b
+	if regType(s.X.DType) == ir.Invalid {
+		return fmt.Errorf("%v: dtype %v is not supported", s.Op, s.X.DType)
+	}
+	threads := l.g.Grid * l.g.Block
+	per := max(1, cdiv(s.Len, threads))
+	var x *ir.Value
+	if s.X.Len > 0 && s.X.Buffer >= 0 {
+		x = l.idxParam(s.X, false)
+	}
+	out := l.idxParam(s.Out, true)
+	counts := l.idxScratch("counts", int64(threads)*8, ir.U64)
+	l.addPass()
+	l.launch(l.g.Grid, l.g.Block, 0)
+	l.launch(1, 1, 1)
+	l.launch(l.g.Grid, l.g.Block, 2)
+	if x == nil {
+		return nil
+	}
+	nz := func(e *ir.Value) *ir.Value {
+		v := l.fromMem(bb.LoadNC(bb.Index(x, e)), s.X.DType)
+		switch {
+		case s.X.DType == graph.Bool:
+			return v
+		case s.X.DType.IsFloat():
+			return bb.Cmp(ir.CmpNEU, v, bb.Float(v.Type, 0))
+		}
+		return bb.Ne(v, bb.Int(v.Type, 0))
+	}
+	t := bb.GlobalIndex(l.ut)
+	lo := bb.Min(bb.Mul(t, l.uconst(per)), l.uconst(s.Len))
+	hi := bb.Min(bb.Add(lo, l.uconst(per)), l.uconst(s.Len))
+	slot := bb.Index(counts, t)
+	pass := l.pass
+	bb.If(bb.Eq(pass, bb.S32(0)), func() {
+		c := bb.ForCarry(lo, hi, l.uconst(1), []*ir.Value{bb.U64(0)}, func(e *ir.Value, c []*ir.Value) []*ir.Value {
+			return []*ir.Value{bb.Add(c[0], bb.Select(nz(e), bb.U64(1), bb.U64(0)))}
+		})
+		bb.Store(slot, c[0])
+	})
+	bb.If(bb.Eq(pass, bb.S32(1)), func() {
+		bb.ForCarry(l.uconst(0), l.uconst(threads), l.uconst(1), []*ir.Value{bb.U64(0)}, func(i *ir.Value, acc []*ir.Value) []*ir.Value {
+			p := bb.Index(counts, i)
+			c := bb.Load(p)
+			bb.Store(p, acc[0])
+			return []*ir.Value{bb.Add(acc[0], c)}
+		})
+	})
+	bb.If(bb.Eq(pass, bb.S32(2)), func() {
+		start := bb.Load(slot)
+		bb.ForCarry(lo, hi, l.uconst(1), []*ir.Value{start}, func(e *ir.Value, k []*ir.Value) []*ir.Value {
+			hit := nz(e)
+			bb.If(bb.And(hit, bb.Lt(k[0], bb.U64(uint64(s.Count)))), func() {
+				bb.Store(bb.Index(out, k[0]), bb.Cvt(e, ir.S64))
+			})
+			return []*ir.Value{bb.Add(k[0], bb.Select(hit, bb.U64(1), bb.U64(0)))}
+		})
+	})
+	return nil
 }

@@ -178,12 +178,79 @@ func TestIndexPTXAssembles(t *testing.T) {
 	ptxas.AssembleAll(t, text, "sm_80", "sm_90")
 }
 
-func TestNonzeroHasNoGPUKernel(t *testing.T) {
-	c := graph.Input(graph.Bool, graph.Shape{8}, "c")
-	n := graph.Nonzero(c, 3)
-	bound := map[*graph.Node]*exec.Tensor{}
-	collectInputs([]*graph.Node{n}, bound)
-	p, _ := planOf(t, []*graph.Node{n}, bound)
-	_, err := codegen.Compile(p, smallGPU(), codegen.Options{})
-	require.ErrorContains(t, err, "Nonzero has no GPU kernel yet")
+// nonzeroGraphs are Nonzero of every dtype over sizes that leave
+// threads with ragged and empty ranges, zeros of both signs and NaN.
+func nonzeroGraphs(t testing.TB) []indexGraph {
+	var out []indexGraph
+	for _, d := range graph.DTypes() {
+		for _, n := range []int{1, 37, 5000, 70001} {
+			c := graph.Input(d, graph.Shape{n}, "c")
+			vals := func(i int) float64 {
+				switch {
+				case i%7 == 3:
+					return 0
+				case i%11 == 5 && d.IsFloat():
+					return -0.0 * 1
+				case i%3 == 0:
+					return float64(i%5) - 2
+				}
+				return 0
+			}
+			ct := tensorOf(t, d, c.Shape(), vals)
+			count := 0
+			for i := range n {
+				if vals(i) != 0 {
+					count++
+				}
+			}
+			if d.IsFloat() && n > 2 {
+				copy(ct.Bytes()[d.Size()*2:], nanBytes(d)) // element 2: NaN counts
+				if vals(2) == 0 {
+					count++
+				}
+			}
+			out = append(out, indexGraph{fmt.Sprintf("nonzero/%v/%d", d, n), graph.Nonzero(c, count), map[*graph.Node]*exec.Tensor{c: ct}})
+		}
+	}
+	return out
+}
+
+// nanBytes is a quiet NaN of float dtype d, little-endian.
+func nanBytes(d graph.DType) []byte {
+	if d == graph.Float32 {
+		return []byte{0, 0, 0xc0, 0x7f}
+	}
+	return []byte{0, 0, 0, 0, 0, 0, 0xf8, 0x7f}
+}
+
+func TestNonzeroKernelInterpreted(t *testing.T) {
+	tg := smallGPU()
+	for _, g := range nonzeroGraphs(t) {
+		t.Run(g.name, func(t *testing.T) {
+			outs := []*graph.Node{g.out}
+			p, slots := planOf(t, outs, g.bound)
+			got, err := interpretIndex(t, p, slots, g.bound, tg)
+			require.NoError(t, err)
+			want := reference(t, outs, g.bound)
+			require.NoError(t, compare(got[0], want[0], tolerance{}), fuse.Explain(p))
+		})
+	}
+}
+
+func TestNonzeroPTXAssembles(t *testing.T) {
+	ptxas.Require(t)
+	tg := smallGPU()
+	var fns []*ir.Func
+	for gi, g := range nonzeroGraphs(t) {
+		p, _ := planOf(t, []*graph.Node{g.out}, g.bound)
+		for ki := range p.Kernels {
+			fn, _, err := codegen.Lower(&p.Kernels[ki], tg)
+			require.NoError(t, err)
+			fn.Name = fmt.Sprintf("nz%d_%d_%s", gi, ki, fn.Name)
+			fns = append(fns, fn)
+		}
+	}
+	text, err := ptx.EmitModule(fns, codegen.PTXOptions(tg, codegen.Options{}))
+	require.NoError(t, err)
+	ptxas.AssembleAll(t, text, "sm_80", "sm_90")
 }

@@ -1,5 +1,5 @@
-// Index kernels on the emulated device: gathers and scatters of every
-// dtype against the reference and the CPU backend, on a small and a large
+// Index kernels on the emulated device: gathers, scatters and a mask
+// (Nonzero, then Take) of every dtype against the reference and the CPU backend, on a small and a large
 // device, and an index out of range read back from the kernel's error
 // word as the error every backend gives.
 
@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/exec/ref"
 	"github.com/fuseflow/fuseflow/graph"
 )
 
@@ -60,6 +61,15 @@ func TestEmulatedIndex(t *testing.T) {
 			if d != graph.Bool {
 				outs = append(outs, graph.Scatter(graph.OpScatterAdd, x, i1, u, 1))
 			}
+			// A mask: the flat indices of the true elements, then a gather.
+			cond := graph.Binary(graph.OpGt, graph.Cast(x, graph.Int64), graph.Const(graph.ScalarOf(graph.Int64, 0)))
+			cnt, err := ref.New().Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{graph.Reduce(graph.OpSum, graph.Cast(cond, graph.Int64), nil, false)},
+				Bound: map[*graph.Node]*exec.Tensor{x: hx}, Alloc: alloc})
+			require.NoError(t, err)
+			count := int(exec.Elems[int64](cnt[0])[cnt[0].Offset])
+			cnt[0].Release()
+			flat := graph.Reshape(x, graph.Shape{x.Size()})
+			outs = append(outs, graph.Take(flat, graph.Nonzero(graph.Reshape(cond, graph.Shape{x.Size()}), count), 0))
 			exact := make([]bool, len(outs))
 			for k := range exact {
 				exact[k] = true
