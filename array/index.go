@@ -321,8 +321,14 @@ func (a *Array) Histogram(bins int, rng ...float64) (counts, edges *Array) {
 	norm := float64(bins) / (hi - lo)
 	i := v.Sub(lo).Mul(norm).AsType(Int64)
 	i = Where(i.Eq(bins), bins-1, i).Clip(0, bins-1)
-	i = i.Sub(v.Lt(edges.Take(i, 0)).AsType(Int64))
-	up := v.Ge(edges.Take(i.Add(1), 0)).And(i.Ne(bins - 1))
+	// edge(k) is edges[k] computed in place (as Linspace computes it),
+	// so the whole bin computation is one fused elementwise kernel.
+	step := (hi - lo) / float64(bins)
+	edge := func(k *Array) *Array {
+		return Where(k.Eq(bins), hi, k.AsType(Float64).Mul(step).Add(lo)).AsType(ed)
+	}
+	i = i.Sub(v.Lt(edge(i)).AsType(Int64))
+	up := v.Ge(edge(i.Add(1))).And(i.Ne(bins - 1))
 	i = i.Add(up.AsType(Int64))
 	keep := v.Ge(lo).And(v.Le(hi))
 	i = Where(keep, i, 0).Clip(0, bins-1)
