@@ -8,6 +8,8 @@ package cuda
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -16,6 +18,7 @@ import (
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/exec/ref"
 	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/randgraph"
 )
 
 // indexTensor is a host tensor of d and s filled with f(i).
@@ -94,5 +97,24 @@ func TestEmulatedIndex(t *testing.T) {
 				h.Release()
 			}
 		}
+	}
+}
+
+// TestEmulatedDifferentialIndexing evaluates random graphs with the
+// indexing ops (randgraph Config.Indexing) on the emulated devices
+// against the reference and the CPU backend.
+func TestEmulatedDifferentialIndexing(t *testing.T) {
+	devs := []*Backend{emuBackend(t, emuSmall, Options{}), emuBackend(t, emuH100, Options{})}
+	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer alloc.AssertSize(t, 0)
+	for seed := range uint64(60) {
+		c, err := randgraph.Generate(rand.New(rand.NewPCG(seed, 0x1dec5)), alloc, randgraph.Config{Indexing: true})
+		require.NoError(t, err)
+		b := devs[seed%2]
+		compareWithCPU(t, b, fmt.Sprintf("seed %d", seed), c.Outputs, c.Exact, c.Bound, alloc)
+		if f := emu.takeFaults(); len(f) > 0 {
+			t.Errorf("seed %d: kernel faults: %v\n%s", seed, f, strings.Join(c.Desc, "\n"))
+		}
+		c.Release()
 	}
 }

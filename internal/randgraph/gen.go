@@ -38,6 +38,10 @@ type Config struct {
 	// generator draws exactly the graphs of its first version, so that
 	// seeds recorded then still replay.
 	NoPatterns bool
+	// Indexing adds the indexing ops (index.go: Take, TakeAlong, Put,
+	// ScatterAdd, ScatterMax with fresh in-range index inputs) one step
+	// in five. Off, the generator draws what it drew without them.
+	Indexing bool
 }
 
 func (c *Config) defaults() {

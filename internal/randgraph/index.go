@@ -1,4 +1,5 @@
-// Error bounds of the indexing ops: a gather moves its operand's bound
+// The indexing ops in random graphs (Config.Indexing) and their error
+// bounds: a gather moves its operand's bound
 // with its elements, Put and ScatterMax (1-Lipschitz) move the bounds of
 // the base and the updates, and ScatterAdd adds them plus the rounding of
 // sums taken in any order: Count ulps of the sum of the magnitudes that
@@ -10,6 +11,7 @@ package randgraph
 import (
 	"fmt"
 
+	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/graph"
 )
 
@@ -60,4 +62,99 @@ func (b *bounder) index(n *graph.Node, es []*graph.Node) (*graph.Node, error) {
 		return b.finish(n, e, mag), nil
 	}
 	return e, nil
+}
+
+// indices binds a new contiguous integer input of shape s (int32 or
+// int64) holding indices in [-n, n), repeats included.
+func (g *gen) indices(s graph.Shape, n int) (*graph.Node, error) {
+	d := graph.Int64
+	if g.r.IntN(2) == 0 {
+		d = graph.Int32
+	}
+	x := graph.Input(d, s, fmt.Sprintf("in%d", len(g.c.Bound)))
+	t, err := exec.NewTensor(g.alloc, d, s)
+	if err != nil {
+		return nil, err
+	}
+	for i := range s.Size() {
+		v := g.r.IntN(2*n) - n
+		if d == graph.Int32 {
+			exec.Elems[int32](t)[i] = int32(v)
+		} else {
+			exec.Elems[int64](t)[i] = int64(v)
+		}
+	}
+	g.c.Bound[x] = t
+	g.push(x, false, fmt.Sprintf("Indices in [%d, %d)", -n, n))
+	return x, nil
+}
+
+// indexing adds a gather or a scatter on a along a random axis, with
+// fresh indices in range.
+func (g *gen) indexing(a *graph.Node) (bool, error) {
+	s := a.Shape()
+	if len(s) == 0 {
+		return false, nil
+	}
+	ax := g.r.IntN(len(s))
+	if s[ax] == 0 {
+		return false, nil
+	}
+	switch k := g.r.IntN(5); k {
+	case 0: // Take with an index array of rank 0 to 2
+		is := make(graph.Shape, g.r.IntN(3))
+		for i := range is {
+			is[i] = g.r.IntN(g.cfg.MaxExtent + 1)
+		}
+		idx, err := g.indices(is, s[ax])
+		if err != nil {
+			return false, err
+		}
+		return g.derive(graph.Take(a, idx, ax), fmt.Sprintf("Take(n%d, n%d, %d)", g.index(a), g.index(idx), ax), a), nil
+	case 1: // TakeAlong with an index broadcast along some axes
+		is := s.Clone()
+		is[ax] = 1 + g.r.IntN(g.cfg.MaxExtent)
+		for i := range is {
+			if i != ax && g.r.IntN(3) == 0 {
+				is[i] = 1
+			}
+		}
+		idx, err := g.indices(is, s[ax])
+		if err != nil {
+			return false, err
+		}
+		return g.derive(graph.TakeAlong(a, idx, ax), fmt.Sprintf("TakeAlong(n%d, n%d, %d)", g.index(a), g.index(idx), ax), a), nil
+	}
+	// Put, ScatterAdd, ScatterMax of updates broadcast to the scattered
+	// shape: a constant or a pool node that broadcasts there.
+	op := []graph.Op{graph.OpScatter, graph.OpScatterAdd, graph.OpScatterMax}[g.r.IntN(3)]
+	idx, err := g.indices(graph.Shape{g.r.IntN(2 * g.cfg.MaxExtent)}, s[ax])
+	if err != nil {
+		return false, err
+	}
+	us := append(append(s[:ax].Clone(), idx.Shape()...), s[ax+1:]...)
+	var u *graph.Node
+	for range 5 {
+		if b := g.pick(); b != idx && broadcastsTo(b.Shape(), us) {
+			u = b
+			break
+		}
+	}
+	if u == nil {
+		u = graph.Const(graph.ScalarOf(a.DType(), float64(g.r.IntN(7)-3)))
+	}
+	n := graph.Scatter(op, a, idx, u, ax)
+	if n.Err() != nil {
+		return false, nil
+	}
+	desc := fmt.Sprintf("%v(n%d, n%d, %v, %d)", op, g.index(a), g.index(idx), u.Op(), ax)
+	// Float sums of repeated indices may be added in any order.
+	inexact := g.inex[a] || g.inex[u] || op == graph.OpScatterAdd && n.DType().IsFloat()
+	return g.push(n, inexact, desc), nil
+}
+
+// broadcastsTo reports whether shape s broadcasts to t.
+func broadcastsTo(s, t graph.Shape) bool {
+	b, err := graph.Broadcast(s, t)
+	return err == nil && b.Equal(t)
 }

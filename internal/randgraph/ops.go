@@ -87,6 +87,9 @@ func (g *gen) step() error {
 func (g *gen) try() (bool, error) {
 	a := g.pick()
 	ia := g.inex[a]
+	if g.cfg.Indexing && g.r.IntN(5) == 0 {
+		return g.indexing(a)
+	}
 	if !g.cfg.NoPatterns && g.r.IntN(4) == 0 {
 		return g.pattern(a)
 	}
