@@ -3,7 +3,8 @@
 // output element that loads its index, checks it and copies the element
 // (ld.global at the computed address); a scatter has a thread per update:
 // ScatterAdd adds with atom.add (red.global.add for ints and floats),
-// ScatterMax with atom.max for ints and a compare-and-swap loop for
+// ScatterMax with atom.max for ints (constant updates, as Bincount's
+// ones, are an immediate instead of a load) and a compare-and-swap loop for
 // floats (NaN wins), a bool maximum is a store of true; Put (set) first
 // finds, per destination, the last update that writes it with atom.max
 // into a zeroed scratch array (first launch), and only that update
@@ -222,7 +223,15 @@ func (l *lowerer) scatterLoop(ps *indexPointers, positions int) {
 		o, j, in := l.split(p)
 		l.checkedIndex(ps, j, positions, func(i *ir.Value) {
 			dst := bb.Index(ps.out, l.srcOffset(o, i, in))
-			u := bb.LoadNC(bb.Index(ps.upd, p))
+			var u *ir.Value
+			switch {
+			case s.Const != nil && d == graph.Bool:
+				u = bb.Const(ir.U8, uint64(min(max(s.Const.I, 0), 1)))
+			case s.Const != nil:
+				u = l.constOf(*s.Const, d)
+			default:
+				u = bb.LoadNC(bb.Index(ps.upd, p))
+			}
 			switch {
 			case s.Op == graph.OpScatter:
 				last := bb.Load(bb.Index(ps.win, i))

@@ -254,3 +254,50 @@ func TestNonzeroPTXAssembles(t *testing.T) {
 	require.NoError(t, err)
 	ptxas.AssembleAll(t, text, "sm_80", "sm_90")
 }
+
+func TestIndexKernelsConstantUpdates(t *testing.T) {
+	tg := smallGPU()
+	var fns []*ir.Func
+	defer func() {
+		if _, err := ptxas.Find(); err != nil || t.Failed() {
+			return // the interpreter checks ran; TestPTXAssembles' Require reports a missing ptxas
+		}
+		text, err := ptx.EmitModule(fns, codegen.PTXOptions(tg, codegen.Options{}))
+		require.NoError(t, err)
+		ptxas.AssembleAll(t, text, "sm_80", "sm_90")
+	}()
+	for _, d := range graph.DTypes() {
+		for _, op := range []graph.Op{graph.OpScatter, graph.OpScatterAdd, graph.OpScatterMax} {
+			if op == graph.OpScatterAdd && d == graph.Bool {
+				continue
+			}
+			x := graph.Input(d, graph.Shape{5, 9}, "x")
+			i := graph.Input(graph.Int64, graph.Shape{30}, "i")
+			n := graph.Scatter(op, x, i, graph.Const(graph.ScalarOf(d, 3)), 1)
+			require.NoError(t, n.Err())
+			bound := map[*graph.Node]*exec.Tensor{
+				x: tensorOf(t, d, x.Shape(), func(k int) float64 { return float64(k%7) - 2 }),
+				i: tensorOf(t, graph.Int64, i.Shape(), func(k int) float64 { return float64(k*4%18) - 9 }),
+			}
+			p, slots := planOf(t, []*graph.Node{n}, bound)
+			var spec *fuse.IndexSpec
+			for ki := range p.Kernels {
+				if s := p.Kernels[ki].Index(); s != nil {
+					spec = s
+				}
+			}
+			require.NotNil(t, spec)
+			require.NotNil(t, spec.Const, "constant updates are an immediate")
+			for ki := range p.Kernels {
+				fn, _, err := codegen.Lower(&p.Kernels[ki], tg)
+				require.NoError(t, err)
+				fn.Name = fmt.Sprintf("c%d_%d_%d_%s", d, op, ki, fn.Name)
+				fns = append(fns, fn)
+			}
+			got, err := interpretIndex(t, p, slots, bound, tg)
+			require.NoError(t, err)
+			want := reference(t, []*graph.Node{n}, bound)
+			require.NoError(t, compare(got[0], want[0], tolerance{}), "%v %v", op, d)
+		}
+	}
+}

@@ -43,11 +43,16 @@ type IndexArg struct {
 // Indices are of any integer dtype; a negative one counts from the end;
 // one outside [-Len, Len) makes the kernel fail with
 // graph.IndexError(Op, index, Axis, Len).
+//
+// A scatter whose updates are one constant broadcast (Bincount's ones,
+// Put of a number) has Const set to it (of Out's dtype) and no Updates
+// buffer: every update is *Const, and nothing stores them first.
 type IndexSpec struct {
 	Op                       graph.Op
 	Axis                     int
 	Outer, Len, Inner, Count int
 	X, Index, Updates, Out   IndexArg
+	Const                    *graph.Scalar
 }
 
 // IsScatter reports whether the spec is a scatter (its Out starts with
@@ -66,6 +71,22 @@ type indexBuild struct {
 	out  int
 }
 
+// constUpdates returns the constant a scatter node's updates broadcast,
+// false when they are not one constant of the node's dtype.
+func constUpdates(nd *graph.Node) (graph.Scalar, bool) {
+	if !isScatterOp(nd.Op()) {
+		return graph.Scalar{}, false
+	}
+	u := nd.Input(2)
+	for u.Op() == graph.OpBroadcast || u.Op() == graph.OpReshape {
+		u = u.Input(0)
+	}
+	if u.Op() != graph.OpConst || u.DType() != nd.DType() {
+		return graph.Scalar{}, false
+	}
+	return u.Attr().Value, true
+}
+
 // isScatterOp reports whether op is one of the scatters.
 func isScatterOp(op graph.Op) bool {
 	return op == graph.OpScatter || op == graph.OpScatterAdd || op == graph.OpScatterMax
@@ -81,8 +102,9 @@ func (p *planner) markIndexInputs() {
 		if nd.Op().Class() != graph.ClassIndex || w.isBound(nd) {
 			continue
 		}
+		_, cu := constUpdates(nd)
 		for j, x := range nd.Inputs() {
-			if j == 0 && isScatterOp(nd.Op()) {
+			if j == 0 && isScatterOp(nd.Op()) || j == 2 && cu {
 				continue
 			}
 			v := p.viewOf(x)
@@ -104,7 +126,11 @@ func (p *planner) buildIndex(i int) error {
 	nd := p.w.nodes[i]
 	ib := &indexBuild{node: nd, vals: [3]int{-1, -1, -1}, out: i}
 	scatter := isScatterOp(nd.Op())
+	_, cu := constUpdates(nd)
 	for j, x := range nd.Inputs() {
+		if j == 2 && cu {
+			continue
+		}
 		if j == 0 && scatter {
 			kb := p.findMap(x.Shape(), p.maxProducer(p.leaves(x, false)))
 			val, err := p.emit(kb, false, x, kb.xf.ident, false)
@@ -167,7 +193,12 @@ func (p *planner) indexSpec(ib *indexBuild) *IndexSpec {
 	switch {
 	case isScatterOp(nd.Op()):
 		s.Index = arg(ib.vals[1], ib.offs[1], in[1])
-		s.Updates = arg(ib.vals[2], ib.offs[2], in[2])
+		if c, ok := constUpdates(nd); ok {
+			s.Const = &c
+			s.Updates = IndexArg{Buffer: NoBuffer, DType: in[2].DType()}
+		} else {
+			s.Updates = arg(ib.vals[2], ib.offs[2], in[2])
+		}
 	case nd.Op() == graph.OpNonzero:
 		s.X = arg(ib.vals[0], ib.offs[0], in[0])
 	default:
@@ -181,6 +212,9 @@ func (p *planner) indexSpec(ib *indexBuild) *IndexSpec {
 // explainIndex writes an Index kernel's op, geometry and operands.
 func explainIndex(b *strings.Builder, s *IndexSpec) {
 	fmt.Fprintf(b, "  %v axis %d outer %d len %d inner %d count %d\n", s.Op, s.Axis, s.Outer, s.Len, s.Inner, s.Count)
+	if s.Const != nil {
+		fmt.Fprintf(b, "  updates const %v\n", *s.Const)
+	}
 	for _, a := range []struct {
 		name string
 		a    IndexArg

@@ -36,6 +36,9 @@ func validIndex(k *Kernel, live func(int) error) error {
 	case graph.OpScatter, graph.OpScatterAdd, graph.OpScatterMax:
 		want["index"] = [2]int{s.Index.Len, s.Count}
 		want["updates"] = [2]int{s.Updates.Len, s.Outer * s.Count * s.Inner}
+		if s.Const != nil {
+			want["updates"] = [2]int{s.Updates.Len, 0}
+		}
 		want["out"] = [2]int{s.Out.Len, s.Outer * s.Len * s.Inner}
 	default:
 		return fmt.Errorf("index op %v", s.Op)
@@ -82,11 +85,18 @@ func TestIndexPlans(t *testing.T) {
 		}, []Kind{KindIndex}, func(t *testing.T, s *IndexSpec) {
 			require.Equal(t, [4]int{1, 5, 6, 1}, [4]int{s.Outer, s.Len, s.Inner, s.Count})
 		}},
-		{"put stores the base into the result", func() *graph.Node {
+		{"put stores the base into the result; constant updates are not stored", func() *graph.Node {
 			return graph.Scatter(graph.OpScatter, exp(input(8)), idxInput(3), f32(2), 0)
-		}, []Kind{KindMap, KindMap, KindIndex}, func(t *testing.T, s *IndexSpec) {
+		}, []Kind{KindMap, KindIndex}, func(t *testing.T, s *IndexSpec) {
 			require.Equal(t, 8, s.Out.Len)
+			require.Equal(t, 0, s.Updates.Len)
+			require.Equal(t, graph.ScalarOf(graph.Float32, 2), *s.Const)
+		}},
+		{"updates of an array are read from a buffer", func() *graph.Node {
+			return graph.Scatter(graph.OpScatterAdd, input(8), idxInput(3), input(3), 0)
+		}, []Kind{KindMap, KindIndex}, func(t *testing.T, s *IndexSpec) {
 			require.Equal(t, 3, s.Updates.Len)
+			require.Nil(t, s.Const)
 		}},
 		{"nonzero then take", func() *graph.Node {
 			x := input(12)

@@ -14,6 +14,7 @@ package cpu
 import (
 	"context"
 	"fmt"
+	"math"
 	"unsafe"
 
 	"github.com/fuseflow/fuseflow/fuse"
@@ -112,9 +113,9 @@ func move[E any, I int32 | int64](ctx context.Context, s *fuse.IndexSpec, bases 
 	out := slice[E](bases, s.Out)
 	idx := slice[I](bases, s.Index)
 	if s.Op == graph.OpScatter {
-		upd := slice[E](bases, s.Updates)
+		upd, step := updates(bases, s, func() E { return bitsAs[E](s.Const) })
 		return owned(ctx, s, idx, workers, func(o, j, i int) {
-			d, u := (o*s.Len+i)*s.Inner, (o*s.Count+j)*s.Inner
+			d, u := (o*s.Len+i)*s.Inner, (o*s.Count+j)*s.Inner*step
 			copy(out[d:d+s.Inner], upd[u:u+s.Inner])
 		})
 	}
@@ -295,10 +296,10 @@ func maxNaN[E number](a, b E) E {
 func scatterNum[E number, I int32 | int64](ctx context.Context, s *fuse.IndexSpec, bases []unsafe.Pointer, workers int) error {
 	out := slice[E](bases, s.Out)
 	idx := slice[I](bases, s.Index)
-	upd := slice[E](bases, s.Updates)
+	upd, step := updates(bases, s, func() E { return valueAs[E](s.Const) })
 	if s.Op == graph.OpScatterMax {
 		return owned(ctx, s, idx, workers, func(o, j, i int) {
-			d, u := (o*s.Len+i)*s.Inner, (o*s.Count+j)*s.Inner
+			d, u := (o*s.Len+i)*s.Inner, (o*s.Count+j)*s.Inner*step
 			for k := range s.Inner {
 				out[d+k] = maxNaN(out[d+k], upd[u+k])
 			}
@@ -309,7 +310,7 @@ func scatterNum[E number, I int32 | int64](ctx context.Context, s *fuse.IndexSpe
 	workers = max(1, min(workers, updates/indexTask))
 	if workers == 1 || size*workers > updates/2 || s.Outer != 1 {
 		return owned(ctx, s, idx, workers, func(o, j, i int) {
-			d, u := (o*s.Len+i)*s.Inner, (o*s.Count+j)*s.Inner
+			d, u := (o*s.Len+i)*s.Inner, (o*s.Count+j)*s.Inner*step
 			for k := range s.Inner {
 				out[d+k] += upd[u+k]
 			}
@@ -325,7 +326,7 @@ func scatterNum[E number, I int32 | int64](ctx context.Context, s *fuse.IndexSpe
 			dst = part[(t-1)*size : t*size]
 		}
 		lo, hi := t*s.Count/workers, (t+1)*s.Count/workers
-		bad[t] = addRange(dst, upd, idx, s, lo, hi)
+		bad[t] = addRange(dst, upd, step, idx, s, lo, hi)
 	})
 	if err != nil {
 		return err
@@ -349,9 +350,24 @@ func scatterNum[E number, I int32 | int64](ctx context.Context, s *fuse.IndexSpe
 }
 
 // addRange adds the updates j in [lo, hi) of a scatter with one outer
-// row into dst, returning 1 + the position of the first bad index.
-func addRange[E number, I int32 | int64](dst, upd []E, idx []I, s *fuse.IndexSpec, lo, hi int) int {
+// row into dst (update j at j*Inner*step of upd), returning 1 + the
+// position of the first bad index.
+func addRange[E number, I int32 | int64](dst, upd []E, step int, idx []I, s *fuse.IndexSpec, lo, hi int) int {
 	n, in := s.Len, s.Inner
+	if step == 0 && in == 1 {
+		c := upd[0]
+		for j := lo; j < hi; j++ {
+			i := int(idx[j])
+			if i < 0 {
+				i += n
+			}
+			if uint(i) >= uint(n) {
+				return j + 1
+			}
+			dst[i] += c
+		}
+		return 0
+	}
 	for j := lo; j < hi; j++ {
 		i := int(idx[j])
 		if i < 0 {
@@ -361,10 +377,10 @@ func addRange[E number, I int32 | int64](dst, upd []E, idx []I, s *fuse.IndexSpe
 			return j + 1
 		}
 		if in == 1 {
-			dst[i] += upd[j]
+			dst[i] += upd[j*step]
 			continue
 		}
-		d, u := i*in, j*in
+		d, u := i*in, j*in*step
 		for k := range in {
 			dst[d+k] += upd[u+k]
 		}
@@ -417,4 +433,57 @@ func compactNonzero[E number](ctx context.Context, s *fuse.IndexSpec, bases []un
 			}
 		}
 	})
+}
+
+// updates returns a scatter's updates and the step between consecutive
+// updates' elements: the Updates buffer and 1, or, for constant updates,
+// Inner copies of the constant c() and 0.
+func updates[E any](bases []unsafe.Pointer, s *fuse.IndexSpec, c func() E) ([]E, int) {
+	if s.Const == nil {
+		return slice[E](bases, s.Updates), 1
+	}
+	u := make([]E, max(s.Inner, 1))
+	v := c()
+	for k := range u {
+		u[k] = v
+	}
+	return u, 0
+}
+
+// valueAs converts the constant c to E (of c's dtype).
+func valueAs[E number](c *graph.Scalar) E {
+	if c.DType.IsFloat() {
+		return E(c.F)
+	}
+	return E(c.I)
+}
+
+// bitsAs returns the bits of the constant c as the unsigned E of its
+// size (little-endian memory form; bool as 0 or 1).
+func bitsAs[E any](c *graph.Scalar) E {
+	var b uint64
+	switch c.DType {
+	case graph.Float32:
+		b = uint64(math.Float32bits(float32(c.F)))
+	case graph.Float64:
+		b = math.Float64bits(c.F)
+	case graph.Bool:
+		if c.I != 0 {
+			b = 1
+		}
+	default:
+		b = uint64(c.I)
+	}
+	var e E
+	switch p := any(&e).(type) {
+	case *uint8:
+		*p = uint8(b)
+	case *uint16:
+		*p = uint16(b)
+	case *uint32:
+		*p = uint32(b)
+	case *uint64:
+		*p = b
+	}
+	return e
 }
