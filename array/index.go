@@ -79,8 +79,8 @@ func flatNonzero(name string, c *Context, x *graph.Node) *graph.Node {
 // axes (all of them, or fewer: a (3, 4) array masked by a (3,) condition
 // selects rows), and the result has shape (count,) + the axes after
 // them. Mask evaluates the count of true elements at once (see the file
-// comment); the selection itself is lazy: a scan of cond that lists the
-// selected positions, then a gather. A cond of another dtype or shape
+// comment); the selection itself is lazy: one compaction that copies the
+// selected elements or rows in order. A cond of another dtype or shape
 // gives an Array carrying an error.
 func (a *Array) Mask(cond *Array) *Array {
 	x := nodeFor(a, "Mask")
@@ -100,10 +100,12 @@ func (a *Array) Mask(cond *Array) *Array {
 			"boolean index of shape %v does not match the array's leading axes %v", cn.Shape(), x.Shape()[:min(r, len(x.Shape()))]))
 	}
 	flat := graph.Reshape(cn, graph.Shape{cn.Size()})
-	nz := flatNonzero("Mask", ctxOf(a), flat)
-	rest := x.Shape()[r:]
-	xs := append(graph.Shape{cn.Size()}, rest...)
-	return a.derive(graph.Take(graph.Reshape(x, xs), nz, 0)).keep(cond)
+	n, err := ctxOf(a).countNonzero(flat)
+	if err != nil {
+		return errArray(ctxOf(a), graph.OpCompress, fmt.Errorf("Mask: %w", err))
+	}
+	xs := append(graph.Shape{cn.Size()}, x.Shape()[r:]...)
+	return a.derive(graph.Compress(graph.Reshape(x, xs), flat, n)).keep(cond)
 }
 
 // FlatNonzero returns the row-major flat indices (int64) of a's non-zero

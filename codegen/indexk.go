@@ -13,10 +13,11 @@
 // thread raises the kernel's error word (zeroed scratch) with atom.max of
 // Positions - position, so the word ends holding the first bad position,
 // which the executor reads after the launches (see IndexCheck).
-// Nonzero compacts in three launches: each thread counts the non-zero
-// elements of its own contiguous range, one thread turns the counts into
-// exclusive offsets, and each thread writes the indices of its range
-// from its offset, so the indices come out in row-major order.
+// Nonzero and Compress (a mask) compact in three launches: each thread
+// counts the non-zero elements of its own contiguous range of the
+// condition, one thread turns the counts into exclusive offsets, and
+// each thread writes the indices (Nonzero) or copies the rows
+// (Compress) of its range from its offset, so they come out in order.
 
 package codegen
 
@@ -103,7 +104,7 @@ func (l *lowerer) lowerIndex() error {
 	if s == nil {
 		return fmt.Errorf("index kernel without an IndexSpec")
 	}
-	if s.Op == graph.OpNonzero {
+	if s.Op == graph.OpNonzero || s.Op == graph.OpCompress {
 		return l.lowerNonzero()
 	}
 	if it := s.Index.DType; s.Index.Len > 0 && it != graph.Int32 && it != graph.Int64 {
@@ -281,7 +282,7 @@ func indexGeometry(k *fuse.Kernel, block, maxGrid int) Geometry {
 	s := k.Index()
 	work := 1
 	g := Geometry{Block: block, ItemsPerThread: 1, VectorWidth: 1}
-	if s != nil && s.Op == graph.OpNonzero {
+	if s != nil && (s.Op == graph.OpNonzero || s.Op == graph.OpCompress) {
 		// Threads own contiguous ranges of at least 32 elements, and one
 		// thread adds up their counts: few of them.
 		g.Index32 = s.Len < math.MaxInt32
@@ -304,14 +305,23 @@ func indexGeometry(k *fuse.Kernel, block, maxGrid int) Geometry {
 func (l *lowerer) lowerNonzero() error {
 	s := l.k.Index()
 	bb := l.b
-	if regType(s.X.DType) == ir.Invalid {
-		return fmt.Errorf("%v: dtype %v is not supported", s.Op, s.X.DType)
+	// The condition: X for Nonzero, Index for Compress (whose X holds the
+	// rows).
+	ca := s.X
+	if s.Op == graph.OpCompress {
+		ca = s.Index
+	}
+	if regType(ca.DType) == ir.Invalid || memType(s.Out.DType) == ir.Invalid {
+		return fmt.Errorf("%v: dtype %v is not supported", s.Op, ca.DType)
 	}
 	threads := l.g.Grid * l.g.Block
 	per := max(1, cdiv(s.Len, threads))
-	var x *ir.Value
-	if s.X.Len > 0 && s.X.Buffer >= 0 {
-		x = l.idxParam(s.X, false)
+	var x, rows *ir.Value
+	if ca.Len > 0 && ca.Buffer >= 0 {
+		x = l.idxParam(ca, false)
+	}
+	if s.Op == graph.OpCompress && s.X.Len > 0 {
+		rows = l.idxParam(s.X, false)
 	}
 	out := l.idxParam(s.Out, true)
 	counts := l.idxScratch("counts", int64(threads)*8, ir.U64)
@@ -319,15 +329,15 @@ func (l *lowerer) lowerNonzero() error {
 	l.launch(l.g.Grid, l.g.Block, 0)
 	l.launch(1, 1, 1)
 	l.launch(l.g.Grid, l.g.Block, 2)
-	if x == nil {
-		return nil
+	if x == nil || out == nil {
+		return nil // nothing selected: nothing to write
 	}
 	nz := func(e *ir.Value) *ir.Value {
-		v := l.fromMem(bb.LoadNC(bb.Index(x, e)), s.X.DType)
+		v := l.fromMem(bb.LoadNC(bb.Index(x, e)), ca.DType)
 		switch {
-		case s.X.DType == graph.Bool:
+		case ca.DType == graph.Bool:
 			return v
-		case s.X.DType.IsFloat():
+		case ca.DType.IsFloat():
 			return bb.Cmp(ir.CmpNEU, v, bb.Float(v.Type, 0))
 		}
 		return bb.Ne(v, bb.Int(v.Type, 0))
@@ -356,7 +366,19 @@ func (l *lowerer) lowerNonzero() error {
 		bb.ForCarry(lo, hi, l.uconst(1), []*ir.Value{start}, func(e *ir.Value, k []*ir.Value) []*ir.Value {
 			hit := nz(e)
 			bb.If(bb.And(hit, bb.Lt(k[0], bb.U64(uint64(s.Count)))), func() {
-				bb.Store(bb.Index(out, k[0]), bb.Cvt(e, ir.S64))
+				if s.Op == graph.OpNonzero {
+					bb.Store(bb.Index(out, k[0]), bb.Cvt(e, ir.S64))
+					return
+				}
+				if rows == nil {
+					return
+				}
+				// Copy row e to row k.
+				dst := bb.Mul(bb.Cvt(k[0], l.ut), l.uconst(s.Inner))
+				src := bb.Mul(e, l.uconst(s.Inner))
+				bb.For(l.uconst(0), l.uconst(s.Inner), l.uconst(1), func(c *ir.Value) {
+					bb.Store(bb.Index(out, bb.Add(dst, c)), bb.LoadNC(bb.Index(rows, bb.Add(src, c))))
+				})
 			})
 			return []*ir.Value{bb.Add(k[0], bb.Select(hit, bb.U64(1), bb.U64(0)))}
 		})

@@ -223,9 +223,40 @@ func nanBytes(d graph.DType) []byte {
 	return []byte{0, 0, 0, 0, 0, 0, 0xf8, 0x7f}
 }
 
+// compressGraphs are masks of rows (Compress) of every dtype by
+// conditions of every dtype, selecting some, all or none of the rows.
+func compressGraphs(t testing.TB) []indexGraph {
+	var out []indexGraph
+	for _, d := range graph.DTypes() {
+		for _, cd := range graph.DTypes() {
+			for _, sel := range []int{0, 2, 3} { // none; every other row; a third
+				x := graph.Input(d, graph.Shape{700, 3}, "x")
+				c := graph.Input(cd, graph.Shape{700}, "c")
+				keep := func(i int) bool { return sel != 0 && i%sel == 0 }
+				count := 0
+				for i := range 700 {
+					if keep(i) {
+						count++
+					}
+				}
+				out = append(out, indexGraph{fmt.Sprintf("compress/%v/%v/%d", d, cd, sel), graph.Compress(x, c, count), map[*graph.Node]*exec.Tensor{
+					x: tensorOf(t, d, x.Shape(), func(i int) float64 { return float64(i%13) - 6 }),
+					c: tensorOf(t, cd, c.Shape(), func(i int) float64 {
+						if keep(i) {
+							return float64(1 + i%3)
+						}
+						return 0
+					}),
+				}})
+			}
+		}
+	}
+	return out
+}
+
 func TestNonzeroKernelInterpreted(t *testing.T) {
 	tg := smallGPU()
-	for _, g := range nonzeroGraphs(t) {
+	for _, g := range append(nonzeroGraphs(t), compressGraphs(t)...) {
 		t.Run(g.name, func(t *testing.T) {
 			outs := []*graph.Node{g.out}
 			p, slots := planOf(t, outs, g.bound)
@@ -241,7 +272,7 @@ func TestNonzeroPTXAssembles(t *testing.T) {
 	ptxas.Require(t)
 	tg := smallGPU()
 	var fns []*ir.Func
-	for gi, g := range nonzeroGraphs(t) {
+	for gi, g := range append(nonzeroGraphs(t), compressGraphs(t)...) {
 		p, _ := planOf(t, []*graph.Node{g.out}, g.bound)
 		for ki := range p.Kernels {
 			fn, _, err := codegen.Lower(&p.Kernels[ki], tg)

@@ -34,6 +34,9 @@ type IndexArg struct {
 //   - OpNonzero: Out (Count int64) lists the flat indices of the non-zero
 //     elements of X (Len elements, any dtype); a different number of them
 //     is an error.
+//   - OpCompress: Out (Count, Inner) holds the rows X[k] (X is (Len,
+//     Inner)) where the condition Index[k] (Len elements of any dtype) is
+//     not zero, in order; a different number of them is an error.
 //   - OpScatter, OpScatterAdd, OpScatterMax: Out (Outer, Len, Inner)
 //     holds the base's values when the kernel starts; for each (o, j, i)
 //     in row-major order, Out[o, Index[j], i] is set to, increased by or

@@ -33,6 +33,10 @@ func validIndex(k *Kernel, live func(int) error) error {
 	case graph.OpNonzero:
 		want["x"] = [2]int{s.X.Len, s.Len}
 		want["out"] = [2]int{s.Out.Len, s.Count}
+	case graph.OpCompress:
+		want["x"] = [2]int{s.X.Len, s.Len * s.Inner}
+		want["index"] = [2]int{s.Index.Len, s.Len}
+		want["out"] = [2]int{s.Out.Len, s.Count * s.Inner}
 	case graph.OpScatter, graph.OpScatterAdd, graph.OpScatterMax:
 		want["index"] = [2]int{s.Index.Len, s.Count}
 		want["updates"] = [2]int{s.Updates.Len, s.Outer * s.Count * s.Inner}
@@ -97,6 +101,13 @@ func TestIndexPlans(t *testing.T) {
 		}, []Kind{KindMap, KindIndex}, func(t *testing.T, s *IndexSpec) {
 			require.Equal(t, 3, s.Updates.Len)
 			require.Nil(t, s.Const)
+		}},
+		{"compress of rows", func() *graph.Node {
+			x := input(6, 4)
+			return graph.Compress(x, graph.Binary(graph.OpGt, input(6), f32(0)), 2)
+		}, []Kind{KindMap, KindIndex}, func(t *testing.T, s *IndexSpec) {
+			require.Equal(t, [4]int{1, 6, 4, 2}, [4]int{s.Outer, s.Len, s.Inner, s.Count})
+			require.Equal(t, graph.Bool, s.Index.DType)
 		}},
 		{"nonzero then take", func() *graph.Node {
 			x := input(12)

@@ -25,8 +25,11 @@ func IndexGeom(n *Node) IndexGeometry {
 		return IndexGeometry{}
 	}
 	x := n.inputs[0]
-	if n.op == OpNonzero {
+	switch n.op {
+	case OpNonzero:
 		return IndexGeometry{Outer: 1, Len: x.Size(), Inner: 1, Count: n.shape[0]}
+	case OpCompress:
+		return IndexGeometry{Outer: 1, Len: x.shape[0], Inner: x.shape[1:].Size(), Count: n.shape[0]}
 	}
 	ax := n.attr.Axis
 	g := IndexGeometry{Outer: x.shape[:ax].Size(), Len: x.shape[ax], Inner: x.shape[ax+1:].Size()}
@@ -146,6 +149,30 @@ func Nonzero(cond *Node, count int) *Node {
 	return makeNode(OpNonzero, Int64, Shape{count}, in, Attr{})
 }
 
+// Compress returns the rows of x along axis 0 whose element of the 1-d
+// cond (x.shape[0] elements, any dtype) is not zero, in order: shape
+// (count,) + x.shape[1:], x's dtype. count is their number, counted by
+// the caller (see Nonzero); Eval fails when cond has another number of
+// non-zero elements. A boolean mask of any shape is a Compress of the
+// array reshaped to (mask size, rest...) by the flattened mask.
+func Compress(x, cond *Node, count int) *Node {
+	in := []*Node{x, cond}
+	if e := firstErr(in); e != nil {
+		return e
+	}
+	if len(x.shape) == 0 {
+		return errNode(OpCompress, in, "cannot select rows of a 0-d array")
+	}
+	if len(cond.shape) != 1 || cond.shape[0] != x.shape[0] {
+		return errNode(OpCompress, in, "the condition must be 1-d with the array's %d rows", x.shape[0])
+	}
+	if count < 0 || count > cond.Size() {
+		return errNode(OpCompress, in, "count %d of selected rows outside [0, %d]", count, cond.Size())
+	}
+	s := append(Shape{count}, x.shape[1:]...)
+	return makeNode(OpCompress, x.dtype, s, in, Attr{})
+}
+
 // Scatter returns base with updates applied along axis at the indices
 // idx: op OpScatter writes (where an index repeats, the last update in
 // row-major order wins, as numpy.put), OpScatterAdd adds every update
@@ -201,6 +228,8 @@ func recheckIndex(n *Node) *Node {
 		return TakeAlong(n.inputs[0], n.inputs[1], n.attr.Axis)
 	case OpNonzero:
 		return Nonzero(n.inputs[0], n.shape[0])
+	case OpCompress:
+		return Compress(n.inputs[0], n.inputs[1], n.shape[0])
 	}
 	return Scatter(n.op, n.inputs[0], n.inputs[1], n.inputs[2], n.attr.Axis)
 }

@@ -99,6 +99,7 @@ const (
 	OpScatter    // base with updates written along Attr.Axis at indices (last wins)
 	OpScatterAdd // base with updates added along Attr.Axis at indices (repeats add)
 	OpScatterMax // base with the maximum of updates along Attr.Axis at indices
+	OpCompress   // the rows of x (axis 0) where cond is not zero; the count is the length
 	opEnd
 )
 
@@ -140,7 +141,7 @@ var opNames = [...]string{
 	OpConcat: "Concat", OpCopy: "Contiguous", OpMatMul: "MatMul", OpCall: "Call",
 	OpCumSum: "CumSum", OpCumProd: "CumProd", OpCumMax: "CumMax", OpCumMin: "CumMin",
 	OpTake: "Take", OpTakeAlong: "TakeAlongAxis", OpNonzero: "Nonzero", OpScatter: "Scatter",
-	OpScatterAdd: "ScatterAdd", OpScatterMax: "ScatterMax",
+	OpScatterAdd: "ScatterAdd", OpScatterMax: "ScatterMax", OpCompress: "Mask",
 	opLeafEnd: "?", opUnaryEnd: "?", opBinaryEnd: "?", opReduceEnd: "?",
 }
 
@@ -188,7 +189,7 @@ func (o Op) Class() Class {
 		return ClassCall
 	case o >= OpCumSum && o <= OpCumMin:
 		return ClassScan
-	case o >= OpTake && o <= OpScatterMax:
+	case o >= OpTake && o <= OpCompress:
 		return ClassIndex
 	}
 	return ClassInvalid

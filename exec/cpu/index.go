@@ -41,7 +41,7 @@ func lowerIndex(k *fuse.Kernel) (*indexKernel, error) {
 	bad := func(what string, d graph.DType) error {
 		return fmt.Errorf("cpu: %v: %s of dtype %v is not supported", s.Op, what, d)
 	}
-	if s.Op != graph.OpNonzero && s.Index.Len > 0 && s.Index.DType != graph.Int32 && s.Index.DType != graph.Int64 {
+	if s.Op != graph.OpNonzero && s.Op != graph.OpCompress && s.Index.Len > 0 && s.Index.DType != graph.Int32 && s.Index.DType != graph.Int64 {
 		return nil, bad("indices", s.Index.DType)
 	}
 	switch s.Op {
@@ -52,6 +52,13 @@ func lowerIndex(k *fuse.Kernel) (*indexKernel, error) {
 	case graph.OpNonzero:
 		if _, ok := nonzeroFns[s.X.DType]; !ok && s.X.Len > 0 {
 			return nil, bad("a condition", s.X.DType)
+		}
+	case graph.OpCompress:
+		if _, ok := compressFns[s.Index.DType]; !ok && s.Index.Len > 0 {
+			return nil, bad("a condition", s.Index.DType)
+		}
+		if sz := s.Out.DType.Size(); sz != 1 && sz != 2 && sz != 4 && sz != 8 {
+			return nil, bad("an array", s.Out.DType)
 		}
 	case graph.OpScatterAdd, graph.OpScatterMax:
 		if _, ok := scatterFns[s.Out.DType]; !ok {
@@ -77,6 +84,11 @@ func (ik *indexKernel) run(ctx context.Context, bases []unsafe.Pointer, workers 
 	switch s.Op {
 	case graph.OpNonzero:
 		return nonzeroFns[s.X.DType](ctx, s, bases, workers)
+	case graph.OpCompress:
+		if s.Index.Len == 0 {
+			return nil
+		}
+		return compressFns[s.Index.DType](ctx, s, bases, workers)
 	case graph.OpScatterAdd, graph.OpScatterMax:
 		f := scatterFns[s.Out.DType]
 		return f(ctx, s, bases, workers)
@@ -486,4 +498,88 @@ func bitsAs[E any](c *graph.Scalar) E {
 		*p = b
 	}
 	return e
+}
+
+// compressFns run Compress per condition dtype.
+var compressFns = map[graph.DType]func(context.Context, *fuse.IndexSpec, []unsafe.Pointer, int) error{
+	graph.Bool:    compressBy[uint8],
+	graph.Int32:   compressBy[int32],
+	graph.Int64:   compressBy[int64],
+	graph.Float32: compressBy[float32],
+	graph.Float64: compressBy[float64],
+}
+
+// compressBy runs Compress with a condition of C, moving elements by
+// size.
+func compressBy[C number](ctx context.Context, s *fuse.IndexSpec, bases []unsafe.Pointer, workers int) error {
+	switch s.Out.DType.Size() {
+	case 1:
+		return compress[C, uint8](ctx, s, bases, workers)
+	case 2:
+		return compress[C, uint16](ctx, s, bases, workers)
+	case 4:
+		return compress[C, uint32](ctx, s, bases, workers)
+	}
+	return compress[C, uint64](ctx, s, bases, workers)
+}
+
+// compress copies the rows of X whose condition is not zero: each task
+// counts its chunk of the condition, then copies its rows after the
+// rows of the chunks before it.
+func compress[C number, E any](ctx context.Context, s *fuse.IndexSpec, bases []unsafe.Pointer, workers int) error {
+	cond := slice[C](bases, s.Index)
+	x := slice[E](bases, s.X)
+	out := slice[E](bases, s.Out)
+	in := s.Inner
+	per := max(1, indexTask/max(in, 1))
+	tasks := (len(cond) + per - 1) / per
+	counts := make([]int, tasks+1)
+	err := parallel(ctx, workers, tasks, func(_, t int) {
+		c := 0
+		for _, v := range cond[t*per : min((t+1)*per, len(cond))] {
+			if v != 0 {
+				c++
+			}
+		}
+		counts[t+1] = c
+	})
+	if err != nil {
+		return err
+	}
+	for t := range tasks {
+		counts[t+1] += counts[t]
+	}
+	if counts[tasks] != s.Count {
+		return fmt.Errorf("%v: %d selected rows where %d were counted", s.Op, counts[tasks], s.Count)
+	}
+	if in == 0 {
+		return nil
+	}
+	return parallel(ctx, workers, tasks, func(_, t int) {
+		k := counts[t]
+		lo := t * per
+		if in == 1 {
+			// Every element is written at the next free slot and kept
+			// when selected (no branch to mispredict), up to the last
+			// slot of this chunk: the next one is the next task's.
+			end := counts[t+1]
+			for j, v := range cond[lo:min(lo+per, len(cond))] {
+				if k == end {
+					break
+				}
+				out[k] = x[lo+j]
+				if v != 0 {
+					k++
+				}
+			}
+			return
+		}
+		for j, v := range cond[lo:min(lo+per, len(cond))] {
+			if v != 0 {
+				r := lo + j
+				copy(out[k*in:(k+1)*in], x[r*in:(r+1)*in])
+				k++
+			}
+		}
+	})
 }

@@ -72,7 +72,16 @@ func TestEmulatedIndex(t *testing.T) {
 			count := int(exec.Elems[int64](cnt[0])[cnt[0].Offset])
 			cnt[0].Release()
 			flat := graph.Reshape(x, graph.Shape{x.Size()})
-			outs = append(outs, graph.Take(flat, graph.Nonzero(graph.Reshape(cond, graph.Shape{x.Size()}), count), 0))
+			fcond := graph.Reshape(cond, graph.Shape{x.Size()})
+			outs = append(outs, graph.Take(flat, graph.Nonzero(fcond, count), 0), graph.Compress(flat, fcond, count))
+			// Rows by a 1-d condition.
+			rcond := graph.Binary(graph.OpGt, graph.Reduce(graph.OpSum, graph.Cast(x, graph.Int64), []int{1}, false), graph.Const(graph.ScalarOf(graph.Int64, 0)))
+			rc, err := ref.New().Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{graph.Reduce(graph.OpSum, graph.Cast(rcond, graph.Int64), nil, false)},
+				Bound: map[*graph.Node]*exec.Tensor{x: hx}, Alloc: alloc})
+			require.NoError(t, err)
+			rows := int(exec.Elems[int64](rc[0])[rc[0].Offset])
+			rc[0].Release()
+			outs = append(outs, graph.Compress(x, rcond, rows))
 			exact := make([]bool, len(outs))
 			for k := range exact {
 				exact[k] = true

@@ -1,5 +1,6 @@
 // Indexing ops, naively: Take and TakeAlong gather element by element,
-// Nonzero lists the flat indices of non-zero elements, and the scatters
+// Nonzero lists the flat indices of non-zero elements, Compress copies
+// the selected rows, and the scatters
 // apply their updates one by one in row-major order to a copy of the
 // base. Every index is checked against its axis.
 
@@ -17,8 +18,30 @@ func index(n *graph.Node, ins []*exec.Tensor) (vec, error) {
 	g := graph.IndexGeom(n)
 	ax := n.Attr().Axis
 	x := load(ins[0], ins[0].Shape)
-	if n.Op() == graph.OpNonzero {
+	switch n.Op() {
+	case graph.OpNonzero:
 		return nonzero(x, g.Count)
+	case graph.OpCompress:
+		sel, err := nonzero(load(ins[1], ins[1].Shape), g.Count)
+		if err != nil {
+			return vec{}, err
+		}
+		out := vec{}
+		for _, k := range sel.i {
+			lo, hi := int(k)*g.Inner, (int(k)+1)*g.Inner
+			if x.isFloat() {
+				out.f = append(out.f, x.f[lo:hi]...)
+			} else {
+				out.i = append(out.i, x.i[lo:hi]...)
+			}
+		}
+		if x.isFloat() && out.f == nil {
+			out.f = []float64{}
+		}
+		if !x.isFloat() && out.i == nil {
+			out.i = []int64{}
+		}
+		return out, nil
 	}
 	idx := load(ins[1], ins[1].Shape).i
 	// at returns the normalized index k of the index array, or an error.

@@ -45,6 +45,8 @@ func (b *bounder) index(n *graph.Node, es []*graph.Node) (*graph.Node, error) {
 		return graph.Take(full(es[0], in[0].Shape()), in[1], ax), nil
 	case graph.OpTakeAlong:
 		return graph.TakeAlong(full(es[0], in[0].Shape()), in[1], ax), nil
+	case graph.OpCompress:
+		return graph.Compress(full(es[0], in[0].Shape()), in[1], n.Shape()[0]), nil
 	}
 	base, upd := full(es[0], in[0].Shape()), full(es[2], in[2].Shape())
 	switch n.Op() {
