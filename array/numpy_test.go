@@ -810,6 +810,9 @@ func (r *npRunner) step(x *array.Array, st []any) (*array.Array, error) {
 	if f, ok := npScanOps[name]; ok {
 		return npScan(x, f, args)
 	}
+	if f, ok := npSortSteps[name]; ok {
+		return f(x, args)
+	}
 	if f, ok := npArgOps[name]; ok {
 		if args[0] == nil {
 			return f(x), nil

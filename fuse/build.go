@@ -204,7 +204,9 @@ type planner struct {
 	// callBuilt records the calls whose kernel exists.
 	callNodes map[string][]int
 	callBuilt map[string]bool
-	cont      map[*xform]contLayout
+	// sorts holds the Sort kernels built, by input, axis and count.
+	sorts map[sortKey]*kbuild
+	cont  map[*xform]contLayout
 	// work counts the elementary steps of planning (nodes and edges
 	// visited, kernels and buffers examined, terms of the stride maps
 	// applied), for the tests that bound it by the size of the graph.
@@ -257,6 +259,8 @@ func (p *planner) run() (*Plan, error) {
 			err = p.buildScan(i)
 		case graph.ClassIndex:
 			err = p.buildIndex(i)
+		case graph.ClassSort:
+			err = p.buildSort(i)
 		default:
 			err = p.buildMapRoot(i)
 		}

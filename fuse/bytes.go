@@ -40,8 +40,12 @@ func countBytes(pl *Plan, k *Kernel) {
 			k.BytesRead += distinct(sp, st) * int64(op.o.DType.Size())
 		}
 	}
+	space := k.Space
+	if so := k.Sort(); so != nil { // the first K of each row
+		space = append(append([]int(nil), space[:len(space)-1]...), so.K)
+	}
 	for _, s := range k.Stores {
-		k.BytesWritten += distinct(k.Space, s.Strides) * int64(s.DType.Size())
+		k.BytesWritten += distinct(space, s.Strides) * int64(s.DType.Size())
 	}
 	if s := k.Index(); s != nil {
 		for _, a := range []IndexArg{s.X, s.Index, s.Updates} {

@@ -97,7 +97,7 @@ func (p *planner) decide() {
 			continue
 		}
 		switch nd.Op().Class() {
-		case graph.ClassReduce, graph.ClassMatMul, graph.ClassConcat, graph.ClassCall, graph.ClassScan, graph.ClassIndex:
+		case graph.ClassReduce, graph.ClassMatMul, graph.ClassConcat, graph.ClassCall, graph.ClassScan, graph.ClassIndex, graph.ClassSort:
 			p.mat[i] = true
 		}
 		if p.forced[i] {
@@ -117,6 +117,7 @@ func (p *planner) decide() {
 	}
 	p.markCallInputs()
 	p.markIndexInputs()
+	p.markSortInputs()
 	// Outputs lower in the graph first: an output that is a view of
 	// another output is then a view of that output's buffer. (The memo of
 	// viewOf starts again: materialized outputs change the bases.)
@@ -360,7 +361,7 @@ func (p *planner) rootID(i int) string {
 	switch nd.Op().Class() {
 	case graph.ClassReduce:
 		return "r" + nd.Input(0).Shape().String() + axesString(nd.Attr().Axes)
-	case graph.ClassMatMul, graph.ClassConcat, graph.ClassCall, graph.ClassScan, graph.ClassIndex:
+	case graph.ClassMatMul, graph.ClassConcat, graph.ClassCall, graph.ClassScan, graph.ClassIndex, graph.ClassSort:
 		return "k" + strconv.Itoa(i)
 	}
 	return "m" + nd.Shape().String()

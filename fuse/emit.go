@@ -45,6 +45,10 @@ type kbuild struct {
 	// stores without a Store (its result).
 	idx    *indexBuild
 	writes []int
+	// sort (KindSort) is the sort's spec; sortPerm lists the input's
+	// axes in Space order.
+	sort     *SortSpec
+	sortPerm []int
 }
 
 type memoKey struct {

@@ -139,6 +139,13 @@ func ExplainFor(p *Plan, a Annotator) string {
 		if s := k.Index(); s != nil {
 			explainIndex(&b, s)
 		}
+		if so := k.Sort(); so != nil {
+			order := "ascending, NaN last"
+			if so.Desc {
+				order = "descending, NaN first"
+			}
+			fmt.Fprintf(&b, "  sort rows of %d keys of op0, %s, keep %d\n", so.N, order, so.K)
+		}
 		body, epi := k.Bodies()
 		for j := range body {
 			fmt.Fprintf(&b, "  %%%d = %s %v\n", j, instrString(&body[j]), body[j].DType)

@@ -96,6 +96,8 @@ func (p *planner) spec(kb *kbuild) Spec {
 		return &m
 	case KindCall:
 		return p.callSpec(kb.call)
+	case KindSort:
+		return kb.sort
 	case KindScan:
 		s := *kb.scan
 		s.Body, s.Epilogue = kb.body, kb.epi
@@ -111,6 +113,13 @@ func (p *planner) spec(kb *kbuild) Spec {
 func (kb *kbuild) empty() bool {
 	if kb.kind == KindCall || kb.kind == KindIndex {
 		return false
+	}
+	if s := kb.sort; s != nil {
+		rows := 1
+		for _, e := range kb.k.Space[:len(kb.k.Space)-1] {
+			rows *= e
+		}
+		return rows*s.K == 0 || len(kb.stores) == 0
 	}
 	out := 1
 	for i, e := range kb.k.Space {

@@ -41,11 +41,14 @@ const (
 	// the result's shape, for Explain; it has no Operands, Body or
 	// Stores.
 	KindIndex
+	// KindSort (SortSpec) sorts the rows of its key operand; a fusion
+	// boundary, like KindCall, with no Body.
+	KindSort
 )
 
-var kindNames = [...]string{KindMap: "map", KindReduce: "reduce", KindMatMul: "matmul", KindCall: "call", KindScan: "scan", KindIndex: "index"}
+var kindNames = [...]string{KindMap: "map", KindReduce: "reduce", KindMatMul: "matmul", KindCall: "call", KindScan: "scan", KindIndex: "index", KindSort: "sort"}
 
-// String returns "map", "reduce", "matmul", "call" or "scan".
+// String returns "map", "reduce", "matmul", "call", "scan" or "sort".
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && kindNames[k] != "" {
 		return kindNames[k]
@@ -339,7 +342,7 @@ type Kernel struct {
 	Operands []Operand
 	Stores   []Store
 	// Spec is the kind's own part: *MapSpec, *ReduceSpec, *MatMulSpec,
-	// *CallSpec, *ScanSpec or *IndexSpec.
+	// *CallSpec, *ScanSpec, *IndexSpec or *SortSpec.
 	Spec Spec
 	// Fused lists the graph ops this kernel computes, in body order
 	// (views included), for Explain.

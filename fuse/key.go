@@ -87,6 +87,12 @@ func (w *walk) key(bound map[*graph.Node]graph.Layout) string {
 			}
 		case graph.ClassConcat, graph.ClassScan, graph.ClassIndex:
 			num(int64(a.Axis))
+		case graph.ClassSort:
+			num(int64(a.Axis))
+			num(int64(a.K))
+			if a.Desc {
+				b = append(b, 'd')
+			}
 		case graph.ClassCall:
 			num(int64(a.Output))
 			b = a.Call.AppendKey(b)

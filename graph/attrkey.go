@@ -39,6 +39,7 @@ func (a *Attr) appendKey(b []byte) []byte {
 	b = keyInt(b, 14, int64(a.Axis))
 	b = keyCall(b, 15, a.Call)
 	b = keyInt(b, 16, int64(a.Output))
+	b = keyBool(b, 17, a.Desc)
 	return b
 }
 

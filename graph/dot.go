@@ -61,6 +61,11 @@ func Label(n *Node) string {
 		extra = fmt.Sprintf(" axis=%d", a.Axis)
 	case OpCall:
 		extra = fmt.Sprintf(" %s out=%d", a.Call.Name(), a.Output)
+	case OpSort, OpArgSort:
+		extra = fmt.Sprintf(" axis=%d k=%d", a.Axis, a.K)
+		if a.Desc {
+			extra += " desc"
+		}
 	}
 	if n.op.Class() == ClassReduce {
 		extra = fmt.Sprintf(" axes=%v", a.Axes)

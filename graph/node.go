@@ -30,16 +30,17 @@ type Attr struct {
 	Step     float64     // OpIota
 	Stop     float64     // OpIota with HasStop: the exact last value (Linspace)
 	HasStop  bool        // OpIota
-	K        int         // OpEye: diagonal offset
+	K        int         // OpEye: diagonal offset; OpSort, OpArgSort: elements kept per row
 	Seed     uint64      // OpRandU, OpRandN
 	Axes     []int       // reductions: sorted, normalized
 	KeepDims bool        // reductions
 	Flat     bool        // OpArgMax, OpArgMin over the flattened input
 	Perm     []int       // OpPermute
 	Slices   []SliceSpec // OpSlice, one per input axis
-	Axis     int         // OpConcat
+	Axis     int         // OpConcat; OpSort, OpArgSort: the sorted axis
 	Call     *CallAttr   // OpCall: the call, shared by its outputs
 	Output   int         // OpCall: which written argument (see CallAttr.Written)
+	Desc     bool        // OpSort, OpArgSort: largest first (TopK)
 }
 
 // Node is one operation in an expression graph. Nodes are immutable and

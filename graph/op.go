@@ -100,6 +100,10 @@ const (
 	OpScatterAdd // base with updates added along Attr.Axis at indices (repeats add)
 	OpScatterMax // base with the maximum of updates along Attr.Axis at indices
 	OpCompress   // the rows of x (axis 0) where cond is not zero; the count is the length
+	// Sorting along Attr.Axis, keeping the first Attr.K of each row
+	// (descending with Attr.Desc: TopK).
+	OpSort    // the sorted values
+	OpArgSort // their indices along the axis (int64)
 	opEnd
 )
 
@@ -121,6 +125,7 @@ const (
 	ClassCall
 	ClassScan
 	ClassIndex
+	ClassSort
 )
 
 var opNames = [...]string{
@@ -142,6 +147,7 @@ var opNames = [...]string{
 	OpCumSum: "CumSum", OpCumProd: "CumProd", OpCumMax: "CumMax", OpCumMin: "CumMin",
 	OpTake: "Take", OpTakeAlong: "TakeAlongAxis", OpNonzero: "Nonzero", OpScatter: "Scatter",
 	OpScatterAdd: "ScatterAdd", OpScatterMax: "ScatterMax", OpCompress: "Mask",
+	OpSort: "Sort", OpArgSort: "ArgSort",
 	opLeafEnd: "?", opUnaryEnd: "?", opBinaryEnd: "?", opReduceEnd: "?",
 }
 
@@ -191,6 +197,8 @@ func (o Op) Class() Class {
 		return ClassScan
 	case o >= OpTake && o <= OpCompress:
 		return ClassIndex
+	case o == OpSort || o == OpArgSort:
+		return ClassSort
 	}
 	return ClassInvalid
 }

@@ -189,6 +189,8 @@ func recheck(n *Node) error {
 		r = Copy(n.inputs[0])
 	case ClassScan:
 		r = Scan(n.op, n.inputs[0], n.attr.Axis)
+	case ClassSort:
+		r = recheckSort(n)
 	case ClassCall:
 		outs := Call(n.attr.Call, n.inputs)
 		if r = outs[0]; r.err == nil {

@@ -339,6 +339,8 @@ def step(x, st, inputs):
         return SCAN_NP[name](x, args[0])
     if name in INDEX_STEPS:
         return INDEX_STEPS[name](x, args, inputs)
+    if name in SORT_STEPS:
+        return SORT_STEPS[name](x, *args)
     raise ValueError(name)
 
 
@@ -877,6 +879,100 @@ def gen_scans():
     add_case("scan-empty/CumSum/float64/axis=0", [e], [["CumSum", 0]], "float64")
     add_case("scan-empty/CumMax/float64/axis=1", [e], [["CumMax", 1]], "float64")
     add_case("scan-0d/CumSum/int32/flat", [arr(7, "int32")], [["CumSum", None]], "int64")
+# Sorting: Sort and ArgSort (NumPy's stable sort), TopK (no NumPy function:
+# the first k of a stable descending sort with NaN largest, as torch.topk
+# and jax.lax.top_k, computed here by Python's stable sorted per row).
+
+
+def topk_indices(x, k, axis):
+    m = np.moveaxis(np.asarray(x), axis, -1)
+    flat = m.reshape(-1, m.shape[-1]) if m.shape[-1] else m.reshape(-1, 0)
+    out = np.zeros((flat.shape[0], k), dtype="int64")
+    for r, row in enumerate(flat):
+        def key(i):
+            v = row[i]
+            if row.dtype.kind == "f" and np.isnan(v):
+                return (0, 0)
+            return (1, -v.item() if row.dtype.kind != "b" else -int(v))
+        out[r] = sorted(range(len(row)), key=key)[:k]
+    out = out.reshape(m.shape[:-1] + (k,))
+    return np.moveaxis(out, -1, axis)
+
+
+def topk_values(x, k, axis):
+    return np.take_along_axis(np.asarray(x), topk_indices(x, k, axis), axis)
+
+
+SORT_STEPS = {
+    "Sort": lambda x, axis: np.sort(x, axis=axis, kind="stable"),
+    "ArgSort": lambda x, axis: np.argsort(x, axis=axis, kind="stable").astype("int64"),
+    "SortFlat": lambda x: np.sort(x, axis=None, kind="stable"),
+    "ArgSortFlat": lambda x: np.argsort(x, axis=None, kind="stable").astype("int64"),
+    "TopKValues": topk_values,
+    "TopKIndices": topk_indices,
+}
+
+
+def sort_input(d):
+    base = np.array([3, -1, 4, 1, -5, 9, 2, -6, 5, 3, -5, 8,
+                     9, -7, 9, 3, 2, -3, 8, 4, -6, 2, 6, 4])
+    if d == "bool":
+        return arr(base > 2, d, (2, 3, 4))
+    if d in FLOATS:
+        return arr(base * 0.75 + 0.125, d, (2, 3, 4))
+    return arr(base, d, (2, 3, 4))
+
+
+def gen_sort():
+    for d in DTYPES:
+        x = sort_input(d)
+        for axis in (0, 1, 2, -1, -3):
+            add_case("sort/Sort/%s/axis=%d" % (d, axis), [x], [["Sort", axis]], d)
+            add_case("sort/ArgSort/%s/axis=%d" % (d, axis), [x], [["ArgSort", axis]], "int64")
+        add_case("sort/SortFlat/%s" % d, [x], [["SortFlat"]], d)
+        add_case("sort/ArgSortFlat/%s" % d, [x], [["ArgSortFlat"]], "int64")
+        for k, axis in ((2, -1), (4, 2), (0, 1), (1, 0), (3, 1)):
+            add_case("sort/TopKValues/%s/k=%d/axis=%d" % (d, k, axis), [x], [["TopKValues", k, axis]], d)
+            add_case("sort/TopKIndices/%s/k=%d/axis=%d" % (d, k, axis), [x], [["TopKIndices", k, axis]], "int64")
+    # Special floats: NaN last (first for TopK), -0.0 and 0.0 equal keys in
+    # their order, infinities, ties.
+    nan, inf = float("nan"), float("inf")
+    special = [0.0, nan, -0.0, 1.5, -inf, 0.0, inf, nan, -1.5, -0.0, 1.5, 1e-30,
+               -1e-30, 2.0, nan, -inf, 1.5, 0.0, -0.0, 3.0, -2.0, inf, 1.5, 0.0]
+    for d in FLOATS:
+        x = arr(special, d, (3, 8))
+        for axis in (-1, 0):
+            for op in ("Sort", "ArgSort"):
+                add_case("sort-special/%s/%s/axis=%d" % (op, d, axis), [x], [[op, axis]],
+                         d if op == "Sort" else "int64")
+            for k in ((3, 8) if axis == -1 else (3,)):
+                for op in ("TopKValues", "TopKIndices"):
+                    add_case("sort-special/%s/%s/k=%d/axis=%d" % (op, d, k, axis), [x], [[op, k, axis]],
+                             d if op == "TopKValues" else "int64")
+        add_case("sort-special/SortFlat/%s" % d, [x], [["SortFlat"]], d)
+        add_case("sort-special/ArgSortFlat/%s" % d, [x], [["ArgSortFlat"]], "int64")
+    # Ties and the extremes of the integer dtypes.
+    for d, lo, hi in (("int32", -2 ** 31, 2 ** 31 - 1), ("int64", -2 ** 63, 2 ** 63 - 1)):
+        x = arr([5, lo, hi, 5, 0, -1, hi, lo, 5, 0, -1, 7], d, (2, 6))
+        for op in ("Sort", "ArgSort"):
+            add_case("sort-ties/%s/%s" % (op, d), [x], [[op, -1]], d if op == "Sort" else "int64")
+        for op in ("TopKValues", "TopKIndices"):
+            add_case("sort-ties/%s/%s" % (op, d), [x], [[op, 4, -1]], d if op == "TopKValues" else "int64")
+    # Views: transposed and reversed inputs; a sort of an expression.
+    v = sort_input("float32")
+    add_case("sort-view/Sort/float32/transposed", [v], [["Transpose"], ["Sort", -1]], "float32")
+    add_case("sort-view/ArgSort/float32/reversed", [v],
+             [["Slice", [[None, None, None], [None, None, -1], [None, None, -2]]], ["ArgSort", 1]], "int64")
+    add_case("sort-expr/Sort/float32/neg-exp", [v], [["Neg"], ["Exp"], ["Sort", 1]], "float32")
+    add_case("sort-expr/Sort/int32/then-add", [sort_input("int32")],
+             [["Sort", 0], ["Add", {"int": 1}], ["Mul", {"in": 0}]], "int32")
+    # Empty axes and extent 1.
+    e = arr(np.zeros((3, 0)), "float64", (3, 0))
+    add_case("sort-empty/Sort/float64", [e], [["Sort", -1]], "float64")
+    add_case("sort-empty/ArgSort/float64/axis=0", [e], [["ArgSort", 0]], "int64")
+    o = arr([2.5, -1.0, 4.0], "float32", (3, 1))
+    add_case("sort-one/ArgSort/float32", [o], [["ArgSort", -1]], "int64")
+    add_case("sort-one/SortFlat/float32", [o], [["SortFlat"]], "float32")
 
 
 # ---------------------------------------------------------------------------
@@ -1262,6 +1358,7 @@ def main():
     gen_reductions()
     gen_matmul()
     gen_scans()
+    gen_sort()
     gen_constructors()
     gen_chains()
     gen_rearrange()

@@ -91,6 +91,7 @@ type lowKernel struct {
 	call    *callKernel
 	scan    *scanKernel
 	index   *indexKernel
+	sort    *sortKernel
 	chunk   int
 	workers int
 }
@@ -130,6 +131,9 @@ func (t target) Prepare(p *fuse.Plan) (runner.Program, error) {
 			lk.scan, err = lowerScan(k)
 		case fuse.KindIndex:
 			lk.index, err = lowerIndex(k)
+		case fuse.KindSort:
+			lk.sort, err = lowerSort(k)
+			lk.workers = b.workers
 		default:
 			err = fmt.Errorf("cpu: kernel %s of kind %v is not supported", k.Name, k.Kind())
 		}
@@ -194,6 +198,8 @@ func (e *evaluation) Kernel(ctx context.Context, k int) error {
 		return lk.scan.run(ctx, e.ex, lk.chunk, lk.workers)
 	case lk.index != nil:
 		return lk.index.run(ctx, e.ex.bases, lk.workers)
+	case lk.sort != nil:
+		return lk.sort.run(ctx, e.ex, lk.workers)
 	default:
 		return lk.mm.run(ctx, e.ex, lk.chunk, lk.workers)
 	}

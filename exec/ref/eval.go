@@ -212,6 +212,8 @@ func compute(ctx context.Context, alloc memory.Allocator, n *graph.Node, ins []*
 		v = matmul(n, ins[0], ins[1])
 	case graph.ClassScan:
 		v, err = scan(n, load(ins[0], ins[0].Shape))
+	case graph.ClassSort:
+		v = sortRows(n, load(ins[0], ins[0].Shape))
 	case graph.ClassView, graph.ClassCopy:
 		return view(alloc, n, ins[0])
 	case graph.ClassConcat:

@@ -24,7 +24,7 @@ const laneDType = graph.Float64
 func checkScratch(alloc memory.Allocator, n *graph.Node, ins []*exec.Tensor) error {
 	shapes := []graph.Shape{n.Shape()}
 	switch n.Op().Class() {
-	case graph.ClassReduce:
+	case graph.ClassReduce, graph.ClassSort:
 		shapes = append(shapes, ins[0].Shape)
 	case graph.ClassMatMul:
 		s := n.Shape()

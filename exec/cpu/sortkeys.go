@@ -1,0 +1,103 @@
+// Sort keys: each dtype's elements mapped to unsigned integers whose
+// order is the sort order (NumPy's: NaN last, -0 and +0 equal), one
+// table row per dtype.
+
+package cpu
+
+import (
+	"unsafe"
+
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+// keyKind says how a dtype's bits map to an order-preserving key.
+type keyKind uint8
+
+const (
+	keyUnsigned keyKind = iota + 1 // the bits as they are
+	keySigned                      // the sign bit flipped
+	keyFloat                       // NaN to the largest key, -0 to +0, negatives inverted, the sign bit of positives set
+	keyBool                        // a nonzero byte is 1
+)
+
+// sortKeyRow describes a dtype's keys: its element size in bytes, its
+// kind, and for floats the bits of +Inf (a magnitude above it is NaN).
+type sortKeyRow struct {
+	size int
+	kind keyKind
+	inf  uint64
+}
+
+// sortKeyTable has a row for every dtype the CPU sorts. A new dtype is
+// one row: an integer of its size and signedness, or a float with its
+// +Inf bits (float16 0x7c00, bfloat16 0x7f80).
+var sortKeyTable = map[graph.DType]sortKeyRow{
+	graph.Bool:    {1, keyBool, 0},
+	graph.Int32:   {4, keySigned, 0},
+	graph.Int64:   {8, keySigned, 0},
+	graph.Float32: {4, keyFloat, 0x7f800000},
+	graph.Float64: {8, keyFloat, 0x7ff0000000000000},
+}
+
+// bits is the width of the row's keys.
+func (r sortKeyRow) bits() int {
+	if r.kind == keyBool {
+		return 1
+	}
+	return r.size * 8
+}
+
+// loadKeys reads n elements of raw type T (the dtype's bits) starting at
+// src with a stride of stride elements into dst as keys of the row's
+// kind, inverted (largest first) with desc, and sets idx[j] = j.
+func loadKeys[T uint8 | uint16 | uint32 | uint64, K uint32 | uint64](dst []K, idx []uint32, src unsafe.Pointer, stride int, r sortKeyRow, desc bool) {
+	n := len(dst)
+	width := uint(unsafe.Sizeof(T(0))) * 8
+	sign := T(1) << (width - 1)
+	inf := T(r.inf)
+	flip := K(0)
+	if desc {
+		flip = K(1)<<(r.bits()-1)<<1 - 1 // every key bit (the shift in two steps: bits may be 64)
+	}
+	es := int(unsafe.Sizeof(T(0)))
+	step := stride * es
+	switch r.kind {
+	case keyUnsigned:
+		for j := range n {
+			dst[j] = K(*(*T)(unsafe.Add(src, j*step))) ^ flip
+			idx[j] = uint32(j)
+		}
+	case keySigned:
+		for j := range n {
+			dst[j] = K(*(*T)(unsafe.Add(src, j*step))^sign) ^ flip
+			idx[j] = uint32(j)
+		}
+	case keyBool:
+		for j := range n {
+			b := K(0)
+			if *(*uint8)(unsafe.Add(src, j*step)) != 0 {
+				b = 1
+			}
+			dst[j] = b ^ flip
+			idx[j] = uint32(j)
+		}
+	case keyFloat:
+		for j := range n {
+			b := *(*T)(unsafe.Add(src, j*step))
+			abs := b &^ sign
+			var k T
+			switch {
+			case abs > inf: // NaN
+				k = ^T(0)
+			case abs == 0: // -0 and +0
+				k = sign
+			case b&sign != 0:
+				k = ^b
+			default:
+				k = b | sign
+			}
+			dst[j] = K(k) ^ flip
+			idx[j] = uint32(j)
+		}
+	}
+}
