@@ -140,6 +140,9 @@ def main():
         "mask": lambda x, c: x[c],
         "bincount": lambda x, *m: np.bincount(x, minlength=m[0] if m else 0),
         "hist": lambda x, bins: np.histogram(x, bins)[0],
+        # NumPy's default kinds, as a user calls them (introsort, not stable).
+        "sort": lambda x, *ax: np.sort(x, axis=ax[0] if ax else -1),
+        "argsort": lambda x, *ax: np.argsort(x, axis=ax[0] if ax else -1),
     }
 
     def einsum(name):  # einsum_<term>_<term>_<output>, as NumPy users call it

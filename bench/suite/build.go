@@ -71,6 +71,8 @@ var reduceFuncs = map[string]func(*arr, ...int) *arr{
 	"var":  func(a *arr, axes ...int) *arr { return a.Var(axes...) },
 	"std":  func(a *arr, axes ...int) *arr { return a.Std(axes...) },
 	"stdk": func(a *arr, axes ...int) *arr { return a.StdKeepDims(axes...) },
+	// sort and argsort take one axis (the last when none is given).
+	"sort": (*arr).Sort, "argsort": (*arr).ArgSort,
 }
 
 // Funcs returns the names of every function expressions may call.

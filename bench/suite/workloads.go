@@ -19,6 +19,7 @@ const (
 	Rows  = 1 << 20 // short rows: Rows x RowW
 	RowW  = 8
 	SoftN = 4096
+	SortN = 1 << 24 // one row sorted, and the elements of the short-row sorts
 	// BoolScale multiplies the leading dimension of bool-only workloads,
 	// so that their one byte per element is as far beyond the cache as
 	// float32 data.
@@ -172,6 +173,20 @@ func Workloads() []Workload {
 		add("add_row."+n, "add(a, r)", m("a"), m("r", MatN))
 		add("add_col."+n, "add(a, c)", m("a"), m("c", MatN, 1))
 		add("copy."+n, "copy(a)", vec("a", d, -100, 100))
+	}
+
+	// Sorting: one long row (SortN elements), many short rows, and the
+	// columns of a matrix (a strided axis).
+	for _, d := range []graph.DType{graph.Float32, graph.Int32, graph.Float64, graph.Int64} {
+		n := dtypeNames[d]
+		for _, f := range []string{"sort", "argsort"} {
+			add(fmt.Sprintf("%s.%s", f, n), f+"(x, 0)", shaped("x", d, -1e6, 1e6, SortN))
+			if d == graph.Float32 || d == graph.Int32 {
+				add(fmt.Sprintf("%s.rows128.%s", f, n), f+"(x, 1)", shaped("x", d, -1e6, 1e6, SortN/128, 128))
+				add(fmt.Sprintf("%s.rows8.%s", f, n), f+"(x, 1)", shaped("x", d, -1e6, 1e6, Rows, RowW))
+				add(fmt.Sprintf("%s.ax0.%s", f, n), f+"(x, 0)", shaped("x", d, -1e6, 1e6, MatN, MatN))
+			}
+		}
 	}
 
 	// Small arrays: per-call latency.

@@ -10,19 +10,28 @@ import (
 	"context"
 )
 
-// insertionMax is the longest row sorted by insertion instead of radix
-// passes (256 counters per pass cost more than that).
-const insertionMax = 48
+// Row lengths: runs of insertionRun elements are sorted by insertion,
+// and rows of up to mergeMax elements by merging those runs (256
+// counters per radix pass cost more than a merge sort of so few).
+const (
+	insertionRun = 16
+	mergeMax     = 1024
+)
+
+// payload is what moves with a key: an index, the element's bits, or
+// nothing (keys that invert to their elements).
+type payload interface {
+	uint32 | uint64 | struct{}
+}
 
 // radixSort sorts keys ascending, stably, moving idx alongside; tk and
 // ti are scratch of the same length. Only the low bits of each key are
 // sorted on (the others are 0). It returns the slices holding the
 // result (the arguments or the scratch).
-func radixSort[K uint32 | uint64](keys []K, idx []uint32, tk []K, ti []uint32, bits int) ([]K, []uint32) {
+func radixSort[K uint32 | uint64, P payload](keys []K, idx []P, tk []K, ti []P, bits int) ([]K, []P) {
 	n := len(keys)
-	if n <= insertionMax {
-		insertionSort(keys, idx)
-		return keys, idx
+	if n <= mergeMax {
+		return mergeSort(keys, idx, tk, ti)
 	}
 	tk, ti = tk[:n], ti[:n]
 	passes := (bits + 7) / 8
@@ -55,8 +64,43 @@ func radixSort[K uint32 | uint64](keys []K, idx []uint32, tk []K, ti []uint32, b
 	return keys, idx
 }
 
+// mergeSort sorts a short row stably: runs of insertionRun by
+// insertion, then merges of neighbouring runs back and forth between
+// the row and the scratch. It returns the slices holding the result.
+func mergeSort[K uint32 | uint64, P payload](keys []K, idx []P, tk []K, ti []P) ([]K, []P) {
+	n := len(keys)
+	for lo := 0; lo < n; lo += insertionRun {
+		hi := min(n, lo+insertionRun)
+		insertionSort(keys[lo:hi], idx[lo:hi])
+	}
+	tk, ti = tk[:n], ti[:n]
+	for w := insertionRun; w < n; w *= 2 {
+		for lo := 0; lo < n; lo += 2 * w {
+			mid, hi := min(n, lo+w), min(n, lo+2*w)
+			i, j, o := lo, mid, lo
+			for i < mid && j < hi {
+				if keys[j] < keys[i] {
+					tk[o], ti[o] = keys[j], idx[j]
+					j++
+				} else {
+					tk[o], ti[o] = keys[i], idx[i]
+					i++
+				}
+				o++
+			}
+			o += copy(tk[o:], keys[i:mid])
+			copy(ti[o-(mid-i):], idx[i:mid])
+			copy(tk[o:hi], keys[j:hi])
+			copy(ti[o:hi], idx[j:hi])
+		}
+		keys, tk = tk, keys
+		idx, ti = ti, idx
+	}
+	return keys, idx
+}
+
 // insertionSort sorts a short row stably.
-func insertionSort[K uint32 | uint64](keys []K, idx []uint32) {
+func insertionSort[K uint32 | uint64, P payload](keys []K, idx []P) {
 	for i := 1; i < len(keys); i++ {
 		k, x := keys[i], idx[i]
 		j := i
@@ -72,7 +116,7 @@ func insertionSort[K uint32 | uint64](keys []K, idx []uint32) {
 // the digits of every chunk, gives chunk c of digit d the offset after
 // all smaller digits and after digit d of the chunks before c, and each
 // chunk scatters its elements in order, so the pass is stable.
-func parallelRadixSort[K uint32 | uint64](ctx context.Context, workers int, keys []K, idx []uint32, tk []K, ti []uint32, bits int) ([]K, []uint32, error) {
+func parallelRadixSort[K uint32 | uint64, P payload](ctx context.Context, workers int, keys []K, idx []P, tk []K, ti []P, bits int) ([]K, []P, error) {
 	n := len(keys)
 	chunks := max(1, min(workers, n/4096))
 	size := (n + chunks - 1) / chunks

@@ -73,25 +73,39 @@ func (sk *sortKernel) rowOffset(r, off int, strides []int) int {
 	return off
 }
 
+// run sorts every row. The payload moving with the keys is the index
+// when indices are stored (the values then read back by index), the
+// element's bits for floats (so -0 and NaN payloads are kept), and
+// nothing for integers and bools, whose keys invert to their values.
 func (sk *sortKernel) run(ctx context.Context, ex *runState, workers int) error {
-	if sk.row.size <= 4 {
-		return runSort[uint32](ctx, sk, ex, workers)
+	wide := sk.row.size > 4
+	switch {
+	case sk.idxs != nil && wide:
+		return runSort[uint64](ctx, sk, ex, workers, indexFill, storeIndexed[uint64])
+	case sk.idxs != nil:
+		return runSort[uint32](ctx, sk, ex, workers, indexFill, storeIndexed[uint32])
+	case sk.row.kind == keyFloat && wide:
+		return runSort[uint64](ctx, sk, ex, workers, bitsLoader[uint64](sk.row.size), storeBitsOf[uint64, uint64](sk.row.size))
+	case sk.row.kind == keyFloat:
+		return runSort[uint32](ctx, sk, ex, workers, bitsLoader[uint32](sk.row.size), storeBitsOf[uint32, uint32](sk.row.size))
+	case wide:
+		return runSort[uint64](ctx, sk, ex, workers, noFill, storeKeysOf[uint64, struct{}](sk.row.size))
 	}
-	return runSort[uint64](ctx, sk, ex, workers)
+	return runSort[uint32](ctx, sk, ex, workers, noFill, storeKeysOf[uint32, struct{}](sk.row.size))
 }
 
-// sortScratch is one worker's key and index arrays, two of each.
-type sortScratch[K uint32 | uint64] struct {
+// sortScratch is one worker's key and payload arrays, two of each.
+type sortScratch[K uint32 | uint64, P payload] struct {
 	keys, tk []K
-	idx, ti  []uint32
+	pl, tp   []P
 }
 
-func newSortScratch[K uint32 | uint64](n int) *sortScratch[K] {
-	return &sortScratch[K]{keys: make([]K, n), tk: make([]K, n), idx: make([]uint32, n), ti: make([]uint32, n)}
+func newSortScratch[K uint32 | uint64, P payload](n int) *sortScratch[K, P] {
+	return &sortScratch[K, P]{keys: make([]K, n), tk: make([]K, n), pl: make([]P, n), tp: make([]P, n)}
 }
 
-// loaders reads keys of elements of each size.
-func loader[K uint32 | uint64](size int) func([]K, []uint32, unsafe.Pointer, int, sortKeyRow, bool) {
+// loader returns the key loader of elements of each size.
+func loader[K uint32 | uint64](size int) func([]K, unsafe.Pointer, int, sortKeyRow, bool) {
 	switch size {
 	case 1:
 		return loadKeys[uint8, K]
@@ -103,82 +117,58 @@ func loader[K uint32 | uint64](size int) func([]K, []uint32, unsafe.Pointer, int
 	return loadKeys[uint64, K]
 }
 
-func runSort[K uint32 | uint64](ctx context.Context, sk *sortKernel, ex *runState, workers int) error {
-	load := loader[K](sk.row.size)
-	base := ex.bases[sk.in.Buffer]
-	es := sk.row.size
-	stride := sk.in.Strides[len(sk.in.Strides)-1]
-	bits := sk.row.bits()
-	if sk.rows < workers && sk.n >= parallelRowMin && workers > 1 {
-		s := newSortScratch[K](sk.n)
-		for r := range sk.rows {
-			src := at(base, sk.rowOffset(r, sk.in.Offset, sk.in.Strides), es)
-			size := (sk.n + workers - 1) / workers
-			err := parallel(ctx, workers, workers, func(_, c int) {
-				lo, hi := c*size, min(sk.n, (c+1)*size)
-				if lo < hi {
-					load(s.keys[lo:hi], s.idx[lo:hi], at(src, lo*stride, es), stride, sk.row, sk.desc)
-					for j := lo; j < hi; j++ {
-						s.idx[j] += uint32(lo)
-					}
-				}
-			})
-			if err != nil {
-				return err
-			}
-			_, idx, err := parallelRadixSort(ctx, workers, s.keys, s.idx, s.tk, s.ti, bits)
-			if err != nil {
-				return err
-			}
-			size = (sk.k + workers - 1) / workers
-			err = parallel(ctx, workers, workers, func(_, c int) {
-				lo, hi := c*size, min(sk.k, (c+1)*size)
-				if lo < hi {
-					sk.store(ex, r, idx, lo, hi, src, stride)
-				}
-			})
-			if err != nil {
-				return err
-			}
-		}
-		return nil
+// A payloadFill sets the payloads of elements lo.. of a row at src (stride in
+// elements); a rowStore writes ranks lo..hi-1 of sorted row r, whose
+// keys and payloads are keys and pl, reading the input row at src.
+type (
+	payloadFill[P payload]                 func(pl []P, src unsafe.Pointer, stride, lo int)
+	rowStore[K uint32 | uint64, P payload] func(sk *sortKernel, ex *runState, r int, keys []K, pl []P, lo, hi int, src unsafe.Pointer, stride int)
+)
+
+func indexFill(pl []uint32, _ unsafe.Pointer, _, lo int) {
+	for j := range pl {
+		pl[j] = uint32(lo + j)
 	}
-	scratch := make([]*sortScratch[K], max(1, min(workers, sk.rows)))
-	// Rows per task: enough elements to pay for a task.
-	per := max(1, min(sk.rows/max(1, workers*4), (1<<14)/max(1, sk.n)))
-	tasks := (sk.rows + per - 1) / per
-	return parallel(ctx, workers, tasks, func(w, t int) {
-		s := scratch[w]
-		if s == nil {
-			s = newSortScratch[K](sk.n)
-			scratch[w] = s
-		}
-		for r := t * per; r < min(sk.rows, (t+1)*per); r++ {
-			src := at(base, sk.rowOffset(r, sk.in.Offset, sk.in.Strides), es)
-			load(s.keys, s.idx, src, stride, sk.row, sk.desc)
-			_, idx := radixSort(s.keys, s.idx, s.tk, s.ti, bits)
-			sk.store(ex, r, idx, 0, sk.k, src, stride)
-		}
-	})
 }
 
-// store writes ranks lo..hi-1 of row r: the input element at each index
-// (src with stride, in elements) and the index as int64.
-func (sk *sortKernel) store(ex *runState, r int, idx []uint32, lo, hi int, src unsafe.Pointer, stride int) {
-	if st := sk.idxs; st != nil {
-		dst := at(ex.bases[st.Buffer], sk.rowOffset(r, st.Offset, st.Strides), 8)
-		ds := st.Strides[len(st.Strides)-1]
-		for j := lo; j < hi; j++ {
-			*(*int64)(at(dst, j*ds, 8)) = int64(idx[j])
-		}
+func noFill(_ []struct{}, _ unsafe.Pointer, _, _ int) {}
+
+// bitsLoader fills payloads with the raw bits of elements of size bytes.
+func bitsLoader[P uint32 | uint64](size int) payloadFill[P] {
+	f := map[int]func([]P, unsafe.Pointer, int){1: loadBits[uint8, P], 2: loadBits[uint16, P], 4: loadBits[uint32, P], 8: loadBits[uint64, P]}[size]
+	return func(pl []P, src unsafe.Pointer, stride, _ int) { f(pl, src, stride) }
+}
+
+// storeBitsOf stores the payloads (raw bits) as the values.
+func storeBitsOf[K uint32 | uint64, P uint32 | uint64](size int) rowStore[K, P] {
+	f := map[int]func(unsafe.Pointer, int, []P){1: storeBits[uint8, P], 2: storeBits[uint16, P], 4: storeBits[uint32, P], 8: storeBits[uint64, P]}[size]
+	return func(sk *sortKernel, ex *runState, r int, _ []K, pl []P, lo, hi int, _ unsafe.Pointer, _ int) {
+		dst, ds := sk.dst(ex, sk.vals, r)
+		f(at(dst, lo*ds, size), ds, pl[lo:hi])
 	}
-	st := sk.vals
-	if st == nil {
+}
+
+// storeKeysOf stores the keys inverted to the values (integers, bools).
+func storeKeysOf[K uint32 | uint64, P payload](size int) rowStore[K, P] {
+	f := map[int]func(unsafe.Pointer, int, []K, sortKeyRow, bool){1: storeKeys[uint8, K], 2: storeKeys[uint16, K], 4: storeKeys[uint32, K], 8: storeKeys[uint64, K]}[size]
+	return func(sk *sortKernel, ex *runState, r int, keys []K, _ []P, lo, hi int, _ unsafe.Pointer, _ int) {
+		dst, ds := sk.dst(ex, sk.vals, r)
+		f(at(dst, lo*ds, size), ds, keys[lo:hi], sk.row, sk.desc)
+	}
+}
+
+// storeIndexed stores the indices and, when asked, the values read back
+// from the input by index.
+func storeIndexed[K uint32 | uint64](sk *sortKernel, ex *runState, r int, _ []K, idx []uint32, lo, hi int, src unsafe.Pointer, stride int) {
+	dst, ds := sk.dst(ex, sk.idxs, r)
+	for j := lo; j < hi; j++ {
+		*(*int64)(at(dst, j*ds, 8)) = int64(idx[j])
+	}
+	if sk.vals == nil {
 		return
 	}
 	es := sk.row.size
-	dst := at(ex.bases[st.Buffer], sk.rowOffset(r, st.Offset, st.Strides), es)
-	ds := st.Strides[len(st.Strides)-1]
+	dst, ds = sk.dst(ex, sk.vals, r)
 	switch es {
 	case 1:
 		gatherRow[uint8](dst, ds, src, stride, idx[lo:hi], lo)
@@ -189,6 +179,70 @@ func (sk *sortKernel) store(ex *runState, r int, idx []uint32, lo, hi int, src u
 	default:
 		gatherRow[uint64](dst, ds, src, stride, idx[lo:hi], lo)
 	}
+}
+
+// dst returns the address of row r of store st and its stride along
+// the sorted axis.
+func (sk *sortKernel) dst(ex *runState, st *fuse.Store, r int) (unsafe.Pointer, int) {
+	return at(ex.bases[st.Buffer], sk.rowOffset(r, st.Offset, st.Strides), st.DType.Size()), st.Strides[len(st.Strides)-1]
+}
+
+func runSort[K uint32 | uint64, P payload](ctx context.Context, sk *sortKernel, ex *runState, workers int, fl payloadFill[P], store rowStore[K, P]) error {
+	load := loader[K](sk.row.size)
+	base := ex.bases[sk.in.Buffer]
+	es := sk.row.size
+	stride := sk.in.Strides[len(sk.in.Strides)-1]
+	bits := sk.row.bits()
+	if sk.rows < workers && sk.n >= parallelRowMin && workers > 1 {
+		s := newSortScratch[K, P](sk.n)
+		for r := range sk.rows {
+			src := at(base, sk.rowOffset(r, sk.in.Offset, sk.in.Strides), es)
+			size := (sk.n + workers - 1) / workers
+			err := parallel(ctx, workers, workers, func(_, c int) {
+				lo, hi := c*size, min(sk.n, (c+1)*size)
+				if lo < hi {
+					load(s.keys[lo:hi], at(src, lo*stride, es), stride, sk.row, sk.desc)
+					fl(s.pl[lo:hi], at(src, lo*stride, es), stride, lo)
+				}
+			})
+			if err != nil {
+				return err
+			}
+			keys, pl, err := parallelRadixSort(ctx, workers, s.keys, s.pl, s.tk, s.tp, bits)
+			if err != nil {
+				return err
+			}
+			size = (sk.k + workers - 1) / workers
+			err = parallel(ctx, workers, workers, func(_, c int) {
+				lo, hi := c*size, min(sk.k, (c+1)*size)
+				if lo < hi {
+					store(sk, ex, r, keys, pl, lo, hi, src, stride)
+				}
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	scratch := make([]*sortScratch[K, P], max(1, min(workers, sk.rows)))
+	// Rows per task: enough elements to pay for a task.
+	per := max(1, min(sk.rows/max(1, workers*4), (1<<14)/max(1, sk.n)))
+	tasks := (sk.rows + per - 1) / per
+	return parallel(ctx, workers, tasks, func(w, t int) {
+		s := scratch[w]
+		if s == nil {
+			s = newSortScratch[K, P](sk.n)
+			scratch[w] = s
+		}
+		for r := t * per; r < min(sk.rows, (t+1)*per); r++ {
+			src := at(base, sk.rowOffset(r, sk.in.Offset, sk.in.Strides), es)
+			load(s.keys, src, stride, sk.row, sk.desc)
+			fl(s.pl, src, stride, 0)
+			keys, pl := radixSort(s.keys, s.pl, s.tk, s.tp, bits)
+			store(sk, ex, r, keys, pl, 0, sk.k, src, stride)
+		}
+	})
 }
 
 // gatherRow writes element idx[j] of src (stride ss) to rank lo+j of dst

@@ -49,28 +49,23 @@ func (r sortKeyRow) bits() int {
 
 // loadKeys reads n elements of raw type T (the dtype's bits) starting at
 // src with a stride of stride elements into dst as keys of the row's
-// kind, inverted (largest first) with desc, and sets idx[j] = j.
-func loadKeys[T uint8 | uint16 | uint32 | uint64, K uint32 | uint64](dst []K, idx []uint32, src unsafe.Pointer, stride int, r sortKeyRow, desc bool) {
+// kind, inverted (largest first) with desc.
+func loadKeys[T uint8 | uint16 | uint32 | uint64, K uint32 | uint64](dst []K, src unsafe.Pointer, stride int, r sortKeyRow, desc bool) {
 	n := len(dst)
 	width := uint(unsafe.Sizeof(T(0))) * 8
 	sign := T(1) << (width - 1)
 	inf := T(r.inf)
-	flip := K(0)
-	if desc {
-		flip = K(1)<<(r.bits()-1)<<1 - 1 // every key bit (the shift in two steps: bits may be 64)
-	}
+	flip := keyFlip[K](r, desc)
 	es := int(unsafe.Sizeof(T(0)))
 	step := stride * es
 	switch r.kind {
 	case keyUnsigned:
 		for j := range n {
 			dst[j] = K(*(*T)(unsafe.Add(src, j*step))) ^ flip
-			idx[j] = uint32(j)
 		}
 	case keySigned:
 		for j := range n {
 			dst[j] = K(*(*T)(unsafe.Add(src, j*step))^sign) ^ flip
-			idx[j] = uint32(j)
 		}
 	case keyBool:
 		for j := range n {
@@ -79,7 +74,6 @@ func loadKeys[T uint8 | uint16 | uint32 | uint64, K uint32 | uint64](dst []K, id
 				b = 1
 			}
 			dst[j] = b ^ flip
-			idx[j] = uint32(j)
 		}
 	case keyFloat:
 		for j := range n {
@@ -97,7 +91,47 @@ func loadKeys[T uint8 | uint16 | uint32 | uint64, K uint32 | uint64](dst []K, id
 				k = b | sign
 			}
 			dst[j] = K(k) ^ flip
-			idx[j] = uint32(j)
 		}
+	}
+}
+
+// keyFlip returns the mask a key is xored with: every key bit for a
+// descending sort (the shift in two steps: bits may be 64), else 0.
+func keyFlip[K uint32 | uint64](r sortKeyRow, desc bool) K {
+	if !desc {
+		return 0
+	}
+	return K(1)<<(r.bits()-1)<<1 - 1
+}
+
+// storeKeys writes keys of an integer or bool row back as elements of
+// raw type T (the inverse of loadKeys; a bool is 0 or 1) to dst with a
+// stride of ds elements.
+func storeKeys[T uint8 | uint16 | uint32 | uint64, K uint32 | uint64](dst unsafe.Pointer, ds int, keys []K, r sortKeyRow, desc bool) {
+	width := uint(unsafe.Sizeof(T(0))) * 8
+	var sign T
+	if r.kind == keySigned {
+		sign = T(1) << (width - 1)
+	}
+	flip := keyFlip[K](r, desc)
+	step := ds * int(unsafe.Sizeof(T(0)))
+	for j, k := range keys {
+		*(*T)(unsafe.Add(dst, j*step)) = T(k^flip) ^ sign
+	}
+}
+
+// loadBits reads the raw bits of n elements of type T into pl.
+func loadBits[T uint8 | uint16 | uint32 | uint64, P uint32 | uint64](pl []P, src unsafe.Pointer, stride int) {
+	step := stride * int(unsafe.Sizeof(T(0)))
+	for j := range pl {
+		pl[j] = P(*(*T)(unsafe.Add(src, j*step)))
+	}
+}
+
+// storeBits writes the bits in pl as elements of type T.
+func storeBits[T uint8 | uint16 | uint32 | uint64, P uint32 | uint64](dst unsafe.Pointer, ds int, pl []P) {
+	step := ds * int(unsafe.Sizeof(T(0)))
+	for j, b := range pl {
+		*(*T)(unsafe.Add(dst, j*step)) = T(b)
 	}
 }
