@@ -19,6 +19,18 @@ func kernelName(k *Kernel) string {
 	if s := k.Index(); s != nil {
 		return "index_" + strings.ToLower(s.Op.String())
 	}
+	if so := k.Sort(); so != nil { // "sort_sort_argsort": the outputs it stores
+		name := "sort"
+		for i, o := range k.Fused {
+			if i == 0 || o != k.Fused[i-1] {
+				name += "_" + strings.ToLower(o.String())
+			}
+		}
+		if so.Desc {
+			name += "_topk"
+		}
+		return name
+	}
 	parts := []string{k.Kind().String()}
 	seen := map[string]bool{}
 	for _, o := range k.Fused {

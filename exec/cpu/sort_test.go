@@ -19,6 +19,7 @@ import (
 	"github.com/fuseflow/fuseflow/exec/cpu"
 	"github.com/fuseflow/fuseflow/exec/ref"
 	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/randgraph"
 )
 
 // sortInput returns a tensor of d and s whose values come from a small
@@ -161,4 +162,10 @@ func TestSortMatchesRef(t *testing.T) {
 			alloc.AssertSize(t, 0)
 		}
 	}
+}
+
+// TestDifferentialSort runs 300 random graphs (100 with -short) with
+// sorts among their ops (randgraph.Config.Sort), in chunks of 7 points.
+func TestDifferentialSort(t *testing.T) {
+	runDifferential(t, 300, 100, 7, 40000, randgraph.Config{Sort: true, MaxExtent: 9})
 }

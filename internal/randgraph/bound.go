@@ -304,6 +304,8 @@ func (b *bounder) node(n *graph.Node) (*graph.Node, error) {
 		return b.view(n, es)
 	case graph.ClassReduce:
 		return b.reduce(n, es[0])
+	case graph.ClassSort:
+		return sortBound(n, es[0]), nil
 	case graph.ClassMatMul:
 		return b.matmul(n, es[0], es[1])
 	case graph.ClassScan:

@@ -42,6 +42,10 @@ type Config struct {
 	// ScatterAdd, ScatterMax with fresh in-range index inputs) one step
 	// in five. Off, the generator draws what it drew without them.
 	Indexing bool
+	// Sort adds Sort, ArgSort and TopK of exact operands (sort.go); off
+	// by default, so targets without sort kernels draw the graphs they
+	// always drew.
+	Sort bool
 }
 
 func (c *Config) defaults() {

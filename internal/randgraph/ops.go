@@ -93,6 +93,9 @@ func (g *gen) try() (bool, error) {
 	if !g.cfg.NoPatterns && g.r.IntN(4) == 0 {
 		return g.pattern(a)
 	}
+	if g.cfg.Sort && g.r.IntN(6) == 0 {
+		return g.sort(a)
+	}
 	switch k := g.r.IntN(20); {
 	case k < 5: // unary
 		op := unaryOps[g.r.IntN(len(unaryOps))]
