@@ -171,4 +171,11 @@
 //	Roll with several axes   one shift per axis                    one shift for every axis given
 //	Pad modes                constant, edge, reflect, wrap, ...    constant (Pad) and edge (PadEdge)
 //	Repeat with counts       np.repeat(x, counts, axis)            RepeatCounts(counts, axis...)
+//	sort kind                quicksort (introsort) by default,     always stable (kind="stable"'s order),
+//	                         stable only with kind="stable"        NaN last, -0 and +0 equal keys in order
+//	sort without an axis     axis=None flattens                    Sort() is the last axis; SortFlat() and
+//	                                                               ArgSortFlat() flatten
+//	TopK                     none (argpartition + sort)            TopK(k, axis...): values and indices,
+//	                                                               largest first, ties lowest index first,
+//	                                                               NaN largest (as torch.topk, lax.top_k)
 package array
