@@ -26,8 +26,10 @@
 // float64 columns; a column of another type is an error naming the column
 // and its type.
 //
-// GroupBy(key) aggregates per value of an int32 or int64 column: the host
-// gives each key a dense code. With at most BroadcastGroups groups each
+// GroupBy(key) aggregates per value of an int32, int64 or string column
+// (utf8, large_utf8, or a dictionary of them): the host gives each key a
+// dense code, strings by value (batches with different dictionaries
+// agree), and the result's key column is the keys (utf8 for strings). With at most BroadcastGroups groups each
 // aggregate is one fused column reduction of the (rows, groups) broadcast
 // Where(code == group && valid, x, identity), never stored, whose work
 // grows with rows times groups; with more, the kernels compute the

@@ -1,6 +1,8 @@
-// GroupBy: aggregates per value of an integer key column. The host gives
-// each distinct key a dense code as batches arrive (a hash map; a null
-// key is a group of its own, as in Arrow). With few groups the kernels
+// GroupBy: aggregates per value of an integer or string key column. The
+// host gives each distinct key a dense code as batches arrive (a hash
+// map; a null key is a group of its own, as in Arrow); string keys, plain
+// or dictionary-encoded, are unified by value across batches whatever
+// their dictionaries, and the codes' names come back as the key column. With few groups the kernels
 // reduce each aggregate per code with a masked column reduction (see
 // compiler.aggregate), whose work grows with rows times groups; with
 // more, the kernels compute the aggregates' row values and validity and
@@ -33,9 +35,12 @@ var maxGroups = MaxGroups
 var BroadcastGroups = 8
 
 // GroupBy returns the scan whose Aggregate computes its aggregates once
-// per distinct value of the integer (int32 or int64) column key: one row
-// per key with a row the filter keeps, sorted by key (a null key last),
-// the key first. More than MaxGroups distinct keys is an error. Row
+// per distinct value of the column key: an integer column (int32 or
+// int64), a string column (utf8 or large_utf8) or a dictionary of strings
+// (whose batches may have different dictionaries: keys are the same when
+// their strings are). The result has one row per key with a row the
+// filter keeps, sorted by key (integers by value, strings bytewise; a
+// null key last), the key first (a string key as utf8). More than MaxGroups distinct keys is an error. Row
 // expressions (Each, Collect, the Write methods) fail on a grouped scan.
 func (s *Scan) GroupBy(key string) *Scan {
 	c := *s
@@ -47,24 +52,28 @@ func (s *Scan) GroupBy(key string) *Scan {
 // grouping gives the keys of a GroupBy dense codes.
 type grouping struct {
 	key   string
-	dtype graph.DType
+	dtype graph.DType // of integer keys; 0 for string keys
 	codes map[int64]int32
-	keys  []int64 // by code
-	null  int32   // the null key's code, -1 until one is seen
-	valid []bool  // by code: false for the null key
-	lut   []int32 // code+1 of the keys 0..lutSize-1 (0: none yet)
+	keys  []int64     // by code
+	strs  *stringKeys // string keys (nil: integer keys)
+	null  int32       // the null key's code, -1 until one is seen
+	valid []bool      // by code: false for the null key
+	lut   []int32     // code+1 of the keys 0..lutSize-1 (0: none yet)
 }
 
 // lutSize bounds the keys encode finds by a table instead of the map.
 const lutSize = 1 << 16
 
 func newGrouping(key string, si schemaInfo) (*grouping, error) {
+	if idx := si.s.FieldIndices(key); len(idx) == 1 && isStringKey(si.s.Field(idx[0]).Type) {
+		return &grouping{key: key, strs: &stringKeys{codes: map[string]int32{}}, null: -1}, nil
+	}
 	_, d, err := si.lookup(key)
 	if err != nil {
 		return nil, err
 	}
 	if d != graph.Int32 && d != graph.Int64 {
-		return nil, fmt.Errorf("%sGroupBy: key column %q is %v, want int32 or int64", si.prefix(), key, d)
+		return nil, fmt.Errorf("%sGroupBy: key column %q is %v, want int32, int64, utf8 or a dictionary of utf8", si.prefix(), key, d)
 	}
 	return &grouping{key: key, dtype: d, codes: map[int64]int32{}, null: -1}, nil
 }
@@ -78,6 +87,13 @@ func (g *grouping) encode(a arrow.Array, alloc memory.Allocator) (*exec.Tensor, 
 		return nil, err
 	}
 	out := exec.Elems[int32](t)
+	if g.strs != nil {
+		if err := g.encodeStrings(a, out); err != nil {
+			t.Release()
+			return nil, err
+		}
+		return t, nil
+	}
 	var key func(i int) int64
 	switch x := a.(type) {
 	case *arrowarray.Int32:
@@ -139,6 +155,9 @@ func (g *grouping) order() []int {
 		if va != vb {
 			return va
 		}
+		if g.strs != nil {
+			return g.strs.names[o[a]] < g.strs.names[o[b]]
+		}
 		return g.keys[o[a]] < g.keys[o[b]]
 	})
 	return o
@@ -149,6 +168,18 @@ func (g *grouping) keyArray(order []int, alloc memory.Allocator) arrow.Array {
 	valid := make([]bool, len(order))
 	for j, c := range order {
 		valid[j] = g.valid[c]
+	}
+	if g.strs != nil {
+		b := arrowarray.NewStringBuilder(alloc)
+		defer b.Release()
+		for j, c := range order {
+			if valid[j] {
+				b.Append(g.strs.names[c])
+			} else {
+				b.AppendNull()
+			}
+		}
+		return b.NewArray()
 	}
 	if g.dtype == graph.Int32 {
 		b := arrowarray.NewInt32Builder(alloc)

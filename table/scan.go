@@ -596,6 +596,13 @@ func (s *Scan) size(q *query, si schemaInfo) (probe *program, colIdx []int, rows
 	}
 	inBytes, outBytes := 0, 0
 	for _, name := range q.cols {
+		if idx := si.s.FieldIndices(name); name == q.group && len(idx) == 1 && isStringKey(si.s.Field(idx[0]).Type) {
+			// A string key: its offsets or indices, a guess at its
+			// characters, and the codes it becomes.
+			colIdx = append(colIdx, idx[0])
+			inBytes += 8 + 8 + 4 + 1
+			continue
+		}
 		idx, d, err := si.lookup(name)
 		if err != nil {
 			return nil, nil, 0, err

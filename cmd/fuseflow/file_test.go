@@ -53,6 +53,7 @@ func TestFileGolden(t *testing.T) {
 		{"eval", "-e", "sum(qty*2 + sym)", "-e", "total=sum(qty*2)", "-filter", "sym == 7", f},
 		{"eval", "-device", "ref", "-e", "sum(sym)", f, "-budget", "64MiB"},
 		{"eval", "-e", "n=count(id)", "-e", "sum(qty)", "-e", "max(id)", "-e", "min(discount) >= 0", "-filter", "sym < 4", "-by", "sym", f},
+		{"eval", "-e", "n=count(id)", "-e", "sum(qty)", "-filter", "sym < 4", "-by", "ticker", f},
 		{"eval", "-e", "n=count(id)", "-by", "price", f},
 		{"explain", "-device", "h100", "-e", "sum(price*qty*(1-discount))", f},
 		{"eval", "-e", "frob(price)", f},

@@ -13,7 +13,7 @@ func TestPipeline(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	for _, want := range []string{"wrote trades.parquet: 20000 rows", "trades             20000",
-		"discounted trades  18750", "20000 rows in 1 batches", "rows/s", "GB/s", "big buys:"} {
+		"discounted trades  18750", "20000 rows in 1 batches", "rows/s", "GB/s", "by ticker: 100 tickers", "big buys:"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}

@@ -4,7 +4,8 @@
 //
 // Columns: id (int64), sym (int32, 0..99), price (float64, 10..110),
 // qty (int32, 1..1000), discount (float32, 0..0.2, null in one row of 16),
-// buy (bool).
+// buy (bool), ticker (utf8, sym's name: Ticker(sym), dictionary-encoded
+// in the file).
 package trades
 
 import (
@@ -29,7 +30,15 @@ var Schema = arrow.NewSchema([]arrow.Field{
 	{Name: "qty", Type: arrow.PrimitiveTypes.Int32},
 	{Name: "discount", Type: arrow.PrimitiveTypes.Float32, Nullable: true},
 	{Name: "buy", Type: arrow.FixedWidthTypes.Boolean},
+	{Name: "ticker", Type: arrow.BinaryTypes.String},
 }, nil)
+
+// Ticker returns the name of symbol sym (0..99): three capital letters,
+// distinct for distinct symbols.
+func Ticker(sym int32) string {
+	n := int(sym) * 7919 % (26 * 26 * 26) // 7919 is prime to 26^3: a bijection
+	return string([]byte{byte('A' + n/676), byte('A' + n/26%26), byte('A' + n%26)})
+}
 
 // Options shape the file.
 type Options struct {
@@ -65,7 +74,7 @@ func Write(path string, o Options) (int64, error) {
 		codec = compress.Codecs.Snappy
 	}
 	props := parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(o.RowGroup), parquet.WithCompression(codec),
-		parquet.WithDictionaryDefault(false))
+		parquet.WithDictionaryDefault(false), parquet.WithDictionaryFor("ticker", true))
 	w, err := pqarrow.NewFileWriter(Schema, f, props, pqarrow.DefaultWriterProps())
 	if err != nil {
 		return 0, err
@@ -73,16 +82,23 @@ func Write(path string, o Options) (int64, error) {
 	rng := rand.New(rand.NewPCG(o.Seed, 0x7ade5))
 	b := arrowarray.NewRecordBuilder(memory.DefaultAllocator, Schema)
 	defer b.Release()
+	var names [100]string
+	for i := range names {
+		names[i] = Ticker(int32(i))
+	}
 	const chunk = 1 << 16
 	for done := int64(0); done < o.Rows; {
 		n := min(chunk, o.Rows-done)
 		ids, syms := b.Field(0).(*arrowarray.Int64Builder), b.Field(1).(*arrowarray.Int32Builder)
 		prices, qtys := b.Field(2).(*arrowarray.Float64Builder), b.Field(3).(*arrowarray.Int32Builder)
 		discs, buys := b.Field(4).(*arrowarray.Float32Builder), b.Field(5).(*arrowarray.BooleanBuilder)
+		tickers := b.Field(6).(*arrowarray.StringBuilder)
 		for i := range n {
 			id := done + i
 			ids.Append(id)
-			syms.Append(int32(rng.IntN(100)))
+			sym := int32(rng.IntN(100))
+			syms.Append(sym)
+			tickers.Append(names[sym])
 			prices.Append(10 + rng.Float64()*100)
 			qtys.Append(int32(1 + rng.IntN(1000)))
 			if id%16 == 5 {

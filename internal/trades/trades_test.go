@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	arrowarray "github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
@@ -43,5 +44,23 @@ func TestWrite(t *testing.T) {
 	}
 	if n := tbl.Column(4).NullN(); n != 63 { // ids 5, 21, ..., 997
 		t.Errorf("null discounts got:%d want:63", n)
+	}
+	// Each row's ticker is its sym's name, and the names are distinct.
+	names := map[string]int32{}
+	for c := range tbl.Column(1).Data().Chunks() {
+		syms := tbl.Column(1).Data().Chunk(c).(*arrowarray.Int32)
+		ticks := tbl.Column(6).Data().Chunk(c).(*arrowarray.String)
+		for i := range syms.Len() {
+			if got, want := ticks.Value(i), Ticker(syms.Value(i)); got != want {
+				t.Fatalf("row %d ticker got:%q want:%q", i, got, want)
+			}
+			if s, ok := names[ticks.Value(i)]; ok && s != syms.Value(i) {
+				t.Fatalf("ticker %q names syms %d and %d", ticks.Value(i), s, syms.Value(i))
+			}
+			names[ticks.Value(i)] = syms.Value(i)
+		}
+	}
+	if len(names) != 100 {
+		t.Errorf("distinct tickers got:%d want:100", len(names))
 	}
 }
