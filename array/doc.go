@@ -68,7 +68,10 @@
 //
 // ToSlice copies a result out in row-major order, Value and its siblings
 // read a single element, ToArrow exports a flat Arrow array (sharing the
-// buffer when it can), ToDense converts to a gonum matrix, and String and
+// buffer when it can), ToDense converts to a gonum matrix (a copy) and
+// AsDense, AsGeneral64 and AsGeneral32 hand out the result's own buffer
+// as one where its layout allows (ViewDense and its siblings are the
+// zero-copy way in, on host backends), and String and
 // Repr print as NumPy's str and repr do.
 //
 // # Explicit kernels
