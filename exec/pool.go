@@ -267,8 +267,13 @@ func (p *Pool) giveBack(blocks []*block) int64 {
 }
 
 // Reallocate resizes b (from this pool) to size bytes, keeping its
-// contents up to the smaller size; within b's size class it returns b
-// itself.
+// contents up to the smaller size. Within b's size class, and when
+// shrinking to at least half of b's block, it returns b itself: a shrink
+// moves nothing. (Readers such as arrow-go's Parquet decoders grow a
+// buffer by doubling and shrink it to the bytes used when they hand it
+// over; moving it would allocate a block of a smaller class, copy, and,
+// while the larger one is still held, push the pool past its peak so
+// that cached blocks are given back and every batch misses again.)
 func (p *Pool) Reallocate(size int, b []byte) []byte {
 	if size < 0 {
 		panic(fmt.Sprintf("exec: Pool.Reallocate(%d): negative size", size))
@@ -276,7 +281,7 @@ func (p *Pool) Reallocate(size int, b []byte) []byte {
 	p.mu.Lock()
 	blk := p.live[unsafe.Pointer(unsafe.SliceData(b))]
 	p.mu.Unlock()
-	if blk != nil && classOf(size) == blk.class {
+	if blk != nil && (classOf(size) == blk.class || (size <= len(b) && 2*size >= classSize(blk.class))) {
 		return blk.mem[:size:size]
 	}
 	out := p.Allocate(size)

@@ -286,3 +286,69 @@ func TestPoolReleaseHook(t *testing.T) {
 	require.Zero(t, p.Trim())
 	require.Len(t, released, 4, "nothing to release, no call")
 }
+
+// TestPoolShrinkInPlace: a shrink to at least half of the block keeps
+// the block (no copy, no allocation); a smaller one moves to a block of
+// its own class.
+func TestPoolShrinkInPlace(t *testing.T) {
+	checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	p := exec.NewPool(checked)
+	b := p.Allocate(1 << 20)
+	b[1000] = 7
+	half := p.Reallocate(1<<19, b)
+	require.Same(t, &b[0], &half[0], "a shrink to half keeps the block")
+	require.Len(t, half, 1<<19)
+	require.Equal(t, byte(7), half[1000])
+	st := p.Stats()
+	require.Equal(t, int64(1), st.Misses)
+	require.Equal(t, int64(1<<20), st.InUse, "the block is still in use whole")
+	small := p.Reallocate(1000, half)
+	require.NotSame(t, &b[0], &small[0], "a shrink below half moves")
+	require.Equal(t, int64(0), p.Stats().Cached-(1<<20), "the large block is cached")
+	p.Free(small)
+	p.Trim()
+	require.Zero(t, checked.CurrentAlloc())
+}
+
+// TestPoolDecoderBatches replays what arrow-go's Parquet column readers
+// do batch after batch (buffers grown by doubling, shrunk to the bytes
+// used when a batch is handed over, freed when it is released, the next
+// batch's buffers allocated before the last one is released): once two
+// batches have been read (two are live at once) every allocation comes
+// from the cache and nothing is given back.
+func TestPoolDecoderBatches(t *testing.T) {
+	p := exec.NewPool(nil)
+	defer p.Trim()
+	const cols, rows = 3, 1 << 17
+	var prev [][]byte
+	var warm exec.PoolStats
+	for batch := range 6 {
+		var cur [][]byte
+		for c := range cols {
+			size := rows * (4 << (c % 2)) // 4- and 8-byte columns
+			buf := p.Allocate(1024)
+			for cp := 1024; cp < size; {
+				cp *= 2
+				buf = p.Reallocate(cp, buf) // growth by doubling
+			}
+			used := size*3/4 + 64*c // what the batch filled
+			cur = append(cur, p.Reallocate(used, buf))
+			valid := p.Allocate(rows / 8)
+			cur = append(cur, valid)
+		}
+		for _, b := range prev { // the previous batch is released
+			p.Free(b)
+		}
+		prev = cur
+		if batch == 1 {
+			warm = p.Stats()
+		}
+	}
+	for _, b := range prev {
+		p.Free(b)
+	}
+	st := p.Stats()
+	if st.Misses != warm.Misses || st.Displaced != warm.Displaced {
+		t.Errorf("after two batches got:%d misses, %d displaced want:0, 0 (%+v)", st.Misses-warm.Misses, st.Displaced-warm.Displaced, st)
+	}
+}

@@ -33,7 +33,8 @@ func BenchmarkParquetAggregate(b *testing.B) {
 }
 
 // BenchmarkParquetGroupBy sums price*qty per sym (100 keys) of a trades
-// file, each batch one fused masked column reduction over the groups.
+// file, and per ticker (the same 100 groups by a string key): the kernels
+// compute the row values, the host adds them up by key code.
 func BenchmarkParquetGroupBy(b *testing.B) {
 	rows := int64(1 << 20)
 	b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) {
@@ -42,6 +43,15 @@ func BenchmarkParquetGroupBy(b *testing.B) {
 			b.Fatal(err)
 		}
 		benchScan(b, table.ScanParquet(path, table.Options{}).GroupBy("sym"), "sum(price*qty)")
+	})
+	// The same groups by the string column ticker (utf8 in Arrow,
+	// dictionary-encoded in the file): the host hashes each row's string.
+	b.Run(fmt.Sprintf("ticker/rows=%d", rows), func(b *testing.B) {
+		path := filepath.Join(b.TempDir(), "trades.parquet")
+		if _, err := trades.Write(path, trades.Options{Rows: rows, RowGroup: 1 << 20, Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+		benchScan(b, table.ScanParquet(path, table.Options{}).GroupBy("ticker"), "sum(price*qty)")
 	})
 	if *parquetFile != "" {
 		b.Run("file", func(b *testing.B) {
