@@ -35,6 +35,13 @@ func isStringKey(t arrow.DataType) bool {
 	return false
 }
 
+// dictOf reports whether t is a dictionary of want's strings (a Parquet
+// string column read as a dictionary).
+func dictOf(t, want arrow.DataType) bool {
+	d, ok := t.(*arrow.DictionaryType)
+	return ok && isStringKey(want) && arrow.TypeEqual(d.ValueType, want)
+}
+
 // stringValues is what the string arrays have in common.
 type stringValues interface {
 	arrow.Array
@@ -85,12 +92,17 @@ func (g *grouping) encodeStrings(a arrow.Array, out []int32) error {
 		}
 		g.strs.remap = remap
 		nulls := x.NullN() > 0
+		index := x.GetValueIndex
+		if ix, ok := x.Indices().(*arrowarray.Int32); ok { // what Parquet gives: no type switch per row
+			raw := ix.Int32Values()
+			index = func(i int) int { return int(raw[i]) }
+		}
 		for i := range out {
 			if nulls && x.IsNull(i) {
 				out[i] = g.nullCode()
 				continue
 			}
-			j := x.GetValueIndex(i)
+			j := index(i)
 			if j < 0 || j >= len(remap) {
 				return fmt.Errorf("GroupBy %q: row %d has dictionary index %d, the dictionary has %d entries", g.key, i, j, len(remap))
 			}

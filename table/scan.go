@@ -448,7 +448,7 @@ func (r *runner) batch(ctx context.Context, rec arrow.Record) (arrow.Record, err
 			return nil, fmt.Errorf("%s: batch %d has no column %q", r.si.from, r.stats.Batches, name)
 		}
 		a := rec.Column(idx[0])
-		if want := r.si.s.Field(r.si.s.FieldIndices(name)[0]).Type; !arrow.TypeEqual(a.DataType(), want) {
+		if want := r.si.s.Field(r.si.s.FieldIndices(name)[0]).Type; !arrow.TypeEqual(a.DataType(), want) && !dictOf(a.DataType(), want) {
 			return nil, fmt.Errorf("%s: batch %d: column %q has type %v, the schema says %v", r.si.from, r.stats.Batches, name, a.DataType(), want)
 		}
 		recCols[name] = a

@@ -101,8 +101,11 @@ func (p *parquetSource) size() int64   { return p.bytes }
 func (p *parquetSource) chooses() bool { return true }
 
 // openFile opens the file with a reader over it (the read buffer of each
-// column chunk is allocated from alloc).
-func (p *parquetSource) openFile(alloc memory.Allocator) (f *os.File, cr *countingReaderAt, fr *pqarrow.FileReader, rows int, err error) {
+// column chunk is allocated from alloc) that reads the string columns
+// among dict as dictionaries (their batches hold each distinct string of
+// a row group once, and string keys are encoded per dictionary entry,
+// not per row).
+func (p *parquetSource) openFile(alloc memory.Allocator, dict []int) (f *os.File, cr *countingReaderAt, fr *pqarrow.FileReader, rows int, err error) {
 	defer corrupt(p.path, &err)
 	f, err = os.Open(p.path)
 	if err != nil {
@@ -117,7 +120,11 @@ func (p *parquetSource) openFile(alloc memory.Allocator) (f *os.File, cr *counti
 		f.Close()
 		return nil, nil, nil, 0, fmt.Errorf("%s: not a readable Parquet file: %w", p.path, err)
 	}
-	fr, err = pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{BatchSize: int64(max(rows, 1))}, alloc)
+	aprops := pqarrow.ArrowReadProperties{BatchSize: int64(max(rows, 1))}
+	for _, c := range dict {
+		aprops.SetReadDict(c, true) // binary and string columns only
+	}
+	fr, err = pqarrow.NewFileReader(pr, aprops, alloc)
 	if err != nil {
 		pr.Close()
 		return nil, nil, nil, 0, fmt.Errorf("%s: %w", p.path, err)
@@ -126,7 +133,7 @@ func (p *parquetSource) openFile(alloc memory.Allocator) (f *os.File, cr *counti
 }
 
 func (p *parquetSource) schema() (s *arrow.Schema, err error) {
-	f, _, fr, _, err := p.openFile(memory.DefaultAllocator)
+	f, _, fr, _, err := p.openFile(memory.DefaultAllocator, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +147,7 @@ func (p *parquetSource) schema() (s *arrow.Schema, err error) {
 }
 
 func (p *parquetSource) open(ctx context.Context, cols []int, rows int, alloc memory.Allocator) (br batchReader, err error) {
-	f, cr, fr, _, err := p.openFile(alloc)
+	f, cr, fr, _, err := p.openFile(alloc, cols)
 	if err != nil {
 		return nil, err
 	}
