@@ -392,11 +392,13 @@ func (s *Scan) run(ctx context.Context, exprs []*Expr, emit func(arrow.Record) e
 		return nil, err
 	}
 	defer br.close()
+	batches := r.batches(ctx, br)
+	defer batches.stop()
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		rec, err := br.next()
+		rec, err := batches.next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -404,7 +406,7 @@ func (s *Scan) run(ctx context.Context, exprs []*Expr, emit func(arrow.Record) e
 			return nil, err
 		}
 		out, err := r.batch(ctx, rec)
-		rec.Release()
+		rec.release()
 		if err != nil {
 			return nil, err
 		}
@@ -428,50 +430,26 @@ func (s *Scan) run(ctx context.Context, exprs []*Expr, emit func(arrow.Record) e
 	return r, nil
 }
 
-// batch computes the query over one record batch: the row results as a
-// record (nil for aggregate queries, whose partials it combines).
-func (r *runner) batch(ctx context.Context, rec arrow.Record) (arrow.Record, error) {
-	n := int(rec.NumRows())
+// batch computes the query over one prepared batch: the row results as
+// a record (nil for aggregate queries, whose partials it combines).
+func (r *runner) batch(ctx context.Context, pb *prepared) (arrow.Record, error) {
+	n := pb.n
 	r.stats.Batches++
 	r.stats.Rows += int64(n)
 	if n == 0 {
 		return nil, nil
 	}
-	// The batch's columns by name, and which have nulls: the shape key.
-	recCols := make(map[string]arrow.Array, len(r.q.cols))
-	nulls := map[string]bool{}
+	codes, groups := pb.codes, pb.groups
 	var key strings.Builder
-	fmt.Fprintf(&key, "%d", n)
-	for _, name := range r.q.cols {
-		idx := rec.Schema().FieldIndices(name)
-		if len(idx) != 1 {
-			return nil, fmt.Errorf("%s: batch %d has no column %q", r.si.from, r.stats.Batches, name)
-		}
-		a := rec.Column(idx[0])
-		if want := r.si.s.Field(r.si.s.FieldIndices(name)[0]).Type; !arrow.TypeEqual(a.DataType(), want) && !dictOf(a.DataType(), want) {
-			return nil, fmt.Errorf("%s: batch %d: column %q has type %v, the schema says %v", r.si.from, r.stats.Batches, name, a.DataType(), want)
-		}
-		recCols[name] = a
-		if a.NullN() > 0 {
-			nulls[name] = true
-			key.WriteString("," + name)
-		}
-	}
-	var codes *exec.Tensor
-	groups := 1
+	key.WriteString(pb.key)
 	if r.grp != nil {
-		var err error
-		if codes, err = r.grp.encode(recCols[r.grp.key], r.alloc); err != nil {
-			return nil, fmt.Errorf("%s: %w", r.si.from, err)
-		}
-		defer codes.Release()
-		groups = len(r.grp.keys)
 		if groups > BroadcastGroups {
 			key.WriteString(";host") // the plan does not depend on the groups
 		} else {
 			fmt.Fprintf(&key, ";%d", groups)
 		}
 	}
+	nulls := pb.nulls
 	p := r.progs[key.String()]
 	if p == nil {
 		var err error
@@ -495,7 +473,17 @@ func (r *runner) batch(ctx context.Context, rec arrow.Record) (arrow.Record, err
 		req.Bound[p.c.codes] = &exec.Tensor{Buf: codes.Buf, Layout: codes.Layout}
 	}
 	for _, in := range p.c.order {
-		a := recCols[in.name]
+		if d, ok := pb.dev[in.name]; ok { // uploaded ahead
+			if d[0] == nil || (in.ok != nil && d[1] == nil) {
+				return nil, fmt.Errorf("%s: column %q was not uploaded with its validity", r.si.from, in.name)
+			}
+			req.Bound[in.v] = d[0].View(d[0].Shape, d[0].Strides, d[0].Offset)
+			if in.ok != nil {
+				req.Bound[in.ok] = d[1].View(d[1].Shape, d[1].Strides, d[1].Offset)
+			}
+			continue
+		}
+		a := pb.cols[in.name]
 		t, err := valuesTensor(a, in.dtype, r.alloc)
 		if err != nil {
 			return nil, fmt.Errorf("%s: column %q: %w", r.si.from, in.name, err)
