@@ -20,6 +20,8 @@ import (
 	arrowarray "github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/blas/blas32"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fuseflow/fuseflow/array"
@@ -39,6 +41,13 @@ var badContexts = []struct {
 var contextFuncs = map[string]func(c *array.Context) *array.Array{
 	"FromSlice": func(c *array.Context) *array.Array { return array.FromSlice(c, []float32{1, 2}) },
 	"FromDense": func(c *array.Context) *array.Array { return array.FromDense(c, mat.NewDense(1, 2, []float64{1, 2})) },
+	"ViewDense": func(c *array.Context) *array.Array { return array.ViewDense(c, mat.NewDense(1, 2, []float64{1, 2})) },
+	"ViewGeneral64": func(c *array.Context) *array.Array {
+		return array.ViewGeneral64(c, blas64.General{Rows: 1, Cols: 2, Stride: 2, Data: []float64{1, 2}})
+	},
+	"ViewGeneral32": func(c *array.Context) *array.Array {
+		return array.ViewGeneral32(c, blas32.General{Rows: 1, Cols: 2, Stride: 2, Data: []float32{1, 2}})
+	},
 }
 
 // fromSliceTypes instantiates the generic FromSlice with every Number.
