@@ -300,3 +300,47 @@ func TestGroupByStringsParquet(t *testing.T) {
 		out.Release()
 	}
 }
+
+// TestGroupByCountOnly: counts of a column without nulls, by more keys
+// than the kernels reduce per group, need no kernel at all (the plan of
+// a batch has no outputs); they are the rows per key.
+func TestGroupByCountOnly(t *testing.T) {
+	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer alloc.AssertSize(t, 0)
+	recs, keys, _ := strBatches(t, alloc, []int{30, 70}, 5, false)
+	defer func() {
+		for _, r := range recs {
+			r.Release()
+		}
+	}()
+	tbl, err := FromRecords(recs[0].Schema(), recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	want := map[string]float64{}
+	for _, k := range keys {
+		if k != nil {
+			want[*k]++
+		}
+	}
+	defer func(b int) { BroadcastGroups = b }(BroadcastGroups)
+	BroadcastGroups = 1
+	for _, by := range []string{"s", "d"} {
+		out, err := tbl.Scan(Options{Alloc: alloc, BatchRows: 32}).GroupBy(by).Aggregate(context.Background(), Count(Col("x")))
+		if err != nil {
+			t.Fatalf("by %s: %v", by, err)
+		}
+		kc := out.Column(0).(*arrowarray.String)
+		if got := int(out.NumRows()); got != len(want)+1 {
+			t.Errorf("by %s: groups got:%d want:%d", by, got, len(want)+1)
+		}
+		for j := range int(out.NumRows()) {
+			got, _ := valueAt(out.Column(1), j)
+			if kc.IsValid(j) && got != want[kc.Value(j)] {
+				t.Errorf("by %s key %q got:%v want:%v", by, kc.Value(j), got, want[kc.Value(j)])
+			}
+		}
+		out.Release()
+	}
+}
