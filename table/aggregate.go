@@ -246,19 +246,10 @@ func (r *runner) finish(ctx context.Context) (arrow.Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	hosts := make([]*exec.Tensor, len(res))
-	defer func() {
-		for i, t := range res {
-			t.Release()
-			if hosts[i] != nil {
-				hosts[i].Release()
-			}
-		}
-	}()
-	for i, t := range res {
-		if hosts[i], err = hostTensor(ctx, r.be, t, r.alloc); err != nil {
-			return nil, err
-		}
+	hosts, done, err := hostTensors(ctx, r.be, res, r.alloc)
+	defer done()
+	if err != nil {
+		return nil, err
 	}
 	rec, err := r.rows(p, hosts)
 	if err != nil || r.grp == nil {

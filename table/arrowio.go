@@ -131,6 +131,28 @@ func hostTensor(ctx context.Context, be exec.Backend, t *exec.Tensor, alloc memo
 	return hc.ToHost(ctx, t, alloc)
 }
 
+// hostTensors returns host copies (or host references) of the results
+// res of an evaluation, as hostTensor does, and a function that releases
+// both the results and the copies, to be called whatever the error.
+func hostTensors(ctx context.Context, be exec.Backend, res []*exec.Tensor, alloc memory.Allocator) ([]*exec.Tensor, func(), error) {
+	hosts := make([]*exec.Tensor, len(res))
+	done := func() {
+		for i, t := range res {
+			t.Release()
+			if hosts[i] != nil {
+				hosts[i].Release()
+			}
+		}
+	}
+	for i, t := range res {
+		var err error
+		if hosts[i], err = hostTensor(ctx, be, t, alloc); err != nil {
+			return nil, done, err
+		}
+	}
+	return hosts, done, nil
+}
+
 // toArrow returns the 1-d host tensor v with validity ok (nil: all
 // valid) as an Arrow array, keeping only the rows where keep is 1 (keep
 // nil: all). A contiguous numeric result with every row kept shares v's

@@ -503,19 +503,10 @@ func (r *runner) batch(ctx context.Context, pb *prepared) (arrow.Record, error) 
 			return nil, err
 		}
 	}
-	hosts := make([]*exec.Tensor, len(res))
-	defer func() {
-		for i, t := range res {
-			t.Release()
-			if hosts[i] != nil {
-				hosts[i].Release()
-			}
-		}
-	}()
-	for i, t := range res {
-		if hosts[i], err = hostTensor(ctx, r.be, t, r.alloc); err != nil {
-			return nil, err
-		}
+	hosts, done, err := hostTensors(ctx, r.be, res, r.alloc)
+	defer done()
+	if err != nil {
+		return nil, err
 	}
 	// Release the inputs before building the output: the batch's bytes
 	// need not be live beside its results.
