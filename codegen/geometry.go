@@ -49,9 +49,12 @@ const (
 	// length): one warp per row, WarpSize points at a time scanned with
 	// shuffles and carried.
 	StrategyScanWarp
+	// StrategyRadixSort (Sort): an LSD radix sort of every row at once;
+	// Grid*Block threads own contiguous ranges of the keys (see sortk.go).
+	StrategyRadixSort
 )
 
-var strategyNames = [...]string{"none", "warp-per-row", "block-per-row", "column", "two-pass", "scan-lane", "scan-lookback", "scan-warp"}
+var strategyNames = [...]string{"none", "warp-per-row", "block-per-row", "column", "two-pass", "scan-lane", "scan-lookback", "scan-warp", "radix-sort"}
 
 // String returns the strategy's name ("warp-per-row").
 func (s Strategy) String() string {
@@ -236,6 +239,10 @@ func ChooseGeometry(k *fuse.Kernel, t Target) (Geometry, error) {
 		}
 	case fuse.KindIndex:
 		g = indexGeometry(k, block, maxGrid)
+	case fuse.KindSort:
+		if err := sortGeometry(k, block, maxGrid, &g); err != nil {
+			return bad("%v", err)
+		}
 	default:
 		return bad("kind %v has no generated geometry", k.Kind())
 	}

@@ -47,6 +47,8 @@ func checkGeometry(k *fuse.Kernel, t Target, g Geometry) error {
 		return checkMatMul(k, t, g, bad)
 	case fuse.KindScan:
 		return checkScan(k, t, g, bad)
+	case fuse.KindSort:
+		return checkSort(k, g, bad)
 	}
 	return nil
 }

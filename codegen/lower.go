@@ -60,6 +60,8 @@ func LowerGeometry(k *fuse.Kernel, t Target, g Geometry) (*ir.Func, *Signature, 
 		err = l.lowerScan()
 	case fuse.KindIndex:
 		err = l.lowerIndex()
+	case fuse.KindSort:
+		err = l.lowerSort()
 	default:
 		err = fmt.Errorf("kind %v is not generated here", k.Kind())
 	}
