@@ -212,6 +212,8 @@ func kernelShape(k *fuse.Kernel, t codegen.Target) string {
 		return "matmul"
 	case fuse.KindScan:
 		return "scan " + kernelGeometry(k, t).Strategy.String()
+	case fuse.KindSort:
+		return "sort " + kernelGeometry(k, t).Strategy.String()
 	}
 	return "map"
 }
