@@ -9,7 +9,7 @@
 // first of two ping-pong scratch areas. Then, per 4-bit digit (the key's
 // from the lowest, then the row's), three launches: every thread counts
 // the digits of its own contiguous range into a digit-major table
-// (count[d*threads + t]); one thread turns the table into exclusive
+// (count[d*threads + t]); one block turns the table into exclusive
 // offsets in place; every thread walks its range again in order and
 // moves each key and position to its digit's next offset in the other
 // area. Ranges in thread order and a walk in element order make each
@@ -90,7 +90,8 @@ func sortPasses(k *fuse.Kernel, r sortKeyRow) (key, row int) {
 }
 
 // sortGeometry fills g for a Sort kernel: few threads with ranges of at
-// least sortPerThread keys, 32-bit indices when both ping-pong areas and
+// least sortPerThread keys, shared memory for the chunk sums of the
+// one-block scan of the count table, 32-bit indices when both ping-pong areas and
 // every offset fit.
 func sortGeometry(k *fuse.Kernel, block, maxGrid int, g *Geometry) error {
 	s := k.Sort()
@@ -105,6 +106,7 @@ func sortGeometry(k *fuse.Kernel, block, maxGrid int, g *Geometry) error {
 	g.ItemsPerThread = 1
 	g.VectorWidth = 1
 	g.Grid = max(1, min(max(1, maxGrid/8), cdiv(total, block*sortPerThread)))
+	g.SharedBytes = block * 8
 	g.Index32 = g.Index32 && 2*total < math.MaxInt32 && sortBuckets*g.Grid*g.Block < math.MaxInt32
 	return nil
 }
@@ -191,7 +193,7 @@ func (l *lowerer) lowerSort() error {
 	for p := range digits {
 		base := int32(1 + 3*p)
 		l.launch(l.g.Grid, l.g.Block, base)
-		l.launch(1, 1, base+1)
+		l.launch(1, l.g.Block, base+1)
 		l.launch(l.g.Grid, l.g.Block, base+2)
 	}
 	last := int32(1 + 3*digits)
@@ -304,17 +306,37 @@ func (ss *sortState) digitPass() {
 	})
 }
 
-// scan turns the digit-major count table into exclusive offsets (one
-// thread).
+// scan turns the digit-major count table into exclusive offsets in
+// place, in one block: each thread adds up its own contiguous chunk of
+// the table, thread 0 makes the chunk sums exclusive in shared memory,
+// and each thread rewrites its chunk from its sum's offset.
 func (ss *sortState) scan() {
 	l, bb := ss.l, ss.l.b
-	bb.If(bb.Eq(bb.GlobalIndex(l.ut), l.uconst(0)), func() {
-		bb.ForCarry(l.uconst(0), l.uconst(sortBuckets*ss.threads), l.uconst(1), []*ir.Value{l.uconst(0)}, func(i *ir.Value, acc []*ir.Value) []*ir.Value {
-			p := bb.Index(ss.counts, i)
+	m := sortBuckets * ss.threads
+	chunk := cdiv(m, l.g.Block)
+	sh := l.fn.AddShared("sort_sums", l.ut, l.g.Block)
+	tid := bb.Cvt(bb.TidX(), l.ut)
+	lo := bb.Min(bb.Mul(tid, l.uconst(chunk)), l.uconst(m))
+	hi := bb.Min(bb.Add(lo, l.uconst(chunk)), l.uconst(m))
+	sum := bb.ForCarry(lo, hi, l.uconst(1), []*ir.Value{l.uconst(0)}, func(i *ir.Value, acc []*ir.Value) []*ir.Value {
+		return []*ir.Value{bb.Add(acc[0], bb.Load(bb.Index(ss.counts, i)))}
+	})
+	bb.Store(bb.Index(sh, tid), sum[0])
+	bb.Barrier()
+	bb.If(bb.Eq(tid, l.uconst(0)), func() {
+		bb.ForCarry(l.uconst(0), l.uconst(l.g.Block), l.uconst(1), []*ir.Value{l.uconst(0)}, func(i *ir.Value, acc []*ir.Value) []*ir.Value {
+			p := bb.Index(sh, i)
 			c := bb.Load(p)
 			bb.Store(p, acc[0])
 			return []*ir.Value{bb.Add(acc[0], c)}
 		})
+	})
+	bb.Barrier()
+	bb.ForCarry(lo, hi, l.uconst(1), []*ir.Value{bb.Load(bb.Index(sh, tid))}, func(i *ir.Value, acc []*ir.Value) []*ir.Value {
+		p := bb.Index(ss.counts, i)
+		c := bb.Load(p)
+		bb.Store(p, acc[0])
+		return []*ir.Value{bb.Add(acc[0], c)}
 	})
 }
 

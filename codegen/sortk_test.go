@@ -133,11 +133,16 @@ func TestSortInterpreted(t *testing.T) {
 
 // TestSortManyThreads sorts rows over more threads than the keys of a
 // row, so that ranges of one digit cross rows and threads: a block of 32
-// threads and a grid of 4 over 3 rows of 150.
+// threads and a grid of 4 over 3 rows of 150, with 32- and 64-bit
+// indices.
 func TestSortManyThreads(t *testing.T) {
 	tg := smallGPU()
-	for _, d := range []graph.DType{graph.Float32, graph.Int64} {
-		t.Run(d.String(), func(t *testing.T) {
+	for _, c := range []struct {
+		d       graph.DType
+		index32 bool
+	}{{graph.Float32, true}, {graph.Int64, true}, {graph.Float64, false}, {graph.Bool, false}} {
+		d := c.d
+		t.Run(fmt.Sprintf("%v/index32_%v", d, c.index32), func(t *testing.T) {
 			shape := graph.Shape{3, 150}
 			x := in(d, shape, "x")
 			xt := tensorOf(t, d, shape, sortData(d))
@@ -147,7 +152,7 @@ func TestSortManyThreads(t *testing.T) {
 			p, slots := planOf(t, outs, bound)
 			r := interpretWith(t, p, slots, bound, tg, func(k *fuse.Kernel, g *codegen.Geometry) {
 				if k.Kind() == fuse.KindSort {
-					g.Block, g.Grid = 32, 4
+					g.Block, g.Grid, g.Index32 = 32, 4, c.index32
 				}
 			})
 			want := reference(t, outs, bound)
