@@ -38,6 +38,12 @@
 //     (Geometry.Tile), any M, N and K, batched with broadcast batch
 //     strides, transposed operands, a fused epilogue; float32 and float64
 //     accumulate with fma, integers wrap.
+//   - Sort: a stable LSD radix sort of every row at once (sortk.go):
+//     keys mapped to order-preserving unsigned integers as exec/cpu maps
+//     them, 4-bit digits of the key and then of the row number, each a
+//     count, a one-block scan and an ordered scatter launch over thread
+//     ranges in ping-pong scratch areas, then a launch that stores the
+//     first K of each row (indices, and values reloaded from the input).
 //
 // The body of every kernel follows exec/ref exactly: NumPy's float floor
 // division and modulo on an exact fmod, Python's integer division and
