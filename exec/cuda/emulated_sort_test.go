@@ -1,13 +1,16 @@
 // Sorts on the emulated device: Sort, ArgSort and TopK of every dtype
 // along the last and the first axis, with ties, NaN and infinities,
 // through the radix sort's launches (scratch from the pool, the passes
-// in order), checked against the reference and the CPU backend.
+// in order), checked against the reference and the CPU backend, and
+// random graphs with sorts (randgraph Config.Sort) on both emulated
+// devices.
 
 package cuda
 
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -15,6 +18,7 @@ import (
 
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/randgraph"
 )
 
 func TestEmulatedSorts(t *testing.T) {
@@ -51,11 +55,36 @@ func TestEmulatedSorts(t *testing.T) {
 			}
 			compareWithCPU(t, b, fmt.Sprintf("sort %v along %d of %v keeping %d", d, sh.axis, sh.shape, sh.k), outs, []bool{true, true},
 				map[*graph.Node]*exec.Tensor{x: hx}, alloc)
+			if f := emu.takeFaults(); len(f) > 0 {
+				t.Errorf("sort %v of %v: kernel faults: %v", d, sh.shape, f)
+			}
 			hx.Release()
 		}
 	}
 	after := emu.compiled()
 	if s := "sort radix-sort"; after[s] <= before[s] {
 		t.Errorf("no %s kernel was generated (compiled: %v)", s, after)
+	}
+}
+
+// TestEmulatedDifferentialSorts evaluates random graphs with Sort,
+// ArgSort and TopK (randgraph Config.Sort) on the emulated devices
+// against the reference and the CPU backend.
+func TestEmulatedDifferentialSorts(t *testing.T) {
+	devs := []*Backend{emuBackend(t, emuSmall, Options{}), emuBackend(t, emuH100, Options{})}
+	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer alloc.AssertSize(t, 0)
+	before := emu.compiled()
+	for seed := range uint64(40) {
+		c, err := randgraph.Generate(rand.New(rand.NewPCG(seed, 0x5047)), alloc, randgraph.Config{Sort: true})
+		require.NoError(t, err)
+		compareWithCPU(t, devs[seed%2], fmt.Sprintf("seed %d", seed), c.Outputs, c.Exact, c.Bound, alloc)
+		if f := emu.takeFaults(); len(f) > 0 {
+			t.Errorf("seed %d: kernel faults: %v\n%s", seed, f, strings.Join(c.Desc, "\n"))
+		}
+		c.Release()
+	}
+	if s := "sort radix-sort"; emu.compiled()[s] <= before[s] {
+		t.Errorf("no %s kernel was generated", s)
 	}
 }
