@@ -35,6 +35,7 @@ func TestEmulatedSorts(t *testing.T) {
 		{graph.Shape{20, 3, 2}, 0, -1}, // the sorted axis first: strided keys
 		{graph.Shape{5, 1}, 1, -1},     // rows of 1
 		{graph.Shape{4, 60}, 1, 6},     // TopK
+		{graph.Shape{3, 3000}, 1, 20},  // TopK over two blocks of ranges
 	}
 	r := rand.New(rand.NewPCG(7, 9))
 	for si, sh := range shapes {
