@@ -8,15 +8,15 @@
 // Launch 0 writes the keys and their flat positions (row*N + j) to the
 // first of two ping-pong scratch areas. Then, per 4-bit digit (the key's
 // from the lowest, then the row's), three launches: every thread counts
-// the digits of its own contiguous range into a digit-major table
-// (count[d*threads + t]); one block turns the table into exclusive
-// offsets in place; every thread walks its range again in order and
-// moves each key and position to its digit's next offset in the other
-// area. Ranges in thread order and a walk in element order make each
-// pass stable. The last launch stores the first K of each row: the
-// position along the row (ArgSort) and the key reloaded from the input
-// at that position (Sort), so float values keep their bits (-0, NaN
-// payloads).
+// the digits of its own contiguous range (in registers) into a
+// digit-major table (count[d*threads + t]); one block turns the table
+// into exclusive offsets in place; every thread walks its range again in
+// order and moves each key and position to its digit's next offset
+// (kept in registers) in the other area. Ranges in thread order and a
+// walk in element order make each pass stable. The last launch stores
+// the first K of each row: the position along the row (ArgSort) and the
+// key reloaded from the input at that position (Sort), so float values
+// keep their bits (-0, NaN payloads).
 
 package codegen
 
@@ -280,30 +280,58 @@ func (ss *sortState) digitPass() {
 		}
 		bb.If(bb.Lt(t, l.uconst(ss.threads)), func() {
 			bb.IfElse(bb.Eq(phase, bb.S32(0)), func() {
-				// Count the digits of the range.
-				bb.For(l.uconst(0), l.uconst(sortBuckets), l.uconst(1), func(d *ir.Value) {
-					bb.Store(slot(d), l.uconst(0))
-				})
-				bb.For(lo, hi, l.uconst(1), func(i *ir.Value) {
+				// Count the digits of the range in registers.
+				zero := make([]*ir.Value, sortBuckets)
+				for d := range zero {
+					zero[d] = l.uconst(0)
+				}
+				n := bb.ForCarry(lo, hi, l.uconst(1), zero, func(i *ir.Value, c []*ir.Value) []*ir.Value {
 					k := bb.Load(bb.Index(ss.keys, bb.Add(srcOff, i)))
 					e := bb.Load(bb.Index(ss.idx, bb.Add(srcOff, i)))
-					c := slot(digit(k, e))
-					bb.Store(c, bb.Add(bb.Load(c), l.uconst(1)))
+					return ss.bump(c, digit(k, e), nil)
 				})
+				for d := range n {
+					bb.Store(slot(l.uconst(d)), n[d])
+				}
 			}, func() {
-				// Move each key to its digit's next offset, in order.
-				bb.For(lo, hi, l.uconst(1), func(i *ir.Value) {
+				// Move each key to its digit's next offset, in order, the
+				// offsets in registers.
+				start := make([]*ir.Value, sortBuckets)
+				for d := range start {
+					start[d] = bb.Load(slot(l.uconst(d)))
+				}
+				bb.ForCarry(lo, hi, l.uconst(1), start, func(i *ir.Value, c []*ir.Value) []*ir.Value {
 					k := bb.Load(bb.Index(ss.keys, bb.Add(srcOff, i)))
 					e := bb.Load(bb.Index(ss.idx, bb.Add(srcOff, i)))
-					c := slot(digit(k, e))
-					at := bb.Load(c)
-					bb.Store(c, bb.Add(at, l.uconst(1)))
+					var at *ir.Value
+					next := ss.bump(c, digit(k, e), &at)
 					bb.Store(bb.Index(ss.keys, bb.Add(dstOff, at)), k)
 					bb.Store(bb.Index(ss.idx, bb.Add(dstOff, at)), e)
+					return next
 				})
 			})
 		})
 	})
+}
+
+// bump returns the counters c with the one of digit d incremented, and
+// sets *at (when at is not nil) to that counter's value before.
+func (ss *sortState) bump(c []*ir.Value, d *ir.Value, at **ir.Value) []*ir.Value {
+	l, bb := ss.l, ss.l.b
+	out := make([]*ir.Value, len(c))
+	one, zero := l.uconst(1), l.uconst(0)
+	for b := range c {
+		hit := bb.Eq(d, l.uconst(b))
+		if at != nil {
+			if *at == nil {
+				*at = c[b]
+			} else {
+				*at = bb.Select(hit, c[b], *at)
+			}
+		}
+		out[b] = bb.Add(c[b], bb.Select(hit, one, zero))
+	}
+	return out
 }
 
 // scan turns the digit-major count table into exclusive offsets in
