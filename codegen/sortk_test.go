@@ -190,3 +190,30 @@ func TestSortPTXAssembles(t *testing.T) {
 	require.NoError(t, err)
 	ptxas.AssembleAll(t, text, "sm_80", "sm_90")
 }
+
+// TestSortViews sorts keys read through a reversed slice (negative
+// strides, a non-zero offset) and a broadcast (rows of stride 0).
+func TestSortViews(t *testing.T) {
+	tg := smallGPU()
+	rev := graph.Range{Step: -1, NoStart: true, NoStop: true}
+	for _, d := range []graph.DType{graph.Float32, graph.Int64} {
+		for _, v := range []struct {
+			name  string
+			shape graph.Shape
+			view  func(x *graph.Node) *graph.Node
+		}{
+			{"reversed", graph.Shape{4, 37}, func(x *graph.Node) *graph.Node { return graph.Slice(x, []graph.Range{rev, rev}) }},
+			{"broadcast", graph.Shape{29}, func(x *graph.Node) *graph.Node { return graph.BroadcastTo(x, graph.Shape{3, 29}) }},
+		} {
+			t.Run(fmt.Sprintf("%v/%s", d, v.name), func(t *testing.T) {
+				x := in(d, v.shape, "x")
+				xt := tensorOf(t, d, v.shape, sortData(d))
+				defer xt.Release()
+				y := v.view(x)
+				vals, idx := graph.TopK(y, 1, 7)
+				outs := []*graph.Node{graph.Sort(y, 1), graph.ArgSort(y, 1), vals, idx}
+				check(t, outs, map[*graph.Node]*exec.Tensor{x: xt}, tg, tolerance{})
+			})
+		}
+	}
+}
