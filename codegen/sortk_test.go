@@ -217,3 +217,39 @@ func TestSortViews(t *testing.T) {
 		}
 	}
 }
+
+// TestSortGeometryChecked: a geometry or a spec the sort cannot run is
+// an error naming the kernel, not a panic or a wrong kernel.
+func TestSortGeometryChecked(t *testing.T) {
+	tg := smallGPU()
+	x := in(graph.Float32, graph.Shape{4, 8}, "x")
+	bound := map[*graph.Node]*exec.Tensor{}
+	outs := []*graph.Node{graph.ArgSort(x, -1)}
+	collectInputs(outs, bound)
+	p, _ := planOf(t, outs, bound)
+	require.Len(t, p.Kernels, 1)
+	k := p.Kernels[0]
+	g, err := codegen.ChooseGeometry(&k, tg)
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name string
+		edit func(k *fuse.Kernel, g *codegen.Geometry)
+		want string
+	}{
+		{"strategy", func(_ *fuse.Kernel, g *codegen.Geometry) { g.Strategy = codegen.StrategyScanLane }, "scan-lane is not a sort strategy"},
+		{"k", func(k *fuse.Kernel, _ *codegen.Geometry) {
+			s := *k.Sort()
+			s.K = 9
+			k.Spec = &s
+		}, "keeping 9"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			kc, gc := k, g
+			c.edit(&kc, &gc)
+			_, _, err := codegen.LowerGeometry(&kc, tg, gc)
+			require.Error(t, err)
+			require.Contains(t, err.Error(), "kernel "+k.Name)
+			require.Contains(t, err.Error(), c.want)
+		})
+	}
+}
