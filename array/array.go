@@ -16,13 +16,21 @@ import (
 // DType is the element type of an array.
 type DType = graph.DType
 
-// The element types.
+// The element types (see the README for the promotion rules).
 const (
-	Bool    = graph.Bool
-	Int32   = graph.Int32
-	Int64   = graph.Int64
-	Float32 = graph.Float32
-	Float64 = graph.Float64
+	Bool     = graph.Bool
+	Int8     = graph.Int8
+	Int16    = graph.Int16
+	Int32    = graph.Int32
+	Int64    = graph.Int64
+	Uint8    = graph.Uint8
+	Uint16   = graph.Uint16
+	Uint32   = graph.Uint32
+	Uint64   = graph.Uint64
+	Float16  = graph.Float16
+	BFloat16 = graph.BFloat16
+	Float32  = graph.Float32
+	Float64  = graph.Float64
 )
 
 // Shape lists the extent of each axis, outermost first.

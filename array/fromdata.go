@@ -16,10 +16,12 @@ import (
 )
 
 // Number is the set of Go element types arrays exchange with Go slices:
-// bool, int32, int64, float32 and float64 map to the dtype of that name,
-// and int maps to Int64.
+// bool, int8 ... int64, uint8 ... uint64, float32 and float64 map to the
+// dtype of that name, int maps to Int64, and the 16-bit float bit
+// patterns F16 and BF16 to Float16 and BFloat16 (FromFloat32s and
+// ToFloat32s convert them from and to float32).
 type Number interface {
-	bool | int | int32 | int64 | float32 | float64
+	bool | int | int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | F16 | BF16 | float32 | float64
 }
 
 // dtypeFor returns the dtype that Go type T maps to.
@@ -28,10 +30,26 @@ func dtypeFor[T Number]() DType {
 	switch any(z).(type) {
 	case bool:
 		return Bool
+	case int8:
+		return Int8
+	case int16:
+		return Int16
 	case int32:
 		return Int32
 	case int, int64:
 		return Int64
+	case uint8:
+		return Uint8
+	case uint16:
+		return Uint16
+	case uint32:
+		return Uint32
+	case uint64:
+		return Uint64
+	case F16:
+		return Float16
+	case BF16:
+		return BFloat16
 	case float32:
 		return Float32
 	}
@@ -115,19 +133,28 @@ func (c *Context) input(d DType, s Shape, label string, t *exec.Tensor) *Array {
 // arrowDTypes maps the primitive Arrow types FromArrow accepts.
 var arrowDTypes = map[arrow.Type]DType{
 	arrow.BOOL:    Bool,
+	arrow.INT8:    Int8,
+	arrow.INT16:   Int16,
 	arrow.INT32:   Int32,
 	arrow.INT64:   Int64,
+	arrow.UINT8:   Uint8,
+	arrow.UINT16:  Uint16,
+	arrow.UINT32:  Uint32,
+	arrow.UINT64:  Uint64,
+	arrow.FLOAT16: Float16,
 	arrow.FLOAT32: Float32,
 	arrow.FLOAT64: Float64,
 }
 
 // FromArrow returns an array of the values of a primitive Arrow array
-// (int32, int64, float32, float64 or boolean) laid out row-major in shape
-// (1-d when no shape is given). Numeric arrays are zero-copy: the Array
-// retains a's data buffer (honouring a's offset) until Release, and a may
-// be released by the caller at once. Boolean arrays are bit-packed in
-// Arrow and are copied into one byte per element. Arrays with nulls,
-// other types and shapes of another size give an Array carrying an error.
+// (boolean, int8 ... int64, uint8 ... uint64, float16, float32,
+// float64, or the fuseflow.bfloat16 extension type, see BFloat16Type)
+// laid out row-major in shape (1-d when no shape is given). Numeric
+// arrays are zero-copy: the Array retains a's data buffer (honouring a's
+// offset) until Release, and a may be released by the caller at once.
+// Boolean arrays are bit-packed in Arrow and are copied into one byte per
+// element. Arrays with nulls, other types and shapes of another size give
+// an Array carrying an error.
 func (c *Context) FromArrow(a arrow.Array, shape ...int) *Array {
 	if err := checkContext(c); err != nil {
 		return errArray(c, graph.OpInput, fmt.Errorf("FromArrow: %w", err))
@@ -136,8 +163,13 @@ func (c *Context) FromArrow(a arrow.Array, shape ...int) *Array {
 		return errArray(c, graph.OpInput, errors.New("FromArrow: nil arrow.Array"))
 	}
 	d, ok := arrowDTypes[a.DataType().ID()]
+	if ext, isExt := a.(arrowarray.ExtensionArray); isExt {
+		if _, bf := ext.ExtensionType().(*BFloat16Type); bf {
+			a, d, ok = ext.Storage(), BFloat16, true
+		}
+	}
 	if !ok {
-		return errArray(c, graph.OpInput, fmt.Errorf("FromArrow: unsupported arrow type %v (want bool, int32, int64, float32 or float64)", a.DataType()))
+		return errArray(c, graph.OpInput, fmt.Errorf("FromArrow: unsupported arrow type %v (want bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64 or the %s extension)", a.DataType(), bfloat16ExtName))
 	}
 	if a.NullN() > 0 {
 		return errArray(c, graph.OpInput, fmt.Errorf("FromArrow: arrow %v array of length %d has %d nulls; arrays with nulls are not supported", a.DataType(), a.Len(), a.NullN()))
@@ -177,8 +209,8 @@ func (c *Context) FromArrow(a arrow.Array, shape ...int) *Array {
 }
 
 // Scalar returns a 0-d array of v, whose dtype comes from v's Go type:
-// bool, int32, int64, float32 and float64 map to the dtype of that name
-// and int to Int64. Other types give an Array carrying an error.
+// the types of Number map as they do for FromSlice. Other types give an
+// Array carrying an error.
 func (c *Context) Scalar(v any) *Array {
 	if err := checkContext(c); err != nil {
 		return errArray(c, graph.OpConst, fmt.Errorf("Scalar: %w", err))
@@ -188,17 +220,33 @@ func (c *Context) Scalar(v any) *Array {
 	case bool:
 		s = graph.ScalarOf(Bool, b2f(x))
 	case int:
-		s = graph.Scalar{DType: Int64, I: int64(x), F: float64(x)}
+		s = graph.ScalarInt(Int64, int64(x))
+	case int8:
+		s = graph.ScalarInt(Int8, int64(x))
+	case int16:
+		s = graph.ScalarInt(Int16, int64(x))
 	case int32:
-		s = graph.Scalar{DType: Int32, I: int64(x), F: float64(x)}
+		s = graph.ScalarInt(Int32, int64(x))
 	case int64:
-		s = graph.Scalar{DType: Int64, I: x, F: float64(x)}
+		s = graph.ScalarInt(Int64, x)
+	case uint8:
+		s = graph.ScalarInt(Uint8, int64(x))
+	case uint16:
+		s = graph.ScalarInt(Uint16, int64(x))
+	case uint32:
+		s = graph.ScalarInt(Uint32, int64(x))
+	case uint64:
+		s = graph.ScalarInt(Uint64, int64(x))
+	case F16:
+		s = graph.ScalarOf(Float16, float64(x.Float32()))
+	case BF16:
+		s = graph.ScalarOf(BFloat16, float64(x.Float32()))
 	case float32:
 		s = graph.ScalarOf(Float32, float64(x))
 	case float64:
 		s = graph.ScalarOf(Float64, x)
 	default:
-		return errArray(c, graph.OpConst, fmt.Errorf("Scalar: unsupported Go type %T (want bool, int, int32, int64, float32 or float64)", v))
+		return errArray(c, graph.OpConst, fmt.Errorf("Scalar: unsupported Go type %T (want a type of array.Number)", v))
 	}
 	return newArray(c, graph.Const(s))
 }

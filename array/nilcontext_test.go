@@ -48,6 +48,7 @@ var contextFuncs = map[string]func(c *array.Context) *array.Array{
 	"ViewGeneral32": func(c *array.Context) *array.Array {
 		return array.ViewGeneral32(c, blas32.General{Rows: 1, Cols: 2, Stride: 2, Data: []float32{1, 2}})
 	},
+	"FromFloat32s": func(c *array.Context) *array.Array { return array.FromFloat32s(c, array.Float16, []float32{1, 2}) },
 }
 
 // fromSliceTypes instantiates the generic FromSlice with every Number.
@@ -58,6 +59,14 @@ var fromSliceTypes = []func(c *array.Context) *array.Array{
 	func(c *array.Context) *array.Array { return array.FromSlice(c, []int64{1}) },
 	func(c *array.Context) *array.Array { return array.FromSlice(c, []float32{1}) },
 	func(c *array.Context) *array.Array { return array.FromSlice(c, []float64{1}, 1) },
+	func(c *array.Context) *array.Array { return array.FromSlice(c, []int8{1}) },
+	func(c *array.Context) *array.Array { return array.FromSlice(c, []int16{1}) },
+	func(c *array.Context) *array.Array { return array.FromSlice(c, []uint8{1}) },
+	func(c *array.Context) *array.Array { return array.FromSlice(c, []uint16{1}) },
+	func(c *array.Context) *array.Array { return array.FromSlice(c, []uint32{1}) },
+	func(c *array.Context) *array.Array { return array.FromSlice(c, []uint64{1}) },
+	func(c *array.Context) *array.Array { return array.FromSlice(c, []array.F16{0x3c00}) },
+	func(c *array.Context) *array.Array { return array.FromSlice(c, []array.BF16{0x3f80}) },
 }
 
 // wantContextError checks that err is the clear error of a nil or zero

@@ -121,6 +121,28 @@ func scalarAt(t *exec.Tensor, off int) (f float64, i int64, b bool) {
 	case Int64:
 		i = exec.Elems[int64](t)[off]
 		return float64(i), i, i != 0
+	case Int8:
+		i = int64(exec.Elems[int8](t)[off])
+		return float64(i), i, i != 0
+	case Int16:
+		i = int64(exec.Elems[int16](t)[off])
+		return float64(i), i, i != 0
+	case Uint8:
+		i = int64(exec.Elems[uint8](t)[off])
+		return float64(i), i, i != 0
+	case Uint16:
+		i = int64(exec.Elems[uint16](t)[off])
+		return float64(i), i, i != 0
+	case Uint32:
+		i = int64(exec.Elems[uint32](t)[off])
+		return float64(i), i, i != 0
+	case Uint64:
+		u := exec.Elems[uint64](t)[off]
+		return float64(u), int64(u), u != 0 // ValueInt wraps above MaxInt64
+	case Float16:
+		f = float64(exec.Elems[F16](t)[off].Float32())
+	case BFloat16:
+		f = float64(exec.Elems[BF16](t)[off].Float32())
 	case Float32:
 		f = float64(exec.Elems[float32](t)[off])
 	default:

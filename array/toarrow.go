@@ -14,16 +14,28 @@ import (
 )
 
 // arrowTypes maps dtypes to the Arrow types ToArrow produces.
+// BFloat16 has no Arrow primitive: it goes out as the fuseflow.bfloat16
+// extension type over uint16 storage (see BFloat16Type).
 var arrowTypes = map[DType]arrow.DataType{
 	Bool:    arrow.FixedWidthTypes.Boolean,
+	Int8:    arrow.PrimitiveTypes.Int8,
+	Int16:   arrow.PrimitiveTypes.Int16,
 	Int32:   arrow.PrimitiveTypes.Int32,
 	Int64:   arrow.PrimitiveTypes.Int64,
+	Uint8:   arrow.PrimitiveTypes.Uint8,
+	Uint16:  arrow.PrimitiveTypes.Uint16,
+	Uint32:  arrow.PrimitiveTypes.Uint32,
+	Uint64:  arrow.PrimitiveTypes.Uint64,
+	Float16: arrow.FixedWidthTypes.Float16,
 	Float32: arrow.PrimitiveTypes.Float32,
 	Float64: arrow.PrimitiveTypes.Float64,
 }
 
 // ToArrow evaluates a (the result then stays on a) and returns its
-// elements as a flat Arrow array in row-major order, without nulls. A
+// elements as a flat Arrow array in row-major order, without nulls, of
+// the Arrow type of a's dtype (Float16 as Arrow's float16, BFloat16 as
+// the fuseflow.bfloat16 extension type over uint16 storage, see
+// BFloat16Type). A
 // contiguous numeric result is shared, not copied: the arrow.Array retains
 // the buffer. Strided or broadcast results are copied into a buffer from
 // the Context's allocator, and bool results are packed into Arrow's bit
@@ -58,6 +70,13 @@ func (a *Array) ToArrow() (arrow.Array, error) {
 		nb.Resize(n * t.DType.Size())
 		copyRowMajor(nb.Bytes(), t)
 		buf, off = nb, 0
+	}
+	if t.DType == BFloat16 {
+		data := arrowarray.NewData(arrow.PrimitiveTypes.Uint16, n, []*memory.Buffer{nil, buf}, nil, 0, off)
+		defer data.Release()
+		storage := arrowarray.MakeFromData(data)
+		defer storage.Release()
+		return arrowarray.NewExtensionArrayWithStorage(bfloat16Type, storage), nil
 	}
 	data := arrowarray.NewData(arrowTypes[t.DType], n, []*memory.Buffer{nil, buf}, nil, 0, off)
 	defer data.Release()

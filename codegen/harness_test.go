@@ -6,7 +6,6 @@ package codegen_test
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"testing"
@@ -43,23 +42,10 @@ type values struct {
 	i     []int64
 }
 
-// readElem reads element e of dtype d from b.
+// readElem reads element e of dtype d from b (uint64 as its bits).
 func readElem(b []byte, d graph.DType, e int) (float64, int64) {
-	o := e * d.Size()
-	switch d {
-	case graph.Bool:
-		if b[o] != 0 {
-			return 0, 1
-		}
-		return 0, 0
-	case graph.Int32:
-		return 0, int64(int32(binary.LittleEndian.Uint32(b[o:])))
-	case graph.Int64:
-		return 0, int64(binary.LittleEndian.Uint64(b[o:]))
-	case graph.Float32:
-		return float64(math.Float32frombits(binary.LittleEndian.Uint32(b[o:]))), 0
-	}
-	return math.Float64frombits(binary.LittleEndian.Uint64(b[o:])), 0
+	v := exec.ScalarFromBytes(b[e*d.Size():], d)
+	return v.F, v.I
 }
 
 // gather reads the view (shape, strides, offset) of b in row-major order.
@@ -263,25 +249,8 @@ func tensorOf(t testing.TB, d graph.DType, s graph.Shape, f func(i int) float64)
 	t.Helper()
 	x, err := exec.NewTensor(memory.DefaultAllocator, d, s)
 	require.NoError(t, err)
-	b := x.Bytes()
 	for i := range s.Size() {
-		v := f(i)
-		switch d {
-		case graph.Bool:
-			if v != 0 {
-				b[i] = 1
-			} else {
-				b[i] = 0
-			}
-		case graph.Int32:
-			binary.LittleEndian.PutUint32(b[4*i:], uint32(graph.CastFloatToInt32(v)))
-		case graph.Int64:
-			binary.LittleEndian.PutUint64(b[8*i:], uint64(graph.CastFloatToInt64(v)))
-		case graph.Float32:
-			binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(float32(v)))
-		default:
-			binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(v))
-		}
+		exec.PutScalar(x, i, graph.ScalarOf(graph.Float64, f(i)))
 	}
 	return x
 }

@@ -9,43 +9,51 @@ import (
 
 	"github.com/fuseflow/fuseflow/codegen/ir"
 	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/opdef"
 )
 
-// regTypes maps a dtype to its register type.
-var regTypes = map[graph.DType]ir.Type{
-	graph.Bool: ir.Pred, graph.Int32: ir.S32, graph.Int64: ir.S64,
-	graph.Float32: ir.F32, graph.Float64: ir.F64,
-}
-
-// memTypes maps a dtype to its element type in memory.
+// memTypes maps a dtype to its element type in memory: float16 and
+// bfloat16 are loaded and stored as their 16-bit patterns.
 var memTypes = map[graph.DType]ir.Type{
 	graph.Bool: ir.U8, graph.Int32: ir.S32, graph.Int64: ir.S64,
 	graph.Float32: ir.F32, graph.Float64: ir.F64,
+	graph.Int8: ir.S8, graph.Int16: ir.S16, graph.Uint8: ir.U8, graph.Uint16: ir.U16,
+	graph.Uint32: ir.U32, graph.Uint64: ir.U64, graph.Float16: ir.U16, graph.BFloat16: ir.U16,
 }
 
-// regType returns the register type of d (Invalid when unsupported).
-func regType(d graph.DType) ir.Type { return regTypes[d] }
+// regType returns the register type of d (Invalid when unsupported): the
+// type of its lane (opdef.RegType): int8, int16, uint8 and uint16 live in
+// s32, uint32 in s64, float16 and bfloat16 in f32.
+func regType(d graph.DType) ir.Type { return opdef.RegType(d) }
 
 // memType returns the memory element type of d (Invalid when
 // unsupported).
 func memType(d graph.DType) ir.Type { return memTypes[d] }
 
 // fromMem turns a loaded element of dtype d into its register form: a
-// bool byte is true when nonzero.
+// bool byte is true when nonzero, narrow integers are extended to their
+// lane, 16-bit float patterns become their f32 value.
 func (l *lowerer) fromMem(v *ir.Value, d graph.DType) *ir.Value {
-	if d != graph.Bool {
-		return v
+	switch {
+	case d == graph.Bool:
+		return l.b.Ne(l.b.Cvt(v, ir.U32), l.b.U32(0))
+	case d == graph.Float16 || d == graph.BFloat16:
+		return opdef.HalfToF32(l.b, l.b.Cvt(v, ir.U32), d)
 	}
-	return l.b.Ne(l.b.Cvt(v, ir.U32), l.b.U32(0))
+	return l.b.Cvt(v, regType(d))
 }
 
 // toMem turns a register value of dtype d into its memory form: a bool
-// becomes the byte 0 or 1.
+// becomes the byte 0 or 1, a narrow integer its low bytes, a float16 or
+// bfloat16 (held exactly in f32) its 16-bit pattern.
 func (l *lowerer) toMem(v *ir.Value, d graph.DType) *ir.Value {
-	if d != graph.Bool {
-		return v
+	switch {
+	case d == graph.Bool:
+		return l.b.Cvt(l.b.Select(v, l.b.U32(1), l.b.U32(0)), ir.U8)
+	case d == graph.Float16 || d == graph.BFloat16:
+		return l.b.Cvt(opdef.F32ToHalf(l.b, v, d), ir.U16)
 	}
-	return l.b.Cvt(l.b.Select(v, l.b.U32(1), l.b.U32(0)), ir.U8)
+	return l.b.Cvt(v, memType(d))
 }
 
 // load reads the element at index off of buffer buf as dtype d, in

@@ -35,8 +35,11 @@ type kbuild struct {
 	// value -> InstrAcc index.
 	members map[int]int
 	memberN []int // members in acc order
-	sig     string
-	matVal  [2]int
+	// redIn is the dtype of each reduction's value before the casts
+	// to the lane it runs in (see narrow.go).
+	redIn  []graph.DType
+	sig    string
+	matVal [2]int
 	// call (KindCall) is the call; callVals the values it reads or
 	// writes.
 	call     *callBuild
@@ -182,8 +185,9 @@ func (e *emitter) visit(n *graph.Node, xf *xform, top bool) (int, bool) {
 	case !top && p.isValue(n):
 		v := p.w.index[n]
 		if acc, ok := kb.members[v]; ok && e.epi {
-			in.Kind, in.Acc = InstrAcc, acc
-			break
+			i := kb.pushAcc(acc, n.DType())
+			e.memo[key] = i
+			return i, true
 		}
 		if ev, ok := p.epiOf[v]; ok && e.epi && ev.kb == kb {
 			e.memo[key] = ev.val
@@ -205,9 +209,12 @@ func (e *emitter) visit(n *graph.Node, xf *xform, top bool) (int, bool) {
 			g.Cols = n.Shape()[1]
 		}
 		in.Kind, in.Op, in.Gen = InstrGen, n.Op(), g
-		in.Operand = kb.operand(-1, n.DType(), off, st)
+		in.Operand = kb.operand(-1, genDType(n.Op(), n.DType()), off, st)
 		kb.k.Fused = append(kb.k.Fused, n.Op())
 		p.computed[p.w.index[n]]++
+		i := kb.pushGen(e.epi, in)
+		e.memo[key] = i
+		return i, true
 	case n.Op().Class() == graph.ClassView || n.Op() == graph.OpCopy || n.Op().IsElementwise():
 		e.stack = append(e.stack, emitFrame{nd: n, xf: xf, key: key})
 		return 0, false
@@ -251,7 +258,7 @@ func (e *emitter) step() (int, bool) {
 		e.last = fr.args[0]
 	} else {
 		e.p.computed[e.p.w.index[n]]++
-		e.last = kb.push(e.epi, Instr{Kind: InstrOp, Op: n.Op(), DType: n.DType(), Args: fr.args})
+		e.last = kb.pushOp(e.epi, n, fr.args)
 	}
 	e.memo[fr.key] = e.last
 	return e.last, len(e.stack) == 0

@@ -33,7 +33,7 @@ func (p *planner) finish() (*Plan, error) {
 			}
 			rs := p.values[v].shape
 			rx := p.rootXf(kb, rs)
-			val := kb.push(true, Instr{Kind: InstrAcc, DType: p.values[v].dtype, Acc: kb.members[v]})
+			val := kb.pushAcc(kb.members[v], p.values[v].dtype)
 			off, st, err := rx.apply(0, rs.ContiguousStrides())
 			if err != nil {
 				return nil, err

@@ -129,7 +129,9 @@ func (p *planner) buildReduce(i int) error {
 	if err != nil {
 		return err
 	}
-	kb.reds = append(kb.reds, Reduction{Op: r.Op(), Value: v, DType: r.DType()})
+	v, rd := kb.reduceValue(r.Op(), v, x.DType())
+	kb.redIn = append(kb.redIn, x.DType())
+	kb.reds = append(kb.reds, Reduction{Op: r.Op(), Value: v, DType: rd})
 	kb.k.Fused = append(kb.k.Fused, r.Op())
 	kb.members[i] = len(kb.reds) - 1
 	kb.memberN = append(kb.memberN, i)

@@ -51,7 +51,7 @@ func Random(op Op, d DType, s Shape, seed uint64) *Node {
 	if op != OpRandU && op != OpRandN {
 		return errNode(op, nil, "not a random op")
 	}
-	if !d.IsFloat() || !d.Supported() {
+	if d != Float32 && d != Float64 {
 		return errNode(op, nil, "unsupported dtype %v: random arrays are float32 or float64", d)
 	}
 	if err := CheckShape(s, d); err != nil {
@@ -170,12 +170,18 @@ func Where(cond, a, b *Node) *Node {
 	return makeNode(OpWhere, d, s, []*Node{cond, Cast(a, d), Cast(b, d)}, Attr{})
 }
 
-// ReduceDType returns the dtype a reduction op gives for input dtype d.
+// ReduceDType returns the dtype a reduction op gives for input dtype d:
+// Sum and Prod of bool and signed integers accumulate in int64, of
+// unsigned integers in uint64 (NumPy), ArgMax and ArgMin give int64, Any
+// and All bool, the others d.
 func ReduceDType(op Op, d DType) DType {
 	switch op {
 	case OpSum, OpProd:
-		if d == Bool || d == Int32 {
+		switch {
+		case d == Bool || d.IsInt() && !d.Unsigned():
 			return Int64
+		case d.IsInt():
+			return Uint64
 		}
 		return d
 	case OpArgMax, OpArgMin:
@@ -551,7 +557,23 @@ func MatMul(a, b *Node) *Node {
 	if err := CheckShape(s, d); err != nil {
 		return errNode(OpMatMul, in, "%v", err)
 	}
+	if l := matmulLane(d); l != d {
+		// Narrow dtypes (and uint64) multiply in their lane and wrap or
+		// round the result: integer products and sums wrap the same way
+		// in a wider type, and float16 and bfloat16 accumulate in
+		// float32 (as NumPy's and JAX's float16 matmul do).
+		p := makeNode(OpMatMul, l, s, []*Node{Cast(a, l), Cast(b, l)}, Attr{})
+		return Cast(p, d)
+	}
 	return makeNode(OpMatMul, d, s, []*Node{Cast(a, d), Cast(b, d)}, Attr{})
+}
+
+// matmulLane returns the dtype a product of dtype d is computed in.
+func matmulLane(d DType) DType {
+	if d == Uint64 {
+		return Int64
+	}
+	return d.Lane()
 }
 
 // FloatConst returns a 0-d constant of dtype d with value v.

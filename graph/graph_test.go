@@ -265,7 +265,8 @@ func TestDTypes(t *testing.T) {
 	}
 	_, err := ParseDType("complex64")
 	require.Error(t, err)
-	require.False(t, Float16.Supported())
+	require.True(t, Float16.Supported())
+	require.False(t, DType(200).Supported())
 	require.Equal(t, 2, BFloat16.Size())
 }
 

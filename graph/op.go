@@ -218,7 +218,7 @@ type rule uint8
 
 const (
 	ruleNone      rule = iota // not an elementwise op
-	ruleFloatMath             // float keeps its type, int becomes float64, bool is an error
+	ruleFloatMath             // float keeps its type, int becomes a float (floatFor), bool is an error
 	ruleNumeric               // int and float keep their type, bool is an error
 	ruleAny                   // every dtype keeps its type
 	ruleRounding              // float keeps its type, int is unchanged, bool is an error
@@ -263,7 +263,8 @@ func resultDType(o Op, d DType) (out, compute DType, err error) {
 		case d.IsFloat():
 			return d, d, nil
 		case d.IsInt():
-			return Float64, Float64, nil
+			f := FloatFor(d)
+			return f, f, nil
 		}
 		return bad()
 	case ruleNumeric, ruleRounding:
@@ -287,6 +288,20 @@ func resultDType(o Op, d DType) (out, compute DType, err error) {
 		return Float64, Float64, nil
 	}
 	return bad()
+}
+
+// FloatFor returns the float dtype float math (Sqrt, Exp, Atan2, ...)
+// of the integer dtype d computes in, as NumPy 2 picks it: the smallest
+// float that is a safe cast of d: float16 for int8 and uint8, float32 for
+// int16 and uint16, float64 for the 32- and 64-bit integers.
+func FloatFor(d DType) DType {
+	switch d {
+	case Int8, Uint8:
+		return Float16
+	case Int16, Uint16:
+		return Float32
+	}
+	return Float64
 }
 
 // ComputeDType returns the dtype in which an elementwise node computes:

@@ -18,6 +18,7 @@ import (
 	"unsafe"
 
 	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/half"
 	"github.com/fuseflow/fuseflow/internal/opdef"
 )
 
@@ -61,7 +62,7 @@ func loopCases() []loopCase {
 				func(dst unsafe.Pointer, in []unsafe.Pointer, n int) { castTab[d][to](dst, in[0], n) }})
 		}
 	}
-	for _, d := range []graph.DType{graph.Bool, graph.Float32, graph.Float64} {
+	for _, d := range []graph.DType{graph.Bool, graph.Float16, graph.Float32, graph.Float64} {
 		cs = append(cs, loopCase{fmt.Sprintf("Where %d-byte", d.Size()), graph.OpWhere, []graph.DType{graph.Bool, d, d}, d, nil,
 			func(dst unsafe.Pointer, in []unsafe.Pointer, n int) { whereTab[d.Size()](dst, in[0], in[1], in[2], n) }})
 	}
@@ -95,6 +96,18 @@ func aliasValues(r *rand.Rand, d graph.DType, n int) []byte {
 			view[float32](p, n)[i] = float32(vecValue(r, true))
 		case graph.Float64:
 			view[float64](p, n)[i] = vecValue(r, false)
+		case graph.Float16:
+			view[half.Float16](p, n)[i] = half.FromFloat32(float32(vecValue(r, true)))
+		case graph.BFloat16:
+			view[half.BFloat16](p, n)[i] = half.BFromFloat32(float32(vecValue(r, true)))
+		default: // the other integers: small values and any bits
+			x := r.Uint64()
+			if r.IntN(2) == 0 {
+				x = uint64(r.IntN(61) - 30)
+			}
+			for k := range d.Size() {
+				b[i*d.Size()+k] = byte(x >> (8 * k))
+			}
 		}
 	}
 	return b[:n*d.Size()]

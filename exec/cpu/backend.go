@@ -245,6 +245,8 @@ func bufferArray(plan *fuse.Plan, i int) (graph.DType, graph.Shape) {
 	switch plan.Buffers[i].ElemSize {
 	case 1:
 		d = graph.Bool
+	case 2:
+		d = graph.Uint16
 	case 4:
 		d = graph.Float32
 	}

@@ -78,6 +78,8 @@ func gatherRun(dst, src unsafe.Pointer, es, pos, off, step, cnt int) {
 	switch es {
 	case 1:
 		gatherT(view[uint8](dst, pos+cnt)[pos:], (*uint8)(src), off, step)
+	case 2:
+		gatherT(view[uint16](dst, pos+cnt)[pos:], (*uint16)(src), off, step)
 	case 4:
 		gatherT(view[uint32](dst, pos+cnt)[pos:], (*uint32)(src), off, step)
 	case 8:
@@ -87,7 +89,7 @@ func gatherRun(dst, src unsafe.Pointer, es, pos, off, step, cnt int) {
 	}
 }
 
-func gatherT[T uint8 | uint32 | uint64](d []T, base *T, off, step int) {
+func gatherT[T uint8 | uint16 | uint32 | uint64](d []T, base *T, off, step int) {
 	n := len(d)
 	if n == 0 {
 		return
@@ -135,6 +137,8 @@ func scatterRun(dst, src unsafe.Pointer, es, pos, off, step, cnt int) {
 	switch es {
 	case 1:
 		scatterT((*uint8)(dst), view[uint8](src, pos+cnt)[pos:], off, step)
+	case 2:
+		scatterT((*uint16)(dst), view[uint16](src, pos+cnt)[pos:], off, step)
 	case 4:
 		scatterT((*uint32)(dst), view[uint32](src, pos+cnt)[pos:], off, step)
 	case 8:
@@ -144,7 +148,7 @@ func scatterRun(dst, src unsafe.Pointer, es, pos, off, step, cnt int) {
 	}
 }
 
-func scatterT[T uint8 | uint32 | uint64](base *T, s []T, off, step int) {
+func scatterT[T uint8 | uint16 | uint32 | uint64](base *T, s []T, off, step int) {
 	sz := int(unsafe.Sizeof(*base))
 	p := unsafe.Add(unsafe.Pointer(base), off*sz)
 	if step == 1 {

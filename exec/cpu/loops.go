@@ -213,3 +213,28 @@ var fastCast = func() (t [numDTypes][numDTypes]unaryFn) {
 		F32: unary(convert[float64, float32]), F64: unary(copyL[float64])}
 	return t
 }()
+
+// uint64Loops adds uint64's loops for the common ops (the others call
+// the op's scalar function from opdef).
+func init() {
+	for op, f := range map[graph.Op]binaryFn{
+		graph.OpAdd: binary(addL[uint64]), graph.OpSub: binary(subL[uint64]), graph.OpMul: binary(mulL[uint64]),
+		graph.OpMax: binary(maxL[uint64]), graph.OpMin: binary(minL[uint64]),
+		graph.OpAnd: binary(andL[uint64]), graph.OpOr: binary(orL[uint64]), graph.OpXor: binary(xorL[uint64]),
+		graph.OpFloorDiv: binary(floorDivL[uint64]), graph.OpMod: binary(modL[uint64]),
+		graph.OpEq: binary(eqL[uint64]), graph.OpNe: binary(neL[uint64]), graph.OpLt: binary(ltL[uint64]),
+		graph.OpLe: binary(leL[uint64]), graph.OpGt: binary(gtL[uint64]), graph.OpGe: binary(geL[uint64]),
+	} {
+		t := fastBinary[op]
+		t[graph.Uint64] = f
+		fastBinary[op] = t
+	}
+	for op, f := range map[graph.Op]unaryFn{
+		graph.OpNeg: unary(negL[uint64]), graph.OpSquare: unary(squareL[uint64]), graph.OpNot: unary(notIL[uint64]),
+		graph.OpAbs: unary(copyL[uint64]),
+	} {
+		t := fastUnary[op]
+		t[graph.Uint64] = f
+		fastUnary[op] = t
+	}
+}

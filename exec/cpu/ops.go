@@ -23,7 +23,9 @@ var (
 )
 
 // loopDTypes are the dtypes the tables cover.
-var loopDTypes = []graph.DType{graph.Bool, graph.Int32, graph.Int64, graph.Float32, graph.Float64}
+// Ops run on these (fuse computes the narrow dtypes in their lanes); casts
+// cover every dtype.
+var loopDTypes = []graph.DType{graph.Bool, graph.Int32, graph.Int64, graph.Uint64, graph.Float32, graph.Float64}
 
 // initOpTabs fills the tables with the scalar loops (see tables.go). An
 // opdef function of a type no loop here takes is a broken invariant and
@@ -49,12 +51,14 @@ func initOpTabs() {
 			}
 		}
 	}
-	for _, from := range loopDTypes {
-		for _, to := range loopDTypes {
+	for _, from := range graph.DTypes() {
+		for _, to := range graph.DTypes() {
 			castTab[from][to] = fastCast[from][to]
 			if castTab[from][to] == nil {
-				fn := opdef.Cast(from, to)
-				castTab[from][to] = mustLoop(fnLoop1(fn), fn)
+				castTab[from][to] = castLoops[from][to]
+			}
+			if castTab[from][to] == nil {
+				panic(fmt.Sprintf("cpu: no cast loop from %v to %v", from, to))
 			}
 		}
 	}
@@ -83,7 +87,7 @@ func fnLoop1(fn any) unaryFn {
 	case func(bool) bool:
 		return unary(func(d, a []uint8) { map1(d, a, func(x uint8) uint8 { return b2u(f(x != 0)) }) })
 	}
-	for _, l := range []unaryFn{fnLoop1Of[int32](fn), fnLoop1Of[int64](fn), fnLoop1Of[float32](fn), fnLoop1Of[float64](fn)} {
+	for _, l := range []unaryFn{fnLoop1Of[int32](fn), fnLoop1Of[int64](fn), fnLoop1Of[uint64](fn), fnLoop1Of[float32](fn), fnLoop1Of[float64](fn)} {
 		if l != nil {
 			return l
 		}
@@ -116,7 +120,7 @@ func fnLoop2(fn any) binaryFn {
 			map2(d, a, b, func(x, y uint8) uint8 { return b2u(f(x != 0, y != 0)) })
 		})
 	}
-	for _, l := range []binaryFn{fnLoop2Of[int32](fn), fnLoop2Of[int64](fn), fnLoop2Of[float32](fn), fnLoop2Of[float64](fn)} {
+	for _, l := range []binaryFn{fnLoop2Of[int32](fn), fnLoop2Of[int64](fn), fnLoop2Of[uint64](fn), fnLoop2Of[float32](fn), fnLoop2Of[float64](fn)} {
 		if l != nil {
 			return l
 		}
@@ -136,11 +140,11 @@ func fnLoop2Of[T nums](fn any) binaryFn {
 
 // whereTab[size] selects by element size (1, 4 or 8 bytes): where only
 // moves bits.
-var whereTab = [9]whereFn{1: where[uint8], 4: where[uint32], 8: where[uint64]}
+var whereTab = [9]whereFn{1: where[uint8], 2: where[uint16], 4: where[uint32], 8: where[uint64]}
 
 // where runs backward, so that the destination may also be the (one-byte)
 // condition: a store then covers only conditions already read.
-func where[T uint8 | uint32 | uint64](d, c, a, b unsafe.Pointer, n int) {
+func where[T uint8 | uint16 | uint32 | uint64](d, c, a, b unsafe.Pointer, n int) {
 	dv, cv, av, bv := view[T](d, n), view[uint8](c, n), view[T](a, n), view[T](b, n)
 	for i := n - 1; i >= 0; i-- {
 		if cv[i] != 0 {

@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/half"
 	"github.com/fuseflow/fuseflow/internal/opdef"
 	"github.com/fuseflow/fuseflow/internal/randgraph"
 )
@@ -28,6 +29,22 @@ func elemValue(d graph.DType, p unsafe.Pointer, i int) any {
 		return view[int64](p, i+1)[i]
 	case graph.Float32:
 		return view[float32](p, i+1)[i]
+	case graph.Int8:
+		return view[int8](p, i+1)[i]
+	case graph.Int16:
+		return view[int16](p, i+1)[i]
+	case graph.Uint8:
+		return view[uint8](p, i+1)[i]
+	case graph.Uint16:
+		return view[uint16](p, i+1)[i]
+	case graph.Uint32:
+		return view[uint32](p, i+1)[i]
+	case graph.Uint64:
+		return view[uint64](p, i+1)[i]
+	case graph.Float16:
+		return view[half.Float16](p, i+1)[i]
+	case graph.BFloat16:
+		return view[half.BFloat16](p, i+1)[i]
 	}
 	return view[float64](p, i+1)[i]
 }
@@ -111,6 +128,12 @@ func sameElem(got, want any, ulp int64) bool {
 			return ulps(g, w) <= ulp
 		}
 		return math.Float64bits(g) == math.Float64bits(w) || (g != g && w != w)
+	case half.Float16:
+		w := want.(half.Float16)
+		return g == w || g.Float32() != g.Float32() && w.Float32() != w.Float32()
+	case half.BFloat16:
+		w := want.(half.BFloat16)
+		return g == w || g.Float32() != g.Float32() && w.Float32() != w.Float32()
 	}
 	return got == want
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/half"
 )
 
 // access is a strided view of a buffer over a program's space (an
@@ -279,17 +280,19 @@ func (p *prog) scalarForm(st *step) {
 	}
 }
 
-// scalarBits returns the bits of v stored as dtype d.
+// scalarBits returns the bits of v stored as dtype d (in the low bytes).
 func scalarBits(v graph.Scalar, d graph.DType) uint64 {
-	switch d {
-	case graph.Bool:
+	switch {
+	case d == graph.Bool:
 		return uint64(b2u(v.I != 0))
-	case graph.Int32:
-		return uint64(uint32(int32(v.I)))
-	case graph.Int64:
-		return uint64(v.I)
-	case graph.Float32:
+	case d.IsInt():
+		return uint64(v.I) & (1<<(d.Bits()-1)<<1 - 1)
+	case d == graph.Float32:
 		return uint64(math.Float32bits(float32(v.F)))
+	case d == graph.Float16:
+		return uint64(half.FromFloat64(v.F))
+	case d == graph.BFloat16:
+		return uint64(half.BFromFloat64(v.F))
 	}
 	return math.Float64bits(v.F)
 }
@@ -301,6 +304,11 @@ func fill(p unsafe.Pointer, es int, bits uint64, n int) {
 		d := view[uint8](p, n)
 		for i := range d {
 			d[i] = uint8(bits)
+		}
+	case 2:
+		d := view[uint16](p, n)
+		for i := range d {
+			d[i] = uint16(bits)
 		}
 	case 4:
 		d := view[uint32](p, n)

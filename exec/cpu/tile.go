@@ -210,6 +210,8 @@ func gatherTile(dst, src unsafe.Pointer, es, off, sr, sc, rows, cols int) {
 	switch es {
 	case 1:
 		tileT(view[uint8](dst, rows*cols), (*uint8)(src), off, sr, sc, rows, cols, false)
+	case 2:
+		tileT(view[uint16](dst, rows*cols), (*uint16)(src), off, sr, sc, rows, cols, false)
 	case 4:
 		tileT(view[uint32](dst, rows*cols), (*uint32)(src), off, sr, sc, rows, cols, false)
 	case 8:
@@ -225,6 +227,8 @@ func scatterTile(dst, src unsafe.Pointer, es, off, sr, sc, rows, cols int) {
 	switch es {
 	case 1:
 		tileT(view[uint8](src, rows*cols), (*uint8)(dst), off, sr, sc, rows, cols, true)
+	case 2:
+		tileT(view[uint16](src, rows*cols), (*uint16)(dst), off, sr, sc, rows, cols, true)
 	case 4:
 		tileT(view[uint32](src, rows*cols), (*uint32)(dst), off, sr, sc, rows, cols, true)
 	case 8:
@@ -236,7 +240,7 @@ func scatterTile(dst, src unsafe.Pointer, es, off, sr, sc, rows, cols int) {
 
 // tileT moves a tile between the dense row-major t and the strided
 // buffer at base (to it when store, from it otherwise).
-func tileT[T uint8 | uint32 | uint64](t []T, base *T, off, sr, sc, rows, cols int, store bool) {
+func tileT[T uint8 | uint16 | uint32 | uint64](t []T, base *T, off, sr, sc, rows, cols int, store bool) {
 	if abs(sc) <= abs(sr) || sr == 0 || sc == 0 {
 		// Row by row: each row is a run along the last axis.
 		for r := range rows {

@@ -10,7 +10,7 @@ import (
 )
 
 // numDTypes bounds graph.DType values used as table indices.
-const numDTypes = 8
+const numDTypes = 14
 
 // The Go element types of the loops: bool is a byte holding 0 or 1.
 type (

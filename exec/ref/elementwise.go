@@ -34,8 +34,11 @@ func unary(n *graph.Node, x vec) (vec, error) {
 		}
 	default:
 		tab := unaryInt
-		if in == graph.Bool {
+		switch {
+		case in == graph.Bool:
 			tab = unaryBool
+		case in.Unsigned():
+			tab = unaryUint
 		}
 		if f := tab[op]; f != nil {
 			return vec{i: mapLane(x.i, f)}, nil
@@ -69,6 +72,13 @@ func binary(n *graph.Node, a, b vec) (vec, error) {
 		if f := compareFloat[op]; f != nil {
 			return vec{i: zipLane(a.f, b.f, asInt(f))}, nil
 		}
+	} else if a.u {
+		if f := binaryUint[op]; f != nil {
+			return vec{i: zipLane(a.i, b.i, f)}, nil
+		}
+		if f := compareUint[op]; f != nil {
+			return vec{i: zipLane(a.i, b.i, asInt(f))}, nil
+		}
 	} else {
 		if f := binaryInt[op]; f != nil {
 			return vec{i: zipLane(a.i, b.i, f)}, nil
@@ -85,7 +95,7 @@ func where(cond, a, b vec) vec {
 	if a.isFloat() {
 		return vec{f: pickLane(cond.i, a.f, b.f)}
 	}
-	return vec{i: pickLane(cond.i, a.i, b.i)}
+	return vec{i: pickLane(cond.i, a.i, b.i), u: a.u}
 }
 
 // pickLane returns a[k] where cond[k] is nonzero and b[k] elsewhere.

@@ -228,5 +228,19 @@ func compute(ctx context.Context, alloc memory.Allocator, n *graph.Node, ins []*
 	if err != nil {
 		return nil, err
 	}
+	if d := n.DType(); v.isFloat() && (d == graph.Float16 || d == graph.BFloat16) && n.Op() != graph.OpCast &&
+		(n.Op().Class() == graph.ClassUnary || n.Op().Class() == graph.ClassBinary) {
+		// NumPy (and JAX) compute float16 (bfloat16) ops in float32 and
+		// round the float32 result: round to float32 first (store then
+		// rounds to the dtype). For + - * / and Sqrt this is the
+		// correctly rounded result; for the math functions it is
+		// NumPy's.
+		for k, x := range v.f {
+			v.f[k] = float64(float32(x))
+		}
+	}
+	if !v.isFloat() && n.DType() == graph.Uint64 {
+		v.u = true // a cast from uint64 keeps the flag for store
+	}
 	return store(alloc, v, n.DType(), s)
 }

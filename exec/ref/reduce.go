@@ -70,6 +70,11 @@ func reduce(n *graph.Node, x vec) (vec, error) {
 		return vec{f: fold(x.f[:m], it, out, init, f)}, nil
 	}
 	f, init := combineInt[n.Op()], initInt[n.Op()]
+	if x.u {
+		if g, ok := combineUint[n.Op()]; ok {
+			f, init = g, initUint[n.Op()]
+		}
+	}
 	if f == nil {
 		return vec{}, fmt.Errorf("unsupported operand dtype %v", n.Input(0).DType())
 	}
@@ -112,6 +117,12 @@ var (
 	initInt = map[graph.Op]int64{
 		graph.OpSum: 0, graph.OpProd: 1, graph.OpReduceMax: math.MinInt64, graph.OpReduceMin: math.MaxInt64,
 	}
+	// combineUint and initUint replace Max and Min for uint64 bits.
+	combineUint = map[graph.Op]func(acc, x int64) int64{
+		graph.OpReduceMax: binaryUint[graph.OpMax],
+		graph.OpReduceMin: binaryUint[graph.OpMin],
+	}
+	initUint = map[graph.Op]int64{graph.OpReduceMax: 0, graph.OpReduceMin: -1}
 )
 
 // argReduce finds, for each of out outputs, the coordinate along axis of
@@ -144,9 +155,12 @@ func argReduce(isMax bool, x vec, it *iter, m, out, axis int) vec {
 			}
 		} else {
 			v, b := x.i[k], bestI[o]
+			if x.u { // uint64 bits: flip the sign bit to compare as signed
+				v, b = v^math.MinInt64, b^math.MinInt64
+			}
 			take = idx[o] < 0 || (isMax && v > b) || (!isMax && v < b)
 			if take {
-				bestI[o] = v
+				bestI[o] = x.i[k]
 			}
 		}
 		if take {

@@ -252,15 +252,12 @@ func powInt(a, b int64) int64 {
 }
 
 // castFloat converts one float to the int lane for a cast to dtype d:
-// truncation toward zero saturating at d's range with NaN to 0
-// (graph.CastFloatToInt64 and graph.CastFloatToInt32), and x != 0 for
-// bool (so NaN is true).
+// graph.CastFloatToInt for integers (truncation toward zero, NaN to 0,
+// saturating or wrapping as it defines per dtype), and x != 0 for bool
+// (so NaN is true).
 func castFloat(x float64, d graph.DType) int64 {
-	switch d {
-	case graph.Int32:
-		return int64(graph.CastFloatToInt32(x))
-	case graph.Int64:
-		return graph.CastFloatToInt64(x)
+	if d.IsInt() {
+		return graph.CastFloatToInt(d, x)
 	}
 	if x != 0 {
 		return 1

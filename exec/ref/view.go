@@ -92,6 +92,8 @@ func copyElems(dst *exec.Tensor, dl graph.Layout, src *exec.Tensor, sl graph.Lay
 				}
 			}
 		}
+	case 2:
+		copyStrided(exec.Elems[uint16](dst), exec.Elems[uint16](src), it, s.Size())
 	case 4:
 		copyStrided(exec.Elems[uint32](dst), exec.Elems[uint32](src), it, s.Size())
 	case 8:

@@ -39,9 +39,9 @@ func Pow[T Int](x, e T) T {
 		switch {
 		case x == 1:
 			return 1
-		case x == -1:
+		case x+1 == 0: // -1 (e < 0 only for signed types)
 			if e&1 != 0 {
-				return -1
+				return x
 			}
 			return 1
 		}

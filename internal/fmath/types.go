@@ -2,8 +2,10 @@
 
 package fmath
 
-// Int is the Go type of an integer dtype.
-type Int interface{ ~int32 | ~int64 }
+// Int is the Go type of an integer dtype, signed or unsigned.
+type Int interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64
+}
 
 // Float is the Go type of a float dtype.
 type Float interface{ ~float32 | ~float64 }

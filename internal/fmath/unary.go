@@ -26,7 +26,8 @@ func SignInt[T Int](x T) T {
 	if x > 0 {
 		s = 1
 	} else if x < 0 {
-		s = -1
+		s = 0
+		s-- // -1 (x < 0 only for signed types)
 	}
 	return s
 }

@@ -51,10 +51,13 @@ func FloatToInt64[T fmath.Float](x T) int64 { return graph.CastFloatToInt64(floa
 // with the Go types of Fns, or nil where either dtype is unsupported.
 func Cast(from, to graph.DType) any { return casts[from][to] }
 
-// regTypes maps a dtype to its register type in IR.
+// regTypes maps a dtype to its register type in IR: its lane's (see
+// lower_narrow.go).
 var regTypes = map[graph.DType]ir.Type{
 	graph.Bool: ir.Pred, graph.Int32: ir.S32, graph.Int64: ir.S64,
 	graph.Float32: ir.F32, graph.Float64: ir.F64,
+	graph.Int8: ir.S32, graph.Int16: ir.S32, graph.Uint8: ir.S32, graph.Uint16: ir.S32,
+	graph.Uint32: ir.S64, graph.Uint64: ir.U64, graph.Float16: ir.F32, graph.BFloat16: ir.F32,
 }
 
 // LowerCast converts x, a register value of dtype from, to dtype to. It
@@ -63,6 +66,12 @@ func LowerCast(bb *ir.Builder, x *ir.Value, from, to graph.DType) (*ir.Value, er
 	ft, tt := regTypes[from], regTypes[to]
 	if ft == ir.Invalid || tt == ir.Invalid {
 		return nil, fmt.Errorf("cast from %v to %v is not supported", from, to)
+	}
+	if from == to {
+		return x, nil
+	}
+	if from.Narrow() || to.Narrow() || from == graph.Uint64 || to == graph.Uint64 {
+		return lowerCastLanes(bb, x, from, to), nil
 	}
 	switch {
 	case from == to:
@@ -79,6 +88,41 @@ func LowerCast(bb *ir.Builder, x *ir.Value, from, to graph.DType) (*ir.Value, er
 	// int <-> int wraps (cvt truncates or extends); int -> float and
 	// float <-> float round to nearest (cvt.rn).
 	return bb.Cvt(x, tt), nil
+}
+
+// lowerCastLanes converts between dtypes where either is narrow or
+// uint64: through the lanes, then narrowing to the target.
+func lowerCastLanes(bb *ir.Builder, x *ir.Value, from, to graph.DType) *ir.Value {
+	tt := regTypes[to]
+	switch {
+	case to == graph.Bool && from.IsFloat():
+		return bb.Cmp(ir.CmpNEU, x, bb.Zero(x.Type))
+	case to == graph.Bool:
+		return bb.Ne(x, bb.Zero(x.Type))
+	case from == graph.Bool:
+		return bb.Select(x, bb.One(tt), bb.Zero(tt))
+	case to.IsFloat() && to.Narrow():
+		if from.IsInt() { // exact in f64 below 2^53; F64ToHalf rounds once
+			x = bb.Cvt(x, ir.F64)
+		}
+		return roundToHalf(bb, x, to)
+	case to.IsFloat(): // from an integer lane (u64 included) or f32
+		return bb.Cvt(x, tt)
+	case to == graph.Uint64 && from.IsFloat():
+		s := floatToInt(bb, x, ir.S64)
+		u := bb.CvtRnd(x, ir.U64, ir.RndRZ) // saturates at 2^64 - 1
+		hi := bb.Ge(x, bb.Float(x.Type, 0x1p63))
+		return bb.Select(hi, u, bb.Bitcast(s, ir.U64))
+	case to == graph.Uint64: // integers: sign-extend to 64 bits, the bits
+		return bb.Bitcast(bb.Cvt(x, ir.S64), ir.U64)
+	case from.IsFloat(): // to a narrow integer: saturate into its lane, wrap
+		return WrapInt(bb, floatToInt(bb, x, tt), to)
+	case from == graph.Uint64:
+		x = bb.Bitcast(x, ir.S64)
+	}
+	// Integer to integer: into the target's lane (extending or
+	// truncating), then wrap to the target's width.
+	return WrapInt(bb, bb.Cvt(x, tt), to)
 }
 
 // floatToInt truncates x toward zero into s32 or s64, saturating at the

@@ -26,8 +26,12 @@ type Wide2 func(a, b float64) float64
 // func(T, T) R, where T is the operand's Go type (bool, int32, int64,
 // float32, float64) and R the result's: T, or bool for predicates and
 // comparisons. A Float32 entry may instead be a Wide (Wide2) function.
+// Uint64 is the one unsigned lane: ops on the narrow dtypes (int8 ...
+// uint32, float16, bfloat16) never reach a backend, which computes them
+// in their lanes (graph.DType.Lane), so they have no entry here.
 type Fns struct {
 	Bool, Int32, Int64, Float32, Float64 any
+	Uint64                               any
 }
 
 // Get returns the function for operands of dtype d, or nil.
@@ -43,13 +47,15 @@ func (f *Fns) Get(d graph.DType) any {
 		return f.Float32
 	case graph.Float64:
 		return f.Float64
+	case graph.Uint64:
+		return f.Uint64
 	}
 	return nil
 }
 
 // with returns f with the functions of g added where f has none.
 func (f Fns) with(g Fns) Fns {
-	for _, p := range [][2]*any{{&f.Bool, &g.Bool}, {&f.Int32, &g.Int32}, {&f.Int64, &g.Int64}, {&f.Float32, &g.Float32}, {&f.Float64, &g.Float64}} {
+	for _, p := range [][2]*any{{&f.Bool, &g.Bool}, {&f.Int32, &g.Int32}, {&f.Int64, &g.Int64}, {&f.Float32, &g.Float32}, {&f.Float64, &g.Float64}, {&f.Uint64, &g.Uint64}} {
 		if *p[0] == nil {
 			*p[0] = *p[1]
 		}
@@ -91,6 +97,9 @@ type Def struct {
 	// operands; each is set exactly where Fns has a function for a dtype
 	// of that lane.
 	Float, Int, Bool Lowering
+	// Uint lowers the op on uint64 operands where Int's instructions
+	// need signed operands (nil: Int does for both); see uint64.go.
+	Uint Lowering
 	// LowerULP bounds how far, in units in the last place, the result of
 	// Float (run on the IR interpreter, with math calls as Go's math
 	// package computes them) may be from Fns: 0 for a lowering that
@@ -107,6 +116,8 @@ func (d *Def) Lower(dt graph.DType) Lowering {
 	switch {
 	case dt.IsFloat():
 		return d.Float
+	case dt == graph.Uint64 && d.Uint != nil:
+		return d.Uint
 	case dt.IsInt():
 		return d.Int
 	case dt == graph.Bool:
@@ -152,6 +163,10 @@ func Ops() []graph.Op {
 func register(class graph.Class, ds map[graph.Op]Def) {
 	for op, d := range ds {
 		d.Op = op
+		if d.Fns.Int64 != nil && d.Fns.Uint64 == nil {
+			d.Fns.Uint64 = uint64Fns[op]
+			d.Uint = uint64Lowerings[op]
+		}
 		if op.Class() != class {
 			panic(fmt.Sprintf("opdef: %v registered as %v", op, class))
 		}
@@ -169,6 +184,7 @@ var goTypes = map[graph.DType]reflect.Type{
 	graph.Int64:   reflect.TypeFor[int64](),
 	graph.Float32: reflect.TypeFor[float32](),
 	graph.Float64: reflect.TypeFor[float64](),
+	graph.Uint64:  reflect.TypeFor[uint64](),
 }
 
 // check verifies d's function types and lowerings.

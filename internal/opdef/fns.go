@@ -13,7 +13,9 @@ func ints(i32, i64 any) Fns { return Fns{Int32: i32, Int64: i64} }
 func floats(f32, f64 any) Fns { return Fns{Float32: f32, Float64: f64} }
 
 // all returns Fns for every dtype.
-func all(b, i32, i64, f32, f64 any) Fns { return Fns{b, i32, i64, f32, f64} }
+func all(b, i32, i64, f32, f64 any) Fns {
+	return Fns{Bool: b, Int32: i32, Int64: i64, Float32: f32, Float64: f64}
+}
 
 // wide returns Fns computing f in float64 for both float dtypes.
 func wide(f func(float64) float64) Fns { return floats(Wide(f), f) }

@@ -131,7 +131,7 @@ func Generate(r *rand.Rand, alloc memory.Allocator, cfg Config) (*Case, error) {
 }
 
 func (g *gen) randDType() graph.DType {
-	d := graph.DTypes()
+	d := genDTypes
 	return d[g.r.IntN(len(d))]
 }
 
