@@ -23,17 +23,15 @@ func b2f(b bool) float64 {
 // castTo converts v to dtype d as AsType does (saturating, NaN to 0 for
 // integers; x != 0 for bool).
 func castTo(d graph.DType, v float64) float64 {
-	switch d {
-	case graph.Float32:
-		return float64(float32(v))
-	case graph.Int32:
-		return float64(graph.CastFloatToInt32(v))
-	case graph.Int64:
-		return float64(graph.CastFloatToInt64(v))
-	case graph.Bool:
+	switch {
+	case d == graph.Bool:
 		return b2f(v != 0)
+	case d == graph.Uint64:
+		return float64(graph.CastFloatToUint64(v))
+	case d.IsInt():
+		return float64(graph.CastFloatToInt(d, v))
 	}
-	return v
+	return graph.RoundFloat(d, v)
 }
 
 var unaryF = map[graph.Op]func(float64) float64{

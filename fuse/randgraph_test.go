@@ -31,25 +31,15 @@ func randCase(seed uint64, alloc memory.Allocator, cfg randgraph.Config) (*randg
 // rawInput reads the whole buffer of t as float64 values.
 func rawInput(t *exec.Tensor) []float64 {
 	var out []float64
-	switch t.DType {
-	case graph.Bool:
-		for _, v := range exec.Elems[uint8](t) {
-			out = append(out, b2f(v != 0))
+	for e := range t.Buf.Len() / t.DType.Size() {
+		v := exec.ScalarAt(t, e)
+		if t.DType == graph.Uint64 {
+			out = append(out, float64(uint64(v.I)))
+		} else if t.DType.IsFloat() {
+			out = append(out, v.F)
+		} else {
+			out = append(out, float64(v.I))
 		}
-	case graph.Int32:
-		for _, v := range exec.Elems[int32](t) {
-			out = append(out, float64(v))
-		}
-	case graph.Int64:
-		for _, v := range exec.Elems[int64](t) {
-			out = append(out, float64(v))
-		}
-	case graph.Float32:
-		for _, v := range exec.Elems[float32](t) {
-			out = append(out, float64(v))
-		}
-	case graph.Float64:
-		out = append(out, exec.Elems[float64](t)...)
 	}
 	return out
 }
@@ -144,4 +134,19 @@ func FuzzBuild(f *testing.F) {
 		cfg.MaxRank, cfg.MaxExtent, cfg.Steps = int(rank%5), int(extent%8), int(steps%24)
 		runSeed(t, binary.LittleEndian.Uint64(b[:]), cfg)
 	})
+}
+
+// TestRandomGraphsAllDTypes plans random graphs on every signed dtype
+// (the test interpreter holds values in float64, which cannot hold the
+// bits of the uint64 values unsigned dtypes lead to; exec/cpu's and
+// exec/cuda's differential tests cover those): 600 seeds, 150 with
+// -short.
+func TestRandomGraphsAllDTypes(t *testing.T) {
+	n := 600
+	if testing.Short() {
+		n = 150
+	}
+	for seed := range uint64(n) {
+		runSeed(t, 50000+seed, randgraph.Config{AllDTypes: true, NoUnsigned: true})
+	}
 }

@@ -134,3 +134,10 @@ func FuzzDifferential(f *testing.F) {
 		differential(t, bes[slices.Index(fuzzChunks, chunk)], seed, cfg)
 	})
 }
+
+// TestDifferentialAllDTypes runs 400 random graphs (100 with -short) on
+// inputs and casts of every dtype (int8 ... uint64, float16, bfloat16
+// beside the common five).
+func TestDifferentialAllDTypes(t *testing.T) {
+	runDifferential(t, 400, 100, 7, 20000, randgraph.Config{AllDTypes: true})
+}

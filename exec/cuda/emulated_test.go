@@ -645,3 +645,31 @@ func TestEmulatedEdgeCases(t *testing.T) {
 	require.Equal(t, live, b.Pool().Stats().Live)
 	check("after running out of memory", []*graph.Node{out}, map[*graph.Node]*exec.Tensor{big: hb}, nil)
 }
+
+// TestEmulatedDifferentialAllDTypes is TestEmulatedDifferential on graphs
+// whose inputs and casts take every dtype (int8 ... uint64, float16,
+// bfloat16): 200 graphs, 50 with -short, on both emulated devices.
+func TestEmulatedDifferentialAllDTypes(t *testing.T) {
+	devs := []*Backend{emuBackend(t, emuSmall, Options{}), emuBackend(t, emuH100, Options{})}
+	n := 200
+	if testing.Short() {
+		n = 50
+	}
+	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer alloc.AssertSize(t, 0)
+	for seed := range uint64(n) {
+		seed += 70000
+		c, err := randgraph.Generate(rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), alloc, randgraph.Config{AllDTypes: true})
+		require.NoError(t, err, "seed %d", seed)
+		b := devs[seed%2]
+		before := t.Failed()
+		compareWithCPU(t, b, fmt.Sprintf("seed %d", seed), c.Outputs, c.Exact, c.Bound, alloc)
+		if f := emu.takeFaults(); len(f) > 0 {
+			t.Errorf("seed %d: kernel faults: %v", seed, f)
+		}
+		if !before && t.Failed() {
+			t.Logf("seed %d graph:\n%s", seed, strings.Join(c.Desc, "\n"))
+		}
+		c.Release()
+	}
+}

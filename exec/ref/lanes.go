@@ -109,6 +109,17 @@ func scatter[T elem, U float64 | int64](dst []T, src []U) {
 // to float dtypes (rounding to nearest); casts to integers and bool
 // happen before, in castLane.
 func store(alloc memory.Allocator, v vec, d graph.DType, s graph.Shape) (*exec.Tensor, error) {
+	if v.u && d.IsFloat() {
+		// uint64 bits to a float: the unsigned value, rounded once.
+		f := make([]float64, len(v.i))
+		for k, x := range v.i {
+			f[k] = float64(uint64(x))
+			if d == graph.Float32 {
+				f[k] = float64(float32(uint64(x)))
+			}
+		}
+		return store(alloc, vec{f: f}, d, s)
+	}
 	t, err := exec.NewTensor(alloc, d, s)
 	if err != nil {
 		return nil, err
@@ -128,17 +139,6 @@ func store(alloc memory.Allocator, v vec, d graph.DType, s graph.Shape) (*exec.T
 			panic(fmt.Sprintf("ref: float lane stored as %v", d))
 		}
 		return t, nil
-	}
-	if v.u && d.IsFloat() {
-		// uint64 bits to a float: the unsigned value, rounded once.
-		f := make([]float64, len(v.i))
-		for k, x := range v.i {
-			f[k] = float64(uint64(x))
-			if d == graph.Float32 {
-				f[k] = float64(float32(uint64(x)))
-			}
-		}
-		return store(alloc, vec{f: f}, d, s)
 	}
 	switch d {
 	case graph.Float32:

@@ -8,12 +8,19 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 
+	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/half"
 	"github.com/fuseflow/fuseflow/internal/opdef"
 )
 
-var dtypes = []graph.DType{graph.Bool, graph.Int32, graph.Int64, graph.Float32, graph.Float64}
+var dtypes = graph.DTypes()
+
+// base are the dtypes encode and decode know by their Go types; the
+// others go by their bits.
+var base = []graph.DType{graph.Bool, graph.Int32, graph.Int64, graph.Float32, graph.Float64}
 
 // operands returns test values of dtype d as its Go type: zeros of both
 // signs, ±1, extremes, NaN (two payloads), infinities, subnormals, values
@@ -22,6 +29,24 @@ func operands(d graph.DType, r *rand.Rand) []reflect.Value {
 	var out []reflect.Value
 	add := func(v any) { out = append(out, reflect.ValueOf(v)) }
 	switch d {
+	case graph.Float16, graph.BFloat16: // every pattern
+		for h := range 1 << 16 {
+			if d == graph.Float16 {
+				add(half.Float16(h))
+			} else {
+				add(half.BFloat16(h))
+			}
+		}
+	case graph.Int8, graph.Int16, graph.Uint8, graph.Uint16, graph.Uint32, graph.Uint64:
+		vs := []int64{0, 1, -1, 2, -2, 3, -7, 31, 62, 63, 64, 127, -128, 255, 32767, -32768, 65535, math.MaxInt32,
+			math.MinInt32, math.MaxUint32, math.MaxInt64, math.MinInt64}
+		for range 8 {
+			vs = append(vs, int64(r.Uint64()), int64(r.IntN(41)-20))
+		}
+		for _, v := range vs {
+			out = append(out, reflect.ValueOf(exec.ScalarFromBytes(binary.LittleEndian.AppendUint64(nil, uint64(v)), d)).
+				FieldByName("I").Convert(goType(d)))
+		}
 	case graph.Bool:
 		add(false)
 		add(true)
@@ -47,6 +72,16 @@ func operands(d graph.DType, r *rand.Rand) []reflect.Value {
 		for range 4 {
 			vs = append(vs, r.NormFloat64()*50)
 		}
+		// Ties and near-ties of float16 and bfloat16 (normal and
+		// subnormal), their overflow edges, and random bits.
+		vs = append(vs, 1+0x1p-11, 1+3*0x1p-11, 65519, 65520, 65504, 0x1p-25, 0x1.8p-25, 0x1p-24, 0x1.8p-24,
+			1+0x1p-8, 1+3*0x1p-8, 0x1.ff8p127, 0x1.fe8p127, 0x1p-134, 0x1.8p-133, -(1 + 0x1p-11))
+		for range 200 {
+			h := float64(half.Float16(r.IntN(0x7c00)).Float32())
+			b := float64(half.BFloat16(r.IntN(0x7f80)).Float32())
+			vs = append(vs, h+math.Ldexp(h, -11), h*(1+0x1p-11+0x1p-30), h*(1+0x1p-11-0x1p-30), b*(1+0x1p-8),
+				b*(1+0x1p-8+0x1p-40), float64(math.Float32frombits(r.Uint32())), math.Float64frombits(r.Uint64()))
+		}
 		for _, v := range vs {
 			if d == graph.Float32 {
 				add(float32(v))
@@ -58,8 +93,28 @@ func operands(d graph.DType, r *rand.Rand) []reflect.Value {
 	return out
 }
 
+// goType returns the Go type of dtype d's values in opdef's functions.
+func goType(d graph.DType) reflect.Type {
+	return reflect.TypeOf(opdef.Cast(d, d)).In(0)
+}
+
 // encode returns the bytes of vals stored as dtype d (bool as one byte).
 func encode(d graph.DType, vals []reflect.Value) []byte {
+	if !slices.Contains(base, d) {
+		b := make([]byte, len(vals)*d.Size())
+		for i, v := range vals {
+			var bits uint64
+			if v.CanInt() {
+				bits = uint64(v.Int())
+			} else {
+				bits = v.Uint()
+			}
+			var w [8]byte
+			binary.LittleEndian.PutUint64(w[:], bits)
+			copy(b[i*d.Size():], w[:d.Size()])
+		}
+		return b
+	}
 	b := make([]byte, 0, len(vals)*d.Size())
 	for _, v := range vals {
 		switch d {
@@ -85,6 +140,15 @@ func encode(d graph.DType, vals []reflect.Value) []byte {
 // decode reads the elements of dtype d in b.
 func decode(d graph.DType, b []byte) []reflect.Value {
 	var out []reflect.Value
+	if !slices.Contains(base, d) {
+		for ; len(b) >= d.Size(); b = b[d.Size():] {
+			var w [8]byte
+			copy(w[:], b[:d.Size()])
+			bits := binary.LittleEndian.Uint64(w[:])
+			out = append(out, reflect.ValueOf(bits).Convert(goType(d)))
+		}
+		return out
+	}
 	for len(b) >= d.Size() {
 		var v any
 		switch d {
@@ -117,8 +181,16 @@ func call(fn any, args ...reflect.Value) reflect.Value {
 // same reports whether got and want are the same value: equal bits, any
 // NaN for NaN, and (zeros) either zero for the other.
 func same(got, want reflect.Value, zeros bool) bool {
-	if got.Kind() != want.Kind() {
+	if got.Type() != want.Type() {
 		return false
+	}
+	switch g := got.Interface().(type) {
+	case half.Float16:
+		gf, wf := g.Float32(), want.Interface().(half.Float16).Float32()
+		return g == want.Interface() || gf != gf && wf != wf || zeros && gf == 0 && wf == 0
+	case half.BFloat16:
+		gf, wf := g.Float32(), want.Interface().(half.BFloat16).Float32()
+		return g == want.Interface() || gf != gf && wf != wf || zeros && gf == 0 && wf == 0
 	}
 	switch got.Kind() {
 	case reflect.Float32, reflect.Float64:

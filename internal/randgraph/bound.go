@@ -56,14 +56,19 @@ var CPU = Model{
 	},
 	Sum: func(d graph.DType, n int) float64 {
 		b := float64(2*n+4) * 0x1p-53
-		if d == graph.Float32 {
+		if d == graph.Float32 || d.Narrow() { // float16, bfloat16: summed in float32
 			b += 0x1p-20
 		}
 		return b
 	},
-	Prod: func(_ graph.DType, n int) float64 { return float64(2*n+4) * 0x1p-53 },
+	Prod: func(d graph.DType, n int) float64 {
+		if d.Narrow() { // in float32
+			return float64(n+1) * 0x1p-23
+		}
+		return float64(2*n+4) * 0x1p-53
+	},
 	MatMul: func(d graph.DType, k int) float64 {
-		if d == graph.Float32 {
+		if d == graph.Float32 || d.Narrow() {
 			return float64(k+1) * 0x1p-23
 		}
 		return float64(2*k+4) * 0x1p-53
@@ -90,10 +95,15 @@ var (
 	}
 )
 
-// gpuULP is the bound of op on dtype d in gpuULP32 or gpuULP64.
+// gpuULP is the bound of op on dtype d in gpuULP32 or gpuULP64. float16
+// and bfloat16 compute in float32 and round: an approximate float32
+// result near a tie of the 16-bit type rounds either way, 1 ulp of it.
 func gpuULP(op graph.Op, d graph.DType) float64 {
-	if d == graph.Float32 {
+	switch {
+	case d == graph.Float32:
 		return gpuULP32[op]
+	case d.Narrow():
+		return min(gpuULP32[op], 1)
 	}
 	return gpuULP64[op]
 }
@@ -231,8 +241,13 @@ func orZero(e *graph.Node) *graph.Node {
 // between adjacent values of float dtype d (2^-23|v| + 2^-149 for
 // float32).
 func spacing(d graph.DType) (rel, abs float64) {
-	if d == graph.Float32 {
+	switch d {
+	case graph.Float32:
 		return 0x1p-23, 0x1p-149
+	case graph.Float16:
+		return 0x1p-10, 0x1p-24
+	case graph.BFloat16:
+		return 0x1p-7, 0x1p-133
 	}
 	return 0x1p-52, 0x1p-1074
 }
@@ -251,16 +266,26 @@ func ulps(k float64, d graph.DType, n, extra *graph.Node) *graph.Node {
 // threshold returns the magnitude from which float64 values round to
 // infinity in float dtype d (the largest finite value plus half an ulp).
 func threshold(d graph.DType) float64 {
-	if d == graph.Float32 {
+	switch d {
+	case graph.Float32:
 		return math.MaxFloat32 + 0x1p103
+	case graph.Float16:
+		return 65520
+	case graph.BFloat16:
+		return 0x1.fep127 + 0x1p119
 	}
 	return math.MaxFloat64
 }
 
 // maxFinite returns the largest finite value of float dtype d.
 func maxFinite(d graph.DType) float64 {
-	if d == graph.Float32 {
+	switch d {
+	case graph.Float32:
 		return math.MaxFloat32
+	case graph.Float16:
+		return 65504
+	case graph.BFloat16:
+		return 0x1.fep127
 	}
 	return math.MaxFloat64
 }

@@ -125,6 +125,8 @@ func multiIndex(s graph.Shape, k int) []int {
 const (
 	Tol32 = 1e-3
 	Tol64 = 1e-7
+	// Tol16 is the tolerance of float16 and bfloat16 results.
+	Tol16 = 3e-2
 )
 
 // values reads t in row-major order as float64 (ints and bools exactly
@@ -136,21 +138,11 @@ func values(t *exec.Tensor) ([]float64, []int64) {
 	var iv []int64
 	for range n {
 		o := t.Index(idx)
-		switch t.DType {
-		case graph.Bool:
-			b := int64(0)
-			if exec.Elems[uint8](t)[o] != 0 {
-				b = 1
-			}
-			iv = append(iv, b)
-		case graph.Int32:
-			iv = append(iv, int64(exec.Elems[int32](t)[o]))
-		case graph.Int64:
-			iv = append(iv, exec.Elems[int64](t)[o])
-		case graph.Float32:
-			f = append(f, float64(exec.Elems[float32](t)[o]))
-		case graph.Float64:
-			f = append(f, exec.Elems[float64](t)[o])
+		switch v := exec.ScalarAt(t, o); {
+		case t.DType.IsFloat():
+			f = append(f, v.F)
+		default:
+			iv = append(iv, v.I)
 		}
 		for k := len(idx) - 1; k >= 0; k-- {
 			idx[k]++
@@ -205,8 +197,11 @@ func compareTolExact(got, want *exec.Tensor, exact bool) error {
 		}
 	}
 	tol := Tol64 * scale
-	if got.DType == graph.Float32 {
+	switch got.DType {
+	case graph.Float32:
 		tol = Tol32 * scale
+	case graph.Float16, graph.BFloat16:
+		tol = Tol16 * scale
 	}
 	for k := range wf {
 		g, w := gf[k], wf[k]

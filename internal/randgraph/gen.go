@@ -46,6 +46,14 @@ type Config struct {
 	// by default, so targets without sort kernels draw the graphs they
 	// always drew.
 	Sort bool
+	// AllDTypes draws inputs and casts from every dtype (dtypes.go), not
+	// only bool, int32, int64, float32 and float64; off, the graphs of
+	// recorded seeds replay as they were.
+	AllDTypes bool
+	// NoUnsigned leaves the unsigned dtypes out of AllDTypes (for
+	// evaluators that hold values in float64: Sum of an unsigned dtype
+	// is uint64, whose reductions compare bits float64 does not hold).
+	NoUnsigned bool
 }
 
 func (c *Config) defaults() {
@@ -131,7 +139,13 @@ func Generate(r *rand.Rand, alloc memory.Allocator, cfg Config) (*Case, error) {
 }
 
 func (g *gen) randDType() graph.DType {
-	d := genDTypes
+	d := baseDTypes
+	switch {
+	case g.cfg.AllDTypes && g.cfg.NoUnsigned:
+		d = signedDTypes
+	case g.cfg.AllDTypes:
+		d = allDTypes
+	}
 	return d[g.r.IntN(len(d))]
 }
 
@@ -260,6 +274,16 @@ func (g *gen) fillWith(t *exec.Tensor, span int, f func() float64) {
 	case graph.Float64:
 		for i := range n {
 			exec.Elems[float64](t)[i] = f()
+		}
+	case graph.Float16, graph.BFloat16:
+		for i := range n {
+			exec.PutScalar(t, i, graph.ScalarOf(graph.Float64, f()))
+		}
+	default: // the other integers: within span and the dtype's range
+		lo, hi, _ := graph.IntRange(t.DType)
+		lo, hi = max(lo, int64(-span)), min(hi, int64(span))
+		for i := range n {
+			exec.PutScalar(t, i, graph.ScalarInt(graph.Int64, lo+g.r.Int64N(hi-lo+1)))
 		}
 	}
 }

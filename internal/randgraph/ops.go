@@ -68,7 +68,7 @@ func rounds(op graph.Op, d graph.DType) bool {
 	case graph.OpSum, graph.OpProd, graph.OpMatMul:
 		return d.IsFloat()
 	case graph.OpExp, graph.OpSigmoid:
-		return d == graph.Float32
+		return d == graph.Float32 || d.Narrow() && d.IsFloat()
 	}
 	return false
 }
