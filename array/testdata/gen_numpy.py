@@ -174,10 +174,13 @@ def np_erf(x):
 
 
 def np_floatmath(fn):
-    # NumPy's own float32 implementation for float32, float64 for ints.
+    # NumPy's own float32 implementation for float32; ints in the float
+    # NumPy's float math picks for them (graph/op.go FloatFor: float16 for
+    # int8 and uint8, float32 for int16 and uint16, float64 for the
+    # others), which Reciprocal of ints uses too.
     def run(x):
         if x.dtype.kind in "iu":
-            x = x.astype(np.float64)
+            x = x.astype(np.result_type(x.dtype, np.float16))
         return fn(x)
     return run
 
@@ -215,7 +218,7 @@ CONSTRUCTORS = {"Arange", "Linspace", "Eye", "Full", "Zeros", "Ones"}
 
 def decode_array(a):
     d = a["dtype"]
-    if d in FLOATS:
+    if d.startswith("float"):
         vals = [float(v) for v in a["data"]]
     else:
         vals = a["data"]
@@ -349,7 +352,7 @@ def step(x, st, inputs):
 
 
 def enc_value(v, d):
-    if d in FLOATS:
+    if d.startswith("float"):
         return repr(float(v))
     if d == "bool":
         return bool(v)
@@ -1346,7 +1349,108 @@ def gen_index():
         add_case("index/histogram_edges/%s" % name, [x], [["HistogramEdges", bins, rng]])
 
 
+# ---------------------------------------------------------------------------
+# The dtypes int8, int16, uint8, uint16, uint32, uint64 and float16
+# (graph/promote.go's table; bfloat16 has no NumPy dtype and is tested in
+# Go). NumPy 1.24 and NumPy 2 agree on every array-with-array promotion;
+# weak scalars are generated only where both agree (small Go ints with
+# integer arrays). Float to integer casts are generated only in range.
+
+NEW_INTS = ("int8", "int16", "uint8", "uint16", "uint32", "uint64")
+NEW_ALL = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+           "float16", "float32", "float64")
+INT_INFO = {d: np.iinfo(d) for d in NEW_INTS}
+
+
+def wrap_values(d):
+    """Values reaching both ends of d, for wrapping arithmetic."""
+    i = INT_INFO[d]
+    if i.min < 0:
+        return [int(i.max), int(i.min), -1, 7, -100 if d == "int8" else -1000, 3]
+    return [int(i.max), 0, int(i.max) - 1, 7, 100, 3]
+
+
+def gen_dtypes14():
+    # Promotion of every pair, through Add (Maximum with bool operands:
+    # bool + bool is an error in fuseflow).
+    for da in NEW_ALL:
+        for db in NEW_ALL:
+            if da in DTYPES and db in DTYPES:
+                continue  # the existing cases cover these
+            op = "Maximum" if "bool" in (da, db) else "Add"
+            a = arr([0, 1, 2, 3, 5, 7], da, (6, 1)) if da != "bool" else arr([True, False] * 3, da, (6, 1))
+            b = arr([1, 2, 3, 4, 6], db) if db != "bool" else arr([True, False, True, True, False], db)
+            add_case("dtypes/promote/%s/%s,%s" % (op, da, db), [a, b], [[op, {"in": 1}]],
+                     str(np.promote_types(da, db)))
+    # Wrapping arithmetic, division, comparisons and bit ops on each
+    # integer dtype.
+    for d in NEW_INTS:
+        signed = INT_INFO[d].min < 0
+        a = arr(wrap_values(d), d, (6, 1))
+        b = arr([1, 2, 3, 7, 100] if not signed else [1, 2, -3, 7, 100], d)
+        for op in ("Add", "Sub", "Mul", "FloorDiv", "Mod", "Maximum", "Minimum", "Lt", "Eq", "And", "Or", "Xor"):
+            add_case("dtypes/binary/%s/%s" % (op, d), [a, b], [[op, {"in": 1}]])
+        add_case("dtypes/binary/Pow/%s" % d, [a, arr([0, 1, 2, 3, 9], d)], [["Pow", {"in": 1}]])
+        z = arr([0, 0, 0, 0, 0, 0], d)
+        add_case("dtypes/binary/FloorDiv/%s/zero" % d, [a.ravel(), z], [["FloorDiv", {"in": 1}]])
+        add_case("dtypes/binary/Mod/%s/zero" % d, [a.ravel(), z], [["Mod", {"in": 1}]])
+        x = a.ravel()
+        for op in ("Neg", "Abs", "Sign", "Square", "Not"):
+            add_case("dtypes/unary/%s/%s" % (op, d), [x], [[op]])
+        small = arr([0, 1, 2, 3, 7, 100], d)
+        for op in ("Sqrt", "Exp", "Sin"):
+            add_case("dtypes/unary/%s/%s" % (op, d), [small], [[op]])
+        add_case("dtypes/weak/Add/%s" % d, [x], [["Add", {"int": 3}]], d)
+        add_case("dtypes/weak/Mul/%s" % d, [x], [["Mul", {"int": 2}]], d)
+        r = arr([5, 3, 7, 100, 1, 2, 0, 4, 3, 9, 11, 6], d, (3, 4))
+        for op in ("Sum", "Prod", "Mean", "Max", "Min", "Any"):
+            for axes in (None, [0], [1]):
+                label = "all" if axes is None else ",".join(map(str, axes))
+                add_case("dtypes/reduce/%s/%s/axes=%s" % (op, d, label), [r], [[op, axes, False]])
+        big = arr(wrap_values(d)[:4] * 3, d, (3, 4))
+        for op in ("Sum", "Max", "Min"):
+            add_case("dtypes/reduce/%s/%s/extremes" % (op, d), [big], [[op, [0], False]])
+        for op in ("ArgMax", "ArgMin"):
+            add_case("dtypes/reduce/%s/%s" % (op, d), [big], [[op, 1]])
+        add_case("dtypes/matmul/%s" % d, [big], [["MatMul", {"prog": [["Input", 0], ["Transpose"]]}]])
+        # Casts: every other dtype to d in range, d to every other dtype.
+        for src in NEW_ALL:
+            if src == "bool":
+                v = arr([True, False, True], src)
+            elif src.startswith("float"):
+                v = arr([0.0, 1.9, 3.5, 100.25] + ([-1.5, -100.75] if signed else []), src)
+            else:
+                v = arr([0, 1, 7, 100], src)
+            add_case("dtypes/astype/into/%s/%s" % (src, d), [v], [["AsType", d]], d)
+            if src != d:
+                add_case("dtypes/astype/from/%s/%s" % (d, src), [x], [["AsType", src]], src)
+    # Integer casts that wrap (defined by NumPy as C's conversions).
+    for src, dst in (("int64", "int8"), ("int32", "uint8"), ("int16", "uint16"), ("int64", "uint32"),
+                     ("int8", "uint64"), ("uint64", "int8"), ("uint32", "int16")):
+        v = arr([300, -1, 65537, -129, 2 ** 31 + 5] if src in ("int64",) else [100, -1, 127, -128, 3], src) \
+            if not src.startswith("uint") else arr([2 ** (8 * np.dtype(src).itemsize) - 1, 128, 255, 65536 % 256, 3], src)
+        add_case("dtypes/astype/wrap/%s/%s" % (src, dst), [v], [["AsType", dst]], dst)
+    # float16: arithmetic rounds to float16 each op, float math of small
+    # integers gives float16.
+    h = arr([0.1, -2.5, 1000.0, 65504.0, 6e-5, -0.0, 3.0, float("inf")], "float16")
+    hb = arr([3.0, 0.7, -1.5, 2.0, 1e-3, 7.0, -0.25, 2.0], "float16")
+    for op in ("Add", "Sub", "Mul", "Div", "Maximum", "Lt", "FloorDiv", "Mod"):
+        add_case("dtypes/float16/%s" % op, [h, hb], [[op, {"in": 1}]], "float16" if op != "Lt" else "bool")
+    for op in ("Sqrt", "Exp", "Log", "Sin", "Tanh", "Neg", "Abs", "Round", "Floor"):
+        add_case("dtypes/float16/%s" % op, [hb], [[op]], "float16")
+    add_case("dtypes/float16/weak", [h], [["Mul", {"float": "0.5"}], ["Add", {"int": 1}]], "float16")
+    add_case("dtypes/float16/overflow", [arr([300.0, -300.0, 255.9], "float16")], [["Square"]], "float16")
+    hr = arr(np.arange(12) * 0.75 - 3, "float16", (3, 4))
+    for op in ("Sum", "Mean", "Max", "Min"):
+        for axes in (None, [1]):
+            label = "all" if axes is None else ",".join(map(str, axes))
+            add_case("dtypes/float16/reduce/%s/axes=%s" % (op, label), [hr], [[op, axes, False]], "float16")
+    add_case("dtypes/float16/ArgMax", [hr], [["ArgMax", 0]], "int64")
+    add_case("dtypes/float16/matmul", [hr], [["MatMul", {"prog": [["Input", 0], ["Transpose"]]}]], "float16")
+
+
 def main():
+    gen_dtypes14()
     gen_index()
     gen_unary()
     gen_binary()
