@@ -89,7 +89,7 @@ func TestNewDTypesErrors(t *testing.T) {
 		{"weak out of range", e.keep(u8.Add(300)).Err(), "Go int 300 is out of range for uint8"},
 		{"weak negative", e.keep(u8.Add(-1)).Err(), "Go int -1 is out of range for uint8"},
 		{"FromFloat32s int", e.keep(array.FromFloat32s(e.c, array.Int8, []float32{1})).Err(), "FromFloat32s: dtype int8 is not a float dtype"},
-		{"random float16", e.keep(e.c.Rand(1, array.Float16, 3)).Err(), "unsupported dtype float16: random arrays are float32 or float64"},
+		{"random float16", e.keep(e.c.Rand(array.Float16, 1, 3)).Err(), "unsupported dtype float16: random arrays are float32 or float64"},
 		{"bool sqrt", e.keep(e.keep(array.FromSlice(e.c, []bool{true})).Sqrt()).Err(), "unsupported dtype bool"},
 	} {
 		require.ErrorContains(t, c.err, c.want, c.name)

@@ -568,12 +568,36 @@ func MatMul(a, b *Node) *Node {
 	return makeNode(OpMatMul, d, s, []*Node{Cast(a, d), Cast(b, d)}, Attr{})
 }
 
-// matmulLane returns the dtype a product of dtype d is computed in.
+// matmulLane returns the dtype a product, scan or scatter of dtype d is
+// computed in: its lane, and int64 for uint64 (the same bits for sums and
+// products; see toLane for orderings).
 func matmulLane(d DType) DType {
 	if d == Uint64 {
 		return Int64
 	}
 	return d.Lane()
+}
+
+// toLane casts x to lane l; with ordered and uint64 x the int64 bits get
+// their sign bit flipped, so that int64 order is uint64 order (the
+// order-dependent ops: CumMax, CumMin, ScatterMax). Integer sums and
+// products wrap the same way in the lane, and float16 and bfloat16 are
+// exact in float32, so casting the lane's result back (fromLane) gives
+// the op on the narrow dtype (float sums rounded once at the end).
+func toLane(x *Node, l DType, ordered bool) *Node {
+	y := Cast(x, l)
+	if ordered && x.dtype == Uint64 {
+		y = Binary(OpXor, y, Const(Scalar{DType: Int64, I: math.MinInt64, F: -0x1p63}))
+	}
+	return y
+}
+
+// fromLane undoes toLane on a result y, giving dtype d.
+func fromLane(y *Node, d DType, ordered bool) *Node {
+	if ordered && d == Uint64 {
+		y = Binary(OpXor, y, Const(Scalar{DType: Int64, I: math.MinInt64, F: -0x1p63}))
+	}
+	return Cast(y, d)
 }
 
 // FloatConst returns a 0-d constant of dtype d with value v.

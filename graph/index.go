@@ -216,6 +216,13 @@ func Scatter(op Op, base, idx, upd *Node, axis int) *Node {
 		return errNode(op, in, "cannot scatter into an empty axis %d", ax)
 	}
 	u := broadcastIfNeeded(Cast(upd, base.dtype), us)
+	if l := matmulLane(base.dtype); l != base.dtype {
+		// Narrow dtypes and uint64 scatter in their lane (see
+		// laneOrdered).
+		ord := op == OpScatterMax
+		r := makeNode(op, l, base.shape, []*Node{toLane(base, l, ord), idx, toLane(u, l, ord)}, Attr{Axis: ax})
+		return fromLane(r, base.dtype, ord)
+	}
 	return makeNode(op, base.dtype, base.shape, []*Node{base, idx, u}, Attr{Axis: ax})
 }
 

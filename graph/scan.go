@@ -40,5 +40,11 @@ func Scan(op Op, x *Node, axis int) *Node {
 	if err := CheckShape(x.shape, out); err != nil {
 		return errNode(op, in, "%v", err)
 	}
+	if l := matmulLane(out); l != out {
+		// Narrow dtypes and uint64 scan in their lane (see toLane).
+		xl := toLane(Cast(x, out), l, op == OpCumMax || op == OpCumMin)
+		s := makeNode(op, l, x.shape, []*Node{xl}, Attr{Axis: ax})
+		return fromLane(s, out, op == OpCumMax || op == OpCumMin)
+	}
 	return makeNode(op, out, x.shape, []*Node{Cast(x, out)}, Attr{Axis: ax})
 }

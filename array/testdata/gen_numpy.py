@@ -1447,6 +1447,22 @@ def gen_dtypes14():
             add_case("dtypes/float16/reduce/%s/axes=%s" % (op, label), [hr], [[op, axes, False]], "float16")
     add_case("dtypes/float16/ArgMax", [hr], [["ArgMax", 0]], "int64")
     add_case("dtypes/float16/matmul", [hr], [["MatMul", {"prog": [["Input", 0], ["Transpose"]]}]], "float16")
+    # Scans, scatters and gathers on each new dtype (uint64 with values
+    # above 2^63, so that its ordering is unsigned).
+    for d in NEW_INTS + ("float16",):
+        if d == "float16":
+            v = arr([3.5, -1.0, 2.25, 100.0, 0.5, -7.0, 4.0, 1.0, 65.0, 2.0, -3.0, 8.0], d, (3, 4))
+        else:
+            v = arr(wrap_values(d) * 2, d, (3, 4))
+        for op in ("CumSum", "CumMax", "CumMin"):
+            add_case("dtypes/scan/%s/%s" % (op, d), [v], [[op, 1]])
+        add_case("dtypes/scan/CumProd/%s" % d, [arr([1, 2, 3, 1, 2, 3, 7, 1, 2, 100, 1, 2], d, (3, 4))], [["CumProd", 0]])
+        add_case("dtypes/index/take/%s" % d, [v, arr([3, 0, -1], "int64")], [["Take", {"in": 1}, 1]])
+        add_case("dtypes/index/mask/%s" % d, [v, arr(np.arange(12) % 3 == 1, "bool", (3, 4))], [["Mask", {"in": 1}]])
+        add_case("dtypes/index/scattermax/%s" % d, [v, arr([1, 1, 0, -1], "int64"), v[::-1, :].copy()],
+                 [["ScatterMax", {"in": 1}, {"in": 2}, 1]])
+        add_case("dtypes/index/scatteradd/%s" % d, [v, arr([0, 2, 0, 0, -1], "int64"), arr(np.arange(20) % 7, d, (5, 4))],
+                 [["ScatterAdd", {"in": 1}, {"in": 2}, 0]])
 
 
 def main():
