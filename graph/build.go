@@ -585,6 +585,17 @@ func matmulLane(d DType) DType {
 // exact in float32, so casting the lane's result back (fromLane) gives
 // the op on the narrow dtype (float sums rounded once at the end).
 func toLane(x *Node, l DType, ordered bool) *Node {
+	if x.op == OpConst { // a constant stays one (scatters take it as an immediate)
+		v := x.attr.Value
+		c := ScalarOf(l, v.F)
+		if !v.DType.IsFloat() {
+			c = ScalarInt(l, v.I)
+		}
+		if ordered && x.dtype == Uint64 {
+			c = ScalarInt(l, v.I^math.MinInt64)
+		}
+		return Const(c)
+	}
 	y := Cast(x, l)
 	if ordered && x.dtype == Uint64 {
 		y = Binary(OpXor, y, Const(Scalar{DType: Int64, I: math.MinInt64, F: -0x1p63}))

@@ -215,14 +215,14 @@ func Scatter(op Op, base, idx, upd *Node, axis int) *Node {
 	if base.shape[ax] == 0 && us.Size() > 0 {
 		return errNode(op, in, "cannot scatter into an empty axis %d", ax)
 	}
-	u := broadcastIfNeeded(Cast(upd, base.dtype), us)
 	if l := matmulLane(base.dtype); l != base.dtype {
-		// Narrow dtypes and uint64 scatter in their lane (see
-		// laneOrdered).
+		// Narrow dtypes and uint64 scatter in their lane (see toLane).
 		ord := op == OpScatterMax
-		r := makeNode(op, l, base.shape, []*Node{toLane(base, l, ord), idx, toLane(u, l, ord)}, Attr{Axis: ax})
+		ul := broadcastIfNeeded(toLane(Cast(upd, base.dtype), l, ord), us)
+		r := makeNode(op, l, base.shape, []*Node{toLane(base, l, ord), idx, ul}, Attr{Axis: ax})
 		return fromLane(r, base.dtype, ord)
 	}
+	u := broadcastIfNeeded(Cast(upd, base.dtype), us)
 	return makeNode(op, base.dtype, base.shape, []*Node{base, idx, u}, Attr{Axis: ax})
 }
 
