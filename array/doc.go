@@ -118,8 +118,19 @@
 //	integer // and % by 0    0 with a RuntimeWarning               0, no warning (no op ever warns)
 //	integer ** negative      ValueError                            0, except base 1 (1) and base -1 (1 or -1
 //	                                                               by the exponent's parity)
-//	float -> int of NaN,     platform-defined (often INT_MIN)      NaN gives 0; out of range saturates; the
-//	  Inf, out of range                                            same on every backend
+//	float -> int of NaN,     platform-defined (often INT_MIN)      NaN gives 0; out of range saturates for
+//	  Inf, out of range                                            int32 and int64, saturates into int32
+//	                                                               (int64 for uint32) and wraps for the
+//	                                                               narrower ints, wraps through int64 for
+//	                                                               uint64; the same on every backend
+//	                                                               (graph.CastFloatToInt)
+//	bfloat16                 no such dtype                         JAX's rules: with any int or bool
+//	                                                               bfloat16, with float16/float32 float32;
+//	                                                               Arrow extension fuseflow.bfloat16
+//	float16 sums, products,  rounded to float16 at each step       accumulated in float32 and rounded once
+//	  scans, ScatterAdd                                            (closer to the exact result)
+//	Go uint64 above          a weak unsigned integer               a weak float (Go numbers above MaxInt64
+//	  MaxInt64 as operand                                          are not held as integers)
 //	bool arithmetic          + is or, * is and, - and neg raise;   Add, Sub, Mul, FloorDiv, Mod and Pow of two
 //	                         sqrt/exp of bool give float16         bools, Neg, Sign, Square and the float math
 //	                                                               of bool are errors; cast first
