@@ -59,6 +59,15 @@ func sortNode(op Op, x *Node, axis, k int, desc bool) *Node {
 	if err := CheckShape(s, d); err != nil {
 		return errNode(op, in, "%v", err)
 	}
+	if l := matmulLane(x.dtype); x.dtype != Bool && l != x.dtype {
+		// Narrow dtypes and uint64 sort in their lane (see toLane): the
+		// same order, the values cast back.
+		xl := toLane(x, l, true)
+		if op == OpArgSort {
+			return makeNode(op, d, s, []*Node{xl}, Attr{Axis: ax, K: k, Desc: desc})
+		}
+		return fromLane(makeNode(op, l, s, []*Node{xl}, Attr{Axis: ax, K: k, Desc: desc}), x.dtype, true)
+	}
 	return makeNode(op, d, s, in, Attr{Axis: ax, K: k, Desc: desc})
 }
 

@@ -1458,6 +1458,9 @@ def gen_dtypes14():
             add_case("dtypes/scan/%s/%s" % (op, d), [v], [[op, 1]])
         add_case("dtypes/scan/CumProd/%s" % d, [arr([1, 2, 3, 1, 2, 3, 7, 1, 2, 100, 1, 2], d, (3, 4))], [["CumProd", 0]])
         add_case("dtypes/index/take/%s" % d, [v, arr([3, 0, -1], "int64")], [["Take", {"in": 1}, 1]])
+        add_case("dtypes/sort/Sort/%s" % d, [v], [["Sort", 1]], d)
+        add_case("dtypes/sort/ArgSort/%s" % d, [v], [["ArgSort", 0]], "int64")
+        add_case("dtypes/sort/TopKValues/%s" % d, [v], [["TopKValues", 2, 1]], d)
         add_case("dtypes/index/mask/%s" % d, [v, arr(np.arange(12) % 3 == 1, "bool", (3, 4))], [["Mask", {"in": 1}]])
         add_case("dtypes/index/scattermax/%s" % d, [v, arr([1, 1, 0, -1], "int64"), v[::-1, :].copy()],
                  [["ScatterMax", {"in": 1}, {"in": 2}, 1]])
