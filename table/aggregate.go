@@ -71,7 +71,14 @@ func elemF(t *exec.Tensor, j int) float64 {
 	case graph.Float64:
 		return exec.Elems[float64](t)[off]
 	}
-	return float64(elemI(t, j))
+	v := exec.ScalarAt(t, off)
+	switch {
+	case v.DType.IsFloat():
+		return v.F
+	case v.DType == graph.Uint64:
+		return float64(uint64(v.I))
+	}
+	return float64(v.I)
 }
 
 func elemI(t *exec.Tensor, j int) int64 {
@@ -86,6 +93,9 @@ func elemI(t *exec.Tensor, j int) int64 {
 		return exec.Elems[int64](t)[off]
 	case graph.Bool:
 		return int64(exec.Elems[uint8](t)[off])
+	}
+	if v := exec.ScalarAt(t, off); !v.DType.IsFloat() {
+		return v.I // uint64: the same bits
 	}
 	return int64(elemF(t, j))
 }
@@ -188,6 +198,12 @@ func (s *aggState) tensors(alloc memory.Allocator, order []int) (v, ok *exec.Ten
 			exec.Elems[int64](v)[j] = i
 		case graph.Bool:
 			exec.Elems[uint8](v)[j] = uint8(i)
+		default: // the narrow dtypes and uint64
+			if d.IsFloat() {
+				exec.PutScalar(v, j, graph.ScalarOf(d, f))
+			} else {
+				exec.PutScalar(v, j, graph.ScalarInt(d, i))
+			}
 		}
 		if valid {
 			exec.Elems[uint8](ok)[j] = 1

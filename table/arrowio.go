@@ -19,15 +19,19 @@ import (
 
 // dtypes maps the Arrow types columns may have to the dtypes they compute in.
 var dtypes = map[arrow.Type]graph.DType{
-	arrow.BOOL: graph.Bool, arrow.INT32: graph.Int32, arrow.INT64: graph.Int64,
-	arrow.FLOAT32: graph.Float32, arrow.FLOAT64: graph.Float64,
+	arrow.BOOL: graph.Bool, arrow.INT8: graph.Int8, arrow.INT16: graph.Int16, arrow.INT32: graph.Int32,
+	arrow.INT64: graph.Int64, arrow.UINT8: graph.Uint8, arrow.UINT16: graph.Uint16, arrow.UINT32: graph.Uint32,
+	arrow.UINT64: graph.Uint64, arrow.FLOAT16: graph.Float16, arrow.FLOAT32: graph.Float32, arrow.FLOAT64: graph.Float64,
 }
 
 // arrowTypes maps dtypes back to Arrow types.
 var arrowTypes = map[graph.DType]arrow.DataType{
 	graph.Bool: arrow.FixedWidthTypes.Boolean, graph.Int32: arrow.PrimitiveTypes.Int32,
 	graph.Int64: arrow.PrimitiveTypes.Int64, graph.Float32: arrow.PrimitiveTypes.Float32,
-	graph.Float64: arrow.PrimitiveTypes.Float64,
+	graph.Float64: arrow.PrimitiveTypes.Float64, graph.Int8: arrow.PrimitiveTypes.Int8,
+	graph.Int16: arrow.PrimitiveTypes.Int16, graph.Uint8: arrow.PrimitiveTypes.Uint8,
+	graph.Uint16: arrow.PrimitiveTypes.Uint16, graph.Uint32: arrow.PrimitiveTypes.Uint32,
+	graph.Uint64: arrow.PrimitiveTypes.Uint64, graph.Float16: arrow.FixedWidthTypes.Float16,
 }
 
 // schemaInfo finds columns of a schema by name.
@@ -53,7 +57,7 @@ func (si schemaInfo) lookup(name string) (int, graph.DType, error) {
 	f := si.s.Field(idx[0])
 	d, ok := dtypes[f.Type.ID()]
 	if !ok {
-		return 0, 0, fmt.Errorf("%scolumn %q has type %v, which fuseflow cannot compute in yet (bool, int32, int64, float32, float64)", si.prefix(), name, f.Type)
+		return 0, 0, fmt.Errorf("%scolumn %q has type %v, which fuseflow cannot compute in yet (bool, the signed and unsigned integers of 8 to 64 bits, float16, float32, float64)", si.prefix(), name, f.Type)
 	}
 	return idx[0], d, nil
 }

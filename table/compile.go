@@ -240,6 +240,15 @@ func identity(d graph.DType, isMax bool) graph.Scalar {
 		return graph.Scalar{DType: d, I: math.MinInt64, F: math.MinInt64}
 	case d == graph.Int64:
 		return graph.Scalar{DType: d, I: math.MaxInt64, F: math.MaxInt64}
+	case d.IsInt(): // the narrow integers and uint64
+		lo, hi := -(int64(1) << (d.Bits() - 1)), int64(1)<<(d.Bits()-1)-1
+		if d.Unsigned() {
+			lo, hi = 0, int64(1)<<d.Bits()-1 // uint64: -1, all bits set
+		}
+		if isMax {
+			return graph.ScalarInt(d, lo)
+		}
+		return graph.ScalarInt(d, hi)
 	case isMax:
 		return graph.ScalarOf(d, math.Inf(-1))
 	}

@@ -138,6 +138,20 @@ func value1(rec arrow.Record, i int) (float64, bool) {
 		return float64(a.Value(0)), true
 	case *arrowarray.Int32:
 		return float64(a.Value(0)), true
+	case *arrowarray.Int8:
+		return float64(a.Value(0)), true
+	case *arrowarray.Int16:
+		return float64(a.Value(0)), true
+	case *arrowarray.Uint8:
+		return float64(a.Value(0)), true
+	case *arrowarray.Uint16:
+		return float64(a.Value(0)), true
+	case *arrowarray.Uint32:
+		return float64(a.Value(0)), true
+	case *arrowarray.Uint64:
+		return float64(a.Value(0)), true
+	case *arrowarray.Float16:
+		return float64(a.Value(0).Float32()), true
 	case *arrowarray.Boolean:
 		if a.Value(0) {
 			return 1, true
