@@ -24,6 +24,9 @@ var dtypes = map[arrow.Type]graph.DType{
 	arrow.UINT64: graph.Uint64, arrow.FLOAT16: graph.Float16, arrow.FLOAT32: graph.Float32, arrow.FLOAT64: graph.Float64,
 }
 
+// computable ends the error of a column of a type not in dtypes.
+const computable = "which fuseflow cannot compute in yet (bool, the signed and unsigned integers of 8 to 64 bits, float16, float32, float64)"
+
 // arrowTypes maps dtypes back to Arrow types.
 var arrowTypes = map[graph.DType]arrow.DataType{
 	graph.Bool: arrow.FixedWidthTypes.Boolean, graph.Int32: arrow.PrimitiveTypes.Int32,
@@ -57,7 +60,7 @@ func (si schemaInfo) lookup(name string) (int, graph.DType, error) {
 	f := si.s.Field(idx[0])
 	d, ok := dtypes[f.Type.ID()]
 	if !ok {
-		return 0, 0, fmt.Errorf("%scolumn %q has type %v, which fuseflow cannot compute in yet (bool, the signed and unsigned integers of 8 to 64 bits, float16, float32, float64)", si.prefix(), name, f.Type)
+		return 0, 0, fmt.Errorf("%scolumn %q has type %v, %s", si.prefix(), name, f.Type, computable)
 	}
 	return idx[0], d, nil
 }

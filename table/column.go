@@ -37,7 +37,7 @@ func ColumnFromArrow(c *array.Context, name string, a arrow.Array) (*Column, err
 		return nil, errors.New("ColumnFromArrow: nil arrow.Array")
 	}
 	if _, ok := dtypes[a.DataType().ID()]; !ok {
-		return nil, fmt.Errorf("column %q has type %v, which fuseflow cannot compute in yet (bool, int32, int64, float32, float64)", name, a.DataType())
+		return nil, fmt.Errorf("column %q has type %v, %s", name, a.DataType(), computable)
 	}
 	d := a.Data()
 	// The values alone: the same buffers without the bitmap.
