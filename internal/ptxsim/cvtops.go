@@ -20,6 +20,9 @@ var fltRndName = map[string]uint8{"rn": rndRN, "rz": rndRZ, "rm": rndRM, "rp": r
 
 // decodeCvt decodes cvt.
 func decodeCvt(d *decoder, s *rawStmt, ms *modset, in *inst) error {
+	if ok, err := decodeCvtHalf(d, s, ms, in); ok {
+		return err
+	}
 	var rnd uint8
 	for _, name := range []string{"rni", "rzi", "rmi", "rpi", "rn", "rz", "rm", "rp"} {
 		if ms.has(name) {
