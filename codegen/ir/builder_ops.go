@@ -130,6 +130,17 @@ func (b *Builder) Bitcast(x *Value, to Type) *Value {
 	return b.emit1(OpBitcast, to, x)
 }
 
+// F32ToF16 returns f32 x rounded to binary16, as its u16 bit pattern
+// (OpF32ToF16).
+func (b *Builder) F32ToF16(x *Value) *Value { return b.emit1(OpF32ToF16, U16, x) }
+
+// F16ToF32 returns the binary16 pattern h (u16) as an f32 (OpF16ToF32).
+func (b *Builder) F16ToF32(h *Value) *Value { return b.emit1(OpF16ToF32, F32, h) }
+
+// F32ToBF16 returns f32 x rounded to bfloat16, as its u16 bit pattern
+// (OpF32ToBF16).
+func (b *Builder) F32ToBF16(x *Value) *Value { return b.emit1(OpF32ToBF16, U16, x) }
+
 // Load reads one element at p.
 func (b *Builder) Load(p *Value) *Value { return b.LoadVec(p, 1)[0] }
 

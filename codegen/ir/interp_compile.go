@@ -73,6 +73,15 @@ func init() {
 		},
 		OpCvt:     func(in *Instr) execFn { return loop1(cvtFunc(in.Args[0].Type, in.Result().Type, in.Rnd), in) },
 		OpBitcast: func(in *Instr) execFn { return loop1(func(a uint64) uint64 { return a }, in) },
+		OpF32ToF16: func(in *Instr) execFn {
+			return loop1(func(a uint64) uint64 { return uint64(f32ToF16Bits(uint32(a))) }, in)
+		},
+		OpF16ToF32: func(in *Instr) execFn {
+			return loop1(func(a uint64) uint64 { return uint64(f16ToF32Bits(uint16(a))) }, in)
+		},
+		OpF32ToBF16: func(in *Instr) execFn {
+			return loop1(func(a uint64) uint64 { return uint64(f32ToBF16Bits(uint32(a))) }, in)
+		},
 		OpPtrAdd:  func(in *Instr) execFn { return loop2(ptrOffset(in.Args[1].Type, 1), in) },
 		OpIndex:   func(in *Instr) execFn { return loop2(ptrOffset(in.Args[1].Type, in.Args[0].Type.Elem().Size()), in) },
 		OpPtrCast: func(in *Instr) execFn { return loop1(func(a uint64) uint64 { return a }, in) },

@@ -97,6 +97,18 @@ const (
 	// (bar.warp.sync). No result.
 	OpWarpSync
 
+	// OpF32ToF16 rounds f32 a to IEEE binary16, nearest even, and yields
+	// its 16-bit pattern as a u16: overflow gives an infinity, NaN the
+	// quiet NaN sign | 0x7e00 | the top 9 payload bits.
+	OpF32ToF16
+	// OpF16ToF32 yields the binary16 pattern a (u16) exactly as an f32; a
+	// NaN keeps its sign and payload (sign | 0x7f800000 | payload << 13).
+	OpF16ToF32
+	// OpF32ToBF16 rounds f32 a to bfloat16, nearest even, and yields its
+	// 16-bit pattern as a u16: overflow gives an infinity, NaN the top
+	// half of a with the quiet bit set.
+	OpF32ToBF16
+
 	// Terminators.
 	OpBr     // unconditional branch: Succs[0] with its arguments
 	OpCondBr // operand (c pred): Succs[0] if c else Succs[1]
@@ -132,49 +144,52 @@ type OpInfo struct {
 }
 
 var opTable = [numOps]OpInfo{
-	OpInvalid:  {Name: "invalid"},
-	OpAdd:      {Name: "add", NArgs: 2, Result: ResultSameAsA, Commutes: true},
-	OpSub:      {Name: "sub", NArgs: 2, Result: ResultSameAsA},
-	OpMul:      {Name: "mul", NArgs: 2, Result: ResultSameAsA, Commutes: true},
-	OpDiv:      {Name: "div", NArgs: 2, Result: ResultSameAsA},
-	OpRem:      {Name: "rem", NArgs: 2, Result: ResultSameAsA},
-	OpNeg:      {Name: "neg", NArgs: 1, Result: ResultSameAsA},
-	OpAbs:      {Name: "abs", NArgs: 1, Result: ResultSameAsA},
-	OpMin:      {Name: "min", NArgs: 2, Result: ResultSameAsA, Commutes: true},
-	OpMax:      {Name: "max", NArgs: 2, Result: ResultSameAsA, Commutes: true},
-	OpFMA:      {Name: "fma", NArgs: 3, Result: ResultSameAsA},
-	OpMulHi:    {Name: "mul.hi", NArgs: 2, Result: ResultSameAsA, Commutes: true},
-	OpMulWide:  {Name: "mul.wide", NArgs: 2, Result: ResultExplicit, Commutes: true},
-	OpShl:      {Name: "shl", NArgs: 2, Result: ResultSameAsA},
-	OpShr:      {Name: "shr", NArgs: 2, Result: ResultSameAsA},
-	OpAnd:      {Name: "and", NArgs: 2, Result: ResultSameAsA, Commutes: true},
-	OpOr:       {Name: "or", NArgs: 2, Result: ResultSameAsA, Commutes: true},
-	OpXor:      {Name: "xor", NArgs: 2, Result: ResultSameAsA, Commutes: true},
-	OpNot:      {Name: "not", NArgs: 1, Result: ResultSameAsA},
-	OpPopc:     {Name: "popc", NArgs: 1, Result: ResultU32},
-	OpClz:      {Name: "clz", NArgs: 1, Result: ResultU32},
-	OpCmp:      {Name: "cmp", NArgs: 2, Result: ResultPred},
-	OpSelect:   {Name: "select", NArgs: 3, Result: ResultSameAsB},
-	OpCvt:      {Name: "cvt", NArgs: 1, Result: ResultExplicit},
-	OpBitcast:  {Name: "bitcast", NArgs: 1, Result: ResultExplicit},
-	OpLoad:     {Name: "ld", NArgs: 1, Result: ResultElem, ReadsMem: true},
-	OpStore:    {Name: "st", NArgs: -1, SideEffect: true},
-	OpPtrAdd:   {Name: "ptradd", NArgs: 2, Result: ResultSameAsA},
-	OpIndex:    {Name: "index", NArgs: 2, Result: ResultSameAsA},
-	OpPtrCast:  {Name: "ptrcast", NArgs: 1, Result: ResultExplicit},
-	OpSpecial:  {Name: "special", NArgs: 0, Result: ResultU32},
-	OpBarrier:  {Name: "bar.sync", NArgs: 0, SideEffect: true},
-	OpFence:    {Name: "fence", NArgs: 0, SideEffect: true},
-	OpAtomic:   {Name: "atom", NArgs: -1, Result: ResultElem, SideEffect: true, ReadsMem: true},
-	OpShfl:     {Name: "shfl", NArgs: 3, Result: ResultSameAsA, SideEffect: true},
-	OpVote:     {Name: "vote", NArgs: 2, Result: ResultVote, SideEffect: true},
-	OpMath:     {Name: "math", NArgs: -1, Result: ResultSameAsA},
-	OpTrap:     {Name: "trap", NArgs: 0, SideEffect: true},
-	OpBarRed:   {Name: "bar.red", NArgs: 1, Result: ResultExplicit, SideEffect: true},
-	OpWarpSync: {Name: "bar.warp.sync", NArgs: 1, SideEffect: true},
-	OpBr:       {Name: "br", NArgs: 0, SideEffect: true, Terminator: true},
-	OpCondBr:   {Name: "condbr", NArgs: 1, SideEffect: true, Terminator: true},
-	OpRet:      {Name: "ret", NArgs: 0, SideEffect: true, Terminator: true},
+	OpInvalid:   {Name: "invalid"},
+	OpAdd:       {Name: "add", NArgs: 2, Result: ResultSameAsA, Commutes: true},
+	OpSub:       {Name: "sub", NArgs: 2, Result: ResultSameAsA},
+	OpMul:       {Name: "mul", NArgs: 2, Result: ResultSameAsA, Commutes: true},
+	OpDiv:       {Name: "div", NArgs: 2, Result: ResultSameAsA},
+	OpRem:       {Name: "rem", NArgs: 2, Result: ResultSameAsA},
+	OpNeg:       {Name: "neg", NArgs: 1, Result: ResultSameAsA},
+	OpAbs:       {Name: "abs", NArgs: 1, Result: ResultSameAsA},
+	OpMin:       {Name: "min", NArgs: 2, Result: ResultSameAsA, Commutes: true},
+	OpMax:       {Name: "max", NArgs: 2, Result: ResultSameAsA, Commutes: true},
+	OpFMA:       {Name: "fma", NArgs: 3, Result: ResultSameAsA},
+	OpMulHi:     {Name: "mul.hi", NArgs: 2, Result: ResultSameAsA, Commutes: true},
+	OpMulWide:   {Name: "mul.wide", NArgs: 2, Result: ResultExplicit, Commutes: true},
+	OpShl:       {Name: "shl", NArgs: 2, Result: ResultSameAsA},
+	OpShr:       {Name: "shr", NArgs: 2, Result: ResultSameAsA},
+	OpAnd:       {Name: "and", NArgs: 2, Result: ResultSameAsA, Commutes: true},
+	OpOr:        {Name: "or", NArgs: 2, Result: ResultSameAsA, Commutes: true},
+	OpXor:       {Name: "xor", NArgs: 2, Result: ResultSameAsA, Commutes: true},
+	OpNot:       {Name: "not", NArgs: 1, Result: ResultSameAsA},
+	OpPopc:      {Name: "popc", NArgs: 1, Result: ResultU32},
+	OpClz:       {Name: "clz", NArgs: 1, Result: ResultU32},
+	OpCmp:       {Name: "cmp", NArgs: 2, Result: ResultPred},
+	OpSelect:    {Name: "select", NArgs: 3, Result: ResultSameAsB},
+	OpCvt:       {Name: "cvt", NArgs: 1, Result: ResultExplicit},
+	OpBitcast:   {Name: "bitcast", NArgs: 1, Result: ResultExplicit},
+	OpLoad:      {Name: "ld", NArgs: 1, Result: ResultElem, ReadsMem: true},
+	OpStore:     {Name: "st", NArgs: -1, SideEffect: true},
+	OpPtrAdd:    {Name: "ptradd", NArgs: 2, Result: ResultSameAsA},
+	OpIndex:     {Name: "index", NArgs: 2, Result: ResultSameAsA},
+	OpPtrCast:   {Name: "ptrcast", NArgs: 1, Result: ResultExplicit},
+	OpSpecial:   {Name: "special", NArgs: 0, Result: ResultU32},
+	OpBarrier:   {Name: "bar.sync", NArgs: 0, SideEffect: true},
+	OpFence:     {Name: "fence", NArgs: 0, SideEffect: true},
+	OpAtomic:    {Name: "atom", NArgs: -1, Result: ResultElem, SideEffect: true, ReadsMem: true},
+	OpShfl:      {Name: "shfl", NArgs: 3, Result: ResultSameAsA, SideEffect: true},
+	OpVote:      {Name: "vote", NArgs: 2, Result: ResultVote, SideEffect: true},
+	OpMath:      {Name: "math", NArgs: -1, Result: ResultSameAsA},
+	OpTrap:      {Name: "trap", NArgs: 0, SideEffect: true},
+	OpBarRed:    {Name: "bar.red", NArgs: 1, Result: ResultExplicit, SideEffect: true},
+	OpWarpSync:  {Name: "bar.warp.sync", NArgs: 1, SideEffect: true},
+	OpF32ToF16:  {Name: "f32tof16", NArgs: 1, Result: ResultExplicit},
+	OpF16ToF32:  {Name: "f16tof32", NArgs: 1, Result: ResultExplicit},
+	OpF32ToBF16: {Name: "f32tobf16", NArgs: 1, Result: ResultExplicit},
+	OpBr:        {Name: "br", NArgs: 0, SideEffect: true, Terminator: true},
+	OpCondBr:    {Name: "condbr", NArgs: 1, SideEffect: true, Terminator: true},
+	OpRet:       {Name: "ret", NArgs: 0, SideEffect: true, Terminator: true},
 }
 
 // Info returns the op's metadata; an unknown op yields the OpInvalid entry.

@@ -68,9 +68,11 @@ func init() {
 				c.bad("bar.warp.sync: the member mask must be u32, got %s", c.arg(0))
 			}
 		},
-		OpBr:     checkBr,
-		OpCondBr: checkCondBr,
-		OpRet:    checkRet,
+		OpF32ToF16: checkHalfCvt(F32, U16), OpF32ToBF16: checkHalfCvt(F32, U16),
+		OpF16ToF32: checkHalfCvt(U16, F32),
+		OpBr:       checkBr,
+		OpCondBr:   checkCondBr,
+		OpRet:      checkRet,
 	}
 }
 
@@ -296,6 +298,16 @@ func checkBitcast(c *ck) {
 	}
 	if from.Bits() != to.Bits() {
 		c.bad("bitcast from %s (%d bits) to %s (%d bits): widths differ", from, from.Bits(), to, to.Bits())
+	}
+}
+
+// checkHalfCvt returns the check of a 16-bit float conversion from type
+// from to type to.
+func checkHalfCvt(from, to Type) func(c *ck) {
+	return func(c *ck) {
+		if c.arg(0) != from || c.res() != to {
+			c.bad("%s converts %s to %s, got %s to %s", c.in.Op, from, to, c.arg(0), c.res())
+		}
 	}
 }
 

@@ -193,6 +193,9 @@ func addConversions(ks *kernelSet) {
 			}
 		}
 	}
+	ks.tiny("f32tof16", []ir.Type{ir.F32}, unary((*ir.Builder).F32ToF16))
+	ks.tiny("f16tof32", []ir.Type{ir.U16}, unary((*ir.Builder).F16ToF32))
+	ks.tiny("f32tobf16", []ir.Type{ir.F32}, unary((*ir.Builder).F32ToBF16))
 }
 
 func addMemory(ks *kernelSet) {
