@@ -38,7 +38,7 @@ func (l *lowerer) fromMem(v *ir.Value, d graph.DType) *ir.Value {
 	case d == graph.Bool:
 		return l.b.Ne(l.b.Cvt(v, ir.U32), l.b.U32(0))
 	case d == graph.Float16 || d == graph.BFloat16:
-		return opdef.HalfToF32(l.b, l.b.Cvt(v, ir.U32), d)
+		return opdef.HalfToF32(l.b, v, d)
 	}
 	return l.b.Cvt(v, regType(d))
 }
@@ -51,7 +51,7 @@ func (l *lowerer) toMem(v *ir.Value, d graph.DType) *ir.Value {
 	case d == graph.Bool:
 		return l.b.Cvt(l.b.Select(v, l.b.U32(1), l.b.U32(0)), ir.U8)
 	case d == graph.Float16 || d == graph.BFloat16:
-		return l.b.Cvt(opdef.F32ToHalf(l.b, v, d), ir.U16)
+		return opdef.F32ToHalf(l.b, v, d)
 	}
 	return l.b.Cvt(v, memType(d))
 }

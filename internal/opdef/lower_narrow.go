@@ -2,9 +2,10 @@
 // int8, int16, uint8 and uint16 in s32, uint32 in s64, float16 and
 // bfloat16 in f32 (holding a value of the dtype exactly); uint64 is u64.
 // Narrowing wraps integers at their width and rounds floats to nearest
-// even (through the 16-bit pattern, with integer operations only, so no
-// f16 register type is needed); the 16-bit patterns convert to and from
-// f32 the same way on loads and stores. What they compute is
+// even through the 16-bit pattern (a u16) with the IR's f32tof16 and
+// f32tobf16, which the PTX emitter writes as native cvt where the target
+// has it (codegen/ptx); the 16-bit patterns convert to and from f32 the
+// same way on loads and stores. What they compute is
 // graph.CastFloatToInt and graph.RoundFloat (checked on the IR
 // interpreter against internal/opdef's conversions).
 
@@ -34,48 +35,25 @@ func WrapInt(bb *ir.Builder, x *ir.Value, d graph.DType) *ir.Value {
 	return bb.Shr(bb.Shl(x, n), n) // arithmetic shift: sign extension
 }
 
-// HalfToF32 returns the f32 value of the 16-bit pattern h (a u32 holding
-// it in the low bits) of float16 or bfloat16 d.
+// HalfToF32 returns the f32 value of the 16-bit pattern h (a u16) of
+// float16 or bfloat16 d: the IR's f16tof32 for float16, the pattern
+// shifted into the top half for bfloat16.
 func HalfToF32(bb *ir.Builder, h *ir.Value, d graph.DType) *ir.Value {
-	u := func(v uint32) *ir.Value { return bb.U32(v) }
 	if d == graph.BFloat16 {
-		return bb.Bitcast(bb.Shl(h, u(16)), ir.F32)
+		return bb.Bitcast(bb.Shl(bb.Cvt(h, ir.U32), bb.U32(16)), ir.F32)
 	}
-	sign := bb.Shl(bb.And(h, u(0x8000)), u(16))
-	e := bb.And(bb.Shr(h, u(10)), u(0x1f))
-	m := bb.And(h, u(0x3ff))
-	normal := bb.Or(sign, bb.Or(bb.Shl(bb.Add(e, u(112)), u(23)), bb.Shl(m, u(13))))
-	special := bb.Or(sign, bb.Or(u(0x7f800000), bb.Shl(m, u(13))))
-	// Subnormal (and zero): m * 2^-24, exact in f32, with the sign.
-	sub := bb.Or(sign, bb.Bitcast(bb.Mul(bb.Cvt(m, ir.F32), bb.Float(ir.F32, 0x1p-24)), ir.U32))
-	r := bb.Select(bb.Eq(e, u(0x1f)), special, normal)
-	r = bb.Select(bb.Eq(e, u(0)), sub, r)
-	return bb.Bitcast(r, ir.F32)
+	return bb.F16ToF32(h)
 }
 
-// F32ToHalf returns the 16-bit pattern (in a u32) of f32 x rounded to
-// nearest even in float16 or bfloat16 d: overflow gives an infinity, NaN
-// a quiet NaN keeping the sign and the high payload bits (as
-// internal/half does).
+// F32ToHalf returns the 16-bit pattern (a u16) of f32 x rounded to
+// nearest even in float16 or bfloat16 d (the IR's f32tof16 and
+// f32tobf16): overflow gives an infinity, NaN a quiet NaN keeping the
+// sign and the high payload bits (as internal/half does).
 func F32ToHalf(bb *ir.Builder, x *ir.Value, d graph.DType) *ir.Value {
-	u := func(v uint32) *ir.Value { return bb.U32(v) }
-	bits := bb.Bitcast(x, ir.U32)
-	abs := bb.And(bits, u(0x7fffffff))
-	nan := bb.Gt(abs, u(0x7f800000))
 	if d == graph.BFloat16 {
-		r := bb.Shr(bb.Add(bits, bb.Add(u(0x7fff), bb.And(bb.Shr(bits, u(16)), u(1)))), u(16))
-		return bb.Select(nan, bb.Or(bb.Shr(bits, u(16)), u(0x40)), r)
+		return bb.F32ToBF16(x)
 	}
-	sign := bb.And(bb.Shr(bits, u(16)), u(0x8000))
-	// Normal results (|x| >= 2^-14): drop 13 bits, rounding to nearest
-	// even; the carry runs into the exponent and on to Inf as it should.
-	normal := bb.Sub(bb.Shr(bb.Add(abs, bb.Add(u(0xfff), bb.And(bb.Shr(abs, u(13)), u(1)))), u(13)), u(112<<10))
-	// Subnormal results: |x| * 2^24 rounded to an integer, nearest even.
-	sub := bb.CvtRnd(bb.Mul(bb.Abs(x), bb.Float(ir.F32, 0x1p24)), ir.U32, ir.RndRN)
-	r := bb.Select(bb.Lt(abs, u(0x38800000)), sub, normal)
-	r = bb.Select(bb.Ge(abs, u(0x477ff000)), u(0x7c00), r) // >= 65520: Inf
-	r = bb.Select(nan, bb.Or(u(0x7e00), bb.Shr(bb.And(abs, u(0x7fffff)), u(13))), r)
-	return bb.Or(sign, r)
+	return bb.F32ToF16(x)
 }
 
 // F64ToHalf is F32ToHalf for an f64 x, rounding once: x is rounded to f32

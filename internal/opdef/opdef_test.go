@@ -171,7 +171,7 @@ func lowered(c defCase) *ir.Func {
 			case c.in == graph.Bool:
 				v = b.Ne(b.Cvt(v, ir.U32), b.U32(0))
 			case c.in == graph.Float16 || c.in == graph.BFloat16:
-				v = opdef.HalfToF32(b, b.Cvt(v, ir.U32), c.in)
+				v = opdef.HalfToF32(b, v, c.in)
 			default:
 				v = b.Cvt(v, opdef.RegType(c.in))
 			}
@@ -182,7 +182,7 @@ func lowered(c defCase) *ir.Func {
 		case c.out == graph.Bool:
 			v = b.Cvt(b.Select(v, b.U32(1), b.U32(0)), ir.U8)
 		case c.out == graph.Float16 || c.out == graph.BFloat16:
-			v = b.Cvt(opdef.F32ToHalf(b, v, c.out), ir.U16)
+			v = opdef.F32ToHalf(b, v, c.out)
 		default:
 			v = b.Cvt(v, memTypes[c.out])
 		}
