@@ -67,29 +67,7 @@ func collapse(k *Kernel) {
 			nv[v][j] = s[i]
 		}
 	}
-	// Merge from the innermost axis outwards.
-	for i := len(ns) - 2; i >= 0; i-- {
-		if nr[i] != nr[i+1] {
-			continue
-		}
-		ok := true
-		for _, s := range nv {
-			if s[i] != s[i+1]*ns[i+1] {
-				ok = false
-				break
-			}
-		}
-		if !ok {
-			continue
-		}
-		ns[i] *= ns[i+1]
-		ns = append(ns[:i+1], ns[i+2:]...)
-		nr = append(nr[:i+1], nr[i+2:]...)
-		for v, s := range nv {
-			s[i] = s[i+1]
-			nv[v] = append(s[:i+1], s[i+2:]...)
-		}
-	}
+	ns, nr = mergeAxes(ns, nr, nv, func(bool) bool { return true })
 	hasRed := false
 	for _, r := range nr {
 		hasRed = hasRed || r
@@ -117,4 +95,35 @@ func collapse(k *Kernel) {
 	for i := range k.Stores {
 		k.Stores[i].Strides = nv[len(k.Operands)+i]
 	}
+}
+
+// mergeAxes merges adjacent axes i and i+1 of the space ns, from the
+// innermost outwards, when they have the same class, mergeable allows
+// that class, and every stride vector of nv has v[i] == v[i+1]*ns[i+1].
+// It returns the merged space and classes and rewrites the vectors of nv
+// in place.
+func mergeAxes[C comparable](ns []int, class []C, nv [][]int, mergeable func(C) bool) ([]int, []C) {
+	for i := len(ns) - 2; i >= 0; i-- {
+		if class[i] != class[i+1] || !mergeable(class[i]) {
+			continue
+		}
+		ok := true
+		for _, s := range nv {
+			if s[i] != s[i+1]*ns[i+1] {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		ns[i] *= ns[i+1]
+		ns = append(ns[:i+1], ns[i+2:]...)
+		class = append(class[:i+1], class[i+2:]...)
+		for v, s := range nv {
+			s[i] = s[i+1]
+			nv[v] = append(s[:i+1], s[i+2:]...)
+		}
+	}
+	return ns, class
 }

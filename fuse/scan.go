@@ -57,28 +57,8 @@ func collapseScan(k *Kernel) {
 			nv[v] = append(nv[v], s[i])
 		}
 	}
-	for i := len(ns) - 2; i >= 0; i-- {
-		if side[i] != side[i+1] || side[i] == 0 {
-			continue
-		}
-		ok := true
-		for _, s := range nv {
-			if s[i] != s[i+1]*ns[i+1] {
-				ok = false
-				break
-			}
-		}
-		if !ok {
-			continue
-		}
-		ns[i] *= ns[i+1]
-		ns = append(ns[:i+1], ns[i+2:]...)
-		side = append(side[:i+1], side[i+2:]...)
-		for v, s := range nv {
-			s[i] = s[i+1]
-			nv[v] = append(s[:i+1], s[i+2:]...)
-		}
-	}
+	// The scanned axis (side 0) never merges.
+	ns, side = mergeAxes(ns, side, nv, func(sd int) bool { return sd != 0 })
 	for i, sd := range side {
 		if sd == 0 {
 			sc.Axis = i
