@@ -63,6 +63,19 @@ func (p *planner) markCallInputs() {
 	}
 }
 
+// contiguousOperand returns the value x is read from and x's offset in
+// it when x is a contiguous view of a value (in row-major order), else a
+// contiguous copy of x (offset 0), for the boundaries that read whole
+// buffers (Call, Index).
+func (p *planner) contiguousOperand(x *graph.Node) (int, int, error) {
+	v, off, st := p.operandLayout(x)
+	if contiguousOver(x.Shape(), st) {
+		return v, off, nil
+	}
+	v, err := p.copyOperand(x)
+	return v, 0, err
+}
+
 // contiguousOver reports whether strides lay out shape s row-major
 // without gaps (axes of extent 1 may have any stride).
 func contiguousOver(s graph.Shape, strides []int) bool {
@@ -110,13 +123,9 @@ func (p *planner) buildCall(i int) error {
 		x := nd.Input(a.Input)
 		cb.lens[ai], cb.dts[ai] = x.Size(), x.DType()
 		if !a.Written {
-			v, off, st := p.operandLayout(x)
-			if !contiguousOver(x.Shape(), st) {
-				var err error
-				if v, err = p.copyOperand(x); err != nil {
-					return err
-				}
-				off = 0
+			v, off, err := p.contiguousOperand(x)
+			if err != nil {
+				return err
 			}
 			cb.vals[ai], cb.offs[ai] = v, off
 			continue

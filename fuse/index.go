@@ -144,13 +144,9 @@ func (p *planner) buildIndex(i int) error {
 			kb.stores = append(kb.stores, pstore{val: val, value: i, dtype: x.DType(), strides: x.Shape().ContiguousStrides()})
 			continue
 		}
-		v, off, st := p.operandLayout(x)
-		if !contiguousOver(x.Shape(), st) {
-			var err error
-			if v, err = p.copyOperand(x); err != nil {
-				return err
-			}
-			off = 0
+		v, off, err := p.contiguousOperand(x)
+		if err != nil {
+			return err
 		}
 		ib.vals[j], ib.offs[j] = v, off
 	}
