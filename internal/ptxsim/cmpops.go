@@ -122,12 +122,21 @@ func decodeSetp(d *decoder, s *rawStmt, ms *modset, in *inst) error {
 	}
 	in.op2 = ms.code(boolOps)
 	in.ftz = ms.has("ftz")
-	t, err := ms.oneType(d, s.opcode)
-	if err != nil {
-		return err
+	hf := halfType(ms)
+	t := tB16
+	var err error
+	if hf == 0 {
+		if t, err = ms.oneType(d, s.opcode); err != nil {
+			return err
+		}
 	}
 	var cmp func(a, b uint64) bool
 	switch {
+	case hf != 0:
+		if in.ftz {
+			return d.errf("setp.ftz applies to .f32 only")
+		}
+		cmp = halfCompare(op, hf)
 	case t.kind == kF:
 		if in.ftz && t != tF32 {
 			return d.errf("setp.ftz applies to .f32 only")

@@ -5,8 +5,8 @@
 // .s16) registers. PTX does not specify the NaN a conversion gives: the
 // simulator writes the canonical NaN (0x7fff, 0x7fffffff), dropping the
 // sign and payload, so that code relying on them fails its tests here.
-// Other rounding modes, .ftz, .sat and the other f16 and bf16
-// instructions are not supported.
+// Other rounding modes, .ftz and .sat are not supported; the arithmetic
+// on .f16 and .bf16 is in halfops.go.
 
 package ptxsim
 

@@ -84,8 +84,9 @@
 // Timing, occupancy and scheduling order on real hardware; the driver's
 // JIT (ptxas) and what it assumes; the relaxed memory model (memory here
 // is sequentially consistent, fences order nothing, caches do not exist);
-// half-precision, texture, tensor-core, cluster and asynchronous-copy
-// instructions; device functions; generic addressing of shared and local
+// half-precision instructions other than cvt to and from .f32, add, sub,
+// mul, fma.rn and setp on scalar .f16 and .bf16 (halfops.go); texture,
+// tensor-core, cluster and asynchronous-copy instructions; device functions; generic addressing of shared and local
 // memory. Module-scope variables other than .const arrays and .extern
 // .shared arrays are not supported.
 //

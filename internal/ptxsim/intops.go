@@ -52,6 +52,9 @@ func satS32(v int64) uint64 {
 // 9.7.3.4).
 func decodeAddSub(d *decoder, s *rawStmt, ms *modset, in *inst) error {
 	op := opBase(s.opcode)
+	if ok, err := decodeHalfArith(d, s, ms, in, op); ok {
+		return err
+	}
 	t, err := ms.oneType(d, s.opcode)
 	if err != nil {
 		return err
@@ -112,6 +115,9 @@ func mulWide(a, b uint64, n int, signed bool) uint64 {
 
 // decodeMul decodes mul (PTX ISA 9.7.1.3, 9.7.3.5).
 func decodeMul(d *decoder, s *rawStmt, ms *modset, in *inst) error {
+	if ok, err := decodeHalfArith(d, s, ms, in, "mul"); ok {
+		return err
+	}
 	t, err := ms.oneType(d, s.opcode)
 	if err != nil {
 		return err

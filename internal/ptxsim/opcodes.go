@@ -32,6 +32,9 @@ func init() {
 
 // decodeFMAOp decodes fma (floats only).
 func decodeFMAOp(d *decoder, s *rawStmt, ms *modset, in *inst) error {
+	if ok, err := decodeHalfArith(d, s, ms, in, "fma"); ok {
+		return err
+	}
 	t, err := ms.oneType(d, s.opcode)
 	if err != nil {
 		return err

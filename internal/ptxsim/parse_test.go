@@ -20,7 +20,7 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{kernel("frobnicate.b32 %r1, %r2;"), []string{"line 10", "unknown instruction frobnicate.b32"}},
 		{kernel("add.xyz.u32 %r1, %r2, %r3;"), []string{"modifier .xyz is not supported"}},
-		{kernel("add.f16 %r1, %r2, %r3;"), []string{"type .f16 is not supported"}},
+		{kernel("add.f16x2 %r1, %r2, %r3;"), []string{"type .f16x2 is not supported"}},
 		{kernel("add.u32 %r1, %r2, %r9;"), []string{"%r9 is not a declared register"}},
 		{kernel("add.u32 %r1, %r2;"), []string{"add.u32 takes [3] operands, has 2"}},
 		{kernel("add.u32 %f1, %r2, %r3;"), []string{"register %f1 (.f32) cannot hold a .u32 result"}},

@@ -27,8 +27,9 @@ type ptype struct {
 	bits uint8
 }
 
-// The types the simulator knows (f16, bf16 and the packed types are not
-// supported and fail to decode).
+// The types the simulator knows (f16 and bf16 only in the instructions
+// of cvthalf.go and halfops.go, which take them before these; the packed
+// types are not supported and fail to decode).
 var (
 	tNone = ptype{}
 	tPred = ptype{kPred, 1}
