@@ -196,6 +196,7 @@ type Instr struct {
 	Cache  CacheHint // OpLoad
 	Red    RedOp     // OpBarRed
 	Width  int       // OpLoad, OpStore: vector width 1, 2 or 4
+	Fmt    HalfFmt   // OpHAdd, OpHSub, OpHMul, OpHCmp: float16 or bfloat16
 	Approx bool      // OpMath, OpDiv (floats): fast approximation allowed
 
 	// Comment is free text carried to the PTX output (the fused op the

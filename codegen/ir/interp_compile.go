@@ -82,6 +82,7 @@ func init() {
 		OpF32ToBF16: func(in *Instr) execFn {
 			return loop1(func(a uint64) uint64 { return uint64(f32ToBF16Bits(uint32(a))) }, in)
 		},
+		OpHAdd: halfArithExec, OpHSub: halfArithExec, OpHMul: halfArithExec, OpHCmp: halfCmpExec,
 		OpPtrAdd:  func(in *Instr) execFn { return loop2(ptrOffset(in.Args[1].Type, 1), in) },
 		OpIndex:   func(in *Instr) execFn { return loop2(ptrOffset(in.Args[1].Type, in.Args[0].Type.Elem().Size()), in) },
 		OpPtrCast: func(in *Instr) execFn { return loop1(func(a uint64) uint64 { return a }, in) },

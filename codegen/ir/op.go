@@ -109,6 +109,22 @@ const (
 	// half of a with the quiet bit set.
 	OpF32ToBF16
 
+	// OpHAdd, OpHSub and OpHMul are a + b, a - b and a * b of two 16-bit
+	// float patterns (u16) of the format Instr.Fmt (float16 or bfloat16),
+	// rounded to nearest even in that format: exactly the f32 path that
+	// widens both operands exactly, computes in f32 and narrows (f32 has
+	// more than twice the precision plus two bits, so rounding twice
+	// gives the correctly rounded result). Signed zeros, infinities and
+	// subnormals are IEEE's; a NaN result is a quiet NaN whose payload,
+	// as for f32 arithmetic, is not specified (the interpreter gives the
+	// f32 path's). See half.go.
+	OpHAdd
+	OpHSub
+	OpHMul
+	// OpHCmp compares two 16-bit float patterns (u16) of the format
+	// Instr.Fmt with Instr.Cmp as OpCmp compares floats, and yields pred.
+	OpHCmp
+
 	// Terminators.
 	OpBr     // unconditional branch: Succs[0] with its arguments
 	OpCondBr // operand (c pred): Succs[0] if c else Succs[1]
@@ -187,6 +203,10 @@ var opTable = [numOps]OpInfo{
 	OpF32ToF16:  {Name: "f32tof16", NArgs: 1, Result: ResultExplicit},
 	OpF16ToF32:  {Name: "f16tof32", NArgs: 1, Result: ResultExplicit},
 	OpF32ToBF16: {Name: "f32tobf16", NArgs: 1, Result: ResultExplicit},
+	OpHAdd:      {Name: "hadd", NArgs: 2, Result: ResultSameAsA, Commutes: true},
+	OpHSub:      {Name: "hsub", NArgs: 2, Result: ResultSameAsA},
+	OpHMul:      {Name: "hmul", NArgs: 2, Result: ResultSameAsA, Commutes: true},
+	OpHCmp:      {Name: "hcmp", NArgs: 2, Result: ResultPred},
 	OpBr:        {Name: "br", NArgs: 0, SideEffect: true, Terminator: true},
 	OpCondBr:    {Name: "condbr", NArgs: 1, SideEffect: true, Terminator: true},
 	OpRet:       {Name: "ret", NArgs: 0, SideEffect: true, Terminator: true},

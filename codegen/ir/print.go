@@ -162,6 +162,10 @@ func (in *Instr) mnemonic() string {
 		add(in.Cmp.String(), argType(0).String())
 	case OpCvt:
 		add(in.Rnd.String(), resType.String(), argType(0).String())
+	case OpHAdd, OpHSub, OpHMul:
+		add(in.Fmt.String())
+	case OpHCmp:
+		add(in.Cmp.String(), in.Fmt.String())
 	case OpBitcast, OpMulWide:
 		add(resType.String(), argType(0).String())
 	case OpLoad, OpStore:

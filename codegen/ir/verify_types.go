@@ -69,10 +69,10 @@ func init() {
 			}
 		},
 		OpF32ToF16: checkHalfCvt(F32, U16), OpF32ToBF16: checkHalfCvt(F32, U16),
-		OpF16ToF32: checkHalfCvt(U16, F32),
-		OpBr:       checkBr,
-		OpCondBr:   checkCondBr,
-		OpRet:      checkRet,
+		OpF16ToF32: checkHalfCvt(U16, F32), OpHAdd: checkHalf, OpHSub: checkHalf, OpHMul: checkHalf, OpHCmp: checkHalf,
+		OpBr:     checkBr,
+		OpCondBr: checkCondBr,
+		OpRet:    checkRet,
 	}
 }
 

@@ -196,6 +196,16 @@ func addConversions(ks *kernelSet) {
 	ks.tiny("f32tof16", []ir.Type{ir.F32}, unary((*ir.Builder).F32ToF16))
 	ks.tiny("f16tof32", []ir.Type{ir.U16}, unary((*ir.Builder).F16ToF32))
 	ks.tiny("f32tobf16", []ir.Type{ir.F32}, unary((*ir.Builder).F32ToBF16))
+	for _, f := range []ir.HalfFmt{ir.HalfF16, ir.HalfBF16} {
+		for _, op := range []ir.Op{ir.OpHAdd, ir.OpHSub, ir.OpHMul} {
+			ks.tiny(op.String()+"_"+f.String(), []ir.Type{ir.U16, ir.U16}, func(b *ir.Builder, a []*ir.Value) *ir.Value {
+				return b.HalfArith(op, f, a[0], a[1])
+			})
+		}
+		ks.tiny("hcmp_"+f.String(), []ir.Type{ir.U16, ir.U16}, func(b *ir.Builder, a []*ir.Value) *ir.Value {
+			return b.HalfCmp(ir.CmpLTU, f, a[0], a[1])
+		})
+	}
 }
 
 func addMemory(ks *kernelSet) {

@@ -11,6 +11,9 @@
 //     approximation (FastMath or an approximate call, f32, available on the
 //     target) and accurate otherwise; accurate calls PTX cannot do in one
 //     correctly rounded instruction go to Options.ExpandMath;
+//   - float16 and bfloat16 ops computed in f32 become native 16-bit ops
+//     where the target has them, and 16-bit ops it lacks become the f32
+//     path (half_native.go);
 //   - unreachable blocks are dropped.
 //
 // Everything else PTX lacks is handled by the templates themselves (see
@@ -46,11 +49,12 @@ func legalize(fn *ir.Func, t target) (*ir.Func, error) {
 	if err := fn.Verify(); err != nil {
 		return nil, fmt.Errorf("ptx: kernel %s is not valid IR: %w", fn.Name, err)
 	}
-	lz := &legalizer{t: t}
+	lz := newLegalizer(t)
 	out, err := rebuild(fn, lz.rewrite)
 	if err != nil {
 		return nil, err
 	}
+	halfChanged := lz.half.changed
 	if len(lz.expand) > 0 && t.opts.ExpandMath != nil {
 		if err := t.opts.ExpandMath(out); err != nil {
 			return nil, fmt.Errorf("ptx: kernel %s: math expansion: %w", fn.Name, err)
@@ -58,10 +62,14 @@ func legalize(fn *ir.Func, t target) (*ir.Func, error) {
 		if err := out.Verify(); err != nil {
 			return nil, fmt.Errorf("ptx: kernel %s: the math expansion produced invalid IR: %w", fn.Name, err)
 		}
-		lz = &legalizer{t: t}
+		lz = newLegalizer(t)
 		if out, err = rebuild(out, lz.rewrite); err != nil {
 			return nil, err
 		}
+		halfChanged = halfChanged || lz.half.changed
+	}
+	if halfChanged {
+		dropDeadHalf(out)
 	}
 	if missing := lz.missing(); len(missing) > 0 {
 		hint := "Options.ExpandMath is nil (set it to the math library's expansion)"
@@ -79,7 +87,8 @@ func legalize(fn *ir.Func, t target) (*ir.Func, error) {
 
 // legalizer holds the state of one legalization run.
 type legalizer struct {
-	t target
+	t    target
+	half *halfRewriter // native 16-bit float ops (half_native.go)
 	// expand lists the accurate math calls that are not one correctly
 	// rounded PTX instruction (the math library's work), as "math.fn.type".
 	expand []string
@@ -100,8 +109,15 @@ func (lz *legalizer) missing() []string {
 	return out
 }
 
+func newLegalizer(t target) *legalizer {
+	return &legalizer{t: t, half: &halfRewriter{t: t, memo: map[halfKey]*ir.Value{}}}
+}
+
 // rewrite is the rebuild hook: it rewrites what the templates cannot take.
 func (lz *legalizer) rewrite(r *rebuilder, in *ir.Instr) (bool, error) {
+	if lz.half.rewrite(r, in) {
+		return true, nil
+	}
 	switch {
 	case in.Op == ir.OpSelect && in.Result().Type == ir.Pred:
 		a := r.args(in.Args)

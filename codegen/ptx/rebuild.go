@@ -190,7 +190,7 @@ func copyAttrs(ni, in *ir.Instr) {
 	ni.Cmp, ni.Rnd, ni.Atom, ni.Shfl, ni.Vote = in.Cmp, in.Rnd, in.Atom, in.Shfl, in.Vote
 	ni.Fn, ni.Reg, ni.Scope, ni.Cache = in.Fn, in.Reg, in.Scope, in.Cache
 	ni.Width, ni.Approx, ni.Comment = in.Width, in.Approx, in.Comment
-	ni.Red, ni.Pos = in.Red, in.Pos
+	ni.Red, ni.Pos, ni.Fmt = in.Red, in.Pos, in.Fmt
 }
 
 // mapEdges fills the edges of the copied terminators. A conditional
