@@ -74,6 +74,13 @@
 //	                  and rcp.approx, sqrt.approx, rsqrt.approx; f64 and the
 //	                  functions without one (log1p, expm1, erf, pow, atan2)
 //	                  take the accurate path
+//	f32tof16 f16tof32 cvt.rn.f16.f32, cvt.f32.f16, cvt.rn.bf16.f32 (sm_80+,
+//	f32tobf16         integer rounding before), each with a NaN fix-up
+//	hadd hsub hmul    add/sub/mul.rn.f16 (sm_53+), add/sub/mul.rn.bf16
+//	hcmp              (sm_90+) or fma.rn.bf16 with 1, -1 or -0 (sm_80+);
+//	                  setp.<pred>.f16 (sm_53+) and .bf16 (sm_90+); below
+//	                  those the f32 path (half_native.go, which also puts
+//	                  them in place of f32 code computing 16-bit floats)
 //	br condbr ret     the parallel copy and bra (left out when falling
 //	                  through), @%p bra / @!%p bra, ret
 //
