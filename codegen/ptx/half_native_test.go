@@ -11,6 +11,7 @@ package ptx
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -75,8 +76,14 @@ func halfPathKernel(f ir.HalfFmt) *ir.Func {
 }
 
 // halfOperands returns operand pairs: every pair of special patterns of
-// both formats and random patterns, a multiple of 256 of them.
+// both formats, and every 8th 16-bit pattern (every one with
+// FUSEFLOW_HALF_LONG=1: 65536, about 2 s, 25 s with -race) as x with a
+// random y, a multiple of 256 of them.
 func halfOperands() (xs, ys []uint16) {
+	step := 8
+	if os.Getenv("FUSEFLOW_HALF_LONG") == "1" {
+		step = 1
+	}
 	sp := []uint16{0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x3c00, 0xbc00, 0x3c01, 0x4000, 0x1000,
 		0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01, 0xfd55,
 		0x007f, 0x0080, 0x3f80, 0xbf80, 0x3f81, 0x3b80, 0x7f7f, 0xff7f, 0x7f80, 0xff80, 0x7fc0, 0xffc1, 0x7f81}
@@ -86,8 +93,8 @@ func halfOperands() (xs, ys []uint16) {
 		}
 	}
 	r := rand.New(rand.NewPCG(5, 8))
-	for len(xs)%256 != 0 || len(xs) < 8192 {
-		xs, ys = append(xs, uint16(r.Uint32())), append(ys, uint16(r.Uint32()))
+	for p := 0; p < 1<<16; p += step {
+		xs, ys = append(xs, uint16(p)), append(ys, uint16(r.Uint32()))
 	}
 	return xs, ys
 }
