@@ -89,7 +89,9 @@
 // are rounded to float32 after every operation, and f32 fma is rounded
 // once, exactly (computed in float64 with an exact error term and rounded
 // to odd, which makes the final rounding to float32 exact). Float to integer
-// conversions saturate and map NaN to 0. Math calls evaluate with Go's
+// conversions saturate and map NaN to 0. The 16-bit float ops (hadd,
+// hsub, hmul, hcmp on float16 or bfloat16 patterns) are the f32 op of
+// the widened operands, narrowed (half.go). Math calls evaluate with Go's
 // math package in float64 and round once to the operand type; this is the
 // reference the math library's expansions are measured against, and the
 // approx flag does not change it.
