@@ -191,6 +191,7 @@ func TestHalfNativeAgreesWithF32Path(t *testing.T) {
 				compareHalf(t, "legalized IR on the interpreter", f, xs, ys, interpHalf(t, lz, xs, ys), want, false)
 				text, err := Emit(fn, opts)
 				require.NoError(t, err)
+				ptxas.AssembleAll(t, text, arch.String())
 				compareHalf(t, "PTX on the simulator", f, xs, ys, simHalf(t, text, fn.Name, xs, ys), want, true)
 			})
 		}
