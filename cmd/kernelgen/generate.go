@@ -3,7 +3,8 @@
 // (for the compiler's type check) by stubs declaring only the handles, so
 // that a stale or missing generated file never stops the package from
 // loading; the kernels are compiled, and each source file with kernels
-// gets its generated file.
+// gets its generated Go file and one PTX file per kernel, which the Go
+// file embeds. Generated files whose kernels are gone are removed.
 
 package main
 
@@ -35,7 +36,8 @@ type output struct {
 // outputs are the files of one package.
 type outputs []output
 
-// srcFile is a Go file of the package with its kernels.
+// srcFile is a Go file of the package with its kernels, or a PTX file
+// kernelgen wrote.
 type srcFile struct {
 	path       string
 	constraint string   // its //go:build line, if any
@@ -49,39 +51,90 @@ func outName(path string) string {
 	return strings.TrimSuffix(path, ".go") + "_kernels.go"
 }
 
+// ptxName returns the PTX file of kernel name of source file path:
+// vecadd.go's VecAdd has vecadd_VecAdd.ptx.
+func ptxName(path, name string) string {
+	return strings.TrimSuffix(path, ".go") + "_" + name + ".ptx"
+}
+
+// generatedFrom reports whether first, the first line of a file, is the
+// header of a file kernelgen wrote, and the base name of the source file
+// it names.
+func generatedFrom(first []byte) (bool, string) {
+	if !bytes.HasPrefix(first, []byte(headerPrefix)) {
+		return false, ""
+	}
+	_, after, ok := bytes.Cut(first, []byte(" from "))
+	if !ok {
+		return true, ""
+	}
+	return true, strings.TrimSuffix(strings.TrimSpace(string(after)), ". DO NOT EDIT.")
+}
+
+// firstLine returns the first line of the file at path.
+func firstLine(path string) ([]byte, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("kernelgen: %w", err)
+	}
+	first, _, _ := bytes.Cut(src, []byte("\n"))
+	return first, nil
+}
+
 // handleName returns the name of the handle of kernel name.
 func handleName(name string) string { return name + "Kernel" }
 
+// pkgFiles are the files of a package that kernelgen reads.
+type pkgFiles struct {
+	name    string
+	goFiles []srcFile       // the Go files of the current build context
+	ptx     []srcFile       // the package's PTX files
+	ignored map[string]bool // base names of Go files of other build contexts
+}
+
 // scan parses the package's Go files in dir (for the current build
-// context) and returns them with the package name.
-func scan(dir string) (string, []srcFile, error) {
+// context) and finds the PTX files kernelgen wrote there.
+func scan(dir string) (pkgFiles, error) {
+	var pf pkgFiles
 	bp, err := build.ImportDir(dir, 0)
 	if err != nil {
 		var noGo *build.NoGoError
 		if errors.As(err, &noGo) {
-			return "", nil, fmt.Errorf("kernelgen: no Go files in %s", dir)
+			return pf, fmt.Errorf("kernelgen: no Go files in %s", dir)
 		}
-		return "", nil, fmt.Errorf("kernelgen: %w", err)
+		return pf, fmt.Errorf("kernelgen: %w", err)
+	}
+	pf.name = bp.Name
+	pf.ignored = map[string]bool{}
+	for _, name := range bp.IgnoredGoFiles {
+		pf.ignored[name] = true
+	}
+	ptxs, err := filepath.Glob(filepath.Join(bp.Dir, "*.ptx"))
+	if err != nil {
+		return pf, fmt.Errorf("kernelgen: %w", err)
+	}
+	for _, path := range ptxs {
+		first, err := firstLine(path)
+		if err != nil {
+			return pf, err
+		}
+		gen, from := generatedFrom(first)
+		pf.ptx = append(pf.ptx, srcFile{path: path, generated: gen, from: from})
 	}
 	fset := token.NewFileSet()
-	var files []srcFile
 	for _, name := range bp.GoFiles {
 		path := filepath.Join(bp.Dir, name)
 		src, err := os.ReadFile(path)
 		if err != nil {
-			return "", nil, fmt.Errorf("kernelgen: %w", err)
+			return pf, fmt.Errorf("kernelgen: %w", err)
 		}
 		f, err := parser.ParseFile(fset, path, src, parser.ParseComments)
 		if err != nil {
-			return "", nil, fmt.Errorf("kernelgen: %w", err)
+			return pf, fmt.Errorf("kernelgen: %w", err)
 		}
 		sf := srcFile{path: path, constraint: buildConstraint(f)}
-		if first, _, _ := bytes.Cut(src, []byte("\n")); bytes.HasPrefix(first, []byte(headerPrefix)) {
-			sf.generated = true
-			if _, after, ok := bytes.Cut(first, []byte(" from ")); ok {
-				sf.from = strings.TrimSuffix(strings.TrimSpace(string(after)), ". DO NOT EDIT.")
-			}
-		}
+		first, _, _ := bytes.Cut(src, []byte("\n"))
+		sf.generated, sf.from = generatedFrom(first)
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Doc == nil {
@@ -93,9 +146,9 @@ func scan(dir string) (string, []srcFile, error) {
 				}
 			}
 		}
-		files = append(files, sf)
+		pf.goFiles = append(pf.goFiles, sf)
 	}
-	return bp.Name, files, nil
+	return pf, nil
 }
 
 // buildConstraint returns the //go:build line of f, or "".
@@ -137,15 +190,16 @@ func generate(dir string) (outputs, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kernelgen: %w", err)
 	}
-	pkg, files, err := scan(abs)
+	pf, err := scan(abs)
 	if err != nil {
 		return nil, err
 	}
+	files := pf.goFiles
 	overlay := map[string][]byte{}
 	bySource := map[string]*srcFile{}
 	for _, f := range files {
 		if f.generated {
-			overlay[f.path] = stub(pkg, f.constraint, nil)
+			overlay[f.path] = stub(pf.name, f.constraint, nil)
 		}
 	}
 	for i := range files {
@@ -157,10 +211,17 @@ func generate(dir string) (outputs, error) {
 		out := outName(f.path)
 		for _, g := range files {
 			if g.path == out && !g.generated {
-				return nil, fmt.Errorf("kernelgen: %s exists and was not written by kernelgen; rename it", out)
+				return nil, errNotOurs(out)
 			}
 		}
-		overlay[out] = stub(pkg, f.constraint, f.kernels)
+		for _, k := range f.kernels {
+			for _, g := range pf.ptx {
+				if g.path == ptxName(f.path, k) && !g.generated {
+					return nil, errNotOurs(g.path)
+				}
+			}
+		}
+		overlay[out] = stub(pf.name, f.constraint, f.kernels)
 	}
 	var outs outputs
 	for _, f := range files {
@@ -168,30 +229,44 @@ func generate(dir string) (outputs, error) {
 			outs = append(outs, output{path: f.path}) // its source has no kernels left
 		}
 	}
-	if len(bySource) == 0 {
-		return outs, nil
-	}
-	p, err := gokernel.Compile(abs, ".", gokernel.Options{Overlay: overlay})
-	if err != nil {
-		return nil, err
-	}
-	byFile := map[string][]*gokernel.Kernel{}
-	for _, k := range p.Kernels {
-		byFile[k.Pos.Filename] = append(byFile[k.Pos.Filename], k)
-	}
-	var srcs []string
-	for s := range bySource {
-		srcs = append(srcs, s)
-	}
-	sort.Strings(srcs)
-	for _, s := range srcs {
-		data, err := render(p.Name, bySource[s], byFile[s])
+	if len(bySource) > 0 {
+		p, err := gokernel.Compile(abs, ".", gokernel.Options{Overlay: overlay})
 		if err != nil {
 			return nil, err
 		}
-		outs = append(outs, output{path: outName(s), data: data})
+		byFile := map[string][]*gokernel.Kernel{}
+		for _, k := range p.Kernels {
+			byFile[k.Pos.Filename] = append(byFile[k.Pos.Filename], k)
+		}
+		var srcs []string
+		for s := range bySource {
+			srcs = append(srcs, s)
+		}
+		sort.Strings(srcs)
+		for _, s := range srcs {
+			rendered, err := render(p.Name, bySource[s], byFile[s])
+			if err != nil {
+				return nil, err
+			}
+			outs = append(outs, rendered...)
+		}
+	}
+	written := map[string]bool{}
+	for _, o := range outs {
+		written[o.path] = true
+	}
+	for _, g := range pf.ptx {
+		if g.generated && !written[g.path] && !pf.ignored[g.from] {
+			outs = append(outs, output{path: g.path}) // its kernel is gone
+		}
 	}
 	return outs, nil
+}
+
+// errNotOurs is the error of a file kernelgen would write that it did
+// not write before.
+func errNotOurs(path string) error {
+	return fmt.Errorf("kernelgen: %s exists and was not written by kernelgen; rename it", path)
 }
 
 // stale returns the files whose contents on disk differ from what

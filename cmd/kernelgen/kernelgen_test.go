@@ -12,8 +12,8 @@ import (
 	"flag"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,8 +24,8 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
-// ptxRE finds the PTX constants of a generated file.
-var ptxRE = regexp.MustCompile("(?s)PTX = `(.*?)`")
+// isPTX reports whether o is a PTX file.
+func isPTX(o output) bool { return strings.HasSuffix(o.path, ".ptx") }
 
 func TestGolden(t *testing.T) {
 	dirs, err := filepath.Glob("testdata/golden/*")
@@ -48,8 +48,8 @@ func TestGolden(t *testing.T) {
 				require.Regexp(t, `(?m)^// Code generated .* DO NOT EDIT\.$`, string(o.data))
 				require.NotContains(t, string(o.data), "golang.org/x/tools")
 				require.NotContains(t, string(o.data), "/work/", "no machine paths")
-				for _, m := range ptxRE.FindAllStringSubmatch(string(o.data), -1) {
-					ptxas.AssembleAll(t, m[1], "sm_80")
+				if isPTX(o) {
+					ptxas.AssembleAll(t, string(o.data), "sm_80")
 				}
 			}
 		})
@@ -111,9 +111,28 @@ func TestCommand(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, string(first), "var FillKernel = kernel.New(")
 	require.Contains(t, string(first), "var TwiceKernel = kernel.New(")
+	require.Contains(t, string(first), "//go:embed k_Fill.ptx\nvar fillPTX string")
+	require.Contains(t, out, "k_Fill.ptx")
+	for _, k := range []string{"Fill", "Twice"} {
+		text, err := os.ReadFile(filepath.Join(dir, "k_"+k+".ptx"))
+		require.NoError(t, err)
+		require.True(t, strings.HasPrefix(string(text), headerPrefix+" from k.go. DO NOT EDIT.\n"), "%s", text)
+		require.Contains(t, string(text), ".entry "+k+"(")
+	}
+	// The package builds with the PTX embedded.
+	build := exec.Command("go", "build", "./"+filepath.ToSlash(dir))
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	msg, err := build.CombinedOutput()
+	require.NoError(t, err, "%s", msg)
 
 	code, _, errs = runCmd("-dir", dir, "-check")
 	require.Equal(t, 0, code, errs)
+
+	// An edited PTX file is out of date.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "k_Fill.ptx"), []byte(headerPrefix+" from k.go. DO NOT EDIT.\n"), 0o644))
+	code, _, errs = runCmd("-dir", dir, "-check")
+	require.Equal(t, 1, code)
+	require.Contains(t, errs, "k_Fill.ptx is out of date")
 
 	// A stale generated file (its kernel renamed) does not stop the
 	// package from loading: it is regenerated.
@@ -124,6 +143,11 @@ func TestCommand(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, string(now), "var ThriceKernel")
 	require.NotContains(t, string(now), "TwiceKernel")
+	require.FileExists(t, filepath.Join(dir, "k_Thrice.ptx"))
+	require.NoFileExists(t, filepath.Join(dir, "k_Twice.ptx"), "the PTX of a kernel that is gone is removed")
+	fill, err := os.ReadFile(filepath.Join(dir, "k_Fill.ptx"))
+	require.NoError(t, err)
+	require.Contains(t, string(fill), ".entry Fill(", "the edited PTX file is rewritten")
 
 	// Kernels outside the subset: every diagnostic, relative to the
 	// working directory's files, exit status 1, nothing written.
@@ -147,6 +171,9 @@ func TestCommand(t *testing.T) {
 	require.Equal(t, 0, code, errs)
 	_, err = os.Stat(gen)
 	require.True(t, os.IsNotExist(err), "the generated file of a file without kernels is removed")
+	ptxs, err := filepath.Glob(filepath.Join(dir, "*.ptx"))
+	require.NoError(t, err)
+	require.Empty(t, ptxs, "so are its PTX files")
 
 	code, _, errs = runCmd("-nope")
 	require.Equal(t, 2, code)
@@ -171,10 +198,40 @@ func TestStale(t *testing.T) {
 }
 
 func TestRefusesToOverwrite(t *testing.T) {
-	dir := tempPackage(t, map[string]string{"k.go": twoKernels, "k_kernels.go": "package tmp\n"})
+	for _, tc := range []struct{ name, src, want string }{
+		{"k_kernels.go", "package tmp\n", "k_kernels.go exists and was not written by kernelgen"},
+		{"k_Twice.ptx", "// written by hand\n", "k_Twice.ptx exists and was not written by kernelgen"},
+	} {
+		dir := tempPackage(t, map[string]string{"k.go": twoKernels, tc.name: tc.src})
+		code, _, errs := runCmd("-dir", dir)
+		require.Equal(t, 1, code, tc.name)
+		require.Contains(t, errs, tc.want)
+		got, err := os.ReadFile(filepath.Join(dir, tc.name))
+		require.NoError(t, err)
+		require.Equal(t, tc.src, string(got), "%s is left alone", tc.name)
+	}
+}
+
+// TestKeepsOtherPTX: PTX files kernelgen did not write, and those it
+// wrote for a source file of another build context, stay.
+func TestKeepsOtherPTX(t *testing.T) {
+	other := headerPrefix + " from other.go. DO NOT EDIT.\n"
+	dir := tempPackage(t, map[string]string{
+		"k.go":          twoKernels,
+		"other.go":      "//go:build fuseflow_never\n\npackage tmp\n",
+		"other_K.ptx":   other,
+		"hand.ptx":      "// written by hand\n",
+		"k_Gone.ptx":    headerPrefix + " from k.go. DO NOT EDIT.\n",
+		"none_Gone.ptx": headerPrefix + " from none.go. DO NOT EDIT.\n",
+	})
 	code, _, errs := runCmd("-dir", dir)
-	require.Equal(t, 1, code)
-	require.Contains(t, errs, "k_kernels.go exists and was not written by kernelgen")
+	require.Equal(t, 0, code, errs)
+	ptxs, err := filepath.Glob(filepath.Join(dir, "*.ptx"))
+	require.NoError(t, err)
+	for i, p := range ptxs {
+		ptxs[i] = filepath.Base(p)
+	}
+	require.Equal(t, []string{"hand.ptx", "k_Fill.ptx", "k_Twice.ptx", "other_K.ptx"}, ptxs)
 }
 
 // TestGeneratedFilesCurrent regenerates every generated file committed
@@ -216,8 +273,8 @@ func TestGeneratedFilesCurrent(t *testing.T) {
 			continue // codegen/gokernel's tests assemble these
 		}
 		for _, o := range outs {
-			for _, m := range ptxRE.FindAllStringSubmatch(string(o.data), -1) {
-				ptxs = append(ptxs, m[1])
+			if isPTX(o) {
+				ptxs = append(ptxs, string(o.data))
 			}
 		}
 	}

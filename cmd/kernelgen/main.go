@@ -1,18 +1,19 @@
 // Command kernelgen is the go:generate tool of explicit kernels. In the
 // package of the current directory (or -dir) it compiles every function
 // marked //fuseflow:kernel from Go SSA to PTX (codegen/gokernel) and
-// writes, next to each source file with kernels, a file name_kernels.go
-// holding for each kernel its PTX, its parameters and a handle,
-// var NameKernel = kernel.New(...), that launches the Go function on the
-// CPU and the PTX on a GPU. Put in the package:
+// writes, next to each source file name.go with kernels, the PTX of each
+// kernel K in name_K.ptx, and a file name_kernels.go holding for each
+// kernel its parameters, its PTX (embedded from name_K.ptx with
+// //go:embed) and a handle, var KKernel = kernel.New(...), that launches
+// the Go function on the CPU and the PTX on a GPU. Put in the package:
 //
 //	//go:generate go run github.com/fuseflow/fuseflow/cmd/kernelgen
 //
 // Constructs outside the kernel subset are all reported, one per line as
 // file:line:col: what is unsupported and what to write instead, and
 // kernelgen exits with status 1 without writing anything. With -check it
-// writes nothing and exits with status 1 when a generated file is
-// missing or differs from what it would write. The generated files
+// writes nothing and exits with status 1 when a generated file (Go or
+// PTX) is missing, differs from what it would write, or is left over. The generated files
 // import only package kernel: golang.org/x/tools stays out of the
 // binaries that use them.
 package main

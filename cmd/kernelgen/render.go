@@ -1,7 +1,8 @@
-// This file implements rendering a generated file: for each kernel of a
-// source file, its handle (kernel.New with the Spec: parameters, the
-// binding of the Go function, cooperation, shared memory, PTX, check
-// sites) and its PTX as a string constant.
+// This file implements rendering the generated files of a source file:
+// a Go file holding for each kernel its handle (kernel.New with the Spec:
+// parameters, the binding of the Go function, cooperation, shared
+// memory, PTX, check sites) and its PTX embedded from a PTX file
+// (//go:embed), and that PTX file, one per kernel.
 
 package main
 
@@ -30,36 +31,40 @@ func ptxOptions() ptx.Options {
 	return ptx.Options{Arch: gokernel.DefaultArch, CUDA: gokernel.DefaultCUDA, LineInfo: true}
 }
 
-// render returns the generated file of src.
-func render(pkg string, src *srcFile, kernels []*gokernel.Kernel) ([]byte, error) {
+// render returns the generated files of src: the Go file first, then
+// the PTX file of each kernel.
+func render(pkg string, src *srcFile, kernels []*gokernel.Kernel) (outputs, error) {
 	var b bytes.Buffer
 	base := filepath.Base(src.path)
-	fmt.Fprintf(&b, "%s from %s. DO NOT EDIT.\n\n", headerPrefix, base)
+	header := fmt.Sprintf("%s from %s. DO NOT EDIT.\n", headerPrefix, base)
+	b.WriteString(header + "\n")
 	if src.constraint != "" {
 		b.WriteString(src.constraint + "\n\n")
 	}
-	fmt.Fprintf(&b, "package %s\n\nimport \"github.com/fuseflow/fuseflow/kernel\"\n", pkg)
+	fmt.Fprintf(&b, "package %s\n\nimport (\n_ \"embed\"\n\n\"github.com/fuseflow/fuseflow/kernel\"\n)\n", pkg)
+	outs := outputs{{path: outName(src.path)}}
 	for _, k := range kernels {
-		if err := renderKernel(&b, k); err != nil {
+		text, err := k.PTX(ptxOptions())
+		if err != nil {
+			return nil, fmt.Errorf("kernelgen: kernel %s: %w", k.Name, err)
+		}
+		file := ptxName(src.path, k.Name)
+		if err := renderKernel(&b, k, filepath.Base(file)); err != nil {
 			return nil, err
 		}
+		outs = append(outs, output{path: file, data: []byte(header + text)})
 	}
-	out, err := format.Source(b.Bytes())
+	data, err := format.Source(b.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("kernelgen: formatting the file for %s: %w", base, err)
 	}
-	return out, nil
+	outs[0].data = data
+	return outs, nil
 }
 
-// renderKernel writes the handle and the PTX of one kernel.
-func renderKernel(b *bytes.Buffer, k *gokernel.Kernel) error {
-	text, err := k.PTX(ptxOptions())
-	if err != nil {
-		return fmt.Errorf("kernelgen: kernel %s: %w", k.Name, err)
-	}
-	if strings.Contains(text, "`") {
-		return fmt.Errorf("kernelgen: kernel %s: the PTX holds a backquote", k.Name)
-	}
+// renderKernel writes the handle of one kernel and the variable that
+// embeds its PTX from the file ptxFile.
+func renderKernel(b *bytes.Buffer, k *gokernel.Kernel, ptxFile string) error {
 	opts := ptxOptions()
 	isa, err := ptx.ISAVersion(opts.Arch, opts.CUDA)
 	if err != nil {
@@ -139,11 +144,11 @@ func renderKernel(b *bytes.Buffer, k *gokernel.Kernel) error {
 		b.WriteString("NoBounds: true,\n")
 	}
 	b.WriteString("})\n")
-	fmt.Fprintf(b, "\n// %s is the PTX of %s.\nconst %s = `%s`\n", pc, k.Name, pc, text)
+	fmt.Fprintf(b, "\n// %s is the PTX of %s.\n//\n//go:embed %s\nvar %s string\n", pc, k.Name, ptxFile, pc)
 	return nil
 }
 
-// ptxConst returns the name of the PTX constant of kernel name: its name
+// ptxConst returns the name of the PTX variable of kernel name: its name
 // with a lower-case first letter, then PTX (saxpyPTX).
 func ptxConst(name string) string {
 	r := []rune(name)
