@@ -13,8 +13,9 @@
 //		}
 //	}
 //
-// go generate writes saxpy_kernels.go beside it, holding the PTX and a
-// handle, var SaxpyKernel = kernel.New(...), which launches it:
+// go generate writes beside it the PTX, saxpy_Saxpy.ptx, and
+// saxpy_kernels.go, which embeds that PTX and holds a handle,
+// var SaxpyKernel = kernel.New(...), which launches it:
 //
 //	err := SaxpyKernel.Launch(kernel.Launch1D((n+255)/256, 256), a, x, y)
 //	err = SaxpyKernel.ForAll(n, a, x, y) // the block size chosen for n tasks

@@ -1,6 +1,6 @@
 // Command numba runs every example of the Numba CUDA material fuseflow
 // answers, written as fuseflow kernels in Go (kernels.go, compiled by
-// kernelgen into kernels_kernels.go): a vector add with explicit device
+// kernelgen into kernels_kernels.go and one PTX file a kernel): a vector add with explicit device
 // arrays, a grid-stride sum with an atomic add, a naive matrix product
 // on a 2-D grid, a threshold filter, a shared-memory tiled matrix product
 // with barriers, a kernel with a local array, one with a constant array,
