@@ -1,15 +1,15 @@
 // Command numba runs every example of the Numba CUDA material fuseflow
 // answers, written as fuseflow kernels in Go (kernels.go, compiled by
-// kernelgen into kernels_kernels.go and one PTX file a kernel): a vector add with explicit device
-// arrays, a grid-stride sum with an atomic add, a naive matrix product
-// on a 2-D grid, a threshold filter, a shared-memory tiled matrix product
-// with barriers, a kernel with a local array, one with a constant array,
-// and a warp-shuffle block reduction. Each prints its result and checks
-// it against the same computation written with lazy arrays (package
-// array); the command exits with status 1 if one disagrees. Kernels run
-// on the default device: the CPU, where they run as the Go functions
-// they are, or with FUSEFLOW_DEVICE=cuda (or cuda:N) the GPU, whose
-// kernel device the command registers.
+// kernelgen into kernels_kernels.go and a PTX file per kernel): a vector
+// add with explicit device arrays, a grid-stride sum with an atomic add, a
+// naive matrix product on a 2-D grid, a threshold filter, a shared-memory
+// tiled matrix product with barriers, a kernel with a local array, one
+// with a constant array, and a warp-shuffle block reduction. Each prints
+// its result and checks it against the same computation written with lazy
+// arrays (package array); the command exits with status 1 if one
+// disagrees. Kernels run on the default device: the CPU, where they run as
+// the Go functions they are, or with FUSEFLOW_DEVICE=cuda (or cuda:N) the
+// GPU, whose kernel device the command registers.
 package main
 
 import (
