@@ -59,12 +59,17 @@ func (s *aggState) outDType() graph.DType {
 	return s.in
 }
 
+// elemOff returns the offset of element j of a host tensor (0-d or 1-d).
+func elemOff(t *exec.Tensor, j int) int {
+	if len(t.Strides) > 0 {
+		return t.Offset + j*t.Strides[0]
+	}
+	return t.Offset
+}
+
 // elemF and elemI read element j of a host tensor (0-d or 1-d).
 func elemF(t *exec.Tensor, j int) float64 {
-	off := t.Offset
-	if len(t.Strides) > 0 {
-		off += j * t.Strides[0]
-	}
+	off := elemOff(t, j)
 	switch t.DType {
 	case graph.Float32:
 		return float64(exec.Elems[float32](t)[off])
@@ -82,10 +87,7 @@ func elemF(t *exec.Tensor, j int) float64 {
 }
 
 func elemI(t *exec.Tensor, j int) int64 {
-	off := t.Offset
-	if len(t.Strides) > 0 {
-		off += j * t.Strides[0]
-	}
+	off := elemOff(t, j)
 	switch t.DType {
 	case graph.Int32:
 		return int64(exec.Elems[int32](t)[off])

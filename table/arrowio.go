@@ -174,7 +174,7 @@ func toArrow(v, ok *exec.Tensor, keep []uint8, kept int, alloc memory.Allocator)
 	}
 	var okb []uint8
 	if ok != nil {
-		okb = gatherBytes(ok)
+		okb = elems[uint8](ok)
 	}
 	var nulls int
 	var bitmap *memory.Buffer
@@ -203,7 +203,7 @@ func toArrow(v, ok *exec.Tensor, keep []uint8, kept int, alloc memory.Allocator)
 	var data *memory.Buffer
 	switch {
 	case d == graph.Bool:
-		vb := gatherBytes(v)
+		vb := elems[uint8](v)
 		data = memory.NewResizableBuffer(alloc)
 		data.Resize(int(bitutil.BytesForBits(int64(rows))))
 		bits := data.Bytes()
@@ -241,21 +241,6 @@ func toArrow(v, ok *exec.Tensor, keep []uint8, kept int, alloc memory.Allocator)
 	ad := arrowarray.NewData(arrowTypes[d], rows, []*memory.Buffer{bitmap, data}, nil, nulls, 0)
 	defer ad.Release()
 	return arrowarray.MakeFromData(ad), nil
-}
-
-// gatherBytes returns the bytes of a 1-d bool tensor in order (the
-// tensor's own bytes when it is contiguous).
-func gatherBytes(t *exec.Tensor) []uint8 {
-	n := t.Size()
-	b := t.Bytes()
-	if t.Contiguous() {
-		return b[t.Offset : t.Offset+n]
-	}
-	out := make([]uint8, n)
-	for i := range out {
-		out[i] = b[t.Offset+i*t.Strides[0]]
-	}
-	return out
 }
 
 // arrayRecord returns the record of cols (owned by the caller, who

@@ -79,11 +79,7 @@ func TestNarrowDTypes(t *testing.T) {
 	for i, n := range names {
 		all[i] = Col(n)
 	}
-	for _, dev := range []string{"cpu", "ref"} {
-		be, err := exec.Open(dev)
-		if err != nil {
-			t.Fatal(err)
-		}
+	onHostBackends(t, func(dev string, be exec.Backend) {
 		for _, file := range []string{"in.parquet", "in.arrow"} {
 			s := ScanFile(filepath.Join(dir, file), Options{Backend: be, Alloc: alloc, BatchRows: 128})
 			out, err := s.Aggregate(context.Background(), exprs...)
@@ -112,8 +108,5 @@ func TestNarrowDTypes(t *testing.T) {
 			gotRec.Release()
 			got.Release()
 		}
-		if c, ok := be.(interface{ Close() error }); ok {
-			c.Close()
-		}
-	}
+	})
 }

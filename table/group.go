@@ -212,7 +212,7 @@ func (s *aggState) addRows(res []*exec.Tensor, idx [3]int, codes []int32, k int)
 	s.grow(k)
 	var ok []uint8
 	if idx[0] >= 0 {
-		ok = gatherBytes(res[idx[0]])
+		ok = elems[uint8](res[idx[0]])
 	}
 	if idx[1] < 0 { // Count and the rows per group
 		for i, g := range codes {

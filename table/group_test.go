@@ -8,32 +8,19 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	arrowarray "github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fuseflow/fuseflow/exec"
 )
 
 func TestGroupBy(t *testing.T) {
-	defer func(b int) { BroadcastGroups = b }(BroadcastGroups)
-	for _, b := range []int{0, 1 << 20} {
-		BroadcastGroups = b // every group by the host, or by the kernels
-		t.Run(map[bool]string{true: "host", false: "kernels"}[b == 0], testGroupBy)
-	}
+	onGroupPaths(t, testGroupBy)
 }
 
 func testGroupBy(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
-	rec, g := genRecord(t, alloc, 600, 31)
-	defer rec.Release()
-	tbl, _ := FromRecord(rec)
-	defer tbl.Release()
+	alloc := checkedAlloc(t)
+	tbl, g := genTable(t, alloc, 600, 31)
 	ctx := context.Background()
-	for _, dev := range []string{"cpu", "ref"} {
-		be, err := exec.Open(dev)
-		if err != nil {
-			t.Fatal(err)
-		}
+	onHostBackends(t, func(dev string, be exec.Backend) {
 		for _, key := range []string{"i", "k"} {
 			s := tbl.Scan(Options{Backend: be, Alloc: alloc, BatchRows: 128}).Filter(Col("f").Lt(8)).GroupBy(key)
 			out, err := s.Aggregate(ctx, Sum(Col("x")), Count(Col("x")), Mean(Col("f")), Max(Col("x")), Min(Col("i")),
@@ -122,10 +109,7 @@ func testGroupBy(t *testing.T) {
 			}
 			out.Release()
 		}
-		if c, ok := be.(interface{ Close() error }); ok {
-			c.Close()
-		}
-	}
+	})
 	// Errors: a float key, row expressions, too many groups.
 	if _, err := tbl.Scan(Options{}).GroupBy("x").Aggregate(ctx, Sum(Col("i"))); err == nil || !strings.Contains(err.Error(), `GroupBy: key column "x" is float64, want int32, int64, utf8 or a dictionary of utf8`) {
 		t.Errorf("float key got:%v", err)
@@ -133,10 +117,7 @@ func testGroupBy(t *testing.T) {
 	if _, err := tbl.Scan(Options{}).GroupBy("i").Collect(ctx, Col("x")); err == nil {
 		t.Errorf("grouped row expression got:nil want an error")
 	}
-	big, _ := genRecord(t, alloc, 3000, 5)
-	defer big.Release()
-	bt, _ := FromRecord(big)
-	defer bt.Release()
+	bt, _ := genTable(t, alloc, 3000, 5)
 	if _, err := bt.Scan(Options{}).GroupBy("k").Aggregate(ctx, Count(Col("k"))); err != nil {
 		t.Errorf("1000 keys got:%v", err)
 	}

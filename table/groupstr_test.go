@@ -26,7 +26,7 @@ import (
 // null entry), "s" (utf8) and "l" (large_utf8); keys are null in one row
 // of 9 (and, with dictNull, where d's index points at its null entry,
 // which Parquet writers refuse). It returns the keys (nil: null) and
-// values row by row.
+// values row by row. The batches are released when t ends.
 func strBatches(t *testing.T, alloc memory.Allocator, sizes []int, seed uint64, dictNull bool) ([]arrow.Record, []*string, []float64) {
 	t.Helper()
 	names := []string{"AAPL", "MSFT", "GOOG", "", "IBM", "ORCL", "a much longer key than the others", "Zeta", "zeta"}
@@ -100,26 +100,34 @@ func strBatches(t *testing.T, alloc memory.Allocator, sizes []int, seed uint64, 
 		lb.Release()
 		xb.Release()
 	}
-	return recs, keys, xs
-}
-
-func TestGroupByStrings(t *testing.T) {
-	defer func(b int) { BroadcastGroups = b }(BroadcastGroups)
-	for _, b := range []int{0, 1 << 20} {
-		BroadcastGroups = b // every group by the host, or by the kernels
-		t.Run(map[bool]string{true: "host", false: "kernels"}[b == 0], testGroupByStrings)
-	}
-}
-
-func testGroupByStrings(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
-	recs, keys, xs := strBatches(t, alloc, []int{50, 1, 120, 77}, 9, true)
-	defer func() {
+	t.Cleanup(func() {
 		for _, r := range recs {
 			r.Release()
 		}
-	}()
+	})
+	return recs, keys, xs
+}
+
+// strTable returns the rows of strBatches as a Table, released (with
+// the batches) when t ends.
+func strTable(t *testing.T, alloc memory.Allocator, sizes []int, seed uint64, dictNull bool) (*Table, []*string, []float64) {
+	t.Helper()
+	recs, keys, xs := strBatches(t, alloc, sizes, seed, dictNull)
+	tbl, err := FromRecords(recs[0].Schema(), recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tbl.Release)
+	return tbl, keys, xs
+}
+
+func TestGroupByStrings(t *testing.T) {
+	onGroupPaths(t, testGroupByStrings)
+}
+
+func testGroupByStrings(t *testing.T) {
+	alloc := checkedAlloc(t)
+	recs, keys, xs := strBatches(t, alloc, []int{50, 1, 120, 77}, 9, true)
 	// The naive groups: key (null as a nil pointer) -> rows.
 	type agg struct {
 		n   int
@@ -152,11 +160,7 @@ func testGroupByStrings(t *testing.T) {
 	order = append(order, nullKey)
 
 	ctx := context.Background()
-	for _, dev := range []string{"cpu", "ref"} {
-		be, err := exec.Open(dev)
-		if err != nil {
-			t.Fatal(err)
-		}
+	onHostBackends(t, func(dev string, be exec.Backend) {
 		for _, key := range []string{"d", "s", "l"} {
 			rr, err := arrowarray.NewRecordReader(recs[0].Schema(), recs)
 			if err != nil {
@@ -190,26 +194,12 @@ func testGroupByStrings(t *testing.T) {
 			}
 			out.Release()
 		}
-		if c, ok := be.(interface{ Close() error }); ok {
-			c.Close()
-		}
-	}
+	})
 }
 
 func TestGroupByStringsFilterAndErrors(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
-	recs, keys, xs := strBatches(t, alloc, []int{40, 60}, 4, true)
-	defer func() {
-		for _, r := range recs {
-			r.Release()
-		}
-	}()
-	tbl, err := FromRecords(recs[0].Schema(), recs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tbl.Release()
+	alloc := checkedAlloc(t)
+	tbl, keys, xs := strTable(t, alloc, []int{40, 60}, 4, true)
 	ctx := context.Background()
 	// A filter that keeps only positive x: groups without a kept row go.
 	out, err := tbl.Scan(Options{Alloc: alloc, BatchRows: 16}).Filter(Col("x").Gt(0)).GroupBy("d").Aggregate(ctx, Sum(Col("x")))
@@ -263,14 +253,8 @@ func TestGroupByStringsFilterAndErrors(t *testing.T) {
 // columns (row groups with dictionaries of their own) and checks that
 // they give the groups of the records written.
 func TestGroupByStringsParquet(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t)
 	recs, keys, xs := strBatches(t, alloc, []int{300, 200, 500}, 17, false)
-	defer func() {
-		for _, r := range recs {
-			r.Release()
-		}
-	}()
 	path := t.TempDir() + "/keys.parquet"
 	writeParquet(t, path, 256, recs...)
 	sums := map[string]float64{}
@@ -305,19 +289,8 @@ func TestGroupByStringsParquet(t *testing.T) {
 // than the kernels reduce per group, need no kernel at all (the plan of
 // a batch has no outputs); they are the rows per key.
 func TestGroupByCountOnly(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
-	recs, keys, _ := strBatches(t, alloc, []int{30, 70}, 5, false)
-	defer func() {
-		for _, r := range recs {
-			r.Release()
-		}
-	}()
-	tbl, err := FromRecords(recs[0].Schema(), recs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tbl.Release()
+	alloc := checkedAlloc(t)
+	tbl, keys, _ := strTable(t, alloc, []int{30, 70}, 5, false)
 	want := map[string]float64{}
 	for _, k := range keys {
 		if k != nil {

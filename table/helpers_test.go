@@ -16,8 +16,68 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/fuseflow/fuseflow/exec"
 	_ "github.com/fuseflow/fuseflow/exec/all"
 )
+
+// checkedAlloc returns a checked allocator that must hold no bytes once
+// t and its cleanups are done.
+func checkedAlloc(t *testing.T) *memory.CheckedAllocator {
+	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	t.Cleanup(func() { alloc.AssertSize(t, 0) })
+	return alloc
+}
+
+// genTable returns genRecord's rows as a Table, released with the
+// record when t ends.
+func genTable(t testing.TB, alloc memory.Allocator, n int, seed uint64) (*Table, rows) {
+	t.Helper()
+	rec, g := genRecord(t, alloc, n, seed)
+	t.Cleanup(rec.Release)
+	tbl, err := FromRecord(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tbl.Release)
+	return tbl, g
+}
+
+// genParquet writes genRecord's rows to a Parquet file in t's temporary
+// directory in row groups of rowGroup rows and returns its path.
+func genParquet(t testing.TB, alloc memory.Allocator, n int, seed uint64, rowGroup int64) string {
+	t.Helper()
+	rec, _ := genRecord(t, alloc, n, seed)
+	defer rec.Release()
+	path := t.TempDir() + "/t.parquet"
+	writeParquet(t, path, rowGroup, rec)
+	return path
+}
+
+// onHostBackends calls f with the CPU executor and with the reference
+// evaluator, each closed after its call.
+func onHostBackends(t *testing.T, f func(dev string, be exec.Backend)) {
+	t.Helper()
+	for _, dev := range []string{"cpu", "ref"} {
+		be, err := exec.Open(dev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f(dev, be)
+		if c, ok := be.(interface{ Close() error }); ok {
+			c.Close()
+		}
+	}
+}
+
+// onGroupPaths runs test as two subtests: every group aggregated by the
+// host ("host"), then by the kernels ("kernels").
+func onGroupPaths(t *testing.T, test func(*testing.T)) {
+	defer func(b int) { BroadcastGroups = b }(BroadcastGroups)
+	for _, b := range []int{0, 1 << 20} {
+		BroadcastGroups = b
+		t.Run(map[bool]string{true: "host", false: "kernels"}[b == 0], test)
+	}
+}
 
 // testSchema has a column of every type the package computes in; "x" and
 // "k" have nulls.

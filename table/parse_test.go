@@ -4,8 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-
-	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 func TestParse(t *testing.T) {
@@ -50,12 +48,8 @@ func TestParse(t *testing.T) {
 }
 
 func TestParsedExpressionsEvaluate(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
-	rec, g := genRecord(t, alloc, 200, 11)
-	defer rec.Release()
-	tbl, _ := FromRecord(rec)
-	defer tbl.Release()
+	alloc := checkedAlloc(t)
+	tbl, g := genTable(t, alloc, 200, 11)
 	var exprs []*Expr
 	for _, src := range []string{"sum(where(x > 0, 1, 0))", "count(x)", "sum(fill_null(k, 0) * 2)", "max(i) - min(i)"} {
 		e, err := Parse(src)

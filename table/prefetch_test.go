@@ -89,12 +89,8 @@ func (b *stagedBackend) Eval(ctx context.Context, req *exec.Request) ([]*exec.Te
 }
 
 func TestReadAheadOverlaps(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
-	rec, _ := genRecord(t, alloc, 1000, 21)
-	defer rec.Release()
-	path := t.TempDir() + "/t.parquet"
-	writeParquet(t, path, 300, rec)
+	alloc := checkedAlloc(t)
+	path := genParquet(t, alloc, 1000, 21, 300)
 	exprs := []*Expr{Sum(Col("x").Mul(Col("f"))), Count(Col("x")), Max(Col("i"))}
 	cpu, err := exec.Open("cpu")
 	if err != nil {
@@ -135,12 +131,8 @@ func TestReadAheadOverlaps(t *testing.T) {
 }
 
 func TestReadAheadErrors(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
-	rec, _ := genRecord(t, alloc, 1000, 22)
-	defer rec.Release()
-	path := t.TempDir() + "/t.parquet"
-	writeParquet(t, path, 300, rec)
+	alloc := checkedAlloc(t)
+	path := genParquet(t, alloc, 1000, 22, 300)
 	// An upload of the third batch fails: the scan returns its error and
 	// releases every batch read ahead.
 	be := newStaged(t, alloc, 0)

@@ -532,7 +532,7 @@ func (r *runner) rows(p *program, hosts []*exec.Tensor) (arrow.Record, error) {
 	var keep []uint8
 	kept := 0
 	if p.mask >= 0 {
-		keep = gatherBytes(hosts[p.mask])
+		keep = elems[uint8](hosts[p.mask])
 		for _, k := range keep {
 			kept += int(k)
 		}

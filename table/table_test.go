@@ -71,15 +71,8 @@ func and2(a, b []bool) []bool {
 }
 
 func TestAggregatesSkipNulls(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
-	rec, g := genRecord(t, alloc, 1000, 1)
-	defer rec.Release()
-	tbl, err := FromRecord(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tbl.Release()
+	alloc := checkedAlloc(t)
+	tbl, g := genTable(t, alloc, 1000, 1)
 	xf := make([]float64, len(g.x))
 	for i := range xf {
 		xf[i] = g.x[i] * float64(g.f[i])
@@ -110,11 +103,7 @@ func TestAggregatesSkipNulls(t *testing.T) {
 	for i, c := range cases {
 		exprs[i] = c.e
 	}
-	for _, dev := range []string{"cpu", "ref"} {
-		be, err := exec.Open(dev)
-		if err != nil {
-			t.Fatal(err)
-		}
+	onHostBackends(t, func(dev string, be exec.Backend) {
 		for _, batch := range []int{1000, 128, 7} {
 			s := tbl.Scan(Options{Backend: be, Alloc: alloc, BatchRows: batch})
 			out, err := s.Aggregate(context.Background(), exprs...)
@@ -137,19 +126,12 @@ func TestAggregatesSkipNulls(t *testing.T) {
 			}
 			out.Release()
 		}
-		if c, ok := be.(interface{ Close() error }); ok {
-			c.Close()
-		}
-	}
+	})
 }
 
 func TestAggregateArithmeticAndNullResults(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
-	rec, g := genRecord(t, alloc, 300, 2)
-	defer rec.Release()
-	tbl, _ := FromRecord(rec)
-	defer tbl.Release()
+	alloc := checkedAlloc(t)
+	tbl, g := genTable(t, alloc, 300, 2)
 	s := tbl.Scan(Options{Alloc: alloc, BatchRows: 64})
 	// Weighted mean, and aggregates of a filter that keeps nothing.
 	out, err := s.Aggregate(context.Background(), Sum(Col("x").Mul(Col("f"))).Div(Sum(Col("f"))).As("wmean"))
@@ -184,12 +166,8 @@ func TestAggregateArithmeticAndNullResults(t *testing.T) {
 }
 
 func TestRowExpressionsPropagateNulls(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
-	rec, g := genRecord(t, alloc, 500, 3)
-	defer rec.Release()
-	tbl, _ := FromRecord(rec)
-	defer tbl.Release()
+	alloc := checkedAlloc(t)
+	tbl, g := genTable(t, alloc, 500, 3)
 	s := tbl.Scan(Options{Alloc: alloc, BatchRows: 100}).Filter(Col("i").Ge(0))
 	res, err := s.Collect(context.Background(),
 		Col("x").Mul(Col("k")).Add(1).As("xk1"),
