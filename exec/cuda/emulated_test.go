@@ -77,6 +77,28 @@ func TestEmulatedDifferential(t *testing.T) {
 	}
 }
 
+// specialInput returns an input "x" of d and shape and a host tensor
+// for it filled by fillSpecial (the caller releases it).
+func specialInput(t testing.TB, alloc memory.Allocator, d graph.DType, shape graph.Shape, r *rand.Rand, nan int) (*graph.Node, *exec.Tensor) {
+	t.Helper()
+	hx, err := exec.NewTensor(alloc, d, shape)
+	require.NoError(t, err)
+	fillSpecial(hx, r, nan)
+	return graph.Input(d, shape, "x"), hx
+}
+
+// requireCompiled fails t unless the emulator compiled a kernel of each
+// of kinds since it returned before (emu.compiled()).
+func requireCompiled(t testing.TB, before map[string]int, kinds ...string) {
+	t.Helper()
+	after := emu.compiled()
+	for _, s := range kinds {
+		if after[s] <= before[s] {
+			t.Errorf("no %s kernel was generated (compiled: %v)", s, after)
+		}
+	}
+}
+
 // fillSpecial fills host tensor x from r with few distinct values, so
 // that reductions meet ties, and for floats with NaN (one element in
 // nan, when nan > 0) and infinities now and then.
@@ -136,11 +158,8 @@ func TestEmulatedReductions(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 5))
 	for si, sh := range shapes {
 		for di, d := range graph.DTypes() {
-			x := graph.Input(d, sh.shape, "x")
-			hx, err := exec.NewTensor(alloc, d, sh.shape)
-			require.NoError(t, err)
 			// Ties only, or with NaN and infinities too.
-			fillSpecial(hx, r, []int{0, 200}[(si+di)%2])
+			x, hx := specialInput(t, alloc, d, sh.shape, r, []int{0, 200}[(si+di)%2])
 			for _, op := range ops {
 				axes := sh.axes
 				if (op == graph.OpArgMax || op == graph.OpArgMin) && len(axes) > 1 {
@@ -157,12 +176,7 @@ func TestEmulatedReductions(t *testing.T) {
 			hx.Release()
 		}
 	}
-	after := emu.compiled()
-	for _, s := range []string{"reduce warp-per-row", "reduce block-per-row", "reduce column", "reduce column split", "reduce two-pass"} {
-		if after[s] <= before[s] {
-			t.Errorf("no %s kernel was generated", s)
-		}
-	}
+	requireCompiled(t, before, "reduce warp-per-row", "reduce block-per-row", "reduce column", "reduce column split", "reduce two-pass")
 }
 
 // TestEmulatedComposites runs graphs that fuse several reductions into
