@@ -160,6 +160,29 @@ func hostTensors(ctx context.Context, be exec.Backend, res []*exec.Tensor, alloc
 	return hosts, done, nil
 }
 
+// packBits returns a bitmap from alloc of the rows of b (bytes 0 or 1)
+// that keep keeps (keep nil: all), rows of them, and how many of those
+// are 0. The caller releases the bitmap.
+func packBits(b, keep []uint8, rows int, alloc memory.Allocator) (*memory.Buffer, int) {
+	buf := memory.NewResizableBuffer(alloc)
+	buf.Resize(int(bitutil.BytesForBits(int64(rows))))
+	bits := buf.Bytes()
+	clear(bits)
+	j, zeros := 0, 0
+	for i, v := range b {
+		if keep != nil && keep[i] == 0 {
+			continue
+		}
+		if v != 0 {
+			bitutil.SetBit(bits, j)
+		} else {
+			zeros++
+		}
+		j++
+	}
+	return buf, zeros
+}
+
 // toArrow returns the 1-d host tensor v with validity ok (nil: all
 // valid) as an Arrow array, keeping only the rows where keep is 1 (keep
 // nil: all). A contiguous numeric result with every row kept shares v's
@@ -172,29 +195,10 @@ func toArrow(v, ok *exec.Tensor, keep []uint8, kept int, alloc memory.Allocator)
 	if keep != nil {
 		rows = kept
 	}
-	var okb []uint8
-	if ok != nil {
-		okb = elems[uint8](ok)
-	}
 	var nulls int
 	var bitmap *memory.Buffer
-	if okb != nil {
-		bitmap = memory.NewResizableBuffer(alloc)
-		bitmap.Resize(int(bitutil.BytesForBits(int64(rows))))
-		bits := bitmap.Bytes()
-		clear(bits)
-		j := 0
-		for i := range n {
-			if keep != nil && keep[i] == 0 {
-				continue
-			}
-			if okb[i] != 0 {
-				bitutil.SetBit(bits, j)
-			} else {
-				nulls++
-			}
-			j++
-		}
+	if ok != nil {
+		bitmap, nulls = packBits(elems[uint8](ok), keep, rows, alloc)
 		defer bitmap.Release()
 		if nulls == 0 {
 			bitmap = nil
@@ -203,21 +207,7 @@ func toArrow(v, ok *exec.Tensor, keep []uint8, kept int, alloc memory.Allocator)
 	var data *memory.Buffer
 	switch {
 	case d == graph.Bool:
-		vb := elems[uint8](v)
-		data = memory.NewResizableBuffer(alloc)
-		data.Resize(int(bitutil.BytesForBits(int64(rows))))
-		bits := data.Bytes()
-		clear(bits)
-		j := 0
-		for i := range n {
-			if keep != nil && keep[i] == 0 {
-				continue
-			}
-			if vb[i] != 0 {
-				bitutil.SetBit(bits, j)
-			}
-			j++
-		}
+		data, _ = packBits(elems[uint8](v), keep, rows, alloc)
 	case keep == nil && v.Contiguous():
 		sz := d.Size()
 		data = memory.SliceBuffer(v.Buf, v.Offset*sz, n*sz)
