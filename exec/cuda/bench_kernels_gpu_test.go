@@ -14,6 +14,7 @@ import (
 	"github.com/fuseflow/fuseflow/exec"
 	kt "github.com/fuseflow/fuseflow/exec/cuda/internal/kerneltest"
 	"github.com/fuseflow/fuseflow/graph"
+	ct "github.com/fuseflow/fuseflow/internal/calltest"
 	"github.com/fuseflow/fuseflow/kernel"
 )
 
@@ -65,7 +66,7 @@ func BenchmarkGPUExplicitSaxpy(b *testing.B) {
 		x, y := deviceF32(b, dev, benchSaxpy), deviceF32(b, dev, benchSaxpy)
 		b.SetBytes(12 * benchSaxpy)
 		sms := be.Device().SMs
-		benchKernel(b, kt.SaxpyKernel, kernel.Config{Grid: kernel.D1(16 * sms), Block: kernel.D1(256), Device: dev}, float32(2), x, y)
+		benchKernel(b, ct.SaxpyKernel, kernel.Config{Grid: kernel.D1(16 * sms), Block: kernel.D1(256), Device: dev}, float32(2), x, y)
 	})
 	b.Run("lazy", func(b *testing.B) {
 		x := graph.Input(graph.Float32, graph.Shape{benchSaxpy}, "x")
@@ -105,5 +106,5 @@ func BenchmarkGPUExplicitLaunch(b *testing.B) {
 	dev := be.KernelDevice()
 	x, y := deviceF32(b, dev, benchKLaunchN), deviceF32(b, dev, benchKLaunchN)
 	b.ReportAllocs()
-	benchKernel(b, kt.SaxpyKernel, kernel.Config{Grid: kernel.D1(benchKLaunchN / 256), Block: kernel.D1(256), Device: dev}, float32(2), x, y)
+	benchKernel(b, ct.SaxpyKernel, kernel.Config{Grid: kernel.D1(benchKLaunchN / 256), Block: kernel.D1(256), Device: dev}, float32(2), x, y)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/fuseflow/fuseflow/exec"
 	kt "github.com/fuseflow/fuseflow/exec/cuda/internal/kerneltest"
 	"github.com/fuseflow/fuseflow/graph"
+	ct "github.com/fuseflow/fuseflow/internal/calltest"
 	"github.com/fuseflow/fuseflow/kernel"
 )
 
@@ -81,7 +82,7 @@ func runCalls(t *testing.T, b *Backend) {
 			wx[i], wy[i] = -x[i], y[i]*2
 		}
 		cfg.Device = kernel.CPU()
-		require.NoError(t, kt.SaxpyKernel.Launch(cfg, float32(2.5), wx, wy))
+		require.NoError(t, ct.SaxpyKernel.Launch(cfg, float32(2.5), wx, wy))
 		wz := make([]float32, n)
 		for i := range wy {
 			wz[i] = wy[i] + 1
@@ -90,12 +91,12 @@ func runCalls(t *testing.T, b *Backend) {
 	}
 	args := []graph.CallArg{{Name: "a", Input: -1, Value: float32(2.5)}, {Name: "x", Input: 0}, {Name: "y", Input: 1, Written: true}}
 	t.Run("saxpy launch", func(t *testing.T) {
-		saxpy(t, &graph.CallAttr{Kernel: kt.SaxpyKernel, Args: args, Grid: [3]int{3, 1, 1}, Block: [3]int{64, 1, 1}}, kernel.Launch1D(3, 64))
+		saxpy(t, &graph.CallAttr{Kernel: ct.SaxpyKernel, Args: args, Grid: [3]int{3, 1, 1}, Block: [3]int{64, 1, 1}}, kernel.Launch1D(3, 64))
 	})
 	t.Run("saxpy forall", func(t *testing.T) {
 		// The block size is the device's (from the occupancy); saxpy's
 		// result does not depend on it.
-		saxpy(t, &graph.CallAttr{Kernel: kt.SaxpyKernel, Args: args, ForAll: true, Tasks: n}, kernel.Launch1D(4, 256))
+		saxpy(t, &graph.CallAttr{Kernel: ct.SaxpyKernel, Args: args, ForAll: true, Tasks: n}, kernel.Launch1D(4, 256))
 	})
 	t.Run("volume", func(t *testing.T) {
 		out := graph.BroadcastTo(constOf(graph.Int32, -1), graph.Shape{3, 4, 5})
@@ -162,14 +163,14 @@ func TestEmulatedCallFailure(t *testing.T) {
 	var le *kernel.LaunchError
 	require.ErrorAs(t, err, &le)
 	require.Equal(t, "Gather", le.Kernel)
-	require.True(t, strings.HasPrefix(le.Pos, "kernels.go:146"), "got:%s want:kernels.go:146", le.Pos)
+	require.True(t, strings.HasPrefix(le.Pos, gatherLine), "got:%s want:%s", le.Pos, gatherLine)
 }
 
 // TestCallWithoutPTX: a kernel without PTX cannot be a call on the GPU,
 // and the error says to run go generate.
 func TestCallWithoutPTX(t *testing.T) {
 	_, b := fakeBackend(t, Options{})
-	s := kt.SaxpyKernel.Spec()
+	s := ct.SaxpyKernel.Spec()
 	s.PTX = ""
 	k := kernel.New(s)
 	yi := graph.Input(graph.Float32, graph.Shape{4}, "y")

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	kt "github.com/fuseflow/fuseflow/exec/cuda/internal/kerneltest"
+	ct "github.com/fuseflow/fuseflow/internal/calltest"
 	"github.com/fuseflow/fuseflow/kernel"
 )
 
@@ -42,7 +43,7 @@ func explicitCases() []explicitCase {
 			return []any{true, -5, int32(-7), int64(1) << 40, uint32(4e9), uint64(1)<<63 + 5, float32(1.5), 2.25,
 				make([]float64, 7), make([]uint64, 2)}
 		}},
-		{"saxpy", kt.SaxpyKernel, kernel.Launch1D(3, 64), func(r *rand.Rand) []any {
+		{"saxpy", ct.SaxpyKernel, kernel.Launch1D(3, 64), func(r *rand.Rand) []any {
 			return []any{float32(2.5), f32s(r, 1000), f32s(r, 1000)}
 		}},
 		{"volume", kt.VolumeKernel, kernel.Config{Grid: kernel.D3(2, 2, 2), Block: kernel.D3(4, 2, 2)}, func(*rand.Rand) []any {
@@ -193,7 +194,7 @@ func fileExplicit(t *testing.T) {
 	if emu == nil || gpuOrdinal >= 0 {
 		return
 	}
-	for _, k := range []*kernel.Kernel{kt.ScalarsKernel, kt.SaxpyKernel, kt.VolumeKernel, kt.BlockSumKernel,
+	for _, k := range []*kernel.Kernel{kt.ScalarsKernel, ct.SaxpyKernel, kt.VolumeKernel, kt.BlockSumKernel,
 		kt.ReverseKernel, kt.HistogramKernel, kt.WeighKernel, kt.GatherKernel, kt.TiledMatMulKernel} {
 		require.NoError(t, emu.emuExplicit(k))
 	}
@@ -229,6 +230,10 @@ func TestGPUExplicitKernels(t *testing.T) {
 	runExplicitCases(t, b.KernelDevice())
 }
 
+// gatherLine is the line of kerneltest's kernels.go where Gather reads
+// x[idx[i]].
+const gatherLine = "kernels.go:137"
+
 // explicitFailure launches Gather with an index out of range on b's
 // kernel device and checks the error: a LaunchError at the kernel's line,
 // and the backend unusable after it.
@@ -240,13 +245,13 @@ func explicitFailure(t *testing.T, b *Backend) {
 	var le *kernel.LaunchError
 	require.ErrorAs(t, err, &le)
 	require.Equal(t, "Gather", le.Kernel)
-	require.True(t, strings.HasPrefix(le.Pos, "kernels.go:146"), "got:%s want:kernels.go:146", le.Pos)
+	require.True(t, strings.HasPrefix(le.Pos, gatherLine), "got:%s want:%s", le.Pos, gatherLine)
 	require.Contains(t, le.Msg, "index out of range")
 
 	// The CPU device fails at the same line.
 	err = kt.GatherKernel.Launch(kernel.Config{Grid: kernel.D1(1), Block: kernel.D1(32), Device: kernel.CPU()}, x, idx, out)
 	require.ErrorAs(t, err, &le)
-	require.Equal(t, "kernels.go:146", le.Pos)
+	require.Equal(t, gatherLine, le.Pos)
 
 	// A trap ends the device context: later calls say so.
 	_, err = b.KernelDevice().Alloc(kernel.Float32, 4)
@@ -283,8 +288,8 @@ func TestExplicitArguments(t *testing.T) {
 	defer func() { hostSliceNotice = old }()
 	cfg := kernel.Config{Grid: kernel.D1(1), Block: kernel.D1(32), Device: dev}
 	x, y := []float32{1, 2, 3}, []float32{1, 1, 1}
-	require.NoError(t, kt.SaxpyKernel.Launch(cfg, float32(2), x, y))
-	require.NoError(t, kt.SaxpyKernel.Launch(cfg, float32(2), x, y))
+	require.NoError(t, ct.SaxpyKernel.Launch(cfg, float32(2), x, y))
+	require.NoError(t, ct.SaxpyKernel.Launch(cfg, float32(2), x, y))
 	require.Equal(t, []float32{5, 9, 13}, y)
 	require.Len(t, notices, 1, "one notice per kernel")
 	require.Contains(t, notices[0], "kernel Saxpy: host slice x")
@@ -292,18 +297,18 @@ func TestExplicitArguments(t *testing.T) {
 	// A device array of another device, of the wrong type, freed.
 	cpuArr, err := kernel.ToDevice(kernel.CPU(), x)
 	require.NoError(t, err)
-	err = kt.SaxpyKernel.Launch(cfg, float32(2), cpuArr, y)
+	err = ct.SaxpyKernel.Launch(cfg, float32(2), cpuArr, y)
 	require.ErrorContains(t, err, "parameter x []float32")
 	require.ErrorContains(t, err, "is on cpu")
 	arr, err := kernel.ToDevice(dev, []float64{1})
 	require.NoError(t, err)
-	err = kt.SaxpyKernel.Launch(cfg, float32(2), x, arr)
+	err = ct.SaxpyKernel.Launch(cfg, float32(2), x, arr)
 	require.ErrorContains(t, err, "device array of float64")
 	require.NoError(t, arr.Free())
 	require.Error(t, arr.Free())
 
 	// Geometry: ForAll picks a block size from the occupancy.
-	fa, err := kt.SaxpyKernel.ForAllConfig(dev, 5000)
+	fa, err := ct.SaxpyKernel.ForAllConfig(dev, 5000)
 	require.NoError(t, err)
 	require.Zero(t, fa.Block.X%32, "block %v", fa.Block)
 	require.GreaterOrEqual(t, fa.Grid.X*fa.Block.X, 5000)

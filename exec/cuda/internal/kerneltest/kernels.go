@@ -2,10 +2,10 @@
 // tests launch through Backend.KernelDevice, on the emulated device (the
 // PTX simulator behind the fake driver) and on a GPU, against the same
 // kernels run natively on the CPU device: one of each thing a launch
-// packs or moves (scalars of every parameter type, host slices and
-// device arrays, a 3-D geometry, static and dynamic shared memory with
+// packs or moves (scalars of every parameter type, a 3-D geometry, static and dynamic shared memory with
 // barriers, atomics, warp shuffles, constant memory, and a failing
-// bounds check).
+// bounds check). Host slices and device arrays are launched through
+// package calltest's Saxpy, which the tests of lazy calls share.
 package kerneltest
 
 import "github.com/fuseflow/fuseflow/kernel"
@@ -31,15 +31,6 @@ func Scalars(t kernel.Thread, b bool, i int, i32 int32, i64 int64, u32 uint32, u
 	out[6] = f64
 	bits[0] = u64
 	bits[1] = uint64(i)
-}
-
-// Saxpy computes y = a*x + y in a grid-stride loop.
-//
-//fuseflow:kernel
-func Saxpy(t kernel.Thread, a float32, x, y []float32) {
-	for i := t.Grid1(); i < len(y); i += t.GridSize1() {
-		y[i] = a*x[i] + y[i]
-	}
 }
 
 // Volume writes the linear index of every thread of a 3-D grid into

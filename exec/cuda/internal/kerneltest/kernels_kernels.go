@@ -61,39 +61,7 @@ var ScalarsKernel = kernel.New(kernel.Spec{
 //go:embed kernels_Scalars.ptx
 var scalarsPTX string
 
-// SaxpyKernel launches the kernel Saxpy (kernels.go:39): on the CPU device it runs the Go
-// function, on a GPU the PTX in saxpyPTX. Launch it with
-// SaxpyKernel.Launch(cfg, a, x, y).
-var SaxpyKernel = kernel.New(kernel.Spec{
-	Name:  "Saxpy",
-	Entry: "Saxpy",
-	Func:  Saxpy,
-	Params: []kernel.Param{
-		{Name: "a", Type: kernel.Float32},
-		{Name: "x", Type: kernel.Float32, Slice: true},
-		{Name: "y", Type: kernel.Float32, Slice: true, Written: true},
-	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].(float32)
-		a1 := args[1].([]float32)
-		a2 := args[2].([]float32)
-		return func(t kernel.Thread) { Saxpy(t, a0, a1, a2) }
-	},
-	PTX:        saxpyPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
-	Checks: []string{
-		"kernels.go:41:13: index out of range",
-		"kernels.go:41:20: index out of range",
-	},
-})
-
-// saxpyPTX is the PTX of Saxpy.
-//
-//go:embed kernels_Saxpy.ptx
-var saxpyPTX string
-
-// VolumeKernel launches the kernel Volume (kernels.go:49): on the CPU device it runs the Go
+// VolumeKernel launches the kernel Volume (kernels.go:40): on the CPU device it runs the Go
 // function, on a GPU the PTX in volumePTX. Launch it with
 // VolumeKernel.Launch(cfg, out, nx, ny, nz).
 var VolumeKernel = kernel.New(kernel.Spec{
@@ -117,7 +85,7 @@ var VolumeKernel = kernel.New(kernel.Spec{
 	Target:     "sm_80",
 	PTXVersion: "7.8",
 	Checks: []string{
-		"kernels.go:52:6: index out of range",
+		"kernels.go:43:6: index out of range",
 	},
 })
 
@@ -126,7 +94,7 @@ var VolumeKernel = kernel.New(kernel.Spec{
 //go:embed kernels_Volume.ptx
 var volumePTX string
 
-// BlockSumKernel launches the kernel BlockSum (kernels.go:64): on the CPU device it runs the Go
+// BlockSumKernel launches the kernel BlockSum (kernels.go:55): on the CPU device it runs the Go
 // function, on a GPU the PTX in blockSumPTX. Launch it with
 // BlockSumKernel.Launch(cfg, x, sums).
 var BlockSumKernel = kernel.New(kernel.Spec{
@@ -148,10 +116,10 @@ var BlockSumKernel = kernel.New(kernel.Spec{
 	Target:      "sm_80",
 	PTXVersion:  "7.8",
 	Checks: []string{
-		"kernels.go:70:8: index out of range",
-		"kernels.go:72:3: index out of range",
-		"kernels.go:86:8: index out of range",
-		"kernels.go:76:15: index out of range",
+		"kernels.go:61:8: index out of range",
+		"kernels.go:63:3: index out of range",
+		"kernels.go:77:8: index out of range",
+		"kernels.go:67:15: index out of range",
 	},
 })
 
@@ -160,7 +128,7 @@ var BlockSumKernel = kernel.New(kernel.Spec{
 //go:embed kernels_BlockSum.ptx
 var blockSumPTX string
 
-// ReverseKernel launches the kernel Reverse (kernels.go:95): on the CPU device it runs the Go
+// ReverseKernel launches the kernel Reverse (kernels.go:86): on the CPU device it runs the Go
 // function, on a GPU the PTX in reversePTX. Launch it with
 // ReverseKernel.Launch(cfg, x).
 var ReverseKernel = kernel.New(kernel.Spec{
@@ -179,10 +147,10 @@ var ReverseKernel = kernel.New(kernel.Spec{
 	Target:     "sm_80",
 	PTXVersion: "7.8",
 	Checks: []string{
-		"kernels.go:100:13: index out of range",
-		"kernels.go:100:4: index out of range",
-		"kernels.go:105:11: index out of range",
-		"kernels.go:105:4: index out of range",
+		"kernels.go:91:13: index out of range",
+		"kernels.go:91:4: index out of range",
+		"kernels.go:96:11: index out of range",
+		"kernels.go:96:4: index out of range",
 	},
 })
 
@@ -191,7 +159,7 @@ var ReverseKernel = kernel.New(kernel.Spec{
 //go:embed kernels_Reverse.ptx
 var reversePTX string
 
-// HistogramKernel launches the kernel Histogram (kernels.go:113): on the CPU device it runs the Go
+// HistogramKernel launches the kernel Histogram (kernels.go:104): on the CPU device it runs the Go
 // function, on a GPU the PTX in histogramPTX. Launch it with
 // HistogramKernel.Launch(cfg, x, bins).
 var HistogramKernel = kernel.New(kernel.Spec{
@@ -211,8 +179,8 @@ var HistogramKernel = kernel.New(kernel.Spec{
 	Target:     "sm_80",
 	PTXVersion: "7.8",
 	Checks: []string{
-		"kernels.go:115:13: index out of range",
-		"kernels.go:122:19: index out of range",
+		"kernels.go:106:13: index out of range",
+		"kernels.go:113:19: index out of range",
 	},
 })
 
@@ -221,7 +189,7 @@ var HistogramKernel = kernel.New(kernel.Spec{
 //go:embed kernels_Histogram.ptx
 var histogramPTX string
 
-// WeighKernel launches the kernel Weigh (kernels.go:132): on the CPU device it runs the Go
+// WeighKernel launches the kernel Weigh (kernels.go:123): on the CPU device it runs the Go
 // function, on a GPU the PTX in weighPTX. Launch it with
 // WeighKernel.Launch(cfg, x).
 var WeighKernel = kernel.New(kernel.Spec{
@@ -239,8 +207,8 @@ var WeighKernel = kernel.New(kernel.Spec{
 	Target:     "sm_80",
 	PTXVersion: "7.8",
 	Checks: []string{
-		"kernels.go:135:18: index out of range",
-		"kernels.go:135:4: index out of range",
+		"kernels.go:126:18: index out of range",
+		"kernels.go:126:4: index out of range",
 	},
 })
 
@@ -249,7 +217,7 @@ var WeighKernel = kernel.New(kernel.Spec{
 //go:embed kernels_Weigh.ptx
 var weighPTX string
 
-// GatherKernel launches the kernel Gather (kernels.go:143): on the CPU device it runs the Go
+// GatherKernel launches the kernel Gather (kernels.go:134): on the CPU device it runs the Go
 // function, on a GPU the PTX in gatherPTX. Launch it with
 // GatherKernel.Launch(cfg, x, idx, out).
 var GatherKernel = kernel.New(kernel.Spec{
@@ -271,9 +239,9 @@ var GatherKernel = kernel.New(kernel.Spec{
 	Target:     "sm_80",
 	PTXVersion: "7.8",
 	Checks: []string{
-		"kernels.go:146:17: index out of range",
-		"kernels.go:146:13: index out of range",
-		"kernels.go:146:6: index out of range",
+		"kernels.go:137:17: index out of range",
+		"kernels.go:137:13: index out of range",
+		"kernels.go:137:6: index out of range",
 	},
 })
 
@@ -282,7 +250,7 @@ var GatherKernel = kernel.New(kernel.Spec{
 //go:embed kernels_Gather.ptx
 var gatherPTX string
 
-// TiledMatMulKernel launches the kernel TiledMatMul (kernels.go:159): on the CPU device it runs the Go
+// TiledMatMulKernel launches the kernel TiledMatMul (kernels.go:150): on the CPU device it runs the Go
 // function, on a GPU the PTX in tiledMatMulPTX. Launch it with
 // TiledMatMulKernel.Launch(cfg, a, b, c, n).
 var TiledMatMulKernel = kernel.New(kernel.Spec{
@@ -308,15 +276,15 @@ var TiledMatMulKernel = kernel.New(kernel.Spec{
 	Target:      "sm_80",
 	PTXVersion:  "7.8",
 	Checks: []string{
-		"kernels.go:182:4: index out of range",
-		"kernels.go:167:5: index out of range",
-		"kernels.go:169:22: index out of range",
-		"kernels.go:169:6: index out of range",
-		"kernels.go:171:5: index out of range",
-		"kernels.go:173:22: index out of range",
-		"kernels.go:173:6: index out of range",
-		"kernels.go:177:13: index out of range",
-		"kernels.go:177:29: index out of range",
+		"kernels.go:173:4: index out of range",
+		"kernels.go:158:5: index out of range",
+		"kernels.go:160:22: index out of range",
+		"kernels.go:160:6: index out of range",
+		"kernels.go:162:5: index out of range",
+		"kernels.go:164:22: index out of range",
+		"kernels.go:164:6: index out of range",
+		"kernels.go:168:13: index out of range",
+		"kernels.go:168:29: index out of range",
 	},
 })
 
