@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/goexpr"
 )
 
 // parseUnary maps function names of one argument to elementwise ops.
@@ -106,20 +107,10 @@ func hasColumn(e *Expr) bool {
 
 // noComments reports a Go comment in src.
 func noComments(src string) error {
-	fset := token.NewFileSet()
-	f := fset.AddFile("", fset.Base(), len(src))
-	var s scanner.Scanner
-	s.Init(f, []byte(src), nil, scanner.ScanComments)
-	for {
-		pos, tok, _ := s.Scan()
-		switch tok {
-		case token.EOF:
-			return nil
-		case token.COMMENT:
-			p := fset.Position(pos)
-			return fmt.Errorf("%d:%d: a Go comment would hide the rest of the expression; expressions take none", p.Line, p.Column)
-		}
+	if p, _, ok := goexpr.FirstComment(src); ok {
+		return fmt.Errorf("%d:%d: a Go comment would hide the rest of the expression; expressions take none", p.Line, p.Column)
 	}
+	return nil
 }
 
 type exprParser struct {

@@ -11,11 +11,11 @@ import (
 	"fmt"
 	"go/ast"
 	"go/constant"
-	"go/scanner"
 	"go/token"
 	"math"
 
 	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/goexpr"
 )
 
 // konst is an exact constant. negZero records a float zero negated an odd
@@ -100,19 +100,10 @@ func (k *konst) weak() (graph.Weak, error) {
 // rejectComments returns an error when src holds a Go comment: the parser
 // would drop it silently, and 'a // b' would evaluate a alone.
 func rejectComments(src string) error {
-	fset := token.NewFileSet()
-	file := fset.AddFile("", fset.Base(), len(src))
-	var s scanner.Scanner
-	s.Init(file, []byte(src), nil, scanner.ScanComments)
-	for {
-		pos, tok, lit := s.Scan()
-		switch tok {
-		case token.EOF:
-			return nil
-		case token.COMMENT:
-			return fmt.Errorf("%q: %s at offset %d starts a Go comment, which would hide the rest of the expression; "+
-				"expressions take no comments (floor division is floordiv(a, b), modulo a %% b)",
-				src, lit[:2], file.Offset(pos))
-		}
+	if pos, lit, ok := goexpr.FirstComment(src); ok {
+		return fmt.Errorf("%q: %s at offset %d starts a Go comment, which would hide the rest of the expression; "+
+			"expressions take no comments (floor division is floordiv(a, b), modulo a %% b)",
+			src, lit[:2], pos.Offset)
 	}
+	return nil
 }
