@@ -2,7 +2,8 @@
 // (array.Call) run on every backend: a saxpy whose written slice starts
 // with its argument's values, a kernel with two written slices, one over
 // int32 and bool arrays, one that fails a bounds check, and kernels whose
-// parameters no lazy call accepts.
+// parameters no lazy call accepts. The CUDA executor's kernel tests
+// launch the saxpy too, with host slices and device arrays.
 package calltest
 
 import "github.com/fuseflow/fuseflow/kernel"

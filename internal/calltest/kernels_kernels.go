@@ -8,7 +8,7 @@ import (
 	"github.com/fuseflow/fuseflow/kernel"
 )
 
-// SaxpyKernel launches the kernel Saxpy (kernels.go:15): on the CPU device it runs the Go
+// SaxpyKernel launches the kernel Saxpy (kernels.go:16): on the CPU device it runs the Go
 // function, on a GPU the PTX in saxpyPTX. Launch it with
 // SaxpyKernel.Launch(cfg, a, x, y).
 var SaxpyKernel = kernel.New(kernel.Spec{
@@ -30,8 +30,8 @@ var SaxpyKernel = kernel.New(kernel.Spec{
 	Target:     "sm_80",
 	PTXVersion: "7.8",
 	Checks: []string{
-		"kernels.go:17:13: index out of range",
-		"kernels.go:17:20: index out of range",
+		"kernels.go:18:13: index out of range",
+		"kernels.go:18:20: index out of range",
 	},
 })
 
@@ -40,7 +40,7 @@ var SaxpyKernel = kernel.New(kernel.Spec{
 //go:embed kernels_Saxpy.ptx
 var saxpyPTX string
 
-// BoundsKernel launches the kernel Bounds (kernels.go:26): on the CPU device it runs the Go
+// BoundsKernel launches the kernel Bounds (kernels.go:27): on the CPU device it runs the Go
 // function, on a GPU the PTX in boundsPTX. Launch it with
 // BoundsKernel.Launch(cfg, x, lo, hi).
 var BoundsKernel = kernel.New(kernel.Spec{
@@ -62,9 +62,9 @@ var BoundsKernel = kernel.New(kernel.Spec{
 	Target:     "sm_80",
 	PTXVersion: "7.8",
 	Checks: []string{
-		"kernels.go:29:7: index out of range",
-		"kernels.go:29:15: index out of range",
-		"kernels.go:32:15: index out of range",
+		"kernels.go:30:7: index out of range",
+		"kernels.go:30:15: index out of range",
+		"kernels.go:33:15: index out of range",
 	},
 })
 
@@ -73,7 +73,7 @@ var BoundsKernel = kernel.New(kernel.Spec{
 //go:embed kernels_Bounds.ptx
 var boundsPTX string
 
-// AboveKernel launches the kernel Above (kernels.go:42): on the CPU device it runs the Go
+// AboveKernel launches the kernel Above (kernels.go:43): on the CPU device it runs the Go
 // function, on a GPU the PTX in abovePTX. Launch it with
 // AboveKernel.Launch(cfg, x, k, keep, count).
 var AboveKernel = kernel.New(kernel.Spec{
@@ -97,9 +97,9 @@ var AboveKernel = kernel.New(kernel.Spec{
 	Target:     "sm_80",
 	PTXVersion: "7.8",
 	Checks: []string{
-		"kernels.go:44:20: index out of range",
-		"kernels.go:45:7: index out of range",
-		"kernels.go:46:19: index out of range",
+		"kernels.go:45:20: index out of range",
+		"kernels.go:46:7: index out of range",
+		"kernels.go:47:19: index out of range",
 	},
 })
 
@@ -108,7 +108,7 @@ var AboveKernel = kernel.New(kernel.Spec{
 //go:embed kernels_Above.ptx
 var abovePTX string
 
-// ShiftKernel launches the kernel Shift (kernels.go:54): on the CPU device it runs the Go
+// ShiftKernel launches the kernel Shift (kernels.go:55): on the CPU device it runs the Go
 // function, on a GPU the PTX in shiftPTX. Launch it with
 // ShiftKernel.Launch(cfg, x, y).
 var ShiftKernel = kernel.New(kernel.Spec{
@@ -128,8 +128,8 @@ var ShiftKernel = kernel.New(kernel.Spec{
 	Target:     "sm_80",
 	PTXVersion: "7.8",
 	Checks: []string{
-		"kernels.go:57:11: index out of range",
-		"kernels.go:57:4: index out of range",
+		"kernels.go:58:11: index out of range",
+		"kernels.go:58:4: index out of range",
 	},
 })
 
@@ -138,7 +138,7 @@ var ShiftKernel = kernel.New(kernel.Spec{
 //go:embed kernels_Shift.ptx
 var shiftPTX string
 
-// FillKernel launches the kernel Fill (kernels.go:65): on the CPU device it runs the Go
+// FillKernel launches the kernel Fill (kernels.go:66): on the CPU device it runs the Go
 // function, on a GPU the PTX in fillPTX. Launch it with
 // FillKernel.Launch(cfg, v, out).
 var FillKernel = kernel.New(kernel.Spec{
@@ -158,7 +158,7 @@ var FillKernel = kernel.New(kernel.Spec{
 	Target:     "sm_80",
 	PTXVersion: "7.8",
 	Checks: []string{
-		"kernels.go:67:6: index out of range",
+		"kernels.go:68:6: index out of range",
 	},
 })
 
@@ -167,7 +167,7 @@ var FillKernel = kernel.New(kernel.Spec{
 //go:embed kernels_Fill.ptx
 var fillPTX string
 
-// PeekKernel launches the kernel Peek (kernels.go:74): on the CPU device it runs the Go
+// PeekKernel launches the kernel Peek (kernels.go:75): on the CPU device it runs the Go
 // function, on a GPU the PTX in peekPTX. Launch it with
 // PeekKernel.Launch(cfg, x).
 var PeekKernel = kernel.New(kernel.Spec{
@@ -185,7 +185,7 @@ var PeekKernel = kernel.New(kernel.Spec{
 	Target:     "sm_80",
 	PTXVersion: "7.8",
 	Checks: []string{
-		"kernels.go:76:8: index out of range",
+		"kernels.go:77:8: index out of range",
 	},
 })
 
