@@ -69,12 +69,10 @@ func Take(x, idx *Node, axis int) *Node {
 	if len(x.shape) == 0 {
 		return errNode(OpTake, in, "cannot take from a 0-d array")
 	}
-	ax, err := NormalizeAxis(axis, len(x.shape))
+	ax, s, err := takenShape(x.shape, idx.shape, axis)
 	if err != nil {
 		return errNode(OpTake, in, "%v", err)
 	}
-	s := make(Shape, 0, len(x.shape)+len(idx.shape)-1)
-	s = append(append(append(s, x.shape[:ax]...), idx.shape...), x.shape[ax+1:]...)
 	if err := CheckShape(s, x.dtype); err != nil {
 		return errNode(OpTake, in, "%v", err)
 	}
@@ -200,12 +198,10 @@ func Scatter(op Op, base, idx, upd *Node, axis int) *Node {
 	if op == OpScatterAdd && base.dtype == Bool {
 		return errNode(op, in, "unsupported dtype bool")
 	}
-	ax, err := NormalizeAxis(axis, len(base.shape))
+	ax, us, err := takenShape(base.shape, idx.shape, axis)
 	if err != nil {
 		return errNode(op, in, "%v", err)
 	}
-	us := make(Shape, 0, len(base.shape)+len(idx.shape)-1)
-	us = append(append(append(us, base.shape[:ax]...), idx.shape...), base.shape[ax+1:]...)
 	if !broadcastsInto(upd.shape, us) {
 		return errNode(op, in, "updates of shape %v do not broadcast to %v", upd.shape, us)
 	}
@@ -245,4 +241,16 @@ func recheckIndex(n *Node) *Node {
 // "Take: index 7 is out of bounds for axis 0 with size 5".
 func IndexError(op Op, index int64, axis, size int) error {
 	return fmt.Errorf("%v: index %d is out of bounds for axis %d with size %d", op, index, axis, size)
+}
+
+// takenShape normalizes axis of shape x and returns it with x's shape
+// with that axis replaced by idx's shape: the shape of Take's result
+// and of Scatter's updates.
+func takenShape(x, idx Shape, axis int) (int, Shape, error) {
+	ax, err := NormalizeAxis(axis, len(x))
+	if err != nil {
+		return 0, nil, err
+	}
+	s := make(Shape, 0, len(x)+len(idx)-1)
+	return ax, append(append(append(s, x[:ax]...), idx...), x[ax+1:]...), nil
 }
