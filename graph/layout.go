@@ -26,6 +26,20 @@ func ContiguousLayout(d DType, s Shape) Layout {
 	return Layout{DType: d, Shape: s.Clone(), Strides: s.ContiguousStrides()}
 }
 
+// InputLayouts returns the contiguous layout (ContiguousLayout of its
+// dtype and shape) of every input under roots: the layouts of inputs
+// bound to fresh dense buffers, as fuse.Build takes them. Nil roots are
+// passed over.
+func InputLayouts(roots ...*Node) map[*Node]Layout {
+	out := map[*Node]Layout{}
+	for _, n := range Topo(roots...) {
+		if n.op == OpInput {
+			out[n] = ContiguousLayout(n.dtype, n.shape)
+		}
+	}
+	return out
+}
+
 // Size returns the number of elements of the view.
 func (l Layout) Size() int { return l.Shape.Size() }
 

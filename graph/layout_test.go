@@ -49,3 +49,29 @@ func TestLayout(t *testing.T) {
 		t.Errorf("Equal of another dtype got:%v want:%v", got, want)
 	}
 }
+
+func TestInputLayouts(t *testing.T) {
+	x := Input(Float32, Shape{2, 3}, "x")
+	y := Input(Int64, Shape{3}, "y")
+	z := Input(Float64, Shape{4}, "z") // not under the roots
+	a := Binary(OpAdd, x, Cast(y, Float32))
+	got := InputLayouts(Binary(OpMul, a, a), Unary(OpExp, x), nil)
+	want := map[*Node]Layout{
+		x: {DType: Float32, Shape: Shape{2, 3}, Strides: []int{3, 1}},
+		y: {DType: Int64, Shape: Shape{3}, Strides: []int{1}},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got:%v want:%v", got, want)
+	}
+	for n, w := range want {
+		if g, ok := got[n]; !ok || !g.Equal(w) {
+			t.Errorf("input %v got:%+v want:%+v", n.DType(), g, w)
+		}
+	}
+	if _, ok := got[z]; ok {
+		t.Errorf("z is not under the roots but has a layout")
+	}
+	if got := InputLayouts(); len(got) != 0 {
+		t.Errorf("no roots got:%v want:map[]", got)
+	}
+}

@@ -18,22 +18,6 @@ import (
 	"github.com/fuseflow/fuseflow/internal/ptxas"
 )
 
-// inputLayouts returns contiguous layouts for the inputs under n.
-func inputLayouts(n *graph.Node) map[*graph.Node]graph.Layout {
-	out := map[*graph.Node]graph.Layout{}
-	var walk func(x *graph.Node)
-	walk = func(x *graph.Node) {
-		if x.Op() == graph.OpInput {
-			out[x] = graph.ContiguousLayout(x.DType(), x.Shape())
-		}
-		for _, in := range x.Inputs() {
-			walk(in)
-		}
-	}
-	walk(n)
-	return out
-}
-
 // TestArrayCompositionsEmulated evaluates each expression on the
 // emulated device and on the reference evaluator.
 func TestArrayCompositionsEmulated(t *testing.T) {
@@ -93,7 +77,7 @@ func TestArrayCompositionsEmulated(t *testing.T) {
 			got, want := tc.f(dev), tc.f(oracle)
 			// The plan's kernels as PTX, assembled for sm_80 and sm_90.
 			n := got.Node()
-			p, err := fuse.Build([]*graph.Node{n}, inputLayouts(n))
+			p, err := fuse.Build([]*graph.Node{n}, graph.InputLayouts(n))
 			if err != nil {
 				t.Fatal(err)
 			}

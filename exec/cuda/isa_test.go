@@ -29,20 +29,7 @@ func withDriverVersion(t *testing.T, f *fakeDriver, v int32) {
 // inputs.
 func compiledPTX(t *testing.T, b *Backend, outs ...*graph.Node) string {
 	t.Helper()
-	layouts := map[*graph.Node]graph.Layout{}
-	var visit func(n *graph.Node)
-	visit = func(n *graph.Node) {
-		if n.Op() == graph.OpInput {
-			layouts[n] = graph.ContiguousLayout(n.DType(), n.Shape())
-		}
-		for _, in := range n.Inputs() {
-			visit(in)
-		}
-	}
-	for _, o := range outs {
-		visit(o)
-	}
-	plan, _, err := b.planOf(outs, layouts)
+	plan, _, err := b.planOf(outs, graph.InputLayouts(outs...))
 	require.NoError(t, err)
 	m, err := b.compile(plan, b.Target())
 	require.NoError(t, err)
