@@ -87,10 +87,7 @@ func explain(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer done()
-	bound := map[*graph.Node]graph.Layout{}
-	for _, n := range e.inputs {
-		bound[n] = graph.ContiguousLayout(n.DType(), n.Shape())
-	}
+	bound := graph.InputLayouts(e.root)
 	var opts fuse.Options // the target's planning options
 	if f.device == "cpu" || f.device == "ref" {
 		opts = fuse.CPUOptions()
