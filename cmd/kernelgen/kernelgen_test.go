@@ -100,13 +100,34 @@ func runCmd(args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
+// ptxFiles returns the base names of the PTX files in dir, sorted.
+func ptxFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	ptxs, err := filepath.Glob(filepath.Join(dir, "*.ptx"))
+	require.NoError(t, err)
+	for i, p := range ptxs {
+		ptxs[i] = filepath.Base(p)
+	}
+	return ptxs
+}
+
 func TestCommand(t *testing.T) {
-	dir := tempPackage(t, map[string]string{"k.go": twoKernels, "use.go": user})
+	// Besides the kernels: PTX files kernelgen did not write (hand.ptx),
+	// wrote for a source file of another build context (other_K.ptx),
+	// which stay, and wrote for kernels that are gone, which go.
+	gone := func(src string) string { return headerPrefix + " from " + src + ". DO NOT EDIT.\n" }
+	dir := tempPackage(t, map[string]string{
+		"k.go": twoKernels, "use.go": user,
+		"other.go":    "//go:build fuseflow_never\n\npackage tmp\n",
+		"other_K.ptx": gone("other.go"), "hand.ptx": "// written by hand\n",
+		"k_Gone.ptx": gone("k.go"), "none_Gone.ptx": gone("none.go"),
+	})
 	gen := filepath.Join(dir, "k_kernels.go")
 
 	code, out, errs := runCmd("-dir", dir, "-v")
 	require.Equal(t, 0, code, errs)
 	require.Contains(t, out, "k_kernels.go")
+	require.Equal(t, []string{"hand.ptx", "k_Fill.ptx", "k_Twice.ptx", "other_K.ptx"}, ptxFiles(t, dir))
 	first, err := os.ReadFile(gen)
 	require.NoError(t, err)
 	require.Contains(t, string(first), "var FillKernel = kernel.New(")
@@ -171,9 +192,7 @@ func TestCommand(t *testing.T) {
 	require.Equal(t, 0, code, errs)
 	_, err = os.Stat(gen)
 	require.True(t, os.IsNotExist(err), "the generated file of a file without kernels is removed")
-	ptxs, err := filepath.Glob(filepath.Join(dir, "*.ptx"))
-	require.NoError(t, err)
-	require.Empty(t, ptxs, "so are its PTX files")
+	require.Equal(t, []string{"hand.ptx", "other_K.ptx"}, ptxFiles(t, dir), "so are its PTX files, and no other")
 
 	code, _, errs = runCmd("-nope")
 	require.Equal(t, 2, code)
@@ -210,28 +229,6 @@ func TestRefusesToOverwrite(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, tc.src, string(got), "%s is left alone", tc.name)
 	}
-}
-
-// TestKeepsOtherPTX: PTX files kernelgen did not write, and those it
-// wrote for a source file of another build context, stay.
-func TestKeepsOtherPTX(t *testing.T) {
-	other := headerPrefix + " from other.go. DO NOT EDIT.\n"
-	dir := tempPackage(t, map[string]string{
-		"k.go":          twoKernels,
-		"other.go":      "//go:build fuseflow_never\n\npackage tmp\n",
-		"other_K.ptx":   other,
-		"hand.ptx":      "// written by hand\n",
-		"k_Gone.ptx":    headerPrefix + " from k.go. DO NOT EDIT.\n",
-		"none_Gone.ptx": headerPrefix + " from none.go. DO NOT EDIT.\n",
-	})
-	code, _, errs := runCmd("-dir", dir)
-	require.Equal(t, 0, code, errs)
-	ptxs, err := filepath.Glob(filepath.Join(dir, "*.ptx"))
-	require.NoError(t, err)
-	for i, p := range ptxs {
-		ptxs[i] = filepath.Base(p)
-	}
-	require.Equal(t, []string{"hand.ptx", "k_Fill.ptx", "k_Twice.ptx", "other_K.ptx"}, ptxs)
 }
 
 // TestGeneratedFilesCurrent regenerates every generated file committed
