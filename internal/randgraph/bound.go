@@ -674,6 +674,47 @@ func (b *bounder) binary(n, ea, eb *graph.Node, approx float64) (*graph.Node, er
 	return sum(unc(gt(add(orZero(ea), orZero(eb)), cst(0))), keeps, e), nil
 }
 
+// total returns the bound of n, a sum of the elements of its operand x
+// (Sum, or CumSum's running sums) whose bound is ex: sumOf adds values
+// as n does, anyOf tells whether any of them is true as far as sumOf
+// goes (Any, or a running max), and k is the multiple of the magnitude
+// that the rounding of the steps costs.
+func (b *bounder) total(n, ex *graph.Node, sumOf, anyOf func(*graph.Node) *graph.Node, k float64) *graph.Node {
+	x := n.Input(0)
+	mag := sumOf(sum(fin(x), ex))
+	e := sum(mul(cst(k), mag), ulps(1, n.DType(), n, nil))
+	if ex != nil {
+		e = add(e, sumOf(ex))
+	}
+	return b.finish(n, e, mag, anyOf(anyInf(x)))
+}
+
+// product returns the bound of n, a product of the elements of its
+// operand x (Prod, or CumProd's running products) whose bound is ex:
+// prod multiplies values as n does, anyOf tells whether any of them is
+// true as far as prod goes (Any, or a running max), k is the multiple of
+// the magnitude that the rounding of the steps costs, and floor the
+// smallest normal number of the range a partial product may underflow
+// from. A partial product may underflow (to a subnormal or 0, which an
+// infinity then makes NaN) in one order and not in another, unless a
+// factor is 0: the product of the magnitudes below 1 says whether some
+// order can go below floor.
+func (b *bounder) product(n, ex *graph.Node, prod, anyOf func(*graph.Node) *graph.Node, k, floor float64) *graph.Node {
+	x := n.Input(0)
+	fx := fin(x)
+	up := prod(sum(fx, ex))
+	e := sum(mul(cst(k), up), ulps(1, n.DType(), n, nil))
+	if ex != nil {
+		e = sum(e, sub(up, prod(fx)), unc(and(anyOf(nonfinite(x)), anyOf(crosses(x, ex)))))
+	}
+	mag := prod(maxN(sum(fx, ex), cst(1)))
+	small := graph.Binary(graph.OpMin, sub(fx, orZero(ex)), cst(1))
+	small = where(or(nonfinite(x), le(small, cst(0))), cst(1), small)
+	zero := anyOf(graph.Binary(graph.OpEq, val(x), cst(0)))
+	under := and(gt(cst(floor), prod(small)), not(zero))
+	return where(under, nan, b.finish(n, e, mag, anyOf(anyInf(x))))
+}
+
 // reduce applies the rule of a reduction to its operand's bound ex.
 func (b *bounder) reduce(n, ex *graph.Node) (*graph.Node, error) {
 	op, a := n.Op(), n.Attr()
@@ -688,6 +729,7 @@ func (b *bounder) reduce(n, ex *graph.Node) (*graph.Node, error) {
 		}
 		return graph.Reduce(op, v, a.Axes, a.KeepDims)
 	}
+	anyOf := func(v *graph.Node) *graph.Node { return red(graph.OpAny, v) }
 	var keeps *graph.Node
 	if ex != nil {
 		keeps = red(graph.OpSum, keep(ex))
@@ -703,33 +745,15 @@ func (b *bounder) reduce(n, ex *graph.Node) (*graph.Node, error) {
 		if !d.IsFloat() {
 			return keeps, nil
 		}
-		mag := red(graph.OpSum, sum(fin(x), ex))
-		e := sum(mul(cst(b.m.Sum(d, cnt)), mag), ulps(1, d, n, nil))
-		if ex != nil {
-			e = add(e, red(graph.OpSum, ex))
-		}
-		return b.finish(n, e, mag, red(graph.OpAny, anyInf(x))), nil
+		total := func(v *graph.Node) *graph.Node { return red(graph.OpSum, v) }
+		return b.total(n, ex, total, anyOf, b.m.Sum(d, cnt)), nil
 	case graph.OpProd:
 		if !d.IsFloat() {
 			return keeps, nil
 		}
-		fx := fin(x)
-		up := red(graph.OpProd, sum(fx, ex))
-		e := sum(mul(cst(b.m.Prod(d, cnt)), up), ulps(1, d, n, nil))
-		if ex != nil {
-			e = sum(e, sub(up, red(graph.OpProd, fx)),
-				unc(and(red(graph.OpAny, nonfinite(x)), red(graph.OpAny, crosses(x, ex)))))
-		}
-		mag := red(graph.OpProd, maxN(sum(fx, ex), cst(1)))
-		// A partial product may also underflow (to a subnormal or 0, which
-		// an infinity then makes NaN) in one order and not in another,
-		// unless a factor is 0: the product of the magnitudes below 1
-		// says whether some order can go below float64's normal range.
-		small := graph.Binary(graph.OpMin, sub(fx, orZero(ex)), cst(1))
-		small = where(or(nonfinite(x), le(small, cst(0))), cst(1), small)
-		zero := red(graph.OpAny, graph.Binary(graph.OpEq, val(x), cst(0)))
-		under := and(gt(cst(0x1p-1022), red(graph.OpProd, small)), not(zero))
-		return where(under, nan, b.finish(n, e, mag, red(graph.OpAny, anyInf(x)))), nil
+		prod := func(v *graph.Node) *graph.Node { return red(graph.OpProd, v) }
+		// A partial product may underflow below float64's normal range.
+		return b.product(n, ex, prod, anyOf, b.m.Prod(d, cnt), 0x1p-1022), nil
 	case graph.OpReduceMax, graph.OpReduceMin:
 		if !d.IsFloat() {
 			return keeps, nil

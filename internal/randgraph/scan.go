@@ -33,7 +33,6 @@ func (g *gen) scan(a *graph.Node) (bool, error) {
 // magnitude. Integer scans are exact where their inputs are; an
 // uncertain input element makes every later running value uncertain.
 func (b *bounder) scan(n, ex *graph.Node) (*graph.Node, error) {
-	x := n.Input(0)
 	ax := n.Attr().Axis
 	sc := func(op graph.Op, v *graph.Node) *graph.Node { return graph.Scan(op, v, ax) }
 	var keeps *graph.Node
@@ -47,35 +46,20 @@ func (b *bounder) scan(n, ex *graph.Node) (*graph.Node, error) {
 	length := n.Shape()[ax]
 	rel, _ := spacing(d)
 	steps := 2 * float64(length) * rel
-	anyInfUpTo := sc(graph.OpCumMax, anyInf(x))
+	anyOf := func(v *graph.Node) *graph.Node { return sc(graph.OpCumMax, v) } // any so far
 	switch n.Op() {
 	case graph.OpCumSum:
-		mag := sc(graph.OpCumSum, sum(fin(x), ex))
-		e := sum(mul(cst(b.m.Sum(d, length)+steps), mag), ulps(1, d, n, nil))
-		if ex != nil {
-			e = add(e, sc(graph.OpCumSum, ex))
-		}
-		return b.finish(n, e, mag, anyInfUpTo), nil
+		total := func(v *graph.Node) *graph.Node { return sc(graph.OpCumSum, v) }
+		return b.total(n, ex, total, anyOf, b.m.Sum(d, length)+steps), nil
 	case graph.OpCumProd:
-		fx := fin(x)
-		up := sc(graph.OpCumProd, sum(fx, ex))
-		e := sum(mul(cst(b.m.Prod(d, length)+steps), up), ulps(1, d, n, nil))
-		if ex != nil {
-			e = sum(e, sub(up, sc(graph.OpCumProd, fx)),
-				unc(and(sc(graph.OpCumMax, nonfinite(x)), sc(graph.OpCumMax, crosses(x, ex)))))
-		}
-		mag := sc(graph.OpCumProd, maxN(sum(fx, ex), cst(1)))
 		// A running product may underflow in one dtype's steps and not
 		// in another's unless a factor is 0 (as Prod's rule).
-		small := graph.Binary(graph.OpMin, sub(fx, orZero(ex)), cst(1))
-		small = where(or(nonfinite(x), le(small, cst(0))), cst(1), small)
-		zero := sc(graph.OpCumMax, graph.Binary(graph.OpEq, val(x), cst(0)))
-		floor := cst(0x1p-1022)
+		prod := func(v *graph.Node) *graph.Node { return sc(graph.OpCumProd, v) }
+		floor := 0x1p-1022
 		if d == graph.Float32 {
-			floor = cst(0x1p-126)
+			floor = 0x1p-126
 		}
-		under := and(gt(floor, sc(graph.OpCumProd, small)), not(zero))
-		return where(under, nan, b.finish(n, e, mag, anyInfUpTo)), nil
+		return b.product(n, ex, prod, anyOf, b.m.Prod(d, length)+steps, floor), nil
 	}
 	var e *graph.Node
 	if ex != nil {
