@@ -44,9 +44,10 @@ gcc:
 race:
 	$(GO) test -race ./...
 
-# Regenerates the explicit kernels' files (kernelgen). The race tests
-# include cmd/kernelgen's TestGeneratedFilesCurrent, which fails while a
-# committed generated file differs from what this writes.
+# Regenerates the explicit kernels' files (kernelgen: name_kernels.go and
+# a name_Kernel.ptx per kernel). The race tests include cmd/kernelgen's
+# TestGeneratedFilesCurrent, which fails while a committed generated
+# file, Go or PTX, differs from what this writes or is left over.
 generate:
 	$(GO) generate ./...
 
