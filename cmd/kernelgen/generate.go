@@ -37,7 +37,7 @@ type output struct {
 type outputs []output
 
 // srcFile is a Go file of the package with its kernels, or a PTX file
-// kernelgen wrote.
+// of the package (generated when kernelgen wrote it).
 type srcFile struct {
 	path       string
 	constraint string   // its //go:build line, if any
@@ -93,7 +93,7 @@ type pkgFiles struct {
 }
 
 // scan parses the package's Go files in dir (for the current build
-// context) and finds the PTX files kernelgen wrote there.
+// context) and reads the headers of its PTX files.
 func scan(dir string) (pkgFiles, error) {
 	var pf pkgFiles
 	bp, err := build.ImportDir(dir, 0)
