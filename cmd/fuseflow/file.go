@@ -71,7 +71,7 @@ func newFileFlags(name string, stderr io.Writer) *fileFlags {
 	f.fs.Var(&f.exprs, "e", "a column expression in Go syntax, such as 'sum(price*qty*(1-discount))' (repeatable)")
 	f.fs.StringVar(&f.filter, "filter", "", "keep only the rows where this bool expression is true")
 	f.fs.StringVar(&f.by, "by", "", "aggregate per value of this column (int32, int64, utf8 or a dictionary of utf8)")
-	f.fs.StringVar(&f.device, "device", "cpu", "cpu, ref, cuda or cuda:N (explain also takes h100)")
+	f.fs.StringVar(&f.device, "device", "cpu", deviceUsage)
 	f.fs.StringVar(&f.budget, "budget", "", "memory budget of the scan, such as 512MiB (default: none)")
 	f.fs.IntVar(&f.batch, "batch", 0, "most rows per batch (default 1048576)")
 	if name == "eval" {

@@ -22,6 +22,10 @@ import (
 	"github.com/fuseflow/fuseflow/internal/philox"
 )
 
+// deviceUsage is the help of the -device flag of explain and eval, over
+// an expression or a file.
+const deviceUsage = "cpu, ref, cuda or cuda:N (explain also takes h100)"
+
 // exprFlags are the flags explain and eval share.
 type exprFlags struct {
 	fs     *flag.FlagSet
@@ -37,7 +41,7 @@ func newExprFlags(name string, stderr io.Writer) *exprFlags {
 	f.fs.SetOutput(stderr)
 	f.fs.StringVar(&f.shape, "shape", "1024,1024", "shape of every named array, comma-separated")
 	f.fs.StringVar(&f.dtype, "dtype", "float32", "dtype of every named array")
-	f.fs.StringVar(&f.device, "device", "cpu", "cpu, ref, cuda or cuda:N (explain also takes h100)")
+	f.fs.StringVar(&f.device, "device", "cpu", deviceUsage)
 	f.fs.Uint64Var(&f.seed, "seed", 1, "seed of the random inputs")
 	if name == "explain" {
 		f.fs.BoolVar(&f.dot, "dot", false, "write the plan as Graphviz DOT")
