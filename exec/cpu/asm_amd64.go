@@ -143,6 +143,7 @@ func registerVector() {
 	vectorize("min float64", &foldTab[graph.OpReduceMin][graph.Float64], extremeRowVec(minRowF64, minRowF[float64], false))
 	registerReduceVector()
 	registerElemVector()
+	registerTileVector()
 }
 
 // vecBinary runs v over the whole vectors of lanes elements of es bytes

@@ -16,12 +16,15 @@ import (
 
 // Tiling thresholds: a last axis shorter than tileMinCols keeps flat
 // chunks (the lines one chunk touches stay cached anyway), and tiles are
-// tileCols points wide and at most tileMaxPoints large.
+// tileCols points wide and at most tileMaxPoints large: 128 x 128, whose
+// transposed runs are 512 or 1024 bytes long, moves a transpose of a
+// 4096 x 4096 matrix faster than 64 x 64 (BenchmarkSuite's copy_T,
+// add_TT and exp_T rows).
 const (
 	tileMinCols   = 16
 	tileMinRows   = 8
-	tileCols      = 64
-	tileMaxPoints = 4096
+	tileCols      = 128
+	tileMaxPoints = 16384
 )
 
 // noTiles turns tiling off (tests and benchmarks compare both ways).
@@ -123,12 +126,14 @@ func runTiled(ctx context.Context, p *prog, ex *runState, chunk, workers int) er
 }
 
 // origin sets f.idx to the multi-index of tile t's first point and
-// returns the tile's extents.
+// returns the tile's extents. Consecutive tiles go down the rows, so
+// that the transposed side's runs continue where the last tile left
+// them.
 func (g *tileGrid) origin(sp space, idx []int, t int) (rows, cols int) {
-	tc := t % g.nc
-	t /= g.nc
 	tr := t % g.nr
 	t /= g.nr
+	tc := t % g.nc
+	t /= g.nc
 	for k := g.rank - 1; k >= 0; k-- {
 		switch k {
 		case g.rank - 1:
@@ -207,6 +212,9 @@ func (p *prog) runTile(f *frame, bases []unsafe.Pointer, g *tileGrid, t int) {
 // the tile's columns are closer together in memory than its rows are
 // not, it goes column by column so that src is read along its lines.
 func gatherTile(dst, src unsafe.Pointer, es, off, sr, sc, rows, cols int) {
+	if blockTile(dst, src, es, off, sr, sc, rows, cols, false) {
+		return
+	}
 	switch es {
 	case 1:
 		tileT(view[uint8](dst, rows*cols), (*uint8)(src), off, sr, sc, rows, cols, false)
@@ -224,6 +232,9 @@ func gatherTile(dst, src unsafe.Pointer, es, off, sr, sc, rows, cols int) {
 // scatterTile is gatherTile the other way: the tile in src (row-major)
 // goes to dst at off + r*sr + c*sc.
 func scatterTile(dst, src unsafe.Pointer, es, off, sr, sc, rows, cols int) {
+	if blockTile(src, dst, es, off, sr, sc, rows, cols, true) {
+		return
+	}
 	switch es {
 	case 1:
 		tileT(view[uint8](src, rows*cols), (*uint8)(dst), off, sr, sc, rows, cols, true)
