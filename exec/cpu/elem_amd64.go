@@ -7,7 +7,8 @@
 // add/sub/mul/max/min/neg/abs/sign/and/or/xor/not (int64 mul, max, min
 // and abs with AVX-512's instructions where the CPU has them); int32
 // floor division and modulo (through float64 division); float abs and
-// sign; every comparison of bool, int32, int64, float32 and float64;
+// sign; every comparison of bool, int32, int64, float32 and float64,
+// and float IsNaN and IsInf;
 // Where of 1-, 4- and 8-byte elements; the casts among bool, int32,
 // float32 and float64, int32 to int64 and int64 to int32; float Add, Sub,
 // Mul and Div with a constant operand (scalar.go). With AVX-512 (F, DQ,
@@ -159,6 +160,18 @@ func boolF32(d, a, b unsafe.Pointer, n int)
 
 //go:noescape
 func boolF64(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func isNaNF32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func isNaNF64(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func isInfF32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func isInfF64(d, a, b unsafe.Pointer, n int)
 
 //go:noescape
 func boolI32(d, a, b unsafe.Pointer, n int)
@@ -484,6 +497,14 @@ func registerElemVector() {
 	}{{F32, boolF32}, {F64, boolF64}, {I32, boolI32}, {I64, boolI64}} {
 		v := e.v
 		cast(e.d, B, func(d, a unsafe.Pointer, n int) { v(d, a, nil, n) }, 8, true)
+	}
+	for _, e := range []struct {
+		d        graph.DType
+		nan, inf asmBin
+	}{{F32, isNaNF32, isInfF32}, {F64, isNaNF64, isInfF64}} {
+		nan, inf := e.nan, e.inf
+		un("isnan "+e.d.String(), &unaryTab[e.d][graph.OpIsNaN], func(d, a unsafe.Pointer, n int) { nan(d, a, nil, n) }, e.d.Size(), 1, 8, true)
+		un("isinf "+e.d.String(), &unaryTab[e.d][graph.OpIsInf], func(d, a unsafe.Pointer, n int) { inf(d, a, nil, n) }, e.d.Size(), 1, 8, true)
 	}
 
 	for _, e := range []struct {

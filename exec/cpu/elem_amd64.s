@@ -30,6 +30,8 @@
 VEC8(ebyte1<>, 0x01010101)
 VEC8(eabs32<>, 0x7fffffff)
 VEC4(eabs64<>, 0x7fffffffffffffff)
+VEC8(einf32<>, 0x7f800000)
+VEC4(einf64<>, 0x7ff0000000000000)
 VEC8(eone32<>, 0x3f800000)
 VEC8(emone32<>, 0xbf800000)
 VEC4(eone64<>, 0x3ff0000000000000)
@@ -343,6 +345,20 @@ CMP(·boolF32, NONE, MZF32, NONE)
 CMP(·boolF64, NONE, MZF64, NONE)
 CMP(·boolI32, NONE, MZI32, FLIP)
 CMP(·boolI64, NONE, MZI64, FLIP)
+
+// IsNaN: a lane unordered with itself; IsInf: |x| (the sign bit
+// cleared with Y14) equal to +Inf (Y15). They take (d, a, _, n).
+#define MNANF32 VMOVUPS (SI)(AX*4), Y0; VCMPPS $3, Y0, Y0, Y0; VMOVMSKPS Y0, BX
+#define MNANF64 VMOVUPD (SI)(AX*8), Y0; VMOVUPD 32(SI)(AX*8), Y1; VCMPPD $3, Y0, Y0, Y0; VCMPPD $3, Y1, Y1, Y1; VMOVMSKPD Y0, BX; VMOVMSKPD Y1, R9; SHLQ $4, R9; ORQ R9, BX
+#define S_INFF32 VMOVUPS eabs32<>(SB), Y14; VMOVUPS einf32<>(SB), Y15
+#define S_INFF64 VMOVUPD eabs64<>(SB), Y14; VMOVUPD einf64<>(SB), Y15
+#define MINFF32 VANDPS (SI)(AX*4), Y14, Y0; VCMPPS $0, Y15, Y0, Y0; VMOVMSKPS Y0, BX
+#define MINFF64 VANDPD (SI)(AX*8), Y14, Y0; VANDPD 32(SI)(AX*8), Y14, Y1; VCMPPD $0, Y15, Y0, Y0; VCMPPD $0, Y15, Y1, Y1; VMOVMSKPD Y0, BX; VMOVMSKPD Y1, R9; SHLQ $4, R9; ORQ R9, BX
+
+CMP(·isNaNF32, NONE, MNANF32, NONE)
+CMP(·isNaNF64, NONE, MNANF64, NONE)
+CMP(·isInfF32, S_INFF32, MINFF32, NONE)
+CMP(·isInfF64, S_INFF64, MINFF64, NONE)
 
 // ---- Where: d = c ? a : b, back to front (d may be c); n counts
 // elements, a multiple of UNIT. EXPAND widens UNIT condition bytes at
