@@ -1,7 +1,8 @@
 // Vector reduction loops for amd64 CPUs with AVX2 (reduce_amd64.s),
 // registered in place of the portable ones: the float32 column sum's
-// widening add and the first-equal scans of row ArgMax and ArgMin. Both
-// give the portable loops' results exactly.
+// widening add, the float32 column product's widening multiply and the
+// first-equal scans of row ArgMax and ArgMin. They give the portable
+// loops' results exactly.
 
 //go:build amd64 && !purego
 
@@ -13,6 +14,9 @@ import "unsafe"
 func addWidenF32(a *float64, x *float32, n int)
 
 //go:noescape
+func mulWidenF32(a *float64, x *float32, n int)
+
+//go:noescape
 func eqIndexF32(p *float32, n int, v float32) int
 
 //go:noescape
@@ -22,6 +26,7 @@ func eqIndexF64(p *float64, n int, v float64) int
 // the CPU has AVX2 and FMA.
 func registerReduceVector() {
 	vectorize("column sum float32", &addWiden32, addWidenVec32)
+	vectorize("column product float32", &mulWiden32, mulWidenVec32)
 	vectorize("first equal float32", &eqIndex32, eqIndexVec(eqIndexF32))
 	vectorize("first equal float64", &eqIndex64, eqIndexVec(eqIndexF64))
 	registerBoolVector()
@@ -34,6 +39,15 @@ func addWidenVec32(a []float64, x []float32) {
 		addWidenF32(unsafe.SliceData(a), unsafe.SliceData(x), m)
 	}
 	addWiden32Go(a[m:], x[m:])
+}
+
+func mulWidenVec32(a []float64, x []float32) {
+	a = a[:len(x)]
+	m := len(x) &^ 7
+	if m > 0 {
+		mulWidenF32(unsafe.SliceData(a), unsafe.SliceData(x), m)
+	}
+	mulWiden32Go(a[m:], x[m:])
 }
 
 // eqIndexVec runs the vector scan v over the whole vectors of a row and

@@ -51,6 +51,35 @@ widendone:
 	VZEROUPPER
 	RET
 
+// func mulWidenF32(a *float64, x *float32, n int)
+//
+// a[k] *= float64(x[k]) for k < n (a multiple of 8): the float32 column
+// product. The state is the first operand of each product, as in the
+// portable loop.
+TEXT ·mulWidenF32(SB), NOSPLIT, $0-24
+	MOVQ a+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
+
+mwiden8:
+	CMPQ      AX, CX
+	JAE       mwidendone
+	VCVTPS2PD (SI)(AX*4), Y0
+	VCVTPS2PD 16(SI)(AX*4), Y1
+	VMOVUPD   (DI)(AX*8), Y2
+	VMOVUPD   32(DI)(AX*8), Y3
+	VMULPD    Y0, Y2, Y2
+	VMULPD    Y1, Y3, Y3
+	VMOVUPD   Y2, (DI)(AX*8)
+	VMOVUPD   Y3, 32(DI)(AX*8)
+	ADDQ      $8, AX
+	JMP       mwiden8
+
+mwidendone:
+	VZEROUPPER
+	RET
+
 // func eqIndexF32(p *float32, n int, v float32) int
 //
 // Returns the first k < n (a multiple of 8) with p[k] == v, or n.

@@ -3,7 +3,8 @@
 // value and its row for ArgMax), a whole row of W values folded into it
 // at a time. A row of a row-major block is contiguous, so the folds read
 // memory front to back and keep their states in L1; the float64 sums and
-// float Maximum and Minimum run the elementwise vector loops.
+// products and float Maximum and Minimum run the elementwise vector
+// loops, the float32 sums and products widening vector loops.
 //
 // Float64 sums and float products accumulate in float64 in row order,
 // float32 sums in float32 over 16 rows at a time and the 16-row totals in
@@ -151,9 +152,11 @@ func colFloat[T floats](d graph.DType) {
 		colTab[graph.OpSum][d] = sum32State()
 	}
 	colTab[graph.OpProd][d] = f64State(1, func(a []float64, x []T) {
-		a = a[:len(x)]
-		for k, v := range x {
-			a[k] *= float64(v)
+		switch x := any(x).(type) {
+		case []float64:
+			binaryTab[graph.Float64][graph.OpMul](unsafe.Pointer(&a[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&x[0]), len(a))
+		case []float32:
+			mulWiden32(a, x)
 		}
 	})
 	colTab[graph.OpReduceMax][d] = sameState(d, graph.OpMax, T(math.Inf(-1)))
@@ -181,6 +184,17 @@ func addWiden32Go(a []float64, x []float32) {
 	}
 	for k, v := range x {
 		a[k] += float64(v)
+	}
+}
+
+// mulWiden32 multiplies each a[k] by x[k] in float64, a variable for
+// the same reason as addWiden32.
+var mulWiden32 = mulWiden32Go
+
+func mulWiden32Go(a []float64, x []float32) {
+	a = a[:len(x)]
+	for k, v := range x {
+		a[k] *= float64(v)
 	}
 }
 

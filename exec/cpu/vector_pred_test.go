@@ -44,3 +44,30 @@ func TestVectorPredicates(t *testing.T) {
 		}
 	}
 }
+
+// TestVectorWiden compares the widening column loops (float32 values
+// added to or multiplied into float64 states) with the portable ones:
+// the same bits, a NaN for a NaN.
+func TestVectorWiden(t *testing.T) {
+	needVector(t)
+	r := rand.New(rand.NewPCG(33, 34))
+	for _, c := range []struct {
+		name string
+		fn   *func(a []float64, x []float32)
+	}{{"add", &addWiden32}, {"mul", &mulWiden32}} {
+		vec, scalar := withVector(func() func(a []float64, x []float32) { return *c.fn })
+		for _, n := range vecLengths {
+			x := view[float32](vecBuf(r, graph.Float32, n, r.IntN(8)), n)
+			a := view[float64](vecBuf(r, graph.Float64, n, r.IntN(4)), n)
+			got, want := append([]float64(nil), a...), append([]float64(nil), a...)
+			vec(got, x)
+			scalar(want, x)
+			for i := range n {
+				g, w := got[i], want[i]
+				if math.Float64bits(g) != math.Float64bits(w) && !(g != g && w != w) {
+					t.Fatalf("%s n=%d [%d] (%v, %v) got:%v want:%v", c.name, n, i, a[i], x[i], g, w)
+				}
+			}
+		}
+	}
+}
