@@ -94,12 +94,13 @@ func (rk *redKernel) columns(ctx context.Context, ex *runState, accs []unsafe.Po
 	}
 	// parts[((o*pieces)+p)*nred+j] is piece p's state of reduction j at
 	// output point o; a reduction whose states collect their results
-	// (one piece, bool results) writes them to accs[j] directly.
+	// (one piece, bool results) writes them to accs[j] directly, and
+	// with one piece the others finish theirs in the task.
 	direct := make([]bool, nred)
 	nparts := 0
 	for j, r := range rk.reds {
 		direct[j] = c.pieces == 1 && rk.col[j].collect != nil && r.DType == graph.Bool
-		if !direct[j] {
+		if !direct[j] && c.pieces > 1 {
 			nparts = rk.outer * c.pieces * nred
 		}
 	}
@@ -230,6 +231,10 @@ func (rk *redKernel) columns(ctx context.Context, ex *runState, accs []unsafe.Po
 					}
 				}
 				o := o1*O2 + col0 + k
+				if c.pieces == 1 { // nothing to combine: finish here, in parallel
+					finish(r.Op, r.DType, &s, at(accs[j], o, r.DType.Size()))
+					continue
+				}
 				parts[(o*c.pieces+p)*nred+j] = s
 			}
 		}
@@ -238,7 +243,7 @@ func (rk *redKernel) columns(ctx context.Context, ex *runState, accs []unsafe.Po
 		return err
 	}
 	for j, r := range rk.reds {
-		if direct[j] {
+		if direct[j] || c.pieces == 1 {
 			continue
 		}
 		float := rk.vdt[j].IsFloat()
