@@ -80,6 +80,80 @@ mwidendone:
 	VZEROUPPER
 	RET
 
+// Column ArgMax and ArgMin folds: func(best *T, idx *int64, x *T, n int,
+// row int64), n a multiple of 8 (float32) or 4 (float64). A lane takes
+// x and row where x > best (x < best) or x is NaN and best is not.
+// CMPP is the lane test's predicate: GT_OQ 0x1e or LT_OQ 0x11.
+
+#define ARGFOLD32(NAME, CMPP) \
+TEXT NAME(SB), NOSPLIT, $0-40; \
+	MOVQ         best+0(FP), DI; \
+	MOVQ         idx+8(FP), DX; \
+	MOVQ         x+16(FP), SI; \
+	MOVQ         n+24(FP), CX; \
+	VPBROADCASTQ row+32(FP), Y15; \
+	XORQ         AX, AX; \
+loop: \
+	CMPQ         AX, CX; \
+	JAE          done; \
+	VMOVUPS      (SI)(AX*4), Y0; \
+	VMOVUPS      (DI)(AX*4), Y1; \
+	VCMPPS       $CMPP, Y1, Y0, Y2; \
+	VCMPPS       $3, Y0, Y0, Y3; \
+	VCMPPS       $7, Y1, Y1, Y4; \
+	VANDPS       Y4, Y3, Y3; \
+	VORPS        Y3, Y2, Y2; \
+	VBLENDVPS    Y2, Y0, Y1, Y1; \
+	VMOVUPS      Y1, (DI)(AX*4); \
+	VPMOVSXDQ    X2, Y5; \
+	VEXTRACTI128 $1, Y2, X6; \
+	VPMOVSXDQ    X6, Y6; \
+	VMOVDQU      (DX)(AX*8), Y7; \
+	VMOVDQU      32(DX)(AX*8), Y8; \
+	VPBLENDVB    Y5, Y15, Y7, Y7; \
+	VPBLENDVB    Y6, Y15, Y8, Y8; \
+	VMOVDQU      Y7, (DX)(AX*8); \
+	VMOVDQU      Y8, 32(DX)(AX*8); \
+	ADDQ         $8, AX; \
+	JMP          loop; \
+done: \
+	VZEROUPPER; \
+	RET
+
+#define ARGFOLD64(NAME, CMPP) \
+TEXT NAME(SB), NOSPLIT, $0-40; \
+	MOVQ         best+0(FP), DI; \
+	MOVQ         idx+8(FP), DX; \
+	MOVQ         x+16(FP), SI; \
+	MOVQ         n+24(FP), CX; \
+	VPBROADCASTQ row+32(FP), Y15; \
+	XORQ         AX, AX; \
+loop: \
+	CMPQ         AX, CX; \
+	JAE          done; \
+	VMOVUPD      (SI)(AX*8), Y0; \
+	VMOVUPD      (DI)(AX*8), Y1; \
+	VCMPPD       $CMPP, Y1, Y0, Y2; \
+	VCMPPD       $3, Y0, Y0, Y3; \
+	VCMPPD       $7, Y1, Y1, Y4; \
+	VANDPD       Y4, Y3, Y3; \
+	VORPD        Y3, Y2, Y2; \
+	VBLENDVPD    Y2, Y0, Y1, Y1; \
+	VMOVUPD      Y1, (DI)(AX*8); \
+	VMOVDQU      (DX)(AX*8), Y7; \
+	VPBLENDVB    Y2, Y15, Y7, Y7; \
+	VMOVDQU      Y7, (DX)(AX*8); \
+	ADDQ         $4, AX; \
+	JMP          loop; \
+done: \
+	VZEROUPPER; \
+	RET
+
+ARGFOLD32(·argMaxFoldF32, 0x1e)
+ARGFOLD32(·argMinFoldF32, 0x11)
+ARGFOLD64(·argMaxFoldF64, 0x1e)
+ARGFOLD64(·argMinFoldF64, 0x11)
+
 // func eqIndexF32(p *float32, n int, v float32) int
 //
 // Returns the first k < n (a multiple of 8) with p[k] == v, or n.

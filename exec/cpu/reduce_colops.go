@@ -272,6 +272,18 @@ func argState[T elems](isMax, float bool) colOp {
 		},
 		fold: func(st unsafe.Pointer, w, k0 int, p unsafe.Pointer, n int, row int64) {
 			best, idx := view[T](at(st, k0, es), n), view[int64](at(st, w+k0, 8), n)
+			which := 1
+			if isMax {
+				which = 0
+			}
+			switch b := any(best).(type) {
+			case []float32:
+				argFold32[which](b, idx, view[float32](p, n), row)
+				return
+			case []float64:
+				argFold64[which](b, idx, view[float64](p, n), row)
+				return
+			}
 			if isMax {
 				for k, v := range view[T](p, n) {
 					if b := best[k]; v > b || (v != v && b == b) {
@@ -293,6 +305,37 @@ func argState[T elems](isMax, float bool) colOp {
 			}
 			return accum{i: int64(v), x: x}
 		},
+	}
+}
+
+// argFold32 and argFold64 fold row x (row number row) into the float
+// column states best and idx of ArgMax (index 0) and ArgMin (1): a value
+// strictly better than the best, or the first NaN, replaces it. Vector
+// versions take their place where the CPU has them (reduce_amd64.go);
+// all give the same states.
+var (
+	argFold32 = [2]func(best []float32, idx []int64, x []float32, row int64){argFoldGo[float32](true), argFoldGo[float32](false)}
+	argFold64 = [2]func(best []float64, idx []int64, x []float64, row int64){argFoldGo[float64](true), argFoldGo[float64](false)}
+)
+
+func argFoldGo[T float32 | float64](isMax bool) func(best []T, idx []int64, x []T, row int64) {
+	if isMax {
+		return func(best []T, idx []int64, x []T, row int64) {
+			best, idx = best[:len(x)], idx[:len(x)]
+			for k, v := range x {
+				if b := best[k]; v > b || (v != v && b == b) {
+					best[k], idx[k] = v, row
+				}
+			}
+		}
+	}
+	return func(best []T, idx []int64, x []T, row int64) {
+		best, idx = best[:len(x)], idx[:len(x)]
+		for k, v := range x {
+			if b := best[k]; v < b || (v != v && b == b) {
+				best[k], idx[k] = v, row
+			}
+		}
 	}
 }
 

@@ -71,3 +71,47 @@ func TestVectorWiden(t *testing.T) {
 		}
 	}
 }
+
+// TestVectorArgFold compares the vector column ArgMax and ArgMin folds
+// with the portable ones over rows of special values folded into states
+// that hold special values too (NaN bests stay, ties keep the earlier
+// row): the same values and rows.
+func TestVectorArgFold(t *testing.T) {
+	needVector(t)
+	r := rand.New(rand.NewPCG(35, 36))
+	for which, name := range []string{"argmax", "argmin"} {
+		v32, s32 := withVector(func() func([]float32, []int64, []float32, int64) { return argFold32[which] })
+		v64, s64 := withVector(func() func([]float64, []int64, []float64, int64) { return argFold64[which] })
+		for _, n := range vecLengths {
+			b32 := view[float32](vecBuf(r, graph.Float32, n, r.IntN(8)), n)
+			b64 := view[float64](vecBuf(r, graph.Float64, n, r.IntN(4)), n)
+			x32 := view[float32](vecBuf(r, graph.Float32, n, r.IntN(8)), n)
+			x64 := view[float64](vecBuf(r, graph.Float64, n, r.IntN(4)), n)
+			for i := range n {
+				if r.IntN(4) == 0 { // ties
+					x32[i], x64[i] = b32[i], b64[i]
+				}
+			}
+			idx := make([]int64, n)
+			for i := range idx {
+				idx[i] = int64(r.IntN(3)) - 1
+			}
+			gb32, wb32 := append([]float32(nil), b32...), append([]float32(nil), b32...)
+			gb64, wb64 := append([]float64(nil), b64...), append([]float64(nil), b64...)
+			gi32, wi32 := append([]int64(nil), idx...), append([]int64(nil), idx...)
+			gi64, wi64 := append([]int64(nil), idx...), append([]int64(nil), idx...)
+			v32(gb32, gi32, x32, 7)
+			s32(wb32, wi32, x32, 7)
+			v64(gb64, gi64, x64, 7)
+			s64(wb64, wi64, x64, 7)
+			for i := range n {
+				if math.Float32bits(gb32[i]) != math.Float32bits(wb32[i]) || gi32[i] != wi32[i] {
+					t.Fatalf("%s float32 n=%d [%d] (best %v, x %v) got:%v,%d want:%v,%d", name, n, i, b32[i], x32[i], gb32[i], gi32[i], wb32[i], wi32[i])
+				}
+				if math.Float64bits(gb64[i]) != math.Float64bits(wb64[i]) || gi64[i] != wi64[i] {
+					t.Fatalf("%s float64 n=%d [%d] (best %v, x %v) got:%v,%d want:%v,%d", name, n, i, b64[i], x64[i], gb64[i], gi64[i], wb64[i], wi64[i])
+				}
+			}
+		}
+	}
+}
