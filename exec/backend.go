@@ -21,6 +21,15 @@ type Request struct {
 	Bound map[*graph.Node]*Tensor
 	// Alloc allocates result and scratch buffers.
 	Alloc memory.Allocator
+	// Results, when it holds one tensor per output, offers the tensors
+	// the results may be written to, so that a caller that evaluates
+	// often can reuse them: each is empty (no buffer), and its Shape and
+	// Strides may be empty slices whose capacity the backend fills
+	// before it allocates. A backend may return these very tensors
+	// (the shared runner does) or tensors of its own; either way the
+	// caller owns what Eval returns. Backends do not keep Results past
+	// Eval; on error they leave each tensor without a buffer.
+	Results []*Tensor
 }
 
 // Backend evaluates expression graphs. Implementations are safe for

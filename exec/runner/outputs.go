@@ -1,6 +1,7 @@
 // Output tensors: the tensors of one evaluation's results, their layouts
-// and the slice that lists them, made in one allocation for the common
-// case of one output of rank four or less.
+// and the slice that lists them: the request's own tensors when it offers
+// them, else made in one allocation for the common case of one output of
+// rank four or less.
 
 package runner
 
@@ -21,10 +22,18 @@ type oneOutput struct {
 }
 
 // newOutputs returns a tensor for each of outs, with its layout (a copy
-// of the plan's: the caller owns it) and no buffer yet. Each shape and
-// stride slice is capped at its length, so that appending to one never
-// writes over another.
-func newOutputs(outs []fuse.Output) []*exec.Tensor {
+// of the plan's: the caller owns it) and no buffer yet: the tensors of
+// offer (exec.Request.Results) when it has one per output, their shapes
+// and strides in the capacity they come with where it suffices, else new
+// ones. Each shape and stride slice is capped at its length, so that
+// appending to one never writes over another.
+func newOutputs(outs []fuse.Output, offer []*exec.Tensor) []*exec.Tensor {
+	if len(offer) == len(outs) && len(outs) > 0 {
+		for i, t := range offer {
+			reuseLayout(t, &outs[i])
+		}
+		return offer
+	}
 	if len(outs) == 1 && len(outs[0].Layout.Shape) <= maxInlineRank {
 		o := &oneOutput{}
 		setLayout(&o.t, &outs[0], o.dims[:])
@@ -58,4 +67,20 @@ func setLayout(t *exec.Tensor, o *fuse.Output, dims []int) []int {
 		copy(t.Strides, l.Strides)
 	}
 	return dims[2*r:]
+}
+
+// reuseLayout gives t, an offered result tensor, a copy of o's layout in
+// the capacity of its Shape and Strides (new slices beyond it), and no
+// buffer.
+func reuseLayout(t *exec.Tensor, o *fuse.Output) {
+	l := &o.Layout
+	r := len(l.Shape)
+	t.Buf, t.Dev = nil, nil
+	t.DType, t.Offset = l.DType, l.Offset
+	t.Shape = append(t.Shape[:0], l.Shape...)[:r:r]
+	if l.Strides == nil {
+		t.Strides = nil
+	} else {
+		t.Strides = append(t.Strides[:0], l.Strides...)[:r:r]
+	}
 }

@@ -185,7 +185,7 @@ func run(ctx context.Context, t Target, p *fuse.Plan, prog Program, req *exec.Re
 	if err := ev.Finish(); err != nil {
 		return nil, err
 	}
-	out = newOutputs(plan.Outputs)
+	out = newOutputs(plan.Outputs, req.Results)
 	defer func() {
 		if err != nil {
 			for _, t := range out {

@@ -1,0 +1,120 @@
+// Tests of offered result tensors (exec.Request.Results): the runner
+// returns the very tensors offered, their layouts written into the
+// capacity they come with, new slices where it does not suffice, and
+// makes its own when the offer does not match the outputs.
+
+package runner
+
+import (
+	"context"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/fuse"
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+// offered is a result tensor offered with room for a layout of rank 4.
+type offered struct {
+	t    exec.Tensor
+	dims [8]int
+}
+
+func newOffered() *offered {
+	o := &offered{}
+	o.t.Shape, o.t.Strides = o.dims[:0:4], o.dims[4:4:8]
+	return o
+}
+
+func TestRunnerFillsOfferedResults(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	x := graph.Input(graph.Float32, graph.Shape{2, 3}, "x")
+	x5 := graph.Input(graph.Float32, graph.Shape{2, 1, 3, 1, 2}, "x5")
+	sum := graph.Reduce(graph.OpSum, x, nil, false)
+	exp := graph.Unary(graph.OpExp, x)
+	exp5 := graph.Unary(graph.OpExp, x5)
+	perm := graph.Permute(x, []int{1, 0})
+	r := New(&fakeTarget{failAt: -1}, 4)
+	for _, tc := range []struct {
+		name  string
+		outs  []*graph.Node
+		offer int // tensors offered; a count other than len(outs) is ignored
+	}{
+		{"one", []*graph.Node{exp}, 1},
+		{"rank 0", []*graph.Node{sum}, 1},
+		{"rank 5, beyond the room offered", []*graph.Node{exp5}, 1},
+		{"input", []*graph.Node{x}, 1},
+		{"permuted input", []*graph.Node{perm}, 1},
+		{"several", []*graph.Node{exp, sum, perm, exp5, x}, 5},
+		{"too few offered", []*graph.Node{exp, sum}, 1},
+		{"none offered", []*graph.Node{exp}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := request(t, mem, tc.outs[0], x, x5)
+			req.Outputs = tc.outs
+			layouts := map[*graph.Node]graph.Layout{}
+			for n, v := range req.Bound {
+				layouts[n] = v.Layout
+			}
+			p, err := fuse.Build(req.Outputs, layouts)
+			require.NoError(t, err)
+			offers := make([]*offered, tc.offer)
+			for round := range 2 {
+				req.Results = nil
+				for i := range offers {
+					offers[i] = newOffered()
+					req.Results = append(req.Results, &offers[i].t)
+				}
+				res, err := r.Eval(context.Background(), req)
+				require.NoError(t, err)
+				require.Len(t, res, len(tc.outs))
+				for i, v := range res {
+					want := p.Outputs[i].Layout
+					if !v.Layout.Equal(want) || len(v.Shape) != len(want.Shape) || len(v.Strides) != len(want.Strides) {
+						t.Errorf("round %d output %d: got:%+v want:%+v", round, i, v.Layout, want)
+					}
+					if v.Buf == nil {
+						t.Errorf("round %d output %d: no buffer", round, i)
+					}
+					if tc.offer != len(tc.outs) {
+						continue
+					}
+					o := offers[i]
+					if v != &o.t {
+						t.Fatalf("round %d output %d: got a tensor of the runner's own, want the one offered", round, i)
+					}
+					inRoom := len(want.Shape) > 0 && len(want.Shape) <= 4
+					if got := inRoom && &v.Shape[0] == &o.dims[0]; got != inRoom {
+						t.Errorf("round %d output %d: shape in the room offered got:%v want:%v", round, i, got, inRoom)
+					}
+					// Appending to the shape leaves the strides alone.
+					strides := append([]int(nil), v.Strides...)
+					_ = append(v.Shape, 99)
+					require.Equal(t, strides, append([]int(nil), v.Strides...))
+				}
+				for _, v := range res {
+					v.Release()
+				}
+			}
+		})
+	}
+}
+
+// TestRunnerOfferedResultsOnError: a failed evaluation leaves the offered
+// tensors without a buffer.
+func TestRunnerOfferedResultsOnError(t *testing.T) {
+	r, ft, mem := newRunner(t, 2, 4)
+	out, x, y := chain(8)
+	req := request(t, mem, out, x, y)
+	o := newOffered()
+	req.Results = []*exec.Tensor{&o.t}
+	res, err := r.Eval(context.Background(), req)
+	require.ErrorContains(t, err, "kernel failed")
+	require.Nil(t, res)
+	require.Nil(t, o.t.Buf)
+	require.Zero(t, ft.live)
+}
