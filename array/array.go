@@ -214,7 +214,8 @@ func (a *Array) Evaluated() bool {
 func (c *Context) register(a *Array, t *exec.Tensor) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := &entry{node: a.node, t: t}
+	e := c.newEntryLocked()
+	e.node, e.t = a.node, t
 	c.results[a.node] = e
 	c.holdLocked(a, e)
 }

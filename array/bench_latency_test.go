@@ -40,6 +40,24 @@ func BenchmarkLatencyChain(b *testing.B) {
 	}
 }
 
+// BenchmarkLatencyExp is BenchmarkLatencyAdd for a unary op, exp(a).
+func BenchmarkLatencyExp(b *testing.B) {
+	for _, n := range []int{10, 1000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			benchLatency(b, n, func(x, _ *array.Array) *array.Array { return x.Exp() })
+		})
+	}
+}
+
+// BenchmarkLatencySum is BenchmarkLatencyAdd for a full reduction, sum(a).
+func BenchmarkLatencySum(b *testing.B) {
+	for _, n := range []int{10, 1000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			benchLatency(b, n, func(x, _ *array.Array) *array.Array { return x.Sum() })
+		})
+	}
+}
+
 // benchLatency times build, Eval and Release of expr over two float32
 // inputs of n elements from a fixed seed, in wall and CPU time.
 func benchLatency(b *testing.B, n int, expr func(x, y *array.Array) *array.Array) {

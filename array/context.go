@@ -36,6 +36,7 @@ type Context struct {
 
 	mu      sync.Mutex
 	results map[*graph.Node]*entry
+	spare   []*entry // freed entries to reuse (entries.go)
 	young   []*Array // holding a result, without a finalizer yet (lifetime.go)
 	armed   bool     // the next collection finalizes the young
 }
@@ -44,13 +45,20 @@ type Context struct {
 // memory for device backends), the host copy made of a device tensor
 // when a result was first read, the copy in progress, and how many arrays
 // hold it. Guarded by the Context's mutex, which is never held while a
-// copy runs.
+// copy runs. Entries are reused once freed (see entries.go): nothing
+// outside the mutex may keep a pointer to one or to its tensor.
 type entry struct {
 	node    *graph.Node
 	t       *exec.Tensor
 	host    *exec.Tensor
 	copying *hostCopy
 	refs    int
+	// own is the tensor the entry offers an evaluation for its result
+	// (exec.Request.Results), with room in dims for the layout of a
+	// result of rank maxOwnRank or less; t points to it when the backend
+	// filled it.
+	own  exec.Tensor
+	dims [2 * maxOwnRank]int
 }
 
 // hostCopy is a host copy of a device result in progress: its reader
@@ -60,9 +68,7 @@ type hostCopy struct {
 	done chan struct{}
 }
 
-// release drops the entry's tensors. It leaves e.t's fields as they are:
-// an evaluation running concurrently may still read them (through its own
-// reference to the buffers, see boundLocked).
+// release drops the entry's tensors.
 func (e *entry) release() {
 	releaseTensor(e.t)
 	e.host.Release()

@@ -136,12 +136,15 @@ func (c *Context) eval(ctx context.Context, arrays []*Array) error {
 	}
 	sc.outs = outs
 	err := sc.boundLocked(c)
+	if err == nil {
+		sc.offerLocked(c)
+	}
 	c.mu.Unlock()
 	defer sc.releaseBound()
 	if err != nil {
 		return err
 	}
-	sc.req = exec.Request{Outputs: outs, Bound: sc.bound, Alloc: c.limited}
+	sc.req = exec.Request{Outputs: outs, Bound: sc.bound, Alloc: c.limited, Results: sc.res}
 	ts, err := c.evalBackend(ctx, &sc.req)
 	if err != nil {
 		return err
@@ -152,19 +155,65 @@ func (c *Context) eval(ctx context.Context, arrays []*Array) error {
 		}
 		return fmt.Errorf("Eval: backend %s returned %d results for %d outputs", c.name, len(ts), len(outs))
 	}
-	c.install(arrays, outs, ts)
+	c.install(arrays, outs, ts, sc.ents)
 	return nil
 }
 
 // evalScratch is eval's pooled per-call state: the outputs, the bound
-// results (and their nodes, to release and forget them without walking
-// the map) and the request made of them (a backend keeps none of them
-// past Eval).
+// results (copies of their tensors, and their nodes, to release and
+// forget them without walking the map), the entries offered for the
+// results and their tensors, and the request made of them (a backend
+// keeps none of them past Eval).
 type evalScratch struct {
 	req    exec.Request
 	outs   []*graph.Node
 	bound  map[*graph.Node]*exec.Tensor
 	bnodes []*graph.Node
+	bts    []*boundTensor // bts[:len(bnodes)] are in use
+	ents   []*entry
+	res    []*exec.Tensor
+}
+
+// boundTensor is a copy of a bound result's tensor, with room for its
+// layout: the registry's entry may be freed and reused while the
+// evaluation still reads it (see dropLocked).
+type boundTensor struct {
+	t    exec.Tensor
+	dims [2 * maxOwnRank]int
+}
+
+// offerLocked takes an entry of c for each output and offers their own
+// tensors to the backend. The caller holds c.mu.
+func (sc *evalScratch) offerLocked(c *Context) {
+	for range sc.outs {
+		e := c.newEntryLocked()
+		sc.ents = append(sc.ents, e)
+		sc.res = append(sc.res, e.offer())
+	}
+}
+
+// bind records t, the result of node n held by c's registry, as a bound
+// value: a copy of it, with its buffers retained.
+func (sc *evalScratch) bind(n *graph.Node, t *exec.Tensor) {
+	i := len(sc.bnodes)
+	if i == len(sc.bts) {
+		sc.bts = append(sc.bts, new(boundTensor))
+	}
+	b := sc.bts[i]
+	b.t = *t
+	if r := len(t.Shape); r <= maxOwnRank {
+		if t.Shape != nil {
+			b.t.Shape = append(b.dims[:0:maxOwnRank], t.Shape...)
+		}
+		if t.Strides != nil {
+			b.t.Strides = append(b.dims[maxOwnRank:maxOwnRank:2*maxOwnRank], t.Strides...)
+		}
+	} else {
+		b.t.Layout = t.Layout.Clone()
+	}
+	retainTensor(&b.t)
+	sc.bound[n] = &b.t
+	sc.bnodes = append(sc.bnodes, n)
 }
 
 var evalScratches = sync.Pool{New: func() any {
@@ -176,6 +225,10 @@ var evalScratches = sync.Pool{New: func() any {
 func (sc *evalScratch) put() {
 	clear(sc.outs)
 	sc.outs = sc.outs[:0]
+	clear(sc.ents)
+	sc.ents = sc.ents[:0]
+	clear(sc.res)
+	sc.res = sc.res[:0]
 	sc.req = exec.Request{}
 	evalScratches.Put(sc)
 }
@@ -227,9 +280,7 @@ func (sc *evalScratch) boundLocked(c *Context) error {
 			visited = append(visited, n)
 		}
 		if e := c.results[n]; e != nil {
-			retainTensor(e.t)
-			sc.bound[n] = e.t
-			sc.bnodes = append(sc.bnodes, n)
+			sc.bind(n, e.t)
 			continue
 		}
 		if n.Op() == graph.OpInput {
@@ -267,7 +318,9 @@ func releaseTensor(t *exec.Tensor) {
 // bound map.
 func (sc *evalScratch) releaseBound() {
 	for i, n := range sc.bnodes {
-		releaseTensor(sc.bound[n])
+		b := sc.bts[i]
+		releaseTensor(&b.t)
+		b.t = exec.Tensor{}
 		delete(sc.bound, n)
 		sc.bnodes[i] = nil
 	}
@@ -275,9 +328,11 @@ func (sc *evalScratch) releaseBound() {
 }
 
 // install records the results ts of outs and makes each array hold its
-// result. It takes ownership of ts. A result some other evaluation
-// installed meanwhile wins, and a result no array holds any more is freed.
-func (c *Context) install(arrays []*Array, outs []*graph.Node, ts []*exec.Tensor) {
+// result. It takes ownership of ts, and of ents, the entries offered for
+// them (ts[i] is ents[i]'s own tensor when the backend filled it). A
+// result some other evaluation installed meanwhile wins, and a result no
+// array holds any more is freed.
+func (c *Context) install(arrays []*Array, outs []*graph.Node, ts []*exec.Tensor, ents []*entry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(arrays) == 1 && len(outs) == 1 {
@@ -286,23 +341,27 @@ func (c *Context) install(arrays []*Array, outs []*graph.Node, ts []*exec.Tensor
 		e := c.results[n]
 		if e != nil {
 			ts[0].Release()
+			c.recycleLocked(ents[0])
 		} else {
-			e = &entry{node: n, t: ts[0]}
+			e = ents[0]
+			e.node, e.t = n, ts[0]
 			c.results[n] = e
 		}
 		c.holdLocked(a, e)
 		if e.refs == 0 {
-			delete(c.results, n)
-			e.release()
+			c.dropLocked(e)
 		}
 		return
 	}
 	for i, n := range outs {
 		if c.results[n] != nil {
 			ts[i].Release()
+			c.recycleLocked(ents[i])
 			continue
 		}
-		c.results[n] = &entry{node: n, t: ts[i]}
+		e := ents[i]
+		e.node, e.t = n, ts[i]
+		c.results[n] = e
 	}
 	for _, a := range arrays {
 		if e := c.results[a.node]; e != nil {
@@ -311,8 +370,7 @@ func (c *Context) install(arrays []*Array, outs []*graph.Node, ts []*exec.Tensor
 	}
 	for _, n := range outs {
 		if e := c.results[n]; e != nil && e.refs == 0 {
-			delete(c.results, n)
-			e.release()
+			c.dropLocked(e)
 		}
 	}
 }

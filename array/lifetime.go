@@ -45,8 +45,7 @@ func (c *Context) unholdLocked(a *Array) {
 	a.e = nil
 	e.refs--
 	if e.refs == 0 {
-		delete(c.results, e.node)
-		e.release()
+		c.dropLocked(e)
 	}
 }
 
