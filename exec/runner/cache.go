@@ -1,17 +1,17 @@
 // The plan cache: one bounded LRU of plans and their programs keyed by
 // the plan's structural key, built once per key while concurrent callers
 // wait, reference-counted while evaluations use them, with a warm index
-// of node IDs and weak pointers so that repeating a request on the same
-// nodes skips the key; no graph node is kept alive.
+// of node IDs so that repeating a request on the same nodes skips the
+// key; no graph node is kept alive.
 
 package runner
 
 import (
 	"container/list"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
-	"weak"
 
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/fuse"
@@ -34,11 +34,11 @@ type entry struct {
 	// above zero) and lowered with or without it.
 	refs atomic.Int64
 	// warm is the request the warm index maps to this entry: the IDs of
-	// its outputs (unique in the process, never reused, so equal IDs are
-	// the same node) and its bound nodes in slot order, held weakly.
+	// its outputs and of its bound nodes in slot order (unique in the
+	// process, never reused, so equal IDs are the same node).
 	warm  bool
 	outs  []uint64
-	slots []weak.Pointer[graph.Node]
+	slots []uint64
 }
 
 type cache struct {
@@ -184,14 +184,17 @@ func (c *cache) lookupWarm(req *exec.Request, buf []*exec.Tensor) (*entry, []*ex
 			return nil, nil
 		}
 	}
+	// The request binds exactly the slots' nodes: as many, each of them.
 	vals := buf[:0]
-	for i, p := range e.slots {
-		n := p.Value()
-		t := req.Bound[n]
-		if n == nil || t == nil || !t.Layout.Equal(e.plan.Inputs[i].Layout) {
+	for range e.slots {
+		vals = append(vals, nil)
+	}
+	for n, t := range req.Bound {
+		i := slices.Index(e.slots, idOf(n))
+		if i < 0 || t == nil || !t.Layout.Equal(e.plan.Inputs[i].Layout) {
 			return nil, nil
 		}
-		vals = append(vals, t)
+		vals[i] = t
 	}
 	e.refs.Add(1)
 	c.hits++
@@ -218,9 +221,9 @@ func (c *cache) remember(e *entry, req *exec.Request, slots []*graph.Node) {
 	for i, n := range req.Outputs {
 		e.outs[i] = n.ID()
 	}
-	e.slots = make([]weak.Pointer[graph.Node], len(slots))
+	e.slots = make([]uint64, len(slots))
 	for i, n := range slots {
-		e.slots[i] = weak.Make(n)
+		e.slots[i] = n.ID()
 	}
 	e.warm = true
 	c.warm[e.outs[0]] = e

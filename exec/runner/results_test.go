@@ -118,3 +118,34 @@ func TestRunnerOfferedResultsOnError(t *testing.T) {
 	require.Nil(t, o.t.Buf)
 	require.Zero(t, ft.live)
 }
+
+// TestCacheWarmIndexBoundNodes: the warm entry of a request serves only a
+// request binding the very same nodes; as many others take the keyed
+// path.
+func TestCacheWarmIndexBoundNodes(t *testing.T) {
+	r, _, mem := newRunner(t, -1, 4)
+	out, x, y := chain(4)
+	req := request(t, mem, out, x, y)
+	for range 2 {
+		res, err := r.Eval(context.Background(), req)
+		require.NoError(t, err)
+		res[0].Release()
+	}
+	require.Equal(t, exec.CacheStats{Hits: 1, Misses: 1, Len: 1}, r.Stats())
+	// x*y bound instead of y: two bound nodes again, not the same ones.
+	xy := graph.Binary(graph.OpMul, x, y)
+	v, err := exec.NewTensor(mem, xy.DType(), xy.Shape())
+	require.NoError(t, err)
+	defer v.Release()
+	req2 := &exec.Request{Outputs: req.Outputs, Alloc: mem, Bound: map[*graph.Node]*exec.Tensor{x: req.Bound[x], xy: v}}
+	for range 2 {
+		res, err := r.Eval(context.Background(), req2)
+		require.NoError(t, err)
+		res[0].Release()
+	}
+	require.Equal(t, exec.CacheStats{Hits: 2, Misses: 2, Len: 2}, r.Stats())
+	r.cache.mu.Lock()
+	e := r.cache.warm[out.ID()]
+	require.ElementsMatch(t, []uint64{x.ID(), xy.ID()}, e.slots, "the warm entry is the last request's")
+	r.cache.mu.Unlock()
+}
