@@ -155,3 +155,37 @@ func TestLimitedAllocatorConcurrent(t *testing.T) {
 	require.EqualValues(t, 1, refused.Load())
 	require.Zero(t, a.InUse())
 }
+
+// TestAllocFits: AllocFits says yes exactly where CheckAlloc of an array
+// of as many bytes passes, for both limits and an unlimited allocator.
+func TestAllocFits(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	a := exec.NewLimitedAllocator(mem, exec.Limits{MaxAllocation: 3000, MemoryLimit: 4096})
+	held := a.Allocate(2432) // 1664 bytes left
+	defer a.Free(held)
+	for _, tc := range []struct {
+		alloc memory.Allocator
+		n     int64
+		want  bool
+	}{
+		{a, 0, true},
+		{a, 1664, true},
+		{a, 1600, true},
+		{a, 1665, false}, // rounded up to 1728: beyond what is left
+		{a, 3001, false}, // beyond the allocation limit
+		{a, -1, false},
+		{memory.NewGoAllocator(), 1 << 20, true},
+		{memory.NewGoAllocator(), exec.DefaultMemoryLimit() + 1, false},
+	} {
+		if got := exec.AllocFits(tc.alloc, tc.n); got != tc.want {
+			t.Errorf("AllocFits(%d) got:%v want:%v", tc.n, got, tc.want)
+		}
+		if tc.n < 0 {
+			continue
+		}
+		if got := exec.CheckAlloc(tc.alloc, graph.Uint8, graph.Shape{int(tc.n)}) == nil; got != tc.want {
+			t.Errorf("CheckAlloc of %d bytes passes got:%v want:%v", tc.n, got, tc.want)
+		}
+	}
+}

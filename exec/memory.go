@@ -164,6 +164,23 @@ func CheckAlloc(alloc memory.Allocator, d graph.DType, s graph.Shape) error {
 	return nil
 }
 
+// AllocFits reports whether n bytes pass the bounds CheckAlloc applies
+// for alloc: at most AllocLimit(alloc) and, when alloc is a Budget,
+// within what is left of its memory limit. A backend that knows a
+// buffer's size asks it first, and builds CheckAlloc's error (which names
+// the array) only when it fails.
+func AllocFits(alloc memory.Allocator, n int64) bool {
+	if n < 0 || n > AllocLimit(alloc) {
+		return false
+	}
+	if b, ok := alloc.(Budget); ok {
+		if limit, inUse := b.MemoryBudget(); limit > 0 && roundUp64(n) > limit-inUse {
+			return false
+		}
+	}
+	return true
+}
+
 // roundUp64 rounds n up to a multiple of 64, as arrow rounds buffer
 // capacities (n is at most MaxInt64-63: CheckShape bounds byte sizes).
 func roundUp64(n int64) int64 {

@@ -174,9 +174,11 @@ func (e *evaluation) Bind(buf int, t *exec.Tensor, _ bool) error {
 
 func (e *evaluation) Alloc(i int) error {
 	plan := e.lp.plan
-	d, s := bufferArray(plan, i)
-	if err := exec.CheckAlloc(e.alloc, d, s); err != nil {
-		return fmt.Errorf("cpu: %w", err)
+	if !exec.AllocFits(e.alloc, plan.Buffers[i].Bytes) {
+		d, s := bufferArray(plan, i)
+		if err := exec.CheckAlloc(e.alloc, d, s); err != nil {
+			return fmt.Errorf("cpu: %w", err)
+		}
 	}
 	buf := memory.NewResizableBuffer(e.alloc)
 	buf.Resize(int(plan.Buffers[i].Bytes))
