@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -33,6 +34,8 @@ type Context struct {
 	memLimit int64                  // the most host bytes live at once; 0 for exec.DefaultMemoryLimit
 	name     string
 	err      error // set for a Context that cannot evaluate (Default with an unknown device)
+
+	scratch atomic.Pointer[evalScratch] // kept for the next evaluation (eval.go)
 
 	mu      sync.Mutex
 	results map[*graph.Node]*entry

@@ -43,14 +43,16 @@ func (c *Context) recycleLocked(e *entry) {
 	if e.copying != nil || len(c.spare) >= maxSpare {
 		return
 	}
-	*e = entry{}
+	// The fields that point somewhere: dims hold nothing, refs is 0.
+	e.node, e.t, e.host = nil, nil, nil
+	e.own.Buf, e.own.Dev, e.own.Shape, e.own.Strides = nil, nil, nil, nil
 	c.spare = append(c.spare, e)
 }
 
 // offer readies e's own tensor to receive a result (see
 // exec.Request.Results) and returns it.
 func (e *entry) offer() *exec.Tensor {
-	e.own = exec.Tensor{}
+	e.own.Buf, e.own.Dev = nil, nil
 	e.own.Shape = e.dims[:0:maxOwnRank]
 	e.own.Strides = e.dims[maxOwnRank : maxOwnRank : 2*maxOwnRank]
 	return &e.own

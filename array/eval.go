@@ -106,8 +106,8 @@ func (c *Context) eval(ctx context.Context, arrays []*Array) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	sc := evalScratches.Get().(*evalScratch)
-	defer sc.put()
+	sc := c.getScratch()
+	defer c.putScratch(sc)
 	c.mu.Lock()
 	outs := sc.outs[:0]
 	var want map[*graph.Node]bool // for several arrays: each node once
@@ -220,9 +220,19 @@ var evalScratches = sync.Pool{New: func() any {
 	return &evalScratch{bound: map[*graph.Node]*exec.Tensor{}}
 }}
 
-// put clears sc, so that it holds no node or tensor, and pools it.
+// getScratch returns a scratch for an evaluation of c: the one c keeps
+// when no other evaluation has it, else one from the shared pool.
+func (c *Context) getScratch() *evalScratch {
+	if sc := c.scratch.Swap(nil); sc != nil {
+		return sc
+	}
+	return evalScratches.Get().(*evalScratch)
+}
+
+// putScratch clears sc, so that it holds no node or tensor, and keeps it
+// for c's next evaluation, or pools it when c keeps one already.
 // releaseBound has emptied the bound map.
-func (sc *evalScratch) put() {
+func (c *Context) putScratch(sc *evalScratch) {
 	clear(sc.outs)
 	sc.outs = sc.outs[:0]
 	clear(sc.ents)
@@ -230,7 +240,9 @@ func (sc *evalScratch) put() {
 	clear(sc.res)
 	sc.res = sc.res[:0]
 	sc.req = exec.Request{}
-	evalScratches.Put(sc)
+	if !c.scratch.CompareAndSwap(nil, sc) {
+		evalScratches.Put(sc)
+	}
 }
 
 // evalBackend runs the backend on req, turning a panic of the allocator
@@ -317,14 +329,17 @@ func releaseTensor(t *exec.Tensor) {
 // releaseBound drops the references boundLocked took and empties the
 // bound map.
 func (sc *evalScratch) releaseBound() {
-	for i, n := range sc.bnodes {
+	if len(sc.bnodes) == 0 {
+		return
+	}
+	for i := range sc.bnodes {
 		b := sc.bts[i]
 		releaseTensor(&b.t)
-		b.t = exec.Tensor{}
-		delete(sc.bound, n)
+		b.t.Buf, b.t.Dev, b.t.Shape, b.t.Strides = nil, nil, nil, nil
 		sc.bnodes[i] = nil
 	}
 	sc.bnodes = sc.bnodes[:0]
+	clear(sc.bound)
 }
 
 // install records the results ts of outs and makes each array hold its
