@@ -144,7 +144,7 @@ func (c *Context) eval(ctx context.Context, arrays []*Array) error {
 	if err != nil {
 		return err
 	}
-	sc.req = exec.Request{Outputs: outs, Bound: sc.bound, Alloc: c.limited, Results: sc.res}
+	sc.req.Outputs, sc.req.Bound, sc.req.Alloc, sc.req.Results = outs, sc.bound, c.limited, sc.res
 	ts, err := c.evalBackend(ctx, &sc.req)
 	if err != nil {
 		return err
@@ -200,7 +200,10 @@ func (sc *evalScratch) bind(n *graph.Node, t *exec.Tensor) {
 		sc.bts = append(sc.bts, new(boundTensor))
 	}
 	b := sc.bts[i]
-	b.t = *t
+	// Field by field: cheaper than a copy of the struct while the
+	// collector marks.
+	b.t.Buf, b.t.Dev, b.t.DType, b.t.Offset = t.Buf, t.Dev, t.DType, t.Offset
+	b.t.Shape, b.t.Strides = t.Shape, t.Strides
 	if r := len(t.Shape); r <= maxOwnRank {
 		if t.Shape != nil {
 			b.t.Shape = append(b.dims[:0:maxOwnRank], t.Shape...)
@@ -233,16 +236,25 @@ func (c *Context) getScratch() *evalScratch {
 // for c's next evaluation, or pools it when c keeps one already.
 // releaseBound has emptied the bound map.
 func (c *Context) putScratch(sc *evalScratch) {
-	clear(sc.outs)
-	sc.outs = sc.outs[:0]
-	clear(sc.ents)
-	sc.ents = sc.ents[:0]
-	clear(sc.res)
-	sc.res = sc.res[:0]
-	sc.req = exec.Request{}
+	sc.outs = clearPtrs(sc.outs)
+	sc.ents = clearPtrs(sc.ents)
+	sc.res = clearPtrs(sc.res)
+	sc.req.Outputs, sc.req.Bound, sc.req.Alloc, sc.req.Results = nil, nil, nil, nil
 	if !c.scratch.CompareAndSwap(nil, sc) {
 		evalScratches.Put(sc)
 	}
+}
+
+// clearPtrs sets the pointers of s to nil one by one (for the few a
+// scratch holds, cheaper than clear while the collector marks) and
+// returns s[:0].
+func clearPtrs[T any](s []*T) []*T {
+	for i := range s {
+		if s[i] != nil {
+			s[i] = nil
+		}
+	}
+	return s[:0]
 }
 
 // evalBackend runs the backend on req, turning a panic of the allocator
