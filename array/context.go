@@ -36,6 +36,7 @@ type Context struct {
 	err      error // set for a Context that cannot evaluate (Default with an unknown device)
 
 	scratch atomic.Pointer[evalScratch] // kept for the next evaluation (eval.go)
+	memo    memo                        // recent node builds (memo.go)
 
 	mu      sync.Mutex
 	results map[*graph.Node]*entry

@@ -9,7 +9,9 @@ import (
 	"github.com/fuseflow/fuseflow/graph"
 )
 
-func (a *Array) unary(op graph.Op) *Array { return a.derive(graph.Unary(op, nodeFor(a, op.String()))) }
+func (a *Array) unary(op graph.Op) *Array {
+	return a.derive(unaryNode(ctxOf(a), op, nodeFor(a, op.String())))
+}
 
 // Neg returns -a elementwise (bool is an error).
 func (a *Array) Neg() *Array { return a.unary(graph.OpNeg) }
@@ -133,9 +135,9 @@ func sameContext(name string, x, y *Array) error {
 func (a *Array) binary(op graph.Op, b any) *Array {
 	n, w, weak := operand(op.String(), op, a, b)
 	if weak {
-		return a.derive(graph.BinaryWeak(op, nodeFor(a, op.String()), w, false))
+		return a.derive(weakNode(ctxOf(a), op, nodeFor(a, op.String()), w))
 	}
-	return a.derive(graph.Binary(op, nodeFor(a, op.String()), n)).keep(b)
+	return a.derive(binaryNode(ctxOf(a), op, nodeFor(a, op.String()), n)).keep(b)
 }
 
 // Add returns a + b elementwise with broadcasting. b is an *Array of the

@@ -8,7 +8,7 @@ import (
 )
 
 func (a *Array) reduce(op graph.Op, axes []int, keep bool) *Array {
-	return a.derive(graph.Reduce(op, nodeFor(a, op.String()), axes, keep))
+	return a.derive(reduceNode(ctxOf(a), op, nodeFor(a, op.String()), axes, keep))
 }
 
 // Sum returns the sum over axes (every axis when none is given; negative

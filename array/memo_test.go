@@ -1,0 +1,145 @@
+// Tests of memoized node building: an op built again on the same
+// operands gives the node graph gives, distinct scalars, axes and ops
+// give distinct nodes (0 and -0 among them), the memo keeps no node
+// alive, and concurrent builds agree.
+
+package array_test
+
+import (
+	"math"
+	"runtime"
+	"sync"
+	"testing"
+	gcweak "weak"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fuseflow/fuseflow/array"
+	"github.com/fuseflow/fuseflow/exec/cpu"
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+func TestMemoGivesGraphsNode(t *testing.T) {
+	c := array.MustContext(array.WithBackend(cpu.New(cpu.Options{})))
+	x := array.FromSlice(c, []float32{1, 2, 3, 4, 5, 6}, 2, 3)
+	y := array.FromSlice(c, []float32{1, 2, 3}, 3)
+	defer x.Release()
+	defer y.Release()
+	xn, yn := x.Node(), y.Node()
+	for _, tc := range []struct {
+		name  string
+		build func() *array.Array
+		graph func() *graph.Node
+	}{
+		{"exp", func() *array.Array { return x.Exp() }, func() *graph.Node { return graph.Unary(graph.OpExp, xn) }},
+		{"neg", func() *array.Array { return x.Neg() }, func() *graph.Node { return graph.Unary(graph.OpNeg, xn) }},
+		{"x+y", func() *array.Array { return x.Add(y) }, func() *graph.Node { return graph.Binary(graph.OpAdd, xn, yn) }},
+		{"y+x", func() *array.Array { return y.Add(x) }, func() *graph.Node { return graph.Binary(graph.OpAdd, yn, xn) }},
+		{"x*y", func() *array.Array { return x.Mul(y) }, func() *graph.Node { return graph.Binary(graph.OpMul, xn, yn) }},
+		{"x+2", func() *array.Array { return x.Add(2) }, func() *graph.Node {
+			return graph.BinaryWeak(graph.OpAdd, xn, graph.Weak{Kind: graph.KindInt, Int: 2}, false)
+		}},
+		{"x+2.5", func() *array.Array { return x.Add(2.5) }, func() *graph.Node {
+			return graph.BinaryWeak(graph.OpAdd, xn, graph.Weak{Kind: graph.KindFloat, Float: 2.5}, false)
+		}},
+		{"sum", func() *array.Array { return x.Sum() }, func() *graph.Node { return graph.Reduce(graph.OpSum, xn, nil, false) }},
+		{"sum 0", func() *array.Array { return x.Sum(0) }, func() *graph.Node { return graph.Reduce(graph.OpSum, xn, []int{0}, false) }},
+		{"sum -1", func() *array.Array { return x.Sum(-1) }, func() *graph.Node { return graph.Reduce(graph.OpSum, xn, []int{-1}, false) }},
+		{"sum 0 keep", func() *array.Array { return x.SumKeepDims(0) }, func() *graph.Node { return graph.Reduce(graph.OpSum, xn, []int{0}, true) }},
+		{"max 0 1", func() *array.Array { return x.Max(0, 1) }, func() *graph.Node { return graph.Reduce(graph.OpReduceMax, xn, []int{0, 1}, false) }},
+		{"argmax", func() *array.Array { return x.ArgMax() }, func() *graph.Node { return graph.Reduce(graph.OpArgMax, xn, nil, false) }},
+	} {
+		first, second := tc.build(), tc.build()
+		want := tc.graph()
+		if first.Node() != want || second.Node() != want {
+			t.Errorf("%s: nodes got:%p, %p want:%p (graph's)", tc.name, first.Node(), second.Node(), want)
+		}
+		first.Release()
+		second.Release()
+	}
+	// Distinct builds give distinct nodes.
+	seen := map[*graph.Node]string{}
+	for name, a := range map[string]*array.Array{
+		"exp": x.Exp(), "neg": x.Neg(), "x+y": x.Add(y), "y+x": y.Add(x), "x-y": x.Sub(y),
+		"x+2": x.Add(2), "x+2.5": x.Add(2.5), "x+true": x.Add(true), "x+3": x.Add(3),
+		"sum": x.Sum(), "sum 0": x.Sum(0), "sum 1": x.Sum(1), "sum 0 keep": x.SumKeepDims(0),
+		"prod 0": x.Prod(0), "argmax": x.ArgMax(), "argmax 0": x.ArgMax(0),
+	} {
+		if other, ok := seen[a.Node()]; ok {
+			t.Errorf("%s and %s got the same node", name, other)
+		}
+		seen[a.Node()] = name
+		defer a.Release()
+	}
+}
+
+// TestMemoSignedZero: adding 0 and adding -0 are different expressions
+// (-0 + 0 is 0, -0 + -0 is -0), however they are built in turn.
+func TestMemoSignedZero(t *testing.T) {
+	c := array.MustContext(array.WithBackend(cpu.New(cpu.Options{})))
+	x := array.FromSlice(c, []float64{math.Copysign(0, -1)}, 1)
+	defer x.Release()
+	for range 2 {
+		for _, tc := range []struct {
+			w        float64
+			wantSign bool
+		}{{0, false}, {math.Copysign(0, -1), true}} {
+			z := x.Add(tc.w)
+			got, err := array.ToSlice[float64](z)
+			require.NoError(t, err)
+			if math.Signbit(got[0]) != tc.wantSign {
+				t.Errorf("-0 + %v: sign bit got:%v want:%v", tc.w, math.Signbit(got[0]), tc.wantSign)
+			}
+			z.Release()
+		}
+	}
+}
+
+// TestMemoKeepsNoNode: the memo holds its nodes weakly.
+func TestMemoKeepsNoNode(t *testing.T) {
+	c := array.MustContext(array.WithBackend(cpu.New(cpu.Options{})))
+	x := array.FromSlice(c, []float32{1, 2}, 2)
+	defer x.Release()
+	w := func() gcweak.Pointer[graph.Node] {
+		z := x.Mul(x).Exp()
+		defer z.Release()
+		return gcweak.Make(z.Node())
+	}()
+	for range 5 {
+		runtime.GC()
+	}
+	require.Nil(t, w.Value(), "a node nothing but the memo references is kept")
+	// Built again, it is a new node, memoized again.
+	z1, z2 := x.Mul(x).Exp(), x.Mul(x).Exp()
+	defer z1.Release()
+	defer z2.Release()
+	require.Same(t, z1.Node(), z2.Node())
+}
+
+func TestMemoConcurrent(t *testing.T) {
+	c := array.MustContext(array.WithBackend(cpu.New(cpu.Options{})))
+	x := array.FromSlice(c, []float32{1, 2, 3}, 3)
+	defer x.Release()
+	want := x.Add(1).Mul(x).Sum().Node()
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for w := range 8 {
+		wg.Go(func() {
+			for i := range 200 {
+				// Other builds contend for the memo's slots meanwhile.
+				other := x.Add(float64(w*1000 + i)).Exp()
+				z := x.Add(1).Mul(x).Sum()
+				if z.Node() != want {
+					errs <- "a concurrent build got another node"
+				}
+				other.Release()
+				z.Release()
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Fatal(e)
+	}
+}
