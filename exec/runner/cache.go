@@ -9,7 +9,6 @@ package runner
 import (
 	"container/list"
 	"fmt"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -34,11 +33,13 @@ type entry struct {
 	// above zero) and lowered with or without it.
 	refs atomic.Int64
 	// warm is the request the warm index maps to this entry: the IDs of
-	// its outputs and of its bound nodes in slot order (unique in the
-	// process, never reused, so equal IDs are the same node).
-	warm  bool
-	outs  []uint64
-	slots []uint64
+	// its outputs (unique in the process, never reused, so equal IDs are
+	// the same node) and the paths from them to its bound nodes in slot
+	// order (see slotPaths).
+	warm    bool
+	outs    []uint64
+	paths   []int32
+	pathOff []int32
 }
 
 type cache struct {
@@ -78,6 +79,7 @@ func (c *cache) get(req *exec.Request, buf []*exec.Tensor) (*entry, []*exec.Tens
 		return nil, nil, err
 	}
 	key, slots := g.Key(), g.Slots()
+	w, wok := newWarmReq(req, slots)
 	counted := false
 	for {
 		c.mu.Lock()
@@ -93,7 +95,7 @@ func (c *cache) get(req *exec.Request, buf []*exec.Tensor) (*entry, []*exec.Tens
 		case <-e.ready:
 			e.refs.Add(1)
 			c.lru.MoveToFront(e.elem)
-			c.remember(e, req, slots)
+			c.remember(e, w, wok)
 			c.mu.Unlock()
 			return e, slotValues(req, slots, buf), nil
 		default:
@@ -145,7 +147,7 @@ func (c *cache) get(req *exec.Request, buf []*exec.Tensor) (*entry, []*exec.Tens
 	} else {
 		e.refs.Add(1) // the caller's
 		if e.elem != nil {
-			c.remember(e, req, slots)
+			c.remember(e, w, wok)
 		}
 	}
 	c.mu.Unlock()
@@ -176,25 +178,25 @@ func (c *cache) lookupWarm(req *exec.Request, buf []*exec.Tensor) (*entry, []*ex
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.warm[idOf(req.Outputs[0])]
-	if e == nil || e.elem == nil || len(e.outs) != len(req.Outputs) || len(e.slots) != len(req.Bound) {
+	if e == nil || e.elem == nil || len(e.outs) != len(req.Outputs) || len(e.pathOff)-1 != len(req.Bound) {
 		return nil, nil
 	}
+	nslots := len(e.pathOff) - 1
 	for i, n := range req.Outputs[1:] {
 		if idOf(n) != e.outs[i+1] {
 			return nil, nil
 		}
 	}
-	// The request binds exactly the slots' nodes: as many, each of them.
+	// The very outputs: the paths lead to the nodes bound last time. The
+	// request binds exactly those: as many, each of them.
 	vals := buf[:0]
-	for range e.slots {
-		vals = append(vals, nil)
-	}
-	for n, t := range req.Bound {
-		i := slices.Index(e.slots, idOf(n))
-		if i < 0 || t == nil || !t.Layout.Equal(e.plan.Inputs[i].Layout) {
+	for i := range nslots {
+		n := follow(req.Outputs, e.paths[e.pathOff[i]:e.pathOff[i+1]])
+		t := req.Bound[n]
+		if t == nil || !t.Layout.Equal(e.plan.Inputs[i].Layout) {
 			return nil, nil
 		}
-		vals[i] = t
+		vals = append(vals, t)
 	}
 	e.refs.Add(1)
 	c.hits++
@@ -210,21 +212,40 @@ func idOf(n *graph.Node) uint64 {
 	return n.ID()
 }
 
-// remember makes req the request the warm index maps to e, replacing
-// e's last one. c.mu is held.
-func (c *cache) remember(e *entry, req *exec.Request, slots []*graph.Node) {
+// warmReq is what the warm index keeps of a request (see entry.warm),
+// made outside the cache's lock.
+type warmReq struct {
+	outs    []uint64
+	paths   []int32
+	pathOff []int32
+}
+
+// newWarmReq returns what the warm index keeps of req, whose bound nodes
+// are slots; ok is false for a request the warm index does not keep
+// (bound values beyond the plan's inputs: the key decides).
+func newWarmReq(req *exec.Request, slots []*graph.Node) (w warmReq, ok bool) {
 	if len(req.Outputs) == 0 || len(slots) != len(req.Bound) {
-		return // bound values beyond the plan's inputs: the key decides
+		return w, false
+	}
+	w.paths, w.pathOff, ok = slotPaths(req.Outputs, slots)
+	if !ok {
+		return w, false
+	}
+	w.outs = make([]uint64, len(req.Outputs))
+	for i, n := range req.Outputs {
+		w.outs[i] = n.ID()
+	}
+	return w, true
+}
+
+// remember makes w the request the warm index maps to e, replacing e's
+// last one. c.mu is held.
+func (c *cache) remember(e *entry, w warmReq, ok bool) {
+	if !ok {
+		return
 	}
 	c.forgetWarm(e)
-	e.outs = make([]uint64, len(req.Outputs))
-	for i, n := range req.Outputs {
-		e.outs[i] = n.ID()
-	}
-	e.slots = make([]uint64, len(slots))
-	for i, n := range slots {
-		e.slots[i] = n.ID()
-	}
+	e.outs, e.paths, e.pathOff = w.outs, w.paths, w.pathOff
 	e.warm = true
 	c.warm[e.outs[0]] = e
 }
@@ -234,7 +255,7 @@ func (c *cache) forgetWarm(e *entry) {
 	if e.warm && c.warm[e.outs[0]] == e {
 		delete(c.warm, e.outs[0])
 	}
-	e.warm, e.outs, e.slots = false, nil, nil
+	e.warm, e.outs, e.paths, e.pathOff = false, nil, nil, nil
 }
 
 // drop removes e from the cache and returns its program when the cache

@@ -146,6 +146,10 @@ func TestCacheWarmIndexBoundNodes(t *testing.T) {
 	require.Equal(t, exec.CacheStats{Hits: 2, Misses: 2, Len: 2}, r.Stats())
 	r.cache.mu.Lock()
 	e := r.cache.warm[out.ID()]
-	require.ElementsMatch(t, []uint64{x.ID(), xy.ID()}, e.slots, "the warm entry is the last request's")
+	var bound []*graph.Node
+	for i := range len(e.pathOff) - 1 {
+		bound = append(bound, follow(req.Outputs, e.paths[e.pathOff[i]:e.pathOff[i+1]]))
+	}
 	r.cache.mu.Unlock()
+	require.ElementsMatch(t, []*graph.Node{x, xy}, bound, "the warm entry is the last request's")
 }
