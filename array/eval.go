@@ -174,10 +174,11 @@ type evalScratch struct {
 	res    []*exec.Tensor
 }
 
-// boundTensor is a copy of a bound result's tensor, with room for its
-// layout: the registry's entry may be freed and reused while the
-// evaluation still reads it (see dropLocked).
+// boundTensor is a bound result's tensor (p), which is t, a copy with
+// room for its layout, when the registry's entry may be freed and reused
+// while the evaluation still reads it (see bind and dropLocked).
 type boundTensor struct {
+	p    *exec.Tensor
 	t    exec.Tensor
 	dims [2 * maxOwnRank]int
 }
@@ -192,30 +193,37 @@ func (sc *evalScratch) offerLocked(c *Context) {
 	}
 }
 
-// bind records t, the result of node n held by c's registry, as a bound
-// value: a copy of it, with its buffers retained.
-func (sc *evalScratch) bind(n *graph.Node, t *exec.Tensor) {
+// bind records the result e of c's registry holds for node n as a bound
+// value, with its buffers retained: e's tensor itself when the backend
+// made it (nothing changes it while it lives), else, for e's own tensor
+// (which changes when e is reused), a copy.
+func (sc *evalScratch) bind(n *graph.Node, e *entry) {
 	i := len(sc.bnodes)
 	if i == len(sc.bts) {
 		sc.bts = append(sc.bts, new(boundTensor))
 	}
 	b := sc.bts[i]
-	// Field by field: cheaper than a copy of the struct while the
-	// collector marks.
-	b.t.Buf, b.t.Dev, b.t.DType, b.t.Offset = t.Buf, t.Dev, t.DType, t.Offset
-	b.t.Shape, b.t.Strides = t.Shape, t.Strides
-	if r := len(t.Shape); r <= maxOwnRank {
-		if t.Shape != nil {
-			b.t.Shape = append(b.dims[:0:maxOwnRank], t.Shape...)
+	t := e.t
+	if t == &e.own {
+		// Field by field: cheaper than a copy of the struct while the
+		// collector marks.
+		b.t.Buf, b.t.Dev, b.t.DType, b.t.Offset = t.Buf, t.Dev, t.DType, t.Offset
+		b.t.Shape, b.t.Strides = t.Shape, t.Strides
+		if r := len(t.Shape); r <= maxOwnRank {
+			if t.Shape != nil {
+				b.t.Shape = append(b.dims[:0:maxOwnRank], t.Shape...)
+			}
+			if t.Strides != nil {
+				b.t.Strides = append(b.dims[maxOwnRank:maxOwnRank:2*maxOwnRank], t.Strides...)
+			}
+		} else {
+			b.t.Layout = t.Layout.Clone()
 		}
-		if t.Strides != nil {
-			b.t.Strides = append(b.dims[maxOwnRank:maxOwnRank:2*maxOwnRank], t.Strides...)
-		}
-	} else {
-		b.t.Layout = t.Layout.Clone()
+		t = &b.t
 	}
-	retainTensor(&b.t)
-	sc.bound[n] = &b.t
+	b.p = t
+	retainTensor(t)
+	sc.bound[n] = t
 	sc.bnodes = append(sc.bnodes, n)
 }
 
@@ -304,7 +312,7 @@ func (sc *evalScratch) boundLocked(c *Context) error {
 			visited = append(visited, n)
 		}
 		if e := c.results[n]; e != nil {
-			sc.bind(n, e.t)
+			sc.bind(n, e)
 			continue
 		}
 		if n.Op() == graph.OpInput {
@@ -346,8 +354,11 @@ func (sc *evalScratch) releaseBound() {
 	}
 	for i := range sc.bnodes {
 		b := sc.bts[i]
-		releaseTensor(&b.t)
-		b.t.Buf, b.t.Dev, b.t.Shape, b.t.Strides = nil, nil, nil, nil
+		releaseTensor(b.p)
+		if b.p == &b.t {
+			b.t.Buf, b.t.Dev, b.t.Shape, b.t.Strides = nil, nil, nil, nil
+		}
+		b.p = nil
 		sc.bnodes[i] = nil
 	}
 	sc.bnodes = sc.bnodes[:0]
