@@ -151,8 +151,9 @@ func (t target) Start(_ context.Context, prog runner.Program, req *exec.Request)
 	return newEvaluation(t.b, prog.(*lowPlan), req.Alloc), nil
 }
 
-// evaluation is one evaluation on the CPU: the plan's host buffers and
-// their base addresses.
+// evaluation is one evaluation on the CPU: the plan's host buffers it
+// allocated (bufs, owned) and the base addresses of all of them, bound
+// ones included.
 type evaluation struct {
 	b      *Backend
 	lp     *lowPlan
@@ -167,7 +168,8 @@ func (e *evaluation) Bind(buf int, t *exec.Tensor, _ bool) error {
 	if t.Buf == nil {
 		return fmt.Errorf("cpu: bound value %v %v is in device memory: copy it to the host first", t.Shape, t.DType)
 	}
-	e.bufs[buf] = t.Buf
+	// Only the base address: the runner returns a bound buffer as an
+	// output itself, and the evaluation neither owns nor frees it.
 	e.ex.bases[buf] = unsafe.Pointer(unsafe.SliceData(t.Buf.Bytes()))
 	return nil
 }
