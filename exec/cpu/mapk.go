@@ -12,6 +12,10 @@ import (
 type runState struct {
 	bases  []unsafe.Pointer // per plan buffer: address of element 0
 	frames []frame          // per worker
+	// accs and accWords are small reductions' results, reused (see
+	// redAccs).
+	accs     []unsafe.Pointer
+	accWords []uint64
 }
 
 // frame returns worker w's frame prepared for p.

@@ -203,12 +203,7 @@ func spaceOrder(k *fuse.Kernel, keep, reduced []int, cols bool) ([]int, int) {
 // run reduces into result arrays (one per reduction, contiguous over the
 // output points) and then runs the epilogue.
 func (rk *redKernel) run(ctx context.Context, ex *runState, chunk, workers int) error {
-	nred := len(rk.reds)
-	accs := make([]unsafe.Pointer, nred)
-	for j, r := range rk.reds {
-		mem := make([]uint64, max((rk.outer*r.DType.Size()+7)/8, 1))
-		accs[j] = unsafe.Pointer(&mem[0])
-	}
+	accs := ex.redAccs(rk)
 	var err error
 	switch {
 	case rk.outer == 0:
@@ -235,18 +230,67 @@ func (rk *redKernel) run(ctx context.Context, ex *runState, chunk, workers int) 
 // shortRows reduces whole rows, max(1, chunk/inner) per task, by the
 // row-block loops.
 func (rk *redKernel) shortRows(ctx context.Context, ex *runState, accs []unsafe.Pointer, chunk, workers int) error {
-	R := rk.inner
-	per := max(1, chunk/R)
+	per := max(1, chunk/rk.inner)
 	tasks := (rk.outer + per - 1) / per
-	return parallel(ctx, workers, tasks, func(w, t int) {
-		f := ex.frame(w, rk.pro, chunk)
-		o0 := t * per
-		o1 := min(rk.outer, o0+per)
-		rk.pro.runChunk(f, ex.bases, nil, o0*R, (o1-o0)*R)
-		for j, r := range rk.reds {
-			rk.rows[j](at(accs[j], o0, r.DType.Size()), f.ptr[r.Value], R, o1-o0)
+	if tasks <= 1 || workers <= 1 {
+		// Inline: no closure or goroutine for a small space.
+		for t := range tasks {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			rk.shortRowsTask(ex, accs, chunk, per, 0, t)
 		}
-	})
+		return nil
+	}
+	return parallel(ctx, workers, tasks, func(w, t int) { rk.shortRowsTask(ex, accs, chunk, per, w, t) })
+}
+
+// shortRowsTask is task t of shortRows on worker w: rows [t*per,
+// (t+1)*per).
+func (rk *redKernel) shortRowsTask(ex *runState, accs []unsafe.Pointer, chunk, per, w, t int) {
+	R := rk.inner
+	f := ex.frame(w, rk.pro, chunk)
+	o0 := t * per
+	o1 := min(rk.outer, o0+per)
+	rk.pro.runChunk(f, ex.bases, nil, o0*R, (o1-o0)*R)
+	for j, r := range rk.reds {
+		rk.rows[j](at(accs[j], o0, r.DType.Size()), f.ptr[r.Value], R, o1-o0)
+	}
+}
+
+// maxScratchAccWords is the most 8-byte words of reduction results a
+// kernel takes from its evaluation's scratch (more are allocated).
+const maxScratchAccWords = 512
+
+// redAccs returns a zeroed result array for each of rk's reductions
+// (contiguous over the output points): for small results from ex's
+// scratch, which the next kernel reuses (they live until run returns).
+func (ex *runState) redAccs(rk *redKernel) []unsafe.Pointer {
+	n := len(rk.reds)
+	total := 0
+	for _, r := range rk.reds {
+		total += max((rk.outer*r.DType.Size()+7)/8, 1)
+	}
+	var accs []unsafe.Pointer
+	var mem []uint64
+	if total <= maxScratchAccWords {
+		if cap(ex.accs) < n {
+			ex.accs = make([]unsafe.Pointer, n)
+		}
+		if cap(ex.accWords) < total {
+			ex.accWords = make([]uint64, maxScratchAccWords)
+		}
+		accs, mem = ex.accs[:n], ex.accWords[:total]
+		clear(mem)
+	} else {
+		accs, mem = make([]unsafe.Pointer, n), make([]uint64, total)
+	}
+	off := 0
+	for j, r := range rk.reds {
+		accs[j] = unsafe.Pointer(&mem[off])
+		off += max((rk.outer*r.DType.Size()+7)/8, 1)
+	}
+	return accs
 }
 
 // rowPiece is the number of chunks one task of a long row folds.
