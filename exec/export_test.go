@@ -31,3 +31,10 @@ func PoolReleased(f func(bytes int64)) PoolOption { return func(p *Pool) { p.rel
 // ReleasesToOS reports whether p returns large releases to the operating
 // system.
 func ReleasesToOS(p *Pool) bool { return p.released != nil }
+
+// Held returns the number of blocks the pool holds, handed out or cached.
+func (p *Pool) Held() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.live)
+}

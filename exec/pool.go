@@ -146,7 +146,7 @@ type Pool struct {
 	released  func(bytes int64) // called after blocks went back to base, without p.mu
 
 	mu    sync.Mutex
-	live  map[unsafe.Pointer]*block // handed-out blocks by data address
+	live  map[unsafe.Pointer]*block // every block held, handed out or cached, by data address
 	free  [numClasses]*block        // per class: most recently freed first (via nextC)
 	lru   block                     // sentinel of the list of cached blocks, oldest at lru.next
 	epoch uint64                    // idle checks so far
@@ -158,6 +158,7 @@ type Pool struct {
 type block struct {
 	mem        []byte // exactly as the base allocator returned it
 	class      int
+	used       bool   // handed out (else cached)
 	epoch      uint64 // the pool's epoch when the block was cached
 	nextC      *block // next cached block of the same class
 	prevC      *block
@@ -215,7 +216,7 @@ func (p *Pool) Allocate(size int) []byte {
 	p.mu.Lock()
 	b := p.free[c]
 	if b != nil {
-		p.unlinkCached(b)
+		p.unlinkCached(b) // it stays in live
 		p.stats.Hits++
 	} else {
 		evict := p.makeRoomLocked(int64(classSize(c)))
@@ -225,8 +226,9 @@ func (p *Pool) Allocate(size int) []byte {
 		b = &block{mem: mem, class: c}
 		p.mu.Lock()
 		p.stats.Misses++
+		p.live[unsafe.Pointer(unsafe.SliceData(b.mem))] = b
 	}
-	p.live[unsafe.Pointer(unsafe.SliceData(b.mem))] = b
+	b.used = true
 	p.stats.InUse += int64(classSize(c))
 	p.stats.PeakInUse = max(p.stats.PeakInUse, p.stats.InUse)
 	p.mu.Unlock()
@@ -246,7 +248,7 @@ func (p *Pool) makeRoomLocked(sz int64) []*block {
 	var evict []*block
 	for p.stats.Cached > 0 && p.stats.InUse+p.stats.Cached+sz > bound {
 		old := p.lru.next
-		p.unlinkCached(old)
+		p.dropCachedLocked(old)
 		p.stats.Displaced++
 		evict = append(evict, old)
 	}
@@ -281,7 +283,7 @@ func (p *Pool) Reallocate(size int, b []byte) []byte {
 	p.mu.Lock()
 	blk := p.live[unsafe.Pointer(unsafe.SliceData(b))]
 	p.mu.Unlock()
-	if blk != nil && (classOf(size) == blk.class || (size <= len(b) && 2*size >= classSize(blk.class))) {
+	if blk != nil && blk.used && (classOf(size) == blk.class || (size <= len(b) && 2*size >= classSize(blk.class))) {
 		return blk.mem[:size:size]
 	}
 	out := p.Allocate(size)
@@ -299,21 +301,22 @@ func (p *Pool) Free(b []byte) {
 	p.mu.Lock()
 	key := unsafe.Pointer(unsafe.SliceData(b))
 	blk := p.live[key]
-	if blk == nil {
+	if blk == nil || !blk.used {
 		p.mu.Unlock()
 		p.base.Free(b)
 		return
 	}
-	delete(p.live, key)
+	blk.used = false
 	sz := int64(classSize(blk.class))
 	p.stats.InUse -= sz
 	p.stats.Frees++
 	if sz > p.maxCached {
+		delete(p.live, key)
 		evict = append(evict, blk)
 	} else {
 		for p.stats.Cached+sz > p.maxCached {
 			old := p.lru.next
-			p.unlinkCached(old)
+			p.dropCachedLocked(old)
 			p.stats.Evictions++
 			evict = append(evict, old)
 		}
@@ -333,7 +336,7 @@ func (p *Pool) Trim() int64 {
 	var all []*block
 	for p.lru.next != &p.lru {
 		b := p.lru.next
-		p.unlinkCached(b)
+		p.dropCachedLocked(b)
 		all = append(all, b)
 	}
 	p.mu.Unlock()
@@ -348,7 +351,7 @@ func (p *Pool) expire() {
 	p.mu.Lock()
 	p.epoch++
 	for b := p.lru.next; b != &p.lru && b.epoch+2 <= p.epoch; b = p.lru.next {
-		p.unlinkCached(b)
+		p.dropCachedLocked(b)
 		p.stats.Expired++
 		old = append(old, b)
 	}
@@ -388,6 +391,13 @@ func (p *Pool) linkCached(b *block) {
 	if p.timer == nil && p.idle > 0 {
 		p.timer = p.clock.AfterFunc(p.idle, p.expire)
 	}
+}
+
+// dropCachedLocked takes cached block b off the cache for the base
+// allocator. Called with p.mu held.
+func (p *Pool) dropCachedLocked(b *block) {
+	p.unlinkCached(b)
+	delete(p.live, unsafe.Pointer(unsafe.SliceData(b.mem)))
 }
 
 // unlinkCached takes b off both lists. Called with p.mu held.

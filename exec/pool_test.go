@@ -352,3 +352,35 @@ func TestPoolDecoderBatches(t *testing.T) {
 		t.Errorf("after two batches got:%d misses, %d displaced want:0, 0 (%+v)", st.Misses-warm.Misses, st.Displaced-warm.Displaced, st)
 	}
 }
+
+// TestPoolHoldsOnlyItsBlocks: the pool keeps track of exactly the blocks
+// it holds, handed out or cached; every way a block goes back to the
+// base allocator (displaced, too large to cache, expired, trimmed) lets
+// go of it.
+func TestPoolHoldsOnlyItsBlocks(t *testing.T) {
+	checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	clk := clock.NewFake()
+	p := exec.NewPool(checked, exec.PoolMaxCached(2048), exec.PoolIdleTimeout(10*time.Second), exec.PoolClock(clk))
+	a, b := p.Allocate(1000), p.Allocate(1000)
+	p.Free(a)
+	p.Free(b)
+	require.Equal(t, 2, p.Held(), "two cached")
+	p.Free(p.Allocate(1000))
+	require.Equal(t, 2, p.Held(), "a hit holds no new block")
+	c := p.Allocate(2000) // another class: both cached blocks are displaced
+	require.EqualValues(t, 2, p.Stats().Displaced)
+	require.Equal(t, 1, p.Held())
+	p.Free(c)
+	d := p.Allocate(5000) // displaces c's block; too large to cache when freed
+	p.Free(d)
+	require.Equal(t, 0, p.Held())
+	p.Free(p.Allocate(100))
+	require.Equal(t, 1, p.Held())
+	clk.Advance(20 * time.Second)
+	require.EqualValues(t, 1, p.Stats().Expired)
+	require.Equal(t, 0, p.Held())
+	p.Free(p.Allocate(100))
+	p.Trim()
+	require.Equal(t, 0, p.Held())
+	require.Zero(t, checked.CurrentAlloc())
+}
