@@ -160,10 +160,10 @@ func (c *Context) eval(ctx context.Context, arrays []*Array) error {
 }
 
 // evalScratch is eval's pooled per-call state: the outputs, the bound
-// results (copies of their tensors, and their nodes, to release and
-// forget them without walking the map), the entries offered for the
-// results and their tensors, and the request made of them (a backend
-// keeps none of them past Eval).
+// results (their tensors, copied where an entry's reuse could change
+// them, and their nodes, to release and forget them without walking the
+// map), the entries offered for the results and their tensors, and the
+// request made of them (a backend keeps none of them past Eval).
 type evalScratch struct {
 	req    exec.Request
 	outs   []*graph.Node
