@@ -192,4 +192,10 @@
 //	TopK                     none (argpartition + sort)            TopK(k, axis...): values and indices,
 //	                                                               largest first, ties lowest index first,
 //	                                                               NaN largest (as torch.topk, lax.top_k)
+//	histogram options        bins=int or a sequence; range         Histogram(bins, lo, hi) or HistogramWith
+//	                         ignored with a sequence; NaN edges    (HistogramOpts: Bins, Range, Edges,
+//	                         accepted; one edge gives no bins;     Weights, Density); Edges with Bins or
+//	                         bool weights give bool sums; float    Range, NaN edges, a single edge and bool
+//	                         weights summed per 65536-element      weights are errors; float weights summed
+//	                         block                                 in float64 and rounded once
 package array

@@ -1,6 +1,6 @@
 // Indexing: gathers (Take, TakeAlongAxis), boolean masks and Nonzero,
-// functional updates (Put, Set, ScatterAdd, ScatterMax), Bincount and
-// Histogram.
+// functional updates (Put, Set, ScatterAdd, ScatterMax) and Bincount
+// (Histogram, built on ScatterAdd, is in histogram.go).
 //
 // Mask, Nonzero, FlatNonzero, Bincount and Histogram without a range have
 // a length that depends on the data, and a graph node needs its shape
@@ -260,80 +260,4 @@ func Bincount(x, weights *Array, minlength int) *Array {
 	}
 	base := nodeOf(c.Zeros(d, length))
 	return x.derive(named("Bincount", graph.Scatter(graph.OpScatterAdd, base, n, w, 0), n)).keep(weights)
-}
-
-// Histogram counts a's elements (flattened) in bins equal bins over the
-// range [lo, hi] given as rng (two numbers), or a's minimum and maximum
-// when rng is empty (evaluated at once; an empty range widens by 0.5 on
-// each side), as numpy.histogram: it returns the int64 counts and the
-// bins+1 edges (float64, or a's dtype when a is float32). Every bin is
-// half-open [edge, next) except the last, which also holds hi; elements
-// outside the range and NaN are not counted. The bin of a value follows
-// NumPy's computation exactly (scaled index, then corrected against the
-// edges). bins < 1, a bool array or a range that is not two finite
-// increasing numbers gives Arrays carrying an error.
-func (a *Array) Histogram(bins int, rng ...float64) (counts, edges *Array) {
-	x := nodeFor(a, "Histogram")
-	c := ctxOf(a)
-	fail := func(format string, args ...any) (*Array, *Array) {
-		e := errArray(c, graph.OpScatterAdd, opErr("Histogram", []*graph.Node{x}, format, args...))
-		return e, e
-	}
-	switch {
-	case x.Err() != nil:
-		return a, a
-	case x.DType() == graph.Bool:
-		return fail("unsupported dtype bool")
-	case bins < 1:
-		return fail("bins must be at least 1, got %d", bins)
-	case len(rng) != 0 && len(rng) != 2:
-		return fail("the range is two numbers, got %d", len(rng))
-	}
-	var lo, hi float64
-	if len(rng) == 2 {
-		lo, hi = rng[0], rng[1]
-		if lo > hi {
-			return fail("max must be larger than min in range parameter")
-		}
-		if !graph.IsFiniteFloat(lo) || !graph.IsFiniteFloat(hi) {
-			return fail("supplied range of [%v, %v] is not finite", lo, hi)
-		}
-	} else if x.Size() > 0 {
-		mn, mx := a.Min(), a.Max()
-		defer mn.Release()
-		defer mx.Release()
-		if err := Eval(context.Background(), mn, mx); err != nil {
-			return fail("%v", err)
-		}
-		lo, _ = mn.Value()
-		hi, _ = mx.Value()
-		if !graph.IsFiniteFloat(lo) || !graph.IsFiniteFloat(hi) {
-			return fail("autodetected range of [%v, %v] is not finite", lo, hi)
-		}
-	}
-	if lo == hi {
-		lo, hi = lo-0.5, hi+0.5
-	}
-	ed := graph.Float64
-	if x.DType() == graph.Float32 {
-		ed = graph.Float32
-	}
-	edges = c.Linspace(ed, lo, hi, bins+1)
-	v := a.derive(graph.Reshape(x, graph.Shape{x.Size()})).AsType(ed)
-	norm := float64(bins) / (hi - lo)
-	i := v.Sub(lo).Mul(norm).AsType(Int64)
-	i = Where(i.Eq(bins), bins-1, i).Clip(0, bins-1)
-	// edge(k) is edges[k] computed in place (as Linspace computes it),
-	// so the whole bin computation is one fused elementwise kernel.
-	step := (hi - lo) / float64(bins)
-	edge := func(k *Array) *Array {
-		return Where(k.Eq(bins), hi, k.AsType(Float64).Mul(step).Add(lo)).AsType(ed)
-	}
-	i = i.Sub(v.Lt(edge(i)).AsType(Int64))
-	up := v.Ge(edge(i.Add(1))).And(i.Ne(bins - 1))
-	i = i.Add(up.AsType(Int64))
-	keep := v.Ge(lo).And(v.Le(hi))
-	i = Where(keep, i, 0).Clip(0, bins-1)
-	counts = c.Zeros(Int64, bins).ScatterAdd(i, keep.AsType(Int64), 0)
-	return counts, edges
 }

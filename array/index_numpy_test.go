@@ -80,6 +80,7 @@ func npIndexStepTable() map[string]func(r *npRunner, x *array.Array, args []any)
 		},
 		"Histogram":      npHistogramStep(0),
 		"HistogramEdges": npHistogramStep(1),
+		"HistogramWith":  npHistogramWithStep,
 	}
 }
 
@@ -144,6 +145,53 @@ func npHistogramStep(k int) func(*npRunner, *array.Array, []any) (*array.Array, 
 		}
 		return e, nil
 	}
+}
+
+// npHistogramWithStep runs HistogramWith: [options, 0 for the counts or
+// 1 for the edges]; the options are numpy.histogram's keywords, bins an
+// int or an array operand (the edges).
+func npHistogramWithStep(r *npRunner, x *array.Array, args []any) (*array.Array, error) {
+	m, ok := args[0].(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("bad histogram options %v", args[0])
+	}
+	k, err := npAsInt(args[1])
+	if err != nil {
+		return nil, err
+	}
+	var o array.HistogramOpts
+	if b, ok := m["bins"]; ok {
+		if _, isArr := b.(map[string]any); isArr {
+			o.Edges, err = npArrayOperand(r, b)
+		} else {
+			o.Bins, err = npAsInt(b)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if l, ok := m["range"].([]any); ok {
+		for _, e := range l {
+			f, err := npAsFloat(e)
+			if err != nil {
+				return nil, err
+			}
+			o.Range = append(o.Range, f)
+		}
+	}
+	if w, ok := m["weights"]; ok && w != nil {
+		if o.Weights, err = npArrayOperand(r, w); err != nil {
+			return nil, err
+		}
+	}
+	o.Density, _ = m["density"].(bool)
+	c, e := x.HistogramWith(o)
+	r.keep(c)
+	r.keep(e)
+	if k == 0 {
+		return c, nil
+	}
+	return e, nil
 }
 
 // TestNumPyCasesCoverIndexing checks that the generated data uses every

@@ -4,6 +4,7 @@
 package array_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -16,6 +17,7 @@ func TestIndexErrors(t *testing.T) {
 	x := e.floats([]float64{0, 1, 2, 3, 4, 5}, 2, 3)
 	idx := e.ints([]int64{0, 2})
 	fidx := e.floats([]float64{0, 1})
+	hist := func(a *array.Array, o array.HistogramOpts) *array.Array { h, _ := a.HistogramWith(o); return h }
 	cases := []struct {
 		name string
 		a    func() *array.Array
@@ -50,6 +52,19 @@ func TestIndexErrors(t *testing.T) {
 		{"histogram range", func() *array.Array { h, _ := x.Histogram(3, 2, 1); return h }, "max must be larger than min"},
 		{"histogram nan", func() *array.Array { h, _ := e.floats([]float64{1, 0}).Log().Mul(-1).Histogram(3); return h }, "autodetected range of [-0, +Inf] is not finite"},
 		{"histogram bool", func() *array.Array { h, _ := x.Gt(1).Histogram(3); return h }, "unsupported dtype bool"},
+		{"histogram nan range", func() *array.Array { h, _ := x.Histogram(3, math.NaN(), 1); return h }, "supplied range of [NaN, 1] is not finite"},
+		{"histogram range count", func() *array.Array { h, _ := x.Histogram(3, 1); return h }, "the range is two numbers, got 1"},
+		{"histogram decreasing edges", func() *array.Array { return hist(x, array.HistogramOpts{Edges: e.floats([]float64{0, 2, 1})}) }, "Histogram((2, 3) float64): edges must increase monotonically"},
+		{"histogram nan edges", func() *array.Array { return hist(x, array.HistogramOpts{Edges: e.floats([]float64{0, math.NaN(), 1})}) }, "edges must not hold NaN"},
+		{"histogram 2-d edges", func() *array.Array { return hist(x, array.HistogramOpts{Edges: x}) }, "edges must be 1-d, got shape (2, 3)"},
+		{"histogram one edge", func() *array.Array { return hist(x, array.HistogramOpts{Edges: e.floats([]float64{1})}) }, "edges must have at least 2 elements (one bin), got 1"},
+		{"histogram bool edges", func() *array.Array { return hist(x, array.HistogramOpts{Edges: idx.Gt(0)}) }, "edges must be numbers, not bool"},
+		{"histogram edges and bins", func() *array.Array { return hist(x, array.HistogramOpts{Bins: 3, Edges: fidx}) }, "give Edges or Bins and Range, not both"},
+		{"histogram edges and range", func() *array.Array { return hist(x, array.HistogramOpts{Range: []float64{0, 1}, Edges: fidx}) }, "give Edges or Bins and Range, not both"},
+		{"histogram negative bins", func() *array.Array { return hist(x, array.HistogramOpts{Bins: -2}) }, "bins must be at least 1, got -2"},
+		{"histogram weights shape", func() *array.Array { return hist(x, array.HistogramOpts{Weights: x.Flatten()}) }, "Histogram((2, 3) float64): weights of shape (6,) for an array of shape (2, 3)"},
+		{"histogram bool weights", func() *array.Array { return hist(x, array.HistogramOpts{Weights: x.Gt(1)}) }, "weights must be numbers, not bool"},
+		{"histogram weights error", func() *array.Array { return hist(x, array.HistogramOpts{Weights: x.Take(fidx, 0)}) }, "indices must be integers, not float64"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

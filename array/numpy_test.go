@@ -89,6 +89,8 @@ type npTol struct {
 //     products differ by up to about n*eps32 relative, and variances more
 //     (they square a difference of means); float64 ones within 1e-12.
 //   - MatMul: dot products, as sums.
+//   - HistogramWith: sums of float weights in another order than
+//     NumPy's, and a density's divisions.
 //   - Arange and Linspace: NumPy fills float32 arange in float32
 //     arithmetic, fuseflow computes start+i*step in float64 then rounds:
 //     1 ulp.
@@ -108,6 +110,8 @@ var npOpTol = map[string][2]npTol{
 	"Prod": {{rel: 1e-5}, {rel: 1e-12}},
 	"Var":  {{rel: 1e-4}, {rel: 1e-12}}, "Std": {{rel: 1e-4}, {rel: 1e-12}},
 	"MatMul": {{rel: 1e-5}, {rel: 1e-12}},
+
+	"HistogramWith": {{rel: 1e-6}, {rel: 1e-12}},
 
 	"Arange": {{ulps: 1}, {ulps: 1}}, "Linspace": {{ulps: 1}, {ulps: 1}},
 }

@@ -1271,6 +1271,18 @@ def np_histogram(x, args, inputs, k):
     return np.histogram(x, bins=args[0], range=rng)[k]
 
 
+def np_histogram_with(x, args, inputs):
+    o, k = args[0], args[1]
+    bins = o.get("bins", 10)
+    if isinstance(bins, dict):
+        bins = operand(bins, inputs)
+    rng = o.get("range")
+    rng = None if rng is None else (float(rng[0]), float(rng[1]))
+    w = o.get("weights")
+    w = None if w is None else operand(w, inputs)
+    return np.histogram(x, bins=bins, range=rng, weights=w, density=o.get("density", False))[k]
+
+
 INDEX_STEPS = {
     "Take": lambda x, a, i: np.take(x, operand(a[0], i), axis=a[1]),
     "TakeAlongAxis": lambda x, a, i: np.take_along_axis(x, operand(a[0], i), axis=a[1]),
@@ -1284,6 +1296,7 @@ INDEX_STEPS = {
     "Bincount": np_bincount,
     "Histogram": lambda x, a, i: np_histogram(x, a, i, 0),
     "HistogramEdges": lambda x, a, i: np_histogram(x, a, i, 1),
+    "HistogramWith": np_histogram_with,
 }
 
 
@@ -1347,6 +1360,43 @@ def gen_index():
                                ("const", arr([2.0, 2.0], "float64"), 2, None)]:
         add_case("index/histogram/%s" % name, [x], [["Histogram", bins, rng]])
         add_case("index/histogram_edges/%s" % name, [x], [["HistogramEdges", bins, rng]])
+    # HistogramWith: weights (their dtype kept), density, explicit edges
+    # (searchsorted bins: half-open, the last closed; values on edges,
+    # outside them, NaN; repeated edges; infinite edges), all together.
+    hw = arr([0.5, 1.0, 0.25, 2.0, 1.5, -1.0, 3.0, 0.75, 2.5, 1.25, 4.0, 0.125, 9.0], "float64")
+    edges = arr([0.0, 0.25, 0.3, 0.7, 1.0], "float64")
+    with_cases = [
+        ("weights/f64", [h, hw], {"bins": 4, "range": [0.0, 1.0], "weights": {"in": 1}}),
+        ("weights/f32", [h.astype("float32"), hw.astype("float32")], {"bins": 5, "range": [0.0, 1.0], "weights": {"in": 1}}),
+        ("weights/i32", [h, arr(np.arange(13) - 4, "int32")], {"bins": 3, "range": [0.0, 1.0], "weights": {"in": 1}}),
+        ("weights/u8", [h, arr(np.arange(13) * 3, "uint8")], {"bins": 3, "range": [0.0, 1.0], "weights": {"in": 1}}),
+        ("weights/auto", [hv, hw[:-1]], {"bins": 6, "weights": {"in": 1}}),
+        ("weights/2d", [arr(np.arange(12) % 5, "int64", (3, 4)), arr(np.arange(12) * 0.5, "float64", (3, 4))],
+         {"bins": 4, "weights": {"in": 1}}),
+        ("default", [hv], {}),
+        ("density", [h], {"bins": 4, "range": [0.0, 1.0], "density": True}),
+        ("density/f32", [hv.astype("float32")], {"bins": 3, "density": True}),
+        ("density/weights", [h, hw], {"bins": 5, "range": [-1.0, 1.0], "weights": {"in": 1}, "density": True}),
+        ("density/int", [arr([1, 2, 2, 3, 9, -4, 5], "int64")], {"bins": 4, "density": True}),
+        ("edges/f64", [h, edges], {"bins": {"in": 1}}),
+        ("edges/f32data", [h.astype("float32"), edges], {"bins": {"in": 1}}),
+        ("edges/f32", [arr(np.arange(30) * 0.1, "float32"), arr([0.0, 0.3, 0.9, 1.2, 2.0, 2.9], "float32")], {"bins": {"in": 1}}),
+        ("edges/int", [arr([1, 2, 2, 3, 9, -4, 5, 6, 0], "int64"), arr([0, 2, 3, 6], "int64")], {"bins": {"in": 1}}),
+        ("edges/int32float", [arr([1, 2, 2, 3, 9, -4, 5, 6, 0], "int32"), arr([0.5, 2.0, 5.5, 6.0], "float32")], {"bins": {"in": 1}}),
+        ("edges/repeated", [h, arr([0.0, 0.3, 0.3, 0.7, 1.0, 1.0], "float64")], {"bins": {"in": 1}}),
+        ("edges/two", [h, arr([0.3, 0.7], "float64")], {"bins": {"in": 1}}),
+        ("edges/inf", [h, arr([-np.inf, 0.0, 1.0, np.inf], "float64")], {"bins": {"in": 1}}),
+        ("edges/many", [arr(np.linspace(-1, 11, 97), "float64"), arr(np.sort(np.r_[np.arange(11) ** 1.1, 0.5, 2.5, 7.25]), "float64")],
+         {"bins": {"in": 1}}),
+        ("edges/weights", [h, edges, hw], {"bins": {"in": 1}, "weights": {"in": 2}}),
+        ("edges/density", [h, edges], {"bins": {"in": 1}, "density": True}),
+        ("edges/weights/density", [h, edges, hw.astype("float32")], {"bins": {"in": 1}, "weights": {"in": 2}, "density": True}),
+        ("edges/density/int", [arr([1, 2, 2, 3, 9, -4, 5, 6, 0], "int64"), arr([0, 2, 3, 6], "int64")], {"bins": {"in": 1}, "density": True}),
+    ]
+    for name, ins, o in with_cases:
+        add_case("index/histogram_with/%s" % name, ins, [["HistogramWith", o, 0]])
+        if name in ("weights/f32", "default", "edges/f32", "edges/int", "density/f32"):
+            add_case("index/histogram_with_edges/%s" % name, ins, [["HistogramWith", o, 1]])
 
 
 # ---------------------------------------------------------------------------

@@ -69,6 +69,16 @@ func TestArrayCompositionsEmulated(t *testing.T) {
 			return array.Einsum("ij,jk,kl->il", data(c, 20, 4, 5).Abs(), data(c, 30, 5, 6), data(c, 12, 6, 2))
 		}},
 		{"einsum trace", func(c *array.Context) *array.Array { return array.Einsum("ii", data(c, 25, 5, 5)) }},
+		{"histogram weights density", func(c *array.Context) *array.Array {
+			h, _ := data(c, 60, 6, 10).HistogramWith(array.HistogramOpts{Bins: 7, Range: []float64{-4, 5}, Weights: data(c, 60, 6, 10).Abs(), Density: true})
+			return h
+		}},
+		{"histogram edges", func(c *array.Context) *array.Array {
+			e := array.FromSlice(c, []float32{-4.5, -1, 0, 0, 2.5, 5.5})
+			held = append(held, e)
+			h, _ := data(c, 60, 6, 10).HistogramWith(array.HistogramOpts{Edges: e, Weights: data(c, 60, 6, 10).AsType(array.Int32)})
+			return h
+		}},
 		{"linspace int", func(c *array.Context) *array.Array { return c.Linspace(array.Int64, -7, 5, 9) }},
 		{"full int64", func(c *array.Context) *array.Array { return c.Full(array.Int64, int64(1<<62+1), 3) }},
 	}
