@@ -78,6 +78,9 @@ func (sk *sortKernel) rowOffset(r, off int, strides []int) int {
 // element's bits for floats (so -0 and NaN payloads are kept), and
 // nothing for integers and bools, whose keys invert to their values.
 func (sk *sortKernel) run(ctx context.Context, ex *runState, workers int) error {
+	if sk.selects() {
+		return sk.runSelect(ctx, ex, workers)
+	}
 	wide := sk.row.size > 4
 	switch {
 	case sk.idxs != nil && wide:
