@@ -76,19 +76,19 @@ func loadKeys[T uint8 | uint16 | uint32 | uint64, K uint32 | uint64](dst []K, sr
 			dst[j] = b ^ flip
 		}
 	case keyFloat:
+		// Without branches (the signs of data are unpredictable): -0
+		// becomes +0, a negative is inverted and a positive gets its
+		// sign bit set (b ^ (its sign spread over every bit | sign)),
+		// NaN becomes the largest key.
 		for j := range n {
 			b := *(*T)(unsafe.Add(src, j*step))
 			abs := b &^ sign
-			var k T
-			switch {
-			case abs > inf: // NaN
+			if abs == 0 {
+				b = 0
+			}
+			k := b ^ (-(b >> (width - 1)) | sign)
+			if abs > inf {
 				k = ^T(0)
-			case abs == 0: // -0 and +0
-				k = sign
-			case b&sign != 0:
-				k = ^b
-			default:
-				k = b | sign
 			}
 			dst[j] = K(k) ^ flip
 		}
