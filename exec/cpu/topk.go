@@ -21,6 +21,9 @@ const (
 	selectRatio = 8
 )
 
+// selectBlock is how many keys a chunk of a long row loads at a time.
+const selectBlock = 4096
+
 // selects reports whether sk takes the selection path.
 func (sk *sortKernel) selects() bool {
 	return sk.k > 0 && sk.n >= selectMin && sk.k <= sk.n/selectRatio
@@ -65,25 +68,44 @@ func (h *topHeap[K]) down(i, n int) {
 // base when idx is nil), sorted ascending. h has room for k pairs; k
 // must not exceed len(keys).
 func selectK[K uint32 | uint64](h *topHeap[K], keys []K, idx []uint32, base uint32, k int) {
-	ix := func(j int) uint32 {
-		if idx != nil {
-			return idx[j]
-		}
-		return base + uint32(j)
+	h.fill(keys[:k], idx, base)
+	if idx != nil {
+		idx = idx[k:]
 	}
+	h.push(keys[k:], idx, base+uint32(k))
+	h.sort()
+}
+
+// fill makes the heap of the pairs of keys (see selectK for idx and base).
+func (h *topHeap[K]) fill(keys []K, idx []uint32, base uint32) {
+	k := len(keys)
+	copy(h.keys, keys)
 	for j := range k {
-		h.keys[j], h.idx[j] = keys[j], ix(j)
+		if idx != nil {
+			h.idx[j] = idx[j]
+		} else {
+			h.idx[j] = base + uint32(j)
+		}
 	}
 	for i := k/2 - 1; i >= 0; i-- {
 		h.down(i, k)
 	}
+}
+
+// push offers the pairs of keys to the full heap: a pair below its top
+// replaces it. Indices increase along keys when idx is nil, so a key
+// equal to the top's never enters.
+func (h *topHeap[K]) push(keys []K, idx []uint32, base uint32) {
+	k := len(h.keys)
 	top := h.keys[0]
-	for j := k; j < len(keys); j++ {
-		kj := keys[j]
+	for j, kj := range keys {
 		if kj > top {
 			continue
 		}
-		x := ix(j)
+		x := base + uint32(j)
+		if idx != nil {
+			x = idx[j]
+		}
 		if kj == top && x > h.idx[0] {
 			continue
 		}
@@ -91,8 +113,12 @@ func selectK[K uint32 | uint64](h *topHeap[K], keys []K, idx []uint32, base uint
 		h.down(0, k)
 		top = h.keys[0]
 	}
-	// Heap sort: the largest pair to the end, k-1 times.
-	for n := k - 1; n > 0; n-- {
+}
+
+// sort turns the heap into its pairs ascending: the largest to the end,
+// k-1 times.
+func (h *topHeap[K]) sort() {
+	for n := len(h.keys) - 1; n > 0; n-- {
 		h.swap(0, n)
 		h.down(0, n)
 	}
@@ -123,10 +149,12 @@ func runSelect[K uint32 | uint64](ctx context.Context, sk *sortKernel, ex *runSt
 	stride := sk.in.Strides[len(sk.in.Strides)-1]
 	chunks := min(workers, sk.n/max(1, 4*sk.k))
 	if sk.rows < workers && sk.n >= parallelRowMin && chunks > 1 && sk.n/chunks >= 2*sk.k+chunks {
+		// Each chunk loads its keys a block at a time into its scratch.
 		size := (sk.n + chunks - 1) / chunks
+		block := max(sk.k, selectBlock)
 		parts := make([]*topScratch[K], chunks)
 		for c := range parts {
-			parts[c] = newTopScratch[K](size, sk.k)
+			parts[c] = newTopScratch[K](block, sk.k)
 		}
 		all := newTopScratch[K](chunks*sk.k, sk.k)
 		allIdx := make([]uint32, chunks*sk.k)
@@ -135,8 +163,17 @@ func runSelect[K uint32 | uint64](ctx context.Context, sk *sortKernel, ex *runSt
 			err := parallel(ctx, workers, chunks, func(_, c int) {
 				lo, hi := c*size, min(sk.n, (c+1)*size)
 				p := parts[c]
-				load(p.keys[:hi-lo], at(src, lo*stride, es), stride, sk.row, sk.desc)
-				selectK(&p.heap, p.keys[:hi-lo], nil, uint32(lo), sk.k)
+				for b := lo; b < hi; b += block {
+					m := min(block, hi-b)
+					load(p.keys[:m], at(src, b*stride, es), stride, sk.row, sk.desc)
+					if b == lo {
+						p.heap.fill(p.keys[:sk.k], nil, uint32(b))
+						p.heap.push(p.keys[sk.k:m], nil, uint32(b+sk.k))
+					} else {
+						p.heap.push(p.keys[:m], nil, uint32(b))
+					}
+				}
+				p.heap.sort()
 			})
 			if err != nil {
 				return err
