@@ -111,6 +111,11 @@ def main():
         return x[(slice(None),) * ax + (slice(None, None, -1),)]
 
     # NUMPY: each function of the workload syntax as a NumPy user writes it.
+    def topk(x, k, ax=-1):  # the k largest along ax, largest first: argpartition, then a sort of the k
+        n = x.shape[ax]
+        i = np.take(np.argpartition(x, n - k, axis=ax), np.arange(n - k, n), axis=ax)
+        return np.flip(np.sort(np.take_along_axis(x, i, axis=ax), axis=ax), axis=ax)
+
     NUMPY = {
         "neg": np.negative, "abs": np.abs, "sign": np.sign, "sqrt": np.sqrt,
         "rsqrt": lambda x: 1 / np.sqrt(x), "exp": np.exp, "exp2": np.exp2, "log": np.log,
@@ -143,6 +148,7 @@ def main():
         # NumPy's default kinds, as a user calls them (introsort, not stable).
         "sort": lambda x, *ax: np.sort(x, axis=ax[0] if ax else -1),
         "argsort": lambda x, *ax: np.argsort(x, axis=ax[0] if ax else -1),
+        "topk": topk,
     }
 
     def einsum(name):  # einsum_<term>_<term>_<output>, as NumPy users call it

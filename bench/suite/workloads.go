@@ -187,6 +187,12 @@ func Workloads() []Workload {
 				add(fmt.Sprintf("%s.ax0.%s", f, n), f+"(x, 0)", shaped("x", d, -1e6, 1e6, MatN, MatN))
 			}
 		}
+		if d == graph.Float32 || d == graph.Int32 {
+			// The 16 largest of one long row and the 8 largest of rows
+			// of 128 (NumPy: argpartition, then a sort of the winners).
+			add("topk16."+n, "topk(x, 16, 0)", shaped("x", d, -1e6, 1e6, SortN))
+			add("topk8.rows128."+n, "topk(x, 8, 1)", shaped("x", d, -1e6, 1e6, SortN/128, 128))
+		}
 	}
 
 	// Small arrays: per-call latency.
