@@ -196,6 +196,11 @@ func runSort[K uint32 | uint64, P payload](ctx context.Context, sk *sortKernel, 
 	es := sk.row.size
 	stride := sk.in.Strides[len(sk.in.Strides)-1]
 	bits := sk.row.bits()
+	if sk.netSorts() {
+		if st, ok := any(store).(rowStore[uint32, P]); ok {
+			return runNet(ctx, sk, ex, workers, fl, st)
+		}
+	}
 	if sk.rows < workers && sk.n >= parallelRowMin && workers > 1 {
 		s := newSortScratch[K, P](sk.n)
 		for r := range sk.rows {

@@ -135,3 +135,19 @@ func storeBits[T uint8 | uint16 | uint32 | uint64, P uint32 | uint64](dst unsafe
 		*(*T)(unsafe.Add(dst, j*step)) = T(b)
 	}
 }
+
+// storeFloatKeys writes keys of a float row back as the bits of type T
+// (the inverse of loadKeys for every key but those of -0, whose sign it
+// loses, and of NaN, whose payload it loses) to dst with a stride of ds
+// elements: a key with its sign bit set was a positive (the bit
+// cleared), any other a negative (inverted).
+func storeFloatKeys[T uint32 | uint64, K uint32 | uint64](dst unsafe.Pointer, ds int, keys []K, r sortKeyRow, desc bool) {
+	width := uint(unsafe.Sizeof(T(0))) * 8
+	sign := T(1) << (width - 1)
+	flip := keyFlip[K](r, desc)
+	step := ds * int(unsafe.Sizeof(T(0)))
+	for j, k := range keys {
+		b := T(k ^ flip)
+		*(*T)(unsafe.Add(dst, j*step)) = b ^ ((b >> (width - 1)) - 1 | sign)
+	}
+}

@@ -1,0 +1,209 @@
+// Short rows sorted by a comparator network: Batcher's odd-even merge
+// sort for the row length (pruned of the comparators past its end),
+// applied with vector min/max to netLanes32 rows at once, stored
+// lane-wise (element j of every row of the block side by side), so one
+// vector instruction does one comparator of every row. A network is not
+// stable, so it serves only where equal keys cannot be told apart in
+// the result: values alone (no indices), of integers and bools, and of
+// floats in rows without zeros or NaN (whose keys map back to their
+// bits exactly); any other row of the block is sorted by the merge sort.
+
+package cpu
+
+import (
+	"context"
+	"sync"
+	"unsafe"
+)
+
+// netMax is the longest row sorted by a network.
+const netMax = 256
+
+// netBlocksPerTask is how many blocks of rows a task sorts.
+const netBlocksPerTask = 16
+
+// batcherPairs returns the comparators (i < j: the smaller key to i) of
+// Batcher's odd-even merge sort of n elements: the network of the next
+// power of two without the comparators that touch an element past n
+// (those would meet only elements above every key, and move nothing).
+func batcherPairs(n int) [][2]int {
+	p2 := 1
+	for p2 < n {
+		p2 <<= 1
+	}
+	var out [][2]int
+	for p := 1; p < p2; p <<= 1 {
+		for k := p; k >= 1; k >>= 1 {
+			for j := k % p; j+k < p2; j += 2 * k {
+				for i := range min(k, p2-j-k) {
+					if (i+j)/(2*p) == (i+j+k)/(2*p) && i+j+k < n {
+						out = append(out, [2]int{i + j, i + j + k})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// netCache holds the comparators of each row length as byte offsets
+// into a block of netLanes32 lanes.
+var netCache struct {
+	sync.Mutex
+	pairs map[int][]uint32
+}
+
+// netPairs returns the network of rows of n 32-bit keys for netCmp32.
+func netPairs(n int) []uint32 {
+	netCache.Lock()
+	defer netCache.Unlock()
+	if p, ok := netCache.pairs[n]; ok {
+		return p
+	}
+	if netCache.pairs == nil {
+		netCache.pairs = map[int][]uint32{}
+	}
+	row := uint32(4 * netLanes32)
+	var p []uint32
+	for _, c := range batcherPairs(n) {
+		p = append(p, uint32(c[0])*row, uint32(c[1])*row)
+	}
+	netCache.pairs[n] = p
+	return p
+}
+
+// netSorts reports whether sk's rows go through the network: values
+// alone, 32-bit keys, rows of 2 to netMax elements, at least one block.
+func (sk *sortKernel) netSorts() bool {
+	return netLanes32 > 0 && sk.idxs == nil && sk.vals != nil && sk.row.size <= 4 && sk.n >= 2 && sk.n <= netMax && sk.rows >= netLanes32
+}
+
+// netScratch is one worker's block, a row of keys and the merge sort's
+// scratch for the rows the network does not take.
+type netScratch[P payload] struct {
+	block, tmp []uint32 // the block lane-wise, and its rows one after another
+	slow       []bool   // the rows left to the merge sort
+	ss         *sortScratch[uint32, P]
+}
+
+// runNet sorts sk's rows (see netSorts) a block of netLanes32 rows at a
+// time; a row the network cannot take (floats with a zero or NaN) and
+// the rows after the last whole block are sorted as runSort does, with
+// the payload fill fl and the store.
+func runNet[P payload](ctx context.Context, sk *sortKernel, ex *runState, workers int, fl payloadFill[P], store rowStore[uint32, P]) error {
+	load := loader[uint32](sk.row.size)
+	base := ex.bases[sk.in.Buffer]
+	es := sk.row.size
+	stride := sk.in.Strides[len(sk.in.Strides)-1]
+	bits := sk.row.bits()
+	n, lanes := sk.n, netLanes32
+	pairs := netPairs(n)
+	float := sk.row.kind == keyFloat
+	// The keys of zeros and NaN: the sign bit, and every bit.
+	flip := keyFlip[uint32](sk.row, sk.desc)
+	zero, nan := uint32(1)<<(bits-1)^flip, uint32(1)<<(bits-1)<<1-1^flip
+	per := lanes * netBlocksPerTask
+	tasks := (sk.rows + per - 1) / per
+	scratch := make([]*netScratch[P], max(1, min(workers, tasks)))
+	valStore := keyStoreOf[uint32](sk)
+	inRun := rowsContiguous(sk.outer, sk.in.Strides, n)
+	outRun := rowsContiguous(sk.outer, sk.vals.Strides, sk.k)
+	return parallel(ctx, workers, tasks, func(w, t int) {
+		s := scratch[w]
+		if s == nil {
+			s = &netScratch[P]{block: make([]uint32, n*lanes), tmp: make([]uint32, n*lanes), slow: make([]bool, lanes), ss: newSortScratch[uint32, P](n)}
+			scratch[w] = s
+		}
+		slow := func(r int) {
+			src := at(base, sk.rowOffset(r, sk.in.Offset, sk.in.Strides), es)
+			load(s.ss.keys, src, stride, sk.row, sk.desc)
+			fl(s.ss.pl, src, stride, 0)
+			keys, pl := radixSort(s.ss.keys, s.ss.pl, s.ss.tk, s.ss.tp, bits)
+			store(sk, ex, r, keys, pl, 0, sk.k, src, stride)
+		}
+		hi := min(sk.rows, (t+1)*per)
+		r := t * per
+		for ; r+lanes <= hi; r += lanes {
+			if inRun { // the block's rows are one run of lanes*n elements
+				load(s.tmp, at(base, sk.rowOffset(r, sk.in.Offset, sk.in.Strides), es), stride, sk.row, sk.desc)
+			} else {
+				for l := range lanes {
+					load(s.tmp[l*n:(l+1)*n], at(base, sk.rowOffset(r+l, sk.in.Offset, sk.in.Strides), es), stride, sk.row, sk.desc)
+				}
+			}
+			for l := range lanes {
+				row := s.tmp[l*n : (l+1)*n]
+				special := false
+				if float {
+					for _, k := range row {
+						special = special || k == zero || k == nan
+					}
+				}
+				s.slow[l] = special
+				for j, k := range row {
+					s.block[j*lanes+l] = k
+				}
+			}
+			netCmp32(s.block, pairs)
+			kk := sk.k
+			for l := range lanes {
+				row := s.tmp[l*kk : (l+1)*kk]
+				for j := range row {
+					row[j] = s.block[j*lanes+l]
+				}
+			}
+			if outRun {
+				valStore(ex, r, s.tmp[:lanes*kk])
+			} else {
+				for l := range lanes {
+					valStore(ex, r+l, s.tmp[l*kk:(l+1)*kk])
+				}
+			}
+			for l := range lanes {
+				if s.slow[l] {
+					slow(r + l)
+				}
+			}
+		}
+		for ; r < hi; r++ {
+			slow(r)
+		}
+	})
+}
+
+// rowsContiguous reports whether rows of n elements over the outer
+// extents with these strides (in elements, the row's axis last) follow
+// one another without gaps: row r+1 starts where row r ends.
+func rowsContiguous(outer, strides []int, n int) bool {
+	want := 1
+	for a := len(outer); a >= 0; a-- {
+		e := n
+		if a < len(outer) {
+			e = outer[a]
+		}
+		if e != 1 && strides[a] != want {
+			return false
+		}
+		want *= e
+	}
+	return true
+}
+
+// keyStoreOf returns the store of sorted keys as sk's values: inverted
+// to integers and bools, or to floats (exact for every key but those
+// of zeros and NaN, which the network leaves to the merge sort).
+func keyStoreOf[K uint32 | uint64](sk *sortKernel) func(ex *runState, r int, keys []K) {
+	size := sk.row.size
+	if sk.row.kind == keyFloat {
+		f := map[int]func(unsafe.Pointer, int, []K, sortKeyRow, bool){4: storeFloatKeys[uint32, K], 8: storeFloatKeys[uint64, K]}[size]
+		return func(ex *runState, r int, keys []K) {
+			dst, ds := sk.dst(ex, sk.vals, r)
+			f(dst, ds, keys, sk.row, sk.desc)
+		}
+	}
+	f := map[int]func(unsafe.Pointer, int, []K, sortKeyRow, bool){1: storeKeys[uint8, K], 2: storeKeys[uint16, K], 4: storeKeys[uint32, K], 8: storeKeys[uint64, K]}[size]
+	return func(ex *runState, r int, keys []K) {
+		dst, ds := sk.dst(ex, sk.vals, r)
+		f(dst, ds, keys, sk.row, sk.desc)
+	}
+}
