@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/fuseflow/fuseflow/fuse"
@@ -87,6 +88,12 @@ func (sk *sortKernel) run(ctx context.Context, ex *runState, workers int) error 
 		return runSort[uint64](ctx, sk, ex, workers, indexFill, storeIndexed[uint64])
 	case sk.idxs != nil:
 		return runSort[uint32](ctx, sk, ex, workers, indexFill, storeIndexed[uint32])
+	case sk.row.kind == keyFloat && sk.exactKeys(ctx, ex, workers):
+		// No zero and no NaN: the keys alone give back the values.
+		if wide {
+			return runSort[uint64](ctx, sk, ex, workers, noFill, storeFloatKeysOf[uint64, struct{}](sk.row.size))
+		}
+		return runSort[uint32](ctx, sk, ex, workers, noFill, storeFloatKeysOf[uint32, struct{}](sk.row.size))
 	case sk.row.kind == keyFloat && wide:
 		return runSort[uint64](ctx, sk, ex, workers, bitsLoader[uint64](sk.row.size), storeBitsOf[uint64, uint64](sk.row.size))
 	case sk.row.kind == keyFloat:
@@ -95,6 +102,36 @@ func (sk *sortKernel) run(ctx context.Context, ex *runState, workers int) error 
 		return runSort[uint64](ctx, sk, ex, workers, noFill, storeKeysOf[uint64, struct{}](sk.row.size))
 	}
 	return runSort[uint32](ctx, sk, ex, workers, noFill, storeKeysOf[uint32, struct{}](sk.row.size))
+}
+
+// exactKeys reports whether every key of a float sort's input maps back
+// to its value's bits (storeFloatKeys): no -0 or +0 (one key for both)
+// and no NaN (one key for every payload). It reads the input once, on
+// every worker.
+func (sk *sortKernel) exactKeys(ctx context.Context, ex *runState, workers int) bool {
+	if sk.row.size != 4 && sk.row.size != 8 {
+		return false
+	}
+	base := ex.bases[sk.in.Buffer]
+	stride := sk.in.Strides[len(sk.in.Strides)-1]
+	var special atomic.Bool
+	per := max(1, (1<<16)/max(1, sk.n))
+	tasks := (sk.rows + per - 1) / per
+	err := parallel(ctx, workers, tasks, func(_, t int) {
+		for r := t * per; r < min(sk.rows, (t+1)*per) && !special.Load(); r++ {
+			src := at(base, sk.rowOffset(r, sk.in.Offset, sk.in.Strides), sk.row.size)
+			var bad bool
+			if sk.row.size == 4 {
+				bad = hasZeroOrNaN[uint32](src, stride, sk.n, sk.row.inf)
+			} else {
+				bad = hasZeroOrNaN[uint64](src, stride, sk.n, sk.row.inf)
+			}
+			if bad {
+				special.Store(true)
+			}
+		}
+	})
+	return err == nil && !special.Load()
 }
 
 // sortScratch is one worker's key and payload arrays, two of each.

@@ -151,3 +151,30 @@ func storeFloatKeys[T uint32 | uint64, K uint32 | uint64](dst unsafe.Pointer, ds
 		*(*T)(unsafe.Add(dst, j*step)) = b ^ ((b >> (width - 1)) - 1 | sign)
 	}
 }
+
+// storeFloatKeysOf stores the keys of a float row of elements of size
+// bytes as the values (see storeFloatKeys).
+func storeFloatKeysOf[K uint32 | uint64, P payload](size int) rowStore[K, P] {
+	f := storeFloatKeys[uint32, K]
+	if size == 8 {
+		f = storeFloatKeys[uint64, K]
+	}
+	return func(sk *sortKernel, ex *runState, r int, keys []K, _ []P, lo, hi int, _ unsafe.Pointer, _ int) {
+		dst, ds := sk.dst(ex, sk.vals, r)
+		f(at(dst, lo*ds, size), ds, keys[lo:hi], sk.row, sk.desc)
+	}
+}
+
+// hasZeroOrNaN reports whether n floats of bits T at src (stride in
+// elements) hold a zero of either sign or a NaN: a magnitude whose
+// predecessor is at least +Inf's bits (0 wraps around).
+func hasZeroOrNaN[T uint32 | uint64](src unsafe.Pointer, stride, n int, inf uint64) bool {
+	sign := T(1) << (unsafe.Sizeof(T(0))*8 - 1)
+	step := stride * int(unsafe.Sizeof(T(0)))
+	bad := false
+	for j := range n {
+		b := *(*T)(unsafe.Add(src, j*step))
+		bad = bad || (b&^sign)-1 >= T(inf)
+	}
+	return bad
+}
