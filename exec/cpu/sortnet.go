@@ -26,13 +26,19 @@ const netBlocksPerTask = 16
 // Batcher's odd-even merge sort of n elements: the network of the next
 // power of two without the comparators that touch an element past n
 // (those would meet only elements above every key, and move nothing).
-func batcherPairs(n int) [][2]int {
+// With stage, only those of merges of runs of at most stage elements
+// (p <= stage), else all of them; the first stages come first.
+func batcherPairs(n int, stage ...int) [][2]int {
 	p2 := 1
 	for p2 < n {
 		p2 <<= 1
 	}
+	last := p2
+	if len(stage) > 0 {
+		last = stage[0] * 2
+	}
 	var out [][2]int
-	for p := 1; p < p2; p <<= 1 {
+	for p := 1; p < min(p2, last); p <<= 1 {
 		for k := p; k >= 1; k >>= 1 {
 			for j := k % p; j+k < p2; j += 2 * k {
 				for i := range min(k, p2-j-k) {
@@ -46,30 +52,66 @@ func batcherPairs(n int) [][2]int {
 	return out
 }
 
-// netCache holds the comparators of each row length as byte offsets
-// into a block of netLanes32 lanes.
-var netCache struct {
-	sync.Mutex
-	pairs map[int][]uint32
+// netPlan is a network for a row length: groups of 16 whole elements
+// sorted first in registers (netSort16, with 16 lanes), then the
+// comparators left as byte offsets into a block (netCmp32).
+type netPlan struct {
+	groups int
+	pairs  []uint32
 }
 
-// netPairs returns the network of rows of n 32-bit keys for netCmp32.
-func netPairs(n int) []uint32 {
+// netCache holds the plan of each row length.
+var netCache struct {
+	sync.Mutex
+	plans map[int]*netPlan
+}
+
+// netPlanOf returns the network of rows of n 32-bit keys for a block of
+// netLanes32 lanes.
+func netPlanOf(n int) *netPlan {
 	netCache.Lock()
 	defer netCache.Unlock()
-	if p, ok := netCache.pairs[n]; ok {
+	if p, ok := netCache.plans[n]; ok {
 		return p
 	}
-	if netCache.pairs == nil {
-		netCache.pairs = map[int][]uint32{}
+	if netCache.plans == nil {
+		netCache.plans = map[int]*netPlan{}
 	}
+	pl := &netPlan{}
+	all := batcherPairs(n)
+	if netLanes32 == 16 && n >= 16 {
+		// The merges of runs of up to 8 stay within aligned groups of
+		// 16 and come first: whole groups are netSort16's.
+		pl.groups = n / 16
+		first := len(batcherPairs(n, 8))
+		for _, c := range all[:first] {
+			if c[0] >= 16*pl.groups {
+				pl.add(c)
+			}
+		}
+		all = all[first:]
+	}
+	for _, c := range all {
+		pl.add(c)
+	}
+	netCache.plans[n] = pl
+	return pl
+}
+
+// add appends comparator c as byte offsets.
+func (pl *netPlan) add(c [2]int) {
 	row := uint32(4 * netLanes32)
-	var p []uint32
-	for _, c := range batcherPairs(n) {
-		p = append(p, uint32(c[0])*row, uint32(c[1])*row)
+	pl.pairs = append(pl.pairs, uint32(c[0])*row, uint32(c[1])*row)
+}
+
+// sort applies the network to a block.
+func (pl *netPlan) sort(block []uint32) {
+	if pl.groups > 0 {
+		netSort16(block, pl.groups)
 	}
-	netCache.pairs[n] = p
-	return p
+	if len(pl.pairs) > 0 {
+		netCmp32(block, pl.pairs)
+	}
 }
 
 // netSorts reports whether sk's rows go through the network: values
@@ -97,7 +139,7 @@ func runNet[P payload](ctx context.Context, sk *sortKernel, ex *runState, worker
 	stride := sk.in.Strides[len(sk.in.Strides)-1]
 	bits := sk.row.bits()
 	n, lanes := sk.n, netLanes32
-	pairs := netPairs(n)
+	net := netPlanOf(n)
 	float := sk.row.kind == keyFloat
 	// The keys of zeros and NaN: the sign bit, and every bit.
 	flip := keyFlip[uint32](sk.row, sk.desc)
@@ -108,6 +150,19 @@ func runNet[P payload](ctx context.Context, sk *sortKernel, ex *runState, worker
 	valStore := keyStoreOf[uint32](sk)
 	inRun := rowsContiguous(sk.outer, sk.in.Strides, n)
 	outRun := rowsContiguous(sk.outer, sk.vals.Strides, sk.k)
+	// With AVX-512, 4-byte elements in rows one after another are
+	// gathered, mapped to keys and scattered back in vector code: the
+	// byte offsets of the block's rows, and what keys are xored with
+	// (the sign bit of signed integers, the flip of a descending sort).
+	gather := netGather && inRun && outRun && es == 4 && (float || sk.row.kind == keySigned || sk.row.kind == keyUnsigned)
+	var inIdx, outIdx [16]uint32
+	for l := range inIdx {
+		inIdx[l], outIdx[l] = uint32(l*n*es), uint32(l*sk.k*es)
+	}
+	xor := flip
+	if sk.row.kind == keySigned {
+		xor ^= 1 << 31
+	}
 	return parallel(ctx, workers, tasks, func(w, t int) {
 		s := scratch[w]
 		if s == nil {
@@ -123,6 +178,20 @@ func runNet[P payload](ctx context.Context, sk *sortKernel, ex *runState, worker
 		}
 		hi := min(sk.rows, (t+1)*per)
 		r := t * per
+		if gather {
+			for ; r+lanes <= hi; r += lanes {
+				src := at(base, sk.rowOffset(r, sk.in.Offset, sk.in.Strides), es)
+				slowLanes := netLoad32(s.block, src, n, &inIdx, float, xor)
+				net.sort(s.block)
+				dst, _ := sk.dst(ex, sk.vals, r)
+				netStore32(dst, s.block, sk.k, &outIdx, float, xor)
+				for l := range lanes {
+					if slowLanes>>l&1 != 0 {
+						slow(r + l)
+					}
+				}
+			}
+		}
 		for ; r+lanes <= hi; r += lanes {
 			if inRun { // the block's rows are one run of lanes*n elements
 				load(s.tmp, at(base, sk.rowOffset(r, sk.in.Offset, sk.in.Strides), es), stride, sk.row, sk.desc)
@@ -144,7 +213,7 @@ func runNet[P payload](ctx context.Context, sk *sortKernel, ex *runState, worker
 					s.block[j*lanes+l] = k
 				}
 			}
-			netCmp32(s.block, pairs)
+			net.sort(s.block)
 			kk := sk.k
 			for l := range lanes {
 				row := s.tmp[l*kk : (l+1)*kk]

@@ -38,3 +38,42 @@ func netCmp32(block []uint32, pairs []uint32) {
 	}
 	netCmp32x8(unsafe.Pointer(&block[0]), &pairs[0], len(pairs)/2)
 }
+
+//go:noescape
+func netLoad32x16(block, src unsafe.Pointer, n int, idx *uint32, float int, xor uint32) uint16
+
+//go:noescape
+func netStore32x16(dst, block unsafe.Pointer, k int, idx *uint32, float int, xor uint32)
+
+// netGather reports whether blocks of 16 rows of 4-byte elements load
+// and store with the gathers and scatters of netLoad32 and netStore32.
+var netGather = netLanes32 == 16
+
+// netLoad32 gathers element j of the 16 rows at src (byte offsets idx)
+// into block vector j as keys (see netLoad32x16) and returns the lanes
+// holding a float zero or NaN.
+func netLoad32(block []uint32, src unsafe.Pointer, n int, idx *[16]uint32, float bool, xor uint32) uint16 {
+	return netLoad32x16(unsafe.Pointer(&block[0]), src, n, &idx[0], b2i(float), xor)
+}
+
+// netStore32 scatters block vectors 0..k-1 back as values (see
+// netStore32x16) to the 16 rows at dst (byte offsets idx).
+func netStore32(dst unsafe.Pointer, block []uint32, k int, idx *[16]uint32, float bool, xor uint32) {
+	netStore32x16(dst, unsafe.Pointer(&block[0]), k, &idx[0], b2i(float), xor)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+//go:noescape
+func netSort16x16(block unsafe.Pointer, groups int)
+
+// netSort16 sorts each of groups groups of 16 consecutive vectors of a
+// block of 16 lanes by the network of 16 elements, in registers.
+func netSort16(block []uint32, groups int) {
+	netSort16x16(unsafe.Pointer(&block[0]), groups)
+}

@@ -52,13 +52,14 @@ func TestBatcherPairsSort(t *testing.T) {
 	}
 }
 
-// TestNetCmp32 checks the vector loop against applyPairs on a block.
+// TestNetCmp32 checks the vector network of a block (the groups of 16
+// in registers, then the comparators left) against applyPairs.
 func TestNetCmp32(t *testing.T) {
 	if netLanes32 == 0 {
 		t.Skip("no vector network loop on this CPU")
 	}
 	r := rand.New(rand.NewPCG(5, 6))
-	for _, n := range []int{2, 8, 9, 128, 200} {
+	for _, n := range []int{2, 8, 9, 15, 16, 17, 31, 32, 33, 128, 200, 256} {
 		block := make([]uint32, n*netLanes32)
 		for i := range block {
 			block[i] = r.Uint32()
@@ -70,7 +71,7 @@ func TestNetCmp32(t *testing.T) {
 			}
 			applyPairs(want[l], batcherPairs(n))
 		}
-		netCmp32(block, netPairs(n))
+		netPlanOf(n).sort(block)
 		for l := range want {
 			for j := range n {
 				if got := block[j*netLanes32+l]; got != want[l][j] {

@@ -5,10 +5,27 @@
 
 package cpu
 
+import "unsafe"
+
 // netLanes32 is 0: no network.
 var netLanes32 = 0
 
 // netCmp32 is never called without vector loops.
 func netCmp32(block []uint32, pairs []uint32) {
 	panic("cpu: netCmp32 without vector loops")
+}
+
+// netGather is false: no gathers.
+const netGather = false
+
+func netLoad32(block []uint32, src unsafe.Pointer, n int, idx *[16]uint32, float bool, xor uint32) uint16 {
+	panic("cpu: netLoad32 without vector loops")
+}
+
+func netStore32(dst unsafe.Pointer, block []uint32, k int, idx *[16]uint32, float bool, xor uint32) {
+	panic("cpu: netStore32 without vector loops")
+}
+
+func netSort16(block []uint32, groups int) {
+	panic("cpu: netSort16 without vector loops")
 }
