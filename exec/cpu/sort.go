@@ -88,8 +88,9 @@ func (sk *sortKernel) run(ctx context.Context, ex *runState, workers int) error 
 		return runSort[uint64](ctx, sk, ex, workers, indexFill, storeIndexed[uint64])
 	case sk.idxs != nil:
 		return runSort[uint32](ctx, sk, ex, workers, indexFill, storeIndexed[uint32])
-	case sk.row.kind == keyFloat && sk.exactKeys(ctx, ex, workers):
-		// No zero and no NaN: the keys alone give back the values.
+	case sk.row.kind == keyFloat && !sk.netSorts() && sk.exactKeys(ctx, ex, workers):
+		// No zero and no NaN: the keys alone give back the values. (A
+		// network checks each row itself.)
 		if wide {
 			return runSort[uint64](ctx, sk, ex, workers, noFill, storeFloatKeysOf[uint64, struct{}](sk.row.size))
 		}

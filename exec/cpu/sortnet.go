@@ -181,10 +181,19 @@ func runNet[P payload](ctx context.Context, sk *sortKernel, ex *runState, worker
 		if gather {
 			for ; r+lanes <= hi; r += lanes {
 				src := at(base, sk.rowOffset(r, sk.in.Offset, sk.in.Strides), es)
-				slowLanes := netLoad32(s.block, src, n, &inIdx, float, xor)
+				var slowLanes uint16
+				if n%16 == 0 { // whole tiles of 16 by 16: transposed in registers
+					slowLanes = netLoadT32(s.block, src, n, n*es, float, xor)
+				} else {
+					slowLanes = netLoad32(s.block, src, n, &inIdx, float, xor)
+				}
 				net.sort(s.block)
 				dst, _ := sk.dst(ex, sk.vals, r)
-				netStore32(dst, s.block, sk.k, &outIdx, float, xor)
+				if sk.k%16 == 0 {
+					netStoreT32(dst, s.block, sk.k, sk.k*es, float, xor)
+				} else {
+					netStore32(dst, s.block, sk.k, &outIdx, float, xor)
+				}
 				for l := range lanes {
 					if slowLanes>>l&1 != 0 {
 						slow(r + l)

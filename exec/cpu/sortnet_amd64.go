@@ -77,3 +77,22 @@ func netSort16x16(block unsafe.Pointer, groups int)
 func netSort16(block []uint32, groups int) {
 	netSort16x16(unsafe.Pointer(&block[0]), groups)
 }
+
+//go:noescape
+func netLoadT32x16(block, src unsafe.Pointer, tiles, rowBytes, float int, xor uint32) uint16
+
+//go:noescape
+func netStoreT32x16(dst, block unsafe.Pointer, tiles, rowBytes, float int, xor uint32)
+
+// netLoadT32 is netLoad32 for rows of a multiple of 16 elements, rows
+// rowBytes apart: tiles of 16 by 16 elements loaded and transposed in
+// registers.
+func netLoadT32(block []uint32, src unsafe.Pointer, n, rowBytes int, float bool, xor uint32) uint16 {
+	return netLoadT32x16(unsafe.Pointer(&block[0]), src, n/16, rowBytes, b2i(float), xor)
+}
+
+// netStoreT32 is netStore32 for k a multiple of 16, rows rowBytes
+// apart: transposed back in registers.
+func netStoreT32(dst unsafe.Pointer, block []uint32, k, rowBytes int, float bool, xor uint32) {
+	netStoreT32x16(dst, unsafe.Pointer(&block[0]), k/16, rowBytes, b2i(float), xor)
+}

@@ -29,3 +29,11 @@ func netStore32(dst unsafe.Pointer, block []uint32, k int, idx *[16]uint32, floa
 func netSort16(block []uint32, groups int) {
 	panic("cpu: netSort16 without vector loops")
 }
+
+func netLoadT32(block []uint32, src unsafe.Pointer, n, rowBytes int, float bool, xor uint32) uint16 {
+	panic("cpu: netLoadT32 without vector loops")
+}
+
+func netStoreT32(dst unsafe.Pointer, block []uint32, k, rowBytes int, float bool, xor uint32) {
+	panic("cpu: netStoreT32 without vector loops")
+}
