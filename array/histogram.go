@@ -7,6 +7,7 @@ package array
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/bits"
 
 	"github.com/fuseflow/fuseflow/graph"
@@ -123,9 +124,10 @@ func (a *Array) HistogramWith(o HistogramOpts) (counts, edges *Array) {
 }
 
 // equalBins returns the edges of bins equal bins over rng (or the range
-// of a) and the bin of each element of v (a flattened) with whether it
-// is counted. The bin follows NumPy's computation exactly: a scaled
-// index, then corrected against the edges as Linspace computes them.
+// of a) and the bin of each element of v (a flattened; in [0, bins)
+// where it is counted) with whether it is counted. The bin follows
+// NumPy's computation exactly: a scaled index, then corrected against
+// the edges as Linspace computes them.
 func equalBins(a, v *Array, bins int, rng []float64) (edges, idx, keep *Array, err error) {
 	x := nodeOf(a)
 	var lo, hi float64
@@ -162,20 +164,26 @@ func equalBins(a, v *Array, bins int, rng []float64) (edges, idx, keep *Array, e
 	}
 	edges = ctxOf(a).Linspace(ed, lo, hi, bins+1)
 	v = v.AsType(ed)
+	// Bin numbers in int32 where they fit (twice the vector lanes of
+	// int64); a float out of int32's range saturates and is not kept.
+	it := graph.Int32
+	if bins >= math.MaxInt32 {
+		it = graph.Int64
+	}
 	norm := float64(bins) / (hi - lo)
-	i := v.Sub(lo).Mul(norm).AsType(Int64)
-	i = Where(i.Eq(bins), bins-1, i).Clip(0, bins-1)
+	i := v.Sub(lo).Mul(norm).AsType(it).Clip(0, bins-1)
 	// edge(k) is edges[k] computed in place (as Linspace computes it),
 	// so the whole bin computation is one fused elementwise kernel.
 	step := (hi - lo) / float64(bins)
-	edge := func(k *Array) *Array {
-		return Where(k.Eq(bins), hi, k.AsType(Float64).Mul(step).Add(lo)).AsType(ed)
-	}
-	i = i.Sub(v.Lt(edge(i)).AsType(Int64))
-	up := v.Ge(edge(i.Add(1))).And(i.Ne(bins - 1))
-	i = i.Add(up.AsType(Int64))
+	edge := func(k *Array) *Array { return k.AsType(Float64).Mul(step).Add(lo).AsType(ed) }
+	i = i.Sub(v.Lt(edge(i)).AsType(it))
+	next := i.Add(1)
+	up := v.Ge(Where(next.Eq(bins), hi, edge(next)).AsType(ed)).And(i.Ne(bins - 1))
+	i = i.Add(up.AsType(it))
+	// A kept element's bin is in [0, bins): i only falls below 0 under
+	// lo and only rises for i < bins-1.
 	keep = v.Ge(lo).And(v.Le(hi))
-	return edges, Where(keep, i, 0).Clip(0, bins-1), keep, nil
+	return edges, i, keep, nil
 }
 
 // edgeBins checks explicit edges e (evaluating whether they decrease or
@@ -232,10 +240,17 @@ func edgeBins(v, e *Array) (edges, idx, keep *Array, nbins int, err error) {
 
 // binSums adds 1 (or the weight) of each kept element to its bin idx:
 // int64 counts, or the weights' sums in their dtype, accumulated in
-// float64, int64 or uint64.
+// float64, int64 or uint64. An element not kept goes to one more bin
+// past the last, sliced off, so the counts add a constant and the
+// weights go in as they are (one array fewer to write and read); the
+// bin indices are int32 where they fit.
 func binSums(c *Context, idx, keep, weights *Array, bins int) *Array {
+	slot := Where(keep, idx, bins)
+	if bins < math.MaxInt32 {
+		slot = slot.AsType(Int32)
+	}
 	if weights == nil {
-		return c.Zeros(Int64, bins).ScatterAdd(idx, keep.AsType(Int64), 0)
+		return c.Zeros(Int64, bins+1).ScatterAdd(slot, 1, 0).Slice(To(bins))
 	}
 	wd := nodeOf(weights).DType()
 	acc := graph.Float64
@@ -246,7 +261,7 @@ func binSums(c *Context, idx, keep, weights *Array, bins int) *Array {
 		acc = graph.Int64
 	}
 	w := weights.Reshape(nodeOf(weights).Size()).AsType(acc)
-	sums := c.Zeros(acc, bins).ScatterAdd(idx, Where(keep, w, 0), 0)
+	sums := c.Zeros(acc, bins+1).ScatterAdd(slot, w, 0).Slice(To(bins))
 	return sums.AsType(wd).keep(weights)
 }
 

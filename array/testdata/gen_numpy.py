@@ -1357,7 +1357,11 @@ def gen_index():
     for name, x, bins, rng in [("f64", h, 10, [0.0, 1.0]), ("f64/auto", hv, 7, None), ("f32", h.astype("float32"), 5, [0.0, 1.0]),
                                ("f32/auto", hv.astype("float32"), 3, None), ("f32/tenths", arr(np.arange(30) * 0.1, "float32"), 10, [0.0, 2.9]),
                                ("int", arr([1, 2, 2, 3, 9, -4, 5], "int64"), 4, None), ("int/range", arr([1, 2, 2, 3, 9, -4, 5], "int32"), 3, [0, 6]),
-                               ("const", arr([2.0, 2.0], "float64"), 2, None)]:
+                               ("const", arr([2.0, 2.0], "float64"), 2, None),
+                               # Values on the edges, where the scaled index rounds below the
+                               # edge's bin and NumPy corrects it upward.
+                               ("f64/on_edges", arr(np.linspace(-1, 1, 101), "float64"), 100, [-1.0, 1.0]),
+                               ("f32/on_edges", arr(np.linspace(0, 2.9, 11), "float32"), 10, [0.0, 2.9])]:
         add_case("index/histogram/%s" % name, [x], [["Histogram", bins, rng]])
         add_case("index/histogram_edges/%s" % name, [x], [["HistogramEdges", bins, rng]])
     # HistogramWith: weights (their dtype kept), density, explicit edges
