@@ -14,3 +14,7 @@ func SetTiles(on bool) bool {
 	noTiles = !on
 	return old
 }
+
+// RaceEnabled reports whether the race detector is on: long test
+// variants shrink.
+const RaceEnabled = raceEnabled
