@@ -37,7 +37,9 @@ const (
 	// fuses elementwise work before and after the scan.
 	KindScan
 	// KindIndex gathers, compacts or scatters (see IndexSpec) over whole
-	// contiguous buffers; a fusion boundary like KindCall. Its Space is
+	// contiguous buffers; a fusion boundary like KindCall. A Take or
+	// TakeAlong is not one: it is an InstrGather fused into the Map or
+	// Reduce kernels that read it (see gather.go). Its Space is
 	// the result's shape, for Explain; it has no Operands, Body or
 	// Stores.
 	KindIndex
@@ -119,9 +121,20 @@ const (
 	// or the GEMM accumulator (MatMul, Acc == 0), at the output point, of
 	// dtype DType.
 	InstrAcc
+	// InstrGather is a fused Take or TakeAlong (Op) in a Map body or a
+	// Reduce prologue (never in an epilogue or a Scan): it loads, as
+	// DType, the element of Operands[Operand] at the point, displaced by
+	// i*Gather.Stride elements, where i is the value Args[0] (an
+	// integer of any dtype) normalized: a negative one counts from the
+	// end. An index outside [-Gather.Len, Gather.Len) is not loaded
+	// through: the kernel fails with graph.IndexError(Op, index,
+	// Gather.Axis, Gather.Len) for the bad index at the smallest
+	// position (see GatherAttr.Pos) of the first gather of the body, in
+	// body order, that has one.
+	InstrGather
 )
 
-var instrKindNames = [...]string{InstrLoad: "load", InstrConst: "const", InstrGen: "gen", InstrOp: "op", InstrAcc: "acc"}
+var instrKindNames = [...]string{InstrLoad: "load", InstrConst: "const", InstrGen: "gen", InstrOp: "op", InstrAcc: "acc", InstrGather: "gather"}
 
 // String returns the kind's name ("load").
 func (k InstrKind) String() string {
@@ -150,6 +163,46 @@ type GenAttr struct {
 	Seed              uint64
 }
 
+// GatherAttr holds the attributes of an InstrGather. The operand the
+// instruction reads (Instr.Operand) has, over the kernel's space, the
+// strides of the gathered array X with the gathered axis left out (0 on
+// the axes of the index array for a Take); Stride is the step of X's
+// gathered axis, in elements (any sign, 0 for a broadcast X), and Len
+// its extent (>= 1). The index value (Instr.Args[0]) is a load of
+// the index array at the point.
+//
+// Pos is the operand (Buffer == NoBuffer) whose flat index at a point
+// is the row-major position of the index element read there within the
+// index array (Positions elements: the Take's index array, or the
+// TakeAlong's broadcast one, of the result's shape). A kernel reports
+// the bad index at the smallest such position, which is the first bad
+// one in the row-major order of the gather's result, as the reference
+// and the Index kernel do. Index is where that array lies (Len ==
+// Positions elements of DType at element Offset of
+// Plan.Buffers[Index.Buffer], laid out with Strides over Shape), so an
+// executor that only learns the position can read the bad value back.
+type GatherAttr struct {
+	Axis, Len, Stride int
+	Pos, Positions    int
+	Index             IndexArg
+	Shape             []int
+	Strides           []int
+}
+
+// At returns the element of Index's buffer at position pos of the index
+// array (0 <= pos < Positions): Index.Offset plus the strides of
+// pos's coordinates over Shape.
+func (g *GatherAttr) At(pos int) int {
+	e := g.Index.Offset
+	for k := len(g.Shape) - 1; k >= 0; k-- {
+		if n := g.Shape[k]; n > 0 {
+			e += pos % n * g.Strides[k]
+			pos /= n
+		}
+	}
+	return e
+}
+
 // Instr is one node of a kernel's scalar expression DAG. A body is a
 // slice of Instrs in topological order: Args refer to earlier indices of
 // the same slice. Identical subexpressions appear once.
@@ -160,11 +213,12 @@ type Instr struct {
 	// Args are indices of earlier Instrs: 1 for a unary op, 2 for a
 	// binary op, 3 for Where (cond, a, b).
 	Args []int
-	// Operand indexes Kernel.Operands (InstrLoad, InstrGen).
+	// Operand indexes Kernel.Operands (InstrLoad, InstrGen, InstrGather).
 	Operand int
 	Value   graph.Scalar // InstrConst
 	Gen     *GenAttr     // InstrGen
 	Acc     int          // InstrAcc
+	Gather  *GatherAttr  // InstrGather
 }
 
 // Reduction is one reduction of a Reduce kernel: Op (OpSum, OpProd,
