@@ -193,9 +193,9 @@ func (e *evaluation) Kernel(ctx context.Context, k int) error {
 	lk := &e.lp.kernels[k]
 	switch {
 	case lk.mp != nil:
-		return runProg(ctx, lk.mp, e.ex, nil, lk.chunk, lk.workers)
+		return e.ex.runChecked(lk.mp, func() error { return runProg(ctx, lk.mp, e.ex, nil, lk.chunk, lk.workers) })
 	case lk.rd != nil:
-		return lk.rd.run(ctx, e.ex, lk.chunk, lk.workers)
+		return e.ex.runChecked(lk.rd.pro, func() error { return lk.rd.run(ctx, e.ex, lk.chunk, lk.workers) })
 	case lk.call != nil:
 		return lk.call.runOn(ctx, e.ex.bases)
 	case lk.scan != nil:

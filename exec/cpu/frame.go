@@ -14,6 +14,7 @@ type frame struct {
 	idx   []int
 	offs  []int
 	prog  *prog // the program whose constants are in the registers
+	gbad  gatherBad
 }
 
 // prepare sizes f for p at the given chunk length and fills p's

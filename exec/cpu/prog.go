@@ -39,7 +39,9 @@ type step struct {
 	opd    int      // operand index (load, gen)
 	bits   uint64   // const value as stored bits (a const, or the constant sc takes)
 	gen    fuse.GenAttr
-	acc    int  // acc index
+	acc    int // acc index
+	gat    *fuse.GatherAttr
+	gfn    gatherFn
 	reg    int  // register, or -1 (in-place load, direct store)
 	norm   bool // bool load: gathered and normalized to 0 or 1
 	direct int  // store written in place, or -1
@@ -55,6 +57,8 @@ type prog struct {
 	nregs  int
 	consts []int   // steps whose registers hold constants, filled once per frame
 	tile   *tiling // run in 2-d tiles (tile.go), or nil for flat chunks
+	// gathers counts the InstrGathers (fusedgather.go).
+	gathers int
 }
 
 // newAccess lowers a strided view, dropping axes not in keep (nil keeps
@@ -116,6 +120,9 @@ func compile(sp space, kopds []fuse.Operand, body []fuse.Instr, stores []fuse.St
 			last[a] = i
 		}
 		p.steps = append(p.steps, st)
+		if st.kind == fuse.InstrGather {
+			p.gathers++
+		}
 	}
 	for _, v := range p.vals {
 		last[v] = len(body)
@@ -129,7 +136,7 @@ func compile(sp space, kopds []fuse.Operand, body []fuse.Instr, stores []fuse.St
 	// Stores written in place: a contiguous store of a computed value.
 	for k, s := range p.stores {
 		st := &p.steps[p.vals[k]]
-		if s.contig && st.direct < 0 && (st.kind == fuse.InstrOp || st.kind == fuse.InstrGen) {
+		if s.contig && st.direct < 0 && (st.kind == fuse.InstrOp || st.kind == fuse.InstrGen || st.kind == fuse.InstrGather) {
 			st.direct = k
 		}
 	}
@@ -207,6 +214,8 @@ func lower(in fuse.Instr, opds []access) (step, error) {
 	case fuse.InstrAcc:
 	case fuse.InstrOp:
 		return lowerOp(st, in)
+	case fuse.InstrGather:
+		return lowerGather(st, in, opds)
 	default:
 		return st, fmt.Errorf("unknown instruction kind")
 	}

@@ -126,6 +126,7 @@ func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
 		}
 		rk.rows = append(rk.rows, rows)
 	}
+	rk.decides = rk.decides && rk.pro.gathers == 0 // every index is checked
 	rk.rawBools(k)
 	rk.direct = true
 	for _, st := range rk.pro.steps {

@@ -58,6 +58,8 @@ func (p *prog) runChunk(f *frame, bases, accs []unsafe.Pointer, lo, n int) {
 			genTab[st.op](dst, st.dt, &st.gen, offs)
 		case fuse.InstrAcc:
 			dst = at(accs[st.acc], lo, st.dt.Size())
+		case fuse.InstrGather:
+			p.runGather(f, bases, dst, i, lo, n)
 		case fuse.InstrOp:
 			a := st.args
 			switch {

@@ -46,7 +46,7 @@ func chooseTiling(sp space, opds, stores []access, body []fuse.Instr) *tiling {
 		return nil
 	}
 	for _, in := range body {
-		if in.Kind == fuse.InstrAcc {
+		if in.Kind == fuse.InstrAcc || in.Kind == fuse.InstrGather {
 			return nil
 		}
 	}
