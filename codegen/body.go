@@ -22,6 +22,9 @@ type pointEnv struct {
 	index func(op int) *ir.Value
 	// acc returns the value of accumulator i (epilogues).
 	acc func(i int) *ir.Value
+	// offset returns the element offset of operand op at the point
+	// (unsigned index type), for gathers.
+	offset func(op int) *ir.Value
 }
 
 // evalBody lowers instrs at one point and returns the value of each. Only
@@ -95,6 +98,11 @@ func (l *lowerer) evalInstr(in *fuse.Instr, instrs []fuse.Instr, vals []*ir.Valu
 			return nil, fmt.Errorf("generated leaf without an index or attributes")
 		}
 		return l.gen(in, env.index(in.Operand))
+	case fuse.InstrGather:
+		if env.offset == nil || env.index == nil || in.Gather == nil || len(in.Args) != 1 {
+			return nil, fmt.Errorf("gather outside a map body or a reduce prologue")
+		}
+		return l.gather(in, vals[in.Args[0]], env.offset(in.Operand), env.index(in.Gather.Pos))
 	case fuse.InstrAcc:
 		if env.acc == nil {
 			return nil, fmt.Errorf("accumulator outside an epilogue")

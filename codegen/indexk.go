@@ -36,6 +36,10 @@ import (
 // Positions - p for the first bad position p of the index array (element
 // Offset + p of plan buffer Buffer, of DType). Err turns the word and the
 // index read there into the error every backend gives.
+//
+// With Strides set (a fused gather's index array, which may be a view),
+// position p is at element Offset plus the strides of p's row-major
+// coordinates over Shape (see Element).
 type IndexCheck struct {
 	Scratch   int
 	Positions int
@@ -44,6 +48,17 @@ type IndexCheck struct {
 	DType     graph.DType
 	Op        graph.Op
 	Axis, Len int
+	Shape     []int
+	Strides   []int
+}
+
+// Element returns the element of the index buffer at position pos.
+func (c *IndexCheck) Element(pos int) int {
+	if c.Strides == nil {
+		return c.Offset + pos
+	}
+	g := fuse.GatherAttr{Index: fuse.IndexArg{Offset: c.Offset}, Shape: c.Shape, Strides: c.Strides}
+	return g.At(pos)
 }
 
 // Position returns the bad position the error word w names, false when

@@ -110,9 +110,9 @@ func interpretIndex(t *testing.T, p *fuse.Plan, slots []*graph.Node, bound map[*
 			}
 			require.NoError(t, prog.Run(ir.Config{Grid: ln.Grid.Array(), Block: ln.Block.Array()}, args...))
 		}
-		if c := sig.Check; c != nil {
+		for _, c := range sig.IndexChecks() {
 			if pos, bad := c.Position(binary.LittleEndian.Uint64(scratch[c.Scratch].Data)); bad {
-				_, v := readElem(mems[c.Buffer].Data, c.DType, c.Offset+pos)
+				_, v := readElem(mems[c.Buffer].Data, c.DType, c.Element(pos))
 				return nil, c.Err(v)
 			}
 		}

@@ -97,6 +97,8 @@ type lowerer struct {
 	ut ir.Type
 	// pass is the ParamPass parameter, nil when the kernel has one launch.
 	pass *ir.Value
+	// gwords holds the error word of each fused gather (gatherk.go).
+	gwords map[*fuse.GatherAttr]*ir.Value
 }
 
 type ptrKey struct {

@@ -37,6 +37,7 @@ func (l *lowerer) lowerMap() error {
 	}
 	body := k.Map().Body
 	need := needed(body, roots)
+	l.gatherWords(body, need)
 	l.launch(g.Grid, g.Block, 0)
 	bb := l.b
 	gsize := bb.GridSize(l.ut)
@@ -99,9 +100,23 @@ func (l *lowerer) mapGroup(grp *ir.Value, w int, need []bool) error {
 	ix := l.newSpaceIndexer(k.Space, lin)
 	inner := len(k.Space) - 1
 	used := make([]bool, len(k.Operands))
+	gathered := make([]bool, len(k.Operands)) // read by a gather: offsets
 	for i, in := range body {
 		if need[i] && (in.Kind == fuse.InstrLoad || in.Kind == fuse.InstrGen) {
 			used[in.Operand] = true
+		}
+		if need[i] && in.Kind == fuse.InstrGather && in.Gather != nil {
+			gathered[in.Operand] = true
+			used[in.Gather.Pos] = true
+		}
+	}
+	xoffs := make([][]*ir.Value, len(k.Operands))
+	for oi, o := range k.Operands {
+		if gathered[oi] {
+			off := ix.offset(o.Offset, o.Strides)
+			for j := range w {
+				xoffs[oi] = append(xoffs[oi], l.addConst(off, j*o.Strides[inner]))
+			}
 		}
 	}
 	// lanes holds per operand and lane the loaded value, or for an
@@ -143,7 +158,8 @@ func (l *lowerer) mapGroup(grp *ir.Value, w int, need []bool) error {
 				}
 				return lanes[op][j]
 			},
-			index: func(op int) *ir.Value { return lanes[op][j] },
+			index:  func(op int) *ir.Value { return lanes[op][j] },
+			offset: func(op int) *ir.Value { return xoffs[op][j] },
 		}
 		vals, err := l.evalBody(body, env, need)
 		if err != nil {

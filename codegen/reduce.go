@@ -81,7 +81,11 @@ func (l *lowerer) newReduceState() (*reduceState, error) {
 		if rs.prologue[i] && (in.Kind == fuse.InstrLoad || in.Kind == fuse.InstrGen) {
 			rs.used[in.Operand] = true
 		}
+		if rs.prologue[i] && in.Kind == fuse.InstrGather && in.Gather != nil {
+			rs.used[in.Operand], rs.used[in.Gather.Pos] = true, true
+		}
 	}
+	l.gatherWords(spec.Body, rs.prologue)
 	sroots := make([]int, len(k.Stores))
 	for i, s := range k.Stores {
 		if s.Value < 0 || s.Value >= len(spec.Epilogue) {
@@ -141,7 +145,8 @@ func (rs *reduceState) accumulate(state []*ir.Value, base []*ir.Value, j *ir.Val
 			o := k.Operands[op]
 			return l.load(o.Buffer, o.DType, off(op))
 		},
-		index: off,
+		index:  off,
+		offset: off,
 	}
 	vals, err := l.evalBody(rs.spec.Body, env, rs.prologue)
 	if err != nil {

@@ -34,8 +34,8 @@ func (rs *reduceState) reduceVectorWidth() int {
 			size = max(size, o.DType.Size())
 		}
 	}
-	if size == 0 {
-		return 1
+	if size == 0 || hasGather(rs.spec.Body, rs.prologue) {
+		return 1 // a gather reads its operand at its own offsets
 	}
 	w := min(4, 16/size)
 	if w < 2 || spaceSize(rs.redEx) < minVectors*w {

@@ -132,6 +132,23 @@ type Signature struct {
 	// Check, for an Index kernel, says where it reports an index out of
 	// range; the executor must read it after the launches.
 	Check *IndexCheck
+	// Checks are those of the gathers fused into a Map or Reduce kernel,
+	// in body order: after the launches, the first that names a bad
+	// position is the kernel's error.
+	Checks []IndexCheck
+}
+
+// IndexChecks returns every check of the kernel (Check, then Checks),
+// in the order an executor reads them.
+func (s *Signature) IndexChecks() []*IndexCheck {
+	var out []*IndexCheck
+	if s.Check != nil {
+		out = append(out, s.Check)
+	}
+	for i := range s.Checks {
+		out = append(out, &s.Checks[i])
+	}
+	return out
 }
 
 // Module is the compiled form of a plan: one PTX module holding an entry

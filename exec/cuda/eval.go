@@ -273,8 +273,10 @@ func (b *Backend) launch(ln *lane, pk *progKernel, ptrs []drv.DevicePtr) error {
 		}
 		b.launches.Add(1)
 	}
-	if c := pk.sig.Check; c != nil {
-		return b.checkIndex(ln, pk, c, scratch[c.Scratch].Ptr(), ptrs)
+	for _, c := range pk.sig.IndexChecks() {
+		if err := b.checkIndex(ln, pk, c, scratch[c.Scratch].Ptr(), ptrs); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -297,18 +299,14 @@ func (b *Backend) checkIndex(ln *lane, pk *progKernel, c *codegen.IndexCheck, wo
 		return nil
 	}
 	size := uint64(c.DType.Size())
-	src := ptrs[c.Buffer] + drv.DevicePtr(uint64(c.Offset+pos)*size)
+	src := ptrs[c.Buffer] + drv.DevicePtr(uint64(c.Element(pos))*size)
 	if err := b.ctx.MemcpyDtoHAsync(unsafe.Pointer(&w[1]), src, size, ln.stream); err != nil {
 		return fmt.Errorf("cuda: reading the bad index of kernel %s: %w", pk.k.Name, err)
 	}
 	if err := b.ctx.StreamSynchronize(ln.stream); err != nil {
 		return fmt.Errorf("cuda: running kernel %s: %w", pk.k.Name, err)
 	}
-	v := int64(w[1])
-	if size == 4 {
-		v = int64(int32(uint32(w[1])))
-	}
-	return c.Err(v)
+	return c.Err(c.Value(w[1]))
 }
 
 // dim3 converts a launch extent for the driver.
