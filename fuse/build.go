@@ -258,7 +258,11 @@ func (p *planner) run() (*Plan, error) {
 		case graph.ClassScan:
 			err = p.buildScan(i)
 		case graph.ClassIndex:
-			err = p.buildIndex(i)
+			if gatherFusible(nd) {
+				err = p.buildMapRoot(i)
+			} else {
+				err = p.buildIndex(i)
+			}
 		case graph.ClassSort:
 			err = p.buildSort(i)
 		default:

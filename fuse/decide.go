@@ -45,6 +45,8 @@ func fusible(n *graph.Node) bool {
 		return true
 	case graph.ClassLeaf:
 		return n.Op() != graph.OpInput
+	case graph.ClassIndex:
+		return gatherFusible(n)
 	}
 	return false
 }
@@ -100,6 +102,9 @@ func (p *planner) decide() {
 		case graph.ClassReduce, graph.ClassMatMul, graph.ClassConcat, graph.ClassCall, graph.ClassScan, graph.ClassIndex, graph.ClassSort:
 			p.mat[i] = true
 		}
+		if gatherFusible(nd) {
+			p.mat[i] = false
+		}
 		if p.forced[i] {
 			p.mat[i] = true
 		}
@@ -117,6 +122,7 @@ func (p *planner) decide() {
 	}
 	p.markCallInputs()
 	p.markIndexInputs()
+	p.markGatherInputs()
 	p.markSortInputs()
 	// Outputs lower in the graph first: an output that is a view of
 	// another output is then a view of that output's buffer. (The memo of
@@ -211,6 +217,7 @@ func (p *planner) decide() {
 		}
 	}
 	p.work += sites.adds
+	p.coverGathers()
 }
 
 // siteTable interns sites: a kernel (by the name rootID gives it) and the
@@ -362,7 +369,9 @@ func (p *planner) rootID(i int) string {
 	case graph.ClassReduce:
 		return "r" + nd.Input(0).Shape().String() + axesString(nd.Attr().Axes)
 	case graph.ClassMatMul, graph.ClassConcat, graph.ClassCall, graph.ClassScan, graph.ClassIndex, graph.ClassSort:
-		return "k" + strconv.Itoa(i)
+		if !gatherFusible(nd) {
+			return "k" + strconv.Itoa(i)
+		}
 	}
 	return "m" + nd.Shape().String()
 }

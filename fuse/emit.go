@@ -52,6 +52,8 @@ type kbuild struct {
 	// axes in Space order.
 	sort     *SortSpec
 	sortPerm []int
+	// gathers are the InstrGathers of body (see gatherFix).
+	gathers []gatherFix
 }
 
 type memoKey struct {
@@ -196,6 +198,10 @@ func (e *emitter) visit(n *graph.Node, xf *xform, top bool) (int, bool) {
 		off, st := p.layoutOf(v)
 		off, st = p.applyXf(xf, off, st)
 		in.Kind, in.Operand = InstrLoad, kb.operand(v, n.DType(), off, st)
+	case gatherFusible(n):
+		i := e.gather(n, xf)
+		e.memo[key] = i
+		return i, true
 	case n.Op() == graph.OpConst:
 		in.Kind, in.Value = InstrConst, n.Attr().Value
 	case n.Op().Class() == graph.ClassLeaf: // Iota, Eye, RandU, RandN

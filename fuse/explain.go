@@ -65,6 +65,8 @@ func instrString(in *Instr) string {
 		return fmt.Sprintf("%s op%d seed=%d", strings.ToLower(in.Op.String()), in.Operand, g.Seed)
 	case InstrAcc:
 		return fmt.Sprintf("acc r%d", in.Acc)
+	case InstrGather:
+		return gatherString(in)
 	}
 	args := make([]string, len(in.Args))
 	for i, a := range in.Args {

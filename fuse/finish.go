@@ -64,6 +64,7 @@ func (p *planner) finish() (*Plan, error) {
 		for _, s := range kb.stores {
 			k.Stores = append(k.Stores, Store{Value: s.val, Buffer: p.values[s.value].buf, DType: s.dtype, Offset: s.off, Strides: s.strides})
 		}
+		p.fixGathers(kb)
 		k.Spec = p.spec(kb)
 		k.Name = kernelName(&k)
 		collapse(&k)

@@ -25,7 +25,9 @@ type IndexArg struct {
 }
 
 // IndexSpec is what an Index kernel computes. Op is graph.OpTake,
-// OpTakeAlong, OpNonzero, OpScatter, OpScatterAdd or OpScatterMax; the
+// OpTakeAlong, OpNonzero, OpScatter, OpScatterAdd or OpScatterMax (the
+// planner fuses Take and TakeAlong as InstrGathers instead, see
+// gather.go; backends still run such specs); the
 // geometry is graph.IndexGeometry's (the indexed array as (Outer, Len,
 // Inner) around axis Axis, Count index positions):
 //
@@ -102,7 +104,7 @@ func isScatterOp(op graph.Op) bool {
 func (p *planner) markIndexInputs() {
 	w := p.w
 	for _, nd := range w.nodes {
-		if nd.Op().Class() != graph.ClassIndex || w.isBound(nd) {
+		if nd.Op().Class() != graph.ClassIndex || w.isBound(nd) || gatherFusible(nd) {
 			continue
 		}
 		_, cu := constUpdates(nd)

@@ -5,7 +5,11 @@
 
 package fuse
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/fuseflow/fuseflow/graph"
+)
 
 // ibuf is a buffer of the interpreter: values and whether each was
 // written (for an input: whether the bound view covers it).
@@ -52,6 +56,40 @@ type interp struct {
 	bufs []*ibuf
 	ki   int
 	err  error
+	// bad is the first bad gather index of the kernel running: the
+	// smallest (instruction, position), with its value.
+	bad *gatherBad
+}
+
+type gatherBad struct {
+	instr, pos int
+	val        int64
+	in         *Instr
+}
+
+// gather evaluates the InstrGather in (instruction i) at point p with
+// index value iv, recording a bad index.
+func (r *interp) gather(k *Kernel, i int, in *Instr, iv float64, p []int) float64 {
+	g := in.Gather
+	x := int64(iv)
+	if x < 0 {
+		x += int64(g.Len)
+	}
+	if x < 0 || x >= int64(g.Len) {
+		pos := at(k.Operands[g.Pos].Offset, k.Operands[g.Pos].Strides, p)
+		if pos < 0 || pos >= g.Positions {
+			r.fail("gather position %d outside %d", pos, g.Positions)
+		}
+		if e := g.At(pos); r.bufs[g.Index.Buffer].v[e] != iv {
+			r.fail("gather index %v at position %d reads back as %v", iv, pos, r.bufs[g.Index.Buffer].v[e])
+		}
+		if b := r.bad; b == nil || i < b.instr || i == b.instr && pos < b.pos {
+			r.bad = &gatherBad{instr: i, pos: pos, val: int64(iv), in: in}
+		}
+		return 0
+	}
+	o := k.Operands[in.Operand]
+	return r.load(o.Buffer, at(o.Offset, o.Strides, p)+int(x)*g.Stride)
 }
 
 func (r *interp) fail(format string, a ...any) {
@@ -102,6 +140,8 @@ func (r *interp) evalBody(body []Instr, k *Kernel, p []int, acc []float64) []flo
 			v[i] = x
 		case InstrAcc:
 			v[i] = acc[in.Acc]
+		case InstrGather:
+			v[i] = r.gather(k, i, in, v[in.Args[0]], p)
 		default:
 			args := make([]float64, len(in.Args))
 			for j, a := range in.Args {
@@ -156,6 +196,9 @@ func runPlan(p *Plan, inputs [][]float64, covered [][]bool) ([][]float64, error)
 			r.scan(k)
 		default:
 			r.fail("kind %v", k.Kind())
+		}
+		if b := r.bad; b != nil && r.err == nil {
+			r.err = graph.IndexError(b.in.Op, b.val, b.in.Gather.Axis, b.in.Gather.Len)
 		}
 		if r.err != nil {
 			return nil, r.err

@@ -123,6 +123,8 @@ func evalNode(n *graph.Node, ins [][]float64) ([]float64, error) {
 		naiveMatMul(n, ins[0], ins[1], out)
 	case c == graph.ClassScan:
 		naiveScan(n, ins[0], out)
+	case n.Op() == graph.OpTake || n.Op() == graph.OpTakeAlong:
+		err = naiveGather(n, ins[0], ins[1], out)
 	default:
 		return nil, fmt.Errorf("naive evaluator: no op %v", n.Op())
 	}
@@ -229,4 +231,30 @@ func naiveMatMul(n *graph.Node, A, B, out []float64) {
 		}
 		out[at(0, s.ContiguousStrides(), pt)] = castTo(n.DType(), sum)
 	})
+}
+
+// naiveGather computes a Take or TakeAlong element by element in
+// row-major order of the result, failing at the first bad index.
+func naiveGather(n *graph.Node, x, idx, out []float64) error {
+	g := graph.IndexGeom(n)
+	for o := range g.Outer {
+		for j := range g.Count {
+			for in := range g.Inner {
+				p := (o*g.Count+j)*g.Inner + in
+				k := j
+				if n.Op() == graph.OpTakeAlong {
+					k = p
+				}
+				i := int64(idx[k])
+				if i < -int64(g.Len) || i >= int64(g.Len) {
+					return graph.IndexError(n.Op(), i, n.Attr().Axis, g.Len)
+				}
+				if i < 0 {
+					i += int64(g.Len)
+				}
+				out[p] = x[(o*g.Len+int(i))*g.Inner+in]
+			}
+		}
+	}
+	return nil
 }

@@ -61,6 +61,9 @@ func (p *planner) buildMapRoot(i int) error {
 // tryEpilogue attaches value i as an epilogue when it qualifies.
 func (p *planner) tryEpilogue(i int) (bool, error) {
 	e := p.w.nodes[i]
+	if p.readsGather(e) {
+		return false, nil // gathers fuse into Maps and prologues only
+	}
 	var g *kbuild
 	dep := -1
 	for _, l := range p.leaves(e, true) {
@@ -288,7 +291,7 @@ func (kb *kbuild) dropEmptyReads() {
 		return
 	}
 	for i := range kb.body {
-		if in := &kb.body[i]; in.Kind == InstrLoad || in.Kind == InstrGen {
+		if in := &kb.body[i]; in.Kind == InstrLoad || in.Kind == InstrGen || in.Kind == InstrGather {
 			*in = Instr{Kind: InstrConst, DType: in.DType, Value: graph.ScalarOf(in.DType, 0)}
 		}
 	}

@@ -66,6 +66,13 @@ func validKernel(p *Plan, ki int) error {
 		}
 	}
 	body, epi := k.Bodies()
+	for i, in := range body {
+		if in.Kind == InstrGather && in.Gather != nil && in.Operand >= 0 && in.Operand < len(k.Operands) {
+			if err := gatherInBounds(p, k, &in); err != nil {
+				return fmt.Errorf("instr %d: %w", i, err)
+			}
+		}
+	}
 	if err := validBody(k, body, false); err != nil {
 		return fmt.Errorf("body: %w", err)
 	}
@@ -167,6 +174,10 @@ func validBody(k *Kernel, body []Instr, epi bool) error {
 			if !in.Op.IsElementwise() || len(in.Args) == 0 {
 				return fmt.Errorf("instr %d: op %v args %v", i, in.Op, in.Args)
 			}
+		case InstrGather:
+			if err := validGather(k, body, i, epi); err != nil {
+				return fmt.Errorf("instr %d: %w", i, err)
+			}
 		case InstrAcc:
 			n := len(reductions(k))
 			if k.Kind() == KindMatMul || k.Kind() == KindScan {
@@ -177,6 +188,67 @@ func validBody(k *Kernel, body []Instr, epi bool) error {
 			}
 		default:
 			return fmt.Errorf("instr %d: kind %v", i, in.Kind)
+		}
+	}
+	return nil
+}
+
+// validGather checks the InstrGather body[i] of k against its contract.
+func validGather(k *Kernel, body []Instr, i int, epi bool) error {
+	in := &body[i]
+	g := in.Gather
+	switch {
+	case epi || (k.Kind() != KindMap && k.Kind() != KindReduce):
+		return fmt.Errorf("gather in an epilogue or a %v kernel", k.Kind())
+	case g == nil || (in.Op != graph.OpTake && in.Op != graph.OpTakeAlong) || len(in.Args) != 1:
+		return fmt.Errorf("gather %v with %v args %v", in.Op, g, in.Args)
+	case in.Operand < 0 || in.Operand >= len(k.Operands) || k.Operands[in.Operand].Buffer == NoBuffer ||
+		k.Operands[in.Operand].DType != in.DType:
+		return fmt.Errorf("gather reads operand %d", in.Operand)
+	case g.Pos < 0 || g.Pos >= len(k.Operands) || k.Operands[g.Pos].Buffer != NoBuffer:
+		return fmt.Errorf("gather position operand %d", g.Pos)
+	case g.Len < 1 || g.Axis < 0 || g.Positions < 1 || g.Index.Buffer < 0 || g.Index.Len != g.Positions ||
+		len(g.Shape) != len(g.Strides) || graph.Shape(g.Shape).Size() != g.Positions:
+		return fmt.Errorf("gather attributes %+v", *g)
+	case !body[in.Args[0]].DType.IsInt() || body[in.Args[0]].DType != g.Index.DType:
+		return fmt.Errorf("gather index of dtype %v, index array %v", body[in.Args[0]].DType, g.Index.DType)
+	}
+	return nil
+}
+
+// gatherInBounds checks that every element the gather in may read lies
+// in its buffer, and that its positions lie in the index array.
+func gatherInBounds(p *Plan, k *Kernel, in *Instr) error {
+	g := in.Gather
+	o := k.Operands[in.Operand]
+	lo, hi := o.Offset, o.Offset
+	for a, n := range k.Space {
+		if n == 0 {
+			return nil
+		}
+		d := (n - 1) * o.Strides[a]
+		lo, hi = lo+min(0, d), hi+max(0, d)
+	}
+	d := (g.Len - 1) * g.Stride
+	lo, hi = lo+min(0, d), hi+max(0, d)
+	if o.Buffer < 0 || o.Buffer >= len(p.Buffers) || lo < 0 || hi >= p.Buffers[o.Buffer].Elems {
+		return fmt.Errorf("gather reads elements %d..%d of buffer %d", lo, hi, o.Buffer)
+	}
+	if g.Pos < 0 || g.Pos >= len(k.Operands) {
+		return nil
+	}
+	po := k.Operands[g.Pos]
+	lo, hi = po.Offset, po.Offset
+	for a, n := range k.Space {
+		d := (n - 1) * po.Strides[a]
+		lo, hi = lo+min(0, d), hi+max(0, d)
+	}
+	if lo < 0 || hi >= g.Positions {
+		return fmt.Errorf("gather positions %d..%d of %d", lo, hi, g.Positions)
+	}
+	if g.Index.Buffer >= 0 && g.Index.Buffer < len(p.Buffers) {
+		if e := g.At(g.Positions - 1); e >= p.Buffers[g.Index.Buffer].Elems || g.At(0) < 0 {
+			return fmt.Errorf("gather index array reaches element %d of buffer %d", e, g.Index.Buffer)
 		}
 	}
 	return nil
