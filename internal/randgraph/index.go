@@ -66,6 +66,47 @@ func (b *bounder) index(n *graph.Node, es []*graph.Node) (*graph.Node, error) {
 	return e, nil
 }
 
+// gatherIndexDTypes are the dtypes of a gather's indices.
+var gatherIndexDTypes = []graph.DType{graph.Int8, graph.Int16, graph.Int32, graph.Int64, graph.Uint8, graph.Uint16, graph.Uint32, graph.Uint64}
+
+// gatherIndices is indices of any integer dtype: in [0, n) for the
+// unsigned ones, [-n, n) for the signed ones.
+func (g *gen) gatherIndices(s graph.Shape, n int) (*graph.Node, error) {
+	d := gatherIndexDTypes[g.r.IntN(len(gatherIndexDTypes))]
+	if d == graph.Int32 || d == graph.Int64 || n > 127 {
+		return g.indices(s, n)
+	}
+	x := graph.Input(d, s, fmt.Sprintf("in%d", len(g.c.Bound)))
+	t, err := exec.NewTensor(g.alloc, d, s)
+	if err != nil {
+		return nil, err
+	}
+	lo := -n
+	if d.Unsigned() {
+		lo = 0
+	}
+	for i := range s.Size() {
+		v := lo + g.r.IntN(n-lo)
+		switch d {
+		case graph.Int8:
+			exec.Elems[int8](t)[i] = int8(v)
+		case graph.Int16:
+			exec.Elems[int16](t)[i] = int16(v)
+		case graph.Uint8:
+			exec.Elems[uint8](t)[i] = uint8(v)
+		case graph.Uint16:
+			exec.Elems[uint16](t)[i] = uint16(v)
+		case graph.Uint32:
+			exec.Elems[uint32](t)[i] = uint32(v)
+		default:
+			exec.Elems[uint64](t)[i] = uint64(v)
+		}
+	}
+	g.c.Bound[x] = t
+	g.push(x, false, fmt.Sprintf("%v indices in [%d, %d)", d, lo, n))
+	return x, nil
+}
+
 // indices binds a new contiguous integer input of shape s (int32 or
 // int64) holding indices in [-n, n), repeats included.
 func (g *gen) indices(s graph.Shape, n int) (*graph.Node, error) {
@@ -108,7 +149,7 @@ func (g *gen) indexing(a *graph.Node) (bool, error) {
 		for i := range is {
 			is[i] = g.r.IntN(g.cfg.MaxExtent + 1)
 		}
-		idx, err := g.indices(is, s[ax])
+		idx, err := g.gatherIndices(is, s[ax])
 		if err != nil {
 			return false, err
 		}
@@ -121,7 +162,7 @@ func (g *gen) indexing(a *graph.Node) (bool, error) {
 				is[i] = 1
 			}
 		}
-		idx, err := g.indices(is, s[ax])
+		idx, err := g.gatherIndices(is, s[ax])
 		if err != nil {
 			return false, err
 		}
