@@ -26,10 +26,11 @@ type gatherBad struct {
 	op        graph.Op
 }
 
-// gatherFn gathers len(offs) elements: dst[k] is the element at offs[k]
+// gatherFn gathers one run of cnt points whose offsets in the gathered
+// operand are off, off+step, ...: dst[k] is the element at off + k*step
 // + i*stride of base, with i the k-th index of ip normalized against n;
 // a bad index gives 0. It returns the number of bad indices.
-type gatherFn func(dst, base, ip unsafe.Pointer, offs []int, stride, n int) int
+type gatherFn func(dst, base, ip unsafe.Pointer, off, step, cnt, stride, n int) int
 
 // fusedIndexFn reads index k of ip as an int64 (unsigned 64-bit indices
 // wrap, as every backend reads them).
@@ -72,22 +73,39 @@ func regFusedGather[I indexInt](d graph.DType) {
 	fusedIndexTab[d] = func(ip unsafe.Pointer, k int) int64 { return int64(*(*I)(unsafe.Add(ip, k*int(unsafe.Sizeof(I(0)))))) }
 }
 
-func fusedGatherT[T uint8 | uint16 | uint32 | uint64, I indexInt](dst, base, ip unsafe.Pointer, offs []int, stride, n int) int {
-	d := view[T](dst, len(offs))
-	x := view[I](ip, len(offs))
+func fusedGatherT[T uint8 | uint16 | uint32 | uint64, I indexInt](dst, base, ip unsafe.Pointer, off, step, cnt, stride, n int) int {
+	d := view[T](dst, cnt)
+	x := view[I](ip, cnt)
 	es := int(unsafe.Sizeof(T(0)))
+	p := unsafe.Add(base, off*es)
 	bad := 0
-	for k, o := range offs {
-		i := int64(x[k])
-		if i < 0 {
-			i += int64(n)
+	if step == 0 && stride == 1 { // a flat Take: one row of X for the run
+		src := view[T](p, n)
+		for k, v := range x {
+			i := int(int64(v))
+			if i < 0 {
+				i += n
+			}
+			if uint(i) >= uint(n) {
+				d[k] = 0
+				bad++
+				continue
+			}
+			d[k] = src[i]
 		}
-		if uint64(i) >= uint64(n) {
+		return bad
+	}
+	for k, v := range x {
+		i := int(int64(v))
+		if i < 0 {
+			i += n
+		}
+		if uint(i) >= uint(n) {
 			d[k] = 0
 			bad++
 			continue
 		}
-		d[k] = *(*T)(unsafe.Add(base, (o+int(i)*stride)*es))
+		d[k] = *(*T)(unsafe.Add(p, (k*step+i*stride)*es))
 	}
 	return bad
 }
@@ -129,14 +147,13 @@ func (p *prog) runGather(f *frame, bases []unsafe.Pointer, dst unsafe.Pointer, i
 	st := &p.steps[i]
 	g := st.gat
 	o := &p.opds[st.opd]
-	offs := f.offs[:n]
-	p.sp.walk(o.lay, lo, n, f.idx, func(pos, off, step, cnt int) {
-		for k := range cnt {
-			offs[pos+k] = off + k*step
-		}
-	})
 	ip := f.ptr[st.args[0]]
-	if st.gfn(dst, bases[o.buf], ip, offs, g.Stride, g.Len) > 0 {
+	base, es, is := bases[o.buf], st.dt.Size(), g.Index.DType.Size()
+	bad := 0
+	p.sp.walk(o.lay, lo, n, f.idx, func(pos, off, step, cnt int) {
+		bad += st.gfn(unsafe.Add(dst, pos*es), base, unsafe.Add(ip, pos*is), off, step, cnt, g.Stride, g.Len)
+	})
+	if bad > 0 {
 		p.badIndices(f, i, ip, lo, n)
 	}
 	if st.dt == graph.Bool {
