@@ -23,13 +23,31 @@ import (
 var randGraphs = flag.Int("randgraphs", 60, "random graphs for the interpreter agreement test")
 
 func TestRandomGraphs(t *testing.T) {
+	randomGraphs(t, 0x5eed, randgraph.Config{MaxExtent: 9, Steps: 10})
+}
+
+// TestRandomGraphsIndexing is TestRandomGraphs with the indexing ops:
+// gathers of every index dtype fused where their consumers allow, and
+// scatters.
+func TestRandomGraphsIndexing(t *testing.T) {
+	randomGraphs(t, 0x1dec5, randgraph.Config{MaxExtent: 9, Steps: 10, Indexing: true})
+}
+
+// randomGraphs runs -randgraphs graphs of cfg from seeds (i, stream).
+func randomGraphs(t *testing.T, stream uint64, cfg randgraph.Config) {
 	n := *randGraphs
 	if testing.Short() {
 		n = min(n, 20)
 	}
+	fused := 0 // gathers in kernels that compute more than the gather
+	defer func() {
+		if cfg.Indexing && fused == 0 && !t.Failed() {
+			t.Errorf("no gather fused with other work in %d graphs", n)
+		}
+		t.Logf("%d gathers fused with other work", fused)
+	}()
 	for seed := range n {
-		r := rand.New(rand.NewPCG(uint64(seed), 0x5eed))
-		cfg := randgraph.Config{MaxExtent: 9, Steps: 10}
+		r := rand.New(rand.NewPCG(uint64(seed), stream))
 		c, err := randgraph.Generate(r, memory.DefaultAllocator, cfg)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
@@ -44,6 +62,14 @@ func TestRandomGraphs(t *testing.T) {
 			t.Logf("seed %d: not planned: %v", seed, err)
 			c.Release()
 			continue
+		}
+		for _, k := range p.Kernels {
+			body, _ := k.Bodies()
+			for _, in := range body {
+				if in.Kind == fuse.InstrGather && len(k.Fused) > 1 {
+					fused++
+				}
+			}
 		}
 		run := interpret(t, p, slots, c.Bound, tg)
 		res, bounds, err := randgraph.Reference(context.Background(), c.Outputs, c.Bound, memory.DefaultAllocator, randgraph.GPU)

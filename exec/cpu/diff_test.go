@@ -102,7 +102,8 @@ var fuzzChunks = []int{5, 8, 16, 37, 131, 4096}
 // endian, zero-padded), byte 8 the chunk (fuzzChunks; 5 when absent),
 // byte 9 the graphs' size (extents up to 5, 9 or 16), byte 10 flags: bit
 // 0 NoExtremes, bit 1 NoPatterns (both set: the generator's first
-// version, which recorded inputs may need).
+// version, which recorded inputs may need), bit 2 Indexing (gathers,
+// fused where their consumers allow, and scatters).
 func fuzzCase(data []byte) (seed uint64, chunk int, cfg randgraph.Config) {
 	var b [11]byte
 	copy(b[:], data)
@@ -111,6 +112,7 @@ func fuzzCase(data []byte) (seed uint64, chunk int, cfg randgraph.Config) {
 	cfg.MaxExtent = []int{5, 9, 16}[int(b[9])%3]
 	cfg.NoExtremes = b[10]&1 != 0
 	cfg.NoPatterns = b[10]&2 != 0
+	cfg.Indexing = b[10]&4 != 0
 	return seed, chunk, cfg
 }
 
@@ -124,6 +126,7 @@ func FuzzDifferential(f *testing.F) {
 		for c := range len(fuzzChunks) {
 			f.Add(append(b[:], byte(c), byte(s%3), 0))
 		}
+		f.Add(append(b[:], byte(s%uint64(len(fuzzChunks))), byte(s%3), 4))
 	}
 	bes := make([]*cpu.Backend, len(fuzzChunks))
 	for i, c := range fuzzChunks {
