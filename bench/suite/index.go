@@ -1,5 +1,6 @@
 // Indexing workloads: gathers (random elements, whole rows, along an
-// axis), a boolean mask, Bincount and Histogram, each as NumPy writes it
+// axis, fused with an epilogue or a sum), a boolean mask, Bincount and
+// Histogram, each as NumPy writes it
 // (np.take, x[c], np.take_along_axis, np.bincount, np.histogram).
 
 package suite
@@ -67,6 +68,12 @@ func indexWorkloads(add func(name, expr string, ins ...Input)) {
 		add("hist."+n, "hist(x, 100)", shaped("x", d, -1, 1, IndexN))
 	}
 	add("take.i32idx.f32", "take(x, i, 0)", shaped("x", graph.Float32, -1, 1, IndexN), shaped("i", graph.Int32, 0, IndexN, IndexN))
+	// Gathers fused with their consumers: NumPy's x[i]*2 + y and
+	// np.take_along_axis(x, i, 1).sum(1) store the gathered array first.
+	add("take_mul_add.f32", "add(mul(take(x, i, 0), 2), y)", shaped("x", graph.Float32, -1, 1, IndexN),
+		shaped("i", graph.Int64, 0, IndexN, IndexN), shaped("y", graph.Float32, -1, 1, IndexN))
+	add("takealong_sum.f32", "sum(takealong(x, i, 1), 1)", shaped("x", graph.Float32, -1, 1, MatN, MatN),
+		shaped("i", graph.Int64, 0, MatN, MatN, MatN))
 	add("bincount.i64", "bincount(i)", shaped("i", graph.Int64, 0, 1000, IndexN))
 	add("bincount_wide.i64", "bincount(i)", shaped("i", graph.Int64, 0, 1<<20, IndexN))
 	add("bincount.i32", "bincount(i)", shaped("i", graph.Int32, 0, 1000, IndexN))
