@@ -57,9 +57,13 @@
 //     scratch buffer for an output nothing asks for), read-only
 //     arguments are read contiguous from a buffer (copied first when
 //     their layout is not), and work on the results reads their buffers.
-//   - An indexing op (graph.ClassIndex: Take, TakeAlong, Nonzero and the
-//     scatters) is one Index kernel (IndexSpec) and a fusion boundary the
-//     same way: its operands are read contiguous from buffers, a
+//   - A gather (Take, TakeAlong) is an InstrGather fused into the Map
+//     bodies and Reduce prologues that read every element of it, its
+//     array and indices read as strided views of stored values (see
+//     gather.go for what fuses and what is stored instead).
+//   - The other indexing ops (graph.ClassIndex: Nonzero, Compress and the
+//     scatters) are one Index kernel (IndexSpec) each and a fusion
+//     boundary the same way: their operands are read contiguous from buffers, a
 //     scatter's base is stored into the result's buffer by a Map where
 //     the work under it fuses, and the kernel updates that buffer in
 //     place.
