@@ -34,6 +34,11 @@
 //     accumulate in float64, integer ones in int64; ArgMax and ArgMin
 //     keep an index (ties to the first, NaN wins); the prologue and the
 //     epilogue are fused.
+//   - A gather fused into a Map body or a Reduce prologue (InstrGather)
+//     normalizes and checks its index in 64 bits and loads at the
+//     displaced offset; a bad index is not loaded through but raises the
+//     gather's error word (Signature.Checks), which the executor reads
+//     after the launches.
 //   - MatMul: a shared-memory tiled GEMM with 2-D register blocking
 //     (Geometry.Tile), any M, N and K, batched with broadcast batch
 //     strides, transposed operands, a fused epilogue; float32 and float64

@@ -63,8 +63,8 @@ func (p *planner) markGatherInputs() {
 	}
 }
 
-// gatherConsumerOK lists the ops that, fused (not materialized), read
-// every element of their input and may fuse a gather under them.
+// gatherPassOp reports whether nd reads every element of its input and
+// may have a gather fused under it (fused, or as a Map root).
 func gatherPassOp(nd *graph.Node) bool {
 	switch nd.Op().Class() {
 	case graph.ClassUnary, graph.ClassBinary, graph.ClassWhere, graph.ClassCopy:
@@ -83,11 +83,11 @@ func (p *planner) coverGathers() {
 	w := p.w
 	n := len(w.nodes)
 	covers := make([]bool, n) // node i, fused, is read whole by every reader
-	any := false
+	found := false
 	for _, nd := range w.nodes {
-		any = any || gatherFusible(nd)
+		found = found || gatherFusible(nd)
 	}
-	if !any {
+	if !found {
 		return
 	}
 	for i := n - 1; i >= 0; i-- {

@@ -21,7 +21,11 @@
 // are read in place; strided, reversed and broadcast operands are
 // gathered per chunk; the value a contiguous store takes is computed
 // straight into the destination. Iota, Eye and Philox random leaves are
-// generated from the element index. The context is checked between
+// generated from the element index. A fused gather (fuse.InstrGather)
+// loads each element at its operand's offset displaced by its index;
+// each worker keeps the first bad index it met and the kernel fails with
+// the first of them in the result's row-major order once every chunk
+// has run. The context is checked between
 // chunks: a cancelled Eval returns ctx.Err() and leaves nothing
 // allocated.
 //
