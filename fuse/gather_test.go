@@ -176,3 +176,36 @@ func TestGatherErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestGatherStridedIndexError checks that the bad index of a gather
+// whose index array is a strided view (a bound layout and a reversing
+// slice) is read back through that layout.
+func TestGatherStridedIndexError(t *testing.T) {
+	x, idx := input(8), idxOf(graph.Int32, 5)
+	rev := graph.Slice(idx, []graph.Range{{Start: 4, Stop: -1, Step: -1, NoStop: true}})
+	out := mul(graph.Take(x, rev, 0), f32(3))
+	require.NoError(t, out.Err())
+	bound := bindAll(out)
+	bound[idx] = graph.Layout{DType: graph.Int32, Shape: graph.Shape{5}, Strides: []int{3}, Offset: 2}
+	p := mustPlanOn(t, bound, out)
+	require.NoError(t, validPlan(p), Explain(p))
+	require.Len(t, p.Kernels, 1, Explain(p))
+	_, slots, err := Key([]*graph.Node{out}, bound)
+	require.NoError(t, err)
+	raw := make([][]float64, len(slots))
+	for i, n := range slots {
+		if n == idx {
+			raw[i] = make([]float64, 15)
+			for k := range raw[i] {
+				raw[i][k] = float64(k % 8)
+			}
+			raw[i][2+3*3] = 8  // idx[3]: rev[1], the first bad one
+			raw[i][2+3*0] = -9 // idx[0]: rev[4]
+		} else {
+			raw[i] = make([]float64, 8)
+		}
+	}
+	err = compareWithGraph(p, []*graph.Node{out}, bound, slots, raw)
+	require.Error(t, err)
+	require.True(t, strings.HasPrefix(err.Error(), "Take: index 8 is out of bounds for axis 0 with size 8"), "got:%v", err)
+}

@@ -73,6 +73,17 @@ func TestEmulatedFusedGather(t *testing.T) {
 				require.Contains(t, err.Error(), "Take: index 40 is out of bounds for axis 0 with size 40")
 				require.Contains(t, want.Error(), "Take: index 40 is out of bounds for axis 0 with size 40")
 			}
+			// Through a reversed view of the indices: the first bad one in
+			// the result's order is the one at 290, read back through the
+			// view's negative stride.
+			rev := graph.Slice(i1, []graph.Range{{Start: 299, Step: -1, NoStop: true}})
+			o := graph.Binary(graph.OpMul, graph.Take(x, rev, 0), two)
+			_, err := b.Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{o}, Bound: bb, Alloc: alloc})
+			_, want := ref.New().Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{o}, Bound: bb, Alloc: alloc})
+			require.Error(t, err)
+			require.Error(t, want)
+			require.Contains(t, err.Error(), "Take: index 77 is out of bounds for axis 0 with size 40")
+			require.Contains(t, want.Error(), "Take: index 77 is out of bounds for axis 0 with size 40")
 			for _, h := range []*exec.Tensor{hx, hy, hi1, hi2, hb} {
 				h.Release()
 			}
