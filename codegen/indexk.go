@@ -122,7 +122,7 @@ func (l *lowerer) lowerIndex() error {
 	if s.Op == graph.OpNonzero || s.Op == graph.OpCompress {
 		return l.lowerNonzero()
 	}
-	if it := s.Index.DType; s.Index.Len > 0 && it != graph.Int32 && it != graph.Int64 {
+	if it := s.Index.DType; s.Index.Len > 0 && !it.IsInt() {
 		return fmt.Errorf("%v: indices of dtype %v are not supported", s.Op, it)
 	}
 	if memType(s.Out.DType) == ir.Invalid {

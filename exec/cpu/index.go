@@ -15,6 +15,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"unsafe"
 
 	"github.com/fuseflow/fuseflow/fuse"
@@ -41,7 +42,7 @@ func lowerIndex(k *fuse.Kernel) (*indexKernel, error) {
 	bad := func(what string, d graph.DType) error {
 		return fmt.Errorf("cpu: %v: %s of dtype %v is not supported", s.Op, what, d)
 	}
-	if s.Op != graph.OpNonzero && s.Op != graph.OpCompress && s.Index.Len > 0 && s.Index.DType != graph.Int32 && s.Index.DType != graph.Int64 {
+	if s.Op != graph.OpNonzero && s.Op != graph.OpCompress && s.Index.Len > 0 && !s.Index.DType.IsInt() {
 		return nil, bad("indices", s.Index.DType)
 	}
 	switch s.Op {
@@ -81,6 +82,49 @@ func ptr(bases []unsafe.Pointer, a fuse.IndexArg) unsafe.Pointer {
 // run runs the kernel on up to workers goroutines.
 func (ik *indexKernel) run(ctx context.Context, bases []unsafe.Pointer, workers int) error {
 	s := &ik.s
+	if s.Op != graph.OpNonzero && s.Op != graph.OpCompress && s.Index.Len > 0 && s.Index.DType != graph.Int32 && s.Index.DType != graph.Int64 {
+		// Indices of the other integer dtypes are widened to int64 once
+		// (uint64 by its bits, as every backend reads it), so the loops
+		// below serve two index types.
+		wide := widenIndex(bases, s.Index)
+		ws := *s
+		ws.Index = fuse.IndexArg{Buffer: len(bases), DType: graph.Int64, Len: len(wide)}
+		err := ik.runWith(ctx, &ws, append(bases[:len(bases):len(bases)], unsafe.Pointer(&wide[0])), workers)
+		runtime.KeepAlive(wide)
+		return err
+	}
+	return ik.runWith(ctx, s, bases, workers)
+}
+
+// widenIndex returns the indices of a as int64.
+func widenIndex(bases []unsafe.Pointer, a fuse.IndexArg) []int64 {
+	out := make([]int64, a.Len)
+	switch a.DType {
+	case graph.Int8:
+		widenInto(out, slice[int8](bases, a))
+	case graph.Int16:
+		widenInto(out, slice[int16](bases, a))
+	case graph.Uint8:
+		widenInto(out, slice[uint8](bases, a))
+	case graph.Uint16:
+		widenInto(out, slice[uint16](bases, a))
+	case graph.Uint32:
+		widenInto(out, slice[uint32](bases, a))
+	default:
+		widenInto(out, slice[uint64](bases, a))
+	}
+	return out
+}
+
+// widenInto converts src into dst (int64 bits for uint64).
+func widenInto[I int8 | int16 | uint8 | uint16 | uint32 | uint64](dst []int64, src []I) {
+	for k, v := range src {
+		dst[k] = int64(v)
+	}
+}
+
+// runWith runs the kernel of spec s (int32 or int64 indices).
+func (ik *indexKernel) runWith(ctx context.Context, s *fuse.IndexSpec, bases []unsafe.Pointer, workers int) error {
 	switch s.Op {
 	case graph.OpNonzero:
 		return nonzeroFns[s.X.DType](ctx, s, bases, workers)
@@ -400,19 +444,46 @@ func addRange[E number, I int32 | int64](dst, upd []E, step int, idx []I, s *fus
 	return 0
 }
 
-// nonzeroFns run Nonzero per condition dtype.
-var nonzeroFns = map[graph.DType]func(context.Context, *fuse.IndexSpec, []unsafe.Pointer, int) error{
-	graph.Bool:    compactNonzero[uint8],
-	graph.Int32:   compactNonzero[int32],
-	graph.Int64:   compactNonzero[int64],
-	graph.Float32: compactNonzero[float32],
-	graph.Float64: compactNonzero[float64],
+// nonzeroFns run Nonzero per condition dtype, on the elements' bits: an
+// element is non-zero when its bits under the dtype's mask are (the
+// sign bit is left out for floats, so -0 is zero and NaN is not).
+var nonzeroFns = map[graph.DType]func(context.Context, *fuse.IndexSpec, []unsafe.Pointer, int) error{}
+
+func init() {
+	for _, d := range graph.DTypes() {
+		float := d.IsFloat()
+		switch d.Size() {
+		case 1:
+			nonzeroFns[d] = nonzeroBits[uint8](math.MaxUint8)
+		case 2:
+			nonzeroFns[d] = nonzeroBits(pick[uint16](float, math.MaxInt16, math.MaxUint16))
+		case 4:
+			nonzeroFns[d] = nonzeroBits(pick[uint32](float, math.MaxInt32, math.MaxUint32))
+		case 8:
+			nonzeroFns[d] = nonzeroBits(pick[uint64](float, math.MaxInt64, math.MaxUint64))
+		}
+	}
 }
 
-// compactNonzero writes the flat indices of x's non-zero elements: each task
-// counts its chunk, then writes its indices after the counts of the
-// chunks before it.
-func compactNonzero[E number](ctx context.Context, s *fuse.IndexSpec, bases []unsafe.Pointer, workers int) error {
+// pick returns a when c holds, else b.
+func pick[E any](c bool, a, b E) E {
+	if c {
+		return a
+	}
+	return b
+}
+
+// nonzeroBits returns Nonzero over elements of E's size with mask m.
+func nonzeroBits[E uint8 | uint16 | uint32 | uint64](m E) func(context.Context, *fuse.IndexSpec, []unsafe.Pointer, int) error {
+	return func(ctx context.Context, s *fuse.IndexSpec, bases []unsafe.Pointer, workers int) error {
+		return compactNonzero(ctx, s, bases, workers, m)
+	}
+}
+
+// compactNonzero writes the flat indices of x's non-zero elements (bits
+// under m not zero): each task counts its chunk, then writes its indices
+// after the counts of the chunks before it.
+func compactNonzero[E uint8 | uint16 | uint32 | uint64](ctx context.Context, s *fuse.IndexSpec, bases []unsafe.Pointer, workers int, m E) error {
 	x := slice[E](bases, s.X)
 	out := slice[int64](bases, s.Out)
 	tasks := (len(x) + indexTask - 1) / indexTask
@@ -420,7 +491,7 @@ func compactNonzero[E number](ctx context.Context, s *fuse.IndexSpec, bases []un
 	err := parallel(ctx, workers, tasks, func(_, t int) {
 		c := 0
 		for _, v := range x[t*indexTask : min((t+1)*indexTask, len(x))] {
-			if v != 0 {
+			if v&m != 0 {
 				c++
 			}
 		}
@@ -439,7 +510,7 @@ func compactNonzero[E number](ctx context.Context, s *fuse.IndexSpec, bases []un
 		k := counts[t]
 		lo := t * indexTask
 		for j, v := range x[lo:min(lo+indexTask, len(x))] {
-			if v != 0 {
+			if v&m != 0 {
 				out[k] = int64(lo + j)
 				k++
 			}
