@@ -15,6 +15,7 @@ import (
 	"github.com/fuseflow/fuseflow/exec/ref"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/indexcases"
 	"github.com/fuseflow/fuseflow/internal/ptxas"
 )
 
@@ -128,4 +129,10 @@ func TestArrayCompositionsEmulated(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestIndexEveryDTypeEmulated runs the indexing cases of every dtype
+// pairing on the emulated device against the reference evaluator.
+func TestIndexEveryDTypeEmulated(t *testing.T) {
+	indexcases.Check(t, ref.New(), cuda.EmuBackendForTest(t))
 }
