@@ -1,7 +1,7 @@
-// The Index template: gathers and scatters as grid-stride loops with a
-// data-dependent address. A gather (Take, TakeAlong) has a thread per
-// output element that loads its index, checks it and copies the element
-// (ld.global at the computed address); a scatter has a thread per update:
+// The Index template: scatters as grid-stride loops with a
+// data-dependent address (gathers, Take and TakeAlong, are fused into Map
+// and Reduce kernels instead: see gatherk.go). A scatter has a thread per
+// update:
 // ScatterAdd adds with atom.add (red.global.add for ints and floats),
 // ScatterMax with atom.max for ints (constant updates, as Bincount's
 // ones, are an immediate instead of a load) and a compare-and-swap loop for
@@ -111,7 +111,7 @@ func (l *lowerer) idxScratch(name string, n int64, t ir.Type) *ir.Value {
 
 // indexPointers are the typed pointers of an Index kernel's operands.
 type indexPointers struct {
-	x, idx, upd, out, errw, win *ir.Value
+	idx, upd, out, errw, win *ir.Value
 }
 
 func (l *lowerer) lowerIndex() error {
@@ -128,19 +128,14 @@ func (l *lowerer) lowerIndex() error {
 	if memType(s.Out.DType) == ir.Invalid {
 		return fmt.Errorf("%v: dtype %v is not supported", s.Op, s.Out.DType)
 	}
+	if !s.IsScatter() {
+		return fmt.Errorf("%v is not an Index kernel op (gathers are fused into Map and Reduce kernels)", s.Op)
+	}
 	var ps indexPointers
 	ps.idx = l.idxParam(s.Index, false)
-	switch s.Op {
-	case graph.OpTake, graph.OpTakeAlong:
-		ps.x = l.idxParam(s.X, false)
-	default:
-		ps.upd = l.idxParam(s.Updates, false)
-	}
+	ps.upd = l.idxParam(s.Updates, false)
 	ps.out = l.idxParam(s.Out, true)
 	positions := s.Count
-	if s.Op == graph.OpTakeAlong {
-		positions = s.Outer * s.Count * s.Inner
-	}
 	ps.errw = l.idxScratch("err", 8, ir.U64)
 	l.sig.Check = &IndexCheck{Scratch: len(l.sig.Scratch) - 1, Positions: positions, Buffer: s.Index.Buffer, Offset: s.Index.Offset,
 		DType: s.Index.DType, Op: s.Op, Axis: s.Axis, Len: s.Len}
@@ -168,11 +163,7 @@ func (l *lowerer) lowerIndex() error {
 		return nil
 	}
 	l.launch(l.g.Grid, l.g.Block, 0)
-	if s.IsScatter() {
-		l.scatterLoop(&ps, positions)
-		return nil
-	}
-	l.gatherLoop(&ps, positions)
+	l.scatterLoop(&ps, positions)
 	return nil
 }
 
@@ -211,23 +202,6 @@ func (l *lowerer) srcOffset(o, i, in *ir.Value) *ir.Value {
 		r = bb.Add(bb.Mul(r, l.uconst(s.Inner)), in)
 	}
 	return r
-}
-
-// gatherLoop copies one element per output position.
-func (l *lowerer) gatherLoop(ps *indexPointers, positions int) {
-	s := l.k.Index()
-	bb := l.b
-	bb.GridStride(l.uconst(s.Outer*s.Count*s.Inner), func(p *ir.Value) {
-		o, j, in := l.split(p)
-		pos := j
-		if s.Op == graph.OpTakeAlong {
-			pos = p
-		}
-		l.checkedIndex(ps, pos, positions, func(i *ir.Value) {
-			v := bb.LoadNC(bb.Index(ps.x, l.srcOffset(o, i, in)))
-			bb.Store(bb.Index(ps.out, p), v)
-		})
-	})
 }
 
 // scatterLoop applies one update per update position.

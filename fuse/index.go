@@ -1,6 +1,6 @@
-// Indexing kernels: a gather (Take, TakeAlong), the compaction of a
-// condition into flat indices (Nonzero) or a scatter (Put, ScatterAdd,
-// ScatterMax) is one Index kernel over whole contiguous buffers. It is a
+// Indexing kernels: the compaction of a condition into flat indices
+// (Nonzero, Compress) or a scatter (Put, ScatterAdd, ScatterMax) is one
+// Index kernel over whole contiguous buffers. It is a
 // fusion boundary: the work under its operands fuses into the kernels
 // that store them (a scatter's base is stored by a Map straight into the
 // result's buffer, which the kernel then updates in place), and the work
@@ -24,15 +24,13 @@ type IndexArg struct {
 	Offset, Len int
 }
 
-// IndexSpec is what an Index kernel computes. Op is graph.OpTake,
-// OpTakeAlong, OpNonzero, OpScatter, OpScatterAdd or OpScatterMax (the
-// planner fuses Take and TakeAlong as InstrGathers instead, see
-// gather.go; backends still run such specs); the
-// geometry is graph.IndexGeometry's (the indexed array as (Outer, Len,
-// Inner) around axis Axis, Count index positions):
+// IndexSpec is what an Index kernel computes. Op is graph.OpNonzero,
+// OpCompress, OpScatter, OpScatterAdd or OpScatterMax (Take and
+// TakeAlong are never Index kernels: the planner fuses them as
+// InstrGathers, see gather.go); the geometry is graph.IndexGeometry's
+// (the indexed array as (Outer, Len, Inner) around axis Axis, Count
+// index positions):
 //
-//   - OpTake: Out[o, j, i] = X[o, Index[j], i], Out (Outer, Count, Inner).
-//   - OpTakeAlong: Out[o, j, i] = X[o, Index[o, j, i], i].
 //   - OpNonzero: Out (Count int64) lists the flat indices of the non-zero
 //     elements of X (Len elements, any dtype); a different number of them
 //     is an error.

@@ -1,6 +1,6 @@
-// Index kernels on every core: gathers (Take, TakeAlong) split over
-// output rows and move elements by size, so they serve every dtype;
-// Nonzero counts the non-zero elements of each chunk, then each chunk
+// Index kernels on every core (Take and TakeAlong are not among them:
+// they are fused gathers, see fusedgather.go): Put moves elements by
+// size, so it serves every dtype; Nonzero counts the non-zero elements of each chunk, then each chunk
 // writes its indices at its prefix offset; scatters run without races:
 // Put and ScatterMax by ownership (a worker applies, in order, only the
 // updates that land in its part of the result, so a repeated index keeps
@@ -46,7 +46,7 @@ func lowerIndex(k *fuse.Kernel) (*indexKernel, error) {
 		return nil, bad("indices", s.Index.DType)
 	}
 	switch s.Op {
-	case graph.OpTake, graph.OpTakeAlong, graph.OpScatter:
+	case graph.OpScatter:
 		if sz := s.Out.DType.Size(); sz != 1 && sz != 2 && sz != 4 && sz != 8 {
 			return nil, bad("an array", s.Out.DType)
 		}
@@ -137,7 +137,7 @@ func (ik *indexKernel) runWith(ctx context.Context, s *fuse.IndexSpec, bases []u
 		f := scatterFns[s.Out.DType]
 		return f(ctx, s, bases, workers)
 	}
-	// Take, TakeAlong and Put move elements by size.
+	// Put moves elements by size.
 	wide := s.Index.DType == graph.Int64
 	switch s.Out.DType.Size() {
 	case 1:
@@ -150,7 +150,7 @@ func (ik *indexKernel) runWith(ctx context.Context, s *fuse.IndexSpec, bases []u
 	return moveBy[uint64](ctx, s, bases, workers, wide)
 }
 
-// moveBy runs a gather or Put over elements of E's size with int32 or
+// moveBy runs Put over elements of E's size with int32 or
 // (wide) int64 indices.
 func moveBy[E any](ctx context.Context, s *fuse.IndexSpec, bases []unsafe.Pointer, workers int, wide bool) error {
 	if wide {
@@ -164,99 +164,15 @@ func slice[T any](bases []unsafe.Pointer, a fuse.IndexArg) []T {
 	return goSlice[T](ptr(bases, a), a.Len)
 }
 
-// move runs Take, TakeAlong or Put.
+// move runs Put.
 func move[E any, I int32 | int64](ctx context.Context, s *fuse.IndexSpec, bases []unsafe.Pointer, workers int) error {
 	out := slice[E](bases, s.Out)
 	idx := slice[I](bases, s.Index)
-	if s.Op == graph.OpScatter {
-		upd, step := updates(bases, s, func() E { return bitsAs[E](s.Const) })
-		return owned(ctx, s, idx, workers, func(o, j, i int) {
-			d, u := (o*s.Len+i)*s.Inner, (o*s.Count+j)*s.Inner*step
-			copy(out[d:d+s.Inner], upd[u:u+s.Inner])
-		})
-	}
-	x := slice[E](bases, s.X)
-	rows := s.Outer * s.Count
-	per := max(1, indexTask/max(s.Inner, 1))
-	tasks := (rows + per - 1) / per
-	if rows == 0 || s.Inner == 0 {
-		return nil
-	}
-	bad := make([]int, tasks) // per task: 1 + the first bad position, 0 if none
-	err := parallel(ctx, workers, tasks, func(_, t int) {
-		lo, hi := t*per, min((t+1)*per, rows)
-		if s.Op == graph.OpTake {
-			bad[t] = takeRows(out, x, idx, s, lo, hi)
-		} else {
-			bad[t] = takeAlongRows(out, x, idx, s, lo, hi)
-		}
+	upd, step := updates(bases, s, func() E { return bitsAs[E](s.Const) })
+	return owned(ctx, s, idx, workers, func(o, j, i int) {
+		d, u := (o*s.Len+i)*s.Inner, (o*s.Count+j)*s.Inner*step
+		copy(out[d:d+s.Inner], upd[u:u+s.Inner])
 	})
-	if err != nil {
-		return err
-	}
-	for _, b := range bad {
-		if b > 0 {
-			return graph.IndexError(s.Op, int64(idx[b-1]), s.Axis, s.Len)
-		}
-	}
-	return nil
-}
-
-// takeRows gathers rows [lo, hi) of Take's output (o, j) and returns 1 +
-// the position in idx of the first index out of range, 0 if none.
-func takeRows[E any, I int32 | int64](out, x []E, idx []I, s *fuse.IndexSpec, lo, hi int) int {
-	n, in := s.Len, s.Inner
-	if in == 1 && s.Outer == 1 {
-		for j := lo; j < hi; j++ {
-			i := int(idx[j])
-			if i < 0 {
-				i += n
-			}
-			if uint(i) >= uint(n) {
-				return j + 1
-			}
-			out[j] = x[i]
-		}
-		return 0
-	}
-	for r := lo; r < hi; r++ {
-		o, j := r/s.Count, r%s.Count
-		i := int(idx[j])
-		if i < 0 {
-			i += n
-		}
-		if uint(i) >= uint(n) {
-			return j + 1
-		}
-		if in == 1 {
-			out[r] = x[o*n+i]
-			continue
-		}
-		src := (o*n + i) * in
-		copy(out[r*in:(r+1)*in], x[src:src+in])
-	}
-	return 0
-}
-
-// takeAlongRows gathers rows [lo, hi) of TakeAlong's output (o, j),
-// returning 1 + the position of the first bad index, 0 if none.
-func takeAlongRows[E any, I int32 | int64](out, x []E, idx []I, s *fuse.IndexSpec, lo, hi int) int {
-	n, in := s.Len, s.Inner
-	for r := lo; r < hi; r++ {
-		o := r / s.Count
-		base := o * n * in
-		for k := r * in; k < (r+1)*in; k++ {
-			i := int(idx[k])
-			if i < 0 {
-				i += n
-			}
-			if uint(i) >= uint(n) {
-				return k + 1
-			}
-			out[k] = x[base+i*in+k-r*in]
-		}
-	}
-	return 0
 }
 
 // owned applies fn(o, j, i) for every update (o, j) whose normalized
