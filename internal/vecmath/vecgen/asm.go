@@ -2,7 +2,9 @@
 // a Go assembly function (through avo) that runs the allocated body over
 // the elements a vector at a time, the last vector partial under a lane
 // mask, and returns early, before storing anything of it, at the first
-// vector with a lane the portable code must compute.
+// vector with a lane the portable code must compute. A function with a
+// fast path (pow) computes a vector with a lane outside it by its full
+// program instead, and never returns early.
 //
 // The functions have the Go signature func(d, a[, b] *T, n int) int:
 // they compute n elements (n > 0) and return n, or the index (a multiple
@@ -147,8 +149,11 @@ func (f *asmFile) body(p *Program, copies int) ([]placed, int, int, error) {
 	return pl, nslots, l.lanes, err
 }
 
-// function compiles one program.
-func (f *asmFile) function(p *Program) error {
+// function compiles one program. With a full program, p is a fast path
+// whose bail-out predicate marks the lanes it does not cover: a vector
+// with such a lane is computed by full, in the same loop, instead of
+// being left to the portable code.
+func (f *asmFile) function(p, full *Program) error {
 	fn := p.Func
 	es := fn.Type.Size()
 	one, slots1, lanes, err := f.body(p, 1)
@@ -160,6 +165,17 @@ func (f *asmFile) function(p *Program) error {
 		return fmt.Errorf("vecgen: %s, %s: %w", fn.Name(), f.isa.Name, err)
 	}
 	nslots := max(slots1, slotsU)
+	var slow []placed
+	if full != nil {
+		if p.Bail == nil || full.Bail != nil || Lanes(f.isa, p) != Lanes(f.isa, full) {
+			return fmt.Errorf("vecgen: %s, %s: a fast path needs a bail-out predicate, and a full path of as many lanes without one", fn.Name(), f.isa.Name)
+		}
+		var slotsF int
+		if slow, slotsF, _, err = f.body(full, 1); err != nil {
+			return fmt.Errorf("vecgen: %s, %s (full path): %w", fn.Name(), f.isa.Name, err)
+		}
+		nslots = max(nslots, slotsF)
+	}
 
 	ctx := f.ctx
 	ctx.Function(AsmName(fn, f.isa))
@@ -207,6 +223,13 @@ func (f *asmFile) function(p *Program) error {
 	do(f2(x86.SUBQ), reg.RAX, reg.RBX)
 	do(f2(x86.CMPQ), reg.RBX, operand.U8(Unroll*lanes))
 	do(f1(x86.JL), operand.LabelRef("loop1"))
+	if f.isa.Masks && p.Bail != nil {
+		// Every lane active: the bail-out test reads K1, since a
+		// predicate's mask register may have bits set beyond the lanes
+		// (KNOTW flips all 16).
+		do(f2(x86.MOVQ), operand.U32(uint32(1)<<uint(lanes)-1), reg.R9)
+		do(f2(x86.KMOVW), reg.R9L, reg.K1)
+	}
 	emitBody(many)
 	do(f2(x86.ADDQ), operand.U8(Unroll*lanes), reg.RAX)
 	do(f1(x86.JMP), operand.LabelRef("loopu"))
@@ -229,9 +252,15 @@ func (f *asmFile) function(p *Program) error {
 		do(f2(x86.KMOVW), reg.R9L, reg.K1)
 	}
 	emitBody(one)
+	ctx.Label("next")
 	do(f2(x86.ADDQ), operand.U8(lanes), reg.RAX)
 	do(f1(x86.JMP), operand.LabelRef("loopu"))
-	if p.Bail != nil {
+	if full != nil {
+		// The vector the fast path left, under the same lane mask.
+		ctx.Label("bail")
+		emitBody(slow)
+		do(f1(x86.JMP), operand.LabelRef("next"))
+	} else if p.Bail != nil {
 		ctx.Label("bail")
 		ctx.Store(reg.RAX, ctx.ReturnIndex(0))
 		do(f0(x86.VZEROUPPER))
@@ -310,7 +339,7 @@ func (f *asmFile) special(pl placed, fn Func, lanes, es int) error {
 	case specBail:
 		if m.whole {
 			if f.isa.Masks {
-				do(f2(x86.KORTESTW), pl.ops[0], pl.ops[0])
+				do(f2(x86.KTESTW), pl.ops[0], reg.K1)
 			} else {
 				do(f2(x86.VPTEST), pl.ops[0], pl.ops[0])
 			}

@@ -42,7 +42,17 @@ func Generate() (map[string][]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := af.function(p); err != nil {
+			fast, err := fastProgram(f, isa)
+			if err != nil {
+				return nil, err
+			}
+			if fast != nil {
+				err = af.function(fast, p)
+				p = fast
+			} else {
+				err = af.function(p, nil)
+			}
+			if err != nil {
 				return nil, err
 			}
 			fmt.Fprintf(&regs, "\t%sK.asm[path%s] = %s\n", lowerFirst(f.Name()), strings.ToUpper(isa.Name), AsmName(f, isa))
@@ -64,6 +74,16 @@ func Generate() (map[string][]byte, error) {
 		return nil, err
 	}
 	return files, nil
+}
+
+// fastProgram returns the flat program of f's ordinary-input kernel on
+// isa, or nil when f has none.
+func fastProgram(f Func, isa *ISA) (*Program, error) {
+	k, err := FastKernel(f)
+	if k == nil || err != nil {
+		return nil, err
+	}
+	return Flatten(f, k, canFast(isa))
 }
 
 // tablesFile writes ztables.go: the kernel of each function and its

@@ -83,3 +83,48 @@ func Kernel(f Func) (*ir.Func, error) {
 	}
 	return k, nil
 }
+
+// FastKernel returns the ordinary-input kernel of f, or nil when f has
+// none (only pow has one): its body stores the result mathlib's
+// PowOrdinary gives and, on the lanes that are not ordinary, branches to
+// a block that calls the unexpanded math function, a call Flatten is told
+// it cannot compile (see canFast), so that those lanes become the
+// program's bail-out predicate. The vector loop computes a vector with
+// such a lane by the full program instead (see asm.go).
+func FastKernel(f Func) (*ir.Func, error) {
+	if f.Fn != ir.MathPow {
+		return nil, nil
+	}
+	k := ir.NewFunc("vm_" + f.Fn.String() + "_" + f.Type.String() + "_ordinary")
+	x, y := k.AddParam("x", f.Type), k.AddParam("y", f.Type)
+	out := k.AddParam("out", ir.PtrTo(ir.SpaceGlobal, f.Type))
+	b := ir.NewBuilder(k)
+	r, ok, err := mathlib.PowOrdinary(b, f.Type, x, y)
+	if err != nil {
+		return nil, fmt.Errorf("vecgen: %s: %w", f.Name(), err)
+	}
+	b.Store(out, r)
+	slow, exit := b.NewBlock("slow"), b.NewBlock("exit")
+	b.CondBr(ok, exit, slow)
+	b.SetBlock(slow)
+	b.Math(f.Fn, x, y)
+	b.Br(exit)
+	b.SetBlock(exit)
+	b.Ret()
+	if err := k.Verify(); err != nil {
+		return nil, fmt.Errorf("vecgen: %s (ordinary inputs): %w", f.Name(), err)
+	}
+	return k, nil
+}
+
+// canFast is the instruction test for flattening a FastKernel on an ISA:
+// what the ISA compiles, except the unexpanded call of the math function
+// that marks the lanes left to the full program.
+func canFast(isa *ISA) func(*ir.Instr) bool {
+	return func(in *ir.Instr) bool {
+		if in.Op == ir.OpMath && in.Fn == ir.MathPow {
+			return false
+		}
+		return isa.Supports(in)
+	}
+}
