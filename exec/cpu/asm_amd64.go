@@ -144,6 +144,7 @@ func registerVector() {
 	registerReduceVector()
 	registerElemVector()
 	registerTileVector()
+	registerGatherVector()
 }
 
 // vecBinary runs v over the whole vectors of lanes elements of es bytes

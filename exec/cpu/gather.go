@@ -2,7 +2,9 @@
 // elements into a contiguous chunk vector, scatter a chunk into a strided
 // destination, and compute element offsets for generated leaves. Runs
 // have fast paths by stride: unit (memmove), zero (a splat), minus one
-// (reversed) and any other (a strided loop four elements a round).
+// (reversed) and any other (a strided loop four elements a round);
+// reversed and step-2 runs of 4- and 8-byte elements go through the
+// vector loops of gather_vec.go where they are registered.
 
 package cpu
 
@@ -75,6 +77,9 @@ func (s space) walk(l graph.Layout, lo, n int, idx []int, run func(pos, off, ste
 // gatherRun copies cnt elements of size es from src (element offset off,
 // stride step) to dst at position pos.
 func gatherRun(dst, src unsafe.Pointer, es, pos, off, step, cnt int) {
+	if k := gatherVecRun(dst, src, es, pos, off, step, cnt); k > 0 {
+		pos, off, cnt = pos+k, off+k*step, cnt-k
+	}
 	switch es {
 	case 1:
 		gatherT(view[uint8](dst, pos+cnt)[pos:], (*uint8)(src), off, step)
