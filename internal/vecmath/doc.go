@@ -33,7 +33,12 @@
 // expansion become selects; a vector with a lane that takes a branch the
 // assembly does not compile (the Payne-Hanek reduction of sin, cos and
 // tan beyond 2^21 (float32) or 2^50 (float64)) is computed by the
-// portable code, which runs the expansion's branches as they are.
+// portable code, which runs the expansion's branches as they are. Pow
+// has a fast path besides (mathlib.PowOrdinary): a vector whose lanes are
+// all ordinary (x > 0 finite, y finite and not 0, 1 or ±1/2, x != 1,
+// |y log x| in range) skips the special-value selects and clamps, which
+// change nothing there; a vector with any other lane runs the full
+// expansion in the same loop. Both give the interpreter's bits.
 //
 // # Slices
 //
