@@ -40,6 +40,54 @@ func gather[T elem, U float64 | int64](dst []U, src []T, it *iter) {
 	}
 }
 
+// scatter converts src into dst with Go's conversion rules.
+func scatter[T elem, U float64 | int64](dst []T, src []U) {
+	for k, x := range src {
+		dst[k] = T(x)
+	}
+}
+
+// laneIO moves the elements of one dtype between a tensor and a lane of
+// element type U, with Go's conversion rules.
+type laneIO[U float64 | int64] struct {
+	load  func(dst []U, t *exec.Tensor, it *iter)
+	store func(t *exec.Tensor, src []U)
+}
+
+// ioOf returns the laneIO of a dtype whose elements have Go type T.
+func ioOf[T elem, U float64 | int64]() laneIO[U] {
+	return laneIO[U]{
+		load:  func(dst []U, t *exec.Tensor, it *iter) { gather(dst, exec.Elems[T](t), it) },
+		store: func(t *exec.Tensor, src []U) { scatter(exec.Elems[T](t), src) },
+	}
+}
+
+// floatIO holds the float lane's dtypes that convert directly (the half
+// dtypes go through halfToFloat and storeHalf).
+var floatIO = map[graph.DType]laneIO[float64]{
+	graph.Float32: ioOf[float32, float64](),
+	graph.Float64: ioOf[float64, float64](),
+}
+
+// intIO holds the dtypes the int lane converts to directly: the integers
+// (uint64 as its bits) to load and store, float32 and float64 to store
+// only (float dtypes load into the float lane).
+var intIO = map[graph.DType]laneIO[int64]{
+	graph.Int8:    ioOf[int8, int64](),
+	graph.Int16:   ioOf[int16, int64](),
+	graph.Int32:   ioOf[int32, int64](),
+	graph.Int64:   ioOf[int64, int64](),
+	graph.Uint8:   ioOf[uint8, int64](),
+	graph.Uint16:  ioOf[uint16, int64](),
+	graph.Uint32:  ioOf[uint32, int64](),
+	graph.Uint64:  ioOf[uint64, int64](),
+	graph.Float32: ioOf[float32, int64](),
+	graph.Float64: ioOf[float64, int64](),
+}
+
+// isHalf reports whether d is a 16-bit float dtype.
+func isHalf(d graph.DType) bool { return d == graph.Float16 || d == graph.BFloat16 }
+
 // load returns t stretched to shape s (which t's shape broadcasts to) in
 // row-major order. Float dtypes go to the float lane, the others to the
 // int lane; a bool byte reads as true when it is nonzero.
@@ -55,35 +103,17 @@ func load(t *exec.Tensor, s graph.Shape) vec {
 	if n == 0 {
 		return v
 	}
-	switch t.DType {
-	case graph.Float32:
-		gather(v.f, exec.Elems[float32](t), it)
-	case graph.Float64:
-		gather(v.f, exec.Elems[float64](t), it)
-	case graph.Int32:
-		gather(v.i, exec.Elems[int32](t), it)
-	case graph.Int64:
-		gather(v.i, exec.Elems[int64](t), it)
-	case graph.Int8:
-		gather(v.i, exec.Elems[int8](t), it)
-	case graph.Int16:
-		gather(v.i, exec.Elems[int16](t), it)
-	case graph.Uint8:
-		gather(v.i, exec.Elems[uint8](t), it)
-	case graph.Uint16:
-		gather(v.i, exec.Elems[uint16](t), it)
-	case graph.Uint32:
-		gather(v.i, exec.Elems[uint32](t), it)
-	case graph.Uint64:
-		gather(v.i, exec.Elems[uint64](t), it) // the bits
-		v.u = true
-	case graph.Float16, graph.BFloat16:
+	d := t.DType
+	switch {
+	case isHalf(d):
 		src := exec.Elems[uint16](t)
 		for k := range v.f {
-			v.f[k] = halfToFloat(t.DType, src[it.off[0]])
+			v.f[k] = halfToFloat(d, src[it.off[0]])
 			it.next()
 		}
-	case graph.Bool:
+	case d.IsFloat():
+		floatLane(d).load(v.f, t, it)
+	case d == graph.Bool:
 		gather(v.i, exec.Elems[uint8](t), it)
 		for k, x := range v.i {
 			if x != 0 {
@@ -91,16 +121,31 @@ func load(t *exec.Tensor, s graph.Shape) vec {
 			}
 		}
 	default:
-		panic(fmt.Sprintf("ref: load of unsupported dtype %v", t.DType))
+		intLane(d).load(v.i, t, it)
+		v.u = d == graph.Uint64 // the int lane holds its bits
 	}
 	return v
 }
 
-// scatter converts src into dst with Go's conversion rules.
-func scatter[T elem, U float64 | int64](dst []T, src []U) {
-	for k, x := range src {
-		dst[k] = T(x)
+// floatLane returns the laneIO of float dtype d; it panics on a dtype
+// the float lane does not hold, a broken invariant of the evaluator.
+func floatLane(d graph.DType) laneIO[float64] {
+	io, ok := floatIO[d]
+	if !ok {
+		panic(fmt.Sprintf("ref: float lane of unsupported dtype %v", d))
 	}
+	return io
+}
+
+// intLane returns the laneIO of dtype d for the int lane; it panics on
+// a dtype the int lane does not convert to, a broken invariant of the
+// evaluator.
+func intLane(d graph.DType) laneIO[int64] {
+	io, ok := intIO[d]
+	if !ok {
+		panic(fmt.Sprintf("ref: int lane of unsupported dtype %v", d))
+	}
+	return io
 }
 
 // store allocates a contiguous tensor of dtype d and shape s holding v.
@@ -127,47 +172,18 @@ func store(alloc memory.Allocator, v vec, d graph.DType, s graph.Shape) (*exec.T
 	if s.Size() == 0 {
 		return t, nil
 	}
-	if v.isFloat() {
-		switch d {
-		case graph.Float32:
-			scatter(exec.Elems[float32](t), v.f)
-		case graph.Float64:
-			copy(exec.Elems[float64](t), v.f)
-		case graph.Float16, graph.BFloat16:
-			storeHalf(exec.Elems[uint16](t), v.f, d)
-		default:
-			panic(fmt.Sprintf("ref: float lane stored as %v", d))
-		}
-		return t, nil
-	}
-	switch d {
-	case graph.Float32:
-		scatter(exec.Elems[float32](t), v.i)
-	case graph.Float64:
-		scatter(exec.Elems[float64](t), v.i)
-	case graph.Float16, graph.BFloat16:
+	switch {
+	case isHalf(d) && v.isFloat():
+		storeHalf(exec.Elems[uint16](t), v.f, d)
+	case v.isFloat():
+		floatLane(d).store(t, v.f)
+	case isHalf(d):
 		f := make([]float64, len(v.i))
 		for k, x := range v.i {
 			f[k] = float64(x)
 		}
 		storeHalf(exec.Elems[uint16](t), f, d)
-	case graph.Int8:
-		scatter(exec.Elems[int8](t), v.i)
-	case graph.Int16:
-		scatter(exec.Elems[int16](t), v.i)
-	case graph.Uint8:
-		scatter(exec.Elems[uint8](t), v.i)
-	case graph.Uint16:
-		scatter(exec.Elems[uint16](t), v.i)
-	case graph.Uint32:
-		scatter(exec.Elems[uint32](t), v.i)
-	case graph.Uint64:
-		scatter(exec.Elems[uint64](t), v.i)
-	case graph.Int32:
-		scatter(exec.Elems[int32](t), v.i)
-	case graph.Int64:
-		copy(exec.Elems[int64](t), v.i)
-	case graph.Bool:
+	case d == graph.Bool:
 		b := exec.Elems[uint8](t)
 		for k, x := range v.i {
 			if x != 0 {
@@ -175,7 +191,7 @@ func store(alloc memory.Allocator, v vec, d graph.DType, s graph.Shape) (*exec.T
 			}
 		}
 	default:
-		panic(fmt.Sprintf("ref: store of unsupported dtype %v", d))
+		intLane(d).store(t, v.i)
 	}
 	return t, nil
 }
