@@ -13,7 +13,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -99,39 +98,9 @@ func requireCompiled(t testing.TB, before map[string]int, kinds ...string) {
 	}
 }
 
-// fillSpecial fills host tensor x from r with few distinct values, so
-// that reductions meet ties, and for floats with NaN (one element in
-// nan, when nan > 0) and infinities now and then.
-func fillSpecial(x *exec.Tensor, r *rand.Rand, nan int) {
-	n := x.Size()
-	for i := range n {
-		v := float64(r.IntN(7) - 3)
-		special := nan > 0 && r.IntN(nan) == 0
-		switch x.DType {
-		case graph.Float32, graph.Float64:
-			if special {
-				v = []float64{math.NaN(), math.Inf(1), math.Inf(-1)}[r.IntN(3)]
-			} else {
-				v = v/2 + 1 // near 1: products stay finite
-			}
-			if x.DType == graph.Float32 {
-				exec.Elems[float32](x)[i] = float32(v)
-			} else {
-				exec.Elems[float64](x)[i] = v
-			}
-		case graph.Int32:
-			exec.Elems[int32](x)[i] = int32(v)
-		case graph.Int64:
-			exec.Elems[int64](x)[i] = int64(v)
-		case graph.Bool:
-			b := uint8(0)
-			if r.IntN(50) != 0 {
-				b = 1
-			}
-			exec.Elems[uint8](x)[i] = b
-		}
-	}
-}
+// fillSpecial fills host tensor x from r with ties, NaN and
+// infinities (randgraph.FillSpecial).
+var fillSpecial = randgraph.FillSpecial
 
 // TestEmulatedReductions runs every reduction op on every dtype in the
 // shape of each strategy on the small device (warp per row, block per
@@ -231,34 +200,24 @@ func TestEmulatedMatMul(t *testing.T) {
 	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer alloc.AssertSize(t, 0)
 	cases := []struct {
-		a, b       graph.Shape
-		transA     bool
-		transB     bool
+		randgraph.MatMulCase
 		withBias   bool
 		keepRawOut bool
 	}{
-		{a: graph.Shape{1, 1}, b: graph.Shape{1, 1}},
-		{a: graph.Shape{33, 17}, b: graph.Shape{17, 9}, withBias: true},
-		{a: graph.Shape{70, 40}, b: graph.Shape{50, 40}, transB: true},
-		{a: graph.Shape{40, 65}, b: graph.Shape{40, 30}, transA: true, keepRawOut: true},
-		{a: graph.Shape{3, 20, 7}, b: graph.Shape{3, 7, 11}, withBias: true, keepRawOut: true},
-		{a: graph.Shape{2, 5, 6}, b: graph.Shape{6, 4}},
-		{a: graph.Shape{2, 9, 6}, b: graph.Shape{2, 8, 6}, transB: true},
+		{MatMulCase: randgraph.MatMulCase{A: graph.Shape{1, 1}, B: graph.Shape{1, 1}}},
+		{MatMulCase: randgraph.MatMulCase{A: graph.Shape{33, 17}, B: graph.Shape{17, 9}}, withBias: true},
+		{MatMulCase: randgraph.MatMulCase{A: graph.Shape{70, 40}, B: graph.Shape{50, 40}, TransB: true}},
+		{MatMulCase: randgraph.MatMulCase{A: graph.Shape{40, 65}, B: graph.Shape{40, 30}, TransA: true}, keepRawOut: true},
+		{MatMulCase: randgraph.MatMulCase{A: graph.Shape{3, 20, 7}, B: graph.Shape{3, 7, 11}}, withBias: true, keepRawOut: true},
+		{MatMulCase: randgraph.MatMulCase{A: graph.Shape{2, 5, 6}, B: graph.Shape{6, 4}}},
+		{MatMulCase: randgraph.MatMulCase{A: graph.Shape{2, 9, 6}, B: graph.Shape{2, 8, 6}, TransB: true}},
 	}
 	for _, dev := range []emuDevice{emuSmall, emuH100} {
 		b := emuBackend(t, dev, Options{})
 		for ci, c := range cases {
 			for _, d := range []graph.DType{graph.Float32, graph.Float64, graph.Int32, graph.Int64} {
 				what := fmt.Sprintf("device %d case %d %v", dev, ci, d)
-				xa, xb := graph.Input(d, c.a, "a"), graph.Input(d, c.b, "b")
-				va, vb := xa, xb
-				if c.transA {
-					va = graph.Permute(xa, swapLast(len(c.a)))
-				}
-				if c.transB {
-					vb = graph.Permute(xb, swapLast(len(c.b)))
-				}
-				p := graph.MatMul(va, vb)
+				xa, xb, p := c.Product(d)
 				out := graph.Binary(graph.OpMax, p, graph.FloatConst(d, 0)) // relu
 				if c.withBias {
 					n := p.Shape()[len(p.Shape())-1]
@@ -270,14 +229,8 @@ func TestEmulatedMatMul(t *testing.T) {
 					outs = append(outs, p, graph.Binary(graph.OpMul, p, graph.FloatConst(d, 3)))
 				}
 				require.NoError(t, graph.Verify(outs...), what)
-				r := rand.New(rand.NewPCG(uint64(ci), 11))
-				bound := map[*graph.Node]*exec.Tensor{}
-				for _, x := range []*graph.Node{xa, xb} {
-					hx, err := exec.NewTensor(alloc, d, x.Shape())
-					require.NoError(t, err)
-					fillSpecial(hx, r, 0)
-					bound[x] = hx
-				}
+				bound, err := randgraph.SpecialInputs(alloc, rand.New(rand.NewPCG(uint64(ci), 11)), 0, xa, xb)
+				require.NoError(t, err)
 				exact := make([]bool, len(outs))
 				for i := range exact {
 					exact[i] = !d.IsFloat()
@@ -289,16 +242,6 @@ func TestEmulatedMatMul(t *testing.T) {
 			}
 		}
 	}
-}
-
-// swapLast returns the permutation of rank axes that swaps the last two.
-func swapLast(rank int) []int {
-	p := make([]int, rank)
-	for i := range p {
-		p[i] = i
-	}
-	p[rank-1], p[rank-2] = p[rank-2], p[rank-1]
-	return p
 }
 
 // hostF64 returns a float64 host vector of n elements, element i

@@ -8,7 +8,6 @@ package ptxsim_test
 
 import (
 	"flag"
-	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -55,34 +54,6 @@ func TestGeneratedRandomGraphs(t *testing.T) {
 	t.Logf("%d graphs, %d thread instructions simulated", n, instrs)
 }
 
-// fillSpecial fills x with few distinct values (ties for the arg
-// reductions) and, one element in nan for floats, NaN and infinities.
-func fillSpecial(x *exec.Tensor, r *rand.Rand, nan int) {
-	for i := range x.Size() {
-		v := float64(r.IntN(7) - 3)
-		special := nan > 0 && r.IntN(nan) == 0
-		switch x.DType {
-		case graph.Float32, graph.Float64:
-			if special {
-				v = []float64{math.NaN(), math.Inf(1), math.Inf(-1)}[r.IntN(3)]
-			} else {
-				v = v/2 + 1
-			}
-			if x.DType == graph.Float32 {
-				exec.Elems[float32](x)[i] = float32(v)
-			} else {
-				exec.Elems[float64](x)[i] = v
-			}
-		case graph.Int32:
-			exec.Elems[int32](x)[i] = int32(v)
-		case graph.Int64:
-			exec.Elems[int64](x)[i] = int64(v)
-		case graph.Bool:
-			exec.Elems[uint8](x)[i] = uint8(min(1, r.IntN(50)))
-		}
-	}
-}
-
 // TestGeneratedReductions runs every reduction op on every dtype in the
 // shape of each strategy (warp per row, block per row, column, column
 // split over blocks, two passes) with ties, NaN and infinities, and
@@ -109,7 +80,7 @@ func TestGeneratedReductions(t *testing.T) {
 			x := graph.Input(d, sh.shape, "x")
 			hx, err := exec.NewTensor(memory.DefaultAllocator, d, sh.shape)
 			require.NoError(t, err)
-			fillSpecial(hx, r, []int{0, 200}[(si+di)%2])
+			randgraph.FillSpecial(hx, r, []int{0, 200}[(si+di)%2])
 			for oi, op := range ops {
 				if (testing.Short() || raceEnabled) && (si+di+oi)%3 != 0 {
 					continue // a third of the cases: the rest is the long run's
@@ -157,17 +128,14 @@ func TestGeneratedReductions(t *testing.T) {
 // relu and bias epilogue, on both devices. With -short or the race
 // detector it runs a third of the combinations.
 func TestGeneratedMatMul(t *testing.T) {
-	cases := []struct {
-		a, b           graph.Shape
-		transA, transB bool
-	}{
-		{a: graph.Shape{1, 1}, b: graph.Shape{1, 1}},
-		{a: graph.Shape{33, 17}, b: graph.Shape{17, 9}},
-		{a: graph.Shape{70, 40}, b: graph.Shape{50, 40}, transB: true},
-		{a: graph.Shape{40, 65}, b: graph.Shape{40, 30}, transA: true},
-		{a: graph.Shape{3, 20, 7}, b: graph.Shape{3, 7, 11}},
-		{a: graph.Shape{2, 5, 6}, b: graph.Shape{6, 4}},
-		{a: graph.Shape{130, 70}, b: graph.Shape{70, 140}},
+	cases := []randgraph.MatMulCase{
+		{A: graph.Shape{1, 1}, B: graph.Shape{1, 1}},
+		{A: graph.Shape{33, 17}, B: graph.Shape{17, 9}},
+		{A: graph.Shape{70, 40}, B: graph.Shape{50, 40}, TransB: true},
+		{A: graph.Shape{40, 65}, B: graph.Shape{40, 30}, TransA: true},
+		{A: graph.Shape{3, 20, 7}, B: graph.Shape{3, 7, 11}},
+		{A: graph.Shape{2, 5, 6}, B: graph.Shape{6, 4}},
+		{A: graph.Shape{130, 70}, B: graph.Shape{70, 140}},
 	}
 	for ti, tg := range []codegen.Target{smallGPU(), codegen.H100()} {
 		for ci, c := range cases {
@@ -175,26 +143,12 @@ func TestGeneratedMatMul(t *testing.T) {
 				if (testing.Short() || raceEnabled) && (ti+ci+di)%3 != 0 {
 					continue // a third of the cases: the rest is the long run's
 				}
-				xa, xb := graph.Input(d, c.a, "a"), graph.Input(d, c.b, "b")
-				va, vb := xa, xb
-				if c.transA {
-					va = graph.Permute(xa, swapLast(len(c.a)))
-				}
-				if c.transB {
-					vb = graph.Permute(xb, swapLast(len(c.b)))
-				}
-				p := graph.MatMul(va, vb)
+				xa, xb, p := c.Product(d)
 				n := p.Shape()[len(p.Shape())-1]
 				out := graph.Binary(graph.OpAdd, graph.Binary(graph.OpMax, p, graph.FloatConst(d, 0)), graph.Iota(d, n, -2, 1, false, 0))
 				require.NoError(t, graph.Verify(out, p))
-				r := rand.New(rand.NewPCG(uint64(ci), 11))
-				bound := map[*graph.Node]*exec.Tensor{}
-				for _, x := range []*graph.Node{xa, xb} {
-					hx, err := exec.NewTensor(memory.DefaultAllocator, d, x.Shape())
-					require.NoError(t, err)
-					fillSpecial(hx, r, 0)
-					bound[x] = hx
-				}
+				bound, err := randgraph.SpecialInputs(memory.DefaultAllocator, rand.New(rand.NewPCG(uint64(ci), 11)), 0, xa, xb)
+				require.NoError(t, err)
 				if _, err := runGraph([]*graph.Node{out, p}, []bool{!d.IsFloat(), !d.IsFloat()}, bound, tg, false); err != nil {
 					t.Errorf("%s case %d %v: %v", tg.Name, ci, d, err)
 				}
@@ -204,13 +158,4 @@ func TestGeneratedMatMul(t *testing.T) {
 			}
 		}
 	}
-}
-
-func swapLast(rank int) []int {
-	p := make([]int, rank)
-	for i := range p {
-		p[i] = i
-	}
-	p[rank-1], p[rank-2] = p[rank-2], p[rank-1]
-	return p
 }
