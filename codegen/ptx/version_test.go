@@ -3,6 +3,7 @@
 package ptx
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -28,15 +29,23 @@ func TestISAVersion(t *testing.T) {
 	}
 	for _, tc := range tests {
 		got, err := ISAVersion(tc.arch, tc.cuda)
-		if tc.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("ISAVersion(%s, %s): got:%v want:%v", tc.arch, tc.cuda, err, tc.wantErr)
-			}
-			continue
+		checkVersion(t, fmt.Sprintf("ISAVersion(%s, %s)", tc.arch, tc.cuda), got, err, tc.want, tc.wantErr)
+	}
+}
+
+// checkVersion fails t unless a version-returning call (what) returned
+// want and no error, or, when wantErr is not "", an error containing
+// wantErr.
+func checkVersion(t *testing.T, what string, got Version, err error, want Version, wantErr string) {
+	t.Helper()
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Errorf("%s: got:%v, %v want error %q", what, got, err, wantErr)
 		}
-		if err != nil || got != tc.want {
-			t.Errorf("ISAVersion(%s, %s): got:%v, %v want:%v", tc.arch, tc.cuda, got, err, tc.want)
-		}
+		return
+	}
+	if err != nil || got != want {
+		t.Errorf("%s: got:%v, %v want:%v", what, got, err, want)
 	}
 }
 
@@ -87,15 +96,7 @@ func TestParseISA(t *testing.T) {
 		{"sm_90", Version{}, "want major.minor"},
 	} {
 		got, err := ParseISA(tc.in)
-		if tc.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("ParseISA(%q) got:%v, %v want error %q", tc.in, got, err, tc.wantErr)
-			}
-			continue
-		}
-		if err != nil || got != tc.want {
-			t.Errorf("ParseISA(%q) got:%v, %v want:%v", tc.in, got, err, tc.want)
-		}
+		checkVersion(t, fmt.Sprintf("ParseISA(%q)", tc.in), got, err, tc.want, tc.wantErr)
 	}
 }
 
