@@ -126,19 +126,7 @@ func interpret(t testing.TB, p *fuse.Plan, slots []*graph.Node, bound map[*graph
 func interpretWith(t testing.TB, p *fuse.Plan, slots []*graph.Node, bound map[*graph.Node]*exec.Tensor, tg codegen.Target,
 	adjust func(*fuse.Kernel, *codegen.Geometry)) *run {
 	t.Helper()
-	r := &run{plan: p, mems: make([]*ir.Mem, len(p.Buffers))}
-	for i, b := range p.Buffers {
-		r.mems[i] = ir.NewMem(int(b.Bytes))
-	}
-	for i, in := range p.Inputs {
-		x := bound[slots[i]]
-		src := x.Bytes()
-		m := r.mems[in.Buffer]
-		if len(src) > len(m.Data) {
-			m.Data = make([]byte, len(src))
-		}
-		copy(m.Data, src)
-	}
+	r := &run{plan: p, mems: planMems(p, slots, bound)}
 	for ki := range p.Kernels {
 		k := &p.Kernels[ki]
 		g, err := codegen.ChooseGeometry(k, tg)
@@ -149,33 +137,68 @@ func interpretWith(t testing.TB, p *fuse.Plan, slots []*graph.Node, bound map[*g
 		fn, sig, err := codegen.LowerGeometry(k, tg, g)
 		require.NoError(t, err, "kernel %d (%s)", ki, k.Name)
 		r.fns = append(r.fns, fn)
-		prog, err := ir.Compile(fn)
-		require.NoError(t, err)
-		scratch := make([]*ir.Mem, len(sig.Scratch))
-		for i, sc := range sig.Scratch {
-			scratch[i] = ir.NewMem(int(sc.Bytes))
-		}
-		for _, ln := range sig.Launches {
-			args := make([]any, len(sig.Params))
-			for pi, prm := range sig.Params {
-				switch prm.Kind {
-				case codegen.ParamBuffer:
-					args[pi] = r.mems[prm.Buffer]
-				case codegen.ParamScratch:
-					args[pi] = scratch[prm.Buffer]
-				case codegen.ParamPass:
-					args[pi] = ln.Pass
-				}
-			}
-			err := prog.Run(ir.Config{Grid: ln.Grid.Array(), Block: ln.Block.Array()}, args...)
-			require.NoError(t, err, "kernel %d (%s) pass %d:\n%s", ki, k.Name, ln.Pass, fuse.Explain(p))
-		}
+		launchAll(t, fn, sig, r.mems, fmt.Sprintf("kernel %d (%s)", ki, k.Name), p)
 	}
+	r.outputs = planOutputs(p, r.mems)
+	return r
+}
+
+// planMems returns interpreter memory for each buffer of plan p, the
+// inputs holding the bytes of their bound tensors.
+func planMems(p *fuse.Plan, slots []*graph.Node, bound map[*graph.Node]*exec.Tensor) []*ir.Mem {
+	mems := make([]*ir.Mem, len(p.Buffers))
+	for i, b := range p.Buffers {
+		mems[i] = ir.NewMem(int(b.Bytes))
+	}
+	for i, in := range p.Inputs {
+		src := bound[slots[i]].Bytes()
+		m := mems[in.Buffer]
+		if len(src) > len(m.Data) {
+			m.Data = make([]byte, len(src))
+		}
+		copy(m.Data, src)
+	}
+	return mems
+}
+
+// launchAll compiles fn and runs every launch of its signature sig on
+// the interpreter over the plan's buffers mems, and returns the kernel's
+// scratch buffers. It fails t, naming what, the pass and plan p, when a
+// launch fails.
+func launchAll(t testing.TB, fn *ir.Func, sig *codegen.Signature, mems []*ir.Mem, what string, p *fuse.Plan) []*ir.Mem {
+	t.Helper()
+	prog, err := ir.Compile(fn)
+	require.NoError(t, err, what)
+	scratch := make([]*ir.Mem, len(sig.Scratch))
+	for i, sc := range sig.Scratch {
+		scratch[i] = ir.NewMem(int(sc.Bytes))
+	}
+	for _, ln := range sig.Launches {
+		args := make([]any, len(sig.Params))
+		for pi, prm := range sig.Params {
+			switch prm.Kind {
+			case codegen.ParamBuffer:
+				args[pi] = mems[prm.Buffer]
+			case codegen.ParamScratch:
+				args[pi] = scratch[prm.Buffer]
+			case codegen.ParamPass:
+				args[pi] = ln.Pass
+			}
+		}
+		err := prog.Run(ir.Config{Grid: ln.Grid.Array(), Block: ln.Block.Array()}, args...)
+		require.NoError(t, err, "%s pass %d:\n%s", what, ln.Pass, fuse.Explain(p))
+	}
+	return scratch
+}
+
+// planOutputs reads the outputs of plan p from its buffers mems.
+func planOutputs(p *fuse.Plan, mems []*ir.Mem) []values {
+	var outs []values
 	for _, o := range p.Outputs {
 		l := o.Layout
-		r.outputs = append(r.outputs, gather(r.mems[o.Buffer].Data, l.DType, l.Shape, l.Strides, l.Offset))
+		outs = append(outs, gather(mems[o.Buffer].Data, l.DType, l.Shape, l.Strides, l.Offset))
 	}
-	return r
+	return outs
 }
 
 // refEval evaluates outputs with exec/ref; the caller releases the

@@ -79,37 +79,12 @@ func indexGraphs(t testing.TB, bad bool) []indexGraph {
 // interpretIndex runs plan p on the interpreter and returns the outputs
 // and the error of the first Index kernel whose check fails.
 func interpretIndex(t *testing.T, p *fuse.Plan, slots []*graph.Node, bound map[*graph.Node]*exec.Tensor, tg codegen.Target) ([]values, error) {
-	mems := make([]*ir.Mem, len(p.Buffers))
-	for i, b := range p.Buffers {
-		mems[i] = ir.NewMem(int(b.Bytes))
-	}
-	for i, in := range p.Inputs {
-		copy(mems[in.Buffer].Data, bound[slots[i]].Bytes())
-	}
+	mems := planMems(p, slots, bound)
 	for ki := range p.Kernels {
 		k := &p.Kernels[ki]
 		fn, sig, err := codegen.Lower(k, tg)
 		require.NoError(t, err, "kernel %d (%s)", ki, k.Name)
-		prog, err := ir.Compile(fn)
-		require.NoError(t, err)
-		scratch := make([]*ir.Mem, len(sig.Scratch))
-		for i, sc := range sig.Scratch {
-			scratch[i] = ir.NewMem(int(sc.Bytes))
-		}
-		for _, ln := range sig.Launches {
-			args := make([]any, len(sig.Params))
-			for pi, prm := range sig.Params {
-				switch prm.Kind {
-				case codegen.ParamBuffer:
-					args[pi] = mems[prm.Buffer]
-				case codegen.ParamScratch:
-					args[pi] = scratch[prm.Buffer]
-				case codegen.ParamPass:
-					args[pi] = ln.Pass
-				}
-			}
-			require.NoError(t, prog.Run(ir.Config{Grid: ln.Grid.Array(), Block: ln.Block.Array()}, args...))
-		}
+		scratch := launchAll(t, fn, sig, mems, fmt.Sprintf("kernel %d (%s)", ki, k.Name), p)
 		for _, c := range sig.IndexChecks() {
 			if pos, bad := c.Position(binary.LittleEndian.Uint64(scratch[c.Scratch].Data)); bad {
 				_, v := readElem(mems[c.Buffer].Data, c.DType, c.Element(pos))
@@ -117,12 +92,7 @@ func interpretIndex(t *testing.T, p *fuse.Plan, slots []*graph.Node, bound map[*
 			}
 		}
 	}
-	var outs []values
-	for _, o := range p.Outputs {
-		l := o.Layout
-		outs = append(outs, gather(mems[o.Buffer].Data, l.DType, l.Shape, l.Strides, l.Offset))
-	}
-	return outs, nil
+	return planOutputs(p, mems), nil
 }
 
 func TestIndexKernelsInterpreted(t *testing.T) {
