@@ -8,72 +8,21 @@
 package ptx
 
 import (
-	le "encoding/binary"
-	"math"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/fuseflow/fuseflow/codegen/ir"
-	"github.com/fuseflow/fuseflow/internal/half"
+	"github.com/fuseflow/fuseflow/internal/halftest"
 	"github.com/fuseflow/fuseflow/internal/ptxas"
 	"github.com/fuseflow/fuseflow/internal/ptxsim"
 )
 
-// halfCvtKernel: f16[i] = f32tof16(x[i]), bf16[i] = f32tobf16(x[i]),
-// wide[i] = f16tof32(h[i]).
-func halfCvtKernel() *ir.Func {
-	f := ir.NewFunc("halfcvt")
-	x := f.AddParam("x", gptr(ir.F32))
-	h := f.AddParam("h", gptr(ir.U16))
-	f16 := f.AddParam("f16", gptr(ir.U16))
-	bf16 := f.AddParam("bf16", gptr(ir.U16))
-	wide := f.AddParam("wide", gptr(ir.F32))
-	b := ir.NewBuilder(f)
-	i := b.Add(b.Mul(b.CtaidX(), b.NtidX()), b.TidX())
-	v := b.Load(b.Index(x, i))
-	b.Store(b.Index(f16, i), b.F32ToF16(v))
-	b.Store(b.Index(bf16, i), b.F32ToBF16(v))
-	b.Store(b.Index(wide, i), b.F16ToF32(b.Load(b.Index(h, i))))
-	b.Ret()
-	return f
-}
-
-// halfCvtInputs returns every bfloat16 pattern as an f32 with its
-// midpoint to the next and the f32 values either side of that (ties,
-// overflow, subnormals and NaNs), every float16 value, and random bits.
-func halfCvtInputs() []float32 {
-	var xs []float32
-	for p := range uint32(1 << 16) {
-		xs = append(xs, half.Float16(p).Float32(), math.Float32frombits(p<<16|0x8000),
-			math.Float32frombits(p<<16|0x7fff), math.Float32frombits(p<<16|0x8001),
-			math.Float32frombits(p<<13|0x1000), math.Float32frombits(p<<13|0x1001))
-	}
-	r := rand.New(rand.NewPCG(3, 5))
-	for range 1 << 14 {
-		xs = append(xs, math.Float32frombits(r.Uint32()))
-	}
-	return xs[:len(xs)/256*256]
-}
-
 func TestHalfConversionsOnSimulator(t *testing.T) {
-	xs := halfCvtInputs()
+	xs, hs := halftest.CvtInputs()
 	n := len(xs)
-	hs := make([]uint16, n)
-	for i := range hs {
-		hs[i] = uint16(i)
-	}
-	f := halfCvtKernel()
-	// What the IR defines (codegen/ir checks its interpreter against
-	// internal/half on every pattern).
-	want := [3][]byte{make([]byte, 2*n), make([]byte, 2*n), make([]byte, 4*n)}
-	for i, x := range xs {
-		le.LittleEndian.PutUint16(want[0][2*i:], uint16(half.FromFloat32(x)))
-		le.LittleEndian.PutUint16(want[1][2*i:], uint16(half.BFromFloat32(x)))
-		le.LittleEndian.PutUint32(want[2][4*i:], math.Float32bits(half.Float16(hs[i]).Float32()))
-	}
+	f := halftest.CvtKernel()
 	grid, block := [3]int{n / 256}, [3]int{256}
 	for _, arch := range []Capability{{7, 0}, {8, 0}, {9, 0}} {
 		t.Run(arch.String(), func(t *testing.T) {
@@ -100,17 +49,9 @@ func TestHalfConversionsOnSimulator(t *testing.T) {
 			}
 			_, err = k.Run(ptxsim.Config{Grid: grid, Block: block, Params: params, Global: regions})
 			require.NoError(t, err)
-			bad := 0
-			for i, r := range regions[2:] {
-				want := want[i]
-				w := 2 << (i / 2) // bytes per element
-				for j := 0; j < len(want) && bad < 10; j += w {
-					if g, wt := r.Data[j:j+w], want[j:j+w]; string(g) != string(wt) {
-						t.Errorf("%s of %#08x / %#04x: got:%x want:%x", r.Name,
-							math.Float32bits(xs[j/w]), hs[j/w], le.LittleEndian.Uint32(append(g[:w:w], 0, 0)), le.LittleEndian.Uint32(append(wt[:w:w], 0, 0)))
-						bad++
-					}
-				}
+			out := func(i int) *ir.Mem { return &ir.Mem{Data: regions[i].Data} }
+			for _, m := range halftest.CvtMismatches(xs, hs, ir.View[uint16](out(2)), ir.View[uint16](out(3)), ir.View[uint32](out(4)), 10) {
+				t.Error(m)
 			}
 		})
 	}
