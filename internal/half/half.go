@@ -79,17 +79,21 @@ func FromFloat32(f float32) Float16 {
 
 // FromFloat64 returns f rounded once to float16 (not through float32,
 // which could round twice).
-func FromFloat64(f float64) Float16 {
-	if r := float32(f); float64(r) == f || f != f {
-		return FromFloat32(r)
-	}
-	// float32 rounding was inexact: round to float32 toward zero, set the
-	// sticky low bit so that a tie in float16 is seen as above the tie.
+func FromFloat64(f float64) Float16 { return FromFloat32(sticky32(f)) }
+
+// sticky32 returns f as a float32 that rounds to a narrower format as f
+// does: f itself when float32 holds it exactly (or f is NaN), else f
+// rounded toward zero with the sticky low bit set, so that a tie in the
+// narrower format is seen as above the tie.
+func sticky32(f float64) float32 {
 	r := float32(f)
+	if float64(r) == f || f != f {
+		return r
+	}
 	if math.Abs(float64(r)) > math.Abs(f) {
 		r = math.Float32frombits(math.Float32bits(r) - 1)
 	}
-	return FromFloat32(math.Float32frombits(math.Float32bits(r) | 1))
+	return math.Float32frombits(math.Float32bits(r) | 1)
 }
 
 // BFromFloat32 returns f rounded to bfloat16.
@@ -103,16 +107,7 @@ func BFromFloat32(f float32) BFloat16 {
 }
 
 // BFromFloat64 returns f rounded once to bfloat16.
-func BFromFloat64(f float64) BFloat16 {
-	if r := float32(f); float64(r) == f || f != f {
-		return BFromFloat32(r)
-	}
-	r := float32(f)
-	if math.Abs(float64(r)) > math.Abs(f) {
-		r = math.Float32frombits(math.Float32bits(r) - 1)
-	}
-	return BFromFloat32(math.Float32frombits(math.Float32bits(r) | 1))
-}
+func BFromFloat64(f float64) BFloat16 { return BFromFloat32(sticky32(f)) }
 
 // Float16s converts src to float16 into dst (len(dst) >= len(src)).
 func Float16s(dst []Float16, src []float32) {
