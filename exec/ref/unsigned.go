@@ -7,34 +7,35 @@
 
 package ref
 
-import "github.com/fuseflow/fuseflow/graph"
+import (
+	"maps"
 
-// unaryUint defines the unary ops on unsigned integers.
-var unaryUint = map[graph.Op]func(int64) int64{
-	graph.OpNeg:    func(x int64) int64 { return -x },
-	graph.OpAbs:    func(x int64) int64 { return x },
-	graph.OpSign:   func(x int64) int64 { return b2i(x != 0) },
-	graph.OpSquare: func(x int64) int64 { return x * x },
-	graph.OpFloor:  func(x int64) int64 { return x },
-	graph.OpCeil:   func(x int64) int64 { return x },
-	graph.OpRound:  func(x int64) int64 { return x },
-	graph.OpTrunc:  func(x int64) int64 { return x },
-	graph.OpNot:    func(x int64) int64 { return ^x },
-}
+	"github.com/fuseflow/fuseflow/graph"
+)
 
-// binaryUint defines the binary ops on uint64 bits.
-var binaryUint = map[graph.Op]func(a, b int64) int64{
-	graph.OpAdd:      func(a, b int64) int64 { return a + b },
-	graph.OpSub:      func(a, b int64) int64 { return a - b },
-	graph.OpMul:      func(a, b int64) int64 { return a * b },
+// unaryUint defines the unary ops on unsigned integers: those of
+// unaryInt, but for Abs and Sign.
+var unaryUint = overlay(unaryInt, map[graph.Op]func(int64) int64{
+	graph.OpAbs:  func(x int64) int64 { return x },
+	graph.OpSign: func(x int64) int64 { return b2i(x != 0) },
+})
+
+// binaryUint defines the binary ops on uint64 bits: those of binaryInt,
+// but for the ones that read the bits as unsigned.
+var binaryUint = overlay(binaryInt, map[graph.Op]func(a, b int64) int64{
 	graph.OpFloorDiv: func(a, b int64) int64 { return uop(a, b, func(x, y uint64) uint64 { return x / y }) },
 	graph.OpMod:      func(a, b int64) int64 { return uop(a, b, func(x, y uint64) uint64 { return x % y }) },
 	graph.OpPow:      powUint,
 	graph.OpMax:      func(a, b int64) int64 { return int64(max(uint64(a), uint64(b))) },
 	graph.OpMin:      func(a, b int64) int64 { return int64(min(uint64(a), uint64(b))) },
-	graph.OpAnd:      func(a, b int64) int64 { return a & b },
-	graph.OpOr:       func(a, b int64) int64 { return a | b },
-	graph.OpXor:      func(a, b int64) int64 { return a ^ b },
+})
+
+// overlay returns a new table holding the entries of base, replaced or
+// joined by those of over.
+func overlay[F any](base, over map[graph.Op]F) map[graph.Op]F {
+	m := maps.Clone(base)
+	maps.Copy(m, over)
+	return m
 }
 
 // uop applies a division-like f, giving 0 for a zero divisor (as the
