@@ -14,7 +14,6 @@ import (
 
 	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/codegen/ir"
-	"github.com/fuseflow/fuseflow/codegen/ptx"
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
@@ -136,16 +135,9 @@ func TestIndexPTXAssembles(t *testing.T) {
 	for gi, g := range indexGraphs(t, false) {
 		outs := []*graph.Node{g.out}
 		p, _ := planOf(t, outs, g.bound)
-		for ki := range p.Kernels {
-			fn, _, err := codegen.Lower(&p.Kernels[ki], tg)
-			require.NoError(t, err)
-			fn.Name = fmt.Sprintf("g%d_%d_%s", gi, ki, fn.Name)
-			fns = append(fns, fn)
-		}
+		fns = append(fns, lowerKernels(t, p, tg, fmt.Sprintf("g%d", gi))...)
 	}
-	text, err := ptx.EmitModule(fns, codegen.PTXOptions(tg, codegen.Options{}))
-	require.NoError(t, err)
-	ptxas.AssembleAll(t, text, "sm_80", "sm_90")
+	assembleKernels(t, fns, tg)
 }
 
 // nonzeroGraphs are Nonzero of every dtype over sizes that leave
@@ -244,16 +236,9 @@ func TestNonzeroPTXAssembles(t *testing.T) {
 	var fns []*ir.Func
 	for gi, g := range append(nonzeroGraphs(t), compressGraphs(t)...) {
 		p, _ := planOf(t, []*graph.Node{g.out}, g.bound)
-		for ki := range p.Kernels {
-			fn, _, err := codegen.Lower(&p.Kernels[ki], tg)
-			require.NoError(t, err)
-			fn.Name = fmt.Sprintf("nz%d_%d_%s", gi, ki, fn.Name)
-			fns = append(fns, fn)
-		}
+		fns = append(fns, lowerKernels(t, p, tg, fmt.Sprintf("nz%d", gi))...)
 	}
-	text, err := ptx.EmitModule(fns, codegen.PTXOptions(tg, codegen.Options{}))
-	require.NoError(t, err)
-	ptxas.AssembleAll(t, text, "sm_80", "sm_90")
+	assembleKernels(t, fns, tg)
 }
 
 func TestIndexKernelsConstantUpdates(t *testing.T) {
@@ -263,9 +248,7 @@ func TestIndexKernelsConstantUpdates(t *testing.T) {
 		if _, err := ptxas.Find(); err != nil || t.Failed() {
 			return // the interpreter checks ran; TestPTXAssembles' Require reports a missing ptxas
 		}
-		text, err := ptx.EmitModule(fns, codegen.PTXOptions(tg, codegen.Options{}))
-		require.NoError(t, err)
-		ptxas.AssembleAll(t, text, "sm_80", "sm_90")
+		assembleKernels(t, fns, tg)
 	}()
 	for _, d := range graph.DTypes() {
 		for _, op := range []graph.Op{graph.OpScatter, graph.OpScatterAdd, graph.OpScatterMax} {
@@ -289,12 +272,7 @@ func TestIndexKernelsConstantUpdates(t *testing.T) {
 			}
 			require.NotNil(t, spec)
 			require.NotNil(t, spec.Const, "constant updates are an immediate")
-			for ki := range p.Kernels {
-				fn, _, err := codegen.Lower(&p.Kernels[ki], tg)
-				require.NoError(t, err)
-				fn.Name = fmt.Sprintf("c%d_%d_%d_%s", d, op, ki, fn.Name)
-				fns = append(fns, fn)
-			}
+			fns = append(fns, lowerKernels(t, p, tg, fmt.Sprintf("c%d_%d", d, op))...)
 			got, err := interpretIndex(t, p, slots, bound, tg)
 			require.NoError(t, err)
 			want := reference(t, []*graph.Node{n}, bound)

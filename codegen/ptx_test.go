@@ -20,6 +20,7 @@ import (
 	"github.com/fuseflow/fuseflow/codegen/ir"
 	"github.com/fuseflow/fuseflow/codegen/ptx"
 	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
 	"github.com/fuseflow/fuseflow/internal/ptxas"
 	"github.com/fuseflow/fuseflow/internal/randgraph"
@@ -81,14 +82,33 @@ func lowerAll(t *testing.T, graphs [][]*graph.Node, tg codegen.Target) []*ir.Fun
 			t.Logf("graph %d: not planned: %v", gi, err)
 			continue
 		}
-		for ki := range p.Kernels {
-			fn, _, err := codegen.Lower(&p.Kernels[ki], tg)
-			require.NoError(t, err)
-			fn.Name = fmt.Sprintf("g%d_%d_%s", gi, ki, fn.Name)
-			fns = append(fns, fn)
-		}
+		fns = append(fns, lowerKernels(t, p, tg, fmt.Sprintf("g%d", gi))...)
 	}
 	return fns
+}
+
+// lowerKernels lowers every kernel of plan p for tg, each named prefix,
+// its index and its own name, so that the kernels of several plans can
+// share one module.
+func lowerKernels(t testing.TB, p *fuse.Plan, tg codegen.Target, prefix string) []*ir.Func {
+	t.Helper()
+	var fns []*ir.Func
+	for ki := range p.Kernels {
+		fn, _, err := codegen.Lower(&p.Kernels[ki], tg)
+		require.NoError(t, err, "%s: kernel %d (%s)", prefix, ki, p.Kernels[ki].Name)
+		fn.Name = fmt.Sprintf("%s_%d_%s", prefix, ki, fn.Name)
+		fns = append(fns, fn)
+	}
+	return fns
+}
+
+// assembleKernels emits fns as one module for tg and assembles it with
+// ptxas for sm_80 and sm_90.
+func assembleKernels(t testing.TB, fns []*ir.Func, tg codegen.Target) {
+	t.Helper()
+	text, err := ptx.EmitModule(fns, codegen.PTXOptions(tg, codegen.Options{}))
+	require.NoError(t, err)
+	ptxas.AssembleAll(t, text, "sm_80", "sm_90")
 }
 
 // collectInputs binds a contiguous layout (no data) for every Input leaf.

@@ -16,7 +16,6 @@ import (
 
 	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/codegen/ir"
-	"github.com/fuseflow/fuseflow/codegen/ptx"
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
@@ -195,7 +194,5 @@ func TestReduceVectorPTXAssembles(t *testing.T) {
 	for _, fn := range fns {
 		require.Greater(t, maxWidth(fn), 1, "kernel %s", fn.Name)
 	}
-	text, err := ptx.EmitModule(fns, codegen.PTXOptions(tg, codegen.Options{}))
-	require.NoError(t, err)
-	ptxas.AssembleAll(t, text, "sm_80", "sm_90")
+	assembleKernels(t, fns, tg)
 }

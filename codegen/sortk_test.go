@@ -13,7 +13,6 @@ import (
 
 	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/codegen/ir"
-	"github.com/fuseflow/fuseflow/codegen/ptx"
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
@@ -179,16 +178,9 @@ func TestSortPTXAssembles(t *testing.T) {
 		bound := map[*graph.Node]*exec.Tensor{}
 		collectInputs(outs, bound)
 		p, _ := planOf(t, outs, bound)
-		for ki := range p.Kernels {
-			fn, _, err := codegen.Lower(&p.Kernels[ki], tg)
-			require.NoError(t, err, c.name)
-			fn.Name = fmt.Sprintf("s%d_%d_%s", i, ki, fn.Name)
-			fns = append(fns, fn)
-		}
+		fns = append(fns, lowerKernels(t, p, tg, fmt.Sprintf("s%d", i))...)
 	}
-	text, err := ptx.EmitModule(fns, codegen.PTXOptions(tg, codegen.Options{}))
-	require.NoError(t, err)
-	ptxas.AssembleAll(t, text, "sm_80", "sm_90")
+	assembleKernels(t, fns, tg)
 }
 
 // TestSortViews sorts keys read through a reversed slice (negative
