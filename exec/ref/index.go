@@ -98,9 +98,9 @@ func index(n *graph.Node, ins []*exec.Tensor) (vec, error) {
 				dst := (o*g.Len+i)*g.Inner + in
 				src := (o*g.Count+j)*g.Inner + in
 				if x.isFloat() {
-					x.f[dst] = scatterFloat(n.Op(), x.f[dst], upd.f[src])
+					x.f[dst] = scatterCombine(n.Op(), x.f[dst], upd.f[src], maxFloat)
 				} else {
-					x.i[dst] = scatterInt(n.Op(), x.i[dst], upd.i[src])
+					x.i[dst] = scatterCombine(n.Op(), x.i[dst], upd.i[src], func(a, b int64) int64 { return max(a, b) })
 				}
 			}
 		}
@@ -108,24 +108,15 @@ func index(n *graph.Node, ins []*exec.Tensor) (vec, error) {
 	return x, nil
 }
 
-// scatterFloat combines the element old with the update u.
-func scatterFloat(op graph.Op, old, u float64) float64 {
+// scatterCombine combines the element old with the update u: the sum
+// for ScatterAdd, maxOf of the two for ScatterMax, u for Scatter (bool
+// as 0/1 in the int lane).
+func scatterCombine[T float64 | int64](op graph.Op, old, u T, maxOf func(a, b T) T) T {
 	switch op {
 	case graph.OpScatterAdd:
 		return old + u
 	case graph.OpScatterMax:
-		return maxFloat(old, u)
-	}
-	return u
-}
-
-// scatterInt combines the element old with the update u (bool as 0/1).
-func scatterInt(op graph.Op, old, u int64) int64 {
-	switch op {
-	case graph.OpScatterAdd:
-		return old + u
-	case graph.OpScatterMax:
-		return max(old, u)
+		return maxOf(old, u)
 	}
 	return u
 }
