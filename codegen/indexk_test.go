@@ -95,17 +95,21 @@ func interpretIndex(t *testing.T, p *fuse.Plan, slots []*graph.Node, bound map[*
 }
 
 func TestIndexKernelsInterpreted(t *testing.T) {
+	interpretIndexGraphs(t, indexGraphs(t, false))
+}
+
+// interpretIndexGraphs runs each of gs on the interpreter, a subtest
+// each, and compares its output with the reference's exactly.
+func interpretIndexGraphs(t *testing.T, gs []indexGraph) {
 	tg := smallGPU()
-	for _, g := range indexGraphs(t, false) {
+	for _, g := range gs {
 		t.Run(g.name, func(t *testing.T) {
 			outs := []*graph.Node{g.out}
 			p, slots := planOf(t, outs, g.bound)
 			got, err := interpretIndex(t, p, slots, g.bound, tg)
 			require.NoError(t, err)
 			want := reference(t, outs, g.bound)
-			if err := compare(got[0], want[0], tolerance{}); err != nil {
-				t.Fatalf("%v\n%s", err, fuse.Explain(p))
-			}
+			require.NoError(t, compare(got[0], want[0], tolerance{}), fuse.Explain(p))
 		})
 	}
 }
@@ -217,17 +221,7 @@ func compressGraphs(t testing.TB) []indexGraph {
 }
 
 func TestNonzeroKernelInterpreted(t *testing.T) {
-	tg := smallGPU()
-	for _, g := range append(nonzeroGraphs(t), compressGraphs(t)...) {
-		t.Run(g.name, func(t *testing.T) {
-			outs := []*graph.Node{g.out}
-			p, slots := planOf(t, outs, g.bound)
-			got, err := interpretIndex(t, p, slots, g.bound, tg)
-			require.NoError(t, err)
-			want := reference(t, outs, g.bound)
-			require.NoError(t, compare(got[0], want[0], tolerance{}), fuse.Explain(p))
-		})
-	}
+	interpretIndexGraphs(t, append(nonzeroGraphs(t), compressGraphs(t)...))
 }
 
 func TestNonzeroPTXAssembles(t *testing.T) {
