@@ -8,6 +8,7 @@ package codegen_test
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -211,10 +212,10 @@ func TestCases(t *testing.T) {
 					strat = append(strat, g.Strategy)
 				}
 			}
-			if c.kinds != nil && !equal(kinds, c.kinds) {
+			if c.kinds != nil && !slices.Equal(kinds, c.kinds) {
 				t.Fatalf("kernel kinds got:%v want:%v\n%s", kinds, c.kinds, fuse.Explain(p))
 			}
-			if c.strat != nil && !equal(strat, c.strat) {
+			if c.strat != nil && !slices.Equal(strat, c.strat) {
 				t.Fatalf("strategies got:%v want:%v\n%s", strat, c.strat, fuse.Explain(p))
 			}
 			r := interpretWith(t, p, slots, bound, tg, adjust)
@@ -226,16 +227,4 @@ func TestCases(t *testing.T) {
 			}
 		})
 	}
-}
-
-func equal[T comparable](a, b []T) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
