@@ -124,12 +124,7 @@ func TestFusedGatherPTXAssembles(t *testing.T) {
 		var fns []*ir.Func
 		for gi, g := range fusedGatherGraphs(t, false) {
 			p, _ := planOf(t, []*graph.Node{g.out}, g.bound)
-			for ki := range p.Kernels {
-				fn, _, err := codegen.Lower(&p.Kernels[ki], tg)
-				require.NoError(t, err)
-				fn.Name = fmt.Sprintf("g%d_%d_%s", gi, ki, fn.Name)
-				fns = append(fns, fn)
-			}
+			fns = append(fns, lowerKernels(t, p, tg, fmt.Sprintf("g%d", gi))...)
 		}
 		text, err := ptx.EmitModule(fns, codegen.PTXOptions(tg, codegen.Options{}))
 		require.NoError(t, err)
