@@ -95,18 +95,27 @@ func interpretIndex(t *testing.T, p *fuse.Plan, slots []*graph.Node, bound map[*
 }
 
 func TestIndexKernelsInterpreted(t *testing.T) {
-	interpretIndexGraphs(t, indexGraphs(t, false))
+	interpretIndexGraphs(t, indexGraphs(t, false), false)
 }
 
 // interpretIndexGraphs runs each of gs on the interpreter, a subtest
-// each, and compares its output with the reference's exactly.
-func interpretIndexGraphs(t *testing.T, gs []indexGraph) {
+// each. With bad (the graphs' indices are out of range) it requires the
+// error the reference gives, naming the same index; else it compares
+// the output with the reference's exactly.
+func interpretIndexGraphs(t *testing.T, gs []indexGraph, bad bool) {
 	tg := smallGPU()
 	for _, g := range gs {
 		t.Run(g.name, func(t *testing.T) {
 			outs := []*graph.Node{g.out}
 			p, slots := planOf(t, outs, g.bound)
 			got, err := interpretIndex(t, p, slots, g.bound, tg)
+			if bad {
+				_, want := refEval(outs, g.bound)
+				require.Error(t, err)
+				require.Error(t, want)
+				require.Contains(t, want.Error(), err.Error(), "the reference names the same index")
+				return
+			}
 			require.NoError(t, err)
 			want := reference(t, outs, g.bound)
 			require.NoError(t, compare(got[0], want[0], tolerance{}), fuse.Explain(p))
@@ -121,25 +130,7 @@ func TestIndexKernelsOutOfRange(t *testing.T) {
 			gs = append(gs, g)
 		}
 	}
-	interpretOutOfRange(t, gs)
-}
-
-// interpretOutOfRange runs each of gs, whose indices are out of range,
-// on the interpreter, a subtest each, and requires the error the
-// reference gives, naming the same index.
-func interpretOutOfRange(t *testing.T, gs []indexGraph) {
-	tg := smallGPU()
-	for _, g := range gs {
-		t.Run(g.name, func(t *testing.T) {
-			outs := []*graph.Node{g.out}
-			p, slots := planOf(t, outs, g.bound)
-			_, err := interpretIndex(t, p, slots, g.bound, tg)
-			_, want := refEval(outs, g.bound)
-			require.Error(t, err)
-			require.Error(t, want)
-			require.Contains(t, want.Error(), err.Error(), "the reference names the same index")
-		})
-	}
+	interpretIndexGraphs(t, gs, true)
 }
 
 func TestIndexPTXAssembles(t *testing.T) {
@@ -231,7 +222,7 @@ func compressGraphs(t testing.TB) []indexGraph {
 }
 
 func TestNonzeroKernelInterpreted(t *testing.T) {
-	interpretIndexGraphs(t, append(nonzeroGraphs(t), compressGraphs(t)...))
+	interpretIndexGraphs(t, append(nonzeroGraphs(t), compressGraphs(t)...), false)
 }
 
 func TestNonzeroPTXAssembles(t *testing.T) {
