@@ -3,11 +3,11 @@ package ir
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/fuseflow/fuseflow/internal/config"
 	"github.com/fuseflow/fuseflow/internal/half"
 )
 
@@ -123,7 +123,7 @@ func isQuietHalf(f HalfFmt, h uint16) bool {
 // against every pattern (every 97th pattern unless FUSEFLOW_HALF_LONG=1,
 // which takes about 20 s) and random pairs.
 func TestHalfOpsOnInterpreter(t *testing.T) {
-	xs, ys := halfPairs(os.Getenv("FUSEFLOW_HALF_LONG") == "1")
+	xs, ys := halfPairs(config.Enabled(config.HalfLong))
 	n := len(xs)
 	rels := map[CmpPred]func(a, b float64) bool{}
 	for p := range numCmps {

@@ -11,13 +11,13 @@ package ptx
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/fuseflow/fuseflow/codegen/ir"
+	"github.com/fuseflow/fuseflow/internal/config"
 	"github.com/fuseflow/fuseflow/internal/ptxas"
 	"github.com/fuseflow/fuseflow/internal/ptxsim"
 )
@@ -81,7 +81,7 @@ func halfPathKernel(f ir.HalfFmt) *ir.Func {
 // random y, a multiple of 256 of them.
 func halfOperands() (xs, ys []uint16) {
 	step := 8
-	if os.Getenv("FUSEFLOW_HALF_LONG") == "1" {
+	if config.Enabled(config.HalfLong) {
 		step = 1
 	}
 	sp := []uint16{0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x3c00, 0xbc00, 0x3c01, 0x4000, 0x1000,

@@ -12,7 +12,7 @@
 // decides on first use.
 //
 // The test tooling's variables (FUSEFLOW_PTXAS, FUSEFLOW_CACHE,
-// FUSEFLOW_REQUIRE_PTXAS, FUSEFLOW_REQUIRE_GCC) are listed and read here
+// FUSEFLOW_REQUIRE_PTXAS, FUSEFLOW_REQUIRE_GCC, FUSEFLOW_HALF_LONG) are listed and read here
 // too, so that one list names every variable a fuseflow binary or test
 // reads. Shell scripts (scripts/fetch-ptxas.sh, the Makefile, .ci/run)
 // read some of them on their own, and a test that runs its own binary

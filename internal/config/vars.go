@@ -20,6 +20,7 @@ const (
 	Cache        = "FUSEFLOW_CACHE"
 	RequirePTXAS = "FUSEFLOW_REQUIRE_PTXAS"
 	RequireGCC   = "FUSEFLOW_REQUIRE_GCC"
+	HalfLong     = "FUSEFLOW_HALF_LONG"
 	LibCUDA      = "FUSEFLOW_LIBCUDA"
 )
 
@@ -55,6 +56,7 @@ var Vars = []Var{
 	{Cache, Text},
 	{RequirePTXAS, Switch},
 	{RequireGCC, Switch},
+	{HalfLong, Switch},
 	{LibCUDA, Text},
 }
 
