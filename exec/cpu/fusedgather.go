@@ -95,6 +95,9 @@ func fusedGatherT[T uint8 | uint16 | uint32 | uint64, I indexInt](dst, base, ip 
 		}
 		return bad
 	}
+	if step == 1 && cnt >= 2*rowRunMin && x[0] == x[cnt-1] {
+		return gatherRowRuns(d, p, x, stride, n)
+	}
 	for k, v := range x {
 		i := int(int64(v))
 		if i < 0 {
@@ -106,6 +109,44 @@ func fusedGatherT[T uint8 | uint16 | uint32 | uint64, I indexInt](dst, base, ip 
 			continue
 		}
 		d[k] = *(*T)(unsafe.Add(p, (k*step+i*stride)*es))
+	}
+	return bad
+}
+
+// rowRunMin is the shortest stretch of equal indices gatherRowRuns copies as a
+// block.
+const rowRunMin = 16
+
+// gatherRowRuns is fusedGatherT's loop for a run that is contiguous in X
+// (step 1) and whose indices repeat (a Take of whole rows, where the
+// index is the same along the run): each stretch of equal indices is
+// checked once and copied as a block; short stretches go element by
+// element.
+func gatherRowRuns[T uint8 | uint16 | uint32 | uint64, I indexInt](d []T, p unsafe.Pointer, x []I, stride, n int) int {
+	bad := 0
+	es := int(unsafe.Sizeof(T(0)))
+	for k := 0; k < len(x); {
+		v := x[k]
+		j := k + 1
+		for j < len(x) && x[j] == v {
+			j++
+		}
+		i := int(int64(v))
+		if i < 0 {
+			i += n
+		}
+		switch {
+		case uint(i) >= uint(n):
+			clear(d[k:j])
+			bad += j - k
+		case j-k >= rowRunMin:
+			copy(d[k:j], view[T](unsafe.Add(p, (k+i*stride)*es), j-k))
+		default:
+			for m := k; m < j; m++ {
+				d[m] = *(*T)(unsafe.Add(p, (m+i*stride)*es))
+			}
+		}
+		k = j
 	}
 	return bad
 }

@@ -53,6 +53,12 @@ var fusedGatherCases = []indexCase{
 		x := from(c, randFloats(r, 100), 100)
 		return x.Take(from(c, randInts(r, 70, -100, 100), 70), 0).Take(from(c, randInts(r, 400, -70, 70), 400), 0).Add(1)
 	}},
+	{"take_long_rows", func(c *array.Context, r *rand.Rand) *array.Array {
+		x := from(c, randFloats(r, 30*300), 30, 300)
+		idx := randInts(r, 40, -30, 30)
+		idx[5], idx[6] = idx[4], idx[4]
+		return x.Take(from(c, idx, 40), 0).Mul(2)
+	}},
 	{"take_scalar_index", func(c *array.Context, r *rand.Rand) *array.Array {
 		x := from(c, randFloats(r, 30*40), 30, 40)
 		return x.Take(from(c, []int64{-3}), 1).Mul(x.Take(from(c, []int64{7}), 1))
@@ -131,6 +137,10 @@ func TestFusedGatherErrors(t *testing.T) {
 			x := c.Arange(array.Float32, 30*40).Reshape(30, 40)
 			return x.TakeAlongAxis(from(c, idx, 30, 100), 1).Max(1)
 		}, "TakeAlongAxis: index 40 is out of bounds for axis 1 with size 40"},
+		{"whole rows", func(c *array.Context) *array.Array {
+			x := c.Arange(array.Float32, 40*300).Reshape(40, 300)
+			return x.Take(from(c, idx, 3000), 0).Mul(2)
+		}, "Take: index 40 is out of bounds for axis 0 with size 40"},
 		{"int8", func(c *array.Context) *array.Array {
 			return c.Arange(array.Float32, 40).Take(from(c, idx, 3000).AsType(array.Int8), 0).Sum()
 		}, "Take: index 40 is out of bounds for axis 0 with size 40"},
