@@ -82,11 +82,8 @@ func fusedGatherT[T uint8 | uint16 | uint32 | uint64, I indexInt](dst, base, ip 
 	if step == 0 && stride == 1 { // a flat Take: one row of X for the run
 		src := view[T](p, n)
 		for k, v := range x {
-			i := int(int64(v))
-			if i < 0 {
-				i += n
-			}
-			if uint(i) >= uint(n) {
+			i, ok := normIndex(int64(v), n)
+			if !ok {
 				d[k] = 0
 				bad++
 				continue
@@ -99,11 +96,8 @@ func fusedGatherT[T uint8 | uint16 | uint32 | uint64, I indexInt](dst, base, ip 
 		return gatherRowRuns(d, p, x, stride, n)
 	}
 	for k, v := range x {
-		i := int(int64(v))
-		if i < 0 {
-			i += n
-		}
-		if uint(i) >= uint(n) {
+		i, ok := normIndex(int64(v), n)
+		if !ok {
 			d[k] = 0
 			bad++
 			continue
@@ -111,6 +105,16 @@ func fusedGatherT[T uint8 | uint16 | uint32 | uint64, I indexInt](dst, base, ip 
 		d[k] = *(*T)(unsafe.Add(p, (k*step+i*stride)*es))
 	}
 	return bad
+}
+
+// normIndex returns index v normalized against an axis of n (a negative
+// one counts from the end), and whether it is in range.
+func normIndex(v int64, n int) (int, bool) {
+	i := int(v)
+	if i < 0 {
+		i += n
+	}
+	return i, uint(i) < uint(n)
 }
 
 // rowRunMin is the shortest stretch of equal indices gatherRowRuns copies as a
@@ -131,12 +135,9 @@ func gatherRowRuns[T uint8 | uint16 | uint32 | uint64, I indexInt](d []T, p unsa
 		for j < len(x) && x[j] == v {
 			j++
 		}
-		i := int(int64(v))
-		if i < 0 {
-			i += n
-		}
+		i, ok := normIndex(int64(v), n)
 		switch {
-		case uint(i) >= uint(n):
+		case !ok:
 			clear(d[k:j])
 			bad += j - k
 		case j-k >= rowRunMin:
