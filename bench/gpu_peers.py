@@ -316,15 +316,11 @@ def run_numba(rec, reps):
         if i < p.shape[0]:
             o[i] = p[i] + 1
 
-    @cuda.jit
-    def block_sum(p, o):
-        # grid-stride partial sums, a shared-memory tree per block, one
-        # atomic per block
-        sh = cuda.shared.array(256, float32)
-        t = cuda.threadIdx.x
-        acc = float32(0)
-        for j in range(cuda.grid(1), p.shape[0], cuda.gridsize(1)):
-            acc += p[j]
+    @cuda.jit(device=True)
+    def tree_sum(sh, t, acc):
+        # the sum of acc over the 256 threads of a block, by a tree in
+        # the shared sh; every thread gets it. The cold kernels call it
+        # too: Numba types it once, NVVM compiles it into each kernel.
         sh[t] = acc
         cuda.syncthreads()
         w = 128
@@ -333,8 +329,25 @@ def run_numba(rec, reps):
                 sh[t] += sh[t + w]
             cuda.syncthreads()
             w //= 2
-        if t == 0:
-            cuda.atomic.add(o, 0, sh[0])
+        return sh[0]
+
+    def make_block_sum(scale):
+        # grid-stride partial sums of p*scale, a shared-memory tree per
+        # block, one atomic per block (scale 1 is folded away)
+        @cuda.jit
+        def k(p, o):
+            sh = cuda.shared.array(256, float32)
+            t = cuda.threadIdx.x
+            acc = float32(0)
+            for j in range(cuda.grid(1), p.shape[0], cuda.gridsize(1)):
+                acc += p[j] * scale
+            s = tree_sum(sh, t, acc)
+            if t == 0:
+                cuda.atomic.add(o, 0, s)
+
+        return k
+
+    block_sum = make_block_sum(float32(1))
 
     @cuda.jit
     def row_sum(p, o):
@@ -345,16 +358,9 @@ def run_numba(rec, reps):
         acc = float32(0)
         for j in range(cuda.blockIdx.x * 256 + t, p.shape[1], cuda.gridDim.x * 256):
             acc += p[row, j]
-        sh[t] = acc
-        cuda.syncthreads()
-        w = 128
-        while w > 0:
-            if t < w:
-                sh[t] += sh[t + w]
-            cuda.syncthreads()
-            w //= 2
+        s = tree_sum(sh, t, acc)
         if t == 0:
-            cuda.atomic.add(o, row, sh[0])
+            cuda.atomic.add(o, row, s)
 
     @cuda.jit
     def col_sum(p, o):
@@ -390,36 +396,39 @@ def run_numba(rec, reps):
         acc = float32(0)
         for j in range(t, n, 256):
             acc += math.exp(p[row, j] - m)
-        sh[t] = acc
-        cuda.syncthreads()
-        w = 128
-        while w > 0:
-            if t < w:
-                sh[t] += sh[t + w]
-            cuda.syncthreads()
-            w //= 2
-        inv = 1 / sh[0]
+        inv = 1 / tree_sum(sh, t, acc)
         for j in range(t, n, 256):
             o[row, j] = math.exp(p[row, j] - m) * inv
 
     TILE = 16
 
-    @cuda.jit
-    def sgemm(A, B, C):
-        sa = cuda.shared.array((TILE, TILE), float32)
-        sb = cuda.shared.array((TILE, TILE), float32)
-        tx, ty = cuda.threadIdx.x, cuda.threadIdx.y
-        col = cuda.blockIdx.x * TILE + tx
-        row = cuda.blockIdx.y * TILE + ty
-        acc = float32(0)
-        for k0 in range(0, A.shape[1], TILE):
-            sa[ty, tx] = A[row, k0 + tx]
-            sb[ty, tx] = B[k0 + ty, col]
-            cuda.syncthreads()
-            for k in range(TILE):
-                acc += sa[ty, k] * sb[k, tx]
-            cuda.syncthreads()
-        C[row, col] = acc
+    def make_tiled_mm(epilogue):
+        # C = epilogue(A @ B), 16x16 tiles through shared memory;
+        # epilogue is a device function of one value
+        @cuda.jit
+        def k(A, B, C):
+            sa = cuda.shared.array((TILE, TILE), float32)
+            sb = cuda.shared.array((TILE, TILE), float32)
+            tx, ty = cuda.threadIdx.x, cuda.threadIdx.y
+            col = cuda.blockIdx.x * TILE + tx
+            row = cuda.blockIdx.y * TILE + ty
+            acc = float32(0)
+            for k0 in range(0, A.shape[1], TILE):
+                sa[ty, tx] = A[row, k0 + tx]
+                sb[ty, tx] = B[k0 + ty, col]
+                cuda.syncthreads()
+                for kk in range(TILE):
+                    acc += sa[ty, kk] * sb[kk, tx]
+                cuda.syncthreads()
+            C[row, col] = epilogue(acc)
+
+        return k
+
+    @cuda.jit(device=True)
+    def same(v):
+        return v
+
+    sgemm = make_tiled_mm(same)
 
     P = "Numba"
     # The sums accumulate with atomics into total, zeroed before each call
@@ -504,25 +513,7 @@ def run_numba(rec, reps):
         k[(COLD + 255) // 256, 256](xcold, ocold)
 
     def cold_all(cst):
-        @cuda.jit
-        def k(p, o):
-            sh = cuda.shared.array(256, float32)
-            t = cuda.threadIdx.x
-            acc = float32(0)
-            for j in range(cuda.grid(1), p.shape[0], cuda.gridsize(1)):
-                acc += p[j] * cst
-            sh[t] = acc
-            cuda.syncthreads()
-            w = 128
-            while w > 0:
-                if t < w:
-                    sh[t] += sh[t + w]
-                cuda.syncthreads()
-                w //= 2
-            if t == 0:
-                cuda.atomic.add(o, 0, sh[0])
-
-        k[grid, 256](xcold, total)
+        make_block_sum(cst)[grid, 256](xcold, total)
 
     def cold_rows(cst):
         @cuda.jit
@@ -533,16 +524,9 @@ def run_numba(rec, reps):
             acc = float32(0)
             for j in range(t, p.shape[1], 256):
                 acc += p[row, j] * cst
-            sh[t] = acc
-            cuda.syncthreads()
-            w = 128
-            while w > 0:
-                if t < w:
-                    sh[t] += sh[t + w]
-                cuda.syncthreads()
-                w //= 2
+            s = tree_sum(sh, t, acc)
             if t == 0:
-                o[row] = sh[0]
+                o[row] = s
 
         k[COLD_ROWS, 256](x2, total)
 
@@ -562,24 +546,11 @@ def run_numba(rec, reps):
     cm = out[: COLD_MM * COLD_MM].reshape(COLD_MM, COLD_MM)
 
     def cold_mm(cst):
-        @cuda.jit
-        def k(A, B, C):
-            sa = cuda.shared.array((TILE, TILE), float32)
-            sb = cuda.shared.array((TILE, TILE), float32)
-            tx, ty = cuda.threadIdx.x, cuda.threadIdx.y
-            col = cuda.blockIdx.x * TILE + tx
-            row = cuda.blockIdx.y * TILE + ty
-            acc = float32(0)
-            for k0 in range(0, A.shape[1], TILE):
-                sa[ty, tx] = A[row, k0 + tx]
-                sb[ty, tx] = B[k0 + ty, col]
-                cuda.syncthreads()
-                for kk in range(TILE):
-                    acc += sa[ty, kk] * sb[kk, tx]
-                cuda.syncthreads()
-            C[row, col] = max(acc, cst)
+        @cuda.jit(device=True)
+        def floor(v):
+            return max(v, cst)
 
-        k[(COLD_MM // TILE, COLD_MM // TILE), (TILE, TILE)](am, bm, cm)
+        make_tiled_mm(floor)[(COLD_MM // TILE, COLD_MM // TILE), (TILE, TILE)](am, bm, cm)
 
     rec.run(P, "cold map", lambda: cold_time(cold_map, sync, 3))
     rec.run(P, "cold reduce-all", lambda: cold_time(cold_all, sync, 3))
