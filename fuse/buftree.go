@@ -72,17 +72,7 @@ func (t *bufTree) remove(elems, buf int) {
 // index among equals) or, when none holds n, the one with the most
 // elements (the lowest index among equals).
 func (t *bufTree) bestFit(n int) (int, bool) {
-	var fit *bufNode
-	for c := t.root; c != nil; {
-		t.visits++
-		if c.elems >= n {
-			fit = c
-			c = c.left
-		} else {
-			c = c.right
-		}
-	}
-	if fit != nil {
+	if fit := t.ceil(n); fit != nil {
 		return fit.buf, true
 	}
 	var big *bufNode
@@ -93,16 +83,21 @@ func (t *bufTree) bestFit(n int) (int, bool) {
 	if big == nil {
 		return 0, false
 	}
-	// The first of the largest size.
-	e := big.elems
+	return t.ceil(big.elems).buf, true // the first of the largest size
+}
+
+// ceil returns the first node in order with at least n elements, nil
+// when none has.
+func (t *bufTree) ceil(n int) *bufNode {
+	var fit *bufNode
 	for c := t.root; c != nil; {
 		t.visits++
-		if c.elems >= e {
-			big = c
+		if c.elems >= n {
+			fit = c
 			c = c.left
 		} else {
 			c = c.right
 		}
 	}
-	return big.buf, true
+	return fit
 }

@@ -35,6 +35,21 @@ func (p *planner) callGroups() map[string][]int {
 	return p.callNodes
 }
 
+// markRead materializes the value x that a kernel reads from a buffer,
+// contiguous: the value under the view x when x is contiguous over it,
+// x itself otherwise, nothing when that value is bound.
+func (p *planner) markRead(x *graph.Node) {
+	w := p.w
+	v := p.viewOf(x)
+	switch {
+	case w.isBound(w.nodes[v.base]):
+	case v.ok && contiguousOver(x.Shape(), v.strides):
+		p.mat[v.base] = true
+	default:
+		p.mat[w.index[x]] = true
+	}
+}
+
 // markCallInputs materializes what the calls under the outputs read:
 // a read-only argument is read from a buffer, contiguous, so the value
 // under it is materialized (the view itself when its layout over that
@@ -50,15 +65,7 @@ func (p *planner) markCallInputs() {
 			if a.Input < 0 || a.Written {
 				continue
 			}
-			x := nd.Input(a.Input)
-			v := p.viewOf(x)
-			switch {
-			case w.isBound(w.nodes[v.base]):
-			case v.ok && contiguousOver(x.Shape(), v.strides):
-				p.mat[v.base] = true
-			default:
-				p.mat[w.index[x]] = true
-			}
+			p.markRead(nd.Input(a.Input))
 		}
 	}
 }

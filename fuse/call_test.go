@@ -26,28 +26,6 @@ func saxpyCall(a any, x, y *graph.Node) *graph.Node {
 		{Name: "x", Input: 0}, {Name: "y", Input: 1, Written: true}}, ForAll: true, Tasks: x.Size()}, []*graph.Node{x, y})[0]
 }
 
-func kindsOf(p *Plan) []Kind {
-	var out []Kind
-	for _, k := range p.Kernels {
-		out = append(out, k.Kind())
-	}
-	return out
-}
-
-// callOf returns the plan's only Call kernel.
-func callOf(t *testing.T, p *Plan) *Kernel {
-	t.Helper()
-	var k *Kernel
-	for i := range p.Kernels {
-		if p.Kernels[i].Kind() == KindCall {
-			require.Nil(t, k, "one Call kernel:\n%s", Explain(p))
-			k = &p.Kernels[i]
-		}
-	}
-	require.NotNil(t, k, "a Call kernel:\n%s", Explain(p))
-	return k
-}
-
 func TestCallBoundary(t *testing.T) {
 	x, y := input(64), input(64)
 	out := saxpyCall(float32(2), exp(x), mul(y, f32(2)))
@@ -77,14 +55,14 @@ func TestCallOneKernelPerCall(t *testing.T) {
 	outs := graph.Call(&graph.CallAttr{Kernel: k, Args: []graph.CallArg{{Name: "x", Input: 0},
 		{Name: "lo", Input: 1, Written: true}, {Name: "hi", Input: 2, Written: true}}, ForAll: true, Tasks: 8}, []*graph.Node{x, lo, hi})
 	both := mustPlan(t, outs...)
-	c := callOf(t, both)
+	c := onlyKernel(t, KindCall, both)
 	require.Equal(t, both.Outputs[0].Buffer, c.Call().Args[1].Buffer)
 	require.Equal(t, both.Outputs[1].Buffer, c.Call().Args[2].Buffer)
 
 	// Only the second output: the first written slice gets a scratch
 	// buffer of its own.
 	one := mustPlan(t, outs[1])
-	c = callOf(t, one)
+	c = onlyKernel(t, KindCall, one)
 	lb, hb := c.Call().Args[1].Buffer, c.Call().Args[2].Buffer
 	require.NotEqual(t, lb, hb)
 	require.Equal(t, BufTemp, one.Buffers[lb].Kind, Explain(one))
@@ -99,14 +77,14 @@ func TestCallReadOnlyLayouts(t *testing.T) {
 	bound := bindAll(out)
 	bound[x] = graph.Layout{DType: graph.Float32, Shape: graph.Shape{16}, Strides: []int{1}, Offset: 5}
 	p := mustPlanOn(t, bound, out)
-	c := callOf(t, p)
+	c := onlyKernel(t, KindCall, p)
 	require.Equal(t, BufInput, p.Buffers[c.Call().Args[1].Buffer].Kind)
 	require.Equal(t, 5, c.Call().Args[1].Offset)
 
 	// A reversed one is copied first.
 	bound[x] = graph.Layout{DType: graph.Float32, Shape: graph.Shape{16}, Strides: []int{-1}, Offset: 15}
 	p = mustPlanOn(t, bound, out)
-	c = callOf(t, p)
+	c = onlyKernel(t, KindCall, p)
 	require.Equal(t, BufTemp, p.Buffers[c.Call().Args[1].Buffer].Kind, Explain(p))
 	require.Equal(t, 0, c.Call().Args[1].Offset)
 
@@ -115,11 +93,11 @@ func TestCallReadOnlyLayouts(t *testing.T) {
 	m := graph.Input(graph.Float32, graph.Shape{4, 4}, "m")
 	tr := saxpyCall(float32(1), graph.Permute(m, []int{1, 0}), input(4, 4))
 	p = mustPlan(t, tr)
-	c = callOf(t, p)
+	c = onlyKernel(t, KindCall, p)
 	require.NotEqual(t, BufInput, p.Buffers[c.Call().Args[1].Buffer].Kind, Explain(p))
 	rs := saxpyCall(float32(1), graph.Reshape(m, graph.Shape{16}), input(16))
 	p = mustPlan(t, rs)
-	require.Equal(t, BufInput, p.Buffers[callOf(t, p).Call().Args[1].Buffer].Kind, Explain(p))
+	require.Equal(t, BufInput, p.Buffers[onlyKernel(t, KindCall, p).Call().Args[1].Buffer].Kind, Explain(p))
 }
 
 func TestCallKey(t *testing.T) {

@@ -1,5 +1,5 @@
 // Test helpers: graph construction shortcuts and planning with contiguous
-// bound inputs.
+// bound inputs, and the kernels of a plan by kind.
 
 package fuse
 
@@ -23,6 +23,29 @@ func sub(a, b *graph.Node) *graph.Node { return graph.Binary(graph.OpSub, a, b) 
 func mul(a, b *graph.Node) *graph.Node { return graph.Binary(graph.OpMul, a, b) }
 func div(a, b *graph.Node) *graph.Node { return graph.Binary(graph.OpDiv, a, b) }
 func exp(a *graph.Node) *graph.Node    { return graph.Unary(graph.OpExp, a) }
+
+// kindsOf returns the kinds of p's kernels in order.
+func kindsOf(p *Plan) []Kind {
+	var out []Kind
+	for _, k := range p.Kernels {
+		out = append(out, k.Kind())
+	}
+	return out
+}
+
+// onlyKernel returns the plan's only kernel of kind kind.
+func onlyKernel(t *testing.T, kind Kind, p *Plan) *Kernel {
+	t.Helper()
+	var k *Kernel
+	for i := range p.Kernels {
+		if p.Kernels[i].Kind() == kind {
+			require.Nil(t, k, "one %v kernel:\n%s", kind, Explain(p))
+			k = &p.Kernels[i]
+		}
+	}
+	require.NotNil(t, k, "a %v kernel:\n%s", kind, Explain(p))
+	return k
+}
 
 // bindAll returns contiguous layouts for every Input leaf under outs.
 func bindAll(outs ...*graph.Node) map[*graph.Node]graph.Layout {

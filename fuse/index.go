@@ -110,14 +110,7 @@ func (p *planner) markIndexInputs() {
 			if j == 0 && isScatterOp(nd.Op()) || j == 2 && cu {
 				continue
 			}
-			v := p.viewOf(x)
-			switch {
-			case w.isBound(w.nodes[v.base]):
-			case v.ok && contiguousOver(x.Shape(), v.strides):
-				p.mat[v.base] = true
-			default:
-				p.mat[w.index[x]] = true
-			}
+			p.markRead(x)
 		}
 	}
 }

@@ -250,56 +250,24 @@ func stepSmap(s *step, r int, at *xform) *smap {
 }
 
 // reshapeSmap is reshapeStrides over the terms of m: the same grouping of
-// axes, its stride checks as conditions.
+// axes (regroup), its stride checks as conditions.
 func reshapeSmap(s *step, m *smap, at *xform, o *ovf) ([]term, bool) {
 	from, to := s.from, s.to
-	out := make([]term, len(to))
 	if from.Size() == 0 {
+		out := make([]term, len(to))
 		for j, st := range to.ContiguousStrides() {
 			out[j] = term{a: -1, d: st}
 		}
 		return out, true
 	}
-	var od []int
-	var os []term
-	for i, e := range from {
-		if e != 1 {
-			od = append(od, e)
-			os = append(os, m.out[i])
+	out, ok := regroup(from, m.out, to, term{a: -1, d: 1}, o.scale, func(outer, want term) bool {
+		c, has, ok := newCond(outer, want, at)
+		if ok && has {
+			m.conds = append(m.conds, c)
 		}
-	}
-	ni, oi := 0, 0
-	for ni < len(to) && oi < len(od) {
-		nj, oj := ni+1, oi+1
-		np, op := to[ni], od[oi]
-		for np != op {
-			if np < op {
-				np *= to[nj]
-				nj++
-			} else {
-				op *= od[oj]
-				oj++
-			}
-		}
-		for k := oi; k < oj-1; k++ {
-			c, has, ok := newCond(os[k], o.scale(os[k+1], od[k+1]), at)
-			if !ok {
-				return nil, false
-			}
-			if has {
-				m.conds = append(m.conds, c)
-			}
-		}
-		out[nj-1] = os[oj-1]
-		for k := nj - 1; k > ni; k-- {
-			out[k-1] = o.scale(out[k], to[k])
-		}
-		ni, oi = nj, oj
-	}
-	for ; ni < len(to); ni++ {
-		out[ni] = term{a: -1, d: 1}
-	}
-	return out, !o.bad
+		return ok
+	})
+	return out, ok && !o.bad
 }
 
 // compose returns outer∘inner: inner's exit is outer's entry. nil when

@@ -14,20 +14,6 @@ import (
 	"github.com/fuseflow/fuseflow/graph"
 )
 
-// sortOf returns the plan's only Sort kernel.
-func sortOf(t *testing.T, p *Plan) *Kernel {
-	t.Helper()
-	var k *Kernel
-	for i := range p.Kernels {
-		if p.Kernels[i].Kind() == KindSort {
-			require.Nil(t, k, "one Sort kernel:\n%s", Explain(p))
-			k = &p.Kernels[i]
-		}
-	}
-	require.NotNil(t, k, "a Sort kernel:\n%s", Explain(p))
-	return k
-}
-
 func TestSortBoundary(t *testing.T) {
 	x := input(4, 8)
 	s := add(graph.Sort(exp(x), -1), f32(1))
@@ -50,7 +36,7 @@ func TestSortAxisAndViews(t *testing.T) {
 	x := input(4, 8)
 	p := mustPlan(t, graph.ArgSort(x, 0))
 	require.Equal(t, []Kind{KindSort}, kindsOf(p), Explain(p))
-	k := sortOf(t, p)
+	k := onlyKernel(t, KindSort, p)
 	require.Equal(t, []int{8, 4}, k.Space)
 	require.Equal(t, []int{1, 8}, k.Operands[0].Strides)
 	require.Equal(t, BufInput, p.Buffers[k.Operands[0].Buffer].Kind)
@@ -62,7 +48,7 @@ func TestSortAxisAndViews(t *testing.T) {
 	v := graph.Slice(graph.Permute(x, []int{1, 0}), []graph.Range{graph.All, {Step: -1, NoStart: true, NoStop: true}})
 	p = mustPlan(t, graph.Sort(v, -1))
 	require.Equal(t, []Kind{KindSort}, kindsOf(p), Explain(p))
-	k = sortOf(t, p)
+	k = onlyKernel(t, KindSort, p)
 	require.Equal(t, []int{8, 4}, k.Space)
 	require.Equal(t, 24, k.Operands[0].Offset)
 	require.Equal(t, []int{1, -8}, k.Operands[0].Strides)
@@ -72,7 +58,7 @@ func TestSortTopKOneKernel(t *testing.T) {
 	x := input(3, 10)
 	v, i := graph.TopK(x, 1, 4)
 	p := mustPlan(t, v, i)
-	k := sortOf(t, p)
+	k := onlyKernel(t, KindSort, p)
 	require.Equal(t, &SortSpec{N: 10, K: 4, Desc: true}, k.Sort())
 	require.Len(t, k.Stores, 2, Explain(p))
 	require.Equal(t, p.Outputs[0].Buffer, k.Stores[0].Buffer)

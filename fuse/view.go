@@ -100,12 +100,26 @@ func (s *step) apply(off int, st []int) (int, []int, bool) {
 // with strides st over shape from, in row-major order, without moving
 // them, or ok false when no such strides exist (NumPy's no-copy reshape).
 func reshapeStrides(from graph.Shape, st []int, to graph.Shape) ([]int, bool) {
-	out := make([]int, len(to))
 	if from.Size() == 0 {
-		copy(out, to.ContiguousStrides())
-		return out, true
+		return to.ContiguousStrides(), true
 	}
-	var od, os []int // from without extent-1 axes
+	return regroup(from, st, to, 1,
+		func(s, k int) int { return s * k },
+		func(outer, want int) bool { return outer == want })
+}
+
+// regroup is the grouping of axes behind a no-copy reshape of a
+// non-empty shape, over strides of any kind T: the axes of from other
+// than extent-1 ones and the axes of to are cut into runs of the same
+// product. Within a run of from, each stride must be the next one scaled
+// by that one's extent (join(outer, scale(inner, extent)) says whether
+// it is, and false stops the reshape); the run of to gets the innermost
+// stride of the run of from, scaled outward by to's extents. Trailing
+// extents of 1 in to get the stride one.
+func regroup[T any](from graph.Shape, st []T, to graph.Shape, one T, scale func(T, int) T, join func(outer, want T) bool) ([]T, bool) {
+	out := make([]T, len(to))
+	var od []int // from without extent-1 axes
+	var os []T
 	for i, e := range from {
 		if e != 1 {
 			od = append(od, e)
@@ -126,18 +140,18 @@ func reshapeStrides(from graph.Shape, st []int, to graph.Shape) ([]int, bool) {
 			}
 		}
 		for k := oi; k < oj-1; k++ {
-			if os[k] != od[k+1]*os[k+1] {
+			if !join(os[k], scale(os[k+1], od[k+1])) {
 				return nil, false
 			}
 		}
 		out[nj-1] = os[oj-1]
 		for k := nj - 1; k > ni; k-- {
-			out[k-1] = out[k] * to[k]
+			out[k-1] = scale(out[k], to[k])
 		}
 		ni, oi = nj, oj
 	}
-	for ; ni < len(to); ni++ { // trailing extents of 1
-		out[ni] = 1
+	for ; ni < len(to); ni++ {
+		out[ni] = one
 	}
 	return out, true
 }
