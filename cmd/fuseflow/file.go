@@ -66,12 +66,11 @@ type fileFlags struct {
 }
 
 func newFileFlags(name string, stderr io.Writer) *fileFlags {
-	f := &fileFlags{fs: flag.NewFlagSet(name, flag.ContinueOnError)}
-	f.fs.SetOutput(stderr)
+	f := &fileFlags{}
+	f.fs = newFlagSet(name, stderr, &f.device)
 	f.fs.Var(&f.exprs, "e", "a column expression in Go syntax, such as 'sum(price*qty*(1-discount))' (repeatable)")
 	f.fs.StringVar(&f.filter, "filter", "", "keep only the rows where this bool expression is true")
 	f.fs.StringVar(&f.by, "by", "", "aggregate per value of this column (int32, int64, utf8 or a dictionary of utf8)")
-	f.fs.StringVar(&f.device, "device", "cpu", deviceUsage)
 	f.fs.StringVar(&f.budget, "budget", "", "memory budget of the scan, such as 512MiB (default: none)")
 	f.fs.IntVar(&f.batch, "batch", 0, "most rows per batch (default 1048576)")
 	if name == "eval" {
@@ -215,11 +214,7 @@ func evalFile(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintln(stdout, strings.Join(names, "\t"))
 		for r := range int(rec.NumRows()) {
-			var cells []string
-			for c := range int(rec.NumCols()) {
-				cells = append(cells, formatValue(rec.Column(c), r))
-			}
-			fmt.Fprintln(stdout, strings.Join(cells, "\t"))
+			fmt.Fprintln(stdout, formatRow(rec, r))
 		}
 	case f.out != "":
 		err := s.WriteFile(ctx, f.out, exprs...)
@@ -238,11 +233,7 @@ func evalFile(args []string, stdout, stderr io.Writer) error {
 		total := int64(0)
 		err := s.Each(ctx, func(rec arrow.Record) error {
 			for r := 0; r < int(rec.NumRows()) && len(lines) < f.rows; r++ {
-				var cells []string
-				for c := range int(rec.NumCols()) {
-					cells = append(cells, formatValue(rec.Column(c), r))
-				}
-				lines = append(lines, strings.Join(cells, "\t"))
+				lines = append(lines, formatRow(rec, r))
 			}
 			total += rec.NumRows()
 			return nil
@@ -266,6 +257,15 @@ func evalFile(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "%d rows, %d batches, %s read in %.2fs: %.3g rows/s\n", st.Rows, st.Batches, fexec.FormatBytes(st.Bytes), el, float64(st.Rows)/el)
 	}
 	return nil
+}
+
+// formatRow formats row r of rec, its cells separated by tabs.
+func formatRow(rec arrow.Record, r int) string {
+	cells := make([]string, rec.NumCols())
+	for c := range cells {
+		cells[c] = formatValue(rec.Column(c), r)
+	}
+	return strings.Join(cells, "\t")
 }
 
 // formatValue formats row r of a, "null" for a null.
@@ -308,10 +308,7 @@ func explainFile(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var opts fuse.Options
-	if f.device == "cpu" || f.device == "ref" {
-		opts = fuse.CPUOptions()
-	}
+	opts := planOptions(f.device)
 	p, err := fuse.BuildWith(outs, bound, opts)
 	if err != nil {
 		return err

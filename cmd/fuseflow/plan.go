@@ -36,12 +36,20 @@ type exprFlags struct {
 	seed   uint64
 }
 
+// newFlagSet returns the flags of subcommand name, its errors written to
+// stderr, with the -device flag every subcommand over a plan has.
+func newFlagSet(name string, stderr io.Writer, device *string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(device, "device", "cpu", deviceUsage)
+	return fs
+}
+
 func newExprFlags(name string, stderr io.Writer) *exprFlags {
-	f := &exprFlags{fs: flag.NewFlagSet(name, flag.ContinueOnError)}
-	f.fs.SetOutput(stderr)
+	f := &exprFlags{}
+	f.fs = newFlagSet(name, stderr, &f.device)
 	f.fs.StringVar(&f.shape, "shape", "1024,1024", "shape of every named array, comma-separated")
 	f.fs.StringVar(&f.dtype, "dtype", "float32", "dtype of every named array")
-	f.fs.StringVar(&f.device, "device", "cpu", deviceUsage)
 	f.fs.Uint64Var(&f.seed, "seed", 1, "seed of the random inputs")
 	if name == "explain" {
 		f.fs.BoolVar(&f.dot, "dot", false, "write the plan as Graphviz DOT")
@@ -91,12 +99,7 @@ func explain(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer done()
-	bound := graph.InputLayouts(e.root)
-	var opts fuse.Options // the target's planning options
-	if f.device == "cpu" || f.device == "ref" {
-		opts = fuse.CPUOptions()
-	}
-	p, err := fuse.BuildWith([]*graph.Node{e.root}, bound, opts)
+	p, err := fuse.BuildWith([]*graph.Node{e.root}, graph.InputLayouts(e.root), planOptions(f.device))
 	if err != nil {
 		return err
 	}
@@ -109,6 +112,15 @@ func explain(args []string, stdout, stderr io.Writer) error {
 	}
 	_, err = io.WriteString(stdout, fuse.ExplainFor(p, a))
 	return err
+}
+
+// planOptions returns the planning options of the target of device: the
+// CPU's for "cpu" and "ref", the GPU's for the others.
+func planOptions(device string) fuse.Options {
+	if device == "cpu" || device == "ref" {
+		return fuse.CPUOptions()
+	}
+	return fuse.Options{}
 }
 
 // annotator returns the function that annotates plans for device: the
