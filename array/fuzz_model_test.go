@@ -1,5 +1,6 @@
 // The fuzz oracle: NumPy's rules for shapes, dtypes and values, written
-// out again here independently of the graph package (with fuseflow's
+// out again here independently of the graph package, but for integer
+// floor division and modulo, taken from the reference (with fuseflow's
 // documented deviations: bool arithmetic and float math of bool are
 // errors, Go numbers are weak scalars, integer division by zero is 0,
 // and an op whose operands cast to its compute dtype would be too big is
@@ -16,6 +17,8 @@ import (
 	"strings"
 
 	"github.com/fuseflow/fuseflow/array"
+	"github.com/fuseflow/fuseflow/exec/ref"
+	"github.com/fuseflow/fuseflow/graph"
 )
 
 // model is what the oracle expects of one array: an error, or a shape, a
@@ -526,36 +529,6 @@ type binaryOp struct {
 	compare bool
 }
 
-// floorDivInt is a // b rounded toward minus infinity, 0 for b == 0
-// (fuseflow's documented choice; NumPy warns and gives 0); the minimum
-// value // -1 wraps to itself.
-func floorDivInt(a, b int64) int64 {
-	if b == 0 {
-		return 0
-	}
-	if b == -1 {
-		return -a // wraps for the minimum value; a % -1 is 0
-	}
-	q, r := a/b, a%b
-	if r != 0 && (r < 0) != (b < 0) {
-		q--
-	}
-	return q
-}
-
-// modInt is a - floorDivInt(a, b)*b: the remainder with the sign of b,
-// 0 for b == 0.
-func modInt(a, b int64) int64 {
-	if b == 0 || b == -1 {
-		return 0
-	}
-	r := a % b
-	if r != 0 && (r < 0) != (b < 0) {
-		r += b
-	}
-	return r
-}
-
 // powInt is a**b modulo 2^64 (two's complement wraparound), computed
 // with math/big; a negative exponent gives 0 except for bases 1 and -1
 // (fuseflow's documented choice where NumPy raises).
@@ -621,8 +594,10 @@ var binaryOps = []binaryOp{
 	{"Sub", (*array.Array).Sub, anyDT, true, func(a, b int64) int64 { return a - b }, func(a, b float64) float64 { return a - b }, false},
 	{"Mul", (*array.Array).Mul, anyDT, true, func(a, b int64) int64 { return a * b }, func(a, b float64) float64 { return a * b }, false},
 	{"Div", (*array.Array).Div, divRule, false, nil, func(a, b float64) float64 { return a / b }, false},
-	{"FloorDiv", (*array.Array).FloorDiv, anyDT, true, floorDivInt, floorDivFloat, false},
-	{"Mod", (*array.Array).Mod, anyDT, true, modInt, nil, false},
+	// integer // and % by zero are 0 and MinInt // -1 wraps, as the
+	// reference defines them
+	{"FloorDiv", (*array.Array).FloorDiv, anyDT, true, ref.IntOp(graph.OpFloorDiv), floorDivFloat, false},
+	{"Mod", (*array.Array).Mod, anyDT, true, ref.IntOp(graph.OpMod), nil, false},
 	{"Pow", (*array.Array).Pow, anyDT, true, powInt, nil, false},
 	{"Maximum", (*array.Array).Maximum, anyDT, false, func(a, b int64) int64 { return max(a, b) }, maxNaN, false},
 	{"Minimum", (*array.Array).Minimum, anyDT, false, func(a, b int64) int64 { return min(a, b) }, minNaN, false},

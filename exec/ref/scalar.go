@@ -93,6 +93,12 @@ var binaryInt = map[graph.Op]func(a, b int64) int64{
 	graph.OpXor:      func(a, b int64) int64 { return a ^ b },
 }
 
+// IntOp returns the reference's definition of the binary op on the int64
+// lane (integer and bool dtypes, before the result wraps to the dtype),
+// nil when there is none; test oracles use it where they mean the same
+// rule. The function is safe for concurrent use.
+func IntOp(op graph.Op) func(a, b int64) int64 { return binaryInt[op] }
+
 // compareFloat defines the comparisons of floats: IEEE, so every
 // comparison with NaN is false except Ne.
 var compareFloat = comparisons[float64]()

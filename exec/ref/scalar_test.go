@@ -59,11 +59,16 @@ func TestIntSemantics(t *testing.T) {
 		{"pow-neg-minus-one-odd", powInt, -1, -1, -1},
 		{"pow-neg-minus-one-even", powInt, -1, math.MinInt64, 1},
 		{"pow-zero-zero", powInt, 0, 0, 1},
+		{"IntOp(FloorDiv)", IntOp(graph.OpFloorDiv), -7, 2, -4},
+		{"IntOp(Mod)", IntOp(graph.OpMod), -7, 2, 1},
 	}
 	for _, tc := range tests {
 		if got := tc.f(tc.a, tc.b); got != tc.out {
 			t.Errorf("%s(%d, %d) got:%d want:%d", tc.name, tc.a, tc.b, got, tc.out)
 		}
+	}
+	if IntOp(graph.OpExp) != nil {
+		t.Errorf("IntOp(Exp) got:a function want:nil")
 	}
 }
 
