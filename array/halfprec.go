@@ -58,29 +58,29 @@ func ToFloat32s(a *Array) ([]float32, error) {
 	}
 	switch a.DType() {
 	case Float16:
-		h, err := ToSlice[F16](a)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]float32, len(h))
-		for i, v := range h {
-			out[i] = v.Float32()
-		}
-		return out, nil
+		return widenHalf[F16](a)
 	case BFloat16:
-		h, err := ToSlice[BF16](a)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]float32, len(h))
-		for i, v := range h {
-			out[i] = v.Float32()
-		}
-		return out, nil
+		return widenHalf[BF16](a)
 	case Float32:
 		return ToSlice[float32](a)
 	}
 	return nil, fmt.Errorf("ToFloat32s: array is %v; want float16, bfloat16 or float32 (convert with AsType)", a.DType())
+}
+
+// widenHalf returns the elements of a, of the dtype of H, as float32.
+func widenHalf[H interface {
+	F16 | BF16
+	Float32() float32
+}](a *Array) ([]float32, error) {
+	h, err := ToSlice[H](a)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float32, len(h))
+	for i, v := range h {
+		out[i] = v.Float32()
+	}
+	return out, nil
 }
 
 // bfloat16ExtName is the Arrow extension name of BFloat16Type.
