@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/fuseflow/fuseflow/array"
-	"github.com/fuseflow/fuseflow/exec/cpu"
 )
 
 // TestEvalAllocs bounds the allocations of building, evaluating and
@@ -20,7 +19,7 @@ import (
 // its result's arrow buffer (the registry entry and the result tensor
 // are reused); each further op of an expression adds its Array.
 func TestEvalAllocs(t *testing.T) {
-	c := array.MustContext(array.WithBackend(cpu.New(cpu.Options{})))
+	c := cpuContext()
 	x := array.FromSlice(c, make([]float32, 1000), 1000)
 	y := array.FromSlice(c, make([]float32, 1000), 1000)
 	defer x.Release()

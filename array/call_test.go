@@ -11,7 +11,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/fuseflow/fuseflow/array"
@@ -29,11 +28,7 @@ import (
 func callBackends(t *testing.T) map[string]*array.Context {
 	out := map[string]*array.Context{}
 	for name, b := range map[string]exec.Backend{"ref": ref.New(), "cpu": cpu.New(cpu.Options{Workers: 2})} {
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		c, err := array.NewContext(array.WithBackend(b), array.WithAllocator(mem))
-		require.NoError(t, err)
-		t.Cleanup(func() { mem.AssertSize(t, 0) })
-		out[name] = c
+		out[name], _ = checkedContext(t, b)
 	}
 	return out
 }
@@ -302,7 +297,7 @@ func TestCallErrors(t *testing.T) {
 // Call adds a kernel call to the graph: the slice the kernel writes
 // comes back as a new array, and the input y is unchanged.
 func ExampleCall() {
-	c := array.MustContext(array.WithBackend(cpu.New(cpu.Options{})))
+	c := cpuContext()
 	x := array.FromSlice(c, []float32{1, 2, 3, 4})
 	y := array.FromSlice(c, []float32{10, 20, 30, 40})
 	ys := array.Call(ct.SaxpyKernel, array.ForAll(4), 2, x.Mul(x), y)

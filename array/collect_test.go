@@ -43,8 +43,7 @@ func forget(t *testing.T, c *array.Context) {
 }
 
 func TestForgottenArraysAreFreed(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	c := array.MustContext(array.WithBackend(cpu.New(cpu.Options{})), array.WithAllocator(mem))
+	c, mem := checkedContext(t, cpu.New(cpu.Options{}))
 	kept := array.FromSlice(c, []float32{4, 5}, 2).Neg()
 	require.NoError(t, kept.Eval())
 	forget(t, c)
@@ -62,8 +61,7 @@ func TestForgottenArraysAreFreed(t *testing.T) {
 // TestForgottenManyArrays forgets more Arrays than wait for a finalizer
 // at once, releasing some of them in turn.
 func TestForgottenManyArrays(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	c := array.MustContext(array.WithBackend(cpu.New(cpu.Options{})), array.WithAllocator(mem))
+	c, mem := checkedContext(t, cpu.New(cpu.Options{}))
 	x := array.FromSlice(c, []float32{1, 2, 3}, 3)
 	func() {
 		for i := range 1000 {
@@ -85,7 +83,7 @@ func TestForgottenManyArrays(t *testing.T) {
 func TestForgottenContext(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	func() {
-		c := array.MustContext(array.WithBackend(cpu.New(cpu.Options{})), array.WithAllocator(mem))
+		c := cpuContext(array.WithAllocator(mem))
 		forget(t, c)
 	}()
 	collect(func() bool { return mem.CurrentAlloc() == 0 })

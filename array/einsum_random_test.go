@@ -15,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fuseflow/fuseflow/array"
-	"github.com/fuseflow/fuseflow/exec/cpu"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
 )
@@ -162,8 +161,7 @@ func TestEinsumRandom(t *testing.T) {
 		n = 100
 	}
 	e := newEnv(t)
-	onCPU, err := array.NewContext(array.WithBackend(cpu.New(cpu.Options{})))
-	require.NoError(t, err)
+	onCPU := cpuContext()
 	r := rand.New(rand.NewPCG(14, 15))
 	matmuls := 0
 	for i := range n {

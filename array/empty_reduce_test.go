@@ -10,13 +10,9 @@ import (
 	"math"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/fuseflow/fuseflow/array"
-	"github.com/fuseflow/fuseflow/exec"
-	"github.com/fuseflow/fuseflow/exec/cpu"
-	"github.com/fuseflow/fuseflow/exec/ref"
 )
 
 func TestEmptyReductions(t *testing.T) {
@@ -63,10 +59,8 @@ func TestEmptyReductions(t *testing.T) {
 		{"argmax", []int{0}, func(x *array.Array) *array.Array { return x.ArgMax() }, nil, nil, "ArgMax"},
 		{"argmin-axis0", []int{0, 2}, func(x *array.Array) *array.Array { return x.ArgMin(0) }, nil, nil, "ArgMin"},
 	}
-	for _, be := range []exec.Backend{cpu.New(cpu.Options{}), ref.New()} {
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		c, err := array.NewContext(array.WithBackend(be), array.WithAllocator(mem))
-		require.NoError(t, err)
+	for _, be := range testBackends() {
+		c, mem := checkedContext(t, be)
 		for _, d := range []array.DType{array.Bool, array.Int32, array.Int64, array.Float32, array.Float64} {
 			for _, tc := range cases {
 				x := c.Zeros(d, tc.shape...)

@@ -534,19 +534,9 @@ func (p *prog) reduce() {
 // join adds a Concat or Stack of one to three pool arrays.
 func (p *prog) join() {
 	f := p.f
-	n := f.in(1, 3)
-	xs := make([]*node, 0, n)
-	for range n {
-		if x := p.pick(); x != nil {
-			xs = append(xs, x)
-		}
-	}
+	xs, as := p.pickSome(func(*node) bool { return true })
 	if len(xs) == 0 {
 		return
-	}
-	as := make([]*array.Array, len(xs))
-	for i, x := range xs {
-		as[i] = x.a
 	}
 	r := len(xs[0].m.shape)
 	ax := f.in(-r-2, r+1)

@@ -122,6 +122,20 @@ func (p *prog) pick() *node {
 	return p.pool[p.f.intn(len(p.pool))]
 }
 
+// pickSome picks one to three pool nodes and returns those keep accepts
+// with their arrays.
+func (p *prog) pickSome(keep func(*node) bool) ([]*node, []*array.Array) {
+	var xs []*node
+	var as []*array.Array
+	for range p.f.in(1, 3) {
+		if x := p.pick(); x != nil && keep(x) {
+			xs = append(xs, x)
+			as = append(as, x.a)
+		}
+	}
+	return xs, as
+}
+
 // add checks a's build against the oracle and puts it into the pool.
 // names are the op names an error of this call may carry; operands are
 // the pool nodes it was built from.
@@ -243,18 +257,9 @@ func weakModel(w weak, d array.DType) model {
 // both Contexts), checks their results, and sometimes releases one.
 func (p *prog) evalSome() {
 	f := p.f
-	var ns []*node
-	for range f.in(1, 3) {
-		if x := p.pick(); x != nil && !x.big {
-			ns = append(ns, x)
-		}
-	}
+	ns, as := p.pickSome(func(x *node) bool { return !x.big })
 	if len(ns) == 0 {
 		return
-	}
-	as := make([]*array.Array, len(ns))
-	for i, n := range ns {
-		as[i] = n.a
 	}
 	p.trace = append(p.trace, fmt.Sprintf("Eval of %d", len(ns)))
 	err := array.Eval(context.Background(), as...)

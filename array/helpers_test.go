@@ -1,5 +1,6 @@
-// Test helpers: a Context on a checked allocator that must end at zero
-// bytes, a backend wrapper that counts evaluations, and readers.
+// Test helpers: the backends tests run on, a Context on a checked
+// allocator that must end at zero bytes, a backend wrapper that counts
+// evaluations, and readers.
 
 package array_test
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/fuseflow/fuseflow/array"
 	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/exec/cpu"
 	"github.com/fuseflow/fuseflow/exec/ref"
 	"github.com/fuseflow/fuseflow/graph"
 )
@@ -56,6 +58,29 @@ type tenv struct {
 	be  *countingBackend
 	mu  sync.Mutex
 	own []*array.Array
+}
+
+// testBackends returns the backends tests run on, by name: a new
+// reference evaluator and a new CPU executor.
+func testBackends() map[string]exec.Backend {
+	return map[string]exec.Backend{"ref": ref.New(), "cpu": cpu.New(cpu.Options{})}
+}
+
+// checkedContext returns a Context on be, with opts, over a checked
+// allocator (returned too) that must be back at zero bytes when the test
+// ends.
+func checkedContext(t testing.TB, be exec.Backend, opts ...array.Option) (*array.Context, *memory.CheckedAllocator) {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	c, err := array.NewContext(append([]array.Option{array.WithBackend(be), array.WithAllocator(mem)}, opts...)...)
+	require.NoError(t, err)
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	return c, mem
+}
+
+// cpuContext returns a Context on a new CPU executor, with opts.
+func cpuContext(opts ...array.Option) *array.Context {
+	return array.MustContext(append([]array.Option{array.WithBackend(cpu.New(cpu.Options{}))}, opts...)...)
 }
 
 func newEnv(t *testing.T) *tenv {

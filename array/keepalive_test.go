@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/fuseflow/fuseflow/array"
-	"github.com/fuseflow/fuseflow/exec/cpu"
 	"github.com/stretchr/testify/require"
 )
 
@@ -21,7 +20,7 @@ func collections(n int) {
 }
 
 func TestOperandsKeptAlive(t *testing.T) {
-	c := array.MustContext(array.WithBackend(cpu.New(cpu.Options{})))
+	c := cpuContext()
 	for _, tc := range []struct {
 		name  string
 		build func() *array.Array // makes its operands itself and forgets them
@@ -68,7 +67,7 @@ func TestOperandsKeptAlive(t *testing.T) {
 // TestEvaluatedDropsOperands: an evaluated Array holds its result, not its
 // operands, so an operand the program forgot is freed.
 func TestEvaluatedDropsOperands(t *testing.T) {
-	c := array.MustContext(array.WithBackend(cpu.New(cpu.Options{})))
+	c := cpuContext()
 	y := func() *array.Array { return array.FromSlice(c, []float64{1, 2}, 2).Mul(2) }()
 	require.NoError(t, y.Eval())
 	collect(func() bool { return c.Live() == 1 })

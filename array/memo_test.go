@@ -15,12 +15,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fuseflow/fuseflow/array"
-	"github.com/fuseflow/fuseflow/exec/cpu"
 	"github.com/fuseflow/fuseflow/graph"
 )
 
 func TestMemoGivesGraphsNode(t *testing.T) {
-	c := array.MustContext(array.WithBackend(cpu.New(cpu.Options{})))
+	c := cpuContext()
 	x := array.FromSlice(c, []float32{1, 2, 3, 4, 5, 6}, 2, 3)
 	y := array.FromSlice(c, []float32{1, 2, 3}, 3)
 	defer x.Release()
@@ -76,7 +75,7 @@ func TestMemoGivesGraphsNode(t *testing.T) {
 // TestMemoSignedZero: adding 0 and adding -0 are different expressions
 // (-0 + 0 is 0, -0 + -0 is -0), however they are built in turn.
 func TestMemoSignedZero(t *testing.T) {
-	c := array.MustContext(array.WithBackend(cpu.New(cpu.Options{})))
+	c := cpuContext()
 	x := array.FromSlice(c, []float64{math.Copysign(0, -1)}, 1)
 	defer x.Release()
 	for range 2 {
@@ -97,7 +96,7 @@ func TestMemoSignedZero(t *testing.T) {
 
 // TestMemoKeepsNoNode: the memo holds its nodes weakly.
 func TestMemoKeepsNoNode(t *testing.T) {
-	c := array.MustContext(array.WithBackend(cpu.New(cpu.Options{})))
+	c := cpuContext()
 	x := array.FromSlice(c, []float32{1, 2}, 2)
 	defer x.Release()
 	w := func() gcweak.Pointer[graph.Node] {
@@ -117,7 +116,7 @@ func TestMemoKeepsNoNode(t *testing.T) {
 }
 
 func TestMemoConcurrent(t *testing.T) {
-	c := array.MustContext(array.WithBackend(cpu.New(cpu.Options{})))
+	c := cpuContext()
 	x := array.FromSlice(c, []float32{1, 2, 3}, 3)
 	defer x.Release()
 	want := x.Add(1).Mul(x).Sum().Node()

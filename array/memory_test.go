@@ -94,12 +94,9 @@ func TestWithMaxAllocation(t *testing.T) {
 // WithMemoryLimit bounds what a Context holds at once: inputs, results of
 // live arrays and the buffers of the evaluation running.
 func TestWithMemoryLimit(t *testing.T) {
-	for _, be := range []exec.Backend{ref.New(), cpu.New(cpu.Options{})} {
-		t.Run(be.Name(), func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer mem.AssertSize(t, 0)
-			c, err := array.NewContext(array.WithAllocator(mem), array.WithMemoryLimit(16<<10), array.WithBackend(be))
-			require.NoError(t, err)
+	for name, be := range testBackends() {
+		t.Run(name, func(t *testing.T) {
+			c, mem := checkedContext(t, be, array.WithMemoryLimit(16<<10))
 			require.EqualValues(t, 16<<10, c.MemoryLimit())
 			require.Equal(t, exec.DefaultMemoryLimit(), c.MaxAllocation())
 
@@ -110,7 +107,7 @@ func TestWithMemoryLimit(t *testing.T) {
 
 			// Two results of 8000 bytes do not fit beside x (16384 - 8000 =
 			// 8384 left).
-			err = array.Eval(t.Context(), x.Add(1), x.Mul(2))
+			err := array.Eval(t.Context(), x.Add(1), x.Mul(2))
 			var me *exec.MemoryError
 			require.ErrorAs(t, err, &me, "got:%v", err)
 			require.True(t, me.Total)

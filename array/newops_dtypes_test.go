@@ -8,19 +8,13 @@ import (
 	"testing"
 
 	"github.com/fuseflow/fuseflow/array"
-	"github.com/fuseflow/fuseflow/exec/cpu"
-	"github.com/fuseflow/fuseflow/exec/ref"
 )
 
 func TestNewDTypesEveryOp(t *testing.T) {
 	got := map[string][]float64{}
-	for _, b := range []string{"ref", "cpu"} {
-		var c *array.Context
-		if b == "ref" {
-			c, _ = array.NewContext(array.WithBackend(ref.New()))
-		} else {
-			c, _ = array.NewContext(array.WithBackend(cpu.New(cpu.Options{})))
-		}
+	backends := testBackends()
+	for _, b := range []string{"ref", "cpu"} { // ref first: cpu is compared with it
+		c := array.MustContext(array.WithBackend(backends[b]))
 		for _, d := range []array.DType{array.Int8, array.Int16, array.Uint8, array.Uint16, array.Uint32, array.Uint64, array.Float16, array.BFloat16} {
 			x := array.FromSlice(c, []float64{3, 1, 2, 5, 4, 0}, 2, 3).AsType(d)
 			idx := array.FromSlice(c, []int64{1, 0})

@@ -12,13 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fuseflow/fuseflow/array"
-	"github.com/fuseflow/fuseflow/exec"
-	"github.com/fuseflow/fuseflow/exec/cpu"
-	"github.com/fuseflow/fuseflow/exec/ref"
 )
 
 func TestOversizedShapes(t *testing.T) {
-	for name, be := range map[string]exec.Backend{"ref": ref.New(), "cpu": cpu.New(cpu.Options{})} {
+	for name, be := range testBackends() {
 		t.Run(name, func(t *testing.T) {
 			c := array.MustContext(array.WithBackend(be))
 			tests := []struct {
@@ -94,7 +91,7 @@ func TestOversizedShapes(t *testing.T) {
 // as big as their dtype allows: valid shapes with no elements, on every
 // backend.
 func TestEmptyEnormousExtents(t *testing.T) {
-	for name, be := range map[string]exec.Backend{"ref": ref.New(), "cpu": cpu.New(cpu.Options{})} {
+	for name, be := range testBackends() {
 		t.Run(name, func(t *testing.T) {
 			c := array.MustContext(array.WithBackend(be))
 			e := c.Zeros(array.Bool, 0, 1<<31, 1<<31)

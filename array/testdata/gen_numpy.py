@@ -737,6 +737,7 @@ RED_AXES = [None, [0], [1], [2], [-1], [0, 2], [1, 2], [0, 1, 2]]
 
 
 def red_input(d):
+    """The (2, 3, 4) input of the reduction, scan and sort cases."""
     base = np.array([3, -1, 4, 1, -5, 9, 2, -6, 5, 3, -5, 8,
                      9, -7, 9, 3, 2, -3, 8, 4, -6, 2, 6, 4])
     if d == "bool":
@@ -916,19 +917,9 @@ SORT_STEPS = {
 }
 
 
-def sort_input(d):
-    base = np.array([3, -1, 4, 1, -5, 9, 2, -6, 5, 3, -5, 8,
-                     9, -7, 9, 3, 2, -3, 8, 4, -6, 2, 6, 4])
-    if d == "bool":
-        return arr(base > 2, d, (2, 3, 4))
-    if d in FLOATS:
-        return arr(base * 0.75 + 0.125, d, (2, 3, 4))
-    return arr(base, d, (2, 3, 4))
-
-
 def gen_sort():
     for d in DTYPES:
-        x = sort_input(d)
+        x = red_input(d)
         for axis in (0, 1, 2, -1, -3):
             add_case("sort/Sort/%s/axis=%d" % (d, axis), [x], [["Sort", axis]], d)
             add_case("sort/ArgSort/%s/axis=%d" % (d, axis), [x], [["ArgSort", axis]], "int64")
@@ -962,12 +953,12 @@ def gen_sort():
         for op in ("TopKValues", "TopKIndices"):
             add_case("sort-ties/%s/%s" % (op, d), [x], [[op, 4, -1]], d if op == "TopKValues" else "int64")
     # Views: transposed and reversed inputs; a sort of an expression.
-    v = sort_input("float32")
+    v = red_input("float32")
     add_case("sort-view/Sort/float32/transposed", [v], [["Transpose"], ["Sort", -1]], "float32")
     add_case("sort-view/ArgSort/float32/reversed", [v],
              [["Slice", [[None, None, None], [None, None, -1], [None, None, -2]]], ["ArgSort", 1]], "int64")
     add_case("sort-expr/Sort/float32/neg-exp", [v], [["Neg"], ["Exp"], ["Sort", 1]], "float32")
-    add_case("sort-expr/Sort/int32/then-add", [sort_input("int32")],
+    add_case("sort-expr/Sort/int32/then-add", [red_input("int32")],
              [["Sort", 0], ["Add", {"int": 1}], ["Mul", {"in": 0}]], "int32")
     # Empty axes and extent 1.
     e = arr(np.zeros((3, 0)), "float64", (3, 0))
