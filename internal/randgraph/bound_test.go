@@ -4,7 +4,8 @@
 // output's largest, NaN or an infinity where the reference has none), the
 // rules of special values, and over random graphs that the CPU backend
 // stays within its bounds while a relative error of 1e-4 in one element
-// is caught almost always.
+// is caught almost always. The helpers of every test of the package
+// (allocators, seeds, tensors, the reference) are here too.
 
 package randgraph_test
 
@@ -22,6 +23,17 @@ import (
 	"github.com/fuseflow/fuseflow/graph"
 	"github.com/fuseflow/fuseflow/internal/randgraph"
 )
+
+// alloc0 is an unchecked allocator for tests that keep nothing.
+var alloc0 = memory.NewGoAllocator()
+
+// checkedAlloc returns a checked allocator that must be back at zero
+// bytes when the test ends.
+func checkedAlloc(t *testing.T) *memory.CheckedAllocator {
+	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	t.Cleanup(func() { alloc.AssertSize(t, 0) })
+	return alloc
+}
 
 // seedRand returns the generator's source for seed, seeded as the
 // executors' differential tests seed it.
@@ -45,11 +57,11 @@ func tensorOf(t *testing.T, alloc memory.Allocator, d graph.DType, s graph.Shape
 	return x
 }
 
-// reference evaluates out with x bound to in and returns the result and
-// its bound under CPU (the bound may be nil).
-func reference(t *testing.T, alloc memory.Allocator, out, x *graph.Node, in *exec.Tensor) (want, bound *exec.Tensor) {
+// reference evaluates out with the inputs bound under model m and
+// returns the result and its bound (the bound may be nil).
+func reference(t *testing.T, alloc memory.Allocator, m randgraph.Model, out *graph.Node, bound map[*graph.Node]*exec.Tensor) (want, bd *exec.Tensor) {
 	t.Helper()
-	w, b, err := randgraph.Reference(context.Background(), []*graph.Node{out}, map[*graph.Node]*exec.Tensor{x: in}, alloc, randgraph.CPU)
+	w, b, err := randgraph.Reference(context.Background(), []*graph.Node{out}, bound, alloc, m)
 	require.NoError(t, err)
 	return w[0], b[0]
 }
@@ -69,12 +81,11 @@ func release(ts ...*exec.Tensor) {
 // (relative to the largest output value, and float64's for a float64
 // output) called it a mismatch; a wrong value is still caught.
 func TestBoundScalesThroughMultiplication(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t)
 	x := graph.Input(graph.Float32, graph.Shape{4}, "x")
 	out := graph.Binary(graph.OpMul, graph.Reduce(graph.OpSum, x, nil, false), graph.Const(graph.ScalarOf(graph.Int64, 1000)))
 	in := tensorOf(t, alloc, graph.Float32, graph.Shape{4}, 1<<24, 1, 1, -(1 << 24))
-	want, bound := reference(t, alloc, out, x, in)
+	want, bound := reference(t, alloc, randgraph.CPU, out, map[*graph.Node]*exec.Tensor{x: in})
 	defer release(in, want, bound)
 	require.Equal(t, graph.Float64, want.DType) // float32 times int64
 	require.Equal(t, 2000.0, exec.Elems[float64](want)[0])
@@ -94,8 +105,7 @@ type checkCase struct {
 }
 
 func TestCheck(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t)
 	nan, inf, nz := math.NaN(), math.Inf(1), math.Copysign(0, -1)
 	for _, c := range []checkCase{
 		{"exact equal", 1.5, 1.5, 0, true},
@@ -147,8 +157,7 @@ type boundCase struct {
 }
 
 func TestBoundRules(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t)
 	f32 := func(v float64) *graph.Node { return graph.FloatConst(graph.Float32, v) }
 	sum := func(x *graph.Node) *graph.Node { return graph.Reduce(graph.OpSum, x, nil, true) }
 	unconstrained := func(b float64) bool { return b != b || math.IsInf(b, 1) }
@@ -180,7 +189,7 @@ func TestBoundRules(t *testing.T) {
 		x := graph.Input(graph.Float32, graph.Shape{len(c.in)}, "x")
 		in := tensorOf(t, alloc, graph.Float32, graph.Shape{len(c.in)}, c.in...)
 		out := c.f(x)
-		want, bound := reference(t, alloc, out, x, in)
+		want, bound := reference(t, alloc, randgraph.CPU, out, map[*graph.Node]*exec.Tensor{x: in})
 		b := 0.0
 		if bound != nil {
 			b = exec.Elems[float64](bound)[bound.Offset+c.at]
@@ -197,8 +206,7 @@ func TestBoundRules(t *testing.T) {
 // an inexact float output is caught in at least 90% of the elements
 // where the bound promises something (about 96% measured).
 func TestBoundsCatchErrors(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t)
 	be := cpu.New(cpu.Options{Chunk: 37})
 	ctx := context.Background()
 	tried, caught := 0, 0
@@ -261,35 +269,31 @@ func set(t *exec.Tensor, k int, v float64) {
 // value (which the GPU computes) is a subnormal: the GPU model's bound
 // allows the smallest normal there, and only ulps elsewhere.
 func TestBoundReferenceSigmoid(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t)
 	x := graph.Input(graph.Float64, graph.Shape{2}, "x")
 	in := tensorOf(t, alloc, graph.Float64, graph.Shape{2}, -740, -700)
-	w, b, err := randgraph.Reference(context.Background(), []*graph.Node{graph.Unary(graph.OpSigmoid, x)}, map[*graph.Node]*exec.Tensor{x: in}, alloc, randgraph.GPU)
-	require.NoError(t, err)
-	defer release(in, w[0], b[0])
-	require.Equal(t, 0.0, exec.Elems[float64](w[0])[0])
-	bv := exec.Elems[float64](b[0])
+	w, b := reference(t, alloc, randgraph.GPU, graph.Unary(graph.OpSigmoid, x), map[*graph.Node]*exec.Tensor{x: in})
+	defer release(in, w, b)
+	require.Equal(t, 0.0, exec.Elems[float64](w)[0])
+	bv := exec.Elems[float64](b)
 	require.GreaterOrEqual(t, bv[0], 0x1p-1022, "bound at -740")
 	require.Less(t, bv[1], 1e-318, "bound at -700: a few ulps of e^-700")
-	got := tensorOf(t, alloc, graph.Float64, graph.Shape{2}, 4.2e-322, exec.Elems[float64](w[0])[1])
+	got := tensorOf(t, alloc, graph.Float64, graph.Shape{2}, 4.2e-322, exec.Elems[float64](w)[1])
 	defer got.Release()
-	require.NoError(t, randgraph.Check(got, w[0], b[0]))
+	require.NoError(t, randgraph.Check(got, w, b))
 }
 
 // math.Pow, the reference's, errs by about |y| ulps for a large integer
 // part of y: the GPU model's bound allows it.
 func TestBoundReferencePow(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t)
 	x := graph.Input(graph.Float64, graph.Shape{2}, "x")
 	y := graph.Input(graph.Float64, graph.Shape{2}, "y")
 	in := tensorOf(t, alloc, graph.Float64, graph.Shape{2}, 0.9999999, 3)
 	ex := tensorOf(t, alloc, graph.Float64, graph.Shape{2}, 1e6, 2)
-	w, b, err := randgraph.Reference(context.Background(), []*graph.Node{graph.Binary(graph.OpPow, x, y)}, map[*graph.Node]*exec.Tensor{x: in, y: ex}, alloc, randgraph.GPU)
-	require.NoError(t, err)
-	defer release(in, ex, w[0], b[0])
-	wv, bv := exec.Elems[float64](w[0]), exec.Elems[float64](b[0])
+	w, b := reference(t, alloc, randgraph.GPU, graph.Binary(graph.OpPow, x, y), map[*graph.Node]*exec.Tensor{x: in, y: ex})
+	defer release(in, ex, w, b)
+	wv, bv := exec.Elems[float64](w), exec.Elems[float64](b)
 	require.GreaterOrEqual(t, bv[0], 1e6*0x1p-52*wv[0], "bound of 0.9999999^1e6")
 	require.Less(t, bv[1], 20*0x1p-52*wv[1], "bound of 3^2")
 }
@@ -299,16 +303,13 @@ func TestBoundReferencePow(t *testing.T) {
 // both signs meet) keeps its own rounding: the math library's ulps
 // under GPU, not 0.
 func TestBoundOwnRoundingBehindOperandBound(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t)
 	x := graph.Input(graph.Float32, graph.Shape{3}, "x")
 	m := graph.Reduce(graph.OpReduceMax, x, nil, false)
 	for _, op := range []graph.Op{graph.OpAtan2, graph.OpPow} {
 		out := graph.Binary(op, m, graph.Const(graph.ScalarOf(graph.Float64, 0.7)))
 		in := tensorOf(t, alloc, graph.Float32, graph.Shape{3}, 1, 3, 2)
-		w0, b0, err := randgraph.Reference(context.Background(), []*graph.Node{out}, map[*graph.Node]*exec.Tensor{x: in}, alloc, randgraph.GPU)
-		require.NoError(t, err)
-		want, bound := w0[0], b0[0]
+		want, bound := reference(t, alloc, randgraph.GPU, out, map[*graph.Node]*exec.Tensor{x: in})
 		require.NotNil(t, bound, "%v", op)
 		w, b := exec.Elems[float64](want)[0], exec.Elems[float64](bound)[0]
 		lim := randgraph.GPU.ULP(op, graph.Float64) * 0x1p-52 * math.Abs(w)

@@ -326,7 +326,7 @@ func (g *gen) matmulRHS(x *graph.Node, xd string, n int, dt func() graph.DType) 
 	s := x.Shape()
 	rank := len(s)
 	if g.r.IntN(n) == 0 {
-		return graph.Permute(x, swapLastTwo(rank)), xd + " transposed", nil
+		return graph.Permute(x, SwapLast(rank)), xd + " transposed", nil
 	}
 	bs := graph.Shape{s[rank-1], 1 + g.r.IntN(g.cfg.MaxExtent)}
 	if rank > 2 && g.r.IntN(2) == 0 {
@@ -337,17 +337,6 @@ func (g *gen) matmulRHS(x *graph.Node, xd string, n int, dt func() graph.DType) 
 		return nil, "", err
 	}
 	return b, fmt.Sprintf("n%d", g.index(b)), nil
-}
-
-// swapLastTwo returns the permutation of rank axes that swaps the last
-// two.
-func swapLastTwo(rank int) []int {
-	p := make([]int, rank)
-	for i := range p {
-		p[i] = i
-	}
-	p[rank-1], p[rank-2] = p[rank-2], p[rank-1]
-	return p
 }
 
 func (g *gen) matmul(a *graph.Node) (bool, error) {

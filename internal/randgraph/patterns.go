@@ -227,7 +227,7 @@ func (g *gen) chain(a *graph.Node) (bool, error) {
 		var desc string
 		switch {
 		case rank >= 2 && !g.cfg.NoMatMul && x.DType() != graph.Bool && g.r.IntN(3) == 0:
-			t, desc = graph.MatMul(x, graph.Permute(x, swapLastTwo(rank))), fmt.Sprintf("MatMul(n%d, n%d transposed)", g.index(x), g.index(x))
+			t, desc = graph.MatMul(x, graph.Permute(x, SwapLast(rank))), fmt.Sprintf("MatMul(n%d, n%d transposed)", g.index(x), g.index(x))
 		case rank >= 1 && !g.cfg.NoReduce:
 			op := []graph.Op{graph.OpSum, graph.OpReduceMax, graph.OpReduceMin, graph.OpProd}[g.r.IntN(4)]
 			ax := []int{g.r.IntN(rank)}

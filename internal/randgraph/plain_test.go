@@ -12,13 +12,9 @@ import (
 
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/fuseflow/fuseflow/graph"
 	"github.com/fuseflow/fuseflow/internal/randgraph"
 )
-
-var alloc0 = memory.NewGoAllocator()
 
 // digestOf hashes what gen generates for seeds 0-299 under three
 // configurations: each node's description, the outputs and their

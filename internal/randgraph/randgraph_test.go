@@ -18,15 +18,14 @@ import (
 // the reference with their error bounds (under the GPU model, whose
 // approximate ops exercise more rules) with nothing leaked.
 func TestGenerate(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t)
 	for seed := range uint64(100) {
 		cfg := randgraph.Config{}
 		if seed%4 == 3 {
 			cfg = randgraph.Config{NoExtremes: true, NoPatterns: true}
 		}
 		gen := func() *randgraph.Case {
-			c, err := randgraph.Generate(rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), alloc, cfg)
+			c, err := randgraph.Generate(seedRand(seed), alloc, cfg)
 			if err != nil {
 				t.Fatalf("seed %d: %v", seed, err)
 			}
@@ -52,10 +51,7 @@ func TestGenerate(t *testing.T) {
 			if err := randgraph.Check(r, r, bounds[i]); err != nil {
 				t.Errorf("seed %d output %d: a result differs from itself: %v", seed, i, err)
 			}
-			r.Release()
-			if bounds[i] != nil {
-				bounds[i].Release()
-			}
+			release(r, bounds[i])
 		}
 		a.Release()
 		b.Release()
@@ -63,12 +59,7 @@ func TestGenerate(t *testing.T) {
 }
 
 func TestCompare(t *testing.T) {
-	alloc := memory.NewGoAllocator()
-	mk := func(v ...float32) *exec.Tensor {
-		x, _ := exec.NewTensor(alloc, graph.Float32, graph.Shape{len(v)})
-		copy(exec.Elems[float32](x), v)
-		return x
-	}
+	mk := func(v ...float64) *exec.Tensor { return tensorOf(t, alloc0, graph.Float32, graph.Shape{len(v)}, v...) }
 	a, b, c := mk(1, 2, 3), mk(1, 2, 3.0001), mk(1, 2)
 	if err := randgraph.Compare(a, b, false); err != nil {
 		t.Errorf("within tolerance got:%v want:nil", err)

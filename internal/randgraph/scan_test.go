@@ -32,11 +32,7 @@ func TestGeneratesScans(t *testing.T) {
 			if err != nil {
 				t.Fatalf("seed %d: %v\n%s", seed, err, strings.Join(c.Desc, "\n"))
 			}
-			for _, x := range append(want, bounds...) {
-				if x != nil {
-					x.Release()
-				}
-			}
+			release(append(want, bounds...)...)
 		}
 		c.Release()
 	}

@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/fuseflow/fuseflow/exec"
@@ -34,8 +33,7 @@ func TestMatMulCaseProduct(t *testing.T) {
 }
 
 func TestSpecialInputs(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t)
 	x, y := graph.Input(graph.Int32, graph.Shape{200}, "x"), graph.Input(graph.Float64, graph.Shape{300}, "y")
 	bound, err := randgraph.SpecialInputs(alloc, rand.New(rand.NewPCG(1, 2)), 10, x, y)
 	require.NoError(t, err)
