@@ -14,8 +14,10 @@ import (
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/exec/cpu"
 	"github.com/fuseflow/fuseflow/exec/ref"
+	"maps"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -926,16 +928,9 @@ func TestNumPyCasesCoverEveryOp(t *testing.T) {
 	for _, c := range file.Cases {
 		walk(c.Prog)
 	}
-	var want []string
-	for n := range npUnaryOps {
-		want = append(want, n)
-	}
-	for n := range npBinaryOps {
-		want = append(want, n)
-	}
-	for n := range npReduceOps {
-		want = append(want, n)
-	}
+	want := slices.Collect(maps.Keys(npUnaryOps))
+	want = slices.AppendSeq(want, maps.Keys(npBinaryOps))
+	want = slices.AppendSeq(want, maps.Keys(npReduceOps))
 	want = append(want, "Var", "Std", "ArgMax", "ArgMin", "AsType", "Where", "Clip", "Reshape",
 		"Permute", "BroadcastTo", "Squeeze", "ExpandDims", "Slice", "Concat", "Stack", "MatMul",
 		"Arange", "Linspace", "Eye", "Full", "Zeros", "Ones")

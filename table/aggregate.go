@@ -67,16 +67,10 @@ func elemOff(t *exec.Tensor, j int) int {
 	return t.Offset
 }
 
-// elemF and elemI read element j of a host tensor (0-d or 1-d).
+// elemF and elemI read element j of a host tensor (0-d or 1-d), of any
+// dtype.
 func elemF(t *exec.Tensor, j int) float64 {
-	off := elemOff(t, j)
-	switch t.DType {
-	case graph.Float32:
-		return float64(exec.Elems[float32](t)[off])
-	case graph.Float64:
-		return exec.Elems[float64](t)[off]
-	}
-	v := exec.ScalarAt(t, off)
+	v := exec.ScalarAt(t, elemOff(t, j))
 	switch {
 	case v.DType.IsFloat():
 		return v.F
@@ -87,16 +81,7 @@ func elemF(t *exec.Tensor, j int) float64 {
 }
 
 func elemI(t *exec.Tensor, j int) int64 {
-	off := elemOff(t, j)
-	switch t.DType {
-	case graph.Int32:
-		return int64(exec.Elems[int32](t)[off])
-	case graph.Int64:
-		return exec.Elems[int64](t)[off]
-	case graph.Bool:
-		return int64(exec.Elems[uint8](t)[off])
-	}
-	if v := exec.ScalarAt(t, off); !v.DType.IsFloat() {
+	if v := exec.ScalarAt(t, elemOff(t, j)); !v.DType.IsFloat() {
 		return v.I // uint64: the same bits
 	}
 	return int64(elemF(t, j))
@@ -189,23 +174,10 @@ func (s *aggState) tensors(alloc memory.Allocator, order []int) (v, ok *exec.Ten
 	}
 	for j, g := range order {
 		f, i, valid := s.result(g)
-		switch d {
-		case graph.Float32:
-			exec.Elems[float32](v)[j] = float32(f)
-		case graph.Float64:
-			exec.Elems[float64](v)[j] = f
-		case graph.Int32:
-			exec.Elems[int32](v)[j] = int32(i)
-		case graph.Int64:
-			exec.Elems[int64](v)[j] = i
-		case graph.Bool:
-			exec.Elems[uint8](v)[j] = uint8(i)
-		default: // the narrow dtypes and uint64
-			if d.IsFloat() {
-				exec.PutScalar(v, j, graph.ScalarOf(d, f))
-			} else {
-				exec.PutScalar(v, j, graph.ScalarInt(d, i))
-			}
+		if d.IsFloat() {
+			exec.PutScalar(v, j, graph.ScalarOf(d, f))
+		} else {
+			exec.PutScalar(v, j, graph.ScalarInt(d, i))
 		}
 		if valid {
 			exec.Elems[uint8](ok)[j] = 1

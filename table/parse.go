@@ -11,8 +11,9 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/fuseflow/fuseflow/graph"
@@ -47,18 +48,11 @@ var parseOps = map[token.Token]graph.Op{
 
 // Functions lists the function names Parse knows, sorted.
 func Functions() []string {
-	var out []string
-	for n := range parseUnary {
-		out = append(out, n)
-	}
-	for n := range parseBinary {
-		out = append(out, n)
-	}
-	for n := range parseAggs {
-		out = append(out, n)
-	}
-	out = append(out, "where", "fill_null", "is_null", "is_valid")
-	sort.Strings(out)
+	out := []string{"where", "fill_null", "is_null", "is_valid"}
+	out = slices.AppendSeq(out, maps.Keys(parseUnary))
+	out = slices.AppendSeq(out, maps.Keys(parseBinary))
+	out = slices.AppendSeq(out, maps.Keys(parseAggs))
+	slices.Sort(out)
 	return out
 }
 

@@ -6,8 +6,10 @@ package suite
 import (
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/fuseflow/fuseflow/array"
 	"github.com/fuseflow/fuseflow/graph"
@@ -92,19 +94,10 @@ var reduceFuncs = map[string]func(*arr, ...int) *arr{
 // Funcs returns the names of every function expressions may call.
 func Funcs() []string {
 	names := []string{"where", "rev", "step", "bincount", "hist"}
-	for n := range indexFuncs {
-		names = append(names, n)
-	}
-	for n := range unaryFuncs {
-		names = append(names, n)
-	}
-	for n := range binaryFuncs {
-		names = append(names, n)
-	}
-	for n := range reduceFuncs {
-		names = append(names, n)
-	}
-	return names
+	names = slices.AppendSeq(names, maps.Keys(indexFuncs))
+	names = slices.AppendSeq(names, maps.Keys(unaryFuncs))
+	names = slices.AppendSeq(names, maps.Keys(binaryFuncs))
+	return slices.AppendSeq(names, maps.Keys(reduceFuncs))
 }
 
 // value is an evaluated subexpression: an array or a number.
