@@ -148,6 +148,17 @@ func request(t *testing.T, mem memory.Allocator, out *graph.Node, ins ...*graph.
 // newRequest returns a request for out with a new tensor from mem bound
 // to each of ins, and the function that releases them; on an error it
 // releases what it allocated.
+// evalOnce evaluates req on r, requires success and releases the
+// results.
+func evalOnce(t *testing.T, r *Runner, req *exec.Request) {
+	t.Helper()
+	res, err := r.Eval(context.Background(), req)
+	require.NoError(t, err)
+	for _, v := range res {
+		v.Release()
+	}
+}
+
 func newRequest(mem memory.Allocator, out *graph.Node, ins ...*graph.Node) (*exec.Request, func(), error) {
 	req := &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{}, Alloc: mem}
 	var made []*exec.Tensor // what is released, whatever the test binds instead
@@ -255,9 +266,7 @@ func TestCacheHitsOnNewNodes(t *testing.T) {
 	r, ft, mem := newRunner(t, -1, 2)
 	eval := func(n int) {
 		out, x, y := chain(n)
-		res, err := r.Eval(context.Background(), request(t, mem, out, x, y))
-		require.NoError(t, err)
-		res[0].Release()
+		evalOnce(t, r, request(t, mem, out, x, y))
 	}
 	eval(1)
 	eval(1) // structurally equal, new nodes: a hit
@@ -280,9 +289,7 @@ func TestCacheWarmIndex(t *testing.T) {
 	out, x, y := chain(4)
 	req := request(t, mem, out, x, y)
 	for range 3 {
-		res, err := r.Eval(context.Background(), req)
-		require.NoError(t, err)
-		res[0].Release()
+		evalOnce(t, r, req)
 	}
 	require.Equal(t, exec.CacheStats{Hits: 2, Misses: 1, Len: 1}, r.Stats())
 	r.cache.mu.Lock()
@@ -309,9 +316,7 @@ func TestCacheKeepsNoNodes(t *testing.T) {
 		req, release, err := newRequest(mem, out, x, y)
 		require.NoError(t, err)
 		defer release()
-		res, err := r.Eval(context.Background(), req)
-		require.NoError(t, err)
-		res[0].Release()
+		evalOnce(t, r, req)
 		return weak.Make(x)
 	}()
 	for range 5 {
@@ -355,14 +360,8 @@ func TestCacheConcurrent(t *testing.T) {
 // allocation with its layout), several outputs, ranks 0 and above the
 // inline bound, an input returned as is and a permuted view of it.
 func TestRunnerOutputLayouts(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	t.Cleanup(func() { mem.AssertSize(t, 0) })
-	x := graph.Input(graph.Float32, graph.Shape{2, 3}, "x")
-	x5 := graph.Input(graph.Float32, graph.Shape{2, 1, 3, 1, 2}, "x5")
-	sum := graph.Reduce(graph.OpSum, x, nil, false)
-	exp := graph.Unary(graph.OpExp, x)
-	exp5 := graph.Unary(graph.OpExp, x5)
-	perm := graph.Permute(x, []int{1, 0})
+	mem, g := layoutSetup(t)
+	x, sum, exp, exp5, perm := g.x, g.sum, g.exp, g.exp5, g.perm
 	for _, tc := range []struct {
 		name string
 		outs []*graph.Node
@@ -376,33 +375,15 @@ func TestRunnerOutputLayouts(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := New(&fakeTarget{failAt: -1}, 4)
-			req := request(t, mem, tc.outs[0], x, x5)
-			req.Outputs = tc.outs
-			layouts := map[*graph.Node]graph.Layout{}
-			for n, v := range req.Bound {
-				layouts[n] = v.Layout
-			}
-			p, err := fuse.Build(req.Outputs, layouts)
-			require.NoError(t, err)
+			req, p := g.request(t, mem, tc.outs)
 			for round := range 2 {
 				res, err := r.Eval(context.Background(), req)
 				require.NoError(t, err)
 				require.Len(t, res, len(tc.outs))
 				for i, v := range res {
-					want := p.Outputs[i].Layout
-					if !v.Layout.Equal(want) || len(v.Shape) != len(want.Shape) || len(v.Strides) != len(want.Strides) {
-						t.Errorf("round %d output %d: got:%+v want:%+v", round, i, v.Layout, want)
-					}
-					if v.Buf == nil {
-						t.Errorf("round %d output %d: no buffer", round, i)
-					}
-					// The layout is the caller's: growing or changing it
-					// touches nothing else.
-					strides := slices.Clone(v.Strides)
-					_ = append(v.Shape, 99)
-					if !slices.Equal(v.Strides, strides) {
-						t.Errorf("round %d output %d: appending to the shape changed the strides got:%v want:%v", round, i, v.Strides, strides)
-					}
+					checkOutput(t, round, i, v, p.Outputs[i].Layout)
+					// The layout is the caller's: changing it touches
+					// nothing else.
 					if len(v.Shape) > 0 {
 						v.Shape[0] = -1
 					}
@@ -412,6 +393,54 @@ func TestRunnerOutputLayouts(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// layoutGraph is the graph of the output layout tests: inputs of ranks
+// 2 and 5, and outputs of ranks 0 to 5 among which an input and a
+// permuted view of it.
+type layoutGraph struct{ x, x5, sum, exp, exp5, perm *graph.Node }
+
+// layoutSetup returns a checked allocator that must end at zero bytes
+// and a new layoutGraph.
+func layoutSetup(t *testing.T) (*memory.CheckedAllocator, *layoutGraph) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	x := graph.Input(graph.Float32, graph.Shape{2, 3}, "x")
+	x5 := graph.Input(graph.Float32, graph.Shape{2, 1, 3, 1, 2}, "x5")
+	return mem, &layoutGraph{x: x, x5: x5, sum: graph.Reduce(graph.OpSum, x, nil, false),
+		exp: graph.Unary(graph.OpExp, x), exp5: graph.Unary(graph.OpExp, x5), perm: graph.Permute(x, []int{1, 0})}
+}
+
+// request returns a request for outs with both inputs bound, and the plan
+// the runner makes of it.
+func (g *layoutGraph) request(t *testing.T, mem memory.Allocator, outs []*graph.Node) (*exec.Request, *fuse.Plan) {
+	req := request(t, mem, outs[0], g.x, g.x5)
+	req.Outputs = outs
+	layouts := map[*graph.Node]graph.Layout{}
+	for n, v := range req.Bound {
+		layouts[n] = v.Layout
+	}
+	p, err := fuse.Build(req.Outputs, layouts)
+	require.NoError(t, err)
+	return req, p
+}
+
+// checkOutput checks output i of an evaluation (in round round): the
+// layout want with a buffer, and strides that appending to the shape
+// leaves alone.
+func checkOutput(t *testing.T, round, i int, v *exec.Tensor, want graph.Layout) {
+	t.Helper()
+	if !v.Layout.Equal(want) || len(v.Shape) != len(want.Shape) || len(v.Strides) != len(want.Strides) {
+		t.Errorf("round %d output %d: got:%+v want:%+v", round, i, v.Layout, want)
+	}
+	if v.Buf == nil {
+		t.Errorf("round %d output %d: no buffer", round, i)
+	}
+	strides := slices.Clone(v.Strides)
+	_ = append(v.Shape, 99)
+	if !slices.Equal(v.Strides, strides) {
+		t.Errorf("round %d output %d: appending to the shape changed the strides got:%v want:%v", round, i, v.Strides, strides)
 	}
 }
 
