@@ -7,6 +7,7 @@ package array
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -56,7 +57,7 @@ func TestEntryReusedDuringEval(t *testing.T) {
 	require.NoError(t, <-errc)
 	got, err := ToSlice[float32](y)
 	require.NoError(t, err)
-	if want := []float32{4, 6, 8, 10}; !equalSlices(got, want) {
+	if want := []float32{4, 6, 8, 10}; !slices.Equal(got, want) {
 		t.Errorf("y got:%v want:%v", got, want)
 	}
 }
@@ -85,16 +86,4 @@ func TestEntryNotReusedDuringCopy(t *testing.T) {
 	}
 	require.Equal(t, []float64{11, 12, 13, 14}, gotW)
 	require.Equal(t, 2, c.Live()) // x, w
-}
-
-func equalSlices[T comparable](a, b []T) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -180,15 +180,7 @@ func broadcast(shapes ...[]int) ([]int, bool) {
 }
 
 // strides returns row-major strides.
-func strides(s []int) []int {
-	st := make([]int, len(s))
-	acc := 1
-	for i := len(s) - 1; i >= 0; i-- {
-		st[i] = acc
-		acc *= s[i]
-	}
-	return st
-}
+func strides(s []int) []int { return array.Shape(s).ContiguousStrides() }
 
 // gatherIdx returns, for every element of out (row-major), the flat index
 // into an array of shape in read through strides st and offset off.
