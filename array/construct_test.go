@@ -128,20 +128,12 @@ func TestFullExactInt(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []bool{true, true}, b)
 
-	bad := []struct {
-		name string
-		a    *array.Array
-		want string
-	}{
+	bad := []errCase{
 		{"string", c.Full(array.Int64, "7", 2), `Full(int64, 7, shape (2,)): unsupported value type string`},
 		{"int32 range", c.Full(array.Int32, 1<<40), "Full(int32, 1099511627776, shape ()): Go int 1099511627776 is out of range for int32"},
 		{"uint64 range", c.Full(array.Int64, uint64(1<<63)), "Full(int64, 9223372036854775808, shape ()): value out of range for int64"},
 	}
-	for _, tc := range bad {
-		err := tc.a.Err()
-		require.Error(t, err, tc.name)
-		require.Contains(t, err.Error(), tc.want, tc.name)
-	}
+	checkErrs(t, bad)
 }
 
 // TestArangeCount checks the one-count Arange, as NumPy's arange(n).

@@ -21,11 +21,7 @@ func TestEinsumErrors(t *testing.T) {
 	other := array.MustContext()
 	big := e.c.Zeros(array.Float64, 1<<30)
 	big2 := e.c.Zeros(array.Float64, 1<<30, 4)
-	tests := []struct {
-		name string
-		a    *array.Array
-		want string
-	}{
+	tests := []errCase{
 		{"terms", array.Einsum("ij,jk", a), `Einsum("ij,jk", (2, 3) float64): 2 terms for 1 operands`},
 		{"absent", array.Einsum("ij->ik", a), `Einsum("ij->ik", (2, 3) float64): output subscript k does not appear in the inputs`},
 		{"repeated output", array.Einsum("ij->ii", a), "output subscript i appears more than once"},
@@ -44,11 +40,7 @@ func TestEinsumErrors(t *testing.T) {
 		{"too large", array.Einsum("i,j,k->ijk", big, big, big), `Einsum("i,j,k->ijk", (1073741824,) float64, (1073741824,) float64, (1073741824,) float64): shape`},
 		{"too large matmul", array.Einsum("ij,jk->ik", big2, big2.Transpose()), `Einsum("ij,jk->ik", (1073741824, 4) float64, (4, 1073741824) float64): shape`},
 	}
-	for _, tc := range tests {
-		err := tc.a.Err()
-		require.Error(t, err, tc.name)
-		require.Contains(t, err.Error(), tc.want, tc.name)
-	}
+	checkErrs(t, tests)
 }
 
 // TestEinsumKernels states how many kernels a subscripts string becomes:

@@ -109,6 +109,23 @@ func (e *tenv) keep(a *array.Array) *array.Array {
 	return a
 }
 
+// errCase is an array that must carry an error containing want.
+type errCase struct {
+	name string
+	a    *array.Array
+	want string
+}
+
+// checkErrs asserts that every case carries its error.
+func checkErrs(t *testing.T, cases []errCase) {
+	t.Helper()
+	for _, tc := range cases {
+		err := tc.a.Err()
+		require.Error(t, err, tc.name)
+		require.Contains(t, err.Error(), tc.want, tc.name)
+	}
+}
+
 // valueCase is an array with the shape and the values (read as float64)
 // it must have; a nil want checks the shape alone.
 type valueCase struct {

@@ -18,11 +18,7 @@ func TestRearrangeErrors(t *testing.T) {
 	x := e.keep(e.floats([]float64{1, 2, 3, 4, 5, 6}, 2, 3))
 	s := e.keep(e.floats([]float64{1}))
 	em := e.keep(e.floats(nil, 0, 3))
-	tests := []struct {
-		name string
-		a    *array.Array
-		want string
-	}{
+	tests := []errCase{
 		{"flip axis", x.Flip(2), "Flip((2, 3) float64): axis 2 is out of bounds for array of dimension 2"},
 		{"flip repeated", x.Flip(0, -2), "Flip((2, 3) float64): repeated axis -2 in [0 -2]"},
 		{"roll axis", x.Roll(1, -3), "Roll((2, 3) float64): axis -3 is out of bounds"},
@@ -50,11 +46,7 @@ func TestRearrangeErrors(t *testing.T) {
 		{"triu 0-d", s.Reshape().Triu(0), "Triu(() float64): a 0-d array has no diagonal"},
 		{"nil", (*array.Array)(nil).Flip(), "Flip: nil *Array"},
 	}
-	for _, tc := range tests {
-		err := tc.a.Err()
-		require.Error(t, err, tc.name)
-		require.Contains(t, err.Error(), tc.want, tc.name)
-	}
+	checkErrs(t, tests)
 }
 
 func TestRearrangeEmpty(t *testing.T) {
