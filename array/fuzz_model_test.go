@@ -1,11 +1,12 @@
 // The fuzz oracle: NumPy's rules for shapes, dtypes and values, written
-// out again here independently of the graph package, but for integer
-// floor division and modulo, taken from the reference (with fuseflow's
-// documented deviations: bool arithmetic and float math of bool are
-// errors, Go numbers are weak scalars, integer division by zero is 0,
-// and an op whose operands cast to its compute dtype would be too big is
-// an error). Integer values are exact: int64 arithmetic with wraparound,
-// never float64, so the oracle is right at MinInt64 and MaxInt64 too.
+// out again here independently of the graph package but for integer
+// floor division, modulo and powers with a negative exponent, taken from
+// the reference (with fuseflow's documented deviations: bool arithmetic
+// and float math of bool are errors, Go numbers are weak scalars,
+// integer division by zero is 0, and an op whose operands cast to its
+// compute dtype would be too big is an error). Integer values are exact:
+// int64 arithmetic with wraparound, never float64, so the oracle is
+// right at MinInt64 and MaxInt64 too.
 
 package array_test
 
@@ -522,17 +523,11 @@ type binaryOp struct {
 }
 
 // powInt is a**b modulo 2^64 (two's complement wraparound), computed
-// with math/big; a negative exponent gives 0 except for bases 1 and -1
-// (fuseflow's documented choice where NumPy raises).
+// with math/big; a negative exponent follows the reference (0 except for
+// bases 1 and -1: fuseflow's documented choice where NumPy raises).
 func powInt(a, b int64) int64 {
 	if b < 0 {
-		switch a {
-		case 1:
-			return 1
-		case -1:
-			return 1 - 2*(b&1)
-		}
-		return 0
+		return ref.IntOp(graph.OpPow)(a, b)
 	}
 	mod := new(big.Int).Lsh(big.NewInt(1), 64)
 	base := new(big.Int).SetUint64(uint64(a))
