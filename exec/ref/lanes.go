@@ -127,23 +127,17 @@ func load(t *exec.Tensor, s graph.Shape) vec {
 	return v
 }
 
-// floatLane returns the laneIO of float dtype d; it panics on a dtype
-// the float lane does not hold, a broken invariant of the evaluator.
-func floatLane(d graph.DType) laneIO[float64] {
-	io, ok := floatIO[d]
-	if !ok {
-		panic(fmt.Sprintf("ref: float lane of unsupported dtype %v", d))
-	}
-	return io
-}
+// floatLane and intLane return the laneIO of dtype d for the float and
+// the int lane; they panic on a dtype the lane does not convert to, a
+// broken invariant of the evaluator.
+func floatLane(d graph.DType) laneIO[float64] { return laneOf(floatIO, "float", d) }
 
-// intLane returns the laneIO of dtype d for the int lane; it panics on
-// a dtype the int lane does not convert to, a broken invariant of the
-// evaluator.
-func intLane(d graph.DType) laneIO[int64] {
-	io, ok := intIO[d]
+func intLane(d graph.DType) laneIO[int64] { return laneOf(intIO, "int", d) }
+
+func laneOf[U float64 | int64](ios map[graph.DType]laneIO[U], lane string, d graph.DType) laneIO[U] {
+	io, ok := ios[d]
 	if !ok {
-		panic(fmt.Sprintf("ref: int lane of unsupported dtype %v", d))
+		panic(fmt.Sprintf("ref: %s lane of unsupported dtype %v", lane, d))
 	}
 	return io
 }

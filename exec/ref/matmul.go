@@ -21,33 +21,26 @@ func matmul(n *graph.Node, a, b *exec.Tensor) vec {
 	bv := load(b, append(batch.Clone(), k, nn))
 	nb := batch.Size()
 	if av.isFloat() {
-		out := make([]float64, nb*m*nn)
-		for p := range nb {
-			x, y, z := av.f[p*m*k:], bv.f[p*k*nn:], out[p*m*nn:]
-			for i := range m {
-				for j := range nn {
-					acc := 0.0
-					for q := range k {
-						acc += x[i*k+q] * y[q*nn+j]
-					}
-					z[i*nn+j] = acc
-				}
-			}
-		}
-		return vec{f: out}
+		return vec{f: products(av.f, bv.f, nb, m, k, nn)}
 	}
-	out := make([]int64, nb*m*nn)
+	return vec{i: products(av.i, bv.i, nb, m, k, nn)}
+}
+
+// products returns the nb products of the m-by-k matrices of a and the
+// k-by-n matrices of b, row-major and one after the other.
+func products[L float64 | int64](a, b []L, nb, m, k, n int) []L {
+	out := make([]L, nb*m*n)
 	for p := range nb {
-		x, y, z := av.i[p*m*k:], bv.i[p*k*nn:], out[p*m*nn:]
+		x, y, z := a[p*m*k:], b[p*k*n:], out[p*m*n:]
 		for i := range m {
-			for j := range nn {
-				var acc int64
+			for j := range n {
+				var acc L
 				for q := range k {
-					acc += x[i*k+q] * y[q*nn+j]
+					acc += x[i*k+q] * y[q*n+j]
 				}
-				z[i*nn+j] = acc
+				z[i*n+j] = acc
 			}
 		}
 	}
-	return vec{i: out}
+	return out
 }
