@@ -20,11 +20,7 @@ import (
 // gatherIndices returns a bound int64 index input of shape s with
 // values in [0, n) from a fixed seed.
 func gatherIndices(b *testing.B, alloc memory.Allocator, s graph.Shape, n int) (*graph.Node, *exec.Tensor) {
-	x := graph.Input(graph.Int64, s, "i")
-	t, err := exec.NewTensor(alloc, graph.Int64, s)
-	if err != nil {
-		b.Fatal(err)
-	}
+	x, t := newInput(b, alloc, graph.Int64, s, "i")
 	r := rand.New(rand.NewPCG(7, 1))
 	for k := range exec.Elems[int64](t) {
 		exec.Elems[int64](t)[k] = int64(r.IntN(n))

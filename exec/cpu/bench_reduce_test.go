@@ -19,11 +19,7 @@ import (
 // reduceInput returns a bound input of dtype d and shape s with values in
 // [-1, 1) from a fixed seed.
 func reduceInput(b testing.TB, alloc memory.Allocator, d graph.DType, s graph.Shape, seed uint64) (*graph.Node, *exec.Tensor) {
-	n := graph.Input(d, s, "x")
-	t, err := exec.NewTensor(alloc, d, s)
-	if err != nil {
-		b.Fatal(err)
-	}
+	n, t := newInput(b, alloc, d, s, "x")
 	r := rand.New(rand.NewPCG(seed, 3))
 	switch d {
 	case graph.Float32:

@@ -50,11 +50,7 @@ func benchInputT(b testing.TB, alloc memory.Allocator, s graph.Shape, seed uint6
 
 // benchInputD is benchInputT in float32 or float64.
 func benchInputD(b testing.TB, alloc memory.Allocator, d graph.DType, s graph.Shape, seed uint64, lo, hi float32) (*graph.Node, *exec.Tensor) {
-	n := graph.Input(d, s, "x")
-	t, err := exec.NewTensor(alloc, d, s)
-	if err != nil {
-		b.Fatal(err)
-	}
+	n, t := newInput(b, alloc, d, s, "x")
 	r := rand.New(rand.NewPCG(seed, 1))
 	if d == graph.Float64 {
 		for i := range exec.Elems[float64](t) {
@@ -149,12 +145,6 @@ func elemSetup(b *testing.B, alloc memory.Allocator) ([]*graph.Node, map[*graph.
 		bound[n] = t
 	}
 	return ins, bound
-}
-
-func releaseBound(bound map[*graph.Node]*exec.Tensor) {
-	for _, t := range bound {
-		t.Release()
-	}
 }
 
 // BenchmarkElementwise runs the fused chains (one kernel each) and the

@@ -51,11 +51,7 @@ var mathBenchOps = []struct {
 // mathBenchInput returns a bound input of dtype d and n elements in
 // [lo, hi) from seed.
 func mathBenchInput(b *testing.B, alloc memory.Allocator, d graph.DType, n int, seed uint64, lo, hi float64, name string) (*graph.Node, *exec.Tensor) {
-	x := graph.Input(d, graph.Shape{n}, name)
-	t, err := exec.NewTensor(alloc, d, graph.Shape{n})
-	if err != nil {
-		b.Fatal(err)
-	}
+	x, t := newInput(b, alloc, d, graph.Shape{n}, name)
 	r := rand.New(rand.NewPCG(seed, 1))
 	for i := range n {
 		v := lo + (hi-lo)*r.Float64()

@@ -51,14 +51,6 @@ func differential(t *testing.T, be exec.Backend, seed uint64, cfg randgraph.Conf
 	}
 }
 
-func release(ts []*exec.Tensor) {
-	for _, t := range ts {
-		if t != nil {
-			t.Release()
-		}
-	}
-}
-
 // runDifferential runs n random graphs (short of them with -short) from
 // seed first on a backend with chunks of chunk points.
 func runDifferential(t *testing.T, n, short, chunk int, first uint64, cfg randgraph.Config) {

@@ -15,11 +15,8 @@
 package cpu_test
 
 import (
-	"context"
 	"math"
 	"testing"
-
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/exec/cpu"
@@ -201,22 +198,6 @@ func libmWant(op graph.Op, args []float64, w float64) float64 {
 	return w
 }
 
-func floatTensor(t *testing.T, alloc memory.Allocator, d graph.DType, v []float64) *exec.Tensor {
-	t.Helper()
-	x, err := exec.NewTensor(alloc, d, graph.Shape{len(v)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, f := range v {
-		if d == graph.Float32 {
-			exec.Elems[float32](x)[i] = float32(f)
-		} else {
-			exec.Elems[float64](x)[i] = f
-		}
-	}
-	return x
-}
-
 func floatAt(x *exec.Tensor, i int) float64 {
 	if x.DType == graph.Float32 {
 		return float64(exec.Elems[float32](x)[i])
@@ -246,9 +227,7 @@ func ulpDist(d graph.DType, a, b float64) float64 {
 }
 
 func TestMathSpecialValues(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
-	ctx := context.Background()
+	alloc := checkedAlloc(t)
 	was := cpu.SetVector(true)
 	defer cpu.SetVector(was)
 	for _, vec := range []bool{true, false} {
@@ -264,7 +243,7 @@ func TestMathSpecialValues(t *testing.T) {
 					var ins []*graph.Node
 					for k, c := range cols {
 						x := graph.Input(d, graph.Shape{n}, string(rune('x'+k)))
-						bound[x] = floatTensor(t, alloc, d, c)
+						bound[x] = floatTensor(t, alloc, d, graph.Shape{n}, c)
 						ins = append(ins, x)
 					}
 					var out *graph.Node
@@ -273,15 +252,8 @@ func TestMathSpecialValues(t *testing.T) {
 					} else {
 						out = graph.Binary(op, ins[0], ins[1])
 					}
-					req := &exec.Request{Outputs: []*graph.Node{out}, Bound: bound, Alloc: alloc}
-					got, err := be.Eval(ctx, req)
-					if err != nil {
-						t.Fatalf("%v %v: cpu: %v", op, d, err)
-					}
-					want, err := ref.New().Eval(ctx, req)
-					if err != nil {
-						t.Fatalf("%v %v: ref: %v", op, d, err)
-					}
+					got := evalOn(t, be, []*graph.Node{out}, bound, alloc, "%v %v: cpu", op, d)
+					want := evalOn(t, ref.New(), []*graph.Node{out}, bound, alloc, "%v %v: ref", op, d)
 					lim := randgraph.CPU.ULP(op, d)
 					for i := range n {
 						args := make([]float64, len(cols))
@@ -308,12 +280,8 @@ func TestMathSpecialValues(t *testing.T) {
 							t.Errorf("%v %v%v (vector %v) got:%v want:%v (%v ulp allowed)", op, d, args, vec, g, w, lim)
 						}
 					}
-					for _, x := range append(got, want...) {
-						x.Release()
-					}
-					for _, x := range bound {
-						x.Release()
-					}
+					release(append(got, want...))
+					releaseBound(bound)
 				}
 			}
 		}

@@ -4,12 +4,13 @@
 // operands, with NaN, ties and signed zeros placed first, last and in
 // the middle, in chunk sizes that exercise every split of rows and
 // columns (pieces, column blocks, super-rows), with the vector loops on
-// and off.
+// and off; and many short rows of 1 to 33 values, an odd number of them,
+// reduced by the row-block loops, with random values, ties and signed
+// zeros, infinities, and one NaN at each position of a row.
 
 package cpu_test
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -20,7 +21,6 @@ import (
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/exec/cpu"
 	"github.com/fuseflow/fuseflow/graph"
-	"github.com/fuseflow/fuseflow/internal/randgraph"
 )
 
 // fillReduceInput fills t with values of mode: "rand" random values,
@@ -115,11 +115,7 @@ func TestReduceShapes(t *testing.T) {
 							ishape[p] = s.shape[i]
 						}
 					}
-					in := graph.Input(d, ishape, "x")
-					tn, err := exec.NewTensor(alloc, d, ishape)
-					if err != nil {
-						t.Fatal(err)
-					}
+					in, tn := newInput(t, alloc, d, ishape, "x")
 					fillReduceInput(tn, mode, r)
 					x := in
 					if s.perm != nil {
@@ -143,43 +139,13 @@ func TestReduceShapes(t *testing.T) {
 					}
 					bound := map[*graph.Node]*exec.Tensor{in: tn}
 					name := fmt.Sprintf("vec=%v %v %v %s", vec, s.shape, d, mode)
-					checkReduce(t, name, backends, outs, bound, alloc)
+					checkWithinRef(t, name, backends, outs, bound, alloc)
 					tn.Release()
 					alloc.AssertSize(t, 0)
 				}
 			}
 		}
 		cpu.SetVector(was)
-	}
-}
-
-// checkReduce evaluates outs on each backend and compares them with the
-// reference.
-func checkReduce(t *testing.T, name string, backends []*cpu.Backend, outs []*graph.Node, bound map[*graph.Node]*exec.Tensor, alloc memory.Allocator) {
-	t.Helper()
-	for _, o := range outs {
-		if err := o.Err(); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-	}
-	ctx := context.Background()
-	want, bounds, err := randgraph.Reference(ctx, outs, bound, alloc, randgraph.CPU)
-	if err != nil {
-		t.Fatalf("%s: ref: %v", name, err)
-	}
-	defer release(want)
-	defer release(bounds)
-	for _, be := range backends {
-		got, err := be.Eval(ctx, &exec.Request{Outputs: outs, Bound: bound, Alloc: alloc})
-		if err != nil {
-			t.Fatalf("%s: cpu: %v", name, err)
-		}
-		for i := range want {
-			if err := randgraph.Check(got[i], want[i], bounds[i]); err != nil {
-				t.Errorf("%s: %v axes %v: %v", name, outs[i].Op(), outs[i].Attr().Axes, err)
-			}
-		}
-		release(got)
 	}
 }
 
@@ -201,11 +167,7 @@ func anyAllDecided(t *testing.T, rows, cols int) {
 			continue
 		}
 		alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		in := graph.Input(graph.Float32, graph.Shape{rows, cols}, "x")
-		tn, err := exec.NewTensor(alloc, graph.Float32, graph.Shape{rows, cols})
-		if err != nil {
-			t.Fatal(err)
-		}
+		in, tn := newInput(t, alloc, graph.Float32, graph.Shape{rows, cols}, "x")
 		v := exec.Elems[float32](tn)
 		for i := range v {
 			v[i] = 1
@@ -222,8 +184,58 @@ func anyAllDecided(t *testing.T, rows, cols int) {
 			graph.Reduce(graph.OpAny, nz, nil, false),
 			graph.Reduce(graph.OpAll, in, nil, false),
 		}
-		checkReduce(t, fmt.Sprintf("zero at %d", pos), backends, outs, map[*graph.Node]*exec.Tensor{in: tn}, alloc)
+		checkWithinRef(t, fmt.Sprintf("zero at %d", pos), backends, outs, map[*graph.Node]*exec.Tensor{in: tn}, alloc)
 		tn.Release()
 		alloc.AssertSize(t, 0)
+	}
+}
+
+// TestReduceShortRows compares every reduction of rows of r values, 37
+// rows (and 1001 for r = 8), with the reference. Mode "nanpos" puts one
+// NaN in row i at position i mod r (none in every fourth row).
+func TestReduceShortRows(t *testing.T) {
+	type tc struct{ rows, r int }
+	var cases []tc
+	for r := 1; r <= 17; r++ {
+		cases = append(cases, tc{37, r})
+	}
+	cases = append(cases, tc{1001, 8}, tc{37, 31}, tc{37, 32}, tc{37, 33})
+	modes := map[graph.DType][]string{graph.Float32: {"rand", "ties", "inf", "nanpos"},
+		graph.Float64: {"rand", "ties", "nanpos"}, graph.Bool: {"ties"}}
+	backends := []*cpu.Backend{cpu.New(cpu.Options{Chunk: 7}), cpu.New(cpu.Options{Chunk: 64, Workers: 3}),
+		cpu.New(cpu.Options{})}
+	r := rand.New(rand.NewPCG(21, 22))
+	for _, c := range cases {
+		for _, d := range []graph.DType{graph.Float32, graph.Float64, graph.Bool} {
+			for _, mode := range modes[d] {
+				alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				shape := graph.Shape{c.rows, c.r}
+				in, tn := newInput(t, alloc, d, shape, "x")
+				if mode == "nanpos" {
+					fillReduceInput(tn, "ties", r)
+					for i := range c.rows {
+						if i%4 == 3 {
+							continue
+						}
+						k := i*c.r + i%c.r
+						if d == graph.Float32 {
+							exec.Elems[float32](tn)[k] = float32(math.NaN())
+						} else {
+							exec.Elems[float64](tn)[k] = math.NaN()
+						}
+					}
+				} else {
+					fillReduceInput(tn, mode, r)
+				}
+				var outs []*graph.Node
+				for _, op := range reduceOps {
+					outs = append(outs, graph.Reduce(op, in, []int{1}, false))
+				}
+				name := fmt.Sprintf("%v %v %s", shape, d, mode)
+				checkWithinRef(t, name, backends, outs, map[*graph.Node]*exec.Tensor{in: tn}, alloc)
+				tn.Release()
+				alloc.AssertSize(t, 0)
+			}
+		}
 	}
 }

@@ -5,7 +5,6 @@
 package cpu_test
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -23,11 +22,7 @@ import (
 // [-1, 1) (near 1 for products, so they neither vanish nor blow up, with
 // a NaN now and then when nan is set), ints in [-50, 50), bools.
 func scanInput(t testing.TB, alloc memory.Allocator, d graph.DType, s graph.Shape, seed uint64, prod, nan bool) (*graph.Node, *exec.Tensor) {
-	n := graph.Input(d, s, "x")
-	x, err := exec.NewTensor(alloc, d, s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	n, x := newInput(t, alloc, d, s, "x")
 	r := rand.New(rand.NewPCG(seed, 5))
 	f := func() float64 {
 		v := 2*r.Float64() - 1
@@ -161,8 +156,7 @@ func TestScanAgainstRef(t *testing.T) {
 }
 
 func checkScan(t *testing.T, be exec.Backend, shape graph.Shape, axis int, transposed, fused bool, op graph.Op, d graph.DType) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t)
 	x, xt := scanInput(t, alloc, d, shape, uint64(shape.Size())*7+uint64(op), op == graph.OpCumProd, d.IsFloat() && op != graph.OpCumSum)
 	defer xt.Release()
 	v := x
@@ -179,28 +173,15 @@ func checkScan(t *testing.T, be exec.Backend, shape graph.Shape, axis int, trans
 	if out.Err() != nil {
 		t.Fatal(out.Err())
 	}
-	ctx := context.Background()
-	req := func() *exec.Request {
-		return &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: xt}, Alloc: alloc}
-	}
-	want, err := ref.New().Eval(ctx, req())
-	if err != nil {
-		t.Fatal(err)
-	}
+	bound := map[*graph.Node]*exec.Tensor{x: xt}
+	want := evalOn(t, ref.New(), []*graph.Node{out}, bound, alloc)
 	defer release(want)
-	got, err := be.Eval(ctx, req())
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := evalOn(t, be, []*graph.Node{out}, bound, alloc)
 	defer release(got)
 	// Magnitudes along each lane (for the sum tolerance), by the ref on
 	// |value|.
 	absIn := graph.Unary(graph.OpAbs, graph.Cast(v, out.DType()))
-	absRun, err := ref.New().Eval(ctx, &exec.Request{Outputs: []*graph.Node{graph.Scan(graph.OpCumSum, absIn, axis)},
-		Bound: map[*graph.Node]*exec.Tensor{x: xt}, Alloc: alloc})
-	if err != nil {
-		t.Fatal(err)
-	}
+	absRun := evalOn(t, ref.New(), []*graph.Node{graph.Scan(graph.OpCumSum, absIn, axis)}, bound, alloc)
 	defer release(absRun)
 	g, w, a := floats(got[0]), floats(want[0]), floats(absRun[0])
 	if len(g) != len(w) {

@@ -6,11 +6,8 @@
 package cpu_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
-
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/exec/cpu"
@@ -75,8 +72,7 @@ func TestStridedVsRef(t *testing.T) {
 		for _, tiles := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/tiles=%v", tc.name, tiles), func(t *testing.T) {
 				defer cpu.SetTiles(cpu.SetTiles(tiles))
-				alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-				defer alloc.AssertSize(t, 0)
+				alloc := checkedAlloc(t)
 				bound := map[*graph.Node]*exec.Tensor{}
 				var xs []*graph.Node
 				for i, s := range tc.shapes {
@@ -84,23 +80,12 @@ func TestStridedVsRef(t *testing.T) {
 					bound[n] = x
 					xs = append(xs, n)
 				}
-				defer func() {
-					for _, x := range bound {
-						x.Release()
-					}
-				}()
+				defer releaseBound(bound)
 				out := graph.Copy(tc.expr(xs))
-				req := &exec.Request{Outputs: []*graph.Node{out}, Bound: bound, Alloc: alloc}
-				want, err := ref.New().Eval(context.Background(), req)
-				if err != nil {
-					t.Fatal(err)
-				}
+				want := evalOn(t, ref.New(), []*graph.Node{out}, bound, alloc)
 				defer release(want)
 				for _, chunk := range []int{0, 100} {
-					got, err := cpu.New(cpu.Options{Chunk: chunk}).Eval(context.Background(), req)
-					if err != nil {
-						t.Fatal(err)
-					}
+					got := evalOn(t, cpu.New(cpu.Options{Chunk: chunk}), []*graph.Node{out}, bound, alloc)
 					g, w := exec.Elems[float32](got[0]), exec.Elems[float32](want[0])
 					for i := range w {
 						if g[i] != w[i] {
