@@ -32,15 +32,63 @@
 VEC8(sign32<>, 0x80000000)
 VEC4(sign64<>, 0x8000000000000000)
 
-// BINARY runs OP over byte range [0, CX) of SI and DX into DI, 128 bytes
-// at a time and then 32 (CX is a multiple of 32). OP's first source is
-// the element of SI (a), its second the element of DX (b).
-#define BINARY(OP) \
+// The routines are defined by the loop macros below, one line each
+// (vet does not see their frames: the Go declarations in asm_amd64.go
+// must match the frames here). ARGS3 loads d, a, b and n of
+// func(d, a, b unsafe.Pointer, n int) into DI, SI, DX and CX, ARGS2
+// d, a and n of func(d, a unsafe.Pointer, n int) into DI, SI and CX;
+// both turn n into bytes (shift SH).
+#define ARGS3(SH) \
+	MOVQ d+0(FP), DI; \
+	MOVQ a+8(FP), SI; \
+	MOVQ b+16(FP), DX; \
+	MOVQ n+24(FP), CX; \
+	SHLQ $SH, CX
+
+#define ARGS2(SH) \
+	MOVQ d+0(FP), DI; \
+	MOVQ a+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+	SHLQ $SH, CX
+
+// VECS runs BODY4 on the four vectors at byte AX of each operand, for
+// AX from 0 in steps of 128 while four vectors remain below CX, then
+// EACH(BODY1) on the vectors left. Both end at label done.
+#define VECS(BODY4, BODY1) \
 	XORQ AX, AX; \
 	MOVQ CX, BX; \
 	ANDQ $-128, BX; \
-	JZ   one; \
+	JZ   each; \
 four: \
+	BODY4; \
+	ADDQ $128, AX; \
+	CMPQ AX, BX; \
+	JB   four; \
+	EACH(BODY1)
+
+// EACH runs BODY on the vector at byte AX of each operand, for AX from
+// its value up to CX in steps of 32.
+#define EACH(BODY) \
+each: \
+	CMPQ AX, CX; \
+	JAE  done; \
+	BODY; \
+	ADDQ $32, AX; \
+	JMP  each; \
+done:
+
+// BINARY defines func NAME(d, a, b unsafe.Pointer, n int): OP over
+// byte range [0, n<<SH) of a (SI) and b (DX) into d (DI), 128 bytes at a
+// time and then 32 (n is a multiple of the lane count). OP's first
+// source is the element of a, its second the element of b.
+#define BINARY(NAME, SH, OP) \
+TEXT NAME(SB), NOSPLIT, $0-32; \
+	ARGS3(SH); \
+	VECS(BINARY4(OP), BINARY1(OP)); \
+	VZEROUPPER; \
+	RET
+
+#define BINARY4(OP) \
 	VMOVUPS (SI)(AX*1), Y0; \
 	VMOVUPS 32(SI)(AX*1), Y1; \
 	VMOVUPS 64(SI)(AX*1), Y2; \
@@ -52,104 +100,37 @@ four: \
 	VMOVUPS Y0, (DI)(AX*1); \
 	VMOVUPS Y1, 32(DI)(AX*1); \
 	VMOVUPS Y2, 64(DI)(AX*1); \
-	VMOVUPS Y3, 96(DI)(AX*1); \
-	ADDQ    $128, AX; \
-	CMPQ    AX, BX; \
-	JB      four; \
-one: \
-	CMPQ    AX, CX; \
-	JAE     done; \
+	VMOVUPS Y3, 96(DI)(AX*1)
+
+#define BINARY1(OP) \
 	VMOVUPS (SI)(AX*1), Y0; \
 	OP      (DX)(AX*1), Y0, Y0; \
-	VMOVUPS Y0, (DI)(AX*1); \
-	ADDQ    $32, AX; \
-	JMP     one; \
-done: \
+	VMOVUPS Y0, (DI)(AX*1)
+
+BINARY(·addF32, 2, VADDPS)
+BINARY(·subF32, 2, VSUBPS)
+BINARY(·mulF32, 2, VMULPS)
+BINARY(·divF32, 2, VDIVPS)
+BINARY(·addF64, 3, VADDPD)
+BINARY(·subF64, 3, VSUBPD)
+BINARY(·mulF64, 3, VMULPD)
+BINARY(·divF64, 3, VDIVPD)
+
+// EXTREME defines func NAME(d, a, b unsafe.Pointer, n int): Go's min
+// of x (Y0) and y (Y1) into Y2 as the compiler does for amd64: m =
+// min(x, y), then (min(m, x) | m), where the MINPS of a and b returns b
+// when either is NaN or both are zero. The result is y's or a merged NaN
+// when either is NaN, -0 when either of two zeros is. Max is
+// -min(-x, -y) (NEG FLIP negates the operands and the result).
+#define EXTREME(NAME, SH, MIN, OR, NEG, SIGN) \
+TEXT NAME(SB), NOSPLIT, $0-32; \
+	ARGS3(SH); \
+	XORQ AX, AX; \
+	EACH(EXTREME1(MIN, OR, NEG, SIGN)); \
 	VZEROUPPER; \
 	RET
 
-// func addF32(d, a, b unsafe.Pointer, n int)
-TEXT ·addF32(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	SHLQ $2, CX
-	BINARY(VADDPS)
-
-// func subF32(d, a, b unsafe.Pointer, n int)
-TEXT ·subF32(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	SHLQ $2, CX
-	BINARY(VSUBPS)
-
-// func mulF32(d, a, b unsafe.Pointer, n int)
-TEXT ·mulF32(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	SHLQ $2, CX
-	BINARY(VMULPS)
-
-// func divF32(d, a, b unsafe.Pointer, n int)
-TEXT ·divF32(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	SHLQ $2, CX
-	BINARY(VDIVPS)
-
-// func addF64(d, a, b unsafe.Pointer, n int)
-TEXT ·addF64(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	SHLQ $3, CX
-	BINARY(VADDPD)
-
-// func subF64(d, a, b unsafe.Pointer, n int)
-TEXT ·subF64(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	SHLQ $3, CX
-	BINARY(VSUBPD)
-
-// func mulF64(d, a, b unsafe.Pointer, n int)
-TEXT ·mulF64(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	SHLQ $3, CX
-	BINARY(VMULPD)
-
-// func divF64(d, a, b unsafe.Pointer, n int)
-TEXT ·divF64(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	SHLQ $3, CX
-	BINARY(VDIVPD)
-
-// EXTREME computes Go's min of x (Y0) and y (Y1) into Y2 as the compiler
-// does for amd64: m = min(x, y), then (min(m, x) | m), where the MINPS
-// of a and b returns b when either is NaN or both are zero. The result is
-// y's or a merged NaN when either is NaN, -0 when either of two zeros is.
-// Max is -min(-x, -y) (NEGX and NEGY negate, NEGR negates the result).
-#define EXTREME(MIN, OR, NEG, SIGN) \
-	XORQ AX, AX; \
-loop: \
-	CMPQ    AX, CX; \
-	JAE     done; \
+#define EXTREME1(MIN, OR, NEG, SIGN) \
 	VMOVUPS (SI)(AX*1), Y0; \
 	VMOVUPS (DX)(AX*1), Y1; \
 	NEG(Y0, SIGN); \
@@ -158,104 +139,58 @@ loop: \
 	MIN     Y0, Y2, Y3; \
 	OR      Y3, Y2, Y2; \
 	NEG(Y2, SIGN); \
-	VMOVUPS Y2, (DI)(AX*1); \
-	ADDQ    $32, AX; \
-	JMP     loop; \
-done: \
-	VZEROUPPER; \
-	RET
+	VMOVUPS Y2, (DI)(AX*1)
 
 #define FLIP(r, sign) VXORPS sign, r, r
 #define KEEP(r, sign)
 
-// func maxF32(d, a, b unsafe.Pointer, n int)
-TEXT ·maxF32(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	SHLQ $2, CX
-	EXTREME(VMINPS, VORPS, FLIP, sign32<>(SB))
+EXTREME(·maxF32, 2, VMINPS, VORPS, FLIP, sign32<>(SB))
+EXTREME(·minF32, 2, VMINPS, VORPS, KEEP, sign32<>(SB))
+EXTREME(·maxF64, 3, VMINPD, VORPD, FLIP, sign64<>(SB))
+EXTREME(·minF64, 3, VMINPD, VORPD, KEEP, sign64<>(SB))
 
-// func minF32(d, a, b unsafe.Pointer, n int)
-TEXT ·minF32(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	SHLQ $2, CX
-	EXTREME(VMINPS, VORPS, KEEP, sign32<>(SB))
-
-// func maxF64(d, a, b unsafe.Pointer, n int)
-TEXT ·maxF64(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	SHLQ $3, CX
-	EXTREME(VMINPD, VORPD, FLIP, sign64<>(SB))
-
-// func minF64(d, a, b unsafe.Pointer, n int)
-TEXT ·minF64(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	SHLQ $3, CX
-	EXTREME(VMINPD, VORPD, KEEP, sign64<>(SB))
-
-// UNARY runs the two-operand instruction sequence OP(Y0) over byte range
-// [0, CX) of SI into DI, leaving the result in Y0.
-#define UNARY(OP) \
+// UNARY defines func NAME(d, a unsafe.Pointer, n int): the
+// two-operand instruction sequence OP(Y0) over byte range [0, n<<SH) of
+// a (SI) into d (DI), leaving the result in Y0.
+#define UNARY(NAME, SH, OP) \
+TEXT NAME(SB), NOSPLIT, $0-24; \
+	ARGS2(SH); \
 	XORQ AX, AX; \
-loop: \
-	CMPQ    AX, CX; \
-	JAE     done; \
-	VMOVUPS (SI)(AX*1), Y0; \
-	OP; \
-	VMOVUPS Y0, (DI)(AX*1); \
-	ADDQ    $32, AX; \
-	JMP     loop; \
-done: \
+	EACH(UNARY1(OP)); \
 	VZEROUPPER; \
 	RET
+
+#define UNARY1(OP) \
+	VMOVUPS (SI)(AX*1), Y0; \
+	OP; \
+	VMOVUPS Y0, (DI)(AX*1)
 
 #define NEG32 VXORPS sign32<>(SB), Y0, Y0
 #define NEG64 VXORPD sign64<>(SB), Y0, Y0
 #define SQRT32 VSQRTPS Y0, Y0
 #define SQRT64 VSQRTPD Y0, Y0
 
-// func negF32(d, a unsafe.Pointer, n int)
-TEXT ·negF32(SB), NOSPLIT, $0-24
-	MOVQ d+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ n+16(FP), CX
-	SHLQ $2, CX
-	UNARY(NEG32)
+UNARY(·negF32, 2, NEG32)
+UNARY(·negF64, 3, NEG64)
+UNARY(·sqrtF32, 2, SQRT32)
+UNARY(·sqrtF64, 3, SQRT64)
 
-// func negF64(d, a unsafe.Pointer, n int)
-TEXT ·negF64(SB), NOSPLIT, $0-24
-	MOVQ d+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ n+16(FP), CX
-	SHLQ $3, CX
-	UNARY(NEG64)
+// ADD4 adds the four vectors at byte off of SI to Y0, in order.
+#define ADD4(off) \
+	VADDPS off(SI), Y0, Y0; \
+	VADDPS off+32(SI), Y0, Y0; \
+	VADDPS off+64(SI), Y0, Y0; \
+	VADDPS off+96(SI), Y0, Y0
 
-// func sqrtF32(d, a unsafe.Pointer, n int)
-TEXT ·sqrtF32(SB), NOSPLIT, $0-24
-	MOVQ d+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ n+16(FP), CX
-	SHLQ $2, CX
-	UNARY(SQRT32)
-
-// func sqrtF64(d, a unsafe.Pointer, n int)
-TEXT ·sqrtF64(SB), NOSPLIT, $0-24
-	MOVQ d+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ n+16(FP), CX
-	SHLQ $3, CX
-	UNARY(SQRT64)
+// LANES4 adds the four float64 lanes of y (x its low half) into s as
+// ((l0+l1)+l2)+l3.
+#define LANES4(y, x, s) \
+	VEXTRACTF128 $1, y, X3; \
+	VPERMILPD    $1, x, X4; \
+	VADDSD       X4, x, s; \
+	VADDSD       X3, s, s; \
+	VPERMILPD    $1, X3, X4; \
+	VADDSD       X4, s, s
 
 // func sumBlocksF32(acc float64, p unsafe.Pointer, blocks int) float64
 //
@@ -271,38 +206,16 @@ sumloop:
 	TESTQ  CX, CX
 	JZ     sumdone
 	VXORPS Y0, Y0, Y0
-	VADDPS (SI), Y0, Y0
-	VADDPS 32(SI), Y0, Y0
-	VADDPS 64(SI), Y0, Y0
-	VADDPS 96(SI), Y0, Y0
-	VADDPS 128(SI), Y0, Y0
-	VADDPS 160(SI), Y0, Y0
-	VADDPS 192(SI), Y0, Y0
-	VADDPS 224(SI), Y0, Y0
-	VADDPS 256(SI), Y0, Y0
-	VADDPS 288(SI), Y0, Y0
-	VADDPS 320(SI), Y0, Y0
-	VADDPS 352(SI), Y0, Y0
-	VADDPS 384(SI), Y0, Y0
-	VADDPS 416(SI), Y0, Y0
-	VADDPS 448(SI), Y0, Y0
-	VADDPS 480(SI), Y0, Y0
+	ADD4(0)
+	ADD4(128)
+	ADD4(256)
+	ADD4(384)
 
 	VCVTPS2PD    X0, Y1       // l0..l3
 	VEXTRACTF128 $1, Y0, X2
 	VCVTPS2PD    X2, Y2       // l4..l7
-	VEXTRACTF128 $1, Y1, X3   // l2, l3
-	VPERMILPD    $1, X1, X4   // l1
-	VADDSD       X4, X1, X5   // l0+l1
-	VADDSD       X3, X5, X5   // +l2
-	VPERMILPD    $1, X3, X6   // l3
-	VADDSD       X6, X5, X5   // +l3
-	VEXTRACTF128 $1, Y2, X3   // l6, l7
-	VPERMILPD    $1, X2, X4   // l5
-	VADDSD       X4, X2, X6   // l4+l5
-	VADDSD       X3, X6, X6   // +l6
-	VPERMILPD    $1, X3, X4   // l7
-	VADDSD       X4, X6, X6   // +l7
+	LANES4(Y1, X1, X5)
+	LANES4(Y2, X2, X6)
 	VADDSD       X6, X5, X5
 	VADDSD       X5, X8, X8
 
@@ -342,51 +255,24 @@ lanesdone:
 	VZEROUPPER
 	RET
 
-// ROWEXT folds byte range [0, CX) of SI (at least one vector) into one
-// extreme with OP (VMAXPS/VMINPS or the PD forms) in four accumulators
-// and notes NaN lanes apart in Y7: OP neither propagates NaN reliably nor
-// orders -0 below +0, so the caller redoes a row that holds a NaN or
-// whose extreme is zero with the scalar loop.
-#define ROWEXT(OP, CMPP, LANE) \
+// ROWEXT defines func NAME(p unsafe.Pointer, n int) (m T, nan int):
+// it folds byte range [0, n<<SH) of p (at least one vector) into one
+// extreme with OP (VMAXPS/VMINPS or the PD forms) in four accumulators,
+// LANE folding the last vector, MOVS storing m, and notes NaN lanes
+// apart in Y7: OP neither propagates NaN reliably nor orders -0 below
+// +0, so the caller redoes a row that holds a NaN or whose extreme is
+// zero with the scalar loop.
+#define ROWEXT(NAME, SH, OP, CMPP, LANE, MOVS) \
+TEXT NAME(SB), NOSPLIT, $0-32; \
+	MOVQ p+0(FP), SI; \
+	MOVQ n+8(FP), CX; \
+	SHLQ $SH, CX; \
 	VMOVUPS (SI), Y0; \
 	VMOVUPS Y0, Y1; \
 	VMOVUPS Y0, Y2; \
 	VMOVUPS Y0, Y3; \
 	VXORPS  Y7, Y7, Y7; \
-	XORQ    AX, AX; \
-	MOVQ    CX, BX; \
-	ANDQ    $-128, BX; \
-	JZ      one; \
-four: \
-	VMOVUPS (SI)(AX*1), Y4; \
-	VMOVUPS 32(SI)(AX*1), Y5; \
-	OP      Y4, Y0, Y0; \
-	OP      Y5, Y1, Y1; \
-	CMPP    $3, Y4, Y4, Y4; \
-	CMPP    $3, Y5, Y5, Y5; \
-	VORPS   Y4, Y7, Y7; \
-	VORPS   Y5, Y7, Y7; \
-	VMOVUPS 64(SI)(AX*1), Y4; \
-	VMOVUPS 96(SI)(AX*1), Y5; \
-	OP      Y4, Y2, Y2; \
-	OP      Y5, Y3, Y3; \
-	CMPP    $3, Y4, Y4, Y4; \
-	CMPP    $3, Y5, Y5, Y5; \
-	VORPS   Y4, Y7, Y7; \
-	VORPS   Y5, Y7, Y7; \
-	ADDQ    $128, AX; \
-	CMPQ    AX, BX; \
-	JB      four; \
-one: \
-	CMPQ    AX, CX; \
-	JAE     fold; \
-	VMOVUPS (SI)(AX*1), Y4; \
-	OP      Y4, Y0, Y0; \
-	CMPP    $3, Y4, Y4, Y4; \
-	VORPS   Y4, Y7, Y7; \
-	ADDQ    $32, AX; \
-	JMP     one; \
-fold: \
+	VECS(ROWEXT4(OP, CMPP), ROWEXT1(OP, CMPP)); \
 	OP      Y1, Y0, Y0; \
 	OP      Y3, Y2, Y2; \
 	OP      Y2, Y0, Y0; \
@@ -394,7 +280,31 @@ fold: \
 	OP      X1, X0, X0; \
 	LANE; \
 	VMOVMSKPS Y7, AX; \
-	VZEROUPPER
+	VZEROUPPER; \
+	MOVS X0, m+16(FP); \
+	MOVQ AX, nan+24(FP); \
+	RET
+
+#define ROWEXT4(OP, CMPP) \
+	ROWEXT2(OP, CMPP, 0, Y0, Y1); \
+	ROWEXT2(OP, CMPP, 64, Y2, Y3)
+
+// ROWEXT2 folds the two vectors at byte off+AX of SI into y and z.
+#define ROWEXT2(OP, CMPP, off, y, z) \
+	VMOVUPS off(SI)(AX*1), Y4; \
+	VMOVUPS off+32(SI)(AX*1), Y5; \
+	OP      Y4, y, y; \
+	OP      Y5, z, z; \
+	CMPP    $3, Y4, Y4, Y4; \
+	CMPP    $3, Y5, Y5, Y5; \
+	VORPS   Y4, Y7, Y7; \
+	VORPS   Y5, Y7, Y7
+
+#define ROWEXT1(OP, CMPP) \
+	VMOVUPS (SI)(AX*1), Y4; \
+	OP      Y4, Y0, Y0; \
+	CMPP    $3, Y4, Y4, Y4; \
+	VORPS   Y4, Y7, Y7
 
 #define LANES32(OP) \
 	VPERMILPS $0x4e, X0, X1; \
@@ -406,42 +316,7 @@ fold: \
 	VPERMILPD $1, X0, X1; \
 	OP        X1, X0, X0
 
-// func maxRowF32(p unsafe.Pointer, n int) (m float32, nan int)
-TEXT ·maxRowF32(SB), NOSPLIT, $0-32
-	MOVQ p+0(FP), SI
-	MOVQ n+8(FP), CX
-	SHLQ $2, CX
-	ROWEXT(VMAXPS, VCMPPS, LANES32(VMAXPS))
-	MOVSS X0, m+16(FP)
-	MOVQ  AX, nan+24(FP)
-	RET
-
-// func minRowF32(p unsafe.Pointer, n int) (m float32, nan int)
-TEXT ·minRowF32(SB), NOSPLIT, $0-32
-	MOVQ p+0(FP), SI
-	MOVQ n+8(FP), CX
-	SHLQ $2, CX
-	ROWEXT(VMINPS, VCMPPS, LANES32(VMINPS))
-	MOVSS X0, m+16(FP)
-	MOVQ  AX, nan+24(FP)
-	RET
-
-// func maxRowF64(p unsafe.Pointer, n int) (m float64, nan int)
-TEXT ·maxRowF64(SB), NOSPLIT, $0-32
-	MOVQ p+0(FP), SI
-	MOVQ n+8(FP), CX
-	SHLQ $3, CX
-	ROWEXT(VMAXPD, VCMPPD, LANES64(VMAXPD))
-	MOVSD X0, m+16(FP)
-	MOVQ  AX, nan+24(FP)
-	RET
-
-// func minRowF64(p unsafe.Pointer, n int) (m float64, nan int)
-TEXT ·minRowF64(SB), NOSPLIT, $0-32
-	MOVQ p+0(FP), SI
-	MOVQ n+8(FP), CX
-	SHLQ $3, CX
-	ROWEXT(VMINPD, VCMPPD, LANES64(VMINPD))
-	MOVSD X0, m+16(FP)
-	MOVQ  AX, nan+24(FP)
-	RET
+ROWEXT(·maxRowF32, 2, VMAXPS, VCMPPS, LANES32(VMAXPS), MOVSS)
+ROWEXT(·minRowF32, 2, VMINPS, VCMPPS, LANES32(VMINPS), MOVSS)
+ROWEXT(·maxRowF64, 3, VMAXPD, VCMPPD, LANES64(VMAXPD), MOVSD)
+ROWEXT(·minRowF64, 3, VMINPD, VCMPPD, LANES64(VMINPD), MOVSD)
