@@ -9,330 +9,34 @@
 
 #include "textflag.h"
 
-// func netCmp32x8(block unsafe.Pointer, pairs *uint32, n int)
-// AVX2: 8 lanes of uint32; pairs holds n pairs of byte offsets.
-TEXT ·netCmp32x8(SB), NOSPLIT, $0-24
-	MOVQ block+0(FP), DI
-	MOVQ pairs+8(FP), SI
-	MOVQ n+16(FP), CX
-	TESTQ CX, CX
-	JZ   done8
+// ARGS6 loads the six arguments of the gather, scatter and tile
+// routines (two pointers, a count, an int or pointer, float and xor)
+// into DI, SI, CX, R8, R9 and AX. (vet does not check the frame
+// offsets in macros: the Go declarations in sortnet_amd64.go must
+// match them.)
+#define ARGS6 \
+	MOVQ p+0(FP), DI; \
+	MOVQ q+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+	MOVQ m+24(FP), R8; \
+	MOVQ float+32(FP), R9; \
+	MOVL xor+40(FP), AX
 
-loop8:
-	MOVL    0(SI), AX
-	MOVL    4(SI), BX
-	VMOVDQU (DI)(AX*1), Y0
-	VMOVDQU (DI)(BX*1), Y1
-	VPMINUD Y1, Y0, Y2
-	VPMAXUD Y1, Y0, Y3
-	VMOVDQU Y2, (DI)(AX*1)
-	VMOVDQU Y3, (DI)(BX*1)
-	ADDQ    $8, SI
-	DECQ    CX
-	JNZ     loop8
-
-done8:
-	VZEROUPPER
-	RET
-
-// func netCmp32x16(block unsafe.Pointer, pairs *uint32, n int)
-// AVX-512: 16 lanes of uint32.
-TEXT ·netCmp32x16(SB), NOSPLIT, $0-24
-	MOVQ block+0(FP), DI
-	MOVQ pairs+8(FP), SI
-	MOVQ n+16(FP), CX
-	TESTQ CX, CX
-	JZ   done16
-
-loop16:
-	MOVL      0(SI), AX
-	MOVL      4(SI), BX
-	VMOVDQU32 (DI)(AX*1), Z0
-	VMOVDQU32 (DI)(BX*1), Z1
-	VPMINUD   Z1, Z0, Z2
-	VPMAXUD   Z1, Z0, Z3
-	VMOVDQU32 Z2, (DI)(AX*1)
-	VMOVDQU32 Z3, (DI)(BX*1)
-	ADDQ      $8, SI
-	DECQ      CX
-	JNZ       loop16
-
-done16:
-	VZEROUPPER
-	RET
-
-// func netLoad32x16(block, src unsafe.Pointer, n int, idx *uint32, float int, xor uint32) uint16
-// AVX-512: element j of 16 rows (at src plus the byte offsets idx[l])
-// gathered as block vector j, mapped to keys: floats by b ^ ((b >> 31
-// arithmetic) | sign), then every key xored with xor. Returns the lanes
-// that met a float zero or NaN (|b|-1 >= +Inf's bits, unsigned).
-TEXT ·netLoad32x16(SB), NOSPLIT, $0-50
-	MOVQ         block+0(FP), DI
-	MOVQ         src+8(FP), SI
-	MOVQ         n+16(FP), CX
-	MOVQ         idx+24(FP), R8
-	MOVQ         float+32(FP), R9
-	MOVL         xor+40(FP), AX
-	VMOVDQU32    (R8), Z1
-	VPBROADCASTD AX, Z2
-	MOVL         $0x80000000, BX
+// IDXARGS is ARGS6 for the routines that move element j of 16 rows:
+// the rows' byte offsets (R8) into Z1, the xor into Z2 and the sign bit
+// into Z3.
+#define IDXARGS \
+	ARGS6; \
+	VMOVDQU32    (R8), Z1; \
+	VPBROADCASTD AX, Z2; \
+	MOVL         $0x80000000, BX; \
 	VPBROADCASTD BX, Z3
-	MOVL         $0x7fffffff, BX
-	VPBROADCASTD BX, Z4
-	MOVL         $0x7f800000, BX
-	VPBROADCASTD BX, Z5
-	VPTERNLOGD   $0xff, Z6, Z6, Z6
-	KXORW        K2, K2, K2
-	TESTQ        CX, CX
-	JZ           ldone
 
-lloop:
-	KXNORW     K1, K1, K1
-	VPXORD     Z0, Z0, Z0
-	VPGATHERDD (SI)(Z1*1), K1, Z0
-	TESTQ      R9, R9
-	JZ         lint
-	VPSRAD     $31, Z0, Z7
-	VPORD      Z3, Z7, Z7
-	VPANDD     Z4, Z0, Z8
-	VPADDD     Z6, Z8, Z8
-	VPCMPUD    $5, Z5, Z8, K3
-	KORW       K3, K2, K2
-	VPXORD     Z7, Z0, Z0
-
-lint:
-	VPXORD    Z2, Z0, Z0
-	VMOVDQU32 Z0, (DI)
-	ADDQ      $64, DI
-	ADDQ      $4, SI
-	DECQ      CX
-	JNZ       lloop
-
-ldone:
-	KMOVW K2, AX
-	MOVW  AX, ret+48(FP)
-	VZEROUPPER
-	RET
-
-// func netStore32x16(dst, block unsafe.Pointer, k int, idx *uint32, float int, xor uint32)
-// AVX-512: block vectors 0..k-1 (keys) xored with xor, floats mapped
-// back by b ^ (((b >> 31) - 1) | sign), scattered as element j of 16
-// rows at dst plus the byte offsets idx[l].
-TEXT ·netStore32x16(SB), NOSPLIT, $0-44
-	MOVQ         dst+0(FP), DI
-	MOVQ         block+8(FP), SI
-	MOVQ         k+16(FP), CX
-	MOVQ         idx+24(FP), R8
-	MOVQ         float+32(FP), R9
-	MOVL         xor+40(FP), AX
-	VMOVDQU32    (R8), Z1
-	VPBROADCASTD AX, Z2
-	MOVL         $0x80000000, BX
-	VPBROADCASTD BX, Z3
-	VPTERNLOGD   $0xff, Z6, Z6, Z6
-	TESTQ        CX, CX
-	JZ           sdone
-
-sloop:
-	VMOVDQU32 (SI), Z0
-	VPXORD    Z2, Z0, Z0
-	TESTQ     R9, R9
-	JZ        sint
-	VPSRLD    $31, Z0, Z7
-	VPADDD    Z6, Z7, Z7
-	VPORD     Z3, Z7, Z7
-	VPXORD    Z7, Z0, Z0
-
-sint:
-	KXNORW      K1, K1, K1
-	VPSCATTERDD Z0, K1, (DI)(Z1*1)
-	ADDQ        $64, SI
-	ADDQ        $4, DI
-	DECQ        CX
-	JNZ         sloop
-
-sdone:
-	VZEROUPPER
-	RET
-
-// func netSort16x16(block unsafe.Pointer, groups int)
-// AVX-512: Batcher's network of 16 elements (63 comparators, the same
-// as batcherPairs(16)) on each of groups consecutive groups of 16 block
-// vectors (1 KiB each), in registers: a comparator of elements a and b
-// puts the minimum in the spare register, which becomes a's, and the
-// maximum in b's; a's old register is the next spare.
-TEXT ·netSort16x16(SB), NOSPLIT, $0-16
-	MOVQ  block+0(FP), DI
-	MOVQ  groups+8(FP), CX
-	TESTQ CX, CX
-	JZ    gdone
-
-gloop:
-	VMOVDQU32 0(DI), Z0
-	VMOVDQU32 64(DI), Z1
-	VMOVDQU32 128(DI), Z2
-	VMOVDQU32 192(DI), Z3
-	VMOVDQU32 256(DI), Z4
-	VMOVDQU32 320(DI), Z5
-	VMOVDQU32 384(DI), Z6
-	VMOVDQU32 448(DI), Z7
-	VMOVDQU32 512(DI), Z8
-	VMOVDQU32 576(DI), Z9
-	VMOVDQU32 640(DI), Z10
-	VMOVDQU32 704(DI), Z11
-	VMOVDQU32 768(DI), Z12
-	VMOVDQU32 832(DI), Z13
-	VMOVDQU32 896(DI), Z14
-	VMOVDQU32 960(DI), Z15
-	VPMINUD Z1, Z0, Z16
-	VPMAXUD Z1, Z0, Z1
-	VPMINUD Z3, Z2, Z0
-	VPMAXUD Z3, Z2, Z3
-	VPMINUD Z5, Z4, Z2
-	VPMAXUD Z5, Z4, Z5
-	VPMINUD Z7, Z6, Z4
-	VPMAXUD Z7, Z6, Z7
-	VPMINUD Z9, Z8, Z6
-	VPMAXUD Z9, Z8, Z9
-	VPMINUD Z11, Z10, Z8
-	VPMAXUD Z11, Z10, Z11
-	VPMINUD Z13, Z12, Z10
-	VPMAXUD Z13, Z12, Z13
-	VPMINUD Z15, Z14, Z12
-	VPMAXUD Z15, Z14, Z15
-	VPMINUD Z0, Z16, Z14
-	VPMAXUD Z0, Z16, Z0
-	VPMINUD Z3, Z1, Z16
-	VPMAXUD Z3, Z1, Z3
-	VPMINUD Z4, Z2, Z1
-	VPMAXUD Z4, Z2, Z4
-	VPMINUD Z7, Z5, Z2
-	VPMAXUD Z7, Z5, Z7
-	VPMINUD Z8, Z6, Z5
-	VPMAXUD Z8, Z6, Z8
-	VPMINUD Z11, Z9, Z6
-	VPMAXUD Z11, Z9, Z11
-	VPMINUD Z12, Z10, Z9
-	VPMAXUD Z12, Z10, Z12
-	VPMINUD Z15, Z13, Z10
-	VPMAXUD Z15, Z13, Z15
-	VPMINUD Z0, Z16, Z13
-	VPMAXUD Z0, Z16, Z0
-	VPMINUD Z4, Z2, Z16
-	VPMAXUD Z4, Z2, Z4
-	VPMINUD Z8, Z6, Z2
-	VPMAXUD Z8, Z6, Z8
-	VPMINUD Z12, Z10, Z6
-	VPMAXUD Z12, Z10, Z12
-	VPMINUD Z1, Z14, Z10
-	VPMAXUD Z1, Z14, Z1
-	VPMINUD Z16, Z13, Z14
-	VPMAXUD Z16, Z13, Z16
-	VPMINUD Z4, Z0, Z13
-	VPMAXUD Z4, Z0, Z4
-	VPMINUD Z7, Z3, Z0
-	VPMAXUD Z7, Z3, Z7
-	VPMINUD Z9, Z5, Z3
-	VPMAXUD Z9, Z5, Z9
-	VPMINUD Z6, Z2, Z5
-	VPMAXUD Z6, Z2, Z6
-	VPMINUD Z12, Z8, Z2
-	VPMAXUD Z12, Z8, Z12
-	VPMINUD Z15, Z11, Z8
-	VPMAXUD Z15, Z11, Z15
-	VPMINUD Z1, Z13, Z11
-	VPMAXUD Z1, Z13, Z1
-	VPMINUD Z16, Z0, Z13
-	VPMAXUD Z16, Z0, Z16
-	VPMINUD Z9, Z2, Z0
-	VPMAXUD Z9, Z2, Z9
-	VPMINUD Z6, Z8, Z2
-	VPMAXUD Z6, Z8, Z6
-	VPMINUD Z11, Z14, Z8
-	VPMAXUD Z11, Z14, Z11
-	VPMINUD Z1, Z13, Z14
-	VPMAXUD Z1, Z13, Z1
-	VPMINUD Z4, Z16, Z13
-	VPMAXUD Z4, Z16, Z4
-	VPMINUD Z0, Z5, Z16
-	VPMAXUD Z0, Z5, Z0
-	VPMINUD Z9, Z2, Z5
-	VPMAXUD Z9, Z2, Z9
-	VPMINUD Z12, Z6, Z2
-	VPMAXUD Z12, Z6, Z12
-	VPMINUD Z3, Z10, Z6
-	VPMAXUD Z3, Z10, Z3
-	VPMINUD Z16, Z8, Z10
-	VPMAXUD Z16, Z8, Z16
-	VPMINUD Z0, Z11, Z8
-	VPMAXUD Z0, Z11, Z0
-	VPMINUD Z5, Z14, Z11
-	VPMAXUD Z5, Z14, Z5
-	VPMINUD Z9, Z1, Z14
-	VPMAXUD Z9, Z1, Z9
-	VPMINUD Z2, Z13, Z1
-	VPMAXUD Z2, Z13, Z2
-	VPMINUD Z12, Z4, Z13
-	VPMAXUD Z12, Z4, Z12
-	VPMINUD Z15, Z7, Z4
-	VPMAXUD Z15, Z7, Z15
-	VPMINUD Z3, Z14, Z7
-	VPMAXUD Z3, Z14, Z3
-	VPMINUD Z16, Z1, Z14
-	VPMAXUD Z16, Z1, Z16
-	VPMINUD Z0, Z13, Z1
-	VPMAXUD Z0, Z13, Z0
-	VPMINUD Z5, Z4, Z13
-	VPMAXUD Z5, Z4, Z5
-	VPMINUD Z7, Z8, Z4
-	VPMAXUD Z7, Z8, Z7
-	VPMINUD Z14, Z11, Z8
-	VPMAXUD Z14, Z11, Z14
-	VPMINUD Z3, Z1, Z11
-	VPMAXUD Z3, Z1, Z3
-	VPMINUD Z16, Z13, Z1
-	VPMAXUD Z16, Z13, Z16
-	VPMINUD Z9, Z0, Z13
-	VPMAXUD Z9, Z0, Z9
-	VPMINUD Z2, Z5, Z0
-	VPMAXUD Z2, Z5, Z2
-	VPMINUD Z4, Z10, Z5
-	VPMAXUD Z4, Z10, Z4
-	VPMINUD Z7, Z8, Z10
-	VPMAXUD Z7, Z8, Z7
-	VPMINUD Z11, Z14, Z8
-	VPMAXUD Z11, Z14, Z11
-	VPMINUD Z3, Z1, Z14
-	VPMAXUD Z3, Z1, Z3
-	VPMINUD Z13, Z16, Z1
-	VPMAXUD Z13, Z16, Z13
-	VPMINUD Z9, Z0, Z16
-	VPMAXUD Z9, Z0, Z9
-	VPMINUD Z12, Z2, Z0
-	VPMAXUD Z12, Z2, Z12
-	VMOVDQU32 Z6, 0(DI)
-	VMOVDQU32 Z5, 64(DI)
-	VMOVDQU32 Z4, 128(DI)
-	VMOVDQU32 Z10, 192(DI)
-	VMOVDQU32 Z7, 256(DI)
-	VMOVDQU32 Z8, 320(DI)
-	VMOVDQU32 Z11, 384(DI)
-	VMOVDQU32 Z14, 448(DI)
-	VMOVDQU32 Z3, 512(DI)
-	VMOVDQU32 Z1, 576(DI)
-	VMOVDQU32 Z13, 640(DI)
-	VMOVDQU32 Z16, 704(DI)
-	VMOVDQU32 Z9, 768(DI)
-	VMOVDQU32 Z0, 832(DI)
-	VMOVDQU32 Z12, 896(DI)
-	VMOVDQU32 Z15, 960(DI)
-	ADDQ $1024, DI
-	DECQ CX
-	JNZ  gloop
-
-gdone:
-	VZEROUPPER
-	RET
+// CMPX is a comparator of the elements in registers a and b: the
+// minimum into s, the maximum into b.
+#define CMPX(a, b, s) \
+	VPMINUD b, a, s; \
+	VPMAXUD b, a, b
 
 // TRANSPOSE16 transposes the 16 by 16 dwords of Z0-Z15 (row r in Zr)
 // through Z16-Z31: dwords, then quadwords, of register pairs unpacked
@@ -417,8 +121,9 @@ gdone:
 	VPBROADCASTD BX, Z18; \
 	VPTERNLOGD $0xff, Z19, Z19, Z19
 
-// KEYI maps integer elements to keys: xored with Z20.
-#define KEYI(z) \
+// KEYI maps integer elements to keys: xored with Z20 (bit and skip as
+// KEYF's, unused).
+#define KEYI(z, bit, skip) \
 	VPXORD Z20, z, z
 
 // KEYF maps float elements (row bit of the block) to keys, b ^ ((b >>
@@ -453,176 +158,333 @@ gdone:
 #define LOADROWS \
 	MOVQ SI, R11; \
 	VMOVDQU32 (R11), Z0; \
+	LOADROW(Z1); \
+	LOADROW(Z2); \
+	LOADROW(Z3); \
+	LOADROW(Z4); \
+	LOADROW(Z5); \
+	LOADROW(Z6); \
+	LOADROW(Z7); \
+	LOADROW(Z8); \
+	LOADROW(Z9); \
+	LOADROW(Z10); \
+	LOADROW(Z11); \
+	LOADROW(Z12); \
+	LOADROW(Z13); \
+	LOADROW(Z14); \
+	LOADROW(Z15);
+
+// LOADROW loads the next row into z.
+#define LOADROW(z) \
 	ADDQ R8, R11; \
-	VMOVDQU32 (R11), Z1; \
-	ADDQ R8, R11; \
-	VMOVDQU32 (R11), Z2; \
-	ADDQ R8, R11; \
-	VMOVDQU32 (R11), Z3; \
-	ADDQ R8, R11; \
-	VMOVDQU32 (R11), Z4; \
-	ADDQ R8, R11; \
-	VMOVDQU32 (R11), Z5; \
-	ADDQ R8, R11; \
-	VMOVDQU32 (R11), Z6; \
-	ADDQ R8, R11; \
-	VMOVDQU32 (R11), Z7; \
-	ADDQ R8, R11; \
-	VMOVDQU32 (R11), Z8; \
-	ADDQ R8, R11; \
-	VMOVDQU32 (R11), Z9; \
-	ADDQ R8, R11; \
-	VMOVDQU32 (R11), Z10; \
-	ADDQ R8, R11; \
-	VMOVDQU32 (R11), Z11; \
-	ADDQ R8, R11; \
-	VMOVDQU32 (R11), Z12; \
-	ADDQ R8, R11; \
-	VMOVDQU32 (R11), Z13; \
-	ADDQ R8, R11; \
-	VMOVDQU32 (R11), Z14; \
-	ADDQ R8, R11; \
-	VMOVDQU32 (R11), Z15
+	VMOVDQU32 (R11), z
+
+// STORE16 stores z0..z15 as the 16 vectors at R (block vectors 0..15).
+#define STORE16(R, z0, z1, z2, z3, z4, z5, z6, z7, z8, z9, z10, z11, z12, z13, z14, z15) \
+	VMOVDQU32 z0, 0(R); \
+	VMOVDQU32 z1, 64(R); \
+	VMOVDQU32 z2, 128(R); \
+	VMOVDQU32 z3, 192(R); \
+	VMOVDQU32 z4, 256(R); \
+	VMOVDQU32 z5, 320(R); \
+	VMOVDQU32 z6, 384(R); \
+	VMOVDQU32 z7, 448(R); \
+	VMOVDQU32 z8, 512(R); \
+	VMOVDQU32 z9, 576(R); \
+	VMOVDQU32 z10, 640(R); \
+	VMOVDQU32 z11, 704(R); \
+	VMOVDQU32 z12, 768(R); \
+	VMOVDQU32 z13, 832(R); \
+	VMOVDQU32 z14, 896(R); \
+	VMOVDQU32 z15, 960(R);
 
 // STORECOLS stores column c of a transposed tile as block vector c (DI).
-#define STORECOLS \
-	VMOVDQU32 Z0, 0(DI); \
-	VMOVDQU32 Z4, 64(DI); \
-	VMOVDQU32 Z2, 128(DI); \
-	VMOVDQU32 Z6, 192(DI); \
-	VMOVDQU32 Z8, 256(DI); \
-	VMOVDQU32 Z12, 320(DI); \
-	VMOVDQU32 Z10, 384(DI); \
-	VMOVDQU32 Z14, 448(DI); \
-	VMOVDQU32 Z1, 512(DI); \
-	VMOVDQU32 Z5, 576(DI); \
-	VMOVDQU32 Z3, 640(DI); \
-	VMOVDQU32 Z7, 704(DI); \
-	VMOVDQU32 Z9, 768(DI); \
-	VMOVDQU32 Z13, 832(DI); \
-	VMOVDQU32 Z11, 896(DI); \
-	VMOVDQU32 Z15, 960(DI)
+#define STORECOLS STORE16(DI, Z0, Z4, Z2, Z6, Z8, Z12, Z10, Z14, Z1, Z5, Z3, Z7, Z9, Z13, Z11, Z15)
 
-// LOADCOLS loads block vector c (SI) into Zc.
-#define LOADCOLS \
-	VMOVDQU32 0(SI), Z0; \
-	VMOVDQU32 64(SI), Z1; \
-	VMOVDQU32 128(SI), Z2; \
-	VMOVDQU32 192(SI), Z3; \
-	VMOVDQU32 256(SI), Z4; \
-	VMOVDQU32 320(SI), Z5; \
-	VMOVDQU32 384(SI), Z6; \
-	VMOVDQU32 448(SI), Z7; \
-	VMOVDQU32 512(SI), Z8; \
-	VMOVDQU32 576(SI), Z9; \
-	VMOVDQU32 640(SI), Z10; \
-	VMOVDQU32 704(SI), Z11; \
-	VMOVDQU32 768(SI), Z12; \
-	VMOVDQU32 832(SI), Z13; \
-	VMOVDQU32 896(SI), Z14; \
-	VMOVDQU32 960(SI), Z15
+// LOADCOLS loads the 16 vectors at R (block vectors 0..15) into Z0-Z15.
+#define LOADCOLS(R) \
+	VMOVDQU32 0(R), Z0; \
+	VMOVDQU32 64(R), Z1; \
+	VMOVDQU32 128(R), Z2; \
+	VMOVDQU32 192(R), Z3; \
+	VMOVDQU32 256(R), Z4; \
+	VMOVDQU32 320(R), Z5; \
+	VMOVDQU32 384(R), Z6; \
+	VMOVDQU32 448(R), Z7; \
+	VMOVDQU32 512(R), Z8; \
+	VMOVDQU32 576(R), Z9; \
+	VMOVDQU32 640(R), Z10; \
+	VMOVDQU32 704(R), Z11; \
+	VMOVDQU32 768(R), Z12; \
+	VMOVDQU32 832(R), Z13; \
+	VMOVDQU32 896(R), Z14; \
+	VMOVDQU32 960(R), Z15;
 
-// STOREROWSI and STOREROWSF map a transposed tile back to elements
-// and store row r at DI plus r*R8.
-#define STOREROWSI \
+// STOREROWS maps a transposed tile back to elements with VAL (VALI or
+// VALF) and stores row r at DI plus r*R8.
+#define STOREROWS(VAL) \
 	MOVQ DI, R11; \
-	VALI(Z0); \
+	VAL(Z0); \
 	VMOVDQU32 Z0, (R11); \
-	ADDQ R8, R11; \
-	VALI(Z4); \
-	VMOVDQU32 Z4, (R11); \
-	ADDQ R8, R11; \
-	VALI(Z2); \
-	VMOVDQU32 Z2, (R11); \
-	ADDQ R8, R11; \
-	VALI(Z6); \
-	VMOVDQU32 Z6, (R11); \
-	ADDQ R8, R11; \
-	VALI(Z8); \
-	VMOVDQU32 Z8, (R11); \
-	ADDQ R8, R11; \
-	VALI(Z12); \
-	VMOVDQU32 Z12, (R11); \
-	ADDQ R8, R11; \
-	VALI(Z10); \
-	VMOVDQU32 Z10, (R11); \
-	ADDQ R8, R11; \
-	VALI(Z14); \
-	VMOVDQU32 Z14, (R11); \
-	ADDQ R8, R11; \
-	VALI(Z1); \
-	VMOVDQU32 Z1, (R11); \
-	ADDQ R8, R11; \
-	VALI(Z5); \
-	VMOVDQU32 Z5, (R11); \
-	ADDQ R8, R11; \
-	VALI(Z3); \
-	VMOVDQU32 Z3, (R11); \
-	ADDQ R8, R11; \
-	VALI(Z7); \
-	VMOVDQU32 Z7, (R11); \
-	ADDQ R8, R11; \
-	VALI(Z9); \
-	VMOVDQU32 Z9, (R11); \
-	ADDQ R8, R11; \
-	VALI(Z13); \
-	VMOVDQU32 Z13, (R11); \
-	ADDQ R8, R11; \
-	VALI(Z11); \
-	VMOVDQU32 Z11, (R11); \
-	ADDQ R8, R11; \
-	VALI(Z15); \
-	VMOVDQU32 Z15, (R11)
+	STOREROW(VAL, Z4); \
+	STOREROW(VAL, Z2); \
+	STOREROW(VAL, Z6); \
+	STOREROW(VAL, Z8); \
+	STOREROW(VAL, Z12); \
+	STOREROW(VAL, Z10); \
+	STOREROW(VAL, Z14); \
+	STOREROW(VAL, Z1); \
+	STOREROW(VAL, Z5); \
+	STOREROW(VAL, Z3); \
+	STOREROW(VAL, Z7); \
+	STOREROW(VAL, Z9); \
+	STOREROW(VAL, Z13); \
+	STOREROW(VAL, Z11); \
+	STOREROW(VAL, Z15);
 
-#define STOREROWSF \
-	MOVQ DI, R11; \
-	VALF(Z0); \
-	VMOVDQU32 Z0, (R11); \
+// STOREROW maps z with VAL and stores it as the next row.
+#define STOREROW(VAL, z) \
 	ADDQ R8, R11; \
-	VALF(Z4); \
-	VMOVDQU32 Z4, (R11); \
-	ADDQ R8, R11; \
-	VALF(Z2); \
-	VMOVDQU32 Z2, (R11); \
-	ADDQ R8, R11; \
-	VALF(Z6); \
-	VMOVDQU32 Z6, (R11); \
-	ADDQ R8, R11; \
-	VALF(Z8); \
-	VMOVDQU32 Z8, (R11); \
-	ADDQ R8, R11; \
-	VALF(Z12); \
-	VMOVDQU32 Z12, (R11); \
-	ADDQ R8, R11; \
-	VALF(Z10); \
-	VMOVDQU32 Z10, (R11); \
-	ADDQ R8, R11; \
-	VALF(Z14); \
-	VMOVDQU32 Z14, (R11); \
-	ADDQ R8, R11; \
-	VALF(Z1); \
-	VMOVDQU32 Z1, (R11); \
-	ADDQ R8, R11; \
-	VALF(Z5); \
-	VMOVDQU32 Z5, (R11); \
-	ADDQ R8, R11; \
-	VALF(Z3); \
-	VMOVDQU32 Z3, (R11); \
-	ADDQ R8, R11; \
-	VALF(Z7); \
-	VMOVDQU32 Z7, (R11); \
-	ADDQ R8, R11; \
-	VALF(Z9); \
-	VMOVDQU32 Z9, (R11); \
-	ADDQ R8, R11; \
-	VALF(Z13); \
-	VMOVDQU32 Z13, (R11); \
-	ADDQ R8, R11; \
-	VALF(Z11); \
-	VMOVDQU32 Z11, (R11); \
-	ADDQ R8, R11; \
-	VALF(Z15); \
-	VMOVDQU32 Z15, (R11)
+	VAL(z); \
+	VMOVDQU32 z, (R11)
+
+// KEYS maps Z0-Z15 (row r in Zr) to keys with KEY (KEYI or KEYF).
+#define KEYS(KEY) \
+	KEY(Z0, $0, key0); \
+	KEY(Z1, $1, key1); \
+	KEY(Z2, $2, key2); \
+	KEY(Z3, $3, key3); \
+	KEY(Z4, $4, key4); \
+	KEY(Z5, $5, key5); \
+	KEY(Z6, $6, key6); \
+	KEY(Z7, $7, key7); \
+	KEY(Z8, $8, key8); \
+	KEY(Z9, $9, key9); \
+	KEY(Z10, $10, key10); \
+	KEY(Z11, $11, key11); \
+	KEY(Z12, $12, key12); \
+	KEY(Z13, $13, key13); \
+	KEY(Z14, $14, key14); \
+	KEY(Z15, $15, key15);
+
+// TILESIN is the loop of netLoadT32x16 over the tiles with KEY.
+#define TILESIN(loop, KEY) \
+loop: \
+	LOADROWS; \
+	NETCONSTS; \
+	KEYS(KEY); \
+	TRANSPOSE16; \
+	STORECOLS; \
+	ADDQ $1024, DI; \
+	ADDQ $64, SI; \
+	DECQ CX; \
+	JNZ  loop
+
+// TILESOUT is the loop of netStoreT32x16 over the tiles with VAL.
+#define TILESOUT(loop, VAL) \
+loop: \
+	LOADCOLS(SI); \
+	TRANSPOSE16; \
+	NETCONSTS; \
+	STOREROWS(VAL); \
+	ADDQ $1024, SI; \
+	ADDQ $64, DI; \
+	DECQ CX; \
+	JNZ  loop
+
+// NETCMP defines func NAME(block unsafe.Pointer, pairs *uint32, n int):
+// pairs holds n pairs of byte offsets of two vectors of the block, moved
+// by MOV through registers A and B; the lane-wise minimum (LO) goes to
+// the first, the maximum (HI) to the second.
+#define NETCMP(NAME, MOV, A, B, LO, HI) \
+TEXT NAME(SB), NOSPLIT, $0-24; \
+	MOVQ  block+0(FP), DI; \
+	MOVQ  pairs+8(FP), SI; \
+	MOVQ  n+16(FP), CX; \
+	TESTQ CX, CX; \
+	JZ    done; \
+loop: \
+	MOVL    0(SI), AX; \
+	MOVL    4(SI), BX; \
+	MOV     (DI)(AX*1), A; \
+	MOV     (DI)(BX*1), B; \
+	VPMINUD B, A, LO; \
+	VPMAXUD B, A, HI; \
+	MOV     LO, (DI)(AX*1); \
+	MOV     HI, (DI)(BX*1); \
+	ADDQ    $8, SI; \
+	DECQ    CX; \
+	JNZ     loop; \
+done: \
+	VZEROUPPER; \
+	RET
+
+// func netCmp32x8(block unsafe.Pointer, pairs *uint32, n int): AVX2, 8
+// lanes of uint32. func netCmp32x16: AVX-512, 16 lanes.
+NETCMP(·netCmp32x8, VMOVDQU, Y0, Y1, Y2, Y3)
+NETCMP(·netCmp32x16, VMOVDQU32, Z0, Z1, Z2, Z3)
+
+// func netLoad32x16(block, src unsafe.Pointer, n int, idx *uint32, float int, xor uint32) uint16
+// AVX-512: element j of 16 rows (at src plus the byte offsets idx[l])
+// gathered as block vector j, mapped to keys: floats by b ^ ((b >> 31
+// arithmetic) | sign), then every key xored with xor. Returns the lanes
+// that met a float zero or NaN (|b|-1 >= +Inf's bits, unsigned).
+TEXT ·netLoad32x16(SB), NOSPLIT, $0-50
+	IDXARGS
+	MOVL         $0x7fffffff, BX
+	VPBROADCASTD BX, Z4
+	MOVL         $0x7f800000, BX
+	VPBROADCASTD BX, Z5
+	VPTERNLOGD   $0xff, Z6, Z6, Z6
+	KXORW        K2, K2, K2
+	TESTQ        CX, CX
+	JZ           ldone
+
+lloop:
+	KXNORW     K1, K1, K1
+	VPXORD     Z0, Z0, Z0
+	VPGATHERDD (SI)(Z1*1), K1, Z0
+	TESTQ      R9, R9
+	JZ         lint
+	VPSRAD     $31, Z0, Z7
+	VPORD      Z3, Z7, Z7
+	VPANDD     Z4, Z0, Z8
+	VPADDD     Z6, Z8, Z8
+	VPCMPUD    $5, Z5, Z8, K3
+	KORW       K3, K2, K2
+	VPXORD     Z7, Z0, Z0
+
+lint:
+	VPXORD    Z2, Z0, Z0
+	VMOVDQU32 Z0, (DI)
+	ADDQ      $64, DI
+	ADDQ      $4, SI
+	DECQ      CX
+	JNZ       lloop
+
+ldone:
+	KMOVW K2, AX
+	MOVW  AX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func netStore32x16(dst, block unsafe.Pointer, k int, idx *uint32, float int, xor uint32)
+// AVX-512: block vectors 0..k-1 (keys) xored with xor, floats mapped
+// back by b ^ (((b >> 31) - 1) | sign), scattered as element j of 16
+// rows at dst plus the byte offsets idx[l].
+TEXT ·netStore32x16(SB), NOSPLIT, $0-44
+	IDXARGS
+	VPTERNLOGD   $0xff, Z6, Z6, Z6
+	TESTQ        CX, CX
+	JZ           sdone
+
+sloop:
+	VMOVDQU32 (SI), Z0
+	VPXORD    Z2, Z0, Z0
+	TESTQ     R9, R9
+	JZ        sint
+	VPSRLD    $31, Z0, Z7
+	VPADDD    Z6, Z7, Z7
+	VPORD     Z3, Z7, Z7
+	VPXORD    Z7, Z0, Z0
+
+sint:
+	KXNORW      K1, K1, K1
+	VPSCATTERDD Z0, K1, (DI)(Z1*1)
+	ADDQ        $64, SI
+	ADDQ        $4, DI
+	DECQ        CX
+	JNZ         sloop
+
+sdone:
+	VZEROUPPER
+	RET
+
+// func netSort16x16(block unsafe.Pointer, groups int)
+// AVX-512: Batcher's network of 16 elements (63 comparators, the same
+// as batcherPairs(16)) on each of groups consecutive groups of 16 block
+// vectors (1 KiB each), in registers: a comparator of elements a and b
+// puts the minimum in the spare register, which becomes a's, and the
+// maximum in b's; a's old register is the next spare.
+TEXT ·netSort16x16(SB), NOSPLIT, $0-16
+	MOVQ  block+0(FP), DI
+	MOVQ  groups+8(FP), CX
+	TESTQ CX, CX
+	JZ    gdone
+
+gloop:
+	LOADCOLS(DI)
+	CMPX(Z0, Z1, Z16)
+	CMPX(Z2, Z3, Z0)
+	CMPX(Z4, Z5, Z2)
+	CMPX(Z6, Z7, Z4)
+	CMPX(Z8, Z9, Z6)
+	CMPX(Z10, Z11, Z8)
+	CMPX(Z12, Z13, Z10)
+	CMPX(Z14, Z15, Z12)
+	CMPX(Z16, Z0, Z14)
+	CMPX(Z1, Z3, Z16)
+	CMPX(Z2, Z4, Z1)
+	CMPX(Z5, Z7, Z2)
+	CMPX(Z6, Z8, Z5)
+	CMPX(Z9, Z11, Z6)
+	CMPX(Z10, Z12, Z9)
+	CMPX(Z13, Z15, Z10)
+	CMPX(Z16, Z0, Z13)
+	CMPX(Z2, Z4, Z16)
+	CMPX(Z6, Z8, Z2)
+	CMPX(Z10, Z12, Z6)
+	CMPX(Z14, Z1, Z10)
+	CMPX(Z13, Z16, Z14)
+	CMPX(Z0, Z4, Z13)
+	CMPX(Z3, Z7, Z0)
+	CMPX(Z5, Z9, Z3)
+	CMPX(Z2, Z6, Z5)
+	CMPX(Z8, Z12, Z2)
+	CMPX(Z11, Z15, Z8)
+	CMPX(Z13, Z1, Z11)
+	CMPX(Z0, Z16, Z13)
+	CMPX(Z2, Z9, Z0)
+	CMPX(Z8, Z6, Z2)
+	CMPX(Z14, Z11, Z8)
+	CMPX(Z13, Z1, Z14)
+	CMPX(Z16, Z4, Z13)
+	CMPX(Z5, Z0, Z16)
+	CMPX(Z2, Z9, Z5)
+	CMPX(Z6, Z12, Z2)
+	CMPX(Z10, Z3, Z6)
+	CMPX(Z8, Z16, Z10)
+	CMPX(Z11, Z0, Z8)
+	CMPX(Z14, Z5, Z11)
+	CMPX(Z1, Z9, Z14)
+	CMPX(Z13, Z2, Z1)
+	CMPX(Z4, Z12, Z13)
+	CMPX(Z7, Z15, Z4)
+	CMPX(Z14, Z3, Z7)
+	CMPX(Z1, Z16, Z14)
+	CMPX(Z13, Z0, Z1)
+	CMPX(Z4, Z5, Z13)
+	CMPX(Z8, Z7, Z4)
+	CMPX(Z11, Z14, Z8)
+	CMPX(Z1, Z3, Z11)
+	CMPX(Z13, Z16, Z1)
+	CMPX(Z0, Z9, Z13)
+	CMPX(Z5, Z2, Z0)
+	CMPX(Z10, Z4, Z5)
+	CMPX(Z8, Z7, Z10)
+	CMPX(Z14, Z11, Z8)
+	CMPX(Z1, Z3, Z14)
+	CMPX(Z16, Z13, Z1)
+	CMPX(Z0, Z9, Z16)
+	CMPX(Z2, Z12, Z0)
+	STORE16(DI, Z6, Z5, Z4, Z10, Z7, Z8, Z11, Z14, Z3, Z1, Z13, Z16, Z9, Z0, Z12, Z15)
+	ADDQ $1024, DI
+	DECQ CX
+	JNZ  gloop
+
+gdone:
+	VZEROUPPER
+	RET
 
 // func netLoadT32x16(block, src unsafe.Pointer, tiles, rowBytes, float int, xor uint32) uint16
 // AVX-512: tiles tiles of 16 rows of 16 elements (row l at src plus
@@ -630,70 +492,16 @@ gdone:
 // netLoad32x16 does and transposed in registers into block vectors
 // 16t..16t+15. Returns the rows that met a float zero or NaN.
 TEXT ·netLoadT32x16(SB), NOSPLIT, $0-50
-	MOVQ  block+0(FP), DI
-	MOVQ  src+8(FP), SI
-	MOVQ  tiles+16(FP), CX
-	MOVQ  rowBytes+24(FP), R8
-	MOVQ  float+32(FP), R9
-	MOVL  xor+40(FP), AX
+	ARGS6
 	XORQ  R10, R10
 	TESTQ CX, CX
 	JZ    tldone
 	TESTQ R9, R9
 	JNZ   tlfloat
 
-tlint:
-	LOADROWS
-	NETCONSTS
-	KEYI(Z0)
-	KEYI(Z1)
-	KEYI(Z2)
-	KEYI(Z3)
-	KEYI(Z4)
-	KEYI(Z5)
-	KEYI(Z6)
-	KEYI(Z7)
-	KEYI(Z8)
-	KEYI(Z9)
-	KEYI(Z10)
-	KEYI(Z11)
-	KEYI(Z12)
-	KEYI(Z13)
-	KEYI(Z14)
-	KEYI(Z15)
-	TRANSPOSE16
-	STORECOLS
-	ADDQ $1024, DI
-	ADDQ $64, SI
-	DECQ CX
-	JNZ  tlint
-	JMP  tldone
-
-tlfloat:
-	LOADROWS
-	NETCONSTS
-	KEYF(Z0, $0, tlf0)
-	KEYF(Z1, $1, tlf1)
-	KEYF(Z2, $2, tlf2)
-	KEYF(Z3, $3, tlf3)
-	KEYF(Z4, $4, tlf4)
-	KEYF(Z5, $5, tlf5)
-	KEYF(Z6, $6, tlf6)
-	KEYF(Z7, $7, tlf7)
-	KEYF(Z8, $8, tlf8)
-	KEYF(Z9, $9, tlf9)
-	KEYF(Z10, $10, tlf10)
-	KEYF(Z11, $11, tlf11)
-	KEYF(Z12, $12, tlf12)
-	KEYF(Z13, $13, tlf13)
-	KEYF(Z14, $14, tlf14)
-	KEYF(Z15, $15, tlf15)
-	TRANSPOSE16
-	STORECOLS
-	ADDQ $1024, DI
-	ADDQ $64, SI
-	DECQ CX
-	JNZ  tlfloat
+	TILESIN(tlint, KEYI)
+	JMP tldone
+	TILESIN(tlfloat, KEYF)
 
 tldone:
 	MOVW R10, ret+48(FP)
@@ -706,37 +514,15 @@ tldone:
 // does, and stored as 16 elements of each of 16 rows (row l at dst plus
 // l*rowBytes, tile t 64 bytes further each).
 TEXT ·netStoreT32x16(SB), NOSPLIT, $0-44
-	MOVQ  dst+0(FP), DI
-	MOVQ  block+8(FP), SI
-	MOVQ  tiles+16(FP), CX
-	MOVQ  rowBytes+24(FP), R8
-	MOVQ  float+32(FP), R9
-	MOVL  xor+40(FP), AX
+	ARGS6
 	TESTQ CX, CX
 	JZ    tsdone
 	TESTQ R9, R9
 	JNZ   tsfloat
 
-tsint:
-	LOADCOLS
-	TRANSPOSE16
-	NETCONSTS
-	STOREROWSI
-	ADDQ $1024, SI
-	ADDQ $64, DI
-	DECQ CX
-	JNZ  tsint
-	JMP  tsdone
-
-tsfloat:
-	LOADCOLS
-	TRANSPOSE16
-	NETCONSTS
-	STOREROWSF
-	ADDQ $1024, SI
-	ADDQ $64, DI
-	DECQ CX
-	JNZ  tsfloat
+	TILESOUT(tsint, VALI)
+	JMP tsdone
+	TILESOUT(tsfloat, VALF)
 
 tsdone:
 	VZEROUPPER
