@@ -18,81 +18,63 @@ DATA rev32<>+24(SB)/4, $1
 DATA rev32<>+28(SB)/4, $0
 GLOBL rev32<>(SB), RODATA|NOPTR, $32
 
+// RUN defines func NAME(dst, src unsafe.Pointer, n int): after SETUP,
+// each turn BODY stores one vector at DI from SI; DI advances 32 bytes,
+// SI moves by SIOP $SISTEP, and LANES of the n elements are done.
+// (vet does not check the frame offsets in macros: the Go declarations
+// in gather_amd64.go must match them.)
+#define RUN(NAME, SETUP, BODY, SIOP, SISTEP, LANES) \
+TEXT NAME(SB), NOSPLIT, $0-24; \
+	MOVQ dst+0(FP), DI; \
+	MOVQ src+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+	SETUP; \
+loop: \
+	BODY; \
+	ADDQ $32, DI; \
+	SIOP $SISTEP, SI; \
+	SUBQ $LANES, CX; \
+	JNZ  loop; \
+	VZEROUPPER; \
+	RET
+
 // func gatherRev32(dst, src unsafe.Pointer, n int)
 // dst[i] = src[n-1-i] for i < n, 4-byte elements, n a multiple of 8.
-TEXT ·gatherRev32(SB), NOSPLIT, $0-24
-	MOVQ    dst+0(FP), DI
-	MOVQ    src+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVDQU rev32<>(SB), Y2
+#define REV32SETUP \
+	VMOVDQU rev32<>(SB), Y2; \
 	LEAQ    -32(SI)(CX*4), SI
 
-rev32loop:
-	VPERMD  (SI), Y2, Y0
+#define REV32 \
+	VPERMD  (SI), Y2, Y0; \
 	VMOVDQU Y0, (DI)
-	ADDQ    $32, DI
-	SUBQ    $32, SI
-	SUBQ    $8, CX
-	JNZ     rev32loop
-	VZEROUPPER
-	RET
+
+RUN(·gatherRev32, REV32SETUP, REV32, SUBQ, 32, 8)
 
 // func gatherRev64(dst, src unsafe.Pointer, n int)
 // dst[i] = src[n-1-i] for i < n, 8-byte elements, n a multiple of 4.
-TEXT ·gatherRev64(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ n+16(FP), CX
-	LEAQ -32(SI)(CX*8), SI
+#define REV64SETUP LEAQ -32(SI)(CX*8), SI
 
-rev64loop:
-	VPERMQ  $0x1B, (SI), Y0
+#define REV64 \
+	VPERMQ  $0x1B, (SI), Y0; \
 	VMOVDQU Y0, (DI)
-	ADDQ    $32, DI
-	SUBQ    $32, SI
-	SUBQ    $4, CX
-	JNZ     rev64loop
-	VZEROUPPER
-	RET
+
+RUN(·gatherRev64, REV64SETUP, REV64, SUBQ, 32, 4)
 
 // func gatherStep2x32(dst, src unsafe.Pointer, n int)
-// dst[i] = src[2i] for i < n, 4-byte elements, n a multiple of 8; reads
-// src[0] to src[2n-1].
-TEXT ·gatherStep2x32(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ n+16(FP), CX
-
-step32loop:
-	VMOVUPS (SI), Y0
-	VMOVUPS 32(SI), Y1
-	VSHUFPS $0x88, Y1, Y0, Y2
-	VPERMPD $0xD8, Y2, Y2
-	VMOVUPS Y2, (DI)
-	ADDQ    $32, DI
-	ADDQ    $64, SI
-	SUBQ    $8, CX
-	JNZ     step32loop
-	VZEROUPPER
-	RET
-
 // func gatherStep2x64(dst, src unsafe.Pointer, n int)
-// dst[i] = src[2i] for i < n, 8-byte elements, n a multiple of 4; reads
-// src[0] to src[2n-1].
-TEXT ·gatherStep2x64(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ n+16(FP), CX
+// dst[i] = src[2i] for i < n, 4-byte (8-byte) elements, n a multiple of
+// 8 (4); reads src[0] to src[2n-1]. EVEN picks the even lanes of Y0
+// and Y1 into Y2, in-lane; VPERMPD puts the lanes in order.
+#define STEP2(MOV, EVEN) \
+	MOV     (SI), Y0; \
+	MOV     32(SI), Y1; \
+	EVEN; \
+	VPERMPD $0xD8, Y2, Y2; \
+	MOV     Y2, (DI)
 
-step64loop:
-	VMOVUPD   (SI), Y0
-	VMOVUPD   32(SI), Y1
-	VUNPCKLPD Y1, Y0, Y2
-	VPERMPD   $0xD8, Y2, Y2
-	VMOVUPD   Y2, (DI)
-	ADDQ      $32, DI
-	ADDQ      $64, SI
-	SUBQ      $4, CX
-	JNZ       step64loop
-	VZEROUPPER
-	RET
+#define EVEN32 VSHUFPS $0x88, Y1, Y0, Y2
+#define EVEN64 VUNPCKLPD Y1, Y0, Y2
+#define NOSETUP
+
+RUN(·gatherStep2x32, NOSETUP, STEP2(VMOVUPS, EVEN32), ADDQ, 64, 8)
+RUN(·gatherStep2x64, NOSETUP, STEP2(VMOVUPD, EVEN64), ADDQ, 64, 4)
