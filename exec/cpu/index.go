@@ -403,24 +403,17 @@ func compactNonzero[E uint8 | uint16 | uint32 | uint64](ctx context.Context, s *
 	x := slice[E](bases, s.X)
 	out := slice[int64](bases, s.Out)
 	tasks := (len(x) + indexTask - 1) / indexTask
-	counts := make([]int, tasks+1)
-	err := parallel(ctx, workers, tasks, func(_, t int) {
+	counts, err := taskOffsets(ctx, s, workers, tasks, "non-zero elements", func(t int) int {
 		c := 0
 		for _, v := range x[t*indexTask : min((t+1)*indexTask, len(x))] {
 			if v&m != 0 {
 				c++
 			}
 		}
-		counts[t+1] = c
+		return c
 	})
 	if err != nil {
 		return err
-	}
-	for t := range tasks {
-		counts[t+1] += counts[t]
-	}
-	if counts[tasks] != s.Count {
-		return fmt.Errorf("%v: %d non-zero elements where %d were counted", s.Op, counts[tasks], s.Count)
 	}
 	return parallel(ctx, workers, tasks, func(_, t int) {
 		k := counts[t]
@@ -432,6 +425,24 @@ func compactNonzero[E uint8 | uint16 | uint32 | uint64](ctx context.Context, s *
 			}
 		}
 	})
+}
+
+// taskOffsets runs count on each of tasks tasks in parallel and returns
+// where each task writes: offsets[t] is the sum of the counts of the
+// tasks before t, offsets[tasks] the total, which must be s.Count (the
+// error names s's op and what was counted otherwise).
+func taskOffsets(ctx context.Context, s *fuse.IndexSpec, workers, tasks int, what string, count func(t int) int) ([]int, error) {
+	offsets := make([]int, tasks+1)
+	if err := parallel(ctx, workers, tasks, func(_, t int) { offsets[t+1] = count(t) }); err != nil {
+		return nil, err
+	}
+	for t := range tasks {
+		offsets[t+1] += offsets[t]
+	}
+	if offsets[tasks] != s.Count {
+		return nil, fmt.Errorf("%v: %d %s where %d were counted", s.Op, offsets[tasks], what, s.Count)
+	}
+	return offsets, nil
 }
 
 // updates returns a scatter's updates and the step between consecutive
@@ -520,24 +531,17 @@ func compress[C number, E any](ctx context.Context, s *fuse.IndexSpec, bases []u
 	in := s.Inner
 	per := max(1, indexTask/max(in, 1))
 	tasks := (len(cond) + per - 1) / per
-	counts := make([]int, tasks+1)
-	err := parallel(ctx, workers, tasks, func(_, t int) {
+	counts, err := taskOffsets(ctx, s, workers, tasks, "selected rows", func(t int) int {
 		c := 0
 		for _, v := range cond[t*per : min((t+1)*per, len(cond))] {
 			if v != 0 {
 				c++
 			}
 		}
-		counts[t+1] = c
+		return c
 	})
 	if err != nil {
 		return err
-	}
-	for t := range tasks {
-		counts[t+1] += counts[t]
-	}
-	if counts[tasks] != s.Count {
-		return fmt.Errorf("%v: %d selected rows where %d were counted", s.Op, counts[tasks], s.Count)
 	}
 	if in == 0 {
 		return nil
