@@ -164,56 +164,6 @@ type emitter struct{ b bytes.Buffer }
 func (e *emitter) f(format string, args ...any) { fmt.Fprintf(&e.b, format+"\n", args...) }
 func (e *emitter) i(format string, args ...any) { e.f("\t"+format, args...) }
 
-// step emits one k step at k offset u of the unrolled loop. The packed
-// flavor reads A at SI + (u·MR + r)·size and B at DX + u·NR·size; the
-// strided one reads row r of A at the row base of aRow and B at
-// DX + u·ldb (u < 4).
-func (e *emitter) step(f family, v variant, u int) {
-	rows, strided := v.rows, v.strided
-	sz := f.size()
-	boff := u * f.nr * sz
-	bidx := ""
-	if strided {
-		boff = 0
-		bidx = [...]string{"", "(R8*1)", "(R8*2)", "(R10*1)"}[u]
-	}
-	if f.pfB > 0 && !strided {
-		for off := 0; off < f.nr*sz; off += 64 {
-			e.i("PREFETCHT0 %d(DX)", boff+off+f.pfB)
-		}
-	}
-	for x := range v.nv {
-		if v.masked {
-			// Zeroing, fault-suppressing loads: B may end at the tile's
-			// last column.
-			e.i("VMOVUP%s.Z %d(DX)%s, K%d, %s", f.suffix()[1:], boff+x*f.vbytes(), bidx, 1+x, f.bv(x))
-		} else {
-			e.i("VMOVUP%s %d(DX)%s, %s", f.suffix()[1:], boff+x*f.vbytes(), bidx, f.bv(x))
-		}
-	}
-	for r := range rows {
-		bc := f.bc(r)
-		if strided {
-			e.i("%s %s, %s", f.bcast(), aRow(r), bc)
-		} else {
-			e.i("%s %d(SI), %s", f.bcast(), (u*f.mr+r)*sz, bc)
-		}
-		for x := range v.nv {
-			e.i("VFMADD231%s %s, %s, %s", f.suffix(), f.bv(x), bc, f.acc(r, x))
-		}
-	}
-	if strided {
-		// The next step of A: every row base moves by acs.
-		e.i("ADDQ R11, SI")
-		if rows > 5 {
-			e.i("ADDQ R11, AX")
-		}
-		if rows > 10 {
-			e.i("ADDQ R11, BX")
-		}
-	}
-}
-
 // aRow is the address of row r of the strided A at the current step:
 // rows 0-4 from SI, 5-9 from AX = SI + 5·ars, 10-14 from BX = SI + 10·ars,
 // with R12 = ars and R13 = 3·ars.
@@ -243,137 +193,6 @@ func (v variant) args() (string, int) {
 		p, n = strings.TrimSuffix(p, " int")+", mask int", n+8
 	}
 	return p, n
-}
-
-// kernel emits the function of variant v: packed operands, or strided
-// ones (A at any row and k strides, B rows at any stride).
-func (e *emitter) kernel(f family, v variant) {
-	rows, strided := v.rows, v.strided
-	sz := f.size()
-	mov := "VMOVUP" + f.suffix()[1:]
-	name := f.name(v)
-	params, argsz := v.args()
-	e.f("// func %s(kc int, %s)", name, params)
-	e.f("TEXT ·%s(SB), NOSPLIT, $0-%d", name, argsz)
-	accOff := 40
-	if strided {
-		accOff = 64
-		e.i("MOVQ kc+0(FP), CX")
-		e.i("MOVQ a+8(FP), SI")
-		e.i("MOVQ ars+16(FP), R12")
-		e.i("MOVQ acs+24(FP), R11")
-		e.i("MOVQ b+32(FP), DX")
-		e.i("MOVQ ldb+40(FP), R8")
-		e.i("MOVQ c+48(FP), DI")
-		e.i("MOVQ ldc+56(FP), R9")
-	} else {
-		e.i("MOVQ kc+0(FP), CX")
-		e.i("MOVQ a+8(FP), SI")
-		e.i("MOVQ b+16(FP), DX")
-		e.i("MOVQ c+24(FP), DI")
-		e.i("MOVQ ldc+32(FP), R9")
-	}
-	if v.masked {
-		// K1, K2, ... mask the vectors of a row: lane bits of mask.
-		e.i("MOVQ mask+%d(FP), AX", accOff+8)
-		lanes := f.vbytes() / sz
-		for x := range v.nv {
-			e.i("KMOVW AX, K%d", 1+x)
-			if x < v.nv-1 {
-				e.i("SHRQ $%d, AX", lanes)
-			}
-		}
-	}
-	// Prefetch the tile of C: it is read or written once the loop ends.
-	e.i("MOVQ DI, AX")
-	for r := range rows {
-		for off := 0; off < v.nv*f.vbytes(); off += 64 {
-			e.i("PREFETCHT0 %d(AX)", off)
-		}
-		if r < rows-1 {
-			e.i("ADDQ R9, AX")
-		}
-	}
-	if strided {
-		e.i("LEAQ (R12)(R12*2), R13")
-		e.i("LEAQ (R8)(R8*2), R10")
-		if rows > 5 {
-			e.i("LEAQ (SI)(R12*4), AX")
-			e.i("ADDQ R12, AX")
-		}
-		if rows > 10 {
-			e.i("LEAQ (AX)(R12*4), BX")
-			e.i("ADDQ R12, BX")
-		}
-	}
-	for r := range rows {
-		for x := range v.nv {
-			a := f.acc(r, x)
-			e.i("%s %s, %s, %s", f.zero(), a, a, a)
-		}
-	}
-	e.i("CMPQ CX, $%d", f.unroll)
-	e.i("JLT tail")
-	e.f("loop:")
-	for u := range f.unroll {
-		e.step(f, v, u)
-	}
-	if strided {
-		e.i("LEAQ (DX)(R8*4), DX")
-	} else {
-		e.i("ADDQ $%d, SI", f.unroll*f.mr*sz)
-		e.i("ADDQ $%d, DX", f.unroll*f.nr*sz)
-	}
-	e.i("SUBQ $%d, CX", f.unroll)
-	e.i("CMPQ CX, $%d", f.unroll)
-	e.i("JGE loop")
-	e.f("tail:")
-	e.i("TESTQ CX, CX")
-	e.i("JEQ done")
-	e.f("one:")
-	e.step(f, v, 0)
-	if strided {
-		e.i("ADDQ R8, DX")
-	} else {
-		e.i("ADDQ $%d, SI", f.mr*sz)
-		e.i("ADDQ $%d, DX", f.nr*sz)
-	}
-	e.i("DECQ CX")
-	e.i("JNE one")
-	e.f("done:")
-	e.i("MOVQ acc+%d(FP), AX", accOff)
-	e.i("TESTQ AX, AX")
-	e.i("JEQ store")
-	e.i("MOVQ DI, AX")
-	for r := range rows {
-		for x := range v.nv {
-			a := f.acc(r, x)
-			if v.masked {
-				e.i("VADD%s %d(AX), %s, K%d, %s", f.suffix(), x*f.vbytes(), a, 1+x, a)
-			} else {
-				e.i("VADD%s %d(AX), %s, %s", f.suffix(), x*f.vbytes(), a, a)
-			}
-		}
-		if r < rows-1 {
-			e.i("ADDQ R9, AX")
-		}
-	}
-	e.f("store:")
-	for r := range rows {
-		for x := range v.nv {
-			if v.masked {
-				e.i("%s %s, K%d, %d(DI)", mov, f.acc(r, x), 1+x, x*f.vbytes())
-			} else {
-				e.i("%s %s, %d(DI)", mov, f.acc(r, x), x*f.vbytes())
-			}
-		}
-		if r < rows-1 {
-			e.i("ADDQ R9, DI")
-		}
-	}
-	e.i("VZEROUPPER")
-	e.i("RET")
-	e.f("")
 }
 
 // transpose emits the packing transposes: out[k*w + l] = line l's
@@ -565,7 +384,12 @@ func asm() []byte {
 	e.preamble("Micro-kernels of internal/gemm (see asmgen for what they compute).")
 	e.f("#include \"textflag.h\"")
 	e.f("")
-	eachKernel(e.kernel)
+	m := newMacros(&e)
+	names := map[family]map[variant]kernelNames{}
+	for _, f := range families {
+		names[f] = m.family(f)
+	}
+	eachKernel(func(f family, v variant) { e.kernel(f, v, names[f][v]) })
 	e.transpose("F32")
 	e.transpose("F64")
 	for _, n := range copyBytes() {
