@@ -80,7 +80,7 @@ func BenchmarkSuite(b *testing.B) {
 		}
 		warm := false
 		b.Run(w.Name, func(b *testing.B) {
-			if !warm { // plan once, outside the timing
+			eval := func() {
 				out, err := suite.Build(stmts, env)
 				if err == nil {
 					err = out.Eval()
@@ -89,6 +89,9 @@ func BenchmarkSuite(b *testing.B) {
 					b.Fatal(err)
 				}
 				out.Release()
+			}
+			if !warm { // plan once, outside the timing
+				eval()
 				warm = true
 			}
 			out, err := suite.Build(stmts, env)
@@ -100,14 +103,7 @@ func BenchmarkSuite(b *testing.B) {
 			runtime.GC()
 			b.ResetTimer()
 			for range b.N {
-				out, err := suite.Build(stmts, env)
-				if err == nil {
-					err = out.Eval()
-				}
-				if err != nil {
-					b.Fatal(err)
-				}
-				out.Release()
+				eval()
 			}
 		})
 		for _, in := range w.Inputs {
