@@ -164,6 +164,24 @@ type emitter struct{ b bytes.Buffer }
 func (e *emitter) f(format string, args ...any) { fmt.Fprintf(&e.b, format+"\n", args...) }
 func (e *emitter) i(format string, args ...any) { e.f("\t"+format, args...) }
 
+// lines emits each of lines as an instruction.
+func (e *emitter) lines(lines []string) {
+	for _, l := range lines {
+		e.i("%s", l)
+	}
+}
+
+// loads loads a function's arguments, 8 bytes each from the frame's
+// start, into registers: each of args is "name register".
+func loads(args ...string) []string {
+	lines := make([]string, len(args))
+	for i, a := range args {
+		name, reg, _ := strings.Cut(a, " ")
+		lines[i] = fmt.Sprintf("MOVQ %s+%d(FP), %s", name, 8*i, reg)
+	}
+	return lines
+}
+
 // aRow is the address of row r of the strided A at the current step:
 // rows 0-4 from SI, 5-9 from AX = SI + 5·ars, 10-14 from BX = SI + 10·ars,
 // with R12 = ars and R13 = 3·ars.
@@ -204,12 +222,7 @@ func (e *emitter) transpose(dt string) {
 	name := "transpose" + dt
 	e.f("// func %s(out, src unsafe.Pointer, ld, ow, groups, blocks int)", name)
 	e.f("TEXT ·%s(SB), NOSPLIT, $0-48", name)
-	e.i("MOVQ out+0(FP), DI")
-	e.i("MOVQ src+8(FP), SI")
-	e.i("MOVQ ld+16(FP), R8")
-	e.i("MOVQ ow+24(FP), R9")
-	e.i("MOVQ groups+32(FP), CX")
-	e.i("MOVQ blocks+40(FP), R10")
+	e.lines(loads("out DI", "src SI", "ld R8", "ow R9", "groups CX", "blocks R10"))
 	e.i("LEAQ (R8)(R8*2), R11") // 3 lines
 	e.i("LEAQ (R9)(R9*2), R12") // 3 rows of out
 	e.i("MOVQ R8, R13")
@@ -297,11 +310,7 @@ func (e *emitter) copyRows(n int) {
 	name := fmt.Sprintf("copyRows%d", n)
 	e.f("// func %s(out, src unsafe.Pointer, lo, ls, kc int)", name)
 	e.f("TEXT ·%s(SB), NOSPLIT, $0-40", name)
-	e.i("MOVQ out+0(FP), DI")
-	e.i("MOVQ src+8(FP), SI")
-	e.i("MOVQ lo+16(FP), R8")
-	e.i("MOVQ ls+24(FP), R9")
-	e.i("MOVQ kc+32(FP), CX")
+	e.lines(loads("out DI", "src SI", "lo R8", "ls R9", "kc CX"))
 	e.i("TESTQ CX, CX")
 	e.i("JEQ done")
 	e.f("loop:")
