@@ -37,6 +37,9 @@ func BenchmarkSort(b *testing.B) {
 				continue
 			}
 			for _, f := range sorts {
+				if f.name == "TopK16" && s.shape[s.axis] < 16 {
+					continue // no 16 largest of fewer
+				}
 				b.Run(f.name+"/"+s.name+"/"+d.String(), func(b *testing.B) {
 					alloc := benchAlloc()
 					x, t := reduceInput(b, alloc, d, s.shape, 13)
