@@ -1,6 +1,7 @@
 // Command asmgen writes the amd64 micro-kernels of internal/gemm: Go
-// assembly (kern_amd64.s) and the Go declarations and tables that name
-// it (kern_amd64.go). `go generate ./internal/gemm` runs it; its test
+// assembly (kern_amd64.s, the kernels written with macros: see
+// kernel.go) and the Go declarations and tables that name it
+// (kern_amd64.go). `go generate ./internal/gemm` runs it; its test
 // checks that the committed files are what it writes.
 //
 // A micro-kernel computes an mr×nr tile of C = A·B over kc steps: A is a
