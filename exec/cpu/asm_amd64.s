@@ -183,14 +183,14 @@ UNARY(·sqrtF64, 3, SQRT64)
 	VADDPS off+96(SI), Y0, Y0
 
 // LANES4 adds the four float64 lanes of y (x its low half) into s as
-// ((l0+l1)+l2)+l3.
-#define LANES4(y, x, s) \
+// ((l0+l1)+l2)+l3, through X3 and the temporaries t and u.
+#define LANES4(y, x, s, t, u) \
 	VEXTRACTF128 $1, y, X3; \
-	VPERMILPD    $1, x, X4; \
-	VADDSD       X4, x, s; \
+	VPERMILPD    $1, x, t; \
+	VADDSD       t, x, s; \
 	VADDSD       X3, s, s; \
-	VPERMILPD    $1, X3, X4; \
-	VADDSD       X4, s, s
+	VPERMILPD    $1, X3, u; \
+	VADDSD       u, s, s
 
 // func sumBlocksF32(acc float64, p unsafe.Pointer, blocks int) float64
 //
@@ -214,8 +214,8 @@ sumloop:
 	VCVTPS2PD    X0, Y1       // l0..l3
 	VEXTRACTF128 $1, Y0, X2
 	VCVTPS2PD    X2, Y2       // l4..l7
-	LANES4(Y1, X1, X5)
-	LANES4(Y2, X2, X6)
+	LANES4(Y1, X1, X5, X4, X6)
+	LANES4(Y2, X2, X6, X4, X4)
 	VADDSD       X6, X5, X5
 	VADDSD       X5, X8, X8
 
