@@ -20,10 +20,7 @@ func contend[T kernel.Elem](t *testing.T, x []T, body func(t kernel.Thread, x []
 	k := kernel.New(kernel.Spec{
 		Name:   "contend",
 		Params: []kernel.Param{{Name: "x", Type: kernel.TypeOf[T](), Slice: true, Written: true}},
-		Bind: func(a []any) func(kernel.Thread) {
-			x := a[0].([]T)
-			return func(t kernel.Thread) { body(t, x) }
-		},
+		Bind:   kernel.Bind1(body),
 	})
 	require.NoError(t, k.Launch(kernel.Launch1D(64, 64), x))
 }

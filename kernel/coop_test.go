@@ -20,10 +20,7 @@ func coop[T kernel.Elem](name string, sync kernel.Sync, body func(t kernel.Threa
 	return kernel.New(kernel.Spec{
 		Name: name, Sync: sync,
 		Params: []kernel.Param{{Name: "x", Type: kernel.TypeOf[T](), Slice: true, Written: true}, {Name: "n", Type: kernel.Int}},
-		Bind: func(a []any) func(kernel.Thread) {
-			x, n := a[0].([]T), a[1].(int)
-			return func(t kernel.Thread) { body(t, x, n) }
-		},
+		Bind:   kernel.Bind2(body),
 	})
 }
 

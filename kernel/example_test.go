@@ -25,10 +25,7 @@ func Example() {
 			{Name: "a", Type: kernel.Float32},
 			{Name: "x", Type: kernel.Float32, Slice: true, Written: true},
 		},
-		Bind: func(args []any) func(kernel.Thread) {
-			a, x := args[0].(float32), args[1].([]float32)
-			return func(t kernel.Thread) { scale(t, a, x) }
-		},
+		Bind: kernel.Bind2(scale),
 	})
 	x := []float32{1, 2, 3, 4, 5}
 	if err := scaleKernel.Launch(kernel.Launch1D(1, 32), 2, x); err != nil {

@@ -20,9 +20,34 @@ type Kernel struct {
 	spec Spec
 }
 
-// New returns the kernel of spec. The generated files call it; spec must
-// not be modified afterwards.
-func New(spec Spec) *Kernel { return &Kernel{spec: spec} }
+// New returns the kernel of spec, with Entry, Target and PTXVersion
+// filled in where empty (see Spec). The generated files call it; spec
+// must not be modified afterwards.
+func New(spec Spec) *Kernel {
+	if spec.Entry == "" {
+		spec.Entry = spec.Name
+	}
+	if spec.Target == "" {
+		spec.Target = ptxDirective(spec.PTX, ".target")
+	}
+	if spec.PTXVersion == "" {
+		spec.PTXVersion = ptxDirective(spec.PTX, ".version")
+	}
+	return &Kernel{spec: spec}
+}
+
+// ptxDirective returns the first word after the directive dir (".target")
+// at the start of a line of the PTX text, or "" where there is none.
+func ptxDirective(text, dir string) string {
+	for line := range strings.Lines(text) {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), dir+" "); ok {
+			if f := strings.FieldsFunc(rest, func(r rune) bool { return r == ' ' || r == '\t' || r == ',' }); len(f) > 0 {
+				return f[0]
+			}
+		}
+	}
+	return ""
+}
 
 // Name returns the Go function's name.
 func (k *Kernel) Name() string { return k.spec.Name }

@@ -25,13 +25,10 @@ func saxpy(t kernel.Thread, a float32, x, y []float32) {
 }
 
 var saxpyKernel = kernel.New(kernel.Spec{
-	Name: "saxpy", Func: saxpy,
+	Name: "saxpy",
 	Params: []kernel.Param{{Name: "a", Type: kernel.Float32}, {Name: "x", Type: kernel.Float32, Slice: true},
 		{Name: "y", Type: kernel.Float32, Slice: true, Written: true}},
-	Bind: func(a []any) func(kernel.Thread) {
-		s, x, y := a[0].(float32), a[1].([]float32), a[2].([]float32)
-		return func(t kernel.Thread) { saxpy(t, s, x, y) }
-	},
+	Bind: kernel.Bind3(saxpy),
 })
 
 func TestLaunchSaxpy(t *testing.T) {
@@ -70,10 +67,7 @@ func record(t kernel.Thread, out []int) {
 
 var recordKernel = kernel.New(kernel.Spec{
 	Name: "record", Params: []kernel.Param{{Name: "out", Type: kernel.Int, Slice: true, Written: true}},
-	Bind: func(a []any) func(kernel.Thread) {
-		out := a[0].([]int)
-		return func(t kernel.Thread) { record(t, out) }
-	},
+	Bind: kernel.Bind1(record),
 })
 
 func TestLaunchIndices(t *testing.T) {
@@ -179,10 +173,7 @@ func oob(t kernel.Thread, x []float32) {
 func TestLaunchPanicIsError(t *testing.T) {
 	k := kernel.New(kernel.Spec{
 		Name: "oob", Params: []kernel.Param{{Name: "x", Type: kernel.Float32, Slice: true, Written: true}},
-		Bind: func(a []any) func(kernel.Thread) {
-			x := a[0].([]float32)
-			return func(t kernel.Thread) { oob(t, x) }
-		},
+		Bind: kernel.Bind1(oob),
 	})
 	x := make([]float32, 12)
 	err := k.Launch(kernel.Launch1D(4, 4), x)

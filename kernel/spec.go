@@ -48,15 +48,15 @@ const (
 // Spec describes a compiled kernel. kernelgen writes one per kernel in
 // the generated file; the fields are read-only after New.
 type Spec struct {
-	// Name is the Go function's name; Entry the PTX entry's.
+	// Name is the Go function's name; Entry the PTX entry's (New sets
+	// an empty Entry to Name).
 	Name, Entry string
-	// Func is the Go function itself.
-	Func any
 	// Params are the parameters after the Thread, in order.
 	Params []Param
 	// Bind returns the kernel body for one launch: the Go function
 	// applied to args, whose values have exactly the Go types of Params
 	// (scalars of the parameter's type, slices []T with len == cap).
+	// Bind0 to Bind12 make it from the function.
 	Bind func(args []any) func(Thread)
 	// Sync is the cooperation the threads need (SyncBarrier, SyncWarp).
 	Sync Sync
@@ -64,7 +64,8 @@ type Spec struct {
 	SharedBytes int
 	// PTX is the PTX module holding the kernel, for Target (sm_80) and
 	// PTX ISA PTXVersion (7.8); empty for a kernel that runs on the CPU
-	// only.
+	// only. New sets an empty Target and PTXVersion to those of the PTX's
+	// .target and .version directives.
 	PTX, Target, PTXVersion string
 	// Checks are the bounds and division checks of the PTX, one per
 	// trap site: "file.go:12:7: index out of range". When there are any,

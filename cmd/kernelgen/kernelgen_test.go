@@ -284,3 +284,20 @@ func TestGeneratedFilesCurrent(t *testing.T) {
 		})
 	}
 }
+
+func TestTooManyParams(t *testing.T) {
+	const src = `package tmp
+
+import "github.com/fuseflow/fuseflow/kernel"
+
+//fuseflow:kernel
+func Wide(t kernel.Thread, x []int32, a, b, c, d, e, f, g, h, i, j, k, l int32) {
+	if n := t.Grid1(); n < len(x) {
+		x[n] = a + b + c + d + e + f + g + h + i + j + k + l
+	}
+}
+`
+	dir := tempPackage(t, map[string]string{"k.go": src})
+	_, err := generate(dir)
+	require.ErrorContains(t, err, "kernel Wide has 13 parameters after the Thread, at most 12 are supported")
+}

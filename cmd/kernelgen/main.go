@@ -5,7 +5,9 @@
 // kernel K in name_K.ptx, and a file name_kernels.go holding for each
 // kernel its parameters, its PTX (embedded from name_K.ptx with
 // //go:embed) and a handle, var KKernel = kernel.New(...), that launches
-// the Go function on the CPU and the PTX on a GPU. Put in the package:
+// the Go function on the CPU (bound by kernel.Bind0 to Bind12, so a
+// kernel takes at most 12 parameters after the Thread) and the PTX on a
+// GPU. Put in the package:
 //
 //	//go:generate go run github.com/fuseflow/fuseflow/cmd/kernelgen
 //

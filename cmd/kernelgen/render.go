@@ -65,14 +65,12 @@ func render(pkg string, src *srcFile, kernels []*gokernel.Kernel) (outputs, erro
 // renderKernel writes the handle of one kernel and the variable that
 // embeds its PTX from the file ptxFile.
 func renderKernel(b *bytes.Buffer, k *gokernel.Kernel, ptxFile string) error {
-	opts := ptxOptions()
-	isa, err := ptx.ISAVersion(opts.Arch, opts.CUDA)
-	if err != nil {
-		return fmt.Errorf("kernelgen: %w", err)
+	where := fmt.Sprintf("%s:%d", filepath.Base(k.Pos.Filename), k.Pos.Line)
+	if len(k.Params) > kernel.MaxBindParams {
+		return fmt.Errorf("kernelgen: %s: kernel %s has %d parameters after the Thread, at most %d are supported; group some of them into one slice", where, k.Name, len(k.Params), kernel.MaxBindParams)
 	}
 	h := handleName(k.Name)
 	pc := ptxConst(k.Name)
-	where := fmt.Sprintf("%s:%d", filepath.Base(k.Pos.Filename), k.Pos.Line)
 	names := make([]string, len(k.Params))
 	for i, p := range k.Params {
 		names[i] = p.Name
@@ -84,7 +82,7 @@ func renderKernel(b *bytes.Buffer, k *gokernel.Kernel, ptxFile string) error {
 	}
 	b.WriteString(").\n")
 	fmt.Fprintf(b, "var %s = kernel.New(kernel.Spec{\n", h)
-	fmt.Fprintf(b, "Name: %q,\nEntry: %q,\nFunc: %s,\n", k.Name, k.Func.Name, k.Name)
+	fmt.Fprintf(b, "Name: %q,\n", k.Name)
 	b.WriteString("Params: []kernel.Param{\n")
 	for _, p := range k.Params {
 		fmt.Fprintf(b, "{Name: %q, Type: %s", p.Name, typeNames[p.Type])
@@ -97,25 +95,7 @@ func renderKernel(b *bytes.Buffer, k *gokernel.Kernel, ptxFile string) error {
 		b.WriteString("},\n")
 	}
 	b.WriteString("},\n")
-	b.WriteString("Bind: func(args []any) func(kernel.Thread) {\n")
-	vars := make([]string, len(k.Params))
-	for i, p := range k.Params {
-		vars[i] = fmt.Sprintf("a%d", i)
-		base := p.Type.String()
-		if p.Slice {
-			base = "[]" + base
-		}
-		v := fmt.Sprintf("args[%d].(%s)", i, base)
-		if gt := k.ParamTypes[i]; gt != base {
-			v = gt + "(" + v + ")"
-		}
-		fmt.Fprintf(b, "%s := %s\n", vars[i], v)
-	}
-	fmt.Fprintf(b, "return func(t kernel.Thread) { %s(t", k.Name)
-	for _, v := range vars {
-		b.WriteString(", " + v)
-	}
-	b.WriteString(") }\n},\n")
+	fmt.Fprintf(b, "Bind: kernel.Bind%d(%s),\n", len(k.Params), k.Name)
 	var sync []string
 	if k.Sync&kernel.SyncBarrier != 0 {
 		sync = append(sync, "kernel.SyncBarrier")
@@ -132,7 +112,7 @@ func renderKernel(b *bytes.Buffer, k *gokernel.Kernel, ptxFile string) error {
 	if k.SharedBytes > 0 {
 		fmt.Fprintf(b, "SharedBytes: %d,\n", k.SharedBytes)
 	}
-	fmt.Fprintf(b, "PTX: %s,\nTarget: %q,\nPTXVersion: %q,\n", pc, opts.Arch.String(), isa.String())
+	fmt.Fprintf(b, "PTX: %s,\n", pc)
 	if len(k.Checks) > 0 {
 		b.WriteString("Checks: []string{\n")
 		for _, c := range k.Checks {

@@ -38,11 +38,8 @@ type Kernel struct {
 	// Params (a slice is a global pointer then an s64 length; a bool is
 	// a u32 0 or 1) and, when Checks is not empty, a last pointer to the
 	// u32 check word.
-	Func   *ir.Func
-	Params []kernel.Param
-	// ParamTypes are the Go types of the parameters after the Thread as
-	// written in the kernel's package ("float32", "[]int32", "Celsius").
-	ParamTypes  []string
+	Func        *ir.Func
+	Params      []kernel.Param
 	Sync        kernel.Sync
 	SharedBytes int
 	// Checks are the bounds and division check sites, "file.go:12:7:
@@ -119,7 +116,6 @@ func compileKernel(l loaded, fn *ssa.Function, kd kernelDecl, consts *constArray
 				continue
 			}
 		}
-		k.ParamTypes = append(k.ParamTypes, types.TypeString(t, types.RelativeTo(l.pkg.Types)))
 		switch u := t.Underlying().(type) {
 		case *types.Basic:
 			kt, ok := basicKernel[u.Kind()]

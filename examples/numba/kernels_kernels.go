@@ -12,23 +12,14 @@ import (
 // function, on a GPU the PTX in vecAddPTX. Launch it with
 // VecAddKernel.Launch(cfg, x, y, out).
 var VecAddKernel = kernel.New(kernel.Spec{
-	Name:  "VecAdd",
-	Entry: "VecAdd",
-	Func:  VecAdd,
+	Name: "VecAdd",
 	Params: []kernel.Param{
 		{Name: "x", Type: kernel.Float32, Slice: true},
 		{Name: "y", Type: kernel.Float32, Slice: true},
 		{Name: "out", Type: kernel.Float32, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]float32)
-		a1 := args[1].([]float32)
-		a2 := args[2].([]float32)
-		return func(t kernel.Thread) { VecAdd(t, a0, a1, a2) }
-	},
-	PTX:        vecAddPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind3(VecAdd),
+	PTX:  vecAddPTX,
 	Checks: []string{
 		"kernels.go:15:13: index out of range",
 		"kernels.go:15:20: index out of range",
@@ -45,21 +36,13 @@ var vecAddPTX string
 // function, on a GPU the PTX in gridSumPTX. Launch it with
 // GridSumKernel.Launch(cfg, x, total).
 var GridSumKernel = kernel.New(kernel.Spec{
-	Name:  "GridSum",
-	Entry: "GridSum",
-	Func:  GridSum,
+	Name: "GridSum",
 	Params: []kernel.Param{
 		{Name: "x", Type: kernel.Float32, Slice: true},
 		{Name: "total", Type: kernel.Float32, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]float32)
-		a1 := args[1].([]float32)
-		return func(t kernel.Thread) { GridSum(t, a0, a1) }
-	},
-	PTX:        gridSumPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind2(GridSum),
+	PTX:  gridSumPTX,
 	Checks: []string{
 		"kernels.go:31:18: index out of range",
 		"kernels.go:29:9: index out of range",
@@ -75,9 +58,7 @@ var gridSumPTX string
 // function, on a GPU the PTX in matMulPTX. Launch it with
 // MatMulKernel.Launch(cfg, a, b, c, m, k, n).
 var MatMulKernel = kernel.New(kernel.Spec{
-	Name:  "MatMul",
-	Entry: "MatMul",
-	Func:  MatMul,
+	Name: "MatMul",
 	Params: []kernel.Param{
 		{Name: "a", Type: kernel.Float32, Slice: true},
 		{Name: "b", Type: kernel.Float32, Slice: true},
@@ -86,18 +67,8 @@ var MatMulKernel = kernel.New(kernel.Spec{
 		{Name: "k", Type: kernel.Int},
 		{Name: "n", Type: kernel.Int},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]float32)
-		a1 := args[1].([]float32)
-		a2 := args[2].([]float32)
-		a3 := args[3].(int)
-		a4 := args[4].(int)
-		a5 := args[5].(int)
-		return func(t kernel.Thread) { MatMul(t, a0, a1, a2, a3, a4, a5) }
-	},
-	PTX:        matMulPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind6(MatMul),
+	PTX:  matMulPTX,
 	Checks: []string{
 		"kernels.go:47:10: index out of range",
 		"kernels.go:47:23: index out of range",
@@ -114,23 +85,14 @@ var matMulPTX string
 // function, on a GPU the PTX in thresholdPTX. Launch it with
 // ThresholdKernel.Launch(cfg, x, th, out).
 var ThresholdKernel = kernel.New(kernel.Spec{
-	Name:  "Threshold",
-	Entry: "Threshold",
-	Func:  Threshold,
+	Name: "Threshold",
 	Params: []kernel.Param{
 		{Name: "x", Type: kernel.Float32, Slice: true},
 		{Name: "th", Type: kernel.Float32},
 		{Name: "out", Type: kernel.Float32, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]float32)
-		a1 := args[1].(float32)
-		a2 := args[2].([]float32)
-		return func(t kernel.Thread) { Threshold(t, a0, a1, a2) }
-	},
-	PTX:        thresholdPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind3(Threshold),
+	PTX:  thresholdPTX,
 	Checks: []string{
 		"kernels.go:58:7: index out of range",
 		"kernels.go:61:7: index out of range",
@@ -147,9 +109,7 @@ var thresholdPTX string
 // function, on a GPU the PTX in tiledMatMulPTX. Launch it with
 // TiledMatMulKernel.Launch(cfg, a, b, c, m, k, n).
 var TiledMatMulKernel = kernel.New(kernel.Spec{
-	Name:  "TiledMatMul",
-	Entry: "TiledMatMul",
-	Func:  TiledMatMul,
+	Name: "TiledMatMul",
 	Params: []kernel.Param{
 		{Name: "a", Type: kernel.Float32, Slice: true},
 		{Name: "b", Type: kernel.Float32, Slice: true},
@@ -158,20 +118,10 @@ var TiledMatMulKernel = kernel.New(kernel.Spec{
 		{Name: "k", Type: kernel.Int},
 		{Name: "n", Type: kernel.Int},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]float32)
-		a1 := args[1].([]float32)
-		a2 := args[2].([]float32)
-		a3 := args[3].(int)
-		a4 := args[4].(int)
-		a5 := args[5].(int)
-		return func(t kernel.Thread) { TiledMatMul(t, a0, a1, a2, a3, a4, a5) }
-	},
+	Bind:        kernel.Bind6(TiledMatMul),
 	Sync:        kernel.SyncBarrier | kernel.SyncShared,
 	SharedBytes: 2048,
 	PTX:         tiledMatMulPTX,
-	Target:      "sm_80",
-	PTXVersion:  "7.8",
 	Checks: []string{
 		"kernels.go:97:4: index out of range",
 		"kernels.go:82:5: index out of range",
@@ -194,21 +144,13 @@ var tiledMatMulPTX string
 // function, on a GPU the PTX in windowMaxPTX. Launch it with
 // WindowMaxKernel.Launch(cfg, x, out).
 var WindowMaxKernel = kernel.New(kernel.Spec{
-	Name:  "WindowMax",
-	Entry: "WindowMax",
-	Func:  WindowMax,
+	Name: "WindowMax",
 	Params: []kernel.Param{
 		{Name: "x", Type: kernel.Float32, Slice: true},
 		{Name: "out", Type: kernel.Float32, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]float32)
-		a1 := args[1].([]float32)
-		return func(t kernel.Thread) { WindowMax(t, a0, a1) }
-	},
-	PTX:        windowMaxPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind2(WindowMax),
+	PTX:  windowMaxPTX,
 	Checks: []string{
 		"kernels.go:118:21: slice bounds out of range",
 		"kernels.go:121:5: index out of range",
@@ -227,21 +169,13 @@ var windowMaxPTX string
 // function, on a GPU the PTX in polyPTX. Launch it with
 // PolyKernel.Launch(cfg, x, out).
 var PolyKernel = kernel.New(kernel.Spec{
-	Name:  "Poly",
-	Entry: "Poly",
-	Func:  Poly,
+	Name: "Poly",
 	Params: []kernel.Param{
 		{Name: "x", Type: kernel.Float64, Slice: true},
 		{Name: "out", Type: kernel.Float64, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]float64)
-		a1 := args[1].([]float64)
-		return func(t kernel.Thread) { Poly(t, a0, a1) }
-	},
-	PTX:        polyPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind2(Poly),
+	PTX:  polyPTX,
 	Checks: []string{
 		"kernels.go:135:9: index out of range",
 		"kernels.go:140:6: index out of range",
@@ -258,23 +192,15 @@ var polyPTX string
 // function, on a GPU the PTX in sumSquaresPTX. Launch it with
 // SumSquaresKernel.Launch(cfg, x, total).
 var SumSquaresKernel = kernel.New(kernel.Spec{
-	Name:  "SumSquares",
-	Entry: "SumSquares",
-	Func:  SumSquares,
+	Name: "SumSquares",
 	Params: []kernel.Param{
 		{Name: "x", Type: kernel.Float32, Slice: true},
 		{Name: "total", Type: kernel.Float32, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]float32)
-		a1 := args[1].([]float32)
-		return func(t kernel.Thread) { SumSquares(t, a0, a1) }
-	},
+	Bind:        kernel.Bind2(SumSquares),
 	Sync:        kernel.SyncBarrier | kernel.SyncWarp | kernel.SyncShared,
 	SharedBytes: 128,
 	PTX:         sumSquaresPTX,
-	Target:      "sm_80",
-	PTXVersion:  "7.8",
 	Checks: []string{
 		"kernels.go:168:8: index out of range",
 		"kernels.go:174:13: index out of range",

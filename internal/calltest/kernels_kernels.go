@@ -12,23 +12,14 @@ import (
 // function, on a GPU the PTX in saxpyPTX. Launch it with
 // SaxpyKernel.Launch(cfg, a, x, y).
 var SaxpyKernel = kernel.New(kernel.Spec{
-	Name:  "Saxpy",
-	Entry: "Saxpy",
-	Func:  Saxpy,
+	Name: "Saxpy",
 	Params: []kernel.Param{
 		{Name: "a", Type: kernel.Float32},
 		{Name: "x", Type: kernel.Float32, Slice: true},
 		{Name: "y", Type: kernel.Float32, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].(float32)
-		a1 := args[1].([]float32)
-		a2 := args[2].([]float32)
-		return func(t kernel.Thread) { Saxpy(t, a0, a1, a2) }
-	},
-	PTX:        saxpyPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind3(Saxpy),
+	PTX:  saxpyPTX,
 	Checks: []string{
 		"kernels.go:18:13: index out of range",
 		"kernels.go:18:20: index out of range",
@@ -44,23 +35,14 @@ var saxpyPTX string
 // function, on a GPU the PTX in boundsPTX. Launch it with
 // BoundsKernel.Launch(cfg, x, lo, hi).
 var BoundsKernel = kernel.New(kernel.Spec{
-	Name:  "Bounds",
-	Entry: "Bounds",
-	Func:  Bounds,
+	Name: "Bounds",
 	Params: []kernel.Param{
 		{Name: "x", Type: kernel.Float64, Slice: true},
 		{Name: "lo", Type: kernel.Float64, Slice: true, Written: true},
 		{Name: "hi", Type: kernel.Float64, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]float64)
-		a1 := args[1].([]float64)
-		a2 := args[2].([]float64)
-		return func(t kernel.Thread) { Bounds(t, a0, a1, a2) }
-	},
-	PTX:        boundsPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind3(Bounds),
+	PTX:  boundsPTX,
 	Checks: []string{
 		"kernels.go:30:7: index out of range",
 		"kernels.go:30:15: index out of range",
@@ -77,25 +59,15 @@ var boundsPTX string
 // function, on a GPU the PTX in abovePTX. Launch it with
 // AboveKernel.Launch(cfg, x, k, keep, count).
 var AboveKernel = kernel.New(kernel.Spec{
-	Name:  "Above",
-	Entry: "Above",
-	Func:  Above,
+	Name: "Above",
 	Params: []kernel.Param{
 		{Name: "x", Type: kernel.Int32, Slice: true},
 		{Name: "k", Type: kernel.Int32},
 		{Name: "keep", Type: kernel.Bool, Slice: true, Written: true},
 		{Name: "count", Type: kernel.Int64, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]int32)
-		a1 := args[1].(int32)
-		a2 := args[2].([]bool)
-		a3 := args[3].([]int64)
-		return func(t kernel.Thread) { Above(t, a0, a1, a2, a3) }
-	},
-	PTX:        abovePTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind4(Above),
+	PTX:  abovePTX,
 	Checks: []string{
 		"kernels.go:45:20: index out of range",
 		"kernels.go:46:7: index out of range",
@@ -112,21 +84,13 @@ var abovePTX string
 // function, on a GPU the PTX in shiftPTX. Launch it with
 // ShiftKernel.Launch(cfg, x, y).
 var ShiftKernel = kernel.New(kernel.Spec{
-	Name:  "Shift",
-	Entry: "Shift",
-	Func:  Shift,
+	Name: "Shift",
 	Params: []kernel.Param{
 		{Name: "x", Type: kernel.Float32, Slice: true},
 		{Name: "y", Type: kernel.Float32, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]float32)
-		a1 := args[1].([]float32)
-		return func(t kernel.Thread) { Shift(t, a0, a1) }
-	},
-	PTX:        shiftPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind2(Shift),
+	PTX:  shiftPTX,
 	Checks: []string{
 		"kernels.go:58:11: index out of range",
 		"kernels.go:58:4: index out of range",
@@ -142,21 +106,13 @@ var shiftPTX string
 // function, on a GPU the PTX in fillPTX. Launch it with
 // FillKernel.Launch(cfg, v, out).
 var FillKernel = kernel.New(kernel.Spec{
-	Name:  "Fill",
-	Entry: "Fill",
-	Func:  Fill,
+	Name: "Fill",
 	Params: []kernel.Param{
 		{Name: "v", Type: kernel.Uint32},
 		{Name: "out", Type: kernel.Uint32, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].(uint32)
-		a1 := args[1].([]uint32)
-		return func(t kernel.Thread) { Fill(t, a0, a1) }
-	},
-	PTX:        fillPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind2(Fill),
+	PTX:  fillPTX,
 	Checks: []string{
 		"kernels.go:68:6: index out of range",
 	},
@@ -171,19 +127,12 @@ var fillPTX string
 // function, on a GPU the PTX in peekPTX. Launch it with
 // PeekKernel.Launch(cfg, x).
 var PeekKernel = kernel.New(kernel.Spec{
-	Name:  "Peek",
-	Entry: "Peek",
-	Func:  Peek,
+	Name: "Peek",
 	Params: []kernel.Param{
 		{Name: "x", Type: kernel.Float32, Slice: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]float32)
-		return func(t kernel.Thread) { Peek(t, a0) }
-	},
-	PTX:        peekPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind1(Peek),
+	PTX:  peekPTX,
 	Checks: []string{
 		"kernels.go:77:8: index out of range",
 	},

@@ -12,9 +12,7 @@ import (
 // function, on a GPU the PTX in intArithPTX. Launch it with
 // IntArithKernel.Launch(cfg, a, b, out64, out32, outu32, outu64).
 var IntArithKernel = kernel.New(kernel.Spec{
-	Name:  "IntArith",
-	Entry: "IntArith",
-	Func:  IntArith,
+	Name: "IntArith",
 	Params: []kernel.Param{
 		{Name: "a", Type: kernel.Int64, Slice: true},
 		{Name: "b", Type: kernel.Int64, Slice: true},
@@ -23,18 +21,8 @@ var IntArithKernel = kernel.New(kernel.Spec{
 		{Name: "outu32", Type: kernel.Uint32, Slice: true, Written: true},
 		{Name: "outu64", Type: kernel.Uint64, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]int64)
-		a1 := args[1].([]int64)
-		a2 := args[2].([]int64)
-		a3 := args[3].([]int32)
-		a4 := args[4].([]uint32)
-		a5 := args[5].([]uint64)
-		return func(t kernel.Thread) { IntArith(t, a0, a1, a2, a3, a4, a5) }
-	},
-	PTX:        intArithPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind6(IntArith),
+	PTX:  intArithPTX,
 	Checks: []string{
 		"arith.go:14:11: index out of range",
 		"arith.go:14:17: index out of range",
@@ -123,23 +111,14 @@ var intArithPTX string
 // function, on a GPU the PTX in floatArithPTX. Launch it with
 // FloatArithKernel.Launch(cfg, a, b, out).
 var FloatArithKernel = kernel.New(kernel.Spec{
-	Name:  "FloatArith",
-	Entry: "FloatArith",
-	Func:  FloatArith,
+	Name: "FloatArith",
 	Params: []kernel.Param{
 		{Name: "a", Type: kernel.Float64, Slice: true},
 		{Name: "b", Type: kernel.Float64, Slice: true},
 		{Name: "out", Type: kernel.Float64, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]float64)
-		a1 := args[1].([]float64)
-		a2 := args[2].([]float64)
-		return func(t kernel.Thread) { FloatArith(t, a0, a1, a2) }
-	},
-	PTX:        floatArithPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind3(FloatArith),
+	PTX:  floatArithPTX,
 	Checks: []string{
 		"arith.go:109:11: index out of range",
 		"arith.go:109:17: index out of range",

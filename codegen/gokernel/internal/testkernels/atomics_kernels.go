@@ -12,23 +12,15 @@ import (
 // function, on a GPU the PTX in histogramPTX. Launch it with
 // HistogramKernel.Launch(cfg, x, bins).
 var HistogramKernel = kernel.New(kernel.Spec{
-	Name:  "Histogram",
-	Entry: "Histogram",
-	Func:  Histogram,
+	Name: "Histogram",
 	Params: []kernel.Param{
 		{Name: "x", Type: kernel.Int32, Slice: true},
 		{Name: "bins", Type: kernel.Uint32, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]int32)
-		a1 := args[1].([]uint32)
-		return func(t kernel.Thread) { Histogram(t, a0, a1) }
-	},
+	Bind:        kernel.Bind2(Histogram),
 	Sync:        kernel.SyncBarrier | kernel.SyncShared,
 	SharedBytes: 64,
 	PTX:         histogramPTX,
-	Target:      "sm_80",
-	PTXVersion:  "7.8",
 	Checks: []string{
 		"atomics.go:13:8: index out of range",
 		"atomics.go:21:36: index out of range",
@@ -47,9 +39,7 @@ var histogramPTX string
 // function, on a GPU the PTX in atomicsPTX. Launch it with
 // AtomicsKernel.Launch(cfg, i32, u32, i64, u64, n, f32, f64).
 var AtomicsKernel = kernel.New(kernel.Spec{
-	Name:  "Atomics",
-	Entry: "Atomics",
-	Func:  Atomics,
+	Name: "Atomics",
 	Params: []kernel.Param{
 		{Name: "i32", Type: kernel.Int32, Slice: true, Written: true},
 		{Name: "u32", Type: kernel.Uint32, Slice: true, Written: true},
@@ -59,19 +49,8 @@ var AtomicsKernel = kernel.New(kernel.Spec{
 		{Name: "f32", Type: kernel.Float32, Slice: true, Written: true},
 		{Name: "f64", Type: kernel.Float64, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]int32)
-		a1 := args[1].([]uint32)
-		a2 := args[2].([]int64)
-		a3 := args[3].([]uint64)
-		a4 := args[4].([]int)
-		a5 := args[5].([]float32)
-		a6 := args[6].([]float64)
-		return func(t kernel.Thread) { Atomics(t, a0, a1, a2, a3, a4, a5, a6) }
-	},
-	PTX:        atomicsPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind7(Atomics),
+	PTX:  atomicsPTX,
 	Checks: []string{
 		"atomics.go:31:18: index out of range",
 		"atomics.go:32:18: index out of range",

@@ -12,23 +12,14 @@ import (
 // function, on a GPU the PTX in saxpyPTX. Launch it with
 // SaxpyKernel.Launch(cfg, a, x, y).
 var SaxpyKernel = kernel.New(kernel.Spec{
-	Name:  "Saxpy",
-	Entry: "Saxpy",
-	Func:  Saxpy,
+	Name: "Saxpy",
 	Params: []kernel.Param{
 		{Name: "a", Type: kernel.Float32},
 		{Name: "x", Type: kernel.Float32, Slice: true},
 		{Name: "y", Type: kernel.Float32, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].(float32)
-		a1 := args[1].([]float32)
-		a2 := args[2].([]float32)
-		return func(t kernel.Thread) { Saxpy(t, a0, a1, a2) }
-	},
-	PTX:        saxpyPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind3(Saxpy),
+	PTX:  saxpyPTX,
 	Checks: []string{
 		"basic.go:18:13: index out of range",
 		"basic.go:18:20: index out of range",
@@ -44,23 +35,14 @@ var saxpyPTX string
 // function, on a GPU the PTX in daxpyPTX. Launch it with
 // DaxpyKernel.Launch(cfg, a, x, y).
 var DaxpyKernel = kernel.New(kernel.Spec{
-	Name:  "Daxpy",
-	Entry: "Daxpy",
-	Func:  Daxpy,
+	Name: "Daxpy",
 	Params: []kernel.Param{
 		{Name: "a", Type: kernel.Float64},
 		{Name: "x", Type: kernel.Float64, Slice: true},
 		{Name: "y", Type: kernel.Float64, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].(float64)
-		a1 := args[1].([]float64)
-		a2 := args[2].([]float64)
-		return func(t kernel.Thread) { Daxpy(t, a0, a1, a2) }
-	},
-	PTX:        daxpyPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind3(Daxpy),
+	PTX:  daxpyPTX,
 	Checks: []string{
 		"basic.go:27:16: index out of range",
 		"basic.go:27:4: index out of range",
@@ -76,19 +58,12 @@ var daxpyPTX string
 // function, on a GPU the PTX in indicesPTX. Launch it with
 // IndicesKernel.Launch(cfg, out).
 var IndicesKernel = kernel.New(kernel.Spec{
-	Name:  "Indices",
-	Entry: "Indices",
-	Func:  Indices,
+	Name: "Indices",
 	Params: []kernel.Param{
 		{Name: "out", Type: kernel.Int, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]int)
-		return func(t kernel.Thread) { Indices(t, a0) }
-	},
-	PTX:        indicesPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind1(Indices),
+	PTX:  indicesPTX,
 	Checks: []string{
 		"basic.go:42:5: index out of range",
 		"basic.go:43:5: index out of range",
@@ -114,9 +89,7 @@ var indicesPTX string
 // function, on a GPU the PTX in boolsPTX. Launch it with
 // BoolsKernel.Launch(cfg, flip, in, n, out, count).
 var BoolsKernel = kernel.New(kernel.Spec{
-	Name:  "Bools",
-	Entry: "Bools",
-	Func:  Bools,
+	Name: "Bools",
 	Params: []kernel.Param{
 		{Name: "flip", Type: kernel.Bool},
 		{Name: "in", Type: kernel.Bool, Slice: true},
@@ -124,17 +97,8 @@ var BoolsKernel = kernel.New(kernel.Spec{
 		{Name: "out", Type: kernel.Bool, Slice: true, Written: true},
 		{Name: "count", Type: kernel.Int32, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].(bool)
-		a1 := args[1].([]bool)
-		a2 := args[2].(int)
-		a3 := args[3].([]bool)
-		a4 := args[4].([]int32)
-		return func(t kernel.Thread) { Bools(t, a0, a1, a2, a3, a4) }
-	},
-	PTX:        boolsPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind5(Bools),
+	PTX:  boolsPTX,
 	Checks: []string{
 		"basic.go:64:9: index out of range",
 		"basic.go:69:6: index out of range",

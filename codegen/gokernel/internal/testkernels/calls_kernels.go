@@ -12,23 +12,14 @@ import (
 // function, on a GPU the PTX in callsPTX. Launch it with
 // CallsKernel.Launch(cfg, temp, xs, out).
 var CallsKernel = kernel.New(kernel.Spec{
-	Name:  "Calls",
-	Entry: "Calls",
-	Func:  Calls,
+	Name: "Calls",
 	Params: []kernel.Param{
 		{Name: "temp", Type: kernel.Float32},
 		{Name: "xs", Type: kernel.Float32, Slice: true},
 		{Name: "out", Type: kernel.Float32, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := Celsius(args[0].(float32))
-		a1 := args[1].([]float32)
-		a2 := args[2].([]float32)
-		return func(t kernel.Thread) { Calls(t, a0, a1, a2) }
-	},
-	PTX:        callsPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind3(Calls),
+	PTX:  callsPTX,
 	Checks: []string{
 		"calls.go:47:8: slice bounds out of range",
 		"calls.go:48:13: index out of range",

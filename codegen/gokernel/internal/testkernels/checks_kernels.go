@@ -12,23 +12,14 @@ import (
 // function, on a GPU the PTX in outOfRangePTX. Launch it with
 // OutOfRangeKernel.Launch(cfg, x, off, out).
 var OutOfRangeKernel = kernel.New(kernel.Spec{
-	Name:  "OutOfRange",
-	Entry: "OutOfRange",
-	Func:  OutOfRange,
+	Name: "OutOfRange",
 	Params: []kernel.Param{
 		{Name: "x", Type: kernel.Float32, Slice: true},
 		{Name: "off", Type: kernel.Int},
 		{Name: "out", Type: kernel.Float32, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]float32)
-		a1 := args[1].(int)
-		a2 := args[2].([]float32)
-		return func(t kernel.Thread) { OutOfRange(t, a0, a1, a2) }
-	},
-	PTX:        outOfRangePTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind3(OutOfRange),
+	PTX:  outOfRangePTX,
 	Checks: []string{
 		"checks.go:12:13: index out of range",
 		"checks.go:12:6: index out of range",
@@ -44,21 +35,13 @@ var outOfRangePTX string
 // function, on a GPU the PTX in dividePTX. Launch it with
 // DivideKernel.Launch(cfg, n, d).
 var DivideKernel = kernel.New(kernel.Spec{
-	Name:  "Divide",
-	Entry: "Divide",
-	Func:  Divide,
+	Name: "Divide",
 	Params: []kernel.Param{
 		{Name: "n", Type: kernel.Int32, Slice: true, Written: true},
 		{Name: "d", Type: kernel.Int32, Slice: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]int32)
-		a1 := args[1].([]int32)
-		return func(t kernel.Thread) { Divide(t, a0, a1) }
-	},
-	PTX:        dividePTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind2(Divide),
+	PTX:  dividePTX,
 	Checks: []string{
 		"checks.go:22:12: index out of range",
 		"checks.go:22:4: index out of range",
@@ -75,24 +58,15 @@ var dividePTX string
 // function, on a GPU the PTX in uncheckedPTX. Launch it with
 // UncheckedKernel.Launch(cfg, a, x, y).
 var UncheckedKernel = kernel.New(kernel.Spec{
-	Name:  "Unchecked",
-	Entry: "Unchecked",
-	Func:  Unchecked,
+	Name: "Unchecked",
 	Params: []kernel.Param{
 		{Name: "a", Type: kernel.Float32},
 		{Name: "x", Type: kernel.Float32, Slice: true},
 		{Name: "y", Type: kernel.Float32, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].(float32)
-		a1 := args[1].([]float32)
-		a2 := args[2].([]float32)
-		return func(t kernel.Thread) { Unchecked(t, a0, a1, a2) }
-	},
-	PTX:        uncheckedPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
-	NoBounds:   true,
+	Bind:     kernel.Bind3(Unchecked),
+	PTX:      uncheckedPTX,
+	NoBounds: true,
 })
 
 // uncheckedPTX is the PTX of Unchecked.

@@ -12,21 +12,13 @@ import (
 // function, on a GPU the PTX in controlPTX. Launch it with
 // ControlKernel.Launch(cfg, in, out).
 var ControlKernel = kernel.New(kernel.Spec{
-	Name:  "Control",
-	Entry: "Control",
-	Func:  Control,
+	Name: "Control",
 	Params: []kernel.Param{
 		{Name: "in", Type: kernel.Int32, Slice: true},
 		{Name: "out", Type: kernel.Int64, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]int32)
-		a1 := args[1].([]int64)
-		return func(t kernel.Thread) { Control(t, a0, a1) }
-	},
-	PTX:        controlPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind2(Control),
+	PTX:  controlPTX,
 	Checks: []string{
 		"control.go:15:17: integer divide by zero",
 		"control.go:15:15: index out of range",

@@ -12,21 +12,13 @@ import (
 // function, on a GPU the PTX in math64PTX. Launch it with
 // Math64Kernel.Launch(cfg, x, out).
 var Math64Kernel = kernel.New(kernel.Spec{
-	Name:  "Math64",
-	Entry: "Math64",
-	Func:  Math64,
+	Name: "Math64",
 	Params: []kernel.Param{
 		{Name: "x", Type: kernel.Float64, Slice: true},
 		{Name: "out", Type: kernel.Float64, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]float64)
-		a1 := args[1].([]float64)
-		return func(t kernel.Thread) { Math64(t, a0, a1) }
-	},
-	PTX:        math64PTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind2(Math64),
+	PTX:  math64PTX,
 	Checks: []string{
 		"mathk.go:19:8: index out of range",
 		"mathk.go:22:5: index out of range",
@@ -71,21 +63,13 @@ var math64PTX string
 // function, on a GPU the PTX in math32PTX. Launch it with
 // Math32Kernel.Launch(cfg, x, out).
 var Math32Kernel = kernel.New(kernel.Spec{
-	Name:  "Math32",
-	Entry: "Math32",
-	Func:  Math32,
+	Name: "Math32",
 	Params: []kernel.Param{
 		{Name: "x", Type: kernel.Float32, Slice: true},
 		{Name: "out", Type: kernel.Float32, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]float32)
-		a1 := args[1].([]float32)
-		return func(t kernel.Thread) { Math32(t, a0, a1) }
-	},
-	PTX:        math32PTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind2(Math32),
+	PTX:  math32PTX,
 	Checks: []string{
 		"mathk.go:63:8: index out of range",
 		"mathk.go:66:5: index out of range",

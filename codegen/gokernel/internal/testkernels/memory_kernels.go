@@ -12,21 +12,13 @@ import (
 // function, on a GPU the PTX in localsPTX. Launch it with
 // LocalsKernel.Launch(cfg, in, out).
 var LocalsKernel = kernel.New(kernel.Spec{
-	Name:  "Locals",
-	Entry: "Locals",
-	Func:  Locals,
+	Name: "Locals",
 	Params: []kernel.Param{
 		{Name: "in", Type: kernel.Float32, Slice: true},
 		{Name: "out", Type: kernel.Float32, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]float32)
-		a1 := args[1].([]float32)
-		return func(t kernel.Thread) { Locals(t, a0, a1) }
-	},
-	PTX:        localsPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind2(Locals),
+	PTX:  localsPTX,
 	Checks: []string{
 		"memory.go:38:9: index out of range",
 		"memory.go:47:7: index out of range",
@@ -57,21 +49,13 @@ var localsPTX string
 // function, on a GPU the PTX in slicesPTX. Launch it with
 // SlicesKernel.Launch(cfg, x, out).
 var SlicesKernel = kernel.New(kernel.Spec{
-	Name:  "Slices",
-	Entry: "Slices",
-	Func:  Slices,
+	Name: "Slices",
 	Params: []kernel.Param{
 		{Name: "x", Type: kernel.Int32, Slice: true},
 		{Name: "out", Type: kernel.Int32, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]int32)
-		a1 := args[1].([]int32)
-		return func(t kernel.Thread) { Slices(t, a0, a1) }
-	},
-	PTX:        slicesPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind2(Slices),
+	PTX:  slicesPTX,
 	Checks: []string{
 		"memory.go:69:8: slice bounds out of range",
 		"memory.go:70:8: slice bounds out of range",

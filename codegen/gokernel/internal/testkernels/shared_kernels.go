@@ -12,27 +12,17 @@ import (
 // function, on a GPU the PTX in tiledMatMulPTX. Launch it with
 // TiledMatMulKernel.Launch(cfg, a, b, c, n).
 var TiledMatMulKernel = kernel.New(kernel.Spec{
-	Name:  "TiledMatMul",
-	Entry: "TiledMatMul",
-	Func:  TiledMatMul,
+	Name: "TiledMatMul",
 	Params: []kernel.Param{
 		{Name: "a", Type: kernel.Float32, Slice: true},
 		{Name: "b", Type: kernel.Float32, Slice: true},
 		{Name: "c", Type: kernel.Float32, Slice: true, Written: true},
 		{Name: "n", Type: kernel.Int},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]float32)
-		a1 := args[1].([]float32)
-		a2 := args[2].([]float32)
-		a3 := args[3].(int)
-		return func(t kernel.Thread) { TiledMatMul(t, a0, a1, a2, a3) }
-	},
+	Bind:        kernel.Bind4(TiledMatMul),
 	Sync:        kernel.SyncBarrier | kernel.SyncShared,
 	SharedBytes: 512,
 	PTX:         tiledMatMulPTX,
-	Target:      "sm_80",
-	PTXVersion:  "7.8",
 	Checks: []string{
 		"shared.go:35:4: index out of range",
 		"shared.go:20:5: index out of range",
@@ -55,22 +45,14 @@ var tiledMatMulPTX string
 // function, on a GPU the PTX in blockVotesPTX. Launch it with
 // BlockVotesKernel.Launch(cfg, x, out).
 var BlockVotesKernel = kernel.New(kernel.Spec{
-	Name:  "BlockVotes",
-	Entry: "BlockVotes",
-	Func:  BlockVotes,
+	Name: "BlockVotes",
 	Params: []kernel.Param{
 		{Name: "x", Type: kernel.Int32, Slice: true},
 		{Name: "out", Type: kernel.Int32, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]int32)
-		a1 := args[1].([]int32)
-		return func(t kernel.Thread) { BlockVotes(t, a0, a1) }
-	},
-	Sync:       kernel.SyncBarrier | kernel.SyncShared,
-	PTX:        blockVotesPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind2(BlockVotes),
+	Sync: kernel.SyncBarrier | kernel.SyncShared,
+	PTX:  blockVotesPTX,
 	Checks: []string{
 		"shared.go:48:8: index out of range",
 		"shared.go:54:5: index out of range",

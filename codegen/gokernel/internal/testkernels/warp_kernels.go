@@ -12,23 +12,15 @@ import (
 // function, on a GPU the PTX in warpOpsPTX. Launch it with
 // WarpOpsKernel.Launch(cfg, x, out).
 var WarpOpsKernel = kernel.New(kernel.Spec{
-	Name:  "WarpOps",
-	Entry: "WarpOps",
-	Func:  WarpOps,
+	Name: "WarpOps",
 	Params: []kernel.Param{
 		{Name: "x", Type: kernel.Int32, Slice: true},
 		{Name: "out", Type: kernel.Int64, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]int32)
-		a1 := args[1].([]int64)
-		return func(t kernel.Thread) { WarpOps(t, a0, a1) }
-	},
+	Bind:        kernel.Bind2(WarpOps),
 	Sync:        kernel.SyncWarp | kernel.SyncShared,
 	SharedBytes: 256,
 	PTX:         warpOpsPTX,
-	Target:      "sm_80",
-	PTXVersion:  "7.8",
 	Checks: []string{
 		"warp.go:21:8: index out of range",
 		"warp.go:23:5: index out of range",

@@ -12,9 +12,7 @@ import (
 // function, on a GPU the PTX in scalarsPTX. Launch it with
 // ScalarsKernel.Launch(cfg, b, i, i32, i64, u32, u64, f32, f64, out, bits).
 var ScalarsKernel = kernel.New(kernel.Spec{
-	Name:  "Scalars",
-	Entry: "Scalars",
-	Func:  Scalars,
+	Name: "Scalars",
 	Params: []kernel.Param{
 		{Name: "b", Type: kernel.Bool},
 		{Name: "i", Type: kernel.Int},
@@ -27,22 +25,8 @@ var ScalarsKernel = kernel.New(kernel.Spec{
 		{Name: "out", Type: kernel.Float64, Slice: true, Written: true},
 		{Name: "bits", Type: kernel.Uint64, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].(bool)
-		a1 := args[1].(int)
-		a2 := args[2].(int32)
-		a3 := args[3].(int64)
-		a4 := args[4].(uint32)
-		a5 := args[5].(uint64)
-		a6 := args[6].(float32)
-		a7 := args[7].(float64)
-		a8 := args[8].([]float64)
-		a9 := args[9].([]uint64)
-		return func(t kernel.Thread) { Scalars(t, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
-	},
-	PTX:        scalarsPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind10(Scalars),
+	PTX:  scalarsPTX,
 	Checks: []string{
 		"kernels.go:24:6: index out of range",
 		"kernels.go:26:5: index out of range",
@@ -65,25 +49,15 @@ var scalarsPTX string
 // function, on a GPU the PTX in volumePTX. Launch it with
 // VolumeKernel.Launch(cfg, out, nx, ny, nz).
 var VolumeKernel = kernel.New(kernel.Spec{
-	Name:  "Volume",
-	Entry: "Volume",
-	Func:  Volume,
+	Name: "Volume",
 	Params: []kernel.Param{
 		{Name: "out", Type: kernel.Int32, Slice: true, Written: true},
 		{Name: "nx", Type: kernel.Int},
 		{Name: "ny", Type: kernel.Int},
 		{Name: "nz", Type: kernel.Int},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]int32)
-		a1 := args[1].(int)
-		a2 := args[2].(int)
-		a3 := args[3].(int)
-		return func(t kernel.Thread) { Volume(t, a0, a1, a2, a3) }
-	},
-	PTX:        volumePTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind4(Volume),
+	PTX:  volumePTX,
 	Checks: []string{
 		"kernels.go:43:6: index out of range",
 	},
@@ -98,23 +72,15 @@ var volumePTX string
 // function, on a GPU the PTX in blockSumPTX. Launch it with
 // BlockSumKernel.Launch(cfg, x, sums).
 var BlockSumKernel = kernel.New(kernel.Spec{
-	Name:  "BlockSum",
-	Entry: "BlockSum",
-	Func:  BlockSum,
+	Name: "BlockSum",
 	Params: []kernel.Param{
 		{Name: "x", Type: kernel.Float32, Slice: true},
 		{Name: "sums", Type: kernel.Float32, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]float32)
-		a1 := args[1].([]float32)
-		return func(t kernel.Thread) { BlockSum(t, a0, a1) }
-	},
+	Bind:        kernel.Bind2(BlockSum),
 	Sync:        kernel.SyncBarrier | kernel.SyncWarp | kernel.SyncShared,
 	SharedBytes: 512,
 	PTX:         blockSumPTX,
-	Target:      "sm_80",
-	PTXVersion:  "7.8",
 	Checks: []string{
 		"kernels.go:61:8: index out of range",
 		"kernels.go:63:3: index out of range",
@@ -132,20 +98,13 @@ var blockSumPTX string
 // function, on a GPU the PTX in reversePTX. Launch it with
 // ReverseKernel.Launch(cfg, x).
 var ReverseKernel = kernel.New(kernel.Spec{
-	Name:  "Reverse",
-	Entry: "Reverse",
-	Func:  Reverse,
+	Name: "Reverse",
 	Params: []kernel.Param{
 		{Name: "x", Type: kernel.Int64, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]int64)
-		return func(t kernel.Thread) { Reverse(t, a0) }
-	},
-	Sync:       kernel.SyncBarrier | kernel.SyncShared,
-	PTX:        reversePTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind1(Reverse),
+	Sync: kernel.SyncBarrier | kernel.SyncShared,
+	PTX:  reversePTX,
 	Checks: []string{
 		"kernels.go:91:13: index out of range",
 		"kernels.go:91:4: index out of range",
@@ -163,21 +122,13 @@ var reversePTX string
 // function, on a GPU the PTX in histogramPTX. Launch it with
 // HistogramKernel.Launch(cfg, x, bins).
 var HistogramKernel = kernel.New(kernel.Spec{
-	Name:  "Histogram",
-	Entry: "Histogram",
-	Func:  Histogram,
+	Name: "Histogram",
 	Params: []kernel.Param{
 		{Name: "x", Type: kernel.Int32, Slice: true},
 		{Name: "bins", Type: kernel.Uint32, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]int32)
-		a1 := args[1].([]uint32)
-		return func(t kernel.Thread) { Histogram(t, a0, a1) }
-	},
-	PTX:        histogramPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind2(Histogram),
+	PTX:  histogramPTX,
 	Checks: []string{
 		"kernels.go:106:13: index out of range",
 		"kernels.go:113:19: index out of range",
@@ -193,19 +144,12 @@ var histogramPTX string
 // function, on a GPU the PTX in weighPTX. Launch it with
 // WeighKernel.Launch(cfg, x).
 var WeighKernel = kernel.New(kernel.Spec{
-	Name:  "Weigh",
-	Entry: "Weigh",
-	Func:  Weigh,
+	Name: "Weigh",
 	Params: []kernel.Param{
 		{Name: "x", Type: kernel.Float64, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]float64)
-		return func(t kernel.Thread) { Weigh(t, a0) }
-	},
-	PTX:        weighPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind1(Weigh),
+	PTX:  weighPTX,
 	Checks: []string{
 		"kernels.go:126:18: index out of range",
 		"kernels.go:126:4: index out of range",
@@ -221,23 +165,14 @@ var weighPTX string
 // function, on a GPU the PTX in gatherPTX. Launch it with
 // GatherKernel.Launch(cfg, x, idx, out).
 var GatherKernel = kernel.New(kernel.Spec{
-	Name:  "Gather",
-	Entry: "Gather",
-	Func:  Gather,
+	Name: "Gather",
 	Params: []kernel.Param{
 		{Name: "x", Type: kernel.Float32, Slice: true},
 		{Name: "idx", Type: kernel.Int32, Slice: true},
 		{Name: "out", Type: kernel.Float32, Slice: true, Written: true},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]float32)
-		a1 := args[1].([]int32)
-		a2 := args[2].([]float32)
-		return func(t kernel.Thread) { Gather(t, a0, a1, a2) }
-	},
-	PTX:        gatherPTX,
-	Target:     "sm_80",
-	PTXVersion: "7.8",
+	Bind: kernel.Bind3(Gather),
+	PTX:  gatherPTX,
 	Checks: []string{
 		"kernels.go:137:17: index out of range",
 		"kernels.go:137:13: index out of range",
@@ -254,27 +189,17 @@ var gatherPTX string
 // function, on a GPU the PTX in tiledMatMulPTX. Launch it with
 // TiledMatMulKernel.Launch(cfg, a, b, c, n).
 var TiledMatMulKernel = kernel.New(kernel.Spec{
-	Name:  "TiledMatMul",
-	Entry: "TiledMatMul",
-	Func:  TiledMatMul,
+	Name: "TiledMatMul",
 	Params: []kernel.Param{
 		{Name: "a", Type: kernel.Float32, Slice: true},
 		{Name: "b", Type: kernel.Float32, Slice: true},
 		{Name: "c", Type: kernel.Float32, Slice: true, Written: true},
 		{Name: "n", Type: kernel.Int},
 	},
-	Bind: func(args []any) func(kernel.Thread) {
-		a0 := args[0].([]float32)
-		a1 := args[1].([]float32)
-		a2 := args[2].([]float32)
-		a3 := args[3].(int)
-		return func(t kernel.Thread) { TiledMatMul(t, a0, a1, a2, a3) }
-	},
+	Bind:        kernel.Bind4(TiledMatMul),
 	Sync:        kernel.SyncBarrier | kernel.SyncShared,
 	SharedBytes: 2048,
 	PTX:         tiledMatMulPTX,
-	Target:      "sm_80",
-	PTXVersion:  "7.8",
 	Checks: []string{
 		"kernels.go:173:4: index out of range",
 		"kernels.go:158:5: index out of range",
