@@ -22,7 +22,7 @@ import (
 // gcase is one graph to plan, interpret and compare.
 type gcase struct {
 	name    string
-	build   func(t testing.TB) ([]*graph.Node, map[*graph.Node]*exec.Tensor)
+	build   func(t testing.TB) ([]*graph.Node, bindings)
 	tol     tolerance
 	kinds   []fuse.Kind        // kernel kinds the plan must contain (in order), when set
 	strat   []codegen.Strategy // reduction strategies the plan must use, when set
@@ -44,10 +44,10 @@ func red(op graph.Op, a *graph.Node, axes ...int) *graph.Node {
 func f32(v float64) *graph.Node { return graph.FloatConst(graph.Float32, v) }
 
 // single returns a build function for one output over one wave input.
-func single(d graph.DType, s graph.Shape, f func(x *graph.Node) *graph.Node) func(t testing.TB) ([]*graph.Node, map[*graph.Node]*exec.Tensor) {
-	return func(t testing.TB) ([]*graph.Node, map[*graph.Node]*exec.Tensor) {
+func single(d graph.DType, s graph.Shape, f func(x *graph.Node) *graph.Node) func(t testing.TB) ([]*graph.Node, bindings) {
+	return func(t testing.TB) ([]*graph.Node, bindings) {
 		x := in(d, s, "x")
-		return []*graph.Node{f(x)}, map[*graph.Node]*exec.Tensor{x: wave(t, d, s, 0.1)}
+		return []*graph.Node{f(x)}, bindings{x: wave(t, d, s, 0.1)}
 	}
 }
 
@@ -80,13 +80,13 @@ func cases() []gcase {
 		{name: "full sum two-pass", build: single(graph.Float32, graph.Shape{9000}, func(x *graph.Node) *graph.Node {
 			return red(graph.OpSum, un(graph.OpExp, x))
 		}), tol: sumTol, strat: []codegen.Strategy{codegen.StrategyTwoPass}},
-		{name: "full any all two-pass", build: func(t testing.TB) ([]*graph.Node, map[*graph.Node]*exec.Tensor) {
+		{name: "full any all two-pass", build: func(t testing.TB) ([]*graph.Node, bindings) {
 			x := in(graph.Float64, graph.Shape{3000}, "x")
 			gt := bin(graph.OpGt, x, graph.FloatConst(graph.Float64, 2.99))
 			return []*graph.Node{red(graph.OpAny, gt), red(graph.OpAll, x), red(graph.OpSum, graph.Cast(gt, graph.Int32))},
-				map[*graph.Node]*exec.Tensor{x: wave(t, graph.Float64, graph.Shape{3000}, 0.3)}
+				bindings{x: wave(t, graph.Float64, graph.Shape{3000}, 0.3)}
 		}},
-		{name: "argmax argmin NaN and ties", build: func(t testing.TB) ([]*graph.Node, map[*graph.Node]*exec.Tensor) {
+		{name: "argmax argmin NaN and ties", build: func(t testing.TB) ([]*graph.Node, bindings) {
 			x := in(graph.Float32, graph.Shape{6, 300}, "x")
 			vals := func(i int) float64 {
 				r, c := i/300, i%300
@@ -105,7 +105,7 @@ func cases() []gcase {
 				return math.Floor(math.Sin(float64(i)) * 4)
 			}
 			return []*graph.Node{red(graph.OpArgMax, x, 1), red(graph.OpArgMin, x, 1), graph.Reduce(graph.OpArgMax, x, nil, false)},
-				map[*graph.Node]*exec.Tensor{x: tensorOf(t, graph.Float32, graph.Shape{6, 300}, vals)}
+				bindings{x: tensorOf(t, graph.Float32, graph.Shape{6, 300}, vals)}
 		}},
 		{name: "mean and variance one kernel", build: single(graph.Float64, graph.Shape{50, 130}, func(x *graph.Node) *graph.Node {
 			n := graph.FloatConst(graph.Float64, 130)
@@ -121,41 +121,41 @@ func cases() []gcase {
 		{name: "reduce middle axis", build: single(graph.Float32, graph.Shape{4, 50, 6}, func(x *graph.Node) *graph.Node {
 			return red(graph.OpSum, x, 1)
 		}), tol: sumTol},
-		{name: "matmul bias relu", build: func(t testing.TB) ([]*graph.Node, map[*graph.Node]*exec.Tensor) {
+		{name: "matmul bias relu", build: func(t testing.TB) ([]*graph.Node, bindings) {
 			a, b, c := in(graph.Float32, graph.Shape{70, 33}, "a"), in(graph.Float32, graph.Shape{33, 90}, "b"), in(graph.Float32, graph.Shape{90}, "bias")
 			y := bin(graph.OpMax, bin(graph.OpAdd, graph.MatMul(a, b), c), f32(0))
-			return []*graph.Node{y}, map[*graph.Node]*exec.Tensor{a: wave(t, graph.Float32, graph.Shape{70, 33}, 0),
+			return []*graph.Node{y}, bindings{a: wave(t, graph.Float32, graph.Shape{70, 33}, 0),
 				b: wave(t, graph.Float32, graph.Shape{33, 90}, 1), c: wave(t, graph.Float32, graph.Shape{90}, 2)}
 		}, tol: tolerance{abs: 1e-4, rel: 1e-5}, kinds: []fuse.Kind{M}},
-		{name: "matmul batched broadcast transposed", build: func(t testing.TB) ([]*graph.Node, map[*graph.Node]*exec.Tensor) {
+		{name: "matmul batched broadcast transposed", build: func(t testing.TB) ([]*graph.Node, bindings) {
 			a, b := in(graph.Float64, graph.Shape{3, 17, 40}, "a"), in(graph.Float64, graph.Shape{29, 40}, "b")
 			y := graph.MatMul(a, graph.Permute(b, []int{1, 0}))
-			return []*graph.Node{y}, map[*graph.Node]*exec.Tensor{a: wave(t, graph.Float64, graph.Shape{3, 17, 40}, 0),
+			return []*graph.Node{y}, bindings{a: wave(t, graph.Float64, graph.Shape{3, 17, 40}, 0),
 				b: wave(t, graph.Float64, graph.Shape{29, 40}, 1)}
 		}, tol: tolerance{abs: 1e-12, rel: 1e-12}, kinds: []fuse.Kind{M}},
-		{name: "matmul transposed a int32", build: func(t testing.TB) ([]*graph.Node, map[*graph.Node]*exec.Tensor) {
+		{name: "matmul transposed a int32", build: func(t testing.TB) ([]*graph.Node, bindings) {
 			a, b := in(graph.Int32, graph.Shape{23, 19}, "a"), in(graph.Int32, graph.Shape{23, 31}, "b")
 			y := graph.MatMul(graph.Permute(a, []int{1, 0}), b)
-			return []*graph.Node{y}, map[*graph.Node]*exec.Tensor{a: wave(t, graph.Int32, graph.Shape{23, 19}, 0),
+			return []*graph.Node{y}, bindings{a: wave(t, graph.Int32, graph.Shape{23, 19}, 0),
 				b: wave(t, graph.Int32, graph.Shape{23, 31}, 1)}
 		}, kinds: []fuse.Kind{M}},
-		{name: "matmul large tile edges", build: func(t testing.TB) ([]*graph.Node, map[*graph.Node]*exec.Tensor) {
+		{name: "matmul large tile edges", build: func(t testing.TB) ([]*graph.Node, bindings) {
 			a, b := in(graph.Float32, graph.Shape{130, 20}, "a"), in(graph.Float32, graph.Shape{20, 129}, "b")
 			y := un(graph.OpTanh, graph.MatMul(a, b))
-			return []*graph.Node{y}, map[*graph.Node]*exec.Tensor{a: wave(t, graph.Float32, graph.Shape{130, 20}, 0),
+			return []*graph.Node{y}, bindings{a: wave(t, graph.Float32, graph.Shape{130, 20}, 0),
 				b: wave(t, graph.Float32, graph.Shape{20, 129}, 1)}
 		}, tol: tolerance{abs: 1e-4, rel: 1e-5}, kinds: []fuse.Kind{M}},
-		{name: "map strided broadcast views", build: func(t testing.TB) ([]*graph.Node, map[*graph.Node]*exec.Tensor) {
+		{name: "map strided broadcast views", build: func(t testing.TB) ([]*graph.Node, bindings) {
 			x, y := in(graph.Float32, graph.Shape{12, 10, 7}, "x"), in(graph.Int32, graph.Shape{7, 1}, "y")
 			v := graph.Slice(graph.Permute(x, []int{2, 0, 1}), []graph.Range{{Start: 0, Stop: 7, Step: 1}, {Start: 11, Stop: -13, Step: -2}, {Start: 1, Stop: 9, Step: 3}})
 			z := bin(graph.OpMul, v, graph.Cast(graph.Reshape(y, graph.Shape{7, 1, 1}), graph.Float32))
-			return []*graph.Node{z, graph.Copy(graph.Permute(x, []int{1, 0, 2}))}, map[*graph.Node]*exec.Tensor{
+			return []*graph.Node{z, graph.Copy(graph.Permute(x, []int{1, 0, 2}))}, bindings{
 				x: wave(t, graph.Float32, graph.Shape{12, 10, 7}, 0), y: wave(t, graph.Int32, graph.Shape{7, 1}, 1)}
 		}, tol: floatTol},
-		{name: "concat and bool store", build: func(t testing.TB) ([]*graph.Node, map[*graph.Node]*exec.Tensor) {
+		{name: "concat and bool store", build: func(t testing.TB) ([]*graph.Node, bindings) {
 			x, y := in(graph.Float64, graph.Shape{5, 8}, "x"), in(graph.Float64, graph.Shape{3, 8}, "y")
 			c := graph.Concat([]*graph.Node{x, y}, 0)
-			return []*graph.Node{bin(graph.OpGt, c, graph.FloatConst(graph.Float64, 0))}, map[*graph.Node]*exec.Tensor{
+			return []*graph.Node{bin(graph.OpGt, c, graph.FloatConst(graph.Float64, 0))}, bindings{
 				x: wave(t, graph.Float64, graph.Shape{5, 8}, 0), y: wave(t, graph.Float64, graph.Shape{3, 8}, 1)}
 		}},
 		{name: "vectorized map H100", build: single(graph.Float32, graph.Shape{64, 256}, func(x *graph.Node) *graph.Node {

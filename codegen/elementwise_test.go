@@ -95,7 +95,7 @@ func TestElementwiseUnary(t *testing.T) {
 				continue
 			}
 			t.Run(d.String()+"/"+op.String(), func(t *testing.T) {
-				check(t, []*graph.Node{y}, map[*graph.Node]*exec.Tensor{x: specialTensor(t, d, graph.Shape{n})}, smallGPU(), floatTol)
+				check(t, []*graph.Node{y}, bindings{x: specialTensor(t, d, graph.Shape{n})}, smallGPU(), floatTol)
 			})
 		}
 	}
@@ -114,7 +114,7 @@ func TestElementwiseBinary(t *testing.T) {
 				continue
 			}
 			t.Run(d.String()+"/"+op.String(), func(t *testing.T) {
-				bound := map[*graph.Node]*exec.Tensor{
+				bound := bindings{
 					a: specialTensor(t, d, graph.Shape{n, 1}),
 					b: specialTensor(t, d, graph.Shape{1, n}),
 				}
@@ -131,14 +131,14 @@ func TestCastsAndWhere(t *testing.T) {
 			x := graph.Input(from, graph.Shape{n}, "x")
 			y := graph.Cast(x, to)
 			t.Run(from.String()+"->"+to.String(), func(t *testing.T) {
-				check(t, []*graph.Node{y}, map[*graph.Node]*exec.Tensor{x: specialTensor(t, from, graph.Shape{n})}, smallGPU(), floatTol)
+				check(t, []*graph.Node{y}, bindings{x: specialTensor(t, from, graph.Shape{n})}, smallGPU(), floatTol)
 			})
 		}
 		c := graph.Input(graph.Bool, graph.Shape{n}, "c")
 		a := graph.Input(from, graph.Shape{n}, "a")
 		w := graph.Where(c, a, graph.Unary(graph.OpAbs, a))
 		t.Run("where/"+from.String(), func(t *testing.T) {
-			bound := map[*graph.Node]*exec.Tensor{c: specialTensor(t, graph.Bool, graph.Shape{n}), a: specialTensor(t, from, graph.Shape{n})}
+			bound := bindings{c: specialTensor(t, graph.Bool, graph.Shape{n}), a: specialTensor(t, from, graph.Shape{n})}
 			check(t, []*graph.Node{w}, bound, smallGPU(), floatTol)
 		})
 	}

@@ -60,27 +60,27 @@ func fusedGatherGraphs(t testing.TB, bad bool) []fusedGather {
 			})
 			return v, vt
 		}
-		add := func(name string, kernels int, o *graph.Node, b map[*graph.Node]*exec.Tensor) {
+		add := func(name string, kernels int, o *graph.Node, b bindings) {
 			out = append(out, fusedGather{indexGraph{fmt.Sprintf("%s/%v", name, it), o, b}, kernels})
 		}
 		i12, t12 := idx(graph.Shape{12}, 9)
 		add("take_mul_add", 1, graph.Binary(graph.OpAdd, graph.Binary(graph.OpMul, graph.Take(x, i12, 0),
-			graph.FloatConst(graph.Float32, 2)), y), map[*graph.Node]*exec.Tensor{x: xt, i12: t12, y: yt})
+			graph.FloatConst(graph.Float32, 2)), y), bindings{x: xt, i12: t12, y: yt})
 		i34, t34 := idx(graph.Shape{3, 4}, 7)
 		add("take_sum_rows", 1, graph.Reduce(graph.OpSum, graph.Take(x, i34, 1), []int{1, 2}, false),
-			map[*graph.Node]*exec.Tensor{x: xt, i34: t34})
+			bindings{x: xt, i34: t34})
 		add("take_max_middle", 1, graph.Reduce(graph.OpReduceMax, graph.Take(x, i34, 1), []int{1}, false),
-			map[*graph.Node]*exec.Tensor{x: xt, i34: t34})
+			bindings{x: xt, i34: t34})
 		ia, ta := idx(graph.Shape{15, 7}, 9)
 		add("takealong_sum_cols", 1, graph.Reduce(graph.OpSum, graph.TakeAlong(x, ia, 0), []int{0}, false),
-			map[*graph.Node]*exec.Tensor{x: xt, ia: ta})
+			bindings{x: xt, ia: ta})
 		ib, tb := idx(graph.Shape{1, 13}, 7)
 		add("takealong_broadcast_transposed", 1, graph.Permute(graph.TakeAlong(x, ib, 1), []int{1, 0}),
-			map[*graph.Node]*exec.Tensor{x: xt, ib: tb})
+			bindings{x: xt, ib: tb})
 		z := graph.Input(graph.Float32, graph.Shape{4, 7, 12}, "z")
 		zt := tensorOf(t, graph.Float32, z.Shape(), func(i int) float64 { return float64(i % 3) })
 		add("take_of_transposed_broadcast", 1, graph.Binary(graph.OpSub, graph.Take(graph.Permute(x, []int{1, 0}), i12, 1), z),
-			map[*graph.Node]*exec.Tensor{x: xt, i12: t12, z: zt})
+			bindings{x: xt, i12: t12, z: zt})
 	}
 	return out
 }

@@ -21,6 +21,9 @@ import (
 	"github.com/fuseflow/fuseflow/graph"
 )
 
+// bindings binds the Input nodes of a graph to tensors.
+type bindings = map[*graph.Node]*exec.Tensor
+
 // smallGPU is a GPU with few SMs and small blocks so that small shapes
 // still spread over several blocks.
 func smallGPU() codegen.Target {
@@ -84,7 +87,7 @@ type run struct {
 }
 
 // planOf plans outputs with the layouts of the bound tensors.
-func planOf(t testing.TB, outputs []*graph.Node, bound map[*graph.Node]*exec.Tensor) (*fuse.Plan, []*graph.Node) {
+func planOf(t testing.TB, outputs []*graph.Node, bound bindings) (*fuse.Plan, []*graph.Node) {
 	t.Helper()
 	layouts := map[*graph.Node]graph.Layout{}
 	for n, x := range bound {
@@ -97,8 +100,17 @@ func planOf(t testing.TB, outputs []*graph.Node, bound map[*graph.Node]*exec.Ten
 	return p, slots
 }
 
+// planned returns the plan of outs over contiguous inputs.
+func planned(t testing.TB, outs ...*graph.Node) *fuse.Plan {
+	t.Helper()
+	bound := bindings{}
+	collectInputs(outs, bound)
+	p, _ := planOf(t, outs, bound)
+	return p
+}
+
 // tryPlan is planOf returning the planner's error.
-func tryPlan(outputs []*graph.Node, bound map[*graph.Node]*exec.Tensor) (p *fuse.Plan, slots []*graph.Node, err error) {
+func tryPlan(outputs []*graph.Node, bound bindings) (p *fuse.Plan, slots []*graph.Node, err error) {
 	defer func() {
 		if e := recover(); e != nil {
 			p, slots, err = nil, nil, fmt.Errorf("planner panic: %v", e)
@@ -116,14 +128,14 @@ func tryPlan(outputs []*graph.Node, bound map[*graph.Node]*exec.Tensor) (p *fuse
 }
 
 // interpret runs plan p on the interpreter with the bound tensors.
-func interpret(t testing.TB, p *fuse.Plan, slots []*graph.Node, bound map[*graph.Node]*exec.Tensor, tg codegen.Target) *run {
+func interpret(t testing.TB, p *fuse.Plan, slots []*graph.Node, bound bindings, tg codegen.Target) *run {
 	t.Helper()
 	return interpretWith(t, p, slots, bound, tg, nil)
 }
 
 // interpretWith is interpret with the geometry of each kernel changed by
 // adjust (nil: as ChooseGeometry picks it).
-func interpretWith(t testing.TB, p *fuse.Plan, slots []*graph.Node, bound map[*graph.Node]*exec.Tensor, tg codegen.Target,
+func interpretWith(t testing.TB, p *fuse.Plan, slots []*graph.Node, bound bindings, tg codegen.Target,
 	adjust func(*fuse.Kernel, *codegen.Geometry)) *run {
 	t.Helper()
 	r := &run{plan: p, mems: planMems(p, slots, bound)}
@@ -145,7 +157,7 @@ func interpretWith(t testing.TB, p *fuse.Plan, slots []*graph.Node, bound map[*g
 
 // planMems returns interpreter memory for each buffer of plan p, the
 // inputs holding the bytes of their bound tensors.
-func planMems(p *fuse.Plan, slots []*graph.Node, bound map[*graph.Node]*exec.Tensor) []*ir.Mem {
+func planMems(p *fuse.Plan, slots []*graph.Node, bound bindings) []*ir.Mem {
 	mems := make([]*ir.Mem, len(p.Buffers))
 	for i, b := range p.Buffers {
 		mems[i] = ir.NewMem(int(b.Bytes))
@@ -203,12 +215,12 @@ func planOutputs(p *fuse.Plan, mems []*ir.Mem) []values {
 
 // refEval evaluates outputs with exec/ref; the caller releases the
 // results.
-func refEval(outputs []*graph.Node, bound map[*graph.Node]*exec.Tensor) ([]*exec.Tensor, error) {
+func refEval(outputs []*graph.Node, bound bindings) ([]*exec.Tensor, error) {
 	return ref.New().Eval(context.Background(), &exec.Request{Outputs: outputs, Bound: bound})
 }
 
 // reference evaluates outputs with exec/ref.
-func reference(t testing.TB, outputs []*graph.Node, bound map[*graph.Node]*exec.Tensor) []values {
+func reference(t testing.TB, outputs []*graph.Node, bound bindings) []values {
 	t.Helper()
 	res, err := ref.New().Eval(context.Background(), &exec.Request{Outputs: outputs, Bound: bound})
 	require.NoError(t, err)
@@ -253,7 +265,7 @@ func compare(got, want values, tol tolerance) error {
 }
 
 // check plans, interprets and compares outputs with the reference.
-func check(t testing.TB, outputs []*graph.Node, bound map[*graph.Node]*exec.Tensor, tg codegen.Target, tol tolerance) *run {
+func check(t testing.TB, outputs []*graph.Node, bound bindings, tg codegen.Target, tol tolerance) *run {
 	t.Helper()
 	p, slots := planOf(t, outputs, bound)
 	r := interpret(t, p, slots, bound, tg)

@@ -24,7 +24,7 @@ import (
 type indexGraph struct {
 	name  string
 	out   *graph.Node
-	bound map[*graph.Node]*exec.Tensor
+	bound bindings
 }
 
 // indexGraphs builds a gather and a scatter of every kind per dtype with
@@ -49,16 +49,16 @@ func indexGraphs(t testing.TB, bad bool) []indexGraph {
 			i3, i3t := mkIdx(graph.Shape{6, 4, 3}, 7)
 			u := graph.Input(d, graph.Shape{6, 11, 3}, "u")
 			ut := tensorOf(t, d, u.Shape(), func(i int) float64 { return float64((i*3)%17) - 5 })
-			add := func(name string, n *graph.Node, b map[*graph.Node]*exec.Tensor) {
+			add := func(name string, n *graph.Node, b bindings) {
 				require.NoError(t, n.Err(), name)
 				out = append(out, indexGraph{fmt.Sprintf("%s/%v/%v", name, d, it), n, b})
 			}
-			add("take", graph.Take(x, i1, 1), map[*graph.Node]*exec.Tensor{x: xt, i1: i1t})
-			add("takealong", graph.TakeAlong(x, i3, 1), map[*graph.Node]*exec.Tensor{x: xt, i3: i3t})
-			add("put", graph.Scatter(graph.OpScatter, x, i1, u, 1), map[*graph.Node]*exec.Tensor{x: xt, i1: i1t, u: ut})
-			add("scattermax", graph.Scatter(graph.OpScatterMax, x, i1, u, 1), map[*graph.Node]*exec.Tensor{x: xt, i1: i1t, u: ut})
+			add("take", graph.Take(x, i1, 1), bindings{x: xt, i1: i1t})
+			add("takealong", graph.TakeAlong(x, i3, 1), bindings{x: xt, i3: i3t})
+			add("put", graph.Scatter(graph.OpScatter, x, i1, u, 1), bindings{x: xt, i1: i1t, u: ut})
+			add("scattermax", graph.Scatter(graph.OpScatterMax, x, i1, u, 1), bindings{x: xt, i1: i1t, u: ut})
 			if d != graph.Bool {
-				add("scatteradd", graph.Scatter(graph.OpScatterAdd, x, i1, u, 1), map[*graph.Node]*exec.Tensor{x: xt, i1: i1t, u: ut})
+				add("scatteradd", graph.Scatter(graph.OpScatterAdd, x, i1, u, 1), bindings{x: xt, i1: i1t, u: ut})
 			}
 		}
 	}
@@ -71,13 +71,13 @@ func indexGraphs(t testing.TB, bad bool) []indexGraph {
 	it := tensorOf(t, graph.Int64, i.Shape(), func(k int) float64 { return []float64{0, 0, 1, 2, 3, 3}[k] })
 	ut := tensorOf(t, graph.Float32, u.Shape(), func(k int) float64 { return []float64{5, 0, 9, -1, 0, 0}[k] })
 	copy(ut.Bytes()[16:20], []byte{0, 0, 0xc0, 0x7f}) // u[4] = NaN
-	out = append(out, indexGraph{"scattermax/nan", graph.Scatter(graph.OpScatterMax, x, i, u, 0), map[*graph.Node]*exec.Tensor{x: xt, i: it, u: ut}})
+	out = append(out, indexGraph{"scattermax/nan", graph.Scatter(graph.OpScatterMax, x, i, u, 0), bindings{x: xt, i: it, u: ut}})
 	return out
 }
 
 // interpretIndex runs plan p on the interpreter and returns the outputs
 // and the error of the first Index kernel whose check fails.
-func interpretIndex(t *testing.T, p *fuse.Plan, slots []*graph.Node, bound map[*graph.Node]*exec.Tensor, tg codegen.Target) ([]values, error) {
+func interpretIndex(t *testing.T, p *fuse.Plan, slots []*graph.Node, bound bindings, tg codegen.Target) ([]values, error) {
 	mems := planMems(p, slots, bound)
 	for ki := range p.Kernels {
 		k := &p.Kernels[ki]
@@ -134,15 +134,16 @@ func TestIndexKernelsOutOfRange(t *testing.T) {
 }
 
 func TestIndexPTXAssembles(t *testing.T) {
-	ptxas.Require(t)
-	tg := smallGPU()
-	var fns []*ir.Func
-	for gi, g := range indexGraphs(t, false) {
-		outs := []*graph.Node{g.out}
-		p, _ := planOf(t, outs, g.bound)
-		fns = append(fns, lowerKernels(t, p, tg, fmt.Sprintf("g%d", gi))...)
+	assembleGraphs(t, smallGPU(), outputsOf(indexGraphs(t, false)))
+}
+
+// outputsOf returns the output of each graph of gs, for assembleGraphs.
+func outputsOf(gs []indexGraph) [][]*graph.Node {
+	out := make([][]*graph.Node, len(gs))
+	for i, g := range gs {
+		out[i] = []*graph.Node{g.out}
 	}
-	assembleKernels(t, fns, tg)
+	return out
 }
 
 // nonzeroGraphs are Nonzero of every dtype over sizes that leave
@@ -176,7 +177,7 @@ func nonzeroGraphs(t testing.TB) []indexGraph {
 					count++
 				}
 			}
-			out = append(out, indexGraph{fmt.Sprintf("nonzero/%v/%d", d, n), graph.Nonzero(c, count), map[*graph.Node]*exec.Tensor{c: ct}})
+			out = append(out, indexGraph{fmt.Sprintf("nonzero/%v/%d", d, n), graph.Nonzero(c, count), bindings{c: ct}})
 		}
 	}
 	return out
@@ -206,7 +207,7 @@ func compressGraphs(t testing.TB) []indexGraph {
 						count++
 					}
 				}
-				out = append(out, indexGraph{fmt.Sprintf("compress/%v/%v/%d", d, cd, sel), graph.Compress(x, c, count), map[*graph.Node]*exec.Tensor{
+				out = append(out, indexGraph{fmt.Sprintf("compress/%v/%v/%d", d, cd, sel), graph.Compress(x, c, count), bindings{
 					x: tensorOf(t, d, x.Shape(), func(i int) float64 { return float64(i%13) - 6 }),
 					c: tensorOf(t, cd, c.Shape(), func(i int) float64 {
 						if keep(i) {
@@ -226,14 +227,7 @@ func TestNonzeroKernelInterpreted(t *testing.T) {
 }
 
 func TestNonzeroPTXAssembles(t *testing.T) {
-	ptxas.Require(t)
-	tg := smallGPU()
-	var fns []*ir.Func
-	for gi, g := range append(nonzeroGraphs(t), compressGraphs(t)...) {
-		p, _ := planOf(t, []*graph.Node{g.out}, g.bound)
-		fns = append(fns, lowerKernels(t, p, tg, fmt.Sprintf("nz%d", gi))...)
-	}
-	assembleKernels(t, fns, tg)
+	assembleGraphs(t, smallGPU(), outputsOf(append(nonzeroGraphs(t), compressGraphs(t)...)))
 }
 
 func TestIndexKernelsConstantUpdates(t *testing.T) {
@@ -254,7 +248,7 @@ func TestIndexKernelsConstantUpdates(t *testing.T) {
 			i := graph.Input(graph.Int64, graph.Shape{30}, "i")
 			n := graph.Scatter(op, x, i, graph.Const(graph.ScalarOf(d, 3)), 1)
 			require.NoError(t, n.Err())
-			bound := map[*graph.Node]*exec.Tensor{
+			bound := bindings{
 				x: tensorOf(t, d, x.Shape(), func(k int) float64 { return float64(k%7) - 2 }),
 				i: tensorOf(t, graph.Int64, i.Shape(), func(k int) float64 { return float64(k*4%18) - 9 }),
 			}

@@ -75,7 +75,7 @@ func allGraphs(t *testing.T) [][]*graph.Node {
 func lowerAll(t *testing.T, graphs [][]*graph.Node, tg codegen.Target) []*ir.Func {
 	var fns []*ir.Func
 	for gi, outs := range graphs {
-		bound := map[*graph.Node]*exec.Tensor{}
+		bound := bindings{}
 		collectInputs(outs, bound)
 		p, _, err := tryPlan(outs, bound)
 		if err != nil {
@@ -111,8 +111,22 @@ func assembleKernels(t testing.TB, fns []*ir.Func, tg codegen.Target) {
 	ptxas.AssembleAll(t, text, "sm_80", "sm_90")
 }
 
+// assembleGraphs requires ptxas, plans each graph for tg over contiguous
+// inputs, lowers every kernel and assembles them all as one module for
+// sm_80 and sm_90. It returns the kernels.
+func assembleGraphs(t *testing.T, tg codegen.Target, graphs [][]*graph.Node) []*ir.Func {
+	t.Helper()
+	ptxas.Require(t)
+	var fns []*ir.Func
+	for gi, outs := range graphs {
+		fns = append(fns, lowerKernels(t, planned(t, outs...), tg, fmt.Sprintf("g%d", gi))...)
+	}
+	assembleKernels(t, fns, tg)
+	return fns
+}
+
 // collectInputs binds a contiguous layout (no data) for every Input leaf.
-func collectInputs(outs []*graph.Node, bound map[*graph.Node]*exec.Tensor) {
+func collectInputs(outs []*graph.Node, bound bindings) {
 	var walk func(n *graph.Node)
 	walk = func(n *graph.Node) {
 		if _, ok := bound[n]; ok {
@@ -174,11 +188,7 @@ func TestGoldenPTX(t *testing.T) {
 	tg.ComputeMajor = 8
 	for _, gd := range goldens {
 		t.Run(gd.file, func(t *testing.T) {
-			outs := gd.build()
-			bound := map[*graph.Node]*exec.Tensor{}
-			collectInputs(outs, bound)
-			p, _ := planOf(t, outs, bound)
-			m, err := codegen.Compile(p, tg, codegen.Options{})
+			m, err := codegen.Compile(planned(t, gd.build()...), tg, codegen.Options{})
 			require.NoError(t, err)
 			path := filepath.Join("testdata", gd.file)
 			if *update {

@@ -16,10 +16,8 @@ import (
 
 	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/codegen/ir"
-	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
-	"github.com/fuseflow/fuseflow/internal/ptxas"
 )
 
 var reduceOps = []graph.Op{graph.OpSum, graph.OpProd, graph.OpReduceMax, graph.OpReduceMin,
@@ -94,7 +92,7 @@ func (c vecCase) run(t *testing.T) {
 	xt := tensorOf(t, c.d, shape, reduceFill(c.op, c.nan))
 	defer xt.Release()
 	tol := tolerance{abs: 1e-9, rel: 1e-6}
-	r := check(t, []*graph.Node{out}, map[*graph.Node]*exec.Tensor{x: xt}, smallGPU(), tol)
+	r := check(t, []*graph.Node{out}, bindings{x: xt}, smallGPU(), tol)
 	wide := 0
 	for ki, k := range r.plan.Kernels {
 		if k.Kind() == fuse.KindReduce {
@@ -159,9 +157,7 @@ func TestReduceVectorFullSum(t *testing.T) {
 		x := graph.Input(graph.Float32, graph.Shape{1 << 20}, "x")
 		v := graph.Slice(x, []graph.Range{{Start: c.off, Stop: 1<<20 - 4 + c.off, Step: 1}})
 		out := graph.Reduce(graph.OpSum, v, nil, false)
-		bound := map[*graph.Node]*exec.Tensor{}
-		collectInputs([]*graph.Node{out}, bound)
-		p, _ := planOf(t, []*graph.Node{out}, bound)
+		p := planned(t, out)
 		require.Len(t, p.Kernels, 1)
 		g, err := codegen.ChooseGeometry(&p.Kernels[0], tg)
 		require.NoError(t, err)
@@ -177,7 +173,6 @@ func TestReduceVectorFullSum(t *testing.T) {
 // TestReduceVectorPTXAssembles assembles the vector-path kernels of every
 // reduction op and dtype, row and full, with ptxas.
 func TestReduceVectorPTXAssembles(t *testing.T) {
-	ptxas.Require(t)
 	var graphs [][]*graph.Node
 	for _, d := range graph.DTypes() {
 		x := graph.Input(d, graph.Shape{4, 300}, "x")
@@ -189,10 +184,7 @@ func TestReduceVectorPTXAssembles(t *testing.T) {
 			}
 		}
 	}
-	tg := smallGPU()
-	fns := lowerAll(t, graphs, tg)
-	for _, fn := range fns {
+	for _, fn := range assembleGraphs(t, smallGPU(), graphs) {
 		require.Greater(t, maxWidth(fn), 1, "kernel %s", fn.Name)
 	}
-	assembleKernels(t, fns, tg)
 }

@@ -13,11 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fuseflow/fuseflow/codegen"
-	"github.com/fuseflow/fuseflow/codegen/ir"
-	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
-	"github.com/fuseflow/fuseflow/internal/ptxas"
 )
 
 type scanCase struct {
@@ -99,7 +96,7 @@ func TestScanInterpreted(t *testing.T) {
 			defer xt.Release()
 			out := c.graph(x)
 			require.NoError(t, out.Err())
-			bound := map[*graph.Node]*exec.Tensor{x: xt}
+			bound := bindings{x: xt}
 			p, _ := planOf(t, []*graph.Node{out}, bound)
 			require.Len(t, p.Kernels, 1, fuse.Explain(p))
 			g, err := codegen.ChooseGeometry(&p.Kernels[0], tg)
@@ -122,16 +119,9 @@ func TestScanInterpreted(t *testing.T) {
 }
 
 func TestScanPTXAssembles(t *testing.T) {
-	ptxas.Require(t)
-	tg := smallGPU()
-	var fns []*ir.Func
-	for i, c := range scanCases() {
-		x := in(c.d, c.shape, "x")
-		outs := []*graph.Node{c.graph(x)}
-		bound := map[*graph.Node]*exec.Tensor{}
-		collectInputs(outs, bound)
-		p, _ := planOf(t, outs, bound)
-		fns = append(fns, lowerKernels(t, p, tg, fmt.Sprintf("s%d", i))...)
+	var graphs [][]*graph.Node
+	for _, c := range scanCases() {
+		graphs = append(graphs, []*graph.Node{c.graph(in(c.d, c.shape, "x"))})
 	}
-	assembleKernels(t, fns, tg)
+	assembleGraphs(t, smallGPU(), graphs)
 }

@@ -12,11 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fuseflow/fuseflow/codegen"
-	"github.com/fuseflow/fuseflow/codegen/ir"
-	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
-	"github.com/fuseflow/fuseflow/internal/ptxas"
 )
 
 type sortCase struct {
@@ -104,7 +101,7 @@ func TestSortInterpreted(t *testing.T) {
 			for _, o := range outs {
 				require.NoError(t, o.Err())
 			}
-			bound := map[*graph.Node]*exec.Tensor{x: xt}
+			bound := bindings{x: xt}
 			p, _ := planOf(t, outs, bound)
 			var sorts int
 			for i := range p.Kernels {
@@ -147,7 +144,7 @@ func TestSortManyThreads(t *testing.T) {
 			xt := tensorOf(t, d, shape, sortData(d))
 			defer xt.Release()
 			outs := []*graph.Node{graph.Sort(x, 1), graph.ArgSort(x, 1)}
-			bound := map[*graph.Node]*exec.Tensor{x: xt}
+			bound := bindings{x: xt}
 			p, slots := planOf(t, outs, bound)
 			r := interpretWith(t, p, slots, bound, tg, func(k *fuse.Kernel, g *codegen.Geometry) {
 				if k.Kind() == fuse.KindSort {
@@ -163,10 +160,8 @@ func TestSortManyThreads(t *testing.T) {
 }
 
 func TestSortPTXAssembles(t *testing.T) {
-	ptxas.Require(t)
-	tg := smallGPU()
-	var fns []*ir.Func
-	for i, c := range sortCases() {
+	var graphs [][]*graph.Node
+	for _, c := range sortCases() {
 		if c.shape.Size() > 100 {
 			continue // the same code as a smaller case of its dtype
 		}
@@ -174,13 +169,9 @@ func TestSortPTXAssembles(t *testing.T) {
 		if c.trans {
 			shape = graph.Shape{c.shape[1], c.shape[0]}
 		}
-		outs := c.outputs(in(c.d, shape, "x"))
-		bound := map[*graph.Node]*exec.Tensor{}
-		collectInputs(outs, bound)
-		p, _ := planOf(t, outs, bound)
-		fns = append(fns, lowerKernels(t, p, tg, fmt.Sprintf("s%d", i))...)
+		graphs = append(graphs, c.outputs(in(c.d, shape, "x")))
 	}
-	assembleKernels(t, fns, tg)
+	assembleGraphs(t, smallGPU(), graphs)
 }
 
 // TestSortViews sorts keys read through a reversed slice (negative
@@ -204,7 +195,7 @@ func TestSortViews(t *testing.T) {
 				y := v.view(x)
 				vals, idx := graph.TopK(y, 1, 7)
 				outs := []*graph.Node{graph.Sort(y, 1), graph.ArgSort(y, 1), vals, idx}
-				check(t, outs, map[*graph.Node]*exec.Tensor{x: xt}, tg, tolerance{})
+				check(t, outs, bindings{x: xt}, tg, tolerance{})
 			})
 		}
 	}
@@ -215,10 +206,7 @@ func TestSortViews(t *testing.T) {
 func TestSortGeometryChecked(t *testing.T) {
 	tg := smallGPU()
 	x := in(graph.Float32, graph.Shape{4, 8}, "x")
-	bound := map[*graph.Node]*exec.Tensor{}
-	outs := []*graph.Node{graph.ArgSort(x, -1)}
-	collectInputs(outs, bound)
-	p, _ := planOf(t, outs, bound)
+	p := planned(t, graph.ArgSort(x, -1))
 	require.Len(t, p.Kernels, 1)
 	k := p.Kernels[0]
 	g, err := codegen.ChooseGeometry(&k, tg)
