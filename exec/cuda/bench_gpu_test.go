@@ -117,7 +117,7 @@ func benchInput(b *testing.B, be *Backend, name string, s ...int) *exec.Tensor {
 }
 
 // benchEval evaluates outs with bound once (compiling), then b.N times.
-func benchEval(b *testing.B, be *Backend, bytes int64, outs []*graph.Node, bound map[*graph.Node]*exec.Tensor) {
+func benchEval(b *testing.B, be *Backend, bytes int64, outs []*graph.Node, bound bindings) {
 	b.Helper()
 	ctx := context.Background()
 	req := &exec.Request{Outputs: outs, Bound: bound}
@@ -173,7 +173,7 @@ func BenchmarkGPUElementwise(b *testing.B) {
 	x, y := graph.Input(graph.Float32, graph.Shape{benchBig}, "x"), graph.Input(graph.Float32, graph.Shape{benchBig}, "y")
 	out := graph.Binary(graph.OpAdd, graph.Binary(graph.OpMul, x, f32c(2)), y)
 	benchEval(b, be, 3*4*benchBig, []*graph.Node{out},
-		map[*graph.Node]*exec.Tensor{x: benchInput(b, be, "x", benchBig), y: benchInput(b, be, "y", benchBig)})
+		bindings{x: benchInput(b, be, "x", benchBig), y: benchInput(b, be, "y", benchBig)})
 }
 
 // BenchmarkGPUSum: the sum of 2^28 float32.
@@ -181,7 +181,7 @@ func BenchmarkGPUSum(b *testing.B) {
 	be := benchBackend(b)
 	x := graph.Input(graph.Float32, graph.Shape{benchBig}, "x")
 	benchEval(b, be, 4*benchBig, []*graph.Node{graph.Reduce(graph.OpSum, x, nil, false)},
-		map[*graph.Node]*exec.Tensor{x: benchInput(b, be, "x", benchBig)})
+		bindings{x: benchInput(b, be, "x", benchBig)})
 }
 
 // benchSum benchmarks the float32 sum over axis of a (rows, cols) input;
@@ -194,7 +194,7 @@ func benchSum(b *testing.B, axis, rows, cols int) {
 		kept = cols
 	}
 	benchEval(b, be, 4*int64(rows*cols+kept), []*graph.Node{graph.Reduce(graph.OpSum, x, []int{axis}, false)},
-		map[*graph.Node]*exec.Tensor{x: benchInput(b, be, "x", rows, cols)})
+		bindings{x: benchInput(b, be, "x", rows, cols)})
 }
 
 // BenchmarkGPURowSum: row sums with fewer rows than SMs.
@@ -221,7 +221,7 @@ func BenchmarkGPUChain5(b *testing.B) {
 	e = graph.Binary(graph.OpMul, e, x)
 	e = graph.Binary(graph.OpSub, e, f32c(1))
 	e = graph.Binary(graph.OpDiv, e, f32c(3))
-	benchEval(b, be, 2*4*benchChain, []*graph.Node{e}, map[*graph.Node]*exec.Tensor{x: benchInput(b, be, "x", benchChain)})
+	benchEval(b, be, 2*4*benchChain, []*graph.Node{e}, bindings{x: benchInput(b, be, "x", benchChain)})
 }
 
 // BenchmarkGPUSoftmax: row softmax of 8192x8192 float32.
@@ -232,7 +232,7 @@ func BenchmarkGPUSoftmax(b *testing.B) {
 	e := graph.Unary(graph.OpExp, graph.Binary(graph.OpSub, x, m))
 	out := graph.Binary(graph.OpDiv, e, graph.Reduce(graph.OpSum, e, []int{1}, true))
 	benchEval(b, be, 2*4*benchSoftmax*benchSoftmax, []*graph.Node{out},
-		map[*graph.Node]*exec.Tensor{x: benchInput(b, be, "x", benchSoftmax, benchSoftmax)})
+		bindings{x: benchInput(b, be, "x", benchSoftmax, benchSoftmax)})
 }
 
 // BenchmarkGPUSGEMM: 4096^3 float32 matrix product; reports GFLOP/s.
@@ -241,7 +241,7 @@ func BenchmarkGPUSGEMM(b *testing.B) {
 	x := graph.Input(graph.Float32, graph.Shape{benchGEMM, benchGEMM}, "a")
 	y := graph.Input(graph.Float32, graph.Shape{benchGEMM, benchGEMM}, "b")
 	benchEval(b, be, 3*4*benchGEMM*benchGEMM, []*graph.Node{graph.MatMul(x, y)},
-		map[*graph.Node]*exec.Tensor{x: benchInput(b, be, "x", benchGEMM, benchGEMM), y: benchInput(b, be, "y", benchGEMM, benchGEMM)})
+		bindings{x: benchInput(b, be, "x", benchGEMM, benchGEMM), y: benchInput(b, be, "y", benchGEMM, benchGEMM)})
 	b.ReportMetric(2*float64(benchGEMM)*benchGEMM*benchGEMM*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }
 
@@ -257,7 +257,7 @@ func launchGraph() (x, out *graph.Node) {
 func BenchmarkGPUWarmLaunch(b *testing.B) {
 	be := benchBackend(b)
 	x, out := launchGraph()
-	benchEval(b, be, 0, []*graph.Node{out}, map[*graph.Node]*exec.Tensor{x: benchInput(b, be, "x", benchLaunch)})
+	benchEval(b, be, 0, []*graph.Node{out}, bindings{x: benchInput(b, be, "x", benchLaunch)})
 }
 
 // BenchmarkGPURawLaunch: the kernel of BenchmarkGPUWarmLaunch launched
@@ -431,7 +431,7 @@ func BenchmarkGPUCold(b *testing.B) {
 			for range b.N {
 				coldSeq++
 				outs, inputs, _ := cc.build(1 + float64(coldSeq)*1e-6)
-				bound := map[*graph.Node]*exec.Tensor{}
+				bound := bindings{}
 				for name, n := range inputs {
 					bound[n] = dev[name]
 				}

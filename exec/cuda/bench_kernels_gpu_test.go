@@ -11,7 +11,6 @@ package cuda
 import (
 	"testing"
 
-	"github.com/fuseflow/fuseflow/exec"
 	kt "github.com/fuseflow/fuseflow/exec/cuda/internal/kerneltest"
 	"github.com/fuseflow/fuseflow/graph"
 	ct "github.com/fuseflow/fuseflow/internal/calltest"
@@ -72,7 +71,7 @@ func BenchmarkGPUExplicitSaxpy(b *testing.B) {
 		x := graph.Input(graph.Float32, graph.Shape{benchSaxpy}, "x")
 		y := graph.Input(graph.Float32, graph.Shape{benchSaxpy}, "y")
 		out := graph.Binary(graph.OpAdd, graph.Binary(graph.OpMul, f32c(2), x), y)
-		benchEval(b, be, 12*benchSaxpy, []*graph.Node{out}, map[*graph.Node]*exec.Tensor{
+		benchEval(b, be, 12*benchSaxpy, []*graph.Node{out}, bindings{
 			x: benchInput(b, be, "x", benchSaxpy), y: benchInput(b, be, "y", benchSaxpy)})
 	})
 }
@@ -92,7 +91,7 @@ func BenchmarkGPUExplicitTiledMatMul(b *testing.B) {
 	b.Run("lazy", func(b *testing.B) {
 		x := graph.Input(graph.Float32, graph.Shape{n, n}, "a")
 		y := graph.Input(graph.Float32, graph.Shape{n, n}, "b")
-		benchEval(b, be, 0, []*graph.Node{graph.MatMul(x, y)}, map[*graph.Node]*exec.Tensor{
+		benchEval(b, be, 0, []*graph.Node{graph.MatMul(x, y)}, bindings{
 			x: benchInput(b, be, "x", n, n), y: benchInput(b, be, "y", n, n)})
 		b.ReportMetric(2*n*n*n*float64(b.N)/b.Elapsed().Seconds()/1e12, "TFLOP/s")
 	})

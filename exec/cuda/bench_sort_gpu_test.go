@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/graph"
 )
 
@@ -24,7 +23,7 @@ func BenchmarkGPUSort(b *testing.B) {
 			x := graph.Input(graph.Float32, graph.Shape{s[0], s[1]}, "x")
 			n := int64(s[0] * s[1])
 			benchEval(b, be, n*(4+4+8), []*graph.Node{graph.Sort(x, 1), graph.ArgSort(x, 1)},
-				map[*graph.Node]*exec.Tensor{x: benchInput(b, be, "x", s[0], s[1])})
+				bindings{x: benchInput(b, be, "x", s[0], s[1])})
 		})
 	}
 }
@@ -35,5 +34,5 @@ func BenchmarkGPUTopK(b *testing.B) {
 	be := benchBackend(b)
 	x := graph.Input(graph.Float32, graph.Shape{1024, 1024}, "x")
 	v, i := graph.TopK(x, 1, 16)
-	benchEval(b, be, 4*1024*1024, []*graph.Node{v, i}, map[*graph.Node]*exec.Tensor{x: benchInput(b, be, "x", 1024, 1024)})
+	benchEval(b, be, 4*1024*1024, []*graph.Node{v, i}, bindings{x: benchInput(b, be, "x", 1024, 1024)})
 }

@@ -34,7 +34,7 @@ func hostOf[T any](t *testing.T, alloc memory.Allocator, d graph.DType, s []T) *
 
 // evalCall evaluates outs on b with bound host tensors and returns the
 // results copied to the host as Go slices of T.
-func evalCall[T any](t *testing.T, b *Backend, alloc memory.Allocator, outs []*graph.Node, bound map[*graph.Node]*exec.Tensor) [][]T {
+func evalCall[T any](t *testing.T, b *Backend, alloc memory.Allocator, outs []*graph.Node, bound bindings) [][]T {
 	t.Helper()
 	ctx := context.Background()
 	res, err := b.Eval(ctx, &exec.Request{Outputs: outs, Bound: bound, Alloc: alloc})
@@ -55,8 +55,7 @@ func constOf(d graph.DType, v float64) *graph.Node { return graph.Const(graph.Sc
 // runCalls evaluates lazy calls on b and compares them with eager
 // launches on the CPU device.
 func runCalls(t *testing.T, b *Backend) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	r := rand.New(rand.NewPCG(5, 6))
 	const n = 1000
 	x, y := make([]float32, n), make([]float32, n)
@@ -75,7 +74,7 @@ func runCalls(t *testing.T, b *Backend) {
 		outs := graph.Call(attr, []*graph.Node{nx, y2})
 		require.NoError(t, outs[0].Err())
 		z := graph.Binary(graph.OpAdd, outs[0], constOf(graph.Float32, 1))
-		got := evalCall[float32](t, b, alloc, []*graph.Node{outs[0], z}, map[*graph.Node]*exec.Tensor{xi: xt, yi: yt})
+		got := evalCall[float32](t, b, alloc, []*graph.Node{outs[0], z}, bindings{xi: xt, yi: yt})
 
 		wx, wy := make([]float32, n), make([]float32, n)
 		for i := range x {
@@ -123,7 +122,7 @@ func runCalls(t *testing.T, b *Backend) {
 		attr := &graph.CallAttr{Kernel: kt.ReverseKernel, Args: []graph.CallArg{{Name: "x", Input: 0, Written: true}},
 			Grid: [3]int{4, 1, 1}, Block: [3]int{64, 1, 1}, SharedBytes: 64 * 8}
 		outs := graph.Call(attr, []*graph.Node{vi})
-		got := evalCall[int64](t, b, alloc, outs, map[*graph.Node]*exec.Tensor{vi: vt})
+		got := evalCall[int64](t, b, alloc, outs, bindings{vi: vt})
 		want := append([]int64(nil), v...)
 		require.NoError(t, kt.ReverseKernel.Launch(kernel.Config{Grid: kernel.D1(4), Block: kernel.D1(64), SharedBytes: 64 * 8, Device: kernel.CPU()}, want))
 		requireSameBits(t, "reverse", []any{want}, []any{got[0]})
@@ -159,7 +158,7 @@ func TestEmulatedCallFailure(t *testing.T) {
 	attr := &graph.CallAttr{Kernel: kt.GatherKernel, Args: []graph.CallArg{{Name: "x", Input: 0}, {Name: "idx", Input: 1},
 		{Name: "out", Input: 2, Written: true}}, ForAll: true, Tasks: 5}
 	outs := graph.Call(attr, []*graph.Node{xi, ii, out})
-	_, err := b.Eval(context.Background(), &exec.Request{Outputs: outs, Bound: map[*graph.Node]*exec.Tensor{xi: xt, ii: it}})
+	_, err := b.Eval(context.Background(), &exec.Request{Outputs: outs, Bound: bindings{xi: xt, ii: it}})
 	var le *kernel.LaunchError
 	require.ErrorAs(t, err, &le)
 	require.Equal(t, "Gather", le.Kernel)
@@ -179,7 +178,7 @@ func TestCallWithoutPTX(t *testing.T) {
 	alloc := memory.NewGoAllocator()
 	yt := hostOf(t, alloc, graph.Float32, []float32{1, 2, 3, 4})
 	defer yt.Release()
-	_, err := b.Eval(context.Background(), &exec.Request{Outputs: outs, Bound: map[*graph.Node]*exec.Tensor{yi: yt}})
+	_, err := b.Eval(context.Background(), &exec.Request{Outputs: outs, Bound: bindings{yi: yt}})
 	require.ErrorContains(t, err, "kernel Saxpy has no PTX")
 	require.ErrorContains(t, err, "go generate")
 }

@@ -23,9 +23,8 @@ import (
 func TestSuiteLaunchesOnFake(t *testing.T) {
 	_, b := fakeBackend(t, Options{})
 	ctx := context.Background()
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
-	run := func(what string, outs []*graph.Node, bound map[*graph.Node]*exec.Tensor) {
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
+	run := func(what string, outs []*graph.Node, bound bindings) {
 		res, err := b.Eval(ctx, &exec.Request{Outputs: outs, Bound: bound})
 		if err != nil {
 			t.Errorf("%s: %v", what, err)

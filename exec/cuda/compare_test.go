@@ -22,7 +22,7 @@ import (
 // compareWithCPU evaluates outs on b, on the reference evaluator and on
 // the CPU backend, and checks each output of b against the reference (see
 // diffOutputs), reporting to t.
-func compareWithCPU(t *testing.T, b *Backend, what string, outs []*graph.Node, exact []bool, bound map[*graph.Node]*exec.Tensor, alloc memory.Allocator) {
+func compareWithCPU(t *testing.T, b *Backend, what string, outs []*graph.Node, exact []bool, bound bindings, alloc memory.Allocator) {
 	t.Helper()
 	errs, notes := diffOutputs(b, what, outs, exact, bound, nil, alloc)
 	for _, n := range notes {
@@ -45,7 +45,7 @@ func compareWithCPU(t *testing.T, b *Backend, what string, outs []*graph.Node, e
 // reference, that is a note (it is exec/cpu's to fix). b evaluates with
 // dev bound where dev is not nil (device tensors holding what bound holds
 // on the host). Safe for concurrent use.
-func diffOutputs(b *Backend, what string, outs []*graph.Node, exact []bool, bound, dev map[*graph.Node]*exec.Tensor, alloc memory.Allocator) (errs []error, notes []string) {
+func diffOutputs(b *Backend, what string, outs []*graph.Node, exact []bool, bound, dev bindings, alloc memory.Allocator) (errs []error, notes []string) {
 	ctx := context.Background()
 	want, gpuBounds, err := randgraph.Reference(ctx, outs, bound, alloc, randgraph.GPU)
 	if err != nil {

@@ -253,8 +253,7 @@ func TestEmulatedPTXRuns(t *testing.T) {
 		t.Skip("-emu.mode=ir: launches run on the IR interpreter")
 	}
 	b := emuBackend(t, emuSmall, Options{})
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	prev := *emuMode
 	*emuMode = "both"
 	defer func() { *emuMode = prev }()
@@ -273,7 +272,7 @@ func TestEmulatedPTXRuns(t *testing.T) {
 		graph.Reduce(graph.OpReduceMax, x, nil, false), graph.MatMul(x, y),
 	}
 	r := rand.New(rand.NewPCG(3, 4))
-	bound := map[*graph.Node]*exec.Tensor{}
+	bound := bindings{}
 	for _, n := range []*graph.Node{x, y} {
 		h, err := exec.NewTensor(alloc, graph.Float32, n.Shape())
 		require.NoError(t, err)
@@ -301,8 +300,7 @@ func TestEmulatedPTXFault(t *testing.T) {
 	e := needEmu(t)
 	b := emuBackend(t, emuSmall, Options{})
 	breakable(t, b) // the fault breaks the context, as on a GPU
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	store := regexp.MustCompile(`(st\.global(?:\.v[24])?\.f32\s+\[%rd[0-9]+)\]`)
 	good := b.compile
 	b.compile = e.wrap(func(p *fuse.Plan, tg codegen.Target) (*codegen.Module, error) {
@@ -326,7 +324,7 @@ func TestEmulatedPTXFault(t *testing.T) {
 	hx, err := exec.NewTensor(alloc, graph.Float32, graph.Shape{100})
 	require.NoError(t, err)
 	defer hx.Release()
-	_, err = b.Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{graph.Unary(graph.OpNeg, x)}, Bound: map[*graph.Node]*exec.Tensor{x: hx}})
+	_, err = b.Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{graph.Unary(graph.OpNeg, x)}, Bound: bindings{x: hx}})
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "CUDA_ERROR_ILLEGAL_ADDRESS")
 	require.ErrorIs(t, err, ErrDeviceFault)
@@ -346,8 +344,7 @@ func TestEmulatedPTXFault(t *testing.T) {
 // worth of work, so the PTX's grid-stride and tiling loops all turn.
 func TestEmulatedMultiWave(t *testing.T) {
 	b := emuBackend(t, emuSmall, Options{})
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	tg := b.Target()
 	f32 := graph.Float32
 	cases := []struct {
@@ -379,7 +376,7 @@ func TestEmulatedMultiWave(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	for _, c := range cases {
 		var xs []*graph.Node
-		bound := map[*graph.Node]*exec.Tensor{}
+		bound := bindings{}
 		layouts := map[*graph.Node]graph.Layout{}
 		for i, s := range c.shapes {
 			x := graph.Input(f32, s, fmt.Sprintf("x%d", i))

@@ -2,7 +2,9 @@
 // on the IR interpreter behind the fake driver, checked against the
 // reference evaluator and the CPU backend. Random graphs (-emu.graphs
 // sets how many), every reduction op and strategy with ties, NaN and
-// infinities, GEMMs with epilogues, bound views on the host and on the
+// infinities, reductions of empty selections (the same bits as the
+// reference: a float Sum of nothing is +0, not the -0 a fold starts
+// from), GEMMs with epilogues, bound views on the host and on the
 // device, results reused on the device, ToHost of device views,
 // concurrent evaluations, and a kernel fault.
 
@@ -23,6 +25,7 @@ import (
 
 	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/exec/ref"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
 	"github.com/fuseflow/fuseflow/internal/randgraph"
@@ -52,8 +55,7 @@ func TestEmulatedDifferential(t *testing.T) {
 	if testing.Short() {
 		n = min(n, 100)
 	}
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	for seed := range uint64(n) {
 		c := randCase(t, seed, alloc)
 		b := devs[0]
@@ -109,8 +111,7 @@ var fillSpecial = randgraph.FillSpecial
 // strategy was generated.
 func TestEmulatedReductions(t *testing.T) {
 	b := emuBackend(t, emuSmall, Options{})
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	before := emu.compiled()
 	shapes := []struct {
 		shape graph.Shape
@@ -140,7 +141,7 @@ func TestEmulatedReductions(t *testing.T) {
 				}
 				exact := !d.IsFloat() || (op != graph.OpSum && op != graph.OpProd)
 				compareWithCPU(t, b, fmt.Sprintf("%v %v over %v of %v", op, d, axes, sh.shape), []*graph.Node{y}, []bool{exact},
-					map[*graph.Node]*exec.Tensor{x: hx}, alloc)
+					bindings{x: hx}, alloc)
 			}
 			hx.Release()
 		}
@@ -153,8 +154,7 @@ func TestEmulatedReductions(t *testing.T) {
 // variance, max with its index, logsumexp) over rows and columns of each
 // strategy's shape, on both devices.
 func TestEmulatedComposites(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	f32 := func(v float64) *graph.Node { return graph.FloatConst(graph.Float32, v) }
 	shapes := []graph.Shape{{37, 13}, {3, 2500}, {9000, 3}, {1, 7000}}
 	for _, dev := range []emuDevice{emuSmall, emuH100} {
@@ -185,7 +185,7 @@ func TestEmulatedComposites(t *testing.T) {
 					exec.Elems[float32](hx)[i] = float32(r.NormFloat64())
 				}
 				compareWithCPU(t, b, fmt.Sprintf("device %d shape %v axis %d", dev, s, axis), outs, []bool{false, false, false, true, false},
-					map[*graph.Node]*exec.Tensor{x: hx}, alloc)
+					bindings{x: hx}, alloc)
 				hx.Release()
 			}
 		}
@@ -197,8 +197,7 @@ func TestEmulatedComposites(t *testing.T) {
 // epilogues, among them a GEMM whose raw product is an output next to
 // its epilogue's.
 func TestEmulatedMatMul(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	cases := []struct {
 		randgraph.MatMulCase
 		withBias   bool
@@ -264,8 +263,7 @@ func hostF64(t testing.TB, alloc memory.Allocator, n int, k float64) *exec.Tenso
 func TestEmulatedViews(t *testing.T) {
 	b := emuBackend(t, emuSmall, Options{StagingChunk: 256})
 	ctx := context.Background()
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	base := hostF64(t, alloc, 400, 0.5)
 	defer base.Release()
 	dbase, err := b.ToDevice(ctx, base)
@@ -302,11 +300,11 @@ func TestEmulatedViews(t *testing.T) {
 		}
 		require.NoError(t, graph.Verify(outs...), v.name)
 		exact := []bool{true, false, true, false, true, true}
-		host := map[*graph.Node]*exec.Tensor{x: base.View(shape, v.strides, v.offset), y: other.View(graph.Shape{12, 10}, []int{10, 1}, 0)}
-		dev := map[*graph.Node]*exec.Tensor{x: dbase.View(shape, v.strides, v.offset), y: host[y]}
+		host := bindings{x: base.View(shape, v.strides, v.offset), y: other.View(graph.Shape{12, 10}, []int{10, 1}, 0)}
+		dev := bindings{x: dbase.View(shape, v.strides, v.offset), y: host[y]}
 		for _, on := range []struct {
 			name string
-			m    map[*graph.Node]*exec.Tensor
+			m    bindings
 		}{{"host", nil}, {"device", dev}} {
 			errs, notes := diffOutputs(b, v.name+" on the "+on.name, outs, exact, host, on.m, alloc)
 			for _, n := range notes {
@@ -331,14 +329,13 @@ func TestEmulatedViews(t *testing.T) {
 func TestEmulatedDeviceResults(t *testing.T) {
 	b := emuBackend(t, emuSmall, Options{Profile: exec.On})
 	ctx := context.Background()
-	alloc := memory.NewCheckedAllocator(b.HostAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, b.HostAllocator())
 	const rows, cols = 30, 40
 	hx := hostF64(t, alloc, rows*cols, 1)
 	defer hx.Release()
 	x := graph.Input(graph.Float64, graph.Shape{rows * cols}, "x")
 	sq := graph.Reshape(graph.Binary(graph.OpMul, x, x), graph.Shape{rows, cols})
-	res, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{sq}, Bound: map[*graph.Node]*exec.Tensor{x: hx}})
+	res, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{sq}, Bound: bindings{x: hx}})
 	require.NoError(t, err)
 	d := res[0]
 	defer d.Release()
@@ -353,7 +350,7 @@ func TestEmulatedDeviceResults(t *testing.T) {
 		out := graph.Reduce(graph.OpSum, graph.Binary(graph.OpSub, z, graph.Permute(w, []int{1, 0})), []int{0}, false)
 		out2 := graph.Binary(graph.OpAdd, z, graph.FloatConst(graph.Float64, float64(it)))
 		wv := d.View(graph.Shape{cols, rows}, []int{1, cols}, 0) // d transposed
-		r2, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out, out2}, Bound: map[*graph.Node]*exec.Tensor{z: d, w: wv}})
+		r2, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out, out2}, Bound: bindings{z: d, w: wv}})
 		wv.Release()
 		require.NoError(t, err)
 		h0, err := b.ToHost(ctx, r2[0], alloc)
@@ -399,7 +396,7 @@ func TestEmulatedDeviceResults(t *testing.T) {
 
 	// A warm evaluation of the first plan: nothing generated or loaded.
 	st := b.Stats()
-	res2, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{sq}, Bound: map[*graph.Node]*exec.Tensor{x: hx}})
+	res2, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{sq}, Bound: bindings{x: hx}})
 	require.NoError(t, err)
 	h, err := b.ToHost(ctx, res2[0], alloc)
 	require.NoError(t, err)
@@ -419,8 +416,7 @@ func TestEmulatedDeviceResults(t *testing.T) {
 // goroutines at once on one backend with fewer streams than goroutines.
 func TestEmulatedConcurrentEval(t *testing.T) {
 	b := emuBackend(t, emuSmall, Options{Streams: 2})
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	const goroutines, each = 6, 8
 	cases := make([]*randgraph.Case, goroutines*each)
 	for i := range cases {
@@ -464,8 +460,7 @@ func TestEmulatedKernelFault(t *testing.T) {
 	b := emuBackend(t, emuSmall, Options{})
 	breakable(t, b)
 	ctx := context.Background()
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	b.compile = overreadInput(b.compile)
 	x := graph.Input(graph.Float32, graph.Shape{1000}, "x")
 	s := graph.Input(graph.Float32, graph.Shape{10}, "s")
@@ -476,7 +471,7 @@ func TestEmulatedKernelFault(t *testing.T) {
 	hs, err := exec.NewTensor(alloc, graph.Float32, graph.Shape{10})
 	require.NoError(t, err)
 	defer hs.Release()
-	bound := map[*graph.Node]*exec.Tensor{x: hx, s: hs}
+	bound := bindings{x: hx, s: hs}
 	_, err = b.Eval(ctx, &exec.Request{Outputs: outs, Bound: bound})
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "CUDA_ERROR_ILLEGAL_ADDRESS")
@@ -532,8 +527,7 @@ func overreadInput(good CompileFunc) CompileFunc {
 func TestEmulatedEdgeCases(t *testing.T) {
 	b := emuBackend(t, emuSmall, Options{})
 	ctx := context.Background()
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	hx := hostF64(t, alloc, 24, 1)
 	defer hx.Release()
 	dx, err := b.ToDevice(ctx, hx)
@@ -542,7 +536,7 @@ func TestEmulatedEdgeCases(t *testing.T) {
 	live := b.Pool().Stats().Live // dx's
 	x := graph.Input(graph.Float64, graph.Shape{24}, "x")
 	y := graph.Input(graph.Float64, graph.Shape{24}, "y")
-	check := func(what string, outs []*graph.Node, host, dev map[*graph.Node]*exec.Tensor) {
+	check := func(what string, outs []*graph.Node, host, dev bindings) {
 		t.Helper()
 		exact := make([]bool, len(outs))
 		for i := range exact {
@@ -555,8 +549,8 @@ func TestEmulatedEdgeCases(t *testing.T) {
 	}
 	m := graph.Reshape(x, graph.Shape{4, 6})
 	passthrough := []*graph.Node{x, graph.Permute(m, []int{1, 0}), graph.Binary(graph.OpAdd, x, y)}
-	check("inputs as outputs, host", passthrough, map[*graph.Node]*exec.Tensor{x: hx, y: hx}, nil)
-	check("inputs as outputs, device", passthrough, map[*graph.Node]*exec.Tensor{x: hx, y: hx}, map[*graph.Node]*exec.Tensor{x: dx, y: dx})
+	check("inputs as outputs, host", passthrough, bindings{x: hx, y: hx}, nil)
+	check("inputs as outputs, device", passthrough, bindings{x: hx, y: hx}, bindings{x: dx, y: dx})
 
 	// Empty and rank-0 arrays.
 	e := graph.Input(graph.Float64, graph.Shape{0, 3}, "e")
@@ -567,7 +561,7 @@ func TestEmulatedEdgeCases(t *testing.T) {
 	check("empty and scalar", []*graph.Node{
 		graph.Unary(graph.OpNeg, e), graph.Reduce(graph.OpSum, e, []int{0}, false), graph.Reduce(graph.OpReduceMax, e, []int{1}, false),
 		s, graph.Binary(graph.OpMul, s, s), graph.Binary(graph.OpSub, x, s),
-	}, map[*graph.Node]*exec.Tensor{x: hx, e: he}, nil)
+	}, bindings{x: hx, e: he}, nil)
 
 	// A chain of 40 reductions broadcast back: a plan of many kernels.
 	v := m
@@ -575,12 +569,12 @@ func TestEmulatedEdgeCases(t *testing.T) {
 		v = graph.Binary(graph.OpSub, v, graph.Reduce(graph.OpReduceMax, v, []int{i % 2}, true))
 		v = graph.Binary(graph.OpAdd, v, graph.FloatConst(graph.Float64, float64(i)))
 	}
-	check("40 reductions", []*graph.Node{v}, map[*graph.Node]*exec.Tensor{x: hx}, nil)
+	check("40 reductions", []*graph.Node{v}, bindings{x: hx}, nil)
 
 	// A cancelled context.
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	_, err = b.Eval(cctx, &exec.Request{Outputs: []*graph.Node{v}, Bound: map[*graph.Node]*exec.Tensor{x: hx}})
+	_, err = b.Eval(cctx, &exec.Request{Outputs: []*graph.Node{v}, Bound: bindings{x: hx}})
 	require.ErrorIs(t, err, context.Canceled)
 	require.Equal(t, live, b.Pool().Stats().Live)
 
@@ -595,12 +589,12 @@ func TestEmulatedEdgeCases(t *testing.T) {
 	out := graph.Binary(graph.OpDiv, t1, t2)
 	b.Pool().Trim()
 	fake.SetMemLimit(fake.MemUsed() + 3<<18)
-	_, err = b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{big: hb}})
+	_, err = b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out}, Bound: bindings{big: hb}})
 	fake.SetMemLimit(1 << 30)
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "cannot allocate")
 	require.Equal(t, live, b.Pool().Stats().Live)
-	check("after running out of memory", []*graph.Node{out}, map[*graph.Node]*exec.Tensor{big: hb}, nil)
+	check("after running out of memory", []*graph.Node{out}, bindings{big: hb}, nil)
 }
 
 // TestEmulatedDifferentialAllDTypes is TestEmulatedDifferential on graphs
@@ -612,8 +606,7 @@ func TestEmulatedDifferentialAllDTypes(t *testing.T) {
 	if testing.Short() {
 		n = 50
 	}
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	for seed := range uint64(n) {
 		seed += 70000
 		c, err := randgraph.Generate(rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), alloc, randgraph.Config{AllDTypes: true})
@@ -628,5 +621,42 @@ func TestEmulatedDifferentialAllDTypes(t *testing.T) {
 			t.Logf("seed %d graph:\n%s", seed, strings.Join(c.Desc, "\n"))
 		}
 		c.Release()
+	}
+}
+
+func TestEmulatedEmptyReductions(t *testing.T) {
+	b := emuBackend(t, emuSmall, Options{})
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
+	ctx := context.Background()
+	for _, d := range graph.DTypes() {
+		for _, c := range []struct {
+			shape graph.Shape
+			axes  []int
+		}{{graph.Shape{0}, nil}, {graph.Shape{0, 3}, nil}, {graph.Shape{0, 3}, []int{0}}, {graph.Shape{3, 0}, []int{1}}, {graph.Shape{2, 0, 3}, []int{1}}} {
+			x := graph.Input(d, c.shape, "x")
+			hx, err := exec.NewTensor(alloc, d, c.shape)
+			require.NoError(t, err)
+			bound := bindings{x: hx}
+			for _, op := range []graph.Op{graph.OpSum, graph.OpProd, graph.OpAny, graph.OpAll} {
+				for _, keep := range []bool{false, true} {
+					y := graph.Reduce(op, x, c.axes, keep)
+					what := fmt.Sprintf("%v %v over %v of %v keep %v", op, d, c.axes, c.shape, keep)
+					req := &exec.Request{Outputs: []*graph.Node{y}, Bound: bound, Alloc: alloc}
+					want, err := ref.New().Eval(ctx, req)
+					require.NoError(t, err, what)
+					got, err := b.Eval(ctx, req)
+					require.NoError(t, err, what)
+					h, err := b.ToHost(ctx, got[0], alloc)
+					require.NoError(t, err, what)
+					es := y.DType().Size()
+					n := y.Size() * es
+					require.Equal(t, want[0].Buf.Bytes()[want[0].Offset*es:][:n], h.Buf.Bytes()[h.Offset*es:][:n], what)
+					h.Release()
+					got[0].Release()
+					want[0].Release()
+				}
+			}
+			hx.Release()
+		}
 	}
 }

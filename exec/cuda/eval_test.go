@@ -48,15 +48,14 @@ func addGraph(n int) (x, y, out *graph.Node) {
 // nothing left.
 func addRequest(t testing.TB, n, kx, ky int) (*exec.Request, *memory.CheckedAllocator) {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	mem := checkedAlloc(t, memory.DefaultAllocator)
 	x, y, out := addGraph(n)
 	hx, hy := hostI32(t, mem, n, kx), hostI32(t, mem, n, ky)
 	t.Cleanup(func() {
 		hx.Release()
 		hy.Release()
 	})
-	return &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}}, mem
+	return &exec.Request{Outputs: []*graph.Node{out}, Bound: bindings{x: hx, y: hy}}, mem
 }
 
 // evalHost evaluates req's one output on b and returns its host copy in
@@ -73,15 +72,14 @@ func evalHost(ctx context.Context, b *Backend, req *exec.Request, alloc memory.A
 func TestEvalRunsFakeAdd(t *testing.T) {
 	f, b := fakeBackend(t, Options{Compile: addCompile, StagingChunk: 4096})
 	ctx := context.Background()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedAlloc(t, memory.DefaultAllocator)
 	const n = 5000
 	x, y, out := addGraph(n)
 	hx, hy := hostI32(t, mem, n, 1), hostI32(t, mem, n, 3)
 	defer hx.Release()
 	defer hy.Release()
 
-	res, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}})
+	res, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out}, Bound: bindings{x: hx, y: hy}})
 	require.NoError(t, err)
 	require.Len(t, res, 1)
 	require.True(t, res[0].OnDevice(), "results stay on the device")
@@ -104,7 +102,7 @@ func TestEvalRunsFakeAdd(t *testing.T) {
 	z := graph.Input(graph.Int32, graph.Shape{n}, "z")
 	out2 := graph.Binary(graph.OpAdd, z, x)
 	up := b.Stats().Uploaded
-	res2, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out2}, Bound: map[*graph.Node]*exec.Tensor{z: res[0], x: hx}})
+	res2, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out2}, Bound: bindings{z: res[0], x: hx}})
 	require.NoError(t, err)
 	require.Equal(t, up+4*n, b.Stats().Uploaded, "only the host input moved")
 	require.Equal(t, uint64(res[0].Dev.(*Buffer).Ptr()), f.lastLaunch().params[0])
@@ -124,8 +122,7 @@ func TestWarmEvalGeneratesAndLoadsNothing(t *testing.T) {
 	}
 	f, b := fakeBackend(t, Options{Compile: counting})
 	ctx := context.Background()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedAlloc(t, memory.DefaultAllocator)
 	hx, hy := hostI32(t, mem, 64, 1), hostI32(t, mem, 64, 2)
 	defer hx.Release()
 	defer hy.Release()
@@ -133,7 +130,7 @@ func TestWarmEvalGeneratesAndLoadsNothing(t *testing.T) {
 		// A new but structurally equal graph each time.
 		x, y, out := addGraph(64)
 		launches := f.LaunchCount()
-		res, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}})
+		res, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out}, Bound: bindings{x: hx, y: hy}})
 		require.NoError(t, err)
 		res[0].Release()
 		st := b.Stats()
@@ -158,7 +155,7 @@ func TestWarmEvalGeneratesAndLoadsNothing(t *testing.T) {
 	hx2, hy2 := hostI32(t, mem, 128, 1), hostI32(t, mem, 128, 1)
 	defer hx2.Release()
 	defer hy2.Release()
-	res, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx2, y: hy2}})
+	res, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out}, Bound: bindings{x: hx2, y: hy2}})
 	require.NoError(t, err)
 	res[0].Release()
 	st := b.Stats()
@@ -225,12 +222,11 @@ func TestArgumentPacking(t *testing.T) {
 func testArgumentPacking(t *testing.T, compile CompileFunc) {
 	f, b := fakeBackend(t, Options{Compile: compile})
 	ctx := context.Background()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedAlloc(t, memory.DefaultAllocator)
 	for _, c := range packCases() {
 		t.Run(c.name, func(t *testing.T) {
 			outs, shapes := c.outs()
-			bound := map[*graph.Node]*exec.Tensor{}
+			bound := bindings{}
 			for n, s := range shapes {
 				h := hostF32(t, mem, s...)
 				d, err := b.ToDevice(ctx, h)
@@ -312,8 +308,7 @@ func TestLaunchAllocatesNothing(t *testing.T) {
 	_, b := fakeBackend(t, Options{Compile: stubCompile})
 	ctx := context.Background()
 	x, y, out := addGraph(256)
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedAlloc(t, memory.DefaultAllocator)
 	hx, hy := hostI32(t, mem, 256, 1), hostI32(t, mem, 256, 1)
 	dx, err := b.ToDevice(ctx, hx)
 	require.NoError(t, err)
@@ -323,7 +318,7 @@ func TestLaunchAllocatesNothing(t *testing.T) {
 	hy.Release()
 	defer dx.Release()
 	defer dy.Release()
-	res, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: dx, y: dy}})
+	res, err := b.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out}, Bound: bindings{x: dx, y: dy}})
 	require.NoError(t, err)
 	res[0].Release()
 	plan, _, err := b.planOf([]*graph.Node{out}, map[*graph.Node]graph.Layout{
@@ -356,10 +351,9 @@ func TestLaunchAllocatesNothing(t *testing.T) {
 func TestProfileTimesKernels(t *testing.T) {
 	_, b := fakeBackend(t, Options{Compile: stubCompile, Profile: exec.On})
 	ctx := context.Background()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedAlloc(t, memory.DefaultAllocator)
 	outs, shapes := packCases()[3].outs() // softmax: several kernels
-	bound := map[*graph.Node]*exec.Tensor{}
+	bound := bindings{}
 	for n, s := range shapes {
 		bound[n] = hostF32(t, mem, s...)
 	}
@@ -462,8 +456,7 @@ func TestCompileErrorIsAnError(t *testing.T) {
 func TestConcurrentEval(t *testing.T) {
 	_, b := fakeBackend(t, Options{Compile: addCompile, Streams: 3, StagingChunk: 4096})
 	ctx := context.Background()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedAlloc(t, memory.DefaultAllocator)
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for g := range 8 {
@@ -474,7 +467,7 @@ func TestConcurrentEval(t *testing.T) {
 				n := 1000 + 100*g + it
 				x, y, out := addGraph(n)
 				hx, hy := hostI32(t, mem, n, g), hostI32(t, mem, n, 1)
-				host, err := evalHost(ctx, b, &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}}, mem)
+				host, err := evalHost(ctx, b, &exec.Request{Outputs: []*graph.Node{out}, Bound: bindings{x: hx, y: hy}}, mem)
 				hx.Release()
 				hy.Release()
 				if err != nil {

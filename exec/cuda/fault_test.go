@@ -150,8 +150,7 @@ func TestLaunchRefusalIsNotAFault(t *testing.T) {
 func TestFaultReport(t *testing.T) {
 	b := emuBackend(t, emuSmall, Options{})
 	breakable(t, b)
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	c := randCase(t, 3, alloc)
 	defer c.Release()
 	errs, _ := diffOutputs(b, "seed 3", c.Outputs, c.Exact, c.Bound, nil, alloc)

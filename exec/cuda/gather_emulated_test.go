@@ -21,8 +21,7 @@ import (
 )
 
 func TestEmulatedFusedGather(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	idts := []graph.DType{graph.Int8, graph.Int16, graph.Int32, graph.Int64, graph.Uint8, graph.Uint16, graph.Uint32, graph.Uint64}
 	for di, dev := range []emuDevice{emuSmall, emuH100} {
 		b := emuBackend(t, dev, Options{})
@@ -49,7 +48,7 @@ func TestEmulatedFusedGather(t *testing.T) {
 				graph.Reduce(graph.OpSum, graph.TakeAlong(x, i2, 1), []int{1}, false),
 				graph.Binary(graph.OpSub, graph.Permute(graph.TakeAlong(x, i2, 1), []int{1, 0}), graph.Reduce(graph.OpSum, x, []int{1}, false)),
 			}
-			bound := map[*graph.Node]*exec.Tensor{x: hx, y: hy, i1: hi1, i2: hi2}
+			bound := bindings{x: hx, y: hy, i1: hi1, i2: hi2}
 			exact := []bool{true, true, true, true, true}
 			compareWithCPU(t, b, fmt.Sprintf("device %d %v", di, it), outs, exact, bound, alloc)
 
@@ -64,7 +63,7 @@ func TestEmulatedFusedGather(t *testing.T) {
 				}
 				return int64(i % 40)
 			})
-			bb := map[*graph.Node]*exec.Tensor{x: hx, y: hy, i1: hb, i2: hi2}
+			bb := bindings{x: hx, y: hy, i1: hb, i2: hi2}
 			for _, o := range []*graph.Node{outs[0], outs[1], outs[2]} {
 				_, err := b.Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{o}, Bound: bb, Alloc: alloc})
 				_, want := ref.New().Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{o}, Bound: bb, Alloc: alloc})

@@ -70,8 +70,7 @@ func TestGPUDifferential(t *testing.T) {
 	if testing.Short() {
 		n = 200
 	}
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	for seed := range uint64(n) {
 		c, err := randgraph.Generate(rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), alloc, randgraph.Config{})
 		require.NoError(t, err, "seed %d", seed)
@@ -143,9 +142,9 @@ func gpuCases() []gpuCase {
 }
 
 // fillRandom binds a host tensor of random values to every input.
-func fillRandom(t *testing.T, alloc memory.Allocator, shapes map[*graph.Node]graph.Shape, seed uint64) map[*graph.Node]*exec.Tensor {
+func fillRandom(t *testing.T, alloc memory.Allocator, shapes map[*graph.Node]graph.Shape, seed uint64) bindings {
 	r := rand.New(rand.NewPCG(seed, 7))
-	bound := map[*graph.Node]*exec.Tensor{}
+	bound := bindings{}
 	for n, s := range shapes {
 		x, err := exec.NewTensor(alloc, n.DType(), s)
 		require.NoError(t, err)
@@ -182,8 +181,7 @@ func fillRandom(t *testing.T, alloc memory.Allocator, shapes map[*graph.Node]gra
 // strategy's shape, and GEMMs with epilogues, on CUDA and the CPU.
 func TestGPUReductionsAndMatMul(t *testing.T) {
 	b := gpuBackend(t, Options{Profile: exec.On})
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	for i, c := range gpuCases() {
 		outs, exact, shapes := c.build()
 		if err := graph.Verify(outs...); err != nil {
@@ -206,8 +204,7 @@ func TestGPUReductionsAndMatMul(t *testing.T) {
 // TestGPUConcurrentEval evaluates from 8 goroutines at once.
 func TestGPUConcurrentEval(t *testing.T) {
 	b := gpuBackend(t, Options{})
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	ctx := context.Background()
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
@@ -227,7 +224,7 @@ func TestGPUConcurrentEval(t *testing.T) {
 				for i := range exec.Elems[float32](hx) {
 					exec.Elems[float32](hx)[i] = 1
 				}
-				h, err := evalHost(ctx, b, &exec.Request{Outputs: []*graph.Node{y}, Bound: map[*graph.Node]*exec.Tensor{x: hx}}, alloc)
+				h, err := evalHost(ctx, b, &exec.Request{Outputs: []*graph.Node{y}, Bound: bindings{x: hx}}, alloc)
 				hx.Release()
 				if err != nil {
 					errs <- err
@@ -258,8 +255,7 @@ func TestGPUOutOfMemory(t *testing.T) {
 	require.Error(t, err)
 	require.Contains(t, err.Error(), fmt.Sprintf("cannot allocate %d bytes", 2*total))
 	require.Contains(t, err.Error(), "bytes free of")
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	outs, exact, shapes := gpuCases()[0].build()
 	bound := fillRandom(t, alloc, shapes, 1)
 	compareWithCPU(t, b, "after out of memory", outs, exact, bound, alloc)
@@ -283,8 +279,7 @@ func TestGPULaunchFailure(t *testing.T) {
 		}
 		return m, err
 	}
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	x := graph.Input(graph.Float32, graph.Shape{1000}, "x")
 	broken = true
 	bound := fillRandom(t, alloc, map[*graph.Node]graph.Shape{x: {1000}}, 3)

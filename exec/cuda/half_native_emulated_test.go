@@ -24,8 +24,7 @@ func TestEmulatedHalfNativeMatchesCPU(t *testing.T) {
 		name string
 		b    *Backend
 	}{{"sm_80", emuBackend(t, emuSmall, Options{})}, {"sm_90", emuBackend(t, emuH100, Options{})}}
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	sp := []uint16{0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x3c00, 0xbc00, 0x3c01, 0x1000, 0x7bff, 0xfbff,
 		0x7c00, 0xfc00, 0x7e00, 0x7c01, 0x007f, 0x3f80, 0xbf80, 0x3f81, 0x3b80, 0x7f7f, 0x7f80, 0xff80, 0x7fc0, 0x7f81}
 	var xs, ys []uint16
@@ -62,7 +61,7 @@ func TestEmulatedHalfNativeMatchesCPU(t *testing.T) {
 			outs = append(outs, h.n)
 		}
 		outs = append(outs, preds...)
-		bound := map[*graph.Node]*exec.Tensor{x: hostOf(t, alloc, d, xs), y: hostOf(t, alloc, d, ys)}
+		bound := bindings{x: hostOf(t, alloc, d, xs), y: hostOf(t, alloc, d, ys)}
 		want, err := cpu.New(cpu.Options{}).Eval(context.Background(), &exec.Request{Outputs: outs, Bound: bound, Alloc: alloc})
 		require.NoError(t, err)
 		nan := func(h uint16) bool {

@@ -46,8 +46,7 @@ func indexTensor(t *testing.T, alloc memory.Allocator, d graph.DType, s graph.Sh
 }
 
 func TestEmulatedIndex(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	for _, dev := range []emuDevice{emuSmall, emuH100} {
 		b := emuBackend(t, dev, Options{})
 		for _, d := range graph.DTypes() {
@@ -69,7 +68,7 @@ func TestEmulatedIndex(t *testing.T) {
 			// A mask: the flat indices of the true elements, then a gather.
 			cond := graph.Binary(graph.OpGt, graph.Cast(x, graph.Int64), graph.Const(graph.ScalarOf(graph.Int64, 0)))
 			cnt, err := ref.New().Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{graph.Reduce(graph.OpSum, graph.Cast(cond, graph.Int64), nil, false)},
-				Bound: map[*graph.Node]*exec.Tensor{x: hx}, Alloc: alloc})
+				Bound: bindings{x: hx}, Alloc: alloc})
 			require.NoError(t, err)
 			count := int(exec.Elems[int64](cnt[0])[cnt[0].Offset])
 			cnt[0].Release()
@@ -79,7 +78,7 @@ func TestEmulatedIndex(t *testing.T) {
 			// Rows by a 1-d condition.
 			rcond := graph.Binary(graph.OpGt, graph.Reduce(graph.OpSum, graph.Cast(x, graph.Int64), []int{1}, false), graph.Const(graph.ScalarOf(graph.Int64, 0)))
 			rc, err := ref.New().Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{graph.Reduce(graph.OpSum, graph.Cast(rcond, graph.Int64), nil, false)},
-				Bound: map[*graph.Node]*exec.Tensor{x: hx}, Alloc: alloc})
+				Bound: bindings{x: hx}, Alloc: alloc})
 			require.NoError(t, err)
 			rows := int(exec.Elems[int64](rc[0])[rc[0].Offset])
 			rc[0].Release()
@@ -88,7 +87,7 @@ func TestEmulatedIndex(t *testing.T) {
 			for k := range exact {
 				exact[k] = true
 			}
-			bound := map[*graph.Node]*exec.Tensor{x: hx, i1: hi1, i2: hi2, u: hu}
+			bound := bindings{x: hx, i1: hi1, i2: hi2, u: hu}
 			compareWithCPU(t, b, fmt.Sprintf("device %d %v", dev, d), outs, exact, bound, alloc)
 
 			// One index out of range: the error names it.
@@ -100,7 +99,7 @@ func TestEmulatedIndex(t *testing.T) {
 				return int64(i % 9)
 			})
 			for _, o := range []*graph.Node{graph.Take(x, bad, 1), graph.Scatter(graph.OpScatter, x, bad, u, 1)} {
-				_, err := b.Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{o}, Bound: map[*graph.Node]*exec.Tensor{x: hx, bad: hb, u: hu}, Alloc: alloc})
+				_, err := b.Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{o}, Bound: bindings{x: hx, bad: hb, u: hu}, Alloc: alloc})
 				require.Error(t, err)
 				op := o.Op()
 				if op == graph.OpCast { // a narrow dtype's scatter, in its lane
@@ -120,8 +119,7 @@ func TestEmulatedIndex(t *testing.T) {
 // against the reference and the CPU backend.
 func TestEmulatedDifferentialIndexing(t *testing.T) {
 	devs := []*Backend{emuBackend(t, emuSmall, Options{}), emuBackend(t, emuH100, Options{})}
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	for seed := range uint64(60) {
 		c, err := randgraph.Generate(rand.New(rand.NewPCG(seed, 0x1dec5)), alloc, randgraph.Config{Indexing: true})
 		require.NoError(t, err)

@@ -88,13 +88,12 @@ func TestRejectedModuleNamesISA(t *testing.T) {
 	f := needFake(t)
 	withDriverVersion(t, f, 13000)
 	ctx := context.Background()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedAlloc(t, memory.DefaultAllocator)
 	x := graph.Input(graph.Float32, graph.Shape{1000}, "x")
 	hx, err := exec.NewTensor(mem, graph.Float32, graph.Shape{1000})
 	require.NoError(t, err)
 	defer hx.Release()
-	req := &exec.Request{Outputs: []*graph.Node{graph.Unary(graph.OpExp, x)}, Bound: map[*graph.Node]*exec.Tensor{x: hx}}
+	req := &exec.Request{Outputs: []*graph.Node{graph.Unary(graph.OpExp, x)}, Bound: bindings{x: hx}}
 
 	_, b := fakeBackend(t, Options{})
 	const log = "ptxas application ptx input, line 5; fatal   : Unsupported .version 9.0; current version is '8.8'"

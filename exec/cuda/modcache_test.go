@@ -10,7 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
-	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/graph"
 )
 
@@ -18,12 +17,11 @@ func TestModuleEvictionUnloads(t *testing.T) {
 	f := fake
 	b := emuBackend(t, emuSmall, Options{CacheSize: 2})
 	base := f.ModuleCount()
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	x := graph.Input(graph.Float64, graph.Shape{300}, "x")
 	hx := hostF64(t, alloc, 300, 0.5)
 	defer hx.Release()
-	bound := map[*graph.Node]*exec.Tensor{x: hx}
+	bound := bindings{x: hx}
 	// scaled returns a new plan, and new PTX, for each k.
 	scaled := func(k int) []*graph.Node {
 		return []*graph.Node{graph.Binary(graph.OpMul, x, graph.FloatConst(graph.Float64, float64(k)+0.5))}

@@ -9,7 +9,6 @@ import (
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	drv "github.com/fuseflow/fuseflow/internal/cuda"
@@ -18,8 +17,7 @@ import (
 func TestPinnedAllocatorArrow(t *testing.T) {
 	f, b := fakeBackend(t, Options{})
 	pa := b.HostAllocator()
-	mem := memory.NewCheckedAllocator(pa)
-	defer mem.AssertSize(t, 0)
+	mem := checkedAlloc(t, pa)
 	hostBefore := f.HostAllocs()
 
 	bld := array.NewFloat32Builder(mem)
@@ -56,8 +54,7 @@ func TestPinnedAllocatorArrow(t *testing.T) {
 
 func TestPinnedReallocateKeepsContents(t *testing.T) {
 	_, b := fakeBackend(t, Options{})
-	mem := memory.NewCheckedAllocator(b.HostAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := checkedAlloc(t, b.HostAllocator())
 	buf := mem.Allocate(100)
 	for i := range buf {
 		buf[i] = byte(i)
@@ -94,8 +91,7 @@ func TestPinnedFallsBackToGoMemory(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, ctx.Release()) // every later call fails
 	pa := NewPinnedAllocator(ctx)
-	mem := memory.NewCheckedAllocator(pa)
-	defer mem.AssertSize(t, 0)
+	mem := checkedAlloc(t, pa)
 	buf := mem.Allocate(1000)
 	require.Len(t, buf, 1000)
 	require.Zero(t, uintptr(unsafe.Pointer(&buf[0]))%64, "64-byte aligned")

@@ -244,8 +244,8 @@ func runScaled(t *testing.T, b, fast *Backend, tier scaledTier) {
 	allocs := []memory.Allocator{goMem, pinned, goMem}
 
 	// toDevice copies every bound tensor to the device.
-	toDevice := func(bound map[*graph.Node]*exec.Tensor) map[*graph.Node]*exec.Tensor {
-		dev := map[*graph.Node]*exec.Tensor{}
+	toDevice := func(bound bindings) bindings {
+		dev := bindings{}
 		for n, h := range bound {
 			d, err := b.ToDevice(ctx, h)
 			require.NoError(t, err)
@@ -253,9 +253,9 @@ func runScaled(t *testing.T, b, fast *Backend, tier scaledTier) {
 		}
 		return dev
 	}
-	check := func(what string, desc []string, outs []*graph.Node, exact []bool, bound map[*graph.Node]*exec.Tensor, mode int) {
+	check := func(what string, desc []string, outs []*graph.Node, exact []bool, bound bindings, mode int) {
 		t.Helper()
-		var dev map[*graph.Node]*exec.Tensor
+		var dev bindings
 		if bindModes[mode] == "device memory" {
 			dev = toDevice(bound)
 			defer func() {
@@ -366,8 +366,7 @@ func un(op graph.Op) func(x, _ *graph.Node) *graph.Node {
 // of its float32 input within the case's bound.
 func fastMathPass(t *testing.T, fast *Backend, n int) {
 	ctx := context.Background()
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	r := rand.New(rand.NewPCG(9, 9))
 	for _, fc := range fastMathCases {
 		x, y := graph.Input(graph.Float32, graph.Shape{n}, "x"), graph.Input(graph.Float32, graph.Shape{n}, "y")
@@ -382,7 +381,7 @@ func fastMathPass(t *testing.T, fast *Backend, n int) {
 			xs[i] = float32(fc.lo + (fc.hi-fc.lo)*(float64(i)+r.Float64())/float64(n))
 			ys[i] = float32(0.5 + 999.5*r.Float64())
 		}
-		res, err := fast.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: hx, y: hy}})
+		res, err := fast.Eval(ctx, &exec.Request{Outputs: []*graph.Node{out}, Bound: bindings{x: hx, y: hy}})
 		if err != nil {
 			hx.Release()
 			hy.Release()

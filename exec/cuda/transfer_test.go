@@ -49,8 +49,7 @@ func logical(x *exec.Tensor) []float32 {
 func TestStagingRoundTrip(t *testing.T) {
 	_, b := fakeBackend(t, Options{StagingChunk: 4096})
 	ctx := context.Background()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedAlloc(t, memory.DefaultAllocator)
 	for _, n := range []int{1, 1023, 1024, 2048, 10000} { // below, at and over chunk multiples
 		x := hostF32(t, mem, n)
 		d, err := b.ToDevice(ctx, x)
@@ -71,8 +70,7 @@ func TestStagingRoundTrip(t *testing.T) {
 func TestPinnedTransfersSkipTheRing(t *testing.T) {
 	f, b := fakeBackend(t, Options{StagingChunk: 4096})
 	ctx := context.Background()
-	mem := memory.NewCheckedAllocator(b.HostAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := checkedAlloc(t, b.HostAllocator())
 	before := f.HostAllocs()
 	x := hostF32(t, mem, 5000)
 	d, err := b.ToDevice(ctx, x)
@@ -90,8 +88,7 @@ func TestPinnedTransfersSkipTheRing(t *testing.T) {
 func TestStridedViews(t *testing.T) {
 	_, b := fakeBackend(t, Options{StagingChunk: 4096})
 	ctx := context.Background()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedAlloc(t, memory.DefaultAllocator)
 	base := hostF32(t, mem, 40, 60)
 	defer base.Release()
 	for _, c := range []struct {
@@ -124,8 +121,7 @@ func TestStridedViews(t *testing.T) {
 
 func TestToHostOfHostTensorIsAView(t *testing.T) {
 	_, b := fakeBackend(t, Options{})
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedAlloc(t, memory.DefaultAllocator)
 	x := hostF32(t, mem, 8)
 	v, err := b.ToHost(context.Background(), x, mem)
 	require.NoError(t, err)
@@ -179,8 +175,7 @@ func TestGather(t *testing.T) {
 func TestCopyDevice(t *testing.T) {
 	_, b := fakeBackend(t, Options{})
 	ctx := context.Background()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedAlloc(t, memory.DefaultAllocator)
 	h := hostI32(t, mem, 12, 1)
 	defer h.Release()
 	want := exec.Elems[int32](h)

@@ -1,9 +1,12 @@
-// Sorts on the emulated device: Sort, ArgSort and TopK of every dtype
-// along the last and the first axis, with ties, NaN and infinities,
-// through the radix sort's launches (scratch from the pool, the passes
-// in order), checked against the reference and the CPU backend, and
+// Scans and sorts on the emulated device. Scans: each op and dtype over
+// the lane strategy (rows and columns) and the decoupled look-back (long
+// rows over many tiles, whose blocks the PTX simulator runs in parallel,
+// so a block looks back over tiles still in flight), fused prologues and
+// epilogues. Sorts: Sort, ArgSort and TopK of every dtype along the last
+// and the first axis, with ties, NaN and infinities, through the radix
+// sort's launches (scratch from the pool, the passes in order), and
 // random graphs with sorts (randgraph Config.Sort) on both emulated
-// devices.
+// devices. Each is checked against the reference and the CPU backend.
 
 package cuda
 
@@ -16,15 +19,51 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
-	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/graph"
 	"github.com/fuseflow/fuseflow/internal/randgraph"
 )
 
+func TestEmulatedScans(t *testing.T) {
+	b := emuBackend(t, emuSmall, Options{})
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
+	before := emu.compiled()
+	shapes := []struct {
+		shape graph.Shape
+		axis  int
+	}{
+		{graph.Shape{37, 13}, 1},   // lanes along rows
+		{graph.Shape{20, 300}, 1},  // a warp per row
+		{graph.Shape{30, 4, 5}, 0}, // lanes down columns
+		{graph.Shape{3, 9000}, 1},  // look-back over 3 x 5 tiles
+	}
+	ops := []graph.Op{graph.OpCumSum, graph.OpCumProd, graph.OpCumMax, graph.OpCumMin}
+	r := rand.New(rand.NewPCG(7, 7))
+	for si, sh := range shapes {
+		for di, d := range graph.DTypes() {
+			x, hx := specialInput(t, alloc, d, sh.shape, r, []int{0, 300}[(si+di)%2])
+			for _, op := range ops {
+				y := graph.Scan(op, x, sh.axis)
+				require.NoError(t, graph.Verify(y))
+				exact := !y.DType().IsFloat() || op == graph.OpCumMax || op == graph.OpCumMin
+				compareWithCPU(t, b, fmt.Sprintf("%v %v along %d of %v", op, d, sh.axis, sh.shape), []*graph.Node{y}, []bool{exact},
+					bindings{x: hx}, alloc)
+			}
+			if d.IsFloat() {
+				// exp(x/8) before, *2 after: one kernel.
+				y := graph.Binary(graph.OpMul, graph.Scan(graph.OpCumSum, graph.Unary(graph.OpExp,
+					graph.Binary(graph.OpMul, x, graph.FloatConst(d, 0.125))), sh.axis), graph.FloatConst(d, 2))
+				compareWithCPU(t, b, fmt.Sprintf("fused CumSum %v along %d of %v", d, sh.axis, sh.shape), []*graph.Node{y}, []bool{false},
+					bindings{x: hx}, alloc)
+			}
+			hx.Release()
+		}
+	}
+	requireCompiled(t, before, "scan scan-lane", "scan scan-warp", "scan scan-lookback")
+}
+
 func TestEmulatedSorts(t *testing.T) {
 	b := emuBackend(t, emuSmall, Options{})
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	before := emu.compiled()
 	shapes := []struct {
 		shape graph.Shape
@@ -52,7 +91,7 @@ func TestEmulatedSorts(t *testing.T) {
 				require.NoError(t, graph.Verify(o))
 			}
 			compareWithCPU(t, b, fmt.Sprintf("sort %v along %d of %v keeping %d", d, sh.axis, sh.shape, sh.k), outs, []bool{true, true},
-				map[*graph.Node]*exec.Tensor{x: hx}, alloc)
+				bindings{x: hx}, alloc)
 			if f := emu.takeFaults(); len(f) > 0 {
 				t.Errorf("sort %v of %v: kernel faults: %v", d, sh.shape, f)
 			}
@@ -67,8 +106,7 @@ func TestEmulatedSorts(t *testing.T) {
 // against the reference and the CPU backend.
 func TestEmulatedDifferentialSorts(t *testing.T) {
 	devs := []*Backend{emuBackend(t, emuSmall, Options{}), emuBackend(t, emuH100, Options{})}
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer alloc.AssertSize(t, 0)
+	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	before := emu.compiled()
 	for seed := range uint64(40) {
 		c, err := randgraph.Generate(rand.New(rand.NewPCG(seed, 0x5047)), alloc, randgraph.Config{Sort: true})
