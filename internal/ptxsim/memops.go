@@ -12,6 +12,7 @@
 package ptxsim
 
 import (
+	"iter"
 	"math/bits"
 	"sync"
 	"sync/atomic"
@@ -179,18 +180,32 @@ func decodeLdSt(d *decoder, s *rawStmt, ms *modset, in *inst, store bool) error 
 	return nil
 }
 
+// laneMem yields, in lane order, each lane l of m with the size bytes
+// that its access of kind acc at in's address (register a[0] plus the
+// offset) reaches; after the turn of a lane that wrote (acc other than
+// accRead) to global memory it reports the store to the watch. It stops
+// at the first access that fails (w.mem has recorded the fault).
+func (w *warp) laneMem(in *inst, m uint32, size, acc int) iter.Seq2[int, []byte] {
+	base := w.r(in.a[0])
+	return func(yield func(int, []byte) bool) {
+		for ; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			a := base[l] + uint64(in.off)
+			p := w.mem(in, l, in.space, a, size, acc)
+			if p == nil || !yield(l, p) {
+				return
+			}
+			if acc != accRead && w.b.rs.watch != nil && in.space == spGlobal {
+				w.watchStore(in, l, a, size, p)
+			}
+		}
+	}
+}
+
 // execLd loads for every lane of m.
 func execLd(w *warp, in *inst, m uint32) {
-	base := w.r(in.a[0])
 	es := int(in.t.bits) / 8
-	size := es * int(in.vec)
-	for ; m != 0; m &= m - 1 {
-		l := bits.TrailingZeros32(m)
-		a := base[l] + uint64(in.off)
-		p := w.mem(in, l, in.space, a, size, accRead)
-		if p == nil {
-			return
-		}
+	for l, p := range w.laneMem(in, m, es*int(in.vec), accRead) {
 		for i := range int(in.vec) {
 			if in.d[i] < 0 {
 				continue
@@ -202,21 +217,10 @@ func execLd(w *warp, in *inst, m uint32) {
 
 // execSt stores for every lane of m, in lane order.
 func execSt(w *warp, in *inst, m uint32) {
-	base := w.r(in.a[0])
 	es := int(in.t.bits) / 8
-	size := es * int(in.vec)
-	for ; m != 0; m &= m - 1 {
-		l := bits.TrailingZeros32(m)
-		a := base[l] + uint64(in.off)
-		p := w.mem(in, l, in.space, a, size, accWrite)
-		if p == nil {
-			return
-		}
+	for l, p := range w.laneMem(in, m, es*int(in.vec), accWrite) {
 		for i := range int(in.vec) {
 			le.Put(p[i*es:], es, w.r(in.a[1+i])[l])
-		}
-		if w.b.rs.watch != nil && in.space == spGlobal {
-			w.watchStore(in, l, a, size, p)
 		}
 	}
 }
@@ -323,15 +327,8 @@ var atomMu sync.Mutex
 // execAtom applies the atomic operation for every lane of m, in lane
 // order, writing the old value to the destination.
 func execAtom(w *warp, in *inst, m uint32) {
-	base := w.r(in.a[0])
 	size := int(in.t.bits) / 8
-	for ; m != 0; m &= m - 1 {
-		l := bits.TrailingZeros32(m)
-		a := base[l] + uint64(in.off)
-		p := w.mem(in, l, in.space, a, size, accAtomic)
-		if p == nil {
-			return
-		}
+	for l, p := range w.laneMem(in, m, size, accAtomic) {
 		b := w.r(in.a[1])[l]
 		var c uint64
 		if in.op == atomCas {
@@ -347,9 +344,6 @@ func execAtom(w *warp, in *inst, m uint32) {
 		}
 		if in.d[0] >= 0 {
 			w.r(in.d[0])[l] = old
-		}
-		if w.b.rs.watch != nil && in.space == spGlobal {
-			w.watchStore(in, l, a, size, p)
 		}
 	}
 }
