@@ -188,7 +188,7 @@ func (c gcase) targetOf() codegen.Target {
 	if c.target != nil {
 		return c.target()
 	}
-	return smallGPU()
+	return codegen.SmallGPU()
 }
 
 func TestCases(t *testing.T) {

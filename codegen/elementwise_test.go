@@ -8,6 +8,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/fuseflow/fuseflow/codegen"
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/graph"
 )
@@ -95,7 +96,7 @@ func TestElementwiseUnary(t *testing.T) {
 				continue
 			}
 			t.Run(d.String()+"/"+op.String(), func(t *testing.T) {
-				check(t, []*graph.Node{y}, bindings{x: specialTensor(t, d, graph.Shape{n})}, smallGPU(), floatTol)
+				check(t, []*graph.Node{y}, bindings{x: specialTensor(t, d, graph.Shape{n})}, codegen.SmallGPU(), floatTol)
 			})
 		}
 	}
@@ -118,7 +119,7 @@ func TestElementwiseBinary(t *testing.T) {
 					a: specialTensor(t, d, graph.Shape{n, 1}),
 					b: specialTensor(t, d, graph.Shape{1, n}),
 				}
-				check(t, []*graph.Node{y}, bound, smallGPU(), floatTol)
+				check(t, []*graph.Node{y}, bound, codegen.SmallGPU(), floatTol)
 			})
 		}
 	}
@@ -131,7 +132,7 @@ func TestCastsAndWhere(t *testing.T) {
 			x := graph.Input(from, graph.Shape{n}, "x")
 			y := graph.Cast(x, to)
 			t.Run(from.String()+"->"+to.String(), func(t *testing.T) {
-				check(t, []*graph.Node{y}, bindings{x: specialTensor(t, from, graph.Shape{n})}, smallGPU(), floatTol)
+				check(t, []*graph.Node{y}, bindings{x: specialTensor(t, from, graph.Shape{n})}, codegen.SmallGPU(), floatTol)
 			})
 		}
 		c := graph.Input(graph.Bool, graph.Shape{n}, "c")
@@ -139,7 +140,7 @@ func TestCastsAndWhere(t *testing.T) {
 		w := graph.Where(c, a, graph.Unary(graph.OpAbs, a))
 		t.Run("where/"+from.String(), func(t *testing.T) {
 			bound := bindings{c: specialTensor(t, graph.Bool, graph.Shape{n}), a: specialTensor(t, from, graph.Shape{n})}
-			check(t, []*graph.Node{w}, bound, smallGPU(), floatTol)
+			check(t, []*graph.Node{w}, bound, codegen.SmallGPU(), floatTol)
 		})
 	}
 }
@@ -163,7 +164,7 @@ func TestGeneratedLeaves(t *testing.T) {
 			if o.DType() == graph.Bool {
 				y = graph.Unary(graph.OpNot, o)
 			}
-			check(t, []*graph.Node{y}, nil, smallGPU(), tolerance{abs: 1e-300, rel: 1e-15})
+			check(t, []*graph.Node{y}, nil, codegen.SmallGPU(), tolerance{abs: 1e-300, rel: 1e-15})
 		})
 	}
 }

@@ -86,7 +86,7 @@ func fusedGatherGraphs(t testing.TB, bad bool) []fusedGather {
 }
 
 func TestFusedGatherInterpreted(t *testing.T) {
-	for _, tg := range []codegen.Target{smallGPU(), codegen.H100()} {
+	for _, tg := range []codegen.Target{codegen.SmallGPU(), codegen.H100()} {
 		for _, g := range fusedGatherGraphs(t, false) {
 			t.Run(g.name, func(t *testing.T) {
 				outs := []*graph.Node{g.out}
@@ -114,7 +114,7 @@ func TestFusedGatherOutOfRange(t *testing.T) {
 
 func TestFusedGatherPTXAssembles(t *testing.T) {
 	ptxas.Require(t)
-	for _, tg := range []codegen.Target{smallGPU(), codegen.H100()} {
+	for _, tg := range []codegen.Target{codegen.SmallGPU(), codegen.H100()} {
 		var fns []*ir.Func
 		for gi, g := range fusedGatherGraphs(t, false) {
 			p, _ := planOf(t, []*graph.Node{g.out}, g.bound)

@@ -24,18 +24,6 @@ import (
 // bindings binds the Input nodes of a graph to tensors.
 type bindings = map[*graph.Node]*exec.Tensor
 
-// smallGPU is a GPU with few SMs and small blocks so that small shapes
-// still spread over several blocks.
-func smallGPU() codegen.Target {
-	t := codegen.H100()
-	t.Name = "small"
-	t.SMs = 2
-	t.MaxThreadsPerBlock = 256
-	t.MaxThreadsPerSM = 512
-	t.ComputeMajor, t.ComputeMinor = 8, 0
-	return t
-}
-
 // values is an array read back from memory: floats in f, ints and bools
 // in i.
 type values struct {

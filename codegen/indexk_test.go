@@ -103,7 +103,7 @@ func TestIndexKernelsInterpreted(t *testing.T) {
 // error the reference gives, naming the same index; else it compares
 // the output with the reference's exactly.
 func interpretIndexGraphs(t *testing.T, gs []indexGraph, bad bool) {
-	tg := smallGPU()
+	tg := codegen.SmallGPU()
 	for _, g := range gs {
 		t.Run(g.name, func(t *testing.T) {
 			outs := []*graph.Node{g.out}
@@ -134,7 +134,7 @@ func TestIndexKernelsOutOfRange(t *testing.T) {
 }
 
 func TestIndexPTXAssembles(t *testing.T) {
-	assembleGraphs(t, smallGPU(), outputsOf(indexGraphs(t, false)))
+	assembleGraphs(t, codegen.SmallGPU(), outputsOf(indexGraphs(t, false)))
 }
 
 // outputsOf returns the output of each graph of gs, for assembleGraphs.
@@ -227,11 +227,11 @@ func TestNonzeroKernelInterpreted(t *testing.T) {
 }
 
 func TestNonzeroPTXAssembles(t *testing.T) {
-	assembleGraphs(t, smallGPU(), outputsOf(append(nonzeroGraphs(t), compressGraphs(t)...)))
+	assembleGraphs(t, codegen.SmallGPU(), outputsOf(append(nonzeroGraphs(t), compressGraphs(t)...)))
 }
 
 func TestIndexKernelsConstantUpdates(t *testing.T) {
-	tg := smallGPU()
+	tg := codegen.SmallGPU()
 	var fns []*ir.Func
 	defer func() {
 		if _, err := ptxas.Find(); err != nil || t.Failed() {

@@ -147,7 +147,7 @@ func collectInputs(outs []*graph.Node, bound bindings) {
 
 func TestPTXAssembles(t *testing.T) {
 	ptxas.Require(t)
-	tg := smallGPU()
+	tg := codegen.SmallGPU()
 	fns := lowerAll(t, allGraphs(t), tg)
 	t.Logf("%d kernels", len(fns))
 	for _, fast := range []bool{false, true} {

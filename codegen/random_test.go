@@ -52,7 +52,7 @@ func randomGraphs(t *testing.T, stream uint64, cfg randgraph.Config) {
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		tg := smallGPU()
+		tg := codegen.SmallGPU()
 		if seed%3 == 0 {
 			tg = codegen.H100()
 		}

@@ -92,7 +92,7 @@ func (c vecCase) run(t *testing.T) {
 	xt := tensorOf(t, c.d, shape, reduceFill(c.op, c.nan))
 	defer xt.Release()
 	tol := tolerance{abs: 1e-9, rel: 1e-6}
-	r := check(t, []*graph.Node{out}, bindings{x: xt}, smallGPU(), tol)
+	r := check(t, []*graph.Node{out}, bindings{x: xt}, codegen.SmallGPU(), tol)
 	wide := 0
 	for ki, k := range r.plan.Kernels {
 		if k.Kind() == fuse.KindReduce {
@@ -184,7 +184,7 @@ func TestReduceVectorPTXAssembles(t *testing.T) {
 			}
 		}
 	}
-	for _, fn := range assembleGraphs(t, smallGPU(), graphs) {
+	for _, fn := range assembleGraphs(t, codegen.SmallGPU(), graphs) {
 		require.Greater(t, maxWidth(fn), 1, "kernel %s", fn.Name)
 	}
 }

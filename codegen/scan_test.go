@@ -88,7 +88,7 @@ func (c scanCase) data(i int) float64 {
 }
 
 func TestScanInterpreted(t *testing.T) {
-	tg := smallGPU()
+	tg := codegen.SmallGPU()
 	for _, c := range scanCases() {
 		t.Run(c.name, func(t *testing.T) {
 			x := in(c.d, c.shape, "x")
@@ -123,5 +123,5 @@ func TestScanPTXAssembles(t *testing.T) {
 	for _, c := range scanCases() {
 		graphs = append(graphs, []*graph.Node{c.graph(in(c.d, c.shape, "x"))})
 	}
-	assembleGraphs(t, smallGPU(), graphs)
+	assembleGraphs(t, codegen.SmallGPU(), graphs)
 }

@@ -87,7 +87,7 @@ func sortData(d graph.DType) func(i int) float64 {
 }
 
 func TestSortInterpreted(t *testing.T) {
-	tg := smallGPU()
+	tg := codegen.SmallGPU()
 	for _, c := range sortCases() {
 		t.Run(c.name, func(t *testing.T) {
 			shape := c.shape
@@ -132,7 +132,7 @@ func TestSortInterpreted(t *testing.T) {
 // threads and a grid of 4 over 3 rows of 150, with 32- and 64-bit
 // indices.
 func TestSortManyThreads(t *testing.T) {
-	tg := smallGPU()
+	tg := codegen.SmallGPU()
 	for _, c := range []struct {
 		d       graph.DType
 		index32 bool
@@ -171,13 +171,13 @@ func TestSortPTXAssembles(t *testing.T) {
 		}
 		graphs = append(graphs, c.outputs(in(c.d, shape, "x")))
 	}
-	assembleGraphs(t, smallGPU(), graphs)
+	assembleGraphs(t, codegen.SmallGPU(), graphs)
 }
 
 // TestSortViews sorts keys read through a reversed slice (negative
 // strides, a non-zero offset) and a broadcast (rows of stride 0).
 func TestSortViews(t *testing.T) {
-	tg := smallGPU()
+	tg := codegen.SmallGPU()
 	rev := graph.Range{Step: -1, NoStart: true, NoStop: true}
 	for _, d := range []graph.DType{graph.Float32, graph.Int64} {
 		for _, v := range []struct {
@@ -204,7 +204,7 @@ func TestSortViews(t *testing.T) {
 // TestSortGeometryChecked: a geometry or a spec the sort cannot run is
 // an error naming the kernel, not a panic or a wrong kernel.
 func TestSortGeometryChecked(t *testing.T) {
-	tg := smallGPU()
+	tg := codegen.SmallGPU()
 	x := in(graph.Float32, graph.Shape{4, 8}, "x")
 	p := planned(t, graph.ArgSort(x, -1))
 	require.Len(t, p.Kernels, 1)

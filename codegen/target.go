@@ -54,6 +54,19 @@ func H100() Target {
 	}
 }
 
+// SmallGPU returns H100 cut down to 2 SMs, blocks of at most 256 threads
+// (512 an SM) and compute capability 8.0, for tests: small shapes spread
+// over several blocks and every reduction strategy shows.
+func SmallGPU() Target {
+	t := H100()
+	t.Name = "small"
+	t.SMs = 2
+	t.MaxThreadsPerBlock = 256
+	t.MaxThreadsPerSM = 512
+	t.ComputeMajor, t.ComputeMinor = 8, 0
+	return t
+}
+
 // Validate reports whether t describes a usable device that PTX can
 // target: positive limits that agree with each other, and warps of 32
 // lanes.

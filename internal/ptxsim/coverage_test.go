@@ -100,7 +100,7 @@ func TestEmitterOutputParses(t *testing.T) {
 		for node, x := range c.Bound {
 			layouts[node] = x.Layout
 		}
-		for _, tg := range []codegen.Target{smallGPU(), codegen.H100()} {
+		for _, tg := range []codegen.Target{codegen.SmallGPU(), codegen.H100()} {
 			p, err := fuse.Build(c.Outputs, layouts)
 			if err != nil || len(p.Kernels) == 0 {
 				continue

@@ -38,7 +38,7 @@ func TestGeneratedRandomGraphs(t *testing.T) {
 			cfg = randgraph.Config{MaxExtent: 9, Steps: 10}
 		}
 		c := randCase(t, seed, cfg)
-		tg := smallGPU()
+		tg := codegen.SmallGPU()
 		if seed%3 == 2 {
 			tg = codegen.H100()
 		}
@@ -94,14 +94,14 @@ func TestGeneratedReductions(t *testing.T) {
 					t.Fatalf("%v %v over %v: %v", op, d, axes, err) // every reduction takes every dtype
 				}
 				exact := !d.IsFloat() || (op != graph.OpSum && op != graph.OpProd)
-				res, err := runGraph([]*graph.Node{y}, []bool{exact}, map[*graph.Node]*exec.Tensor{x: hx}, smallGPU(), false)
+				res, err := runGraph([]*graph.Node{y}, []bool{exact}, map[*graph.Node]*exec.Tensor{x: hx}, codegen.SmallGPU(), false)
 				if err != nil {
 					t.Errorf("%v %v over %v of %v: %v", op, d, axes, sh.shape, err)
 					continue
 				}
 				for i := range res.plan.Kernels {
 					if k := &res.plan.Kernels[i]; k.Kind() == fuse.KindReduce {
-						g, err := codegen.ChooseGeometry(k, smallGPU())
+						g, err := codegen.ChooseGeometry(k, codegen.SmallGPU())
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -137,7 +137,7 @@ func TestGeneratedMatMul(t *testing.T) {
 		{A: graph.Shape{2, 5, 6}, B: graph.Shape{6, 4}},
 		{A: graph.Shape{130, 70}, B: graph.Shape{70, 140}},
 	}
-	for ti, tg := range []codegen.Target{smallGPU(), codegen.H100()} {
+	for ti, tg := range []codegen.Target{codegen.SmallGPU(), codegen.H100()} {
 		for ci, c := range cases {
 			for di, d := range []graph.DType{graph.Float32, graph.Float64, graph.Int32, graph.Int64} {
 				if (testing.Short() || raceEnabled) && (ti+ci+di)%3 != 0 {

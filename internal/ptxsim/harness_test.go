@@ -30,18 +30,6 @@ import (
 	"github.com/fuseflow/fuseflow/internal/randgraph"
 )
 
-// smallGPU is a device with few SMs and small blocks, so that small
-// shapes spread over several blocks and every reduction strategy shows.
-func smallGPU() codegen.Target {
-	t := codegen.H100()
-	t.Name = "small"
-	t.SMs = 2
-	t.MaxThreadsPerBlock = 256
-	t.MaxThreadsPerSM = 512
-	t.ComputeMajor, t.ComputeMinor = 8, 0
-	return t
-}
-
 // bufBase is the device address of buffer 0; buffers are bufStride
 // apart.
 const (
