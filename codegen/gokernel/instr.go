@@ -71,6 +71,14 @@ func (c *compiler) lastInstr() *ir.Instr {
 	return blk.Instrs[len(blk.Instrs)-1]
 }
 
+// arith maps Go's arithmetic and bitwise operators to the IR builder's
+// instructions.
+var arith = map[token.Token]func(b *ir.Builder, x, y *ir.Value) *ir.Value{
+	token.ADD: (*ir.Builder).Add, token.SUB: (*ir.Builder).Sub, token.MUL: (*ir.Builder).Mul,
+	token.QUO: (*ir.Builder).Div, token.REM: (*ir.Builder).Rem,
+	token.AND: (*ir.Builder).And, token.OR: (*ir.Builder).Or, token.XOR: (*ir.Builder).Xor,
+}
+
 // binOp translates x op y.
 func (c *compiler) binOp(fr *frame, in *ssa.BinOp) {
 	if why := unsupportedType(in.X.Type()); why != "" {
@@ -94,27 +102,13 @@ func (c *compiler) binOp(fr *frame, in *ssa.BinOp) {
 	t := x.Type
 	var r *ir.Value
 	switch in.Op {
-	case token.ADD:
-		r = b.Add(x, y)
-	case token.SUB:
-		r = b.Sub(x, y)
-	case token.MUL:
-		r = b.Mul(x, y)
+	case token.ADD, token.SUB, token.MUL, token.AND, token.OR, token.XOR:
+		r = arith[in.Op](b, x, y)
 	case token.QUO, token.REM:
 		if !t.IsFloat() && !(y.IsConst() && y.Bits != 0) {
 			c.check(b.Ne(y, c.f.Const(t, 0)), "integer divide by zero")
 		}
-		if in.Op == token.QUO {
-			r = b.Div(x, y)
-		} else {
-			r = b.Rem(x, y)
-		}
-	case token.AND:
-		r = b.And(x, y)
-	case token.OR:
-		r = b.Or(x, y)
-	case token.XOR:
-		r = b.Xor(x, y)
+		r = arith[in.Op](b, x, y)
 	case token.AND_NOT:
 		r = b.And(x, b.Not(y))
 	case token.SHL, token.SHR:
