@@ -88,16 +88,19 @@ func specialInput(t testing.TB, alloc memory.Allocator, d graph.DType, shape gra
 	return graph.Input(d, shape, "x"), hx
 }
 
-// requireCompiled fails t unless the emulator compiled a kernel of each
-// of kinds since it returned before (emu.compiled()).
-func requireCompiled(t testing.TB, before map[string]int, kinds ...string) {
+// expectCompiled fails t, when it ends, unless the emulator compiled a
+// kernel of each of kinds ("reduce column") from now on.
+func expectCompiled(t testing.TB, kinds ...string) {
 	t.Helper()
-	after := emu.compiled()
-	for _, s := range kinds {
-		if after[s] <= before[s] {
-			t.Errorf("no %s kernel was generated (compiled: %v)", s, after)
+	before := emu.compiled()
+	t.Cleanup(func() {
+		after := emu.compiled()
+		for _, s := range kinds {
+			if after[s] <= before[s] {
+				t.Errorf("no %s kernel was generated (compiled: %v)", s, after)
+			}
 		}
-	}
+	})
 }
 
 // fillSpecial fills host tensor x from r with ties, NaN and
@@ -112,7 +115,7 @@ var fillSpecial = randgraph.FillSpecial
 func TestEmulatedReductions(t *testing.T) {
 	b := emuBackend(t, emuSmall, Options{})
 	alloc := checkedAlloc(t, memory.NewGoAllocator())
-	before := emu.compiled()
+	expectCompiled(t, "reduce warp-per-row", "reduce block-per-row", "reduce column", "reduce column split", "reduce two-pass")
 	shapes := []struct {
 		shape graph.Shape
 		axes  []int
@@ -146,7 +149,6 @@ func TestEmulatedReductions(t *testing.T) {
 			hx.Release()
 		}
 	}
-	requireCompiled(t, before, "reduce warp-per-row", "reduce block-per-row", "reduce column", "reduce column split", "reduce two-pass")
 }
 
 // TestEmulatedComposites runs graphs that fuse several reductions into
