@@ -128,12 +128,19 @@ func Run(ctx context.Context, t Target, p *fuse.Plan, prog Program, req *exec.Re
 // run is Run with the bound values in slot order (nil where none is
 // bound).
 func run(ctx context.Context, t Target, p *fuse.Plan, prog Program, req *exec.Request, vals []*exec.Tensor) (out []*exec.Tensor, err error) {
-	plan := p
 	ev, err := t.Start(ctx, prog, req)
 	if err != nil {
 		return nil, err
 	}
+	// One deferred call and two returns: the compiler open-codes it (a
+	// function with more returns would pay for a deferred record).
 	defer func() { ev.End(err != nil) }()
+	return drive(ctx, t, ev, p, req, vals)
+}
+
+// drive is run's part between Start and End: it binds, allocates and
+// frees the plan's buffers around its kernels, and collects the outputs.
+func drive(ctx context.Context, t Target, ev Evaluation, plan *fuse.Plan, req *exec.Request, vals []*exec.Tensor) ([]*exec.Tensor, error) {
 	var bbuf [16]*exec.Tensor
 	var bound []*exec.Tensor
 	if n := len(plan.Buffers); n <= len(bbuf) {
@@ -185,6 +192,13 @@ func run(ctx context.Context, t Target, p *fuse.Plan, prog Program, req *exec.Re
 	if err := ev.Finish(); err != nil {
 		return nil, err
 	}
+	return outputs(t, ev, plan, req, bound)
+}
+
+// outputs returns the tensors of plan's outputs: views of the bound
+// tensors (bound, by buffer) or the evaluation's buffers. On error it
+// releases those it made and returns none.
+func outputs(t Target, ev Evaluation, plan *fuse.Plan, req *exec.Request, bound []*exec.Tensor) (out []*exec.Tensor, err error) {
 	out = newOutputs(plan.Outputs, req.Results)
 	defer func() {
 		if err != nil {
