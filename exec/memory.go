@@ -170,6 +170,20 @@ func CheckAlloc(alloc memory.Allocator, d graph.DType, s graph.Shape) error {
 // buffer's size asks it first, and builds CheckAlloc's error (which names
 // the array) only when it fails.
 func AllocFits(alloc memory.Allocator, n int64) bool {
+	if l, ok := alloc.(*LimitedAllocator); ok {
+		// The usual allocator, without the interface assertions.
+		if n < 0 || n > l.maxAlloc {
+			return false
+		}
+		limit, inUse := l.limit, l.live.Load()
+		if limit == 0 {
+			if _, ok := l.inner.(Budget); !ok {
+				return true
+			}
+			limit, inUse = l.MemoryBudget()
+		}
+		return limit <= 0 || roundUp64(n) <= limit-inUse
+	}
 	if n < 0 || n > AllocLimit(alloc) {
 		return false
 	}
