@@ -36,6 +36,12 @@ func costOf(o graph.Op) int {
 	return 1
 }
 
+// OpCost returns the cost of computing one element of op, in the units
+// of Options.BytesPerCost: 0 for views, copies and constants, 4 for
+// transcendental functions, 2 for divisions and roots, 8 and 16 for the
+// random generators, 1 otherwise.
+func OpCost(op graph.Op) int { return costOf(op) }
+
 // fusible reports whether n is computed inside the kernel that reads it
 // (elementwise ops, views, copies and index-generated leaves) rather than
 // needing a kernel of its own.

@@ -32,7 +32,16 @@ func TestChunking(t *testing.T) {
 	}{
 		// 12 bytes per point, half of 1 MiB.
 		{"add", plan(graph.Binary(graph.OpAdd, in(1<<20), in(1<<20))), 2, (1 << 19) / 12 / 64 * 64, 2},
-		{"add on 8 workers", plan(graph.Binary(graph.OpAdd, in(1<<20), in(1<<20))), 8, (1 << 19) / 12 / 64 * 64, 8},
+		// 12 bytes and one add (8) per point: a worker per 3 MiB of that
+		{"add on 8 workers", plan(graph.Binary(graph.OpAdd, in(1<<20), in(1<<20))), 8, (1 << 19) / 12 / 64 * 64, 6},
+		{"add of 100000", plan(graph.Binary(graph.OpAdd, in(100000), in(100000))), 2, (1 << 19) / 12 / 64 * 64, 1},
+		{"add of 400000", plan(graph.Binary(graph.OpAdd, in(400000), in(400000))), 2, (1 << 19) / 12 / 64 * 64, 2},
+		// 8 bytes and an exp (4 units, 32) per point
+		{"exp of 80000", plan(graph.Unary(graph.OpExp, in(80000))), 2, (1 << 19) / 8 / 64 * 64, 1},
+		{"exp of 200000", plan(graph.Unary(graph.OpExp, in(200000))), 2, (1 << 19) / 8 / 64 * 64, 2},
+		// 8 bytes (the load and the store) and the sum per point
+		{"sum of 200000", plan(graph.Reduce(graph.OpSum, in(200000), nil, false)), 2, (1 << 19) / 8 / 64 * 64, 1},
+		{"sum of 1000000", plan(graph.Reduce(graph.OpSum, in(1000000), nil, false)), 2, (1 << 19) / 8 / 64 * 64, 2},
 		{"small", plan(graph.Unary(graph.OpExp, in(100))), 4, 100, 1},
 		{"generated only", plan(graph.Iota(graph.Float32, 10, 0, 1, false, 0)), 4, 10, 1},
 		// the product counts its two operands' elements per point too
