@@ -219,12 +219,19 @@ func (e *evaluation) Free(i int) {
 // Finish does nothing: kernels run to completion in Kernel.
 func (e *evaluation) Finish() error { return nil }
 
+// Output hands buffer i to t: the evaluation's own reference moves to t
+// the first time (End then leaves the buffer alone), a new one is taken
+// for a second output of the same buffer.
 func (e *evaluation) Output(i int, t *exec.Tensor) error {
 	buf := e.bufs[i]
 	if buf == nil {
 		return fmt.Errorf("cpu: output buffer %d holds nothing", i)
 	}
-	buf.Retain()
+	if e.owned[i] {
+		e.owned[i] = false
+	} else {
+		buf.Retain()
+	}
 	t.Buf = buf
 	return nil
 }
