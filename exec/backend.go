@@ -19,6 +19,12 @@ type Request struct {
 	// give values of other nodes already computed (the backend then uses
 	// them instead of recomputing). The backend does not release them.
 	Bound map[*graph.Node]*Tensor
+	// BoundList gives bound values as Bound does, as a list that names
+	// each node at most once and no node of Bound, for a backend that
+	// implements ListBinder (others read Bound alone). A caller that
+	// evaluates small expressions often builds a list for less than a
+	// map.
+	BoundList []Binding
 	// Alloc allocates result and scratch buffers.
 	Alloc memory.Allocator
 	// Results, when it holds one tensor per output, offers the tensors
@@ -30,6 +36,35 @@ type Request struct {
 	// caller owns what Eval returns. Backends do not keep Results past
 	// Eval; on error they leave each tensor without a buffer.
 	Results []*Tensor
+}
+
+// Binding is one bound value of a Request's BoundList.
+type Binding struct {
+	Node   *graph.Node
+	Tensor *Tensor
+}
+
+// BoundValue returns the value r binds to n, in Bound or BoundList; nil
+// when it binds none.
+func (r *Request) BoundValue(n *graph.Node) *Tensor {
+	for i := range r.BoundList {
+		if r.BoundList[i].Node == n {
+			return r.BoundList[i].Tensor
+		}
+	}
+	return r.Bound[n]
+}
+
+// NumBound returns the number of values r binds.
+func (r *Request) NumBound() int { return len(r.Bound) + len(r.BoundList) }
+
+// ListBinder is a Backend that reads the bound values of a Request in
+// BoundList as well as in Bound (the backends built on exec/runner).
+// AcceptsBoundList reports whether it does; a type that embeds a
+// ListBinder and reads Bound itself must override it to return false.
+type ListBinder interface {
+	Backend
+	AcceptsBoundList() bool
 }
 
 // Backend evaluates expression graphs. Implementations are safe for

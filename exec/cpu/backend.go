@@ -58,6 +58,10 @@ func (b *Backend) Name() string { return "cpu" }
 // CacheStats reports the plan cache's hits and misses.
 func (b *Backend) CacheStats() exec.CacheStats { return b.runner.Stats() }
 
+// AcceptsBoundList returns true: Eval reads bound values from
+// req.BoundList as well as req.Bound (see exec.ListBinder).
+func (b *Backend) AcceptsBoundList() bool { return true }
+
 // Eval computes req.Outputs. The caller owns the returned tensors and must
 // Release each; an output may be a view of a bound tensor's buffer or
 // share a buffer with another output. On error (a graph error, an

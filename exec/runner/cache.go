@@ -67,8 +67,15 @@ func (c *cache) get(req *exec.Request, buf []*exec.Tensor) (*entry, []*exec.Tens
 	if err := graph.Verify(req.Outputs...); err != nil {
 		return nil, nil, err
 	}
-	bound := make(map[*graph.Node]graph.Layout, len(req.Bound))
+	bound := make(map[*graph.Node]graph.Layout, req.NumBound())
 	for n, t := range req.Bound {
+		if t == nil || (t.Buf == nil && t.Dev == nil) {
+			return nil, nil, fmt.Errorf("%s: bound value for %v %v has no buffer", c.t.Name(), n.Op(), n.Shape())
+		}
+		bound[n] = t.Layout
+	}
+	for _, b := range req.BoundList {
+		n, t := b.Node, b.Tensor
 		if t == nil || (t.Buf == nil && t.Dev == nil) {
 			return nil, nil, fmt.Errorf("%s: bound value for %v %v has no buffer", c.t.Name(), n.Op(), n.Shape())
 		}
@@ -162,7 +169,7 @@ func (c *cache) get(req *exec.Request, buf []*exec.Tensor) (*entry, []*exec.Tens
 func slotValues(req *exec.Request, slots []*graph.Node, buf []*exec.Tensor) []*exec.Tensor {
 	vals := buf[:0]
 	for _, n := range slots {
-		vals = append(vals, req.Bound[n])
+		vals = append(vals, req.BoundValue(n))
 	}
 	return vals
 }
@@ -178,7 +185,7 @@ func (c *cache) lookupWarm(req *exec.Request, buf []*exec.Tensor) (*entry, []*ex
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.warm[idOf(req.Outputs[0])]
-	if e == nil || e.elem == nil || len(e.outs) != len(req.Outputs) || len(e.pathOff)-1 != len(req.Bound) {
+	if e == nil || e.elem == nil || len(e.outs) != len(req.Outputs) || len(e.pathOff)-1 != req.NumBound() {
 		return nil, nil
 	}
 	nslots := len(e.pathOff) - 1
@@ -192,7 +199,7 @@ func (c *cache) lookupWarm(req *exec.Request, buf []*exec.Tensor) (*entry, []*ex
 	vals := buf[:0]
 	for i := range nslots {
 		n := follow(req.Outputs, e.paths[e.pathOff[i]:e.pathOff[i+1]])
-		t := req.Bound[n]
+		t := req.BoundValue(n)
 		if t == nil || !t.Layout.Equal(e.plan.Inputs[i].Layout) {
 			return nil, nil
 		}
@@ -224,7 +231,7 @@ type warmReq struct {
 // are slots; ok is false for a request the warm index does not keep
 // (bound values beyond the plan's inputs: the key decides).
 func newWarmReq(req *exec.Request, slots []*graph.Node) (w warmReq, ok bool) {
-	if len(req.Outputs) == 0 || len(slots) != len(req.Bound) {
+	if len(req.Outputs) == 0 || len(slots) != req.NumBound() {
 		return w, false
 	}
 	w.paths, w.pathOff, ok = slotPaths(req.Outputs, slots)

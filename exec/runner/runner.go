@@ -93,7 +93,8 @@ func (r *Runner) Stats() exec.CacheStats { return r.cache.stats() }
 // evaluations end.
 func (r *Runner) Forget() { r.cache.forget() }
 
-// Eval computes req.Outputs with the runner's target (see exec.Backend).
+// Eval computes req.Outputs with the runner's target (see exec.Backend),
+// reading bound values from req.Bound and req.BoundList.
 // The caller owns the returned tensors and must Release each; an output
 // that is an input of the plan is a view of the bound tensor. Errors: a
 // nil request, a graph error, a bound value with no buffer, a missing
@@ -120,7 +121,7 @@ func Run(ctx context.Context, t Target, p *fuse.Plan, prog Program, req *exec.Re
 	var vbuf [8]*exec.Tensor
 	vals := vbuf[:0]
 	for _, n := range slots {
-		vals = append(vals, req.Bound[n])
+		vals = append(vals, req.BoundValue(n))
 	}
 	return run(ctx, t, p, prog, req, vals)
 }
