@@ -34,6 +34,7 @@ type Context struct {
 	memLimit int64                  // the most host bytes live at once; 0 for exec.DefaultMemoryLimit
 	name     string
 	err      error // set for a Context that cannot evaluate (Default with an unknown device)
+	list     bool  // the backend reads bound values from a list (exec.ListBinder)
 
 	scratch atomic.Pointer[evalScratch] // kept for the next evaluation (eval.go)
 	memo    memo                        // recent node builds (memo.go)
@@ -174,6 +175,9 @@ func NewContext(opts ...Option) (*Context, error) {
 	}
 	c.setLimits()
 	c.name = c.backend.Name()
+	if lb, ok := c.backend.(exec.ListBinder); ok {
+		c.list = lb.AcceptsBoundList()
+	}
 	return c, nil
 }
 

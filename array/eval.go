@@ -108,6 +108,7 @@ func (c *Context) eval(ctx context.Context, arrays []*Array) error {
 	}
 	sc := c.getScratch()
 	defer c.putScratch(sc)
+	sc.list = c.list
 	c.mu.Lock()
 	outs := sc.outs[:0]
 	var want map[*graph.Node]bool // for several arrays: each node once
@@ -135,7 +136,7 @@ func (c *Context) eval(ctx context.Context, arrays []*Array) error {
 		return nil
 	}
 	sc.outs = outs
-	err := sc.boundLocked(c)
+	err := sc.boundLocked(c, arrays)
 	if err == nil {
 		sc.offerLocked(c)
 	}
@@ -144,7 +145,12 @@ func (c *Context) eval(ctx context.Context, arrays []*Array) error {
 	if err != nil {
 		return err
 	}
-	sc.req.Outputs, sc.req.Bound, sc.req.Alloc, sc.req.Results = outs, sc.bound, c.limited, sc.res
+	sc.req.Outputs, sc.req.Alloc, sc.req.Results = outs, c.limited, sc.res
+	if c.list {
+		sc.req.BoundList = sc.blist
+	} else {
+		sc.req.Bound = sc.bound
+	}
 	ts, err := c.evalBackend(ctx, &sc.req)
 	if err != nil {
 		return err
@@ -161,13 +167,16 @@ func (c *Context) eval(ctx context.Context, arrays []*Array) error {
 
 // evalScratch is eval's pooled per-call state: the outputs, the bound
 // results (their tensors, copied where an entry's reuse could change
-// them, and their nodes, to release and forget them without walking the
-// map), the entries offered for the results and their tensors, and the
-// request made of them (a backend keeps none of them past Eval).
+// them, as a map, or as a list for a backend that reads one, and their
+// nodes, to release and forget them without walking the map), the
+// entries offered for the results and their tensors, and the request
+// made of them (a backend keeps none of them past Eval).
 type evalScratch struct {
 	req    exec.Request
 	outs   []*graph.Node
+	list   bool // bound values go to blist, not bound
 	bound  map[*graph.Node]*exec.Tensor
+	blist  []exec.Binding
 	bnodes []*graph.Node
 	bts    []*boundTensor // bts[:len(bnodes)] are in use
 	ents   []*entry
@@ -223,7 +232,11 @@ func (sc *evalScratch) bind(n *graph.Node, e *entry) {
 	}
 	b.p = t
 	retainTensor(t)
-	sc.bound[n] = t
+	if sc.list {
+		sc.blist = append(sc.blist, exec.Binding{Node: n, Tensor: t})
+	} else {
+		sc.bound[n] = t
+	}
 	sc.bnodes = append(sc.bnodes, n)
 }
 
@@ -247,7 +260,7 @@ func (c *Context) putScratch(sc *evalScratch) {
 	sc.outs = clearPtrs(sc.outs)
 	sc.ents = clearPtrs(sc.ents)
 	sc.res = clearPtrs(sc.res)
-	sc.req.Outputs, sc.req.Bound, sc.req.Alloc, sc.req.Results = nil, nil, nil, nil
+	sc.req.Outputs, sc.req.Bound, sc.req.BoundList, sc.req.Alloc, sc.req.Results = nil, nil, nil, nil, nil
 	if !c.scratch.CompareAndSwap(nil, sc) {
 		evalScratches.Put(sc)
 	}
@@ -274,10 +287,12 @@ func (c *Context) evalBackend(ctx context.Context, req *exec.Request) (ts []*exe
 
 // boundLocked puts in sc.bound the results c's registry holds that the
 // outputs read (stopping the walk there), each with its buffer retained,
-// so the backend reuses them. An input leaf with no data is an error. The
-// caller holds c.mu and calls releaseBound when done, error or not; the
-// tensors themselves stay the registry's and must not be changed.
-func (sc *evalScratch) boundLocked(c *Context) error {
+// so the backend reuses them. An input leaf with no data is an error.
+// The operand Arrays of arrays (whose nodes the outputs are) answer for
+// their own nodes without a lookup in the registry. The caller holds c.mu
+// and calls releaseBound when done, error or not; the tensors themselves
+// stay the registry's and must not be changed.
+func (sc *evalScratch) boundLocked(c *Context, arrays []*Array) error {
 	var sbuf, vbuf [16]*graph.Node
 	stack := sbuf[:0]
 	visited := vbuf[:0] // a linear set: graphs here are mostly small
@@ -311,7 +326,11 @@ func (sc *evalScratch) boundLocked(c *Context) error {
 			}
 			visited = append(visited, n)
 		}
-		if e := c.results[n]; e != nil {
+		e := heldOperand(c, arrays, n)
+		if e == nil {
+			e = c.results[n]
+		}
+		if e != nil {
 			sc.bind(n, e)
 			continue
 		}
@@ -319,6 +338,21 @@ func (sc *evalScratch) boundLocked(c *Context) error {
 			return fmt.Errorf("Eval: input %v %v (%s) was released", n.Shape(), n.DType(), n.Attr().Label)
 		}
 		stack = append(stack, n.Inputs()...)
+	}
+	return nil
+}
+
+// heldOperand returns the registry entry of node n when one of the
+// operand Arrays of arrays (Array.dep) is n's, belongs to c and holds its
+// result, else nil. An Array holds only the entry c.results has for its
+// node (see holdLocked), so the two agree. The caller holds c.mu.
+func heldOperand(c *Context, arrays []*Array, n *graph.Node) *entry {
+	for _, a := range arrays {
+		for _, d := range a.dep {
+			if d != nil && d.node == n && d.ctx == c && d.e != nil {
+				return d.e
+			}
+		}
 	}
 	return nil
 }
@@ -362,7 +396,19 @@ func (sc *evalScratch) releaseBound() {
 		sc.bnodes[i] = nil
 	}
 	sc.bnodes = sc.bnodes[:0]
-	clear(sc.bound)
+	if sc.list {
+		sc.blist = clearBindings(sc.blist)
+	} else {
+		clear(sc.bound)
+	}
+}
+
+// clearBindings sets the pointers of s to nil and returns s[:0].
+func clearBindings(s []exec.Binding) []exec.Binding {
+	for i := range s {
+		s[i] = exec.Binding{}
+	}
+	return s[:0]
 }
 
 // install records the results ts of outs and makes each array hold its
