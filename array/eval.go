@@ -146,7 +146,7 @@ func (c *Context) eval(ctx context.Context, arrays []*Array) error {
 		return err
 	}
 	sc.req.Outputs, sc.req.Alloc, sc.req.Results = outs, c.limited, sc.res
-	if c.list {
+	if sc.list {
 		sc.req.BoundList = sc.blist
 	} else {
 		sc.req.Bound = sc.bound
@@ -232,13 +232,26 @@ func (sc *evalScratch) bind(n *graph.Node, e *entry) {
 	}
 	b.p = t
 	retainTensor(t)
-	if sc.list {
+	switch {
+	case sc.list && len(sc.blist) < maxBindList:
 		sc.blist = append(sc.blist, exec.Binding{Node: n, Tensor: t})
-	} else {
+	case sc.list:
+		// Too many for a list, which the backend searches: a map.
+		for _, b := range sc.blist {
+			sc.bound[b.Node] = b.Tensor
+		}
+		sc.blist = clearBindings(sc.blist)
+		sc.list = false
+		fallthrough
+	default:
 		sc.bound[n] = t
 	}
 	sc.bnodes = append(sc.bnodes, n)
 }
+
+// maxBindList is the most bound values an evaluation passes as a list
+// (exec.Request.BoundList, searched linearly); more go in a map.
+const maxBindList = 8
 
 var evalScratches = sync.Pool{New: func() any {
 	return &evalScratch{bound: map[*graph.Node]*exec.Tensor{}}
