@@ -125,31 +125,74 @@ func (v value) operand() any {
 }
 
 // Build returns the workload's expression over env (the inputs by name),
-// unevaluated. It returns an error for an unknown function or name, a
-// wrong number of arguments, or an expression the array package rejects.
+// unevaluated: Compile, then one call. It returns an error for an
+// unknown function or name, a wrong number of arguments, or an
+// expression the array package rejects.
 func Build(stmts []Stmt, env map[string]*arr) (*arr, error) {
-	vars := map[string]value{}
-	for n, a := range env {
-		vars[n] = value{a: a}
+	f, err := Compile(stmts, env)
+	if err != nil {
+		return nil, err
 	}
-	var res value
-	for _, st := range stmts {
-		v, err := eval(st.Value, vars)
+	return f()
+}
+
+// Func builds a compiled workload's expression over the inputs bound at
+// Compile, unevaluated; each call builds a new expression (the caller
+// releases it).
+type Func func() (*arr, error)
+
+// thunk computes one compiled subexpression from the statement slots.
+type thunk func(slots []value) (value, error)
+
+// Compile resolves the workload's statements over env once (names,
+// functions, operand counts, integer arguments), as NumPy's peer
+// compiles its workload into a Python function, so that a call of the
+// returned Func only calls the array API. It returns an error for an
+// unknown function or name, or a wrong number or kind of arguments.
+func Compile(stmts []Stmt, env map[string]*arr) (Func, error) {
+	slotOf := map[string]int{}
+	var init []value
+	for n, a := range env {
+		slotOf[n] = len(init)
+		init = append(init, value{a: a})
+	}
+	steps := make([]thunk, len(stmts))
+	binds := make([]int, len(stmts))
+	for i, st := range stmts {
+		th, err := compile(st.Value, slotOf)
 		if err != nil {
 			return nil, err
 		}
+		steps[i], binds[i] = th, -1
 		if st.Bind != "" {
-			vars[st.Bind] = v
+			slotOf[st.Bind], binds[i] = len(init), len(init)
+			init = append(init, value{})
 		}
-		res = v
 	}
-	if res.isNum {
-		return nil, fmt.Errorf("suite: the result is a number, not an array")
-	}
-	if err := res.a.Err(); err != nil {
-		return nil, err
-	}
-	return res.a, nil
+	return func() (*arr, error) {
+		slots := init // read only unless a statement binds a name
+		if len(init) > len(env) {
+			slots = append([]value(nil), init...)
+		}
+		var res value
+		for i, step := range steps {
+			v, err := step(slots)
+			if err != nil {
+				return nil, err
+			}
+			if binds[i] >= 0 {
+				slots[binds[i]] = v
+			}
+			res = v
+		}
+		if res.isNum {
+			return nil, fmt.Errorf("suite: the result is a number, not an array")
+		}
+		if err := res.a.Err(); err != nil {
+			return nil, err
+		}
+		return res.a, nil
+	}, nil
 }
 
 // ints returns the integer arguments args.
@@ -164,21 +207,22 @@ func ints(f string, args []*Expr) ([]int, error) {
 	return out, nil
 }
 
-func eval(e *Expr, vars map[string]value) (value, error) {
+// compile returns the thunk of e over the named slots.
+func compile(e *Expr, slotOf map[string]int) (thunk, error) {
 	switch {
 	case e.IsNum:
-		return value{num: e.Num, isNum: true, isInt: e.IsInt}, nil
+		v := value{num: e.Num, isNum: true, isInt: e.IsInt}
+		return func([]value) (value, error) { return v, nil }, nil
 	case e.Func == "":
-		v, ok := vars[e.Name]
+		i, ok := slotOf[e.Name]
 		if !ok {
-			return value{}, fmt.Errorf("suite: unknown name %q", e.Name)
+			return nil, fmt.Errorf("suite: unknown name %q", e.Name)
 		}
-		return v, nil
+		return func(slots []value) (value, error) { return slots[i], nil }, nil
 	}
 	if len(e.Args) == 0 {
-		return value{}, fmt.Errorf("suite: %s() needs arguments", e.Func)
+		return nil, fmt.Errorf("suite: %s() needs arguments", e.Func)
 	}
-	var args []value
 	nArrays := 1 // how many leading arguments are expressions
 	switch {
 	case binaryFuncs[e.Func] != nil, indexFuncs[e.Func] != nil:
@@ -187,66 +231,90 @@ func eval(e *Expr, vars map[string]value) (value, error) {
 		nArrays = 3
 	}
 	if len(e.Args) < nArrays {
-		return value{}, fmt.Errorf("suite: %s takes %d operands, got %d", e.Func, nArrays, len(e.Args))
+		return nil, fmt.Errorf("suite: %s takes %d operands, got %d", e.Func, nArrays, len(e.Args))
 	}
-	for _, a := range e.Args[:nArrays] {
-		v, err := eval(a, vars)
+	operands := make([]thunk, nArrays)
+	for i, a := range e.Args[:nArrays] {
+		th, err := compile(a, slotOf)
+		if err != nil {
+			return nil, err
+		}
+		operands[i] = th
+	}
+	rest, err := ints(e.Func, e.Args[nArrays:])
+	if err != nil {
+		return nil, err
+	}
+	apply, err := applier(e.Func, rest)
+	if err != nil {
+		return nil, err
+	}
+	f := e.Func
+	return func(slots []value) (value, error) {
+		var args [3]value
+		for i, th := range operands {
+			v, err := th(slots)
+			if err != nil {
+				return value{}, err
+			}
+			args[i] = v
+		}
+		if args[0].isNum {
+			return value{}, fmt.Errorf("suite: %s: the first operand must be an array", f)
+		}
+		out, err := apply(args[:len(operands)])
 		if err != nil {
 			return value{}, err
 		}
-		args = append(args, v)
-	}
-	if args[0].isNum {
-		return value{}, fmt.Errorf("suite: %s: the first operand must be an array", e.Func)
-	}
-	x := args[0].a
-	rest, err := ints(e.Func, e.Args[nArrays:])
-	if err != nil {
-		return value{}, err
-	}
+		return value{a: out}, nil
+	}, nil
+}
+
+// applier returns the call of function f with its integer arguments
+// rest on evaluated operands (the first an array).
+func applier(f string, rest []int) (func(args []value) (*arr, error), error) {
 	arity := func(want int) error {
 		if len(rest) != want {
-			return fmt.Errorf("suite: %s takes %d integer arguments, got %d", e.Func, want, len(rest))
+			return fmt.Errorf("suite: %s takes %d integer arguments, got %d", f, want, len(rest))
 		}
 		return nil
 	}
-	var out *arr
 	switch {
-	case unaryFuncs[e.Func] != nil:
-		if err := arity(0); err != nil {
-			return value{}, err
-		}
-		out = unaryFuncs[e.Func](x)
-	case binaryFuncs[e.Func] != nil:
-		if err := arity(0); err != nil {
-			return value{}, err
-		}
-		out = binaryFuncs[e.Func](x, args[1].operand())
-	case reduceFuncs[e.Func] != nil:
-		out = reduceFuncs[e.Func](x, rest...)
-	case indexFuncs[e.Func] != nil:
-		if args[1].isNum {
-			return value{}, fmt.Errorf("suite: %s: the second operand must be an array", e.Func)
-		}
-		out = indexFuncs[e.Func](x, args[1].a, rest...)
-	case e.Func == "bincount", e.Func == "hist": // bincount(i[, minlength]); hist(x, bins)
-		if out, err = countFunc(e.Func, x, rest); err != nil {
-			return value{}, err
-		}
-	case e.Func == "where":
-		if err := arity(0); err != nil {
-			return value{}, err
-		}
-		out = array.Where(x, args[1].operand(), args[2].operand())
-	case e.Func == "rev", e.Func == "step": // rev(x, axis); step(x, axis, k)
+	case unaryFuncs[f] != nil:
+		fn := unaryFuncs[f]
+		return func(a []value) (*arr, error) { return fn(a[0].a), nil }, arity(0)
+	case binaryFuncs[f] != nil:
+		fn := binaryFuncs[f]
+		return func(a []value) (*arr, error) { return fn(a[0].a, a[1].operand()), nil }, arity(0)
+	case reduceFuncs[f] != nil:
+		fn := reduceFuncs[f]
+		return func(a []value) (*arr, error) { return fn(a[0].a, rest...), nil }, nil
+	case indexFuncs[f] != nil:
+		fn := indexFuncs[f]
+		return func(a []value) (*arr, error) {
+			if a[1].isNum {
+				return nil, fmt.Errorf("suite: %s: the second operand must be an array", f)
+			}
+			return fn(a[0].a, a[1].a, rest...), nil
+		}, nil
+	case f == "bincount", f == "hist": // bincount(i[, minlength]); hist(x, bins)
+		return func(a []value) (*arr, error) { return countFunc(f, a[0].a, rest) }, nil
+	case f == "where":
+		return func(a []value) (*arr, error) {
+			return array.Where(a[0].a, a[1].operand(), a[2].operand()), nil
+		}, arity(0)
+	case f == "rev", f == "step": // rev(x, axis); step(x, axis, k)
 		want, k := 1, -1
-		if e.Func == "step" {
+		if f == "step" {
 			want = 2
 		}
 		if err := arity(want); err != nil {
-			return value{}, err
+			return nil, err
 		}
-		if e.Func == "step" {
+		if rest[0] < 0 {
+			return nil, fmt.Errorf("suite: %s: axis %d must be given as 0 or more", f, rest[0])
+		}
+		if f == "step" {
 			k = rest[1]
 		}
 		ranges := make([]array.Range, rest[0]+1)
@@ -254,11 +322,9 @@ func eval(e *Expr, vars map[string]value) (value, error) {
 			ranges[i] = array.All
 		}
 		ranges[rest[0]] = array.Stride(k)
-		out = x.Slice(ranges...)
-	default:
-		return value{}, fmt.Errorf("suite: unknown function %q", e.Func)
+		return func(a []value) (*arr, error) { return a[0].a.Slice(ranges...), nil }, nil
 	}
-	return value{a: out}, nil
+	return nil, fmt.Errorf("suite: unknown function %q", f)
 }
 
 // Seed returns the seed of an input's data: a hash of its text, so that

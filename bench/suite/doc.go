@@ -8,7 +8,7 @@
 //
 // A workload is a name, its inputs (dtype, shape and the range their
 // random values are drawn from) and an expression in a small call syntax
-// that both sides evaluate with their own function table (Build here,
+// that both sides evaluate with their own function table (Compile and Build here,
 // the NUMPY table in bench/cpu_peers.py):
 //
 //	softmax.f32 | x=f32[4096,4096](-4,4) | m = maxk(x, 1); e = exp(sub(x, m)); div(e, sumk(e, 1))

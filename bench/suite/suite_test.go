@@ -84,6 +84,7 @@ func TestBuildErrors(t *testing.T) {
 		{"exp(x, 1)", "takes 0 integer arguments"},
 		{"sum(x, 0.5)", "must be an integer"},
 		{"step(x, 0)", "takes 2 integer arguments"},
+		{"rev(x, -1)", "must be given as 0 or more"},
 		{"add(x, T(add(x, x)))", ""},
 		{"matmul(x, zeros)", "unknown name"},
 		{"sum(x, 5)", "axis"},
