@@ -6,9 +6,8 @@
 // double-length product; w = y*log|x| is a double-length product and its
 // low part enters the reduced argument of exp, so that the error of w
 // stays far below 2^-53 relative even when |w| is near 709. For f32 the
-// core computes 2^(y*log2|x|) in f64 with the f64 log2 and exp2 (their
-// error of about 2^-52 relative, times |y*log2|x|| <= 150, is far below
-// an f32 ulp; powers of two come out exact) and rounds once to f32.
+// core computes 2^(y*log2|x|) in f64 with polynomials fitted to what an
+// f32 result needs (pow32.go) and rounds once to f32.
 //
 // Special values are selected after the core, in the order of Go's
 // math.Pow: y = ±0 or x = 1 give 1; y = 1 gives x; NaN gives NaN; x = ±0,
@@ -60,9 +59,8 @@ func (e em) logDD(x *ir.Value) dd {
 func (e em) powCore(ax, y *ir.Value) *ir.Value {
 	if e.is32() {
 		d := e.with(ir.F64)
-		ax64, y64 := e.b.Cvt(ax, ir.F64), e.b.Cvt(y, ir.F64)
-		w := d.mul(y64, d.log2Of(ax64))
-		return e.b.Cvt(d.exp2Finite(d.max(w, d.c(-2000))), ir.F32)
+		w := d.min(d.max(e.pow32W(ax, y, true), d.c(-pow32Limit)), d.c(pow32Limit))
+		return d.pow32Exp2(w)
 	}
 	l := e.logDD(ax)
 	wh, wl := e.twoProd(y, l.hi)

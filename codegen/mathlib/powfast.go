@@ -17,13 +17,14 @@ import (
 // change nothing, 2^k is one normal power of two (so that scaling by it
 // in one multiplication equals pow.go's two), and, for f64, the result is
 // a normal finite number (|ln x^y| < 708 < ln 2^1022).
-var powOrdinaryLimit = map[ir.Type]float64{ir.F32: 1000, ir.F64: 708}
+var powOrdinaryLimit = map[ir.Type]float64{ir.F32: pow32Limit, ir.F64: 708}
 
 // PowOrdinary emits at b's position, for x and y of the float type t
 // (ir.F32 or ir.F64), r and ok: ok holds where x is positive and finite,
 // y finite and none of 0, 1, 1/2 and -1/2, x is not 1, and |y*log x| is
-// within the range above; there r equals what the expansion of
-// ir.MathPow gives, bit for bit. Elsewhere r means nothing. It returns an
+// within the range above (for f32: x normal, positive and finite, y
+// neither 1/2 nor -1/2, and |y*log2 x| within the range); there r equals
+// what the expansion of ir.MathPow gives, bit for bit. Elsewhere r means nothing. It returns an
 // error for another type. It is not safe for concurrent use on one
 // builder.
 func PowOrdinary(b *ir.Builder, t ir.Type, x, y *ir.Value) (r, ok *ir.Value, err error) {
@@ -31,26 +32,26 @@ func PowOrdinary(b *ir.Builder, t ir.Type, x, y *ir.Value) (r, ok *ir.Value, err
 		return nil, nil, fmt.Errorf("mathlib: PowOrdinary of %s, want f32 or f64", t)
 	}
 	e := em{b: b, t: t}
-	var w *ir.Value
-	if e.is32() {
-		d := e.with(ir.F64)
-		x64, y64 := b.Cvt(x, ir.F64), b.Cvt(y, ir.F64)
-		w = d.mul(y64, d.log2Of(x64))
-		// exp2Finite without its clamp, scaled by one power of two.
-		kf := d.rint(w)
-		q := d.mul(d.sub(w, kf), d.poly(d.sub(w, kf), d.k().exp2))
-		r = b.Cvt(d.mul(d.add(d.c(1), q), d.pow2(d.toS32(kf))), ir.F32)
-		ok = d.lt(d.abs(w), d.c(powOrdinaryLimit[t]))
-	} else {
-		l := e.logDD(x)
-		wh, wl := e.twoProd(y, l.hi)
-		wl = e.fma(y, l.lo, wl)
-		_, ki, q := e.expParts(wh, wl)
-		r = e.mul(e.add(e.c(1), q), e.pow2(ki))
-		w = wh
-		ok = e.lt(e.abs(w), e.c(powOrdinaryLimit[t]))
-	}
 	inf := e.inf()
+	if e.is32() {
+		// The core of pow.go without its clamp of w, for normal x. The
+		// core gives pow's special values at y = 0 and x = 1 (w = 0, 2^0
+		// = 1 exactly) and at y = 1 (x within 2^-37, which rounds to x),
+		// and y = ±Inf or NaN make w infinite or NaN: none needs a test.
+		d := e.with(ir.F64)
+		w := e.pow32W(x, y, false)
+		r = d.pow32Exp2(w)
+		ok = d.lt(d.abs(w), d.c(powOrdinaryLimit[t]))
+		ok = e.and(ok, e.and(e.b.Ge(x, e.c(0x1p-126)), e.lt(x, inf)))
+		ok = e.and(ok, e.and(e.neq(y, e.c(0.5)), e.neq(y, e.c(-0.5))))
+		return r, ok, nil
+	}
+	l := e.logDD(x)
+	wh, wl := e.twoProd(y, l.hi)
+	wl = e.fma(y, l.lo, wl)
+	_, ki, q := e.expParts(wh, wl)
+	r = e.mul(e.add(e.c(1), q), e.pow2(ki))
+	ok = e.lt(e.abs(wh), e.c(powOrdinaryLimit[t]))
 	ok = e.and(ok, e.and(e.gt(x, e.c(0)), e.lt(x, inf)))
 	ok = e.and(ok, e.lt(e.abs(y), inf))
 	for _, v := range []float64{0, 1, 0.5, -0.5} {

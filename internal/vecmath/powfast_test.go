@@ -87,3 +87,46 @@ func TestPowFastPathEdges(t *testing.T) {
 		})
 	}
 }
+
+// TestPowF32OrdinarySpecialExponents runs float32 vectors whose every lane
+// is on the fast path although pow has a special rule for it (y = 0, y =
+// 1, x = 1) beside ordinary lanes, over x of every positive normal
+// exponent and ragged lengths: the fast path must give the rule's result,
+// which the interpreter's full expansion selects.
+func TestPowF32OrdinarySpecialExponents(t *testing.T) {
+	var e kernelEntry
+	for _, k := range kernels {
+		if k.fn == "pow" && k.typ() == ir.F32 {
+			e = k
+		}
+	}
+	rng := rand.New(rand.NewPCG(5, 11))
+	var xs, ys []uint64
+	for range 1 << 14 {
+		x := math.Float32frombits(0x00800000 + rng.Uint32N(0x7f7fffff-0x00800000))
+		y := float32(-3 + 6*rng.Float64())
+		switch rng.IntN(4) {
+		case 0:
+			y = 1
+		case 1:
+			y = 0
+		case 2:
+			x = 1
+		}
+		if math.Abs(float64(y)*math.Log2(float64(x))) >= 900 {
+			y = 1
+		}
+		xs, ys = append(xs, uint64(math.Float32bits(x))), append(ys, uint64(math.Float32bits(y)))
+	}
+	want := runOracle(t, ir.MathPow, ir.F32, xs, ys)
+	for _, p := range paths() {
+		for _, n := range []int{len(xs), 37, 5} {
+			for s := 0; s+n <= len(xs); s += 7 * n {
+				got := e.runBits(p, xs[s:s+n], ys[s:s+n], false)
+				if bad := mismatches(ir.F32, xs[s:s+n], ys[s:s+n], got, want[s:s+n]); len(bad) > 0 {
+					t.Fatalf("pow f32 on %s, %d lanes at %d: %d differ from the interpreter: %v", p, n, s, len(bad), bad[:min(4, len(bad))])
+				}
+			}
+		}
+	}
+}

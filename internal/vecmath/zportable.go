@@ -2665,157 +2665,121 @@ func erfF64Go(dst, x []float64) {
 
 // powF32Scalar computes pow of float32 for one element: the mathlib expansion, as the IR interpreter runs it.
 func powF32Scalar(x, y float32) (out float32) {
-	var v7, v8, v135, v136, v141, v145, v151, v152, v154, v155, v158, v159, v160, v162, v170, v180, v181, v182, v183, v187, v191, v192, v194, v198 float32
-	var v9, v10, v14, v15, v28, v32, v33, v39, v41, v42, v43, v46, v48, v50, v52, v54, v56, v58, v60, v62, v64, v65, v66, v67, v68, v69, v70, v71, v73, v74, v75, v77, v78, v79, v80, v81, v82, v83, v84, v85, v87, v89, v91, v92, v93, v96, v98, v100, v102, v104, v106, v108, v110, v112, v114, v116, v118, v119, v120, v128, v129, v133, v134 float64
-	var v12, v30, v137, v138, v139, v143, v144, v146, v147, v149, v150, v153, v157, v161, v163, v164, v165, v166, v167, v168, v171, v172, v173, v174, v175, v176, v177, v178, v179, v184, v185, v186, v188, v189, v190, v193, v195, v196, v197 bool
-	var v16, v18, v25, v27, v126, v127, v131, v132 uint64
-	var v19, v22, v23, v36, v37, v121, v123, v124, v125, v130, v148 int32
+	var v7, v8, v13, v14, v28, v29, v84, v85, v90, v94, v100, v101, v103, v104, v107, v108, v109, v111, v119, v129, v130, v131, v132, v136, v140, v141, v143, v147 float32
+	var v9, v30, v32, v33, v34, v37, v39, v41, v43, v45, v46, v47, v48, v49, v51, v53, v55, v56, v57, v60, v62, v64, v66, v68, v70, v72, v74, v76, v82, v83 float64
+	var v11, v86, v87, v88, v92, v93, v95, v96, v98, v99, v102, v106, v110, v112, v113, v114, v115, v116, v117, v120, v121, v122, v123, v124, v125, v126, v127, v128, v133, v134, v135, v137, v138, v139, v142, v144, v145, v146 bool
+	var v15, v17, v26, v27 uint32
+	var v18, v20, v23, v24, v97 int32
+	var v77, v79, v81 uint64
 	v7 = abs32(x)
 	v8 = abs32(y)
-	v9 = float64(v7)
-	v10 = float64(y)
-	v12 = v9 < float64(2.2250738585072014e-308)
-	v14 = float64(v9 * float64(1.8014398509481984e+16))
-	v15 = sel(v12, v14, v9)
-	v16 = uint64(math.Float64bits(v15))
-	v18 = v16 >> uint32(0x34)
-	v19 = int32(v18)
-	v22 = sel(v12, int32(1077), int32(1023))
-	v23 = v19 - v22
-	v25 = v16 & uint64(0xfffffffffffff)
-	v27 = v25 | uint64(0x3ff0000000000000)
-	v28 = math.Float64frombits(uint64(v27))
-	v30 = v28 > float64(1.4142135623730951)
-	v32 = float64(v28 * float64(0.5))
-	v33 = sel(v30, v32, v28)
-	v36 = sel(v30, int32(1), int32(0))
-	v37 = v23 + v36
-	v39 = float64(v33 - float64(1.0))
-	v41 = float64(float64(2.0) + v39)
-	v42 = float64(v39 / v41)
-	v43 = float64(v42 * v42)
-	v46 = math.FMA(float64(0.08695652173913043), v43, float64(0.09523809523809523))
-	v48 = math.FMA(v46, v43, float64(0.10526315789473684))
-	v50 = math.FMA(v48, v43, float64(0.11764705882352941))
-	v52 = math.FMA(v50, v43, float64(0.13333333333333333))
-	v54 = math.FMA(v52, v43, float64(0.15384615384615385))
-	v56 = math.FMA(v54, v43, float64(0.18181818181818182))
-	v58 = math.FMA(v56, v43, float64(0.2222222222222222))
-	v60 = math.FMA(v58, v43, float64(0.2857142857142857))
-	v62 = math.FMA(v60, v43, float64(0.4))
-	v64 = math.FMA(v62, v43, float64(0.6666666666666666))
-	v65 = float64(v43 * v64)
-	v66 = float64(v39 * v39)
-	v67 = float64(v66 * float64(0.5))
-	v68 = float64(v37)
-	v69 = float64(v67 + v65)
-	v70 = float64(v42 * v69)
-	v71 = float64(v67 - v70)
-	v73 = float64(v39 * float64(1.4426950408889634))
-	v74 = neg64(v73)
-	v75 = math.FMA(v39, float64(1.4426950408889634), v74)
-	v77 = math.FMA(v39, float64(2.0355273740931033e-17), v75)
-	v78 = neg64(v71)
-	v79 = math.FMA(v78, float64(1.4426950408889634), v77)
-	v80 = float64(v68 + v73)
-	v81 = float64(v80 - v68)
-	v82 = float64(v73 - v81)
-	v83 = float64(v82 + v79)
-	v84 = float64(v80 + v83)
-	v85 = float64(v10 * v84)
-	v87 = fmax64(v85, float64(-2000.0))
-	v89 = fmax64(v87, float64(-1080.0))
-	v91 = fmin64(v89, float64(1025.0))
-	v92 = math.RoundToEven(v91)
-	v93 = float64(v91 - v92)
-	v96 = math.FMA(float64(1.3691488853904128e-12), v93, float64(2.5678435993488206e-11))
-	v98 = math.FMA(v96, v93, float64(4.4455382718708116e-10))
-	v100 = math.FMA(v98, v93, float64(7.054911620801123e-09))
-	v102 = math.FMA(v100, v93, float64(1.01780860092397e-07))
-	v104 = math.FMA(v102, v93, float64(1.321548679014431e-06))
-	v106 = math.FMA(v104, v93, float64(1.5252733804059841e-05))
-	v108 = math.FMA(v106, v93, float64(0.0001540353039338161))
-	v110 = math.FMA(v108, v93, float64(0.0013333558146428443))
-	v112 = math.FMA(v110, v93, float64(0.009618129107628477))
-	v114 = math.FMA(v112, v93, float64(0.05550410866482158))
-	v116 = math.FMA(v114, v93, float64(0.24022650695910072))
-	v118 = math.FMA(v116, v93, float64(0.6931471805599453))
-	v119 = float64(v93 * v118)
-	v120 = float64(float64(1.0) + v119)
-	v121 = cvtInt32(math.Trunc(v92))
-	v123 = v121 >> uint32(0x1)
-	v124 = v121 - v123
-	v125 = v123 + int32(1023)
-	v126 = uint64(v125)
-	v127 = v126 << uint32(0x34)
-	v128 = math.Float64frombits(uint64(v127))
-	v129 = float64(v120 * v128)
-	v130 = v124 + int32(1023)
-	v131 = uint64(v130)
-	v132 = v131 << uint32(0x34)
-	v133 = math.Float64frombits(uint64(v132))
-	v134 = float64(v129 * v133)
-	v135 = float32(v134)
-	v136 = float32(math.Trunc(float64(y)))
-	v137 = v136 == y
-	v138 = v8 < math.Float32frombits(0x7f800000)
-	v139 = v137 && v138
-	v141 = float32(y * float32(0.5))
-	v143 = v8 < float32(1.6777216e+07)
-	v144 = v139 && v143
-	v145 = float32(math.Trunc(float64(v141)))
-	v146 = v145 != v141
-	v147 = v144 && v146
-	v148 = int32(math.Float32bits(x))
-	v149 = v148 < int32(0)
-	v150 = v149 && v147
-	v151 = neg32(v135)
-	v152 = sel(v150, v151, v135)
-	v153 = y == float32(0.5)
-	v154 = float32(math.Sqrt(float64(x)))
-	v155 = sel(v153, v154, v152)
-	v157 = y == float32(-0.5)
-	v158 = float32(math.Sqrt(float64(x)))
-	v159 = float32(float32(1.0) / v158)
-	v160 = sel(v157, v159, v155)
-	v161 = x < float32(0.0)
-	v162 = neg32(math.Float32frombits(0x7f800000))
-	v163 = x > v162
-	v164 = v161 && v163
-	v165 = !v139
-	v166 = v8 < math.Float32frombits(0x7f800000)
-	v167 = v165 && v166
-	v168 = v164 && v167
-	v170 = sel(v168, math.Float32frombits(0x7fc00000), v160)
-	v171 = v7 == float32(0.0)
-	v172 = v7 == math.Float32frombits(0x7f800000)
-	v173 = v171 || v172
-	v174 = v8 == math.Float32frombits(0x7f800000)
-	v175 = v173 || v174
-	v176 = v7 > float32(1.0)
-	v177 = y > float32(0.0)
-	v178 = v176 != v177
-	v179 = !v178
-	v180 = sel(v179, math.Float32frombits(0x7f800000), float32(0.0))
-	v181 = neg32(v180)
-	v182 = sel(v150, v181, v180)
-	v183 = sel(v175, v182, v170)
-	v184 = v7 == float32(1.0)
-	v185 = v8 == math.Float32frombits(0x7f800000)
-	v186 = v184 && v185
-	v187 = sel(v186, float32(1.0), v183)
-	v188 = x != x
-	v189 = y != y
-	v190 = v188 || v189
-	v191 = float32(x + y)
-	v192 = sel(v190, v191, v187)
-	v193 = y == float32(1.0)
-	v194 = sel(v193, x, v192)
-	v195 = y == float32(0.0)
-	v196 = x == float32(1.0)
-	v197 = v195 || v196
-	v198 = sel(v197, float32(1.0), v194)
-	out = v198
+	v9 = float64(y)
+	v11 = v7 < float32(1.1754944e-38)
+	v13 = float32(v7 * float32(3.3554432e+07))
+	v14 = sel(v11, v13, v7)
+	v15 = uint32(math.Float32bits(v14))
+	v17 = v15 - uint32(0x3f3504f3)
+	v18 = int32(v17)
+	v20 = v18 >> uint32(0x17)
+	v23 = sel(v11, int32(25), int32(0))
+	v24 = v20 - v23
+	v26 = v17 & uint32(0xff800000)
+	v27 = v15 - v26
+	v28 = math.Float32frombits(uint32(v27))
+	v29 = float32(v28 - float32(1.0))
+	v30 = float64(v29)
+	v32 = float64(float64(2.0) + v30)
+	v33 = float64(v30 / v32)
+	v34 = float64(v33 * v33)
+	v37 = math.FMA(float64(0.282942678196548), v34, float64(0.3199028972551836))
+	v39 = math.FMA(v37, v34, float64(0.4122093159958658))
+	v41 = math.FMA(v39, v34, float64(0.577077941785372))
+	v43 = math.FMA(v41, v34, float64(0.9617966941151461))
+	v45 = math.FMA(v43, v34, float64(2.885390081777849))
+	v46 = float64(v33 * v45)
+	v47 = float64(v24)
+	v48 = float64(v47 + v46)
+	v49 = float64(v9 * v48)
+	v51 = fmax64(v49, float64(-1000.0))
+	v53 = fmin64(v51, float64(1000.0))
+	v55 = float64(v53 + float64(6.755399441055744e+15))
+	v56 = float64(v55 - float64(6.755399441055744e+15))
+	v57 = float64(v53 - v56)
+	v60 = math.FMA(float64(1.020590594966105e-07), v57, float64(1.325522588388635e-06))
+	v62 = math.FMA(v60, v57, float64(1.5252672922171308e-05))
+	v64 = math.FMA(v62, v57, float64(0.00015403455848056116))
+	v66 = math.FMA(v64, v57, float64(0.001333355820079878))
+	v68 = math.FMA(v66, v57, float64(0.009618129159408056))
+	v70 = math.FMA(v68, v57, float64(0.05550410866465165))
+	v72 = math.FMA(v70, v57, float64(0.24022650695812972))
+	v74 = math.FMA(v72, v57, float64(0.6931471805599462))
+	v76 = math.FMA(v57, v74, float64(1.0))
+	v77 = uint64(math.Float64bits(v55))
+	v79 = v77 + uint64(0x3ff)
+	v81 = v79 << uint32(0x34)
+	v82 = math.Float64frombits(uint64(v81))
+	v83 = float64(v76 * v82)
+	v84 = float32(v83)
+	v85 = float32(math.Trunc(float64(y)))
+	v86 = v85 == y
+	v87 = v8 < math.Float32frombits(0x7f800000)
+	v88 = v86 && v87
+	v90 = float32(y * float32(0.5))
+	v92 = v8 < float32(1.6777216e+07)
+	v93 = v88 && v92
+	v94 = float32(math.Trunc(float64(v90)))
+	v95 = v94 != v90
+	v96 = v93 && v95
+	v97 = int32(math.Float32bits(x))
+	v98 = v97 < int32(0)
+	v99 = v98 && v96
+	v100 = neg32(v84)
+	v101 = sel(v99, v100, v84)
+	v102 = y == float32(0.5)
+	v103 = float32(math.Sqrt(float64(x)))
+	v104 = sel(v102, v103, v101)
+	v106 = y == float32(-0.5)
+	v107 = float32(math.Sqrt(float64(x)))
+	v108 = float32(float32(1.0) / v107)
+	v109 = sel(v106, v108, v104)
+	v110 = x < float32(0.0)
+	v111 = neg32(math.Float32frombits(0x7f800000))
+	v112 = x > v111
+	v113 = v110 && v112
+	v114 = !v88
+	v115 = v8 < math.Float32frombits(0x7f800000)
+	v116 = v114 && v115
+	v117 = v113 && v116
+	v119 = sel(v117, math.Float32frombits(0x7fc00000), v109)
+	v120 = v7 == float32(0.0)
+	v121 = v7 == math.Float32frombits(0x7f800000)
+	v122 = v120 || v121
+	v123 = v8 == math.Float32frombits(0x7f800000)
+	v124 = v122 || v123
+	v125 = v7 > float32(1.0)
+	v126 = y > float32(0.0)
+	v127 = v125 != v126
+	v128 = !v127
+	v129 = sel(v128, math.Float32frombits(0x7f800000), float32(0.0))
+	v130 = neg32(v129)
+	v131 = sel(v99, v130, v129)
+	v132 = sel(v124, v131, v119)
+	v133 = v7 == float32(1.0)
+	v134 = v8 == math.Float32frombits(0x7f800000)
+	v135 = v133 && v134
+	v136 = sel(v135, float32(1.0), v132)
+	v137 = x != x
+	v138 = y != y
+	v139 = v137 || v138
+	v140 = float32(x + y)
+	v141 = sel(v139, v140, v136)
+	v142 = y == float32(1.0)
+	v143 = sel(v142, x, v141)
+	v144 = y == float32(0.0)
+	v145 = x == float32(1.0)
+	v146 = v144 || v145
+	v147 = sel(v146, float32(1.0), v143)
+	out = v147
 	return out
 }
 
