@@ -203,6 +203,10 @@ func (p *prog) runTile(f *frame, bases []unsafe.Pointer, g *tileGrid, t int) {
 	for k := range p.stores {
 		s := &p.stores[k]
 		off, sr, sc := g.tileOf(s, f.idx)
+		if sc == 1 && sr != 0 && ntTiles(p.sp, s) {
+			scatterRowsNT(bases[s.buf], f.ptr[p.vals[k]], s.es, off, sr, rows, cols)
+			continue
+		}
 		scatterTile(bases[s.buf], f.ptr[p.vals[k]], s.es, off, sr, sc, rows, cols)
 	}
 }

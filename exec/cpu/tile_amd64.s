@@ -130,3 +130,30 @@ t64row:
 	JNZ  t64col
 	VZEROUPPER
 	RET
+
+// func storeNT(dst, src unsafe.Pointer, n int)
+// Copies n bytes from src to dst with non-temporal stores, whole cache
+// lines at a time: n is a positive multiple of 64 and dst 64-byte
+// aligned. The stores are weakly ordered: fenceNT orders them before
+// anything the caller does next.
+TEXT ·storeNT(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+
+ntloop:
+	VMOVUPS  (SI), Y0
+	VMOVUPS  32(SI), Y1
+	VMOVNTPS Y0, (DI)
+	VMOVNTPS Y1, 32(DI)
+	ADDQ     $64, SI
+	ADDQ     $64, DI
+	SUBQ     $64, CX
+	JNZ      ntloop
+	VZEROUPPER
+	RET
+
+// func fenceNT()
+TEXT ·fenceNT(SB), NOSPLIT, $0-0
+	SFENCE
+	RET
