@@ -36,9 +36,11 @@
 // portable code, which runs the expansion's branches as they are. Pow
 // has a fast path besides (mathlib.PowOrdinary): a vector whose lanes are
 // all ordinary (x > 0 finite, y finite and not 0, 1 or ±1/2, x != 1,
-// |y log x| in range) skips the special-value selects and clamps, which
-// change nothing there; a vector with any other lane runs the full
-// expansion in the same loop. Both give the interpreter's bits.
+// |y log x| in range; for float32, x normal and y not ±1/2, since the
+// float32 core gives pow's results at y = 0, y = 1 and x = 1 itself)
+// skips the special-value selects and clamps, which change nothing
+// there; a vector with any other lane runs the full expansion in the
+// same loop. Both give the interpreter's bits.
 //
 // # Slices
 //
