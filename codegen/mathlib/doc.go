@@ -34,7 +34,8 @@
 //	                             Payne-Hanek with the bits of 2/pi (trigreduce.go)
 //	atan2              atan2.go  octant reduction to |t| <= tan(pi/8), double-length sum
 //	erf                erf.go    Taylor on |x| < 1, economized fits of erfc beyond
-//	pow                pow.go    double-length log and exp (f64); f64 log2/exp2 (f32)
+//	pow                pow.go    double-length log and exp (f64); in f64, log2 and exp2
+//	                   pow32.go  economized to an f32 result's needs (f32)
 //
 // Special values (NaN, ±Inf, ±0, subnormals, overflow to Inf, underflow to
 // 0, and all of pow's and atan2's special cases) follow Go's math package.
