@@ -46,6 +46,7 @@ func registerReduceVector() {
 	vectorize("first equal float32", &eqIndex32, eqIndexVec(eqIndexF32))
 	vectorize("first equal float64", &eqIndex64, eqIndexVec(eqIndexF64))
 	registerBoolVector()
+	registerColRows()
 }
 
 func addWidenVec32(a []float64, x []float32) {

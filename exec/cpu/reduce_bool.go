@@ -161,6 +161,14 @@ func byteState(isAny bool) colOp {
 			}
 			return !anyByte(view[byte](st, n))
 		},
+		// The states are bytes 0 or nonzero (Any), 0 or 0x80 (All).
+		merge: func(dst, src unsafe.Pointer, _, n int) {
+			if isAny {
+				orCols(view[byte](dst, n), view[byte](src, n))
+				return
+			}
+			andNonzeroCols(view[byte](dst, n), view[byte](src, n))
+		},
 		collect: func(st unsafe.Pointer, m, o2, cols int, dst unsafe.Pointer) {
 			d := view[byte](dst, cols)
 			for k := range d {

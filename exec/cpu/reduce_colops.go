@@ -46,6 +46,13 @@ type colOp struct {
 	// columns 0 to cols-1 to dst, each combining the states k, o2+k, ...
 	// of the m sub-rows of a super-row.
 	collect func(st unsafe.Pointer, m, o2, cols int, dst unsafe.Pointer)
+	// rows, where set, folds q whole rows of w values, row i at p+i*w
+	// values, into the w states as q calls of fold would (the same
+	// bits); it is never the first row.
+	rows func(st unsafe.Pointer, w int, p unsafe.Pointer, q int)
+	// merge folds states 0 to n-1 of src, which cover rows after those
+	// of dst (both flushed), into dst's, as combine folds their accums.
+	merge func(dst, src unsafe.Pointer, w, n int)
 }
 
 // colFlush is the number of rows a float32 column sum adds in float32
@@ -83,6 +90,9 @@ func sum32State() colOp {
 			addWiden32(view[float64](st, n), view[float32](part(st, w, 0), n))
 			reset(part(st, w, 0), n)
 		},
+		merge: func(dst, src unsafe.Pointer, _, n int) {
+			binaryTab[graph.Float64][graph.OpAdd](dst, dst, src, n)
+		},
 	}
 }
 
@@ -97,8 +107,9 @@ func initColTab() {
 	colInt[int64](graph.Int64)
 }
 
-// f64State is a state of one float64 per column starting at init.
-func f64State[T floats](init float64, step func(a []float64, x []T)) colOp {
+// f64State is a state of one float64 per column starting at init,
+// merged by the float64 elementwise loop mop (Add or Mul).
+func f64State[T floats](init float64, mop graph.Op, step func(a []float64, x []T)) colOp {
 	return colOp{
 		words: 1,
 		init: func(st unsafe.Pointer, w int) {
@@ -116,6 +127,9 @@ func f64State[T floats](init float64, step func(a []float64, x []T)) colOp {
 			step(view[float64](at(st, k0, 8), n), view[T](p, n))
 		},
 		read: func(st unsafe.Pointer, _, k int) accum { return accum{f: *(*float64)(at(st, k, 8))} },
+		merge: func(dst, src unsafe.Pointer, _, n int) {
+			binaryTab[graph.Float64][mop](dst, dst, src, n)
+		},
 	}
 }
 
@@ -140,18 +154,21 @@ func sameState[T floats](d graph.DType, op graph.Op, init T) colOp {
 		read: func(st unsafe.Pointer, _, k int) accum {
 			return accum{f: float64(*(*T)(at(st, k, es)))}
 		},
+		merge: func(dst, src unsafe.Pointer, _, n int) {
+			binaryTab[d][op](dst, dst, src, n)
+		},
 	}
 }
 
 func colFloat[T floats](d graph.DType) {
-	colTab[graph.OpSum][d] = f64State(negZero, func(a []float64, x []T) {
+	colTab[graph.OpSum][d] = f64State(negZero, graph.OpAdd, func(a []float64, x []T) {
 		x64 := any(x).([]float64)
 		binaryTab[graph.Float64][graph.OpAdd](unsafe.Pointer(&a[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&x64[0]), len(a))
 	})
 	if d == graph.Float32 {
 		colTab[graph.OpSum][d] = sum32State()
 	}
-	colTab[graph.OpProd][d] = f64State(1, func(a []float64, x []T) {
+	colTab[graph.OpProd][d] = f64State(1, graph.OpMul, func(a []float64, x []T) {
 		switch x := any(x).(type) {
 		case []float64:
 			binaryTab[graph.Float64][graph.OpMul](unsafe.Pointer(&a[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&x[0]), len(a))
@@ -198,8 +215,8 @@ func mulWiden32Go(a []float64, x []float32) {
 	}
 }
 
-// i64State is a state of one int64 per column.
-func i64State[T ints | ~uint8](init int64, step func(a []int64, x []T)) colOp {
+// i64State is a state of one int64 per column, merged by mop.
+func i64State[T ints | ~uint8](init int64, mop func(a, b int64) int64, step func(a []int64, x []T)) colOp {
 	return colOp{
 		words: 1,
 		init: func(st unsafe.Pointer, w int) {
@@ -217,29 +234,35 @@ func i64State[T ints | ~uint8](init int64, step func(a []int64, x []T)) colOp {
 			step(view[int64](at(st, k0, 8), n), view[T](p, n))
 		},
 		read: func(st unsafe.Pointer, _, k int) accum { return accum{i: *(*int64)(at(st, k, 8))} },
+		merge: func(dst, src unsafe.Pointer, _, n int) {
+			a := view[int64](dst, n)
+			for k, b := range view[int64](src, n) {
+				a[k] = mop(a[k], b)
+			}
+		},
 	}
 }
 
 func colInt[T ints | ~uint8](d graph.DType) {
-	colTab[graph.OpSum][d] = i64State(0, func(a []int64, x []T) {
+	colTab[graph.OpSum][d] = i64State(0, func(a, b int64) int64 { return a + b }, func(a []int64, x []T) {
 		a = a[:len(x)]
 		for k, v := range x {
 			a[k] += int64(v)
 		}
 	})
-	colTab[graph.OpProd][d] = i64State(1, func(a []int64, x []T) {
+	colTab[graph.OpProd][d] = i64State(1, func(a, b int64) int64 { return a * b }, func(a []int64, x []T) {
 		a = a[:len(x)]
 		for k, v := range x {
 			a[k] *= int64(v)
 		}
 	})
-	colTab[graph.OpReduceMax][d] = i64State(math.MinInt64, func(a []int64, x []T) {
+	colTab[graph.OpReduceMax][d] = i64State(math.MinInt64, func(a, b int64) int64 { return max(a, b) }, func(a []int64, x []T) {
 		a = a[:len(x)]
 		for k, v := range x {
 			a[k] = max(a[k], int64(v))
 		}
 	})
-	colTab[graph.OpReduceMin][d] = i64State(math.MaxInt64, func(a []int64, x []T) {
+	colTab[graph.OpReduceMin][d] = i64State(math.MaxInt64, func(a, b int64) int64 { return min(a, b) }, func(a []int64, x []T) {
 		a = a[:len(x)]
 		for k, v := range x {
 			a[k] = min(a[k], int64(v))
@@ -304,6 +327,21 @@ func argState[T elems](isMax, float bool) colOp {
 				return accum{f: float64(v), x: x}
 			}
 			return accum{i: int64(v), x: x}
+		},
+		// A later range's best replaces the earlier one only when
+		// strictly better or the first NaN, as in combine.
+		merge: func(dst, src unsafe.Pointer, w, n int) {
+			ab, ax := view[T](dst, n), view[int64](at(dst, w, 8), n)
+			bb, bx := view[T](src, n), view[int64](at(src, w, 8), n)
+			for k, x := range bx {
+				if x < 0 {
+					continue
+				}
+				a, b := ab[k], bb[k]
+				if ax[k] < 0 || (a == a && (b != b || (isMax && b > a) || (!isMax && b < a))) {
+					ab[k], ax[k] = b, x
+				}
+			}
 		},
 	}
 }
@@ -379,6 +417,16 @@ func boolState[T elems](isAny bool) colOp {
 				}
 			}
 			return true
+		},
+		merge: func(dst, src unsafe.Pointer, _, n int) {
+			a := view[int64](dst, n)
+			for k, b := range view[int64](src, n) {
+				if isAny {
+					a[k] |= b
+				} else {
+					a[k] &= b
+				}
+			}
 		},
 	}
 }
