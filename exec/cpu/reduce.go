@@ -46,8 +46,9 @@ type redKernel struct {
 	fold     []foldFn
 	rows     []rowsFn // row-block loop of each reduction
 	col      []colOp
-	decides  bool // only Any and All: a row may stop once decided
-	direct   bool // the prologue only loads contiguous operands in place
+	decides  bool       // only Any and All: a row may stop once decided
+	direct   bool       // the prologue only loads contiguous operands in place
+	dot      *dotKernel // a Sum of products of two loads, fused (reduce_dot.go)
 }
 
 func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
@@ -133,6 +134,7 @@ func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
 		o := st.opd
 		rk.direct = rk.direct && st.kind == fuse.InstrLoad && !st.norm && rk.pro.opds[o].contig
 	}
+	rk.dot = rk.lowerDot()
 	if keep == nil {
 		keep = []int{}
 	}
@@ -253,6 +255,10 @@ func (rk *redKernel) shortRowsTask(ex *runState, accs []unsafe.Pointer, chunk, p
 	f := ex.frame(w, rk.pro, chunk)
 	o0 := t * per
 	o1 := min(rk.outer, o0+per)
+	if rk.dot != nil {
+		rk.dot.rows(rk.vdt[0], at(accs[0], o0, rk.vdt[0].Size()), rk.pro, ex.bases, o0*R, R, o1-o0)
+		return
+	}
 	rk.pro.runChunk(f, ex.bases, nil, o0*R, (o1-o0)*R)
 	for j, r := range rk.reds {
 		rk.rows[j](at(accs[j], o0, r.DType.Size()), f.ptr[r.Value], R, o1-o0)
@@ -339,6 +345,11 @@ func (rk *redKernel) longRows(ctx context.Context, ex *runState, accs []unsafe.P
 				return
 			}
 			n := min(step, R-lo)
+			if rk.dot != nil {
+				a, b := rk.dot.ptrs(rk.pro, ex.bases, o*R+lo)
+				rk.dot.fold(&parts[t*nred], a, b, n)
+				continue
+			}
 			rk.pro.runChunk(f, ex.bases, nil, o*R+lo, n)
 			done := true
 			for j := range rk.reds {

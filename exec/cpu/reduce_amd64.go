@@ -47,6 +47,7 @@ func registerReduceVector() {
 	vectorize("first equal float64", &eqIndex64, eqIndexVec(eqIndexF64))
 	registerBoolVector()
 	registerColRows()
+	registerDotVector()
 }
 
 func addWidenVec32(a []float64, x []float32) {
