@@ -48,6 +48,7 @@ func registerReduceVector() {
 	registerBoolVector()
 	registerColRows()
 	registerDotVector()
+	registerArgVector()
 }
 
 func addWidenVec32(a []float64, x []float32) {

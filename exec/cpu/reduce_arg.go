@@ -21,6 +21,35 @@ var (
 	eqIndex64 = eqIndexGo[float64]
 )
 
+// argIndex32 and argIndex64 ([0] ArgMax, [1] ArgMin), where set, return
+// the first index of the extreme of a row of at least argVecMin values
+// in one pass, or ok false when the row holds a NaN. Vector versions
+// (reduce_arg_amd64.go) set them; the portable path makes two passes.
+var (
+	argIndex32 [2]func(r []float32) (k int, ok bool)
+	argIndex64 [2]func(r []float64) (k int, ok bool)
+)
+
+// argVecMin is the shortest row argIndex32 and argIndex64 take: one
+// iteration of their lanes.
+const argVecMin = 32
+
+// argTail continues the search for the first extreme of r from element
+// m, with b the best value and k its index so far; ok is false when the
+// tail holds a NaN.
+func argTail[T floats](isMax bool, r []T, m int, b T, k int) (int, bool) {
+	for j := m; j < len(r); j++ {
+		x := r[j]
+		switch {
+		case x != x:
+			return 0, false
+		case isMax && x > b, !isMax && x < b:
+			b, k = x, j
+		}
+	}
+	return k, true
+}
+
 func eqIndexGo[T elems](r []T, x T) int {
 	for k, v := range r {
 		if v == x {
@@ -53,6 +82,36 @@ func argChunkF[T floats](isMax bool, e, s *accum, p unsafe.Pointer, n int, pos i
 		ext, init = graph.OpReduceMax, math.Inf(-1)
 	}
 	v := view[T](p, n)
+	which := 1
+	if isMax {
+		which = 0
+	}
+	if n >= argVecMin {
+		var k int
+		ok, vec := false, false
+		switch r := any(v).(type) {
+		case []float32:
+			if f := argIndex32[which]; f != nil {
+				k, ok = f(r)
+				vec = true
+			}
+		case []float64:
+			if f := argIndex64[which]; f != nil {
+				k, ok = f(r)
+				vec = true
+			}
+		}
+		if vec {
+			if !ok { // the first NaN
+				for k = 0; v[k] == v[k]; k++ {
+				}
+			}
+			if x := float64(v[k]); s.x < 0 || better(isMax, x, s.f) {
+				s.f, s.x = x, pos+int64(k)
+			}
+			return
+		}
+	}
 	*e = accum{f: init}
 	foldTab[ext][d](e, p, n, 0)
 	var k int
