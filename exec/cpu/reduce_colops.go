@@ -50,6 +50,11 @@ type colOp struct {
 	// values, into the w states as q calls of fold would (the same
 	// bits); it is never the first row.
 	rows func(st unsafe.Pointer, w int, p unsafe.Pointer, q int)
+	// results, where set (float Sum, Prod, Maximum, Minimum), writes the
+	// results of columns 0 to cols-1 as float32 or float64 (out) to dst,
+	// as read, combine and finish would: each combines the states k,
+	// o2+k, ... of the m sub-rows of a super-row in float64.
+	results func(st unsafe.Pointer, m, o2, cols int, dst unsafe.Pointer, out graph.DType)
 	// merge folds states 0 to n-1 of src, which cover rows after those
 	// of dst (both flushed), into dst's, as combine folds their accums.
 	merge func(dst, src unsafe.Pointer, w, n int)
@@ -93,6 +98,7 @@ func sum32State() colOp {
 		merge: func(dst, src unsafe.Pointer, _, n int) {
 			binaryTab[graph.Float64][graph.OpAdd](dst, dst, src, n)
 		},
+		results: floatResults[float64](graph.OpSum),
 	}
 }
 
@@ -130,6 +136,7 @@ func f64State[T floats](init float64, mop graph.Op, step func(a []float64, x []T
 		merge: func(dst, src unsafe.Pointer, _, n int) {
 			binaryTab[graph.Float64][mop](dst, dst, src, n)
 		},
+		results: floatResults[float64](map[graph.Op]graph.Op{graph.OpAdd: graph.OpSum, graph.OpMul: graph.OpProd}[mop]),
 	}
 }
 
@@ -157,6 +164,59 @@ func sameState[T floats](d graph.DType, op graph.Op, init T) colOp {
 		merge: func(dst, src unsafe.Pointer, _, n int) {
 			binaryTab[d][op](dst, dst, src, n)
 		},
+		results: floatResults[T](map[graph.Op]graph.Op{graph.OpMax: graph.OpReduceMax, graph.OpMin: graph.OpReduceMin}[op]),
+	}
+}
+
+// floatResults returns the colOp.results of reduction op over states of
+// one S per column.
+func floatResults[S floats](op graph.Op) func(st unsafe.Pointer, m, o2, cols int, dst unsafe.Pointer, out graph.DType) {
+	return func(st unsafe.Pointer, m, o2, cols int, dst unsafe.Pointer, out graph.DType) {
+		v := view[S](st, (m-1)*o2+cols)
+		if out == graph.Float32 {
+			colResults(op, v, m, o2, view[float32](dst, cols))
+			return
+		}
+		colResults(op, v, m, o2, view[float64](dst, cols))
+	}
+}
+
+// colResults writes to d the float64 combination (op) of the states k,
+// o2+k, ..., (m-1)*o2+k of v, for each column k, rounded to O.
+func colResults[S, O floats](op graph.Op, v []S, m, o2 int, d []O) {
+	switch op {
+	case graph.OpSum:
+		for k := range d {
+			a := float64(v[k])
+			for i := 1; i < m; i++ {
+				a += float64(v[i*o2+k])
+			}
+			d[k] = O(a)
+		}
+	case graph.OpProd:
+		for k := range d {
+			a := float64(v[k])
+			for i := 1; i < m; i++ {
+				a *= float64(v[i*o2+k])
+			}
+			d[k] = O(a)
+		}
+	case graph.OpReduceMax:
+		for k := range d {
+			a := float64(v[k])
+			for i := 1; i < m; i++ {
+				a = max(a, float64(v[i*o2+k]))
+			}
+			d[k] = O(a)
+		}
+	case graph.OpReduceMin:
+		for k := range d {
+			a := float64(v[k])
+			for i := 1; i < m; i++ {
+				a = min(a, float64(v[i*o2+k]))
+			}
+			d[k] = O(a)
+		}
 	}
 }
 

@@ -296,6 +296,10 @@ func (rk *redKernel) colRead(accs []unsafe.Pointer, st []unsafe.Pointer, c colPl
 			op.collect(st[j], c.m, O2, cols, at(accs[j], o1*O2+col0, 1))
 			continue
 		}
+		if op.results != nil && (r.DType == graph.Float32 || r.DType == graph.Float64) {
+			op.results(st[j], c.m, O2, cols, at(accs[j], o1*O2+col0, r.DType.Size()), r.DType)
+			continue
+		}
 		arg, float := r.Op == graph.OpArgMax || r.Op == graph.OpArgMin, rk.vdt[j].IsFloat()
 		for k := range cols {
 			s := op.read(st[j], c.w, k)
