@@ -105,23 +105,47 @@ func foldInt[T ints | ~uint8](d graph.DType) {
 		s.i = a
 	}
 	foldTab[graph.OpReduceMax][d] = func(s *accum, p unsafe.Pointer, n int, _ int64) {
-		a := s.i
-		for _, x := range view[T](p, n) {
-			a = max(a, int64(x))
-		}
-		s.i = a
+		s.i = extremeInt(true, s.i, view[T](p, n))
 	}
 	foldTab[graph.OpReduceMin][d] = func(s *accum, p unsafe.Pointer, n int, _ int64) {
-		a := s.i
-		for _, x := range view[T](p, n) {
-			a = min(a, int64(x))
-		}
-		s.i = a
+		s.i = extremeInt(false, s.i, view[T](p, n))
 	}
 	foldTab[graph.OpArgMax][d] = argRowI[T](true)
 	foldTab[graph.OpArgMin][d] = argRowI[T](false)
 	foldTab[graph.OpAny][d] = anyRow[T]
 	foldTab[graph.OpAll][d] = allRow[T]
+}
+
+// extremeInt folds v into the Max (isMax) or Min a by eight independent
+// chains (one chain of compares and moves waits on each element), the
+// same result as one chain.
+func extremeInt[T ints | ~uint8](isMax bool, a int64, v []T) int64 {
+	var c [8]int64
+	for k := range c {
+		c[k] = a
+	}
+	if isMax {
+		for len(v) >= 8 {
+			w := v[:8:8]
+			c[0], c[1], c[2], c[3] = max(c[0], int64(w[0])), max(c[1], int64(w[1])), max(c[2], int64(w[2])), max(c[3], int64(w[3]))
+			c[4], c[5], c[6], c[7] = max(c[4], int64(w[4])), max(c[5], int64(w[5])), max(c[6], int64(w[6])), max(c[7], int64(w[7]))
+			v = v[8:]
+		}
+		for _, x := range v {
+			c[0] = max(c[0], int64(x))
+		}
+		return max(max(max(c[0], c[1]), max(c[2], c[3])), max(max(c[4], c[5]), max(c[6], c[7])))
+	}
+	for len(v) >= 8 {
+		w := v[:8:8]
+		c[0], c[1], c[2], c[3] = min(c[0], int64(w[0])), min(c[1], int64(w[1])), min(c[2], int64(w[2])), min(c[3], int64(w[3]))
+		c[4], c[5], c[6], c[7] = min(c[4], int64(w[4])), min(c[5], int64(w[5])), min(c[6], int64(w[6])), min(c[7], int64(w[7]))
+		v = v[8:]
+	}
+	for _, x := range v {
+		c[0] = min(c[0], int64(x))
+	}
+	return min(min(min(c[0], c[1]), min(c[2], c[3])), min(min(c[4], c[5]), min(c[6], c[7])))
 }
 
 // sumRowF adds n values: float64 operands with eight float64 partial
