@@ -10,6 +10,7 @@ package cpu
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -106,7 +107,9 @@ func (rk *redKernel) columns(ctx context.Context, ex *runState, accs []unsafe.Po
 	if c.pieces > 1 {
 		nst = tasks
 	}
-	mem := make([]uint64, nst*words)
+	mp := colMem(nst * words)
+	defer colMemPool.Put(mp)
+	mem := *mp
 	stateOf := func(i int) []unsafe.Pointer {
 		st := make([]unsafe.Pointer, nred)
 		off := i * words
@@ -147,6 +150,22 @@ func (rk *redKernel) columns(ctx context.Context, ex *runState, accs []unsafe.Po
 		rk.colRead(accs, st, c, b*c.pieces)
 	}
 	return nil
+}
+
+// colMemPool keeps the state memory of column reductions between calls
+// (a megabyte or two where pieces keep their own states); every state a
+// task reads is set by its init or its folds first, so it is not
+// cleared.
+var colMemPool sync.Pool
+
+// colMem returns n words from colMemPool, or new ones.
+func colMem(n int) *[]uint64 {
+	if p, _ := colMemPool.Get().(*[]uint64); p != nil && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	m := make([]uint64, n)
+	return &m
 }
 
 // colTask folds the rows of task t (one piece of one column block of
