@@ -12,12 +12,14 @@
 // most a chunk are reduced whole, several per task, a block of them per
 // call (reduce_rows.go); longer rows are split
 // into pieces of up to rowPiece chunks whose partial states are combined
-// in range order. Columns (O2 > 1): each O1 slab is a block of R rows of
+// in range order. A Sum of the product of two contiguous loads reads
+// them in place and folds the products as it goes (reduce_dot.go).
+// Columns (O2 > 1): each O1 slab is a block of R rows of
 // O2 columns, read row by row into typed per-column states (colTab); the
 // columns are split into blocks of at most colBlock, rows narrower than
 // colWide values are grouped into super-rows of about colWide values, and
-// when there are few such blocks the rows are split into pieces, combined
-// in range order. Every split depends on the sizes and the chunk only,
+// when there are few such blocks the rows are split into pieces, merged
+// in range order (reduce_cols.go). Every split depends on the sizes and the chunk only,
 // never on the number of workers, so results are the same for any
 // worker count. Rows of Any and All stop once their result is decided,
 // and so do column tasks once all their columns are; a bool load that
