@@ -25,7 +25,7 @@ func TestName(t *testing.T) {
 }
 
 func TestBoundOutputIsRetainedView(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	alloc := checkedAlloc()
 	defer alloc.AssertSize(t, 0)
 	x, err := exec.NewTensor(alloc, graph.Float64, graph.Shape{4})
 	require.NoError(t, err)
@@ -33,7 +33,7 @@ func TestBoundOutputIsRetainedView(t *testing.T) {
 	v := x.View(graph.Shape{2}, []int{2}, 1)
 	x.Release()
 	n := graph.Input(graph.Float64, graph.Shape{2}, "v")
-	res, err := ref.New().Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{n}, Bound: map[*graph.Node]*exec.Tensor{n: v}, Alloc: alloc})
+	res, err := evalReq(&exec.Request{Outputs: []*graph.Node{n}, Bound: map[*graph.Node]*exec.Tensor{n: v}, Alloc: alloc})
 	require.NoError(t, err)
 	require.Same(t, v.Buf, res[0].Buf)
 	require.Equal(t, []int{2}, res[0].Strides)
@@ -112,7 +112,7 @@ func TestErrors(t *testing.T) {
 	}
 	_, err := e.evalErr(context.Background(), bad)
 	require.Equal(t, bad.Err(), err, "a sticky error comes back as it is")
-	_, err = ref.New().Eval(context.Background(), nil)
+	_, err = evalReq(nil)
 	require.Error(t, err)
 }
 
@@ -170,7 +170,7 @@ func (p *peakAllocator) Free(b []byte) {
 }
 
 func TestIntermediatesReleasedEarly(t *testing.T) {
-	checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	checked := checkedAlloc()
 	defer checked.AssertSize(t, 0)
 	alloc := &peakAllocator{Allocator: checked}
 	const n = 1024
@@ -178,7 +178,7 @@ func TestIntermediatesReleasedEarly(t *testing.T) {
 	for range 20 {
 		y = graph.Unary(graph.OpSin, y)
 	}
-	res, err := ref.New().Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{y}, Alloc: alloc})
+	res, err := evalReq(&exec.Request{Outputs: []*graph.Node{y}, Alloc: alloc})
 	require.NoError(t, err)
 	// At most an input and an output of 8 KiB each are alive at a time.
 	if got := alloc.peak.Load(); got > 2*8*n {
@@ -188,7 +188,7 @@ func TestIntermediatesReleasedEarly(t *testing.T) {
 }
 
 func TestLeakCheck(t *testing.T) {
-	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	alloc := checkedAlloc()
 	x, err := exec.NewTensor(alloc, graph.Float32, graph.Shape{4, 3})
 	require.NoError(t, err)
 	in := graph.Input(graph.Float32, graph.Shape{4, 3}, "x")
@@ -201,7 +201,7 @@ func TestLeakCheck(t *testing.T) {
 		graph.Reduce(graph.OpArgMax, t2, nil, false),
 		in,
 	}
-	res, err := ref.New().Eval(context.Background(), &exec.Request{Outputs: outs, Bound: map[*graph.Node]*exec.Tensor{in: x}, Alloc: alloc})
+	res, err := evalReq(&exec.Request{Outputs: outs, Bound: map[*graph.Node]*exec.Tensor{in: x}, Alloc: alloc})
 	require.NoError(t, err)
 	x.Release()
 	for _, r := range res {

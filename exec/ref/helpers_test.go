@@ -26,8 +26,18 @@ type env struct {
 	owned []*exec.Tensor
 }
 
+// checkedAlloc returns a new allocator that counts the bytes in use.
+func checkedAlloc() *memory.CheckedAllocator {
+	return memory.NewCheckedAllocator(memory.NewGoAllocator())
+}
+
+// evalReq evaluates req on a new reference evaluator.
+func evalReq(req *exec.Request) ([]*exec.Tensor, error) {
+	return ref.New().Eval(context.Background(), req)
+}
+
 func newEnv(t testing.TB) *env {
-	e := &env{t: t, alloc: memory.NewCheckedAllocator(memory.NewGoAllocator()), bound: map[*graph.Node]*exec.Tensor{}}
+	e := &env{t: t, alloc: checkedAlloc(), bound: map[*graph.Node]*exec.Tensor{}}
 	t.Cleanup(func() {
 		for _, x := range e.owned {
 			x.Release()

@@ -5,14 +5,12 @@
 package ref_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/fuseflow/fuseflow/exec"
-	"github.com/fuseflow/fuseflow/exec/ref"
 	"github.com/fuseflow/fuseflow/graph"
 )
 
@@ -39,9 +37,9 @@ func TestMemoryLimit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := checkedAlloc()
 			defer mem.AssertSize(t, 0)
-			res, err := ref.New().Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{tt.n}, Alloc: exec.LimitAllocator(mem, tt.limit)})
+			res, err := evalReq(&exec.Request{Outputs: []*graph.Node{tt.n}, Alloc: exec.LimitAllocator(mem, tt.limit)})
 			require.Nil(t, res)
 			var me *exec.MemoryError
 			require.ErrorAs(t, err, &me)
@@ -69,11 +67,11 @@ func (p panicky) Reallocate(n int, b []byte) []byte {
 }
 
 func TestAllocatorPanicIsAnError(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := checkedAlloc()
 	defer mem.AssertSize(t, 0)
 	one := graph.FloatConst(graph.Float64, 1)
 	n := graph.Binary(graph.OpAdd, graph.BroadcastTo(one, graph.Shape{4}), graph.BroadcastTo(one, graph.Shape{100, 4}))
-	_, err := ref.New().Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{n}, Alloc: panicky{mem}})
+	_, err := evalReq(&exec.Request{Outputs: []*graph.Node{n}, Alloc: panicky{mem}})
 	var me *exec.MemoryError
 	require.ErrorAs(t, err, &me)
 	require.ErrorContains(t, err, "Unable to allocate")
@@ -89,8 +87,8 @@ func TestEmptyEnormousExtents(t *testing.T) {
 		graph.Unary(graph.OpNot, e),
 		graph.Reduce(graph.OpAny, e, []int{2}, false),
 	} {
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		res, err := ref.New().Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{n}, Alloc: mem})
+		mem := checkedAlloc()
+		res, err := evalReq(&exec.Request{Outputs: []*graph.Node{n}, Alloc: mem})
 		require.NoError(t, err, "%v %v", n.Op(), n.Shape())
 		require.Equal(t, n.Shape(), res[0].Shape, "got:%v want:%v", res[0].Shape, n.Shape())
 		require.Equal(t, 0, res[0].Size())

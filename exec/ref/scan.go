@@ -9,22 +9,12 @@ import (
 	"github.com/fuseflow/fuseflow/graph"
 )
 
-// scanFloat and scanInt give each scan's step (acc first: CumMax and
-// CumMin keep the accumulator on ties, as NumPy's maximum does).
-var (
-	scanFloat = map[graph.Op]func(acc, x float64) float64{
-		graph.OpCumSum:  func(acc, x float64) float64 { return acc + x },
-		graph.OpCumProd: func(acc, x float64) float64 { return acc * x },
-		graph.OpCumMax:  maxFloat,
-		graph.OpCumMin:  minFloat,
-	}
-	scanInt = map[graph.Op]func(acc, x int64) int64{
-		graph.OpCumSum:  func(acc, x int64) int64 { return acc + x },
-		graph.OpCumProd: func(acc, x int64) int64 { return acc * x },
-		graph.OpCumMax:  func(acc, x int64) int64 { return max(acc, x) },
-		graph.OpCumMin:  func(acc, x int64) int64 { return min(acc, x) },
-	}
-)
+// scanStep names the reduction whose step each scan applies (acc first:
+// CumMax and CumMin keep the accumulator on ties, as NumPy's maximum does).
+var scanStep = map[graph.Op]graph.Op{
+	graph.OpCumSum: graph.OpSum, graph.OpCumProd: graph.OpProd,
+	graph.OpCumMax: graph.OpReduceMax, graph.OpCumMin: graph.OpReduceMin,
+}
 
 // scan computes scan node n from x, its input (already of n's dtype) in
 // row-major order. Each lane along the axis is combined front to back,
@@ -48,7 +38,7 @@ func scan(n *graph.Node, x vec) (vec, error) {
 		outer *= e
 	}
 	if x.isFloat() {
-		f := scanFloat[n.Op()]
+		f := combineFloat[scanStep[n.Op()]]
 		if f == nil {
 			return vec{}, fmt.Errorf("unsupported operand dtype %v", n.Input(0).DType())
 		}
@@ -67,7 +57,7 @@ func scan(n *graph.Node, x vec) (vec, error) {
 		})
 		return vec{f: out}, nil
 	}
-	f := scanInt[n.Op()]
+	f := combineInt[scanStep[n.Op()]]
 	if f == nil {
 		return vec{}, fmt.Errorf("unsupported operand dtype %v", n.Input(0).DType())
 	}
