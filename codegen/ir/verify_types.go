@@ -474,13 +474,7 @@ func checkVote(c *ck) {
 	if c.arg(0) != Pred || c.arg(1) != U32 {
 		c.bad("vote needs a pred and a u32 mask, got %s and %s", c.arg(0), c.arg(1))
 	}
-	want := Pred
-	if c.in.Vote == VoteBallot {
-		want = U32
-	}
-	if c.res() != want {
-		c.bad("vote.%s yields %s, not %s", c.in.Vote, want, c.res())
-	}
+	c.predOrU32(c.in.Vote == VoteBallot, "vote."+c.in.Vote.String())
 }
 
 func checkBarRed(c *ck) {
@@ -491,12 +485,18 @@ func checkBarRed(c *ck) {
 	if c.arg(0) != Pred {
 		c.bad("bar.red needs a pred operand, got %s", c.arg(0))
 	}
+	c.predOrU32(c.in.Red == RedPopc, "bar.red."+c.in.Red.String())
+}
+
+// predOrU32 requires the result of instruction what to be u32 when u32 is
+// set and pred otherwise.
+func (c *ck) predOrU32(u32 bool, what string) {
 	want := Pred
-	if c.in.Red == RedPopc {
+	if u32 {
 		want = U32
 	}
 	if c.res() != want {
-		c.bad("bar.red.%s yields %s, not %s", c.in.Red, want, c.res())
+		c.bad("%s yields %s, not %s", what, want, c.res())
 	}
 }
 
