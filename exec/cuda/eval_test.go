@@ -1,8 +1,7 @@
 // Tests of Eval against the fake driver: results of the fake's runnable
 // add kernel through uploads, launches and ToHost; the module cache (a
 // warm evaluation generates and loads nothing); argument packing for
-// every kernel of several plans; profiling; a failing launch; and
-// concurrent evaluations.
+// every kernel of several plans; profiling; and concurrent evaluations.
 
 package cuda
 
@@ -378,24 +377,6 @@ func TestProfileTimesKernels(t *testing.T) {
 	for _, want := range []string{"measured", "GB/s", r.Kernels[0].Entry, "total"} {
 		require.Contains(t, text, want)
 	}
-}
-
-func TestFailingLaunchIsAnError(t *testing.T) {
-	f, b := fakeBackend(t, Options{Compile: addCompile})
-	ctx := context.Background()
-	req, _ := addRequest(t, 100, 1, 1)
-
-	f.FailNext("cuLaunchKernel", int32(drv.ResultLaunchOutOfResources))
-	_, err := b.Eval(ctx, req)
-	require.Error(t, err)
-	for _, want := range []string{"launching kernel", "fake_add", "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"} {
-		require.Contains(t, err.Error(), want)
-	}
-	require.Zero(t, b.Pool().Stats().Live, "nothing is left allocated")
-
-	res, err := b.Eval(ctx, req) // and it works afterwards (faults are TestFaultBreaksBackend's)
-	require.NoError(t, err)
-	res[0].Release()
 }
 
 // TestLaunchDescriptor makes a launch of every kind of the shared

@@ -1,6 +1,7 @@
 // Tests of faults that break the device context: the backend refuses all
 // later work with an error naming the first fault, nothing panics or
-// hangs, Close works, and a differential suite reports the case.
+// hangs, Close works, and a differential suite reports the case; and a
+// refused launch, which is an error but no fault.
 
 package cuda
 
@@ -129,19 +130,33 @@ func TestFaultBreaksBackend(t *testing.T) {
 	}
 }
 
-// A launch refused before any kernel runs leaves the context working.
+// A launch refused before any kernel runs is an error naming the kernel
+// and the driver's code, keeps nothing and leaves the context working,
+// whether the fake refuses once or through its sticky-fault path (a
+// refusal is no sticky fault).
 func TestLaunchRefusalIsNotAFault(t *testing.T) {
-	f, b := fakeBackend(t, Options{Compile: addCompile})
-	ctx := context.Background()
-	req, _ := addRequest(t, 100, 1, 2)
-	f.FailNextSticky("cuLaunchKernel", int32(drv.ResultLaunchOutOfResources))
-	_, err := b.Eval(ctx, req)
-	require.ErrorContains(t, err, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES")
-	require.NotErrorIs(t, err, ErrDeviceFault)
-	require.Nil(t, b.Fault())
-	res, err := b.Eval(ctx, req)
-	require.NoError(t, err)
-	releaseAll(res)
+	for name, sticky := range map[string]bool{"once": false, "sticky": true} {
+		t.Run(name, func(t *testing.T) {
+			f, b := fakeBackend(t, Options{Compile: addCompile})
+			fail := f.FailNext
+			if sticky {
+				fail = f.FailNextSticky
+			}
+			ctx := context.Background()
+			req, _ := addRequest(t, 100, 1, 2)
+			fail("cuLaunchKernel", int32(drv.ResultLaunchOutOfResources))
+			_, err := b.Eval(ctx, req)
+			for _, want := range []string{"launching kernel", "fake_add", "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"} {
+				require.ErrorContains(t, err, want)
+			}
+			require.NotErrorIs(t, err, ErrDeviceFault)
+			require.Nil(t, b.Fault())
+			require.Zero(t, b.Pool().Stats().Live, "nothing is left allocated")
+			res, err := b.Eval(ctx, req)
+			require.NoError(t, err)
+			releaseAll(res)
+		})
+	}
 }
 
 // TestFaultReport breaks the emulated device while it runs a random
