@@ -26,10 +26,7 @@ import (
 // hostOf returns a 1-d host tensor of dtype d holding s.
 func hostOf[T any](t *testing.T, alloc memory.Allocator, d graph.DType, s []T) *exec.Tensor {
 	t.Helper()
-	x, err := exec.NewTensor(alloc, d, graph.Shape{len(s)})
-	require.NoError(t, err)
-	copy(exec.Elems[T](x), s)
-	return x
+	return hostTensor(t, alloc, d, graph.Shape{len(s)}, func(i int) T { return s[i] })
 }
 
 // evalCall evaluates outs on b with bound host tensors and returns the

@@ -274,8 +274,7 @@ func TestEmulatedPTXRuns(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	bound := bindings{}
 	for _, n := range []*graph.Node{x, y} {
-		h, err := exec.NewTensor(alloc, graph.Float32, n.Shape())
-		require.NoError(t, err)
+		h := newHost(t, alloc, graph.Float32, n.Shape())
 		fillSpecial(h, r, 50)
 		bound[n] = h
 	}
@@ -321,10 +320,9 @@ func TestEmulatedPTXFault(t *testing.T) {
 		return &bad, nil
 	}, false)
 	x := graph.Input(graph.Float32, graph.Shape{100}, "x")
-	hx, err := exec.NewTensor(alloc, graph.Float32, graph.Shape{100})
-	require.NoError(t, err)
+	hx := newHost(t, alloc, graph.Float32, graph.Shape{100})
 	defer hx.Release()
-	_, err = b.Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{graph.Unary(graph.OpNeg, x)}, Bound: bindings{x: hx}})
+	_, err := b.Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{graph.Unary(graph.OpNeg, x)}, Bound: bindings{x: hx}})
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "CUDA_ERROR_ILLEGAL_ADDRESS")
 	require.ErrorIs(t, err, ErrDeviceFault)
@@ -380,11 +378,7 @@ func TestEmulatedMultiWave(t *testing.T) {
 		layouts := map[*graph.Node]graph.Layout{}
 		for i, s := range c.shapes {
 			x := graph.Input(f32, s, fmt.Sprintf("x%d", i))
-			h, err := exec.NewTensor(alloc, f32, s)
-			require.NoError(t, err)
-			for j := range exec.Elems[float32](h) {
-				exec.Elems[float32](h)[j] = float32(r.NormFloat64())
-			}
+			h := hostTensor(t, alloc, f32, s, func(int) float32 { return float32(r.NormFloat64()) })
 			xs = append(xs, x)
 			bound[x] = h
 			layouts[x] = graph.ContiguousLayout(f32, s)

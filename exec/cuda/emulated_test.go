@@ -180,12 +180,8 @@ func TestEmulatedComposites(t *testing.T) {
 					graph.Reduce(graph.OpReduceMax, x, []int{axis}, false))
 				outs := []*graph.Node{softmax, mean, variance, arg, lse}
 				require.NoError(t, graph.Verify(outs...))
-				hx, err := exec.NewTensor(alloc, graph.Float32, s)
-				require.NoError(t, err)
 				r := rand.New(rand.NewPCG(uint64(si), uint64(axis)))
-				for i := range exec.Elems[float32](hx) {
-					exec.Elems[float32](hx)[i] = float32(r.NormFloat64())
-				}
+				hx := hostTensor(t, alloc, graph.Float32, s, func(int) float32 { return float32(r.NormFloat64()) })
 				compareWithCPU(t, b, fmt.Sprintf("device %d shape %v axis %d", dev, s, axis), outs, []bool{false, false, false, true, false},
 					bindings{x: hx}, alloc)
 				hx.Release()
@@ -249,12 +245,7 @@ func TestEmulatedMatMul(t *testing.T) {
 // holding i*k+1.
 func hostF64(t testing.TB, alloc memory.Allocator, n int, k float64) *exec.Tensor {
 	t.Helper()
-	x, err := exec.NewTensor(alloc, graph.Float64, graph.Shape{n})
-	require.NoError(t, err)
-	for i := range exec.Elems[float64](x) {
-		exec.Elems[float64](x)[i] = float64(i)*k + 1
-	}
-	return x
+	return hostTensor(t, alloc, graph.Float64, graph.Shape{n}, func(i int) float64 { return float64(i)*k + 1 })
 }
 
 // TestEmulatedViews binds views (strided, transposed, reversed,
@@ -467,14 +458,12 @@ func TestEmulatedKernelFault(t *testing.T) {
 	x := graph.Input(graph.Float32, graph.Shape{1000}, "x")
 	s := graph.Input(graph.Float32, graph.Shape{10}, "s")
 	outs := []*graph.Node{graph.Unary(graph.OpExp, x), graph.Unary(graph.OpNeg, s)}
-	hx, err := exec.NewTensor(alloc, graph.Float32, graph.Shape{1000})
-	require.NoError(t, err)
+	hx := newHost(t, alloc, graph.Float32, graph.Shape{1000})
 	defer hx.Release()
-	hs, err := exec.NewTensor(alloc, graph.Float32, graph.Shape{10})
-	require.NoError(t, err)
+	hs := newHost(t, alloc, graph.Float32, graph.Shape{10})
 	defer hs.Release()
 	bound := bindings{x: hx, s: hs}
-	_, err = b.Eval(ctx, &exec.Request{Outputs: outs, Bound: bound})
+	_, err := b.Eval(ctx, &exec.Request{Outputs: outs, Bound: bound})
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "CUDA_ERROR_ILLEGAL_ADDRESS")
 	require.Contains(t, err.Error(), "running kernels")
@@ -583,8 +572,7 @@ func TestEmulatedEdgeCases(t *testing.T) {
 	// Out of device memory half way: the first buffers fit, a later one
 	// does not.
 	big := graph.Input(graph.Float64, graph.Shape{1 << 16}, "big")
-	hb, err := exec.NewTensor(alloc, graph.Float64, graph.Shape{1 << 16})
-	require.NoError(t, err)
+	hb := newHost(t, alloc, graph.Float64, graph.Shape{1 << 16})
 	defer hb.Release()
 	t1 := graph.Unary(graph.OpExp, big)
 	t2 := graph.Reduce(graph.OpSum, t1, nil, true)
@@ -636,8 +624,7 @@ func TestEmulatedEmptyReductions(t *testing.T) {
 			axes  []int
 		}{{graph.Shape{0}, nil}, {graph.Shape{0, 3}, nil}, {graph.Shape{0, 3}, []int{0}}, {graph.Shape{3, 0}, []int{1}}, {graph.Shape{2, 0, 3}, []int{1}}} {
 			x := graph.Input(d, c.shape, "x")
-			hx, err := exec.NewTensor(alloc, d, c.shape)
-			require.NoError(t, err)
+			hx := newHost(t, alloc, d, c.shape)
 			bound := bindings{x: hx}
 			for _, op := range []graph.Op{graph.OpSum, graph.OpProd, graph.OpAny, graph.OpAll} {
 				for _, keep := range []bool{false, true} {

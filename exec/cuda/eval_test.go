@@ -26,12 +26,7 @@ import (
 // hostI32 returns a contiguous int32 host tensor of n elements i*k.
 func hostI32(t testing.TB, alloc memory.Allocator, n, k int) *exec.Tensor {
 	t.Helper()
-	x, err := exec.NewTensor(alloc, graph.Int32, graph.Shape{n})
-	require.NoError(t, err)
-	for i := range exec.Elems[int32](x) {
-		exec.Elems[int32](x)[i] = int32(i * k)
-	}
-	return x
+	return hostTensor(t, alloc, graph.Int32, graph.Shape{n}, func(i int) int32 { return int32(i * k) })
 }
 
 // addGraph returns x + y over int32 vectors of n elements.

@@ -90,15 +90,14 @@ func TestRejectedModuleNamesISA(t *testing.T) {
 	ctx := context.Background()
 	mem := checkedAlloc(t, memory.DefaultAllocator)
 	x := graph.Input(graph.Float32, graph.Shape{1000}, "x")
-	hx, err := exec.NewTensor(mem, graph.Float32, graph.Shape{1000})
-	require.NoError(t, err)
+	hx := newHost(t, mem, graph.Float32, graph.Shape{1000})
 	defer hx.Release()
 	req := &exec.Request{Outputs: []*graph.Node{graph.Unary(graph.OpExp, x)}, Bound: bindings{x: hx}}
 
 	_, b := fakeBackend(t, Options{})
 	const log = "ptxas application ptx input, line 5; fatal   : Unsupported .version 9.0; current version is '8.8'"
 	f.FailLoad(int32(drv.ResultUnsupportedPTXVersion), log)
-	_, err = b.Eval(ctx, req)
+	_, err := b.Eval(ctx, req)
 	require.Error(t, err)
 	for _, want := range []string{
 		"loading the module of kernels",

@@ -371,10 +371,7 @@ func fastMathPass(t *testing.T, fast *Backend, n int) {
 	for _, fc := range fastMathCases {
 		x, y := graph.Input(graph.Float32, graph.Shape{n}, "x"), graph.Input(graph.Float32, graph.Shape{n}, "y")
 		out := fc.apply(x, y)
-		hx, err := exec.NewTensor(alloc, graph.Float32, graph.Shape{n})
-		require.NoError(t, err)
-		hy, err := exec.NewTensor(alloc, graph.Float32, graph.Shape{n})
-		require.NoError(t, err)
+		hx, hy := newHost(t, alloc, graph.Float32, graph.Shape{n}), newHost(t, alloc, graph.Float32, graph.Shape{n})
 		xs, ys := exec.Elems[float32](hx), exec.Elems[float32](hy)
 		for i := range xs {
 			// Evenly over the domain, then a random offset within the step.

@@ -20,12 +20,7 @@ import (
 // 0.5, 1.5, 2.5, ... allocated from alloc.
 func hostF32(t testing.TB, alloc memory.Allocator, s ...int) *exec.Tensor {
 	t.Helper()
-	x, err := exec.NewTensor(alloc, graph.Float32, graph.Shape(s))
-	require.NoError(t, err)
-	for i := range exec.Elems[float32](x) {
-		exec.Elems[float32](x)[i] = float32(i) + 0.5
-	}
-	return x
+	return hostTensor(t, alloc, graph.Float32, graph.Shape(s), func(i int) float32 { return float32(i) + 0.5 })
 }
 
 // logical returns the elements of view x in row-major order.
