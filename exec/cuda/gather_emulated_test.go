@@ -65,27 +65,27 @@ func TestEmulatedFusedGather(t *testing.T) {
 			})
 			bb := bindings{x: hx, y: hy, i1: hb, i2: hi2}
 			for _, o := range []*graph.Node{outs[0], outs[1], outs[2]} {
-				_, err := b.Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{o}, Bound: bb, Alloc: alloc})
-				_, want := ref.New().Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{o}, Bound: bb, Alloc: alloc})
-				require.Error(t, err)
-				require.Error(t, want)
-				require.Contains(t, err.Error(), "Take: index 40 is out of bounds for axis 0 with size 40")
-				require.Contains(t, want.Error(), "Take: index 40 is out of bounds for axis 0 with size 40")
+				bothFail(t, b, o, bb, alloc, "Take: index 40 is out of bounds for axis 0 with size 40")
 			}
 			// Through a reversed view of the indices: the first bad one in
 			// the result's order is the one at 290, read back through the
 			// view's negative stride.
 			rev := graph.Slice(i1, []graph.Range{{Start: 299, Step: -1, NoStop: true}})
 			o := graph.Binary(graph.OpMul, graph.Take(x, rev, 0), two)
-			_, err := b.Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{o}, Bound: bb, Alloc: alloc})
-			_, want := ref.New().Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{o}, Bound: bb, Alloc: alloc})
-			require.Error(t, err)
-			require.Error(t, want)
-			require.Contains(t, err.Error(), "Take: index 77 is out of bounds for axis 0 with size 40")
-			require.Contains(t, want.Error(), "Take: index 77 is out of bounds for axis 0 with size 40")
+			bothFail(t, b, o, bb, alloc, "Take: index 77 is out of bounds for axis 0 with size 40")
 			for _, h := range []*exec.Tensor{hx, hy, hi1, hi2, hb} {
 				h.Release()
 			}
 		}
+	}
+}
+
+// bothFail evaluates o on b and on the reference evaluator and requires
+// both to fail with an error containing want.
+func bothFail(t *testing.T, b *Backend, o *graph.Node, bound bindings, alloc memory.Allocator, want string) {
+	t.Helper()
+	for _, be := range []exec.Backend{b, ref.New()} {
+		_, err := be.Eval(context.Background(), &exec.Request{Outputs: []*graph.Node{o}, Bound: bound, Alloc: alloc})
+		require.ErrorContains(t, err, want, "on %s", be.Name())
 	}
 }
