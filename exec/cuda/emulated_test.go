@@ -255,12 +255,10 @@ func hostF64(t testing.TB, alloc memory.Allocator, n int, k float64) *exec.Tenso
 // Transfers go through a staging ring of 256-byte chunks.
 func TestEmulatedViews(t *testing.T) {
 	b := emuBackend(t, emuSmall, Options{StagingChunk: 256})
-	ctx := context.Background()
 	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	base := hostF64(t, alloc, 400, 0.5)
 	defer base.Release()
-	dbase, err := b.ToDevice(ctx, base)
-	require.NoError(t, err)
+	dbase := toDevice(t, b, base)
 	defer dbase.Release()
 	other := hostF64(t, alloc, 120, -0.25)
 	defer other.Release()
@@ -521,8 +519,7 @@ func TestEmulatedEdgeCases(t *testing.T) {
 	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	hx := hostF64(t, alloc, 24, 1)
 	defer hx.Release()
-	dx, err := b.ToDevice(ctx, hx)
-	require.NoError(t, err)
+	dx := toDevice(t, b, hx)
 	defer dx.Release()
 	live := b.Pool().Stats().Live // dx's
 	x := graph.Input(graph.Float64, graph.Shape{24}, "x")

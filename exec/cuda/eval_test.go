@@ -223,8 +223,7 @@ func testArgumentPacking(t *testing.T, compile CompileFunc) {
 			bound := bindings{}
 			for n, s := range shapes {
 				h := hostF32(t, mem, s...)
-				d, err := b.ToDevice(ctx, h)
-				require.NoError(t, err)
+				d := toDevice(t, b, h)
 				h.Release()
 				bound[n] = d
 			}
@@ -304,10 +303,7 @@ func TestLaunchAllocatesNothing(t *testing.T) {
 	x, y, out := addGraph(256)
 	mem := checkedAlloc(t, memory.DefaultAllocator)
 	hx, hy := hostI32(t, mem, 256, 1), hostI32(t, mem, 256, 1)
-	dx, err := b.ToDevice(ctx, hx)
-	require.NoError(t, err)
-	dy, err := b.ToDevice(ctx, hy)
-	require.NoError(t, err)
+	dx, dy := toDevice(t, b, hx), toDevice(t, b, hy)
 	hx.Release()
 	hy.Release()
 	defer dx.Release()

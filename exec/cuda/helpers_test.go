@@ -4,6 +4,7 @@
 package cuda
 
 import (
+	"context"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -44,4 +45,13 @@ func hostTensor[T any](t testing.TB, alloc memory.Allocator, d graph.DType, s gr
 		e[i] = f(i)
 	}
 	return x
+}
+
+// toDevice copies h to b's device and returns the device tensor, which
+// the caller releases.
+func toDevice(t testing.TB, b *Backend, h *exec.Tensor) *exec.Tensor {
+	t.Helper()
+	d, err := b.ToDevice(context.Background(), h)
+	require.NoError(t, err)
+	return d
 }

@@ -236,7 +236,6 @@ var bindModes = []string{"go memory", "pinned memory", "device memory"}
 // its fast-math pass on fast (a backend with fast math). It stops at the
 // first fault that breaks the device.
 func runScaled(t *testing.T, b, fast *Backend, tier scaledTier) {
-	ctx := context.Background()
 	goMem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	pinned := memory.NewCheckedAllocator(b.HostAllocator())
 	defer goMem.AssertSize(t, 0)
@@ -247,9 +246,7 @@ func runScaled(t *testing.T, b, fast *Backend, tier scaledTier) {
 	toDevice := func(bound bindings) bindings {
 		dev := bindings{}
 		for n, h := range bound {
-			d, err := b.ToDevice(ctx, h)
-			require.NoError(t, err)
-			dev[n] = d
+			dev[n] = toDevice(t, b, h)
 		}
 		return dev
 	}
