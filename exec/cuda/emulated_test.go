@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -62,19 +61,11 @@ func TestEmulatedDifferential(t *testing.T) {
 		if seed%3 == 2 {
 			b = devs[1]
 		}
-		before := t.Failed()
-		compareWithCPU(t, b, fmt.Sprintf("seed %d", seed), c.Outputs, c.Exact, c.Bound, alloc)
-		if f := emu.takeFaults(); len(f) > 0 {
-			t.Errorf("seed %d: kernel faults: %v", seed, f)
-		}
-		if r := faultReport(b, fmt.Sprintf("seed %d", seed), c.Desc); r != "" {
-			c.Release()
-			t.Fatal(r)
-		}
-		if !before && t.Failed() {
-			t.Logf("seed %d graph:\n%s", seed, strings.Join(c.Desc, "\n"))
-		}
-		c.Release()
+		checkCase(t, b, fmt.Sprintf("seed %d", seed), c, alloc, func() {
+			if f := emu.takeFaults(); len(f) > 0 {
+				t.Errorf("seed %d: kernel faults: %v", seed, f)
+			}
+		})
 	}
 }
 
@@ -413,30 +404,19 @@ func TestEmulatedConcurrentEval(t *testing.T) {
 	for i := range cases {
 		cases[i] = randCase(t, uint64(10000+i), alloc)
 	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var errs []error
-	for g := range goroutines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range each {
-				c := cases[g*each+i]
-				// Each plan twice: the second run is warm and may meet
-				// another goroutine's run of the same plan.
-				for range 2 {
-					e, _ := diffOutputs(b, fmt.Sprintf("goroutine %d case %d", g, i), c.Outputs, c.Exact, c.Bound, nil, alloc)
-					mu.Lock()
-					errs = append(errs, e...)
-					mu.Unlock()
-				}
+	concurrently(t, goroutines, func(g int) error {
+		var errs []error
+		for i := range each {
+			c := cases[g*each+i]
+			// Each plan twice: the second run is warm and may meet
+			// another goroutine's run of the same plan.
+			for range 2 {
+				e, _ := diffOutputs(b, fmt.Sprintf("goroutine %d case %d", g, i), c.Outputs, c.Exact, c.Bound, nil, alloc)
+				errs = append(errs, e...)
 			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		t.Error(err)
-	}
+		}
+		return errors.Join(errs...)
+	})
 	for _, c := range cases {
 		c.Release()
 	}

@@ -9,7 +9,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -429,40 +428,28 @@ func TestConcurrentEval(t *testing.T) {
 	_, b := fakeBackend(t, Options{Compile: addCompile, Streams: 3, StagingChunk: 4096})
 	ctx := context.Background()
 	mem := checkedAlloc(t, memory.DefaultAllocator)
-	var wg sync.WaitGroup
-	errs := make(chan error, 8)
-	for g := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for it := range 10 {
-				n := 1000 + 100*g + it
-				x, y, out := addGraph(n)
-				hx, hy := hostI32(t, mem, n, g), hostI32(t, mem, n, 1)
-				host, err := evalHost(ctx, b, &exec.Request{Outputs: []*graph.Node{out}, Bound: bindings{x: hx, y: hy}}, mem)
-				hx.Release()
-				hy.Release()
-				if err != nil {
-					errs <- err
-					return
-				}
-				got := exec.Elems[int32](host)
-				for i := range n {
-					if got[i] != int32(i*(g+1)) {
-						errs <- fmt.Errorf("goroutine %d n %d element %d got:%v want:%v", g, n, i, got[i], i*(g+1))
-						host.Release()
-						return
-					}
-				}
-				host.Release()
+	concurrently(t, 8, func(g int) error {
+		for it := range 10 {
+			n := 1000 + 100*g + it
+			x, y, out := addGraph(n)
+			hx, hy := hostI32(t, mem, n, g), hostI32(t, mem, n, 1)
+			host, err := evalHost(ctx, b, &exec.Request{Outputs: []*graph.Node{out}, Bound: bindings{x: hx, y: hy}}, mem)
+			hx.Release()
+			hy.Release()
+			if err != nil {
+				return err
 			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+			got := exec.Elems[int32](host)
+			for i := range n {
+				if got[i] != int32(i*(g+1)) {
+					host.Release()
+					return fmt.Errorf("goroutine %d n %d element %d got:%v want:%v", g, n, i, got[i], i*(g+1))
+				}
+			}
+			host.Release()
+		}
+		return nil
+	})
 }
 
 // toDevicePtrs converts raw addresses for launch.

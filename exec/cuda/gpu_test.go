@@ -12,8 +12,6 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"strings"
-	"sync"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -74,16 +72,7 @@ func TestGPUDifferential(t *testing.T) {
 	for seed := range uint64(n) {
 		c, err := randgraph.Generate(rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), alloc, randgraph.Config{})
 		require.NoError(t, err, "seed %d", seed)
-		before := t.Failed()
-		compareWithCPU(t, b, fmt.Sprintf("seed %d", seed), c.Outputs, c.Exact, c.Bound, alloc)
-		if r := faultReport(b, fmt.Sprintf("seed %d", seed), c.Desc); r != "" {
-			c.Release()
-			t.Fatal(r)
-		}
-		if !before && t.Failed() {
-			t.Logf("seed %d graph:\n%s", seed, strings.Join(c.Desc, "\n"))
-		}
-		c.Release()
+		checkCase(t, b, fmt.Sprintf("seed %d", seed), c, alloc, nil)
 	}
 }
 
@@ -206,44 +195,31 @@ func TestGPUConcurrentEval(t *testing.T) {
 	b := gpuBackend(t, Options{})
 	alloc := checkedAlloc(t, memory.NewGoAllocator())
 	ctx := context.Background()
-	var wg sync.WaitGroup
-	errs := make(chan error, 8)
-	for g := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for it := range 20 {
-				n := 100000 + 1000*g + it
-				x := graph.Input(graph.Float32, graph.Shape{n}, "x")
-				y := graph.Reduce(graph.OpSum, graph.Binary(graph.OpMul, x, graph.FloatConst(graph.Float32, 2)), []int{0}, false)
-				hx, err := exec.NewTensor(alloc, graph.Float32, graph.Shape{n})
-				if err != nil {
-					errs <- err
-					return
-				}
-				for i := range exec.Elems[float32](hx) {
-					exec.Elems[float32](hx)[i] = 1
-				}
-				h, err := evalHost(ctx, b, &exec.Request{Outputs: []*graph.Node{y}, Bound: bindings{x: hx}}, alloc)
-				hx.Release()
-				if err != nil {
-					errs <- err
-					return
-				}
-				got := exec.Elems[float32](h)[0]
-				h.Release()
-				if got != float32(2*n) {
-					errs <- fmt.Errorf("goroutine %d: sum of %d twos got:%v want:%v", g, n, got, 2*n)
-					return
-				}
+	concurrently(t, 8, func(g int) error {
+		for it := range 20 {
+			n := 100000 + 1000*g + it
+			x := graph.Input(graph.Float32, graph.Shape{n}, "x")
+			y := graph.Reduce(graph.OpSum, graph.Binary(graph.OpMul, x, graph.FloatConst(graph.Float32, 2)), []int{0}, false)
+			hx, err := exec.NewTensor(alloc, graph.Float32, graph.Shape{n})
+			if err != nil {
+				return err
 			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+			for i := range exec.Elems[float32](hx) {
+				exec.Elems[float32](hx)[i] = 1
+			}
+			h, err := evalHost(ctx, b, &exec.Request{Outputs: []*graph.Node{y}, Bound: bindings{x: hx}}, alloc)
+			hx.Release()
+			if err != nil {
+				return err
+			}
+			got := exec.Elems[float32](h)[0]
+			h.Release()
+			if got != float32(2*n) {
+				return fmt.Errorf("goroutine %d: sum of %d twos got:%v want:%v", g, n, got, 2*n)
+			}
+		}
+		return nil
+	})
 }
 
 // TestGPUOutOfMemory asks for more than the device has: a clear error,

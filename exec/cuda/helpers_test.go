@@ -1,10 +1,13 @@
 // Helpers shared by the tests of package cuda: checked host allocators,
-// host tensors and the bindings of a graph's inputs.
+// host and device tensors, the bindings of a graph's inputs, the check of
+// a random graph and work on several goroutines.
 
 package cuda
 
 import (
 	"context"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -12,6 +15,7 @@ import (
 
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/randgraph"
 )
 
 // bindings binds the Input nodes of a graph to tensors.
@@ -54,4 +58,45 @@ func toDevice(t testing.TB, b *Backend, h *exec.Tensor) *exec.Tensor {
 	d, err := b.ToDevice(context.Background(), h)
 	require.NoError(t, err)
 	return d
+}
+
+// checkCase compares the outputs of random graph c on b with the CPU
+// backend and the reference, then runs after (when not nil) for checks of
+// the caller's own. It stops the test at a fault that breaks b's device,
+// logs c's graph when the case failed, and releases c.
+func checkCase(t *testing.T, b *Backend, what string, c *randgraph.Case, alloc memory.Allocator, after func()) {
+	t.Helper()
+	before := t.Failed()
+	compareWithCPU(t, b, what, c.Outputs, c.Exact, c.Bound, alloc)
+	if after != nil {
+		after()
+	}
+	if r := faultReport(b, what, c.Desc); r != "" {
+		c.Release()
+		t.Fatal(r)
+	}
+	if !before && t.Failed() {
+		t.Logf("%s graph:\n%s", what, strings.Join(c.Desc, "\n"))
+	}
+	c.Release()
+}
+
+// concurrently runs f(0) to f(n-1) on n goroutines at once and reports
+// every error they return.
+func concurrently(t testing.TB, n int, f func(g int) error) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for g := range n {
+		wg.Go(func() {
+			if err := f(g); err != nil {
+				errs <- err
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
 }
