@@ -39,6 +39,13 @@ func (b *Backend) Eval(ctx context.Context, req *exec.Request) ([]*exec.Tensor, 
 	return b.runner.Eval(ctx, req)
 }
 
+// AcceptsBoundList returns true: Eval hands the request to the runner,
+// which reads bound values from req.BoundList as well as req.Bound (see
+// exec.ListBinder).
+func (b *Backend) AcceptsBoundList() bool { return true }
+
+var _ exec.ListBinder = (*Backend)(nil)
+
 // target is the backend as the runner's target.
 type target struct{ b *Backend }
 
