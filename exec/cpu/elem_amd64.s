@@ -8,24 +8,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
-
-#define VEC8(name, bits) \
-	DATA name+0(SB)/4, $bits; \
-	DATA name+4(SB)/4, $bits; \
-	DATA name+8(SB)/4, $bits; \
-	DATA name+12(SB)/4, $bits; \
-	DATA name+16(SB)/4, $bits; \
-	DATA name+20(SB)/4, $bits; \
-	DATA name+24(SB)/4, $bits; \
-	DATA name+28(SB)/4, $bits; \
-	GLOBL name(SB), RODATA|NOPTR, $32
-
-#define VEC4(name, bits) \
-	DATA name+0(SB)/8, $bits; \
-	DATA name+8(SB)/8, $bits; \
-	DATA name+16(SB)/8, $bits; \
-	DATA name+24(SB)/8, $bits; \
-	GLOBL name(SB), RODATA|NOPTR, $32
+#include "vec_amd64.h"
 
 VEC8(ebyte1<>, 0x01010101)
 VEC8(eabs32<>, 0x7fffffff)
