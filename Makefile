@@ -62,19 +62,22 @@ test: build vet ptxas gcc race fuzz-smoke
 # The CPU benchmark suite (bench/workloads.txt) beside NumPy and NumExpr,
 # printed as one table ending in "min speedup vs NumPy: X (workload),
 # geomean: Y". BENCH=regex runs the workloads whose names match (e.g.
-# BENCH='^(exp|log)\.'); BENCHTIME is the time spent per workload and
-# library; bench/cpu_suite.sh alternates the two sides chunk by chunk.
+# BENCH='^(exp|log)\.'); BENCHTIME is the time spent per reading of a
+# workload and library, ROUNDS the readings of each (the table shows
+# their median); bench/cpu_suite.sh alternates the two sides chunk by
+# chunk.
 # The peers run on /usr/bin/python3 with Debian's python3-numpy,
 # python3-numexpr and libopenblas0-pthread: when one is missing this
 # prints the apt-get command that installs them and fails.
 BENCH ?=
-BENCHTIME ?= 0.3
+BENCHTIME ?= 0.1
+ROUNDS ?= 3
 bench-cpu:
 	@[ -x /usr/bin/python3 ] || { printf '%s\n  %s\n' "bench-cpu needs /usr/bin/python3 with NumPy and NumExpr; install with:" \
 		"sudo apt-get install -y python3-numpy python3-numexpr libopenblas0-pthread" >&2; exit 1; }
 	@/usr/bin/python3 bench/cpu_peers.py --check-deps
 	@uptime
-	GO='$(GO)' BENCH='$(BENCH)' BENCHTIME='$(BENCHTIME)' sh bench/cpu_suite.sh | $(GO) run ./bench/cpujoin
+	GO='$(GO)' BENCH='$(BENCH)' BENCHTIME='$(BENCHTIME)' ROUNDS='$(ROUNDS)' sh bench/cpu_suite.sh | $(GO) run ./bench/cpujoin
 	@uptime
 
 # internal/gemm, then MatMul through the CPU executor, beside NumPy +

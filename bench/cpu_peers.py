@@ -2,10 +2,11 @@
 """CPU peer benchmarks: every workload of bench/workloads.txt (the list
 exec/cpu's BenchmarkSuite runs), with NumPy and, where the expression
 translates, NumExpr, at the same sizes and dtypes. Prints one line per
-workload and library, `peer <workload> <library> <ns/op>`, the median of
-several timed batches, for bench/cpujoin.
+workload, library and reading, `peer <workload> <library> <ns/op>`, the
+median of several timed batches, for bench/cpujoin (which takes the
+median of a row's readings when --rounds asks for more than one).
 
-    /usr/bin/python3 bench/cpu_peers.py [--filter REGEX] [--min-time S]
+    /usr/bin/python3 bench/cpu_peers.py [--filter REGEX] [--min-time S] [--rounds R]
     /usr/bin/python3 bench/cpu_peers.py --check-deps
     /usr/bin/python3 bench/cpu_peers.py --names [--filter REGEX]
 
@@ -20,6 +21,7 @@ import sys
 import time
 import zlib
 
+WINDOW = 8  # workloads made ready at once (exec/cpu's suiteWindow)
 INSTALL = "sudo apt-get install -y python3-numpy python3-numexpr libopenblas0-pthread"
 
 
@@ -74,10 +76,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--filter", default="", help="regular expression: the workloads to run")
     ap.add_argument("--min-time", type=float, default=0.3, help="seconds of timed runs per workload and library")
+    ap.add_argument("--rounds", type=int, default=1, help="readings per workload and library, in rounds over windows of workloads")
     ap.add_argument("--check-deps", action="store_true")
     ap.add_argument("--names", action="store_true", help="print the names of the selected workloads and exit")
     ap.add_argument("--list", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "workloads.txt"))
     args = ap.parse_args()
+    if args.rounds < 1:
+        ap.error(f"--rounds {args.rounds}: want at least 1")
     if args.names:
         for name, _, _ in parse_list(args.list):
             if re.search(args.filter, name):
@@ -266,7 +271,8 @@ def main():
         for inp in inputs:
             last[inp[5]] = i
     cache = {}
-    for i, (name, inputs, expr) in enumerate(work):
+
+    def prepare(name, inputs, expr):  # [(library, function)] of one workload
         env = {}
         for (iname, dt, shape, lo, hi, spec) in inputs:
             if spec not in cache:
@@ -276,25 +282,36 @@ def main():
             f = compile_numpy(expr, env)
             want = f()
         except NameError:  # a function NumPy lacks (erf without SciPy)
-            f = None
-        if f is not None:
-            print(f"peer {name} numpy {timeit(f):.0f}", flush=True)
-            tr = numexpr_of(expr, env)
-            if tr is not None:
-                text, local = tr
-                g = lambda: ne.evaluate(text, local_dict=local)  # noqa: E731
-                try:
-                    got = g()
-                    same = (got.shape == np.shape(want) and got.dtype == np.asarray(want).dtype
-                            and np.allclose(got, want, rtol=1e-3, atol=1e-6, equal_nan=True))
-                except Exception:  # an op NumExpr lacks for these dtypes
-                    same = False
-                if same:
-                    print(f"peer {name} numexpr {timeit(g):.0f}", flush=True)
-        for inp in inputs:
-            if last[inp[5]] == i:
-                cache.pop(inp[5], None)
+            return []
+        runs = [("numpy", f)]
+        tr = numexpr_of(expr, env)
+        if tr is not None:
+            text, local = tr
+            g = lambda: ne.evaluate(text, local_dict=local)  # noqa: E731
+            try:
+                got = g()
+                same = (got.shape == np.shape(want) and got.dtype == np.asarray(want).dtype
+                        and np.allclose(got, want, rtol=1e-3, atol=1e-6, equal_nan=True))
+            except Exception:  # an op NumExpr lacks for these dtypes
+                same = False
+            if same:
+                runs.append(("numexpr", g))
+        return runs
 
+    # Windows of WINDOW workloads, as exec/cpu's BenchmarkSuite: with
+    # --rounds R each window's workloads are timed one after another R
+    # times, one line per reading; bench/cpujoin takes the median.
+    for lo in range(0, len(work), WINDOW):
+        hi = min(lo + WINDOW, len(work))
+        ready = [(name, prepare(name, inputs, expr)) for (name, inputs, expr) in work[lo:hi]]
+        for _ in range(args.rounds):
+            for name, runs in ready:
+                for lib, f in runs:
+                    print(f"peer {name} {lib} {timeit(f):.0f}", flush=True)
+        ready = None
+        for spec, i in last.items():
+            if i < hi:
+                cache.pop(spec, None)
 
 if __name__ == "__main__":
     main()

@@ -5,12 +5,16 @@
 # exec/cpu's BenchmarkSuite and then by bench/cpu_peers.py (NumPy,
 # NumExpr), so that both sides of a row are measured within seconds of
 # each other on a machine whose load changes; the copy bandwidth before
-# the first chunk and after the last. $BENCHTIME seconds per workload and
-# library. Writes the benchmark lines for bench/cpujoin on standard output.
+# the first chunk and after the last. $BENCHTIME seconds per reading of a
+# workload and library, $ROUNDS readings of each (in rounds over the
+# chunk, so that a passing disturbance spoils one reading of a row and
+# not all; bench/cpujoin takes the median). Writes the benchmark lines
+# for bench/cpujoin on standard output.
 set -eu
 GO=${GO:-go}
 BENCH=${BENCH:-}
-BENCHTIME=${BENCHTIME:-0.3}
+BENCHTIME=${BENCHTIME:-0.1}
+ROUNDS=${ROUNDS:-3}
 CHUNK=${CHUNK:-8}
 root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
@@ -26,8 +30,8 @@ copybw() {
 
 chunk() {
 	re="^($(sed 's/\./\\./g' "$tmp/chunk" | paste -sd'|'))\$"
-	(cd exec/cpu && "$tmp/cpu.test" -test.run '^$' -test.bench '^BenchmarkSuite$' -test.benchtime "${BENCHTIME}s" -suite "$re")
-	/usr/bin/python3 bench/cpu_peers.py --filter "$re" --min-time "$BENCHTIME"
+	(cd exec/cpu && "$tmp/cpu.test" -test.run '^$' -test.bench '^BenchmarkSuite$' -test.benchtime "${BENCHTIME}s" -suite "$re" -suite.rounds "$ROUNDS")
+	/usr/bin/python3 bench/cpu_peers.py --filter "$re" --min-time "$BENCHTIME" --rounds "$ROUNDS"
 	: > "$tmp/chunk"
 }
 

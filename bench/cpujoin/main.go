@@ -13,7 +13,9 @@
 //	min speedup vs NumPy: X (workload), geomean: Y
 //
 // over the workloads both sides measured, and exits 1 when a benchmark
-// failed or nothing was measured.
+// failed or nothing was measured. A workload read several times on a
+// side (BenchmarkSuite's -suite.rounds, name#01...; cpu_peers.py's
+// --rounds) has the median of its readings on that side.
 //
 //	(go test -run '^$' -bench '^BenchmarkSuite' ./exec/cpu/; /usr/bin/python3 bench/cpu_peers.py) | go run ./bench/cpujoin
 package main
@@ -26,6 +28,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -50,21 +53,32 @@ type measure struct {
 	ns, mbs float64
 }
 
+// median returns the median of vs (the mean of the middle two for an
+// even count); vs is sorted in place and not empty.
+func median(vs []float64) float64 {
+	slices.Sort(vs)
+	n := len(vs)
+	if n%2 == 1 {
+		return vs[n/2]
+	}
+	return (vs[n/2-1] + vs[n/2]) / 2
+}
+
 // join reads benchmark and peer lines from r and writes the table to w.
 // It returns an error when a benchmark failed, when no workload was
 // measured, or when reading fails.
 func join(r io.Reader, w io.Writer, ws []suite.Workload) error {
-	ff := map[string]measure{}
+	ffRuns := map[string][]measure{}
 	copyBW := 0.0
-	peers := map[string]map[string]float64{"numpy": {}, "numexpr": {}}
+	peerRuns := map[string]map[string][]float64{"numpy": {}, "numexpr": {}}
 	var failed []string
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
 		switch {
 		case len(f) == 4 && f[0] == "peer":
-			if v, err := strconv.ParseFloat(f[3], 64); err == nil && peers[f[2]] != nil {
-				peers[f[2]][f[1]] = v
+			if v, err := strconv.ParseFloat(f[3], 64); err == nil && peerRuns[f[2]] != nil {
+				peerRuns[f[2]][f[1]] = append(peerRuns[f[2]][f[1]], v)
 			}
 		case len(f) >= 2 && (f[0] == "---" && f[1] == "FAIL:" || f[0] == "FAIL"):
 			failed = append(failed, strings.Join(f, " "))
@@ -82,7 +96,10 @@ func join(r io.Reader, w io.Writer, ws []suite.Workload) error {
 				mbs, _ = strconv.ParseFloat(f[4], 64)
 			}
 			if rest, ok := strings.CutPrefix(name, "BenchmarkSuite/"); ok {
-				ff[rest] = measure{ns, mbs}
+				if i := strings.LastIndex(rest, "#"); i > 0 {
+					rest = rest[:i]
+				}
+				ffRuns[rest] = append(ffRuns[rest], measure{ns, mbs})
 			} else if strings.HasPrefix(name, "BenchmarkSuiteCopyBandwidth/") {
 				copyBW = max(copyBW, mbs/1000)
 			}
@@ -90,6 +107,23 @@ func join(r io.Reader, w io.Writer, ws []suite.Workload) error {
 	}
 	if err := sc.Err(); err != nil {
 		return err
+	}
+	ff := map[string]measure{}
+	for name, ms := range ffRuns {
+		ns := make([]float64, len(ms))
+		for i, m := range ms {
+			ns[i] = m.ns
+		}
+		// The bytes per call are the same in every reading.
+		t := median(ns)
+		ff[name] = measure{t, ms[0].mbs * ms[0].ns / t}
+	}
+	peers := map[string]map[string]float64{}
+	for lib, byName := range peerRuns {
+		peers[lib] = map[string]float64{}
+		for name, vs := range byName {
+			peers[lib][name] = median(vs)
+		}
 	}
 	fmt.Fprintln(w, "| workload | fuseflow | NumPy | NumExpr | fuseflow/NumPy speedup | fuseflow GB/s | of copy bandwidth | bandwidth ceiling |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")

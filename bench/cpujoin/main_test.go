@@ -76,3 +76,30 @@ func TestDur(t *testing.T) {
 		t.Errorf("got:%v want:-", got)
 	}
 }
+
+// TestJoinRounds: a row read several times on a side shows the median of
+// its readings (Go's later readings are named name#01, name#02).
+func TestJoinRounds(t *testing.T) {
+	in := `BenchmarkSuite/exp.f32-2      	 10	 10000000 ns/op	 6710.89 MB/s
+BenchmarkSuite/exp.f32#01-2  	 10	 40000000 ns/op	 1677.72 MB/s
+BenchmarkSuite/exp.f32#02-2  	 10	 12000000 ns/op	 5592.41 MB/s
+peer exp.f32 numpy 30000000
+peer exp.f32 numpy 24000000
+peer exp.f32 numpy 90000000
+peer exp.f32 numpy 20000000
+`
+	var out strings.Builder
+	if err := join(strings.NewReader(in), &out, testList); err != nil {
+		t.Fatal(err)
+	}
+	// fuseflow: median of 10, 40, 12 ms = 12 ms (its MB/s from the same
+	// bytes); NumPy: median of 20, 24, 30, 90 ms = 27 ms.
+	for _, want := range []string{
+		"| exp.f32 | 12.00 ms | 27.00 ms | - | 2.25 | 5.59 |",
+		"min speedup vs NumPy: 2.25 (exp.f32), geomean: 2.25",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("got:%q want a line with %q", out.String(), want)
+		}
+	}
+}

@@ -24,9 +24,15 @@ const suiteList = "../../bench/workloads.txt"
 // expression over the inputs (bound arrays, made once) through the
 // workload's compiled Func (as NumPy's peer calls the Python function
 // it compiled), evaluates it and releases the result, as `c = f(a, b)`
-// does in NumPy. Bytes are
-// those of the inputs and the result. Inputs are shared by the
-// workloads that list the same input and freed after the last of them.
+// does in NumPy. Bytes are those of the inputs and the result.
+//
+// The workloads run in windows of suiteWindow; with -suite.rounds R
+// each window's workloads run one after another R times (a workload's
+// later readings are named name#01, name#02, ...), so that a passing
+// disturbance of the machine spoils one reading of a row, not all, and
+// bench/cpujoin takes the median. Inputs are shared by the workloads
+// that list the same input and freed after the window of the last of
+// them.
 func BenchmarkSuite(b *testing.B) {
 	ws, err := suite.Load(suiteList)
 	if err != nil {
@@ -35,6 +41,9 @@ func BenchmarkSuite(b *testing.B) {
 	re, err := regexp.Compile(*suiteFlag)
 	if err != nil {
 		b.Fatalf("-suite: %v", err)
+	}
+	if *suiteRounds < 1 {
+		b.Fatalf("-suite.rounds %d: want at least 1", *suiteRounds)
 	}
 	var sel []suite.Workload
 	for _, w := range ws {
@@ -58,66 +67,98 @@ func BenchmarkSuite(b *testing.B) {
 			a.Release()
 		}
 	}()
-	for i, w := range sel {
-		env := map[string]*array.Array{}
-		var inBytes int64
-		for _, in := range w.Inputs {
-			key := in.String()
-			if cache[key] == nil {
-				a, err := suite.NewArray(c, in)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := a.Eval(); err != nil {
-					b.Fatal(err)
-				}
-				cache[key] = a
-			}
-			env[in.Name] = cache[key]
-			inBytes += in.Bytes()
+	for lo := 0; lo < len(sel); lo += suiteWindow {
+		hi := min(lo+suiteWindow, len(sel))
+		win := make([]suiteRun, 0, hi-lo)
+		for _, w := range sel[lo:hi] {
+			win = append(win, prepareSuiteRun(b, c, w, cache))
 		}
-		stmts, err := suite.ParseExpr(w.Expr)
-		if err != nil {
-			b.Fatal(err)
+		for range *suiteRounds {
+			for i := range win {
+				b.Run(win[i].name, win[i].bench)
+			}
 		}
-		build, err := suite.Compile(stmts, env)
-		if err != nil {
-			b.Fatal(err)
-		}
-		warm := false
-		b.Run(w.Name, func(b *testing.B) {
-			eval := func() {
-				out, err := build()
-				if err == nil {
-					err = out.Eval()
-				}
-				if err != nil {
-					b.Fatal(err)
-				}
-				out.Release()
-			}
-			if !warm { // plan once, outside the timing
-				eval()
-				warm = true
-			}
-			out, err := build()
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.SetBytes(inBytes + int64(out.Size()*out.DType().Size()))
-			b.ReportAllocs()
-			runtime.GC()
-			b.ResetTimer()
-			for range b.N {
-				eval()
-			}
-		})
-		for _, in := range w.Inputs {
-			if key := in.String(); last[key] == i && cache[key] != nil {
+		for key, i := range last {
+			if i < hi && cache[key] != nil {
 				cache[key].Release()
 				delete(cache, key)
 			}
 		}
+	}
+}
+
+// suiteWindow is how many workloads BenchmarkSuite keeps ready at once.
+const suiteWindow = 8
+
+var suiteRounds = flag.Int("suite.rounds", 1, "how many times BenchmarkSuite runs each workload (in rounds over a window of workloads)")
+
+// suiteRun is one workload ready to run: its compiled expression over
+// bound inputs and the bytes of those inputs.
+type suiteRun struct {
+	name    string
+	build   func() (*array.Array, error)
+	inBytes int64
+	warm    bool
+}
+
+// prepareSuiteRun makes w's inputs (or takes them from cache, which
+// keeps what it makes) and compiles its expression.
+func prepareSuiteRun(b *testing.B, c *array.Context, w suite.Workload, cache map[string]*array.Array) suiteRun {
+	env := map[string]*array.Array{}
+	var inBytes int64
+	for _, in := range w.Inputs {
+		key := in.String()
+		if cache[key] == nil {
+			a, err := suite.NewArray(c, in)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := a.Eval(); err != nil {
+				b.Fatal(err)
+			}
+			cache[key] = a
+		}
+		env[in.Name] = cache[key]
+		inBytes += in.Bytes()
+	}
+	stmts, err := suite.ParseExpr(w.Expr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	build, err := suite.Compile(stmts, env)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return suiteRun{name: w.Name, build: build, inBytes: inBytes}
+}
+
+// bench is the sub-benchmark of one reading of r.
+func (r *suiteRun) bench(b *testing.B) {
+	eval := func() {
+		out, err := r.build()
+		if err == nil {
+			err = out.Eval()
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		out.Release()
+	}
+	if !r.warm { // plan once, outside the timing
+		eval()
+		r.warm = true
+	}
+	out, err := r.build()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(r.inBytes + int64(out.Size()*out.DType().Size()))
+	out.Release()
+	b.ReportAllocs()
+	runtime.GC()
+	b.ResetTimer()
+	for range b.N {
+		eval()
 	}
 }
 
