@@ -10,35 +10,7 @@ import (
 // Topo returns every node reachable from roots, each once, inputs before
 // the nodes that use them. It does not recurse, so deep graphs are fine.
 func Topo(roots ...*Node) []*Node {
-	var order []*Node
-	seen := map[*Node]bool{}
-	type frame struct {
-		n    *Node
-		next int
-	}
-	var stack []frame
-	for _, r := range roots {
-		if r == nil || seen[r] {
-			continue
-		}
-		seen[r] = true
-		stack = append(stack, frame{n: r})
-		for len(stack) > 0 {
-			top := &stack[len(stack)-1]
-			if top.next < len(top.n.inputs) {
-				in := top.n.inputs[top.next]
-				top.next++
-				if !seen[in] {
-					seen[in] = true
-					stack = append(stack, frame{n: in})
-				}
-				continue
-			}
-			order = append(order, top.n)
-			stack = stack[:len(stack)-1]
-		}
-	}
-	return order
+	return walk(nil, roots, false)
 }
 
 // Consumers counts, for every node reachable from roots, how many edges
@@ -95,65 +67,92 @@ func Verify(roots ...*Node) error {
 // unverified appends to order the nodes under roots not yet verified,
 // each once, inputs first; it stops at verified nodes.
 func unverified(order []*Node, roots []*Node) []*Node {
-	type frame struct {
-		n    *Node
-		next int
-	}
+	return walk(order, roots, true)
+}
+
+// walk appends to order the nodes reachable from roots, each once, inputs
+// before the nodes that use them, and returns it; with skipVerified it
+// neither lists nor enters verified nodes. It does not recurse, so deep
+// graphs are fine, and it allocates nothing but order's growth for small
+// graphs: it finds the nodes it has seen in order and on its stack until
+// they are many enough for a map.
+func walk(order []*Node, roots []*Node, skipVerified bool) []*Node {
 	var sbuf [16]frame
 	stack := sbuf[:0]
-	var seen map[*Node]bool // used once order outgrows a linear scan
-	visited := func(n *Node) bool {
-		if seen != nil {
-			return seen[n]
-		}
-		for _, m := range order {
-			if m == n {
-				return true
-			}
-		}
-		for _, f := range stack {
-			if f.n == n {
-				return true
-			}
-		}
-		return false
-	}
-	mark := func(n *Node) {
-		if seen == nil && len(order)+len(stack) >= 32 {
-			seen = make(map[*Node]bool, 64)
-			for _, m := range order {
-				seen[m] = true
-			}
-			for _, f := range stack {
-				seen[f.n] = true
-			}
-		}
-		if seen != nil {
-			seen[n] = true
-		}
-	}
+	w := walker{order: order, skipVerified: skipVerified}
 	for _, r := range roots {
-		if r.verified.Load() || visited(r) {
+		if !w.enter(r, stack) {
 			continue
 		}
-		mark(r)
 		stack = append(stack, frame{n: r})
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
 			if top.next < len(top.n.inputs) {
 				in := top.n.inputs[top.next]
 				top.next++
-				if !in.verified.Load() && !visited(in) {
-					mark(in)
+				if w.enter(in, stack) {
 					stack = append(stack, frame{n: in})
 				}
 				continue
 			}
-			order = append(order, top.n)
+			w.order = append(w.order, top.n)
 			stack = stack[:len(stack)-1]
 		}
 	}
-	return order
+	return w.order
+}
+
+// walker is the state of walk besides its stack: the nodes done, and the
+// map of nodes seen once there are too many to scan.
+type walker struct {
+	order        []*Node
+	seen         map[*Node]bool
+	skipVerified bool
+}
+
+// frame is a node on walk's stack and the index of its next input.
+type frame struct {
+	n    *Node
+	next int
+}
+
+// enter reports whether walk is to push n on stack: n is not nil, not
+// skipped as verified and not met before; if so it marks n as met.
+func (w *walker) enter(n *Node, stack []frame) bool {
+	if n == nil || w.skipVerified && n.verified.Load() || w.visited(n, stack) {
+		return false
+	}
+	if w.seen == nil && len(w.order)+len(stack) >= 32 {
+		w.seen = make(map[*Node]bool, 64)
+		for _, m := range w.order {
+			w.seen[m] = true
+		}
+		for _, f := range stack {
+			w.seen[f.n] = true
+		}
+	}
+	if w.seen != nil {
+		w.seen[n] = true
+	}
+	return true
+}
+
+// visited reports whether walk has met n: n is done or on the stack.
+func (w *walker) visited(n *Node, stack []frame) bool {
+	if w.seen != nil {
+		return w.seen[n]
+	}
+	for _, m := range w.order {
+		if m == n {
+			return true
+		}
+	}
+	for _, f := range stack {
+		if f.n == n {
+			return true
+		}
+	}
+	return false
 }
 
 // recheck rebuilds n from its inputs and compares the inferred result.
