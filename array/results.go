@@ -115,27 +115,20 @@ func scalarAt(t *exec.Tensor, off int) (f float64, i int64, b bool) {
 			return 1, 1, true
 		}
 		return 0, 0, false
-	case Int32:
-		i = int64(exec.Elems[int32](t)[off])
-		return float64(i), i, i != 0
-	case Int64:
-		i = exec.Elems[int64](t)[off]
-		return float64(i), i, i != 0
 	case Int8:
-		i = int64(exec.Elems[int8](t)[off])
-		return float64(i), i, i != 0
+		return intAt[int8](t, off)
 	case Int16:
-		i = int64(exec.Elems[int16](t)[off])
-		return float64(i), i, i != 0
+		return intAt[int16](t, off)
+	case Int32:
+		return intAt[int32](t, off)
+	case Int64:
+		return intAt[int64](t, off)
 	case Uint8:
-		i = int64(exec.Elems[uint8](t)[off])
-		return float64(i), i, i != 0
+		return intAt[uint8](t, off)
 	case Uint16:
-		i = int64(exec.Elems[uint16](t)[off])
-		return float64(i), i, i != 0
+		return intAt[uint16](t, off)
 	case Uint32:
-		i = int64(exec.Elems[uint32](t)[off])
-		return float64(i), i, i != 0
+		return intAt[uint32](t, off)
 	case Uint64:
 		u := exec.Elems[uint64](t)[off]
 		return float64(u), int64(u), u != 0 // ValueInt wraps above MaxInt64
@@ -149,6 +142,12 @@ func scalarAt(t *exec.Tensor, off int) (f float64, i int64, b bool) {
 		f = exec.Elems[float64](t)[off]
 	}
 	return f, graph.CastFloatToInt64(f), f != 0
+}
+
+// intAt is scalarAt for the integer types that fit an int64 exactly.
+func intAt[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32](t *exec.Tensor, off int) (float64, int64, bool) {
+	i := int64(exec.Elems[T](t)[off])
+	return float64(i), i, i != 0
 }
 
 // one evaluates a, which must have exactly one element, and returns it.
