@@ -37,6 +37,16 @@ func (d *decoder) floatMods(ms *modset, in *inst, t ptype, ftzOK, satOK bool) er
 	return nil
 }
 
+// floatALU checks the .ftz and .sat of a float instruction of type t
+// (floatMods, .ftz allowed) and decodes its destination and n sources
+// (alu).
+func (d *decoder) floatALU(s *rawStmt, ms *modset, in *inst, t ptype, n int, satOK bool) error {
+	if err := d.floatMods(ms, in, t, true, satOK); err != nil {
+		return err
+	}
+	return d.alu(s, in, t, n)
+}
+
 // wrap32 applies .ftz to the inputs and result and .sat to the result of
 // an f32 operation.
 func wrap32(f func(x, y, z float32) float32, ftz, sat bool) func(x, y, z float32) float32 {
@@ -57,10 +67,7 @@ func wrap32(f func(x, y, z float32) float32, ftz, sat bool) func(x, y, z float32
 // 9.7.3.5): round to nearest even by default.
 func decodeFloatArith(d *decoder, s *rawStmt, ms *modset, in *inst, t ptype, op string) error {
 	in.rnd = rndOf(ms, rndRN)
-	if err := d.floatMods(ms, in, t, true, true); err != nil {
-		return err
-	}
-	if err := d.alu(s, in, t, 2); err != nil {
+	if err := d.floatALU(s, ms, in, t, 2, true); err != nil {
 		return err
 	}
 	in.exec = execBinary
@@ -135,10 +142,7 @@ func decodeFMA(d *decoder, s *rawStmt, ms *modset, in *inst, t ptype) error {
 	if in.rnd == rndNone {
 		return d.errf("%s needs a rounding modifier (.rn, .rz, .rm, .rp)", s.opcode)
 	}
-	if err := d.floatMods(ms, in, t, true, true); err != nil {
-		return err
-	}
-	if err := d.alu(s, in, t, 3); err != nil {
+	if err := d.floatALU(s, ms, in, t, 3, true); err != nil {
 		return err
 	}
 	in.exec = execTernary
@@ -172,10 +176,7 @@ func decodeFloatDiv(d *decoder, s *rawStmt, ms *modset, in *inst, t ptype) error
 	if kind != "" && t != tF32 {
 		return d.errf("div.%s takes .f32 only", kind)
 	}
-	if err := d.floatMods(ms, in, t, true, false); err != nil {
-		return err
-	}
-	if err := d.alu(s, in, t, 2); err != nil {
+	if err := d.floatALU(s, ms, in, t, 2, false); err != nil {
 		return err
 	}
 	in.exec = execBinary
@@ -225,10 +226,7 @@ func fastDiv(x, y float32, approx bool) float32 {
 // decodeFloatUnary decodes abs and neg on floats (PTX ISA 9.7.3.9,
 // 9.7.3.10): only the sign bit changes (a NaN stays a NaN).
 func decodeFloatUnary(d *decoder, s *rawStmt, ms *modset, in *inst, t ptype, op string) error {
-	if err := d.floatMods(ms, in, t, true, false); err != nil {
-		return err
-	}
-	if err := d.alu(s, in, t, 1); err != nil {
+	if err := d.floatALU(s, ms, in, t, 1, false); err != nil {
 		return err
 	}
 	in.exec = execUnary
@@ -259,10 +257,7 @@ func decodeFloatMinMax(d *decoder, s *rawStmt, ms *modset, in *inst, t ptype, is
 	if nan && t != tF32 {
 		return d.errf("%s: .NaN applies to .f32 only", s.opcode)
 	}
-	if err := d.floatMods(ms, in, t, true, false); err != nil {
-		return err
-	}
-	if err := d.alu(s, in, t, 2); err != nil {
+	if err := d.floatALU(s, ms, in, t, 2, false); err != nil {
 		return err
 	}
 	in.exec = execBinary
