@@ -10,6 +10,7 @@ import (
 	"math"
 
 	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/fmath"
 	"github.com/fuseflow/fuseflow/internal/philox"
 )
 
@@ -67,32 +68,14 @@ var binaryF = map[graph.Op]map[bool]func(a, b float64) float64{
 	graph.OpMul: both(func(a, b float64) float64 { return a * b }),
 	graph.OpDiv: both(func(a, b float64) float64 { return a / b }),
 	graph.OpFloorDiv: {false: func(a, b float64) float64 { return math.Floor(a / b) },
-		true: intOp(func(a, b int64) int64 {
-			if b == 0 {
-				return 0
-			}
-			q := a / b
-			if (a%b != 0) && ((a < 0) != (b < 0)) {
-				q--
-			}
-			return q
-		})},
+		true: intOp(fmath.FloorDiv[int64])},
 	graph.OpMod: {false: func(a, b float64) float64 {
 		r := math.Mod(a, b)
 		if r != 0 && (r < 0) != (b < 0) {
 			r += b
 		}
 		return r
-	}, true: intOp(func(a, b int64) int64 {
-		if b == 0 {
-			return 0
-		}
-		r := a % b
-		if r != 0 && (r < 0) != (b < 0) {
-			r += b
-		}
-		return r
-	})},
+	}, true: intOp(fmath.Mod[int64])},
 	graph.OpPow: both(math.Pow), graph.OpMax: both(math.Max), graph.OpMin: both(math.Min),
 	graph.OpAtan2: both(math.Atan2),
 	graph.OpEq:    both(func(a, b float64) float64 { return b2f(a == b) }),
@@ -101,9 +84,9 @@ var binaryF = map[graph.Op]map[bool]func(a, b float64) float64{
 	graph.OpLe:    both(func(a, b float64) float64 { return b2f(a <= b) }),
 	graph.OpGt:    both(func(a, b float64) float64 { return b2f(a > b) }),
 	graph.OpGe:    both(func(a, b float64) float64 { return b2f(a >= b) }),
-	graph.OpAnd:   {true: intOp(func(a, b int64) int64 { return a & b })},
-	graph.OpOr:    {true: intOp(func(a, b int64) int64 { return a | b })},
-	graph.OpXor:   {true: intOp(func(a, b int64) int64 { return a ^ b })},
+	graph.OpAnd:   {true: intOp(fmath.And[int64])},
+	graph.OpOr:    {true: intOp(fmath.Or[int64])},
+	graph.OpXor:   {true: intOp(fmath.Xor[int64])},
 }
 
 func both(f func(a, b float64) float64) map[bool]func(a, b float64) float64 {
