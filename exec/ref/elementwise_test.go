@@ -137,7 +137,7 @@ func TestBinaryFloat64(t *testing.T) {
 func checkBinary(t *testing.T, op graph.Op, d graph.DType, a, b, want any) {
 	t.Run(op.String()+"/"+d.String(), func(t *testing.T) {
 		e := newEnv(t)
-		s := graph.Shape{lenOf(a)}
+		s := graph.Shape{len(scalars(a))}
 		check(t, e.one(graph.Binary(op, e.input(d, s, a), e.input(d, s, b))), d, s, want)
 	})
 }
@@ -296,7 +296,7 @@ func TestCast(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
-			s := graph.Shape{lenOf(tc.in)}
+			s := graph.Shape{len(scalars(tc.in))}
 			x := e.input(tc.from, s, tc.in)
 			check(t, e.one(graph.Cast(x, tc.to)), tc.to, s, tc.want)
 		})

@@ -15,6 +15,7 @@ import (
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/exec/ref"
 	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/fmath"
 )
 
 // env binds inputs and evaluates graphs; at cleanup it releases every
@@ -60,7 +61,7 @@ func (e *env) tensor(d graph.DType, s graph.Shape, data any) *exec.Tensor {
 // raw returns a tensor over a buffer of the given contiguous data with an
 // arbitrary layout.
 func (e *env) raw(d graph.DType, data any, s graph.Shape, strides []int, offset int) *exec.Tensor {
-	x := e.tensor(d, graph.Shape{lenOf(data)}, data)
+	x := e.tensor(d, graph.Shape{len(scalars(data))}, data)
 	v := x.View(s, strides, offset)
 	e.owned = append(e.owned, v)
 	return v
@@ -98,56 +99,49 @@ func (e *env) eval(outs ...*graph.Node) []*exec.Tensor {
 // one evaluates n alone.
 func (e *env) one(n *graph.Node) *exec.Tensor { return e.eval(n)[0] }
 
-func lenOf(data any) int {
+// scalars returns data ([]bool, []int32, []int64, []float32 or
+// []float64) as scalars of the dtype its element type maps to.
+func scalars(data any) []graph.Scalar {
 	switch v := data.(type) {
 	case []bool:
-		return len(v)
+		out := make([]graph.Scalar, len(v))
+		for i, b := range v {
+			out[i] = graph.ScalarInt(graph.Bool, fmath.FromBool[int64](b))
+		}
+		return out
 	case []int32:
-		return len(v)
+		return scalarsOf(graph.Int32, v)
 	case []int64:
-		return len(v)
+		return scalarsOf(graph.Int64, v)
 	case []float32:
-		return len(v)
+		return scalarsOf(graph.Float32, v)
 	case []float64:
-		return len(v)
+		return scalarsOf(graph.Float64, v)
 	}
 	panic(fmt.Sprintf("unsupported data %T", data))
 }
 
-func fill(x *exec.Tensor, data any) {
-	n := lenOf(data)
-	if n != x.Size() {
-		panic(fmt.Sprintf("%d values for shape %v", n, x.Shape))
+// scalarsOf returns v as scalars of dtype d.
+func scalarsOf[T int32 | int64 | float32 | float64](d graph.DType, v []T) []graph.Scalar {
+	out := make([]graph.Scalar, len(v))
+	for i, x := range v {
+		if d.IsFloat() {
+			out[i] = graph.ScalarOf(d, float64(x))
+		} else {
+			out[i] = graph.ScalarInt(d, int64(x))
+		}
 	}
-	for k := range n {
-		var f float64
-		var i int64
-		switch v := data.(type) {
-		case []bool:
-			if v[k] {
-				i, f = 1, 1
-			}
-		case []int32:
-			i, f = int64(v[k]), float64(v[k])
-		case []int64:
-			i, f = v[k], float64(v[k])
-		case []float32:
-			f, i = float64(v[k]), int64(v[k])
-		case []float64:
-			f, i = v[k], int64(v[k])
-		}
-		switch x.DType {
-		case graph.Bool:
-			exec.Elems[uint8](x)[k] = uint8(i)
-		case graph.Int32:
-			exec.Elems[int32](x)[k] = int32(i)
-		case graph.Int64:
-			exec.Elems[int64](x)[k] = i
-		case graph.Float32:
-			exec.Elems[float32](x)[k] = float32(f)
-		case graph.Float64:
-			exec.Elems[float64](x)[k] = f
-		}
+	return out
+}
+
+// fill writes data into x, converting each value to x's dtype.
+func fill(x *exec.Tensor, data any) {
+	s := scalars(data)
+	if len(s) != x.Size() {
+		panic(fmt.Sprintf("%d values for shape %v", len(s), x.Shape))
+	}
+	for k, v := range s {
+		exec.PutScalar(x, k, v)
 	}
 }
 
