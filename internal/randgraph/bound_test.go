@@ -39,20 +39,14 @@ func checkedAlloc(t *testing.T) *memory.CheckedAllocator {
 // executors' differential tests seed it.
 func seedRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)) }
 
-// tensorOf returns a tensor of dtype d and shape s holding v.
+// tensorOf returns a tensor of dtype d and shape s holding v converted
+// to d.
 func tensorOf(t *testing.T, alloc memory.Allocator, d graph.DType, s graph.Shape, v ...float64) *exec.Tensor {
 	t.Helper()
 	x, err := exec.NewTensor(alloc, d, s)
 	require.NoError(t, err)
 	for i, f := range v {
-		switch d {
-		case graph.Float32:
-			exec.Elems[float32](x)[i] = float32(f)
-		case graph.Float64:
-			exec.Elems[float64](x)[i] = f
-		case graph.Int64:
-			exec.Elems[int64](x)[i] = int64(f)
-		}
+		exec.PutScalar(x, i, graph.ScalarOf(graph.Float64, f))
 	}
 	return x
 }
