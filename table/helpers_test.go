@@ -13,6 +13,7 @@ import (
 	arrowarray "github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/arrow/scalar"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
@@ -189,34 +190,13 @@ func value1(rec arrow.Record, i int) (float64, bool) {
 	if c.IsNull(0) {
 		return 0, false
 	}
-	switch a := c.(type) {
-	case *arrowarray.Float64:
-		return a.Value(0), true
-	case *arrowarray.Float32:
-		return float64(a.Value(0)), true
-	case *arrowarray.Int64:
-		return float64(a.Value(0)), true
-	case *arrowarray.Int32:
-		return float64(a.Value(0)), true
-	case *arrowarray.Int8:
-		return float64(a.Value(0)), true
-	case *arrowarray.Int16:
-		return float64(a.Value(0)), true
-	case *arrowarray.Uint8:
-		return float64(a.Value(0)), true
-	case *arrowarray.Uint16:
-		return float64(a.Value(0)), true
-	case *arrowarray.Uint32:
-		return float64(a.Value(0)), true
-	case *arrowarray.Uint64:
-		return float64(a.Value(0)), true
-	case *arrowarray.Float16:
-		return float64(a.Value(0).Float32()), true
-	case *arrowarray.Boolean:
-		if a.Value(0) {
-			return 1, true
-		}
-		return 0, true
+	s, err := scalar.GetScalar(c, 0)
+	if err != nil {
+		return math.NaN(), false
 	}
-	return math.NaN(), false
+	f, err := s.CastTo(arrow.PrimitiveTypes.Float64)
+	if err != nil {
+		return math.NaN(), false
+	}
+	return f.(*scalar.Float64).Value, true
 }
