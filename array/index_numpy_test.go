@@ -197,16 +197,7 @@ func npHistogramWithStep(r *npRunner, x *array.Array, args []any) (*array.Array,
 // TestNumPyCasesCoverIndexing checks that the generated data uses every
 // indexing step.
 func TestNumPyCasesCoverIndexing(t *testing.T) {
-	file := loadNumPyCases(t)
-	seen := map[string]bool{}
-	for _, c := range file.Cases {
-		for _, s := range c.Prog {
-			if st, ok := s.([]any); ok && len(st) > 0 {
-				name, _ := st[0].(string)
-				seen[name] = true
-			}
-		}
-	}
+	seen := npStepsUsed(t)
 	for n := range npIndexSteps {
 		if !seen[n] {
 			t.Errorf("no NumPy case uses %s", n)

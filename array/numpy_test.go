@@ -122,42 +122,58 @@ var npOpTol = map[string][2]npTol{
 // programs included) for result dtype d.
 func npCaseTol(prog []any, d array.DType) npTol {
 	var out npTol
-	var walk func(p []any)
-	walk = func(p []any) {
-		for _, s := range p {
-			st, ok := s.([]any)
-			if !ok || len(st) == 0 {
-				continue
+	npEachStep(prog, func(st []any) {
+		name, _ := st[0].(string)
+		if tt, ok := npOpTol[name]; ok {
+			x := tt[1]
+			if d == array.Float32 {
+				x = tt[0]
 			}
-			name, _ := st[0].(string)
-			if tt, ok := npOpTol[name]; ok {
-				x := tt[1]
-				if d == array.Float32 {
-					x = tt[0]
-				}
-				out.ulps = max(out.ulps, x.ulps)
-				out.rel = max(out.rel, x.rel)
-			}
-			for _, a := range st[1:] {
-				npWalkOperand(a, walk)
-			}
+			out.ulps = max(out.ulps, x.ulps)
+			out.rel = max(out.rel, x.rel)
 		}
-	}
-	walk(prog)
+	})
 	return out
 }
 
-func npWalkOperand(a any, walk func([]any)) {
+// npEachStep calls f with each step of prog, then with the steps of the
+// programs nested in its operands.
+func npEachStep(prog []any, f func(st []any)) {
+	for _, s := range prog {
+		if st, ok := s.([]any); ok && len(st) > 0 {
+			f(st)
+			for _, a := range st[1:] {
+				npEachOperandStep(a, f)
+			}
+		}
+	}
+}
+
+// npEachOperandStep is npEachStep for the programs nested in operand a.
+func npEachOperandStep(a any, f func(st []any)) {
 	switch x := a.(type) {
 	case map[string]any:
 		if p, ok := x["prog"].([]any); ok {
-			walk(p)
+			npEachStep(p, f)
 		}
 	case []any:
 		for _, e := range x {
-			npWalkOperand(e, walk)
+			npEachOperandStep(e, f)
 		}
 	}
+}
+
+// npStepsUsed returns the names of the steps the generated cases use,
+// nested programs included.
+func npStepsUsed(t *testing.T) map[string]bool {
+	seen := map[string]bool{}
+	for _, c := range loadNumPyCases(t).Cases {
+		npEachStep(c.Prog, func(st []any) {
+			name, _ := st[0].(string)
+			seen[name] = true
+		})
+	}
+	return seen
 }
 
 // TestNumPyCases runs every generated case on the reference evaluator,
@@ -911,23 +927,7 @@ func (r *npRunner) step(x *array.Array, st []any) (*array.Array, error) {
 // TestNumPyCasesCoverEveryOp checks that the generated data exercises every
 // op of the API at least once.
 func TestNumPyCasesCoverEveryOp(t *testing.T) {
-	file := loadNumPyCases(t)
-	seen := map[string]bool{}
-	var walk func(p []any)
-	walk = func(p []any) {
-		for _, s := range p {
-			if st, ok := s.([]any); ok && len(st) > 0 {
-				name, _ := st[0].(string)
-				seen[name] = true
-				for _, a := range st[1:] {
-					npWalkOperand(a, walk)
-				}
-			}
-		}
-	}
-	for _, c := range file.Cases {
-		walk(c.Prog)
-	}
+	seen := npStepsUsed(t)
 	want := slices.Collect(maps.Keys(npUnaryOps))
 	want = slices.AppendSeq(want, maps.Keys(npBinaryOps))
 	want = slices.AppendSeq(want, maps.Keys(npReduceOps))

@@ -48,12 +48,12 @@ func TestNumPyCasesCoverScans(t *testing.T) {
 	file := loadNumPyCases(t)
 	seen := map[string]bool{}
 	for _, c := range file.Cases {
-		for _, s := range c.Prog {
-			if st, ok := s.([]any); ok && len(st) > 1 {
+		npEachStep(c.Prog, func(st []any) {
+			if len(st) > 1 {
 				name, _ := st[0].(string)
 				seen[name+map[bool]string{true: "/flat", false: ""}[st[1] == nil]] = true
 			}
-		}
+		})
 	}
 	for n := range npScanOps {
 		if !seen[n] || !seen[n+"/flat"] {

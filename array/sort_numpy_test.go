@@ -58,16 +58,14 @@ func TestNumPyCasesCoverSorting(t *testing.T) {
 	seen := map[string]int{}
 	special := 0
 	for _, c := range file.Cases {
-		for _, s := range c.Prog {
-			if st, ok := s.([]any); ok && len(st) > 0 {
-				if name, _ := st[0].(string); npSortSteps[name] != nil {
-					seen[name]++
-					if strings.HasPrefix(c.Name, "sort-special/") {
-						special++
-					}
+		npEachStep(c.Prog, func(st []any) {
+			if name, _ := st[0].(string); npSortSteps[name] != nil {
+				seen[name]++
+				if strings.HasPrefix(c.Name, "sort-special/") {
+					special++
 				}
 			}
-		}
+		})
 	}
 	for name := range npSortSteps {
 		if seen[name] == 0 {
