@@ -102,7 +102,7 @@ func (g *gen) try() (bool, error) {
 		if ia && !g.allowed(op) {
 			return false, nil
 		}
-		desc := fmt.Sprintf("n%d", g.index(a))
+		desc := g.name(a)
 		if !g.cfg.NoExtremes && expFamily[op] && a.DType().IsFloat() && g.r.IntN(3) == 0 {
 			s := []float64{30, -30, 120, -120}[g.r.IntN(4)]
 			a = graph.Binary(graph.OpMul, a, graph.Const(graph.ScalarOf(a.DType(), s)))
@@ -172,6 +172,17 @@ func (g *gen) index(n *graph.Node) int {
 	return -1
 }
 
+// name describes pool node n by its place in the pool, as "n3".
+func (g *gen) name(n *graph.Node) string { return fmt.Sprintf("n%d", g.index(n)) }
+
+// named returns n and its name, or err.
+func (g *gen) named(n *graph.Node, err error) (*graph.Node, string, error) {
+	if err != nil {
+		return nil, "", err
+	}
+	return n, g.name(n), nil
+}
+
 // partner returns an operand that broadcasts with a: a pool node, a
 // constant, or a new input whose shape is a's with axes set to 1 or
 // dropped.
@@ -181,7 +192,7 @@ func (g *gen) partner(a *graph.Node) (*graph.Node, string, error) {
 		for range 5 {
 			b := g.pick()
 			if _, err := graph.Broadcast(a.Shape(), b.Shape()); err == nil {
-				return b, fmt.Sprintf("n%d", g.index(b)), nil
+				return b, g.name(b), nil
 			}
 		}
 		return nil, "", nil
@@ -199,11 +210,7 @@ func (g *gen) partner(a *graph.Node) (*graph.Node, string, error) {
 			s[i] = 1
 		}
 	}
-	b, err := g.input(s, g.randDType())
-	if err != nil {
-		return nil, "", err
-	}
-	return b, fmt.Sprintf("n%d", g.index(b)), nil
+	return g.named(g.input(s, g.randDType()))
 }
 
 func (g *gen) view(a *graph.Node) (bool, error) {
@@ -332,11 +339,7 @@ func (g *gen) matmulRHS(x *graph.Node, xd string, n int, dt func() graph.DType) 
 	if rank > 2 && g.r.IntN(2) == 0 {
 		bs = append(graph.Shape{s[rank-3]}, bs...)
 	}
-	b, err := g.input(bs, dt())
-	if err != nil {
-		return nil, "", err
-	}
-	return b, fmt.Sprintf("n%d", g.index(b)), nil
+	return g.named(g.input(bs, dt()))
 }
 
 func (g *gen) matmul(a *graph.Node) (bool, error) {
@@ -345,7 +348,7 @@ func (g *gen) matmul(a *graph.Node) (bool, error) {
 	if rank < 2 || a.DType() == graph.Bool {
 		return false, nil
 	}
-	b, desc, err := g.matmulRHS(a, fmt.Sprintf("n%d", g.index(a)), 2, func() graph.DType {
+	b, desc, err := g.matmulRHS(a, g.name(a), 2, func() graph.DType {
 		return []graph.DType{graph.Int32, graph.Int64, graph.Float32, graph.Float64}[g.r.IntN(4)]
 	})
 	if err != nil {

@@ -72,7 +72,7 @@ func (g *gen) product(a *graph.Node) (*graph.Node, bool, error) {
 	if rank < 2 || a.DType() == graph.Bool {
 		return nil, false, nil
 	}
-	x, xd := a, fmt.Sprintf("n%d", g.index(a))
+	x, xd := a, g.name(a)
 	if a.DType() != graph.Float32 && g.r.IntN(2) == 0 {
 		x, xd = graph.Cast(a, graph.Float32), fmt.Sprintf("AsType(%s, float32)", xd)
 	}
@@ -113,7 +113,7 @@ func (g *gen) epilogue(n *graph.Node) error {
 func (g *gen) expOf(n *graph.Node) (*graph.Node, bool, error) {
 	ops := []graph.Op{graph.OpExp, graph.OpExp, graph.OpExp, graph.OpSigmoid, graph.OpSigmoid, graph.OpTanh, graph.OpExp2, graph.OpExpm1, graph.OpErf}
 	op := ops[g.r.IntN(len(ops))]
-	x, xd := n, fmt.Sprintf("n%d", g.index(n))
+	x, xd := n, g.name(n)
 	if !g.cfg.NoExtremes && n.DType().IsFloat() && g.r.IntN(2) == 0 {
 		s := []float64{30, -30, 120, -120}[g.r.IntN(4)]
 		x = graph.Binary(graph.OpMul, n, graph.Const(graph.ScalarOf(n.DType(), s)))
