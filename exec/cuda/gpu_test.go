@@ -135,31 +135,20 @@ func fillRandom(t *testing.T, alloc memory.Allocator, shapes map[*graph.Node]gra
 	r := rand.New(rand.NewPCG(seed, 7))
 	bound := bindings{}
 	for n, s := range shapes {
-		x, err := exec.NewTensor(alloc, n.DType(), s)
-		require.NoError(t, err)
-		switch n.DType() {
-		case graph.Float32:
-			for i := range exec.Elems[float32](x) {
-				exec.Elems[float32](x)[i] = float32(r.NormFloat64())
+		x := newHost(t, alloc, n.DType(), s)
+		for i := range x.Size() {
+			var v float64
+			switch n.DType() {
+			case graph.Int32:
+				v = float64(r.IntN(200) - 100)
+			case graph.Int64:
+				v = float64(r.IntN(2000) - 1000)
+			case graph.Bool:
+				v = float64(min(r.IntN(1000), 1))
+			default:
+				v = r.NormFloat64()
 			}
-		case graph.Float64:
-			for i := range exec.Elems[float64](x) {
-				exec.Elems[float64](x)[i] = r.NormFloat64()
-			}
-		case graph.Int32:
-			for i := range exec.Elems[int32](x) {
-				exec.Elems[int32](x)[i] = int32(r.IntN(200) - 100)
-			}
-		case graph.Int64:
-			for i := range exec.Elems[int64](x) {
-				exec.Elems[int64](x)[i] = int64(r.IntN(2000) - 1000)
-			}
-		case graph.Bool:
-			for i := range exec.Elems[uint8](x) {
-				if r.IntN(1000) != 0 {
-					exec.Elems[uint8](x)[i] = 1
-				}
-			}
+			exec.PutScalar(x, i, graph.ScalarOf(graph.Float64, v))
 		}
 		bound[n] = x
 	}
