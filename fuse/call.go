@@ -144,13 +144,9 @@ func (p *planner) buildCall(i int) error {
 			p.producer = append(p.producer, -1)
 		}
 		out++
-		kb := p.findMap(x.Shape(), p.maxProducer(p.leaves(x, false)))
-		val, err := p.emit(kb, false, x, kb.xf.ident, false)
-		if err != nil {
+		if _, err := p.storeCopy(x, v); err != nil {
 			return err
 		}
-		kb.k.Fused = append(kb.k.Fused, graph.OpCopy)
-		kb.stores = append(kb.stores, pstore{val: val, value: v, dtype: x.DType(), strides: x.Shape().ContiguousStrides()})
 		cb.vals[ai] = v
 	}
 	space := graph.Shape{1}

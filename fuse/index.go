@@ -128,13 +128,9 @@ func (p *planner) buildIndex(i int) error {
 			continue
 		}
 		if j == 0 && scatter {
-			kb := p.findMap(x.Shape(), p.maxProducer(p.leaves(x, false)))
-			val, err := p.emit(kb, false, x, kb.xf.ident, false)
-			if err != nil {
+			if _, err := p.storeCopy(x, i); err != nil {
 				return err
 			}
-			kb.k.Fused = append(kb.k.Fused, graph.OpCopy)
-			kb.stores = append(kb.stores, pstore{val: val, value: i, dtype: x.DType(), strides: x.Shape().ContiguousStrides()})
 			continue
 		}
 		v, off, err := p.contiguousOperand(x)

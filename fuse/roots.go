@@ -326,19 +326,29 @@ func (p *planner) copyOperand(x *graph.Node) (int, error) {
 	v := len(p.values)
 	p.values = append(p.values, value{shape: x.Shape(), dtype: x.DType(), buf: -1, label: "copy"})
 	p.producer = append(p.producer, -1)
-	kb := p.findMap(x.Shape(), p.maxProducer(p.leaves(x, false)))
-	val, err := p.emit(kb, false, x, kb.xf.ident, false)
+	kb, err := p.storeCopy(x, v)
 	if err != nil {
 		return 0, err
 	}
-	kb.k.Fused = append(kb.k.Fused, graph.OpCopy)
-	kb.stores = append(kb.stores, pstore{val: val, value: v, dtype: x.DType(), strides: x.Shape().ContiguousStrides()})
 	p.producer[v] = kb.index
 	if p.copies == nil {
 		p.copies = map[*graph.Node]int{}
 	}
 	p.copies[x] = v
 	return v, nil
+}
+
+// storeCopy adds the computation of x, stored contiguous into value v,
+// to a Map over x's shape, and returns that Map.
+func (p *planner) storeCopy(x *graph.Node, v int) (*kbuild, error) {
+	kb := p.findMap(x.Shape(), p.maxProducer(p.leaves(x, false)))
+	val, err := p.emit(kb, false, x, kb.xf.ident, false)
+	if err != nil {
+		return nil, err
+	}
+	kb.k.Fused = append(kb.k.Fused, graph.OpCopy)
+	kb.stores = append(kb.stores, pstore{val: val, value: v, dtype: x.DType(), strides: x.Shape().ContiguousStrides()})
+	return kb, nil
 }
 
 // gemmOperand checks that strides over (batch..., rows, cols) are a
