@@ -13,50 +13,8 @@
 VEC8(sign32<>, 0x80000000)
 VEC4(sign64<>, 0x8000000000000000)
 
-// The routines are defined by the loop macros below, one line each
-// (vet does not see their frames: the Go declarations in asm_amd64.go
-// must match the frames here). ARGS3 loads d, a, b and n of
-// func(d, a, b unsafe.Pointer, n int) into DI, SI, DX and CX, ARGS2
-// d, a and n of func(d, a unsafe.Pointer, n int) into DI, SI and CX;
-// both turn n into bytes (shift SH).
-#define ARGS3(SH) \
-	MOVQ d+0(FP), DI; \
-	MOVQ a+8(FP), SI; \
-	MOVQ b+16(FP), DX; \
-	MOVQ n+24(FP), CX; \
-	SHLQ $SH, CX
-
-#define ARGS2(SH) \
-	MOVQ d+0(FP), DI; \
-	MOVQ a+8(FP), SI; \
-	MOVQ n+16(FP), CX; \
-	SHLQ $SH, CX
-
-// VECS runs BODY4 on the four vectors at byte AX of each operand, for
-// AX from 0 in steps of 128 while four vectors remain below CX, then
-// EACH(BODY1) on the vectors left. Both end at label done.
-#define VECS(BODY4, BODY1) \
-	XORQ AX, AX; \
-	MOVQ CX, BX; \
-	ANDQ $-128, BX; \
-	JZ   each; \
-four: \
-	BODY4; \
-	ADDQ $128, AX; \
-	CMPQ AX, BX; \
-	JB   four; \
-	EACH(BODY1)
-
-// EACH runs BODY on the vector at byte AX of each operand, for AX from
-// its value up to CX in steps of 32.
-#define EACH(BODY) \
-each: \
-	CMPQ AX, CX; \
-	JAE  done; \
-	BODY; \
-	ADDQ $32, AX; \
-	JMP  each; \
-done:
+// The routines are defined by the loop macros below and those of
+// vec_amd64.h, one line each.
 
 // BINARY defines func NAME(d, a, b unsafe.Pointer, n int): OP over
 // byte range [0, n<<SH) of a (SI) and b (DX) into d (DI), 128 bytes at a
@@ -65,7 +23,7 @@ done:
 #define BINARY(NAME, SH, OP) \
 TEXT NAME(SB), NOSPLIT, $0-32; \
 	ARGS3(SH); \
-	VECS(BINARY4(OP), BINARY1(OP)); \
+	VECS(BINARY4(OP), BIN1(VMOVUPS, OP)); \
 	VZEROUPPER; \
 	RET
 
@@ -82,11 +40,6 @@ TEXT NAME(SB), NOSPLIT, $0-32; \
 	VMOVUPS Y1, 32(DI)(AX*1); \
 	VMOVUPS Y2, 64(DI)(AX*1); \
 	VMOVUPS Y3, 96(DI)(AX*1)
-
-#define BINARY1(OP) \
-	VMOVUPS (SI)(AX*1), Y0; \
-	OP      (DX)(AX*1), Y0, Y0; \
-	VMOVUPS Y0, (DI)(AX*1)
 
 BINARY(·addF32, 2, VADDPS)
 BINARY(·subF32, 2, VSUBPS)
@@ -163,16 +116,6 @@ UNARY(·sqrtF64, 3, SQRT64)
 	VADDPS off+64(SI), Y0, Y0; \
 	VADDPS off+96(SI), Y0, Y0
 
-// LANES4 adds the four float64 lanes of y (x its low half) into s as
-// ((l0+l1)+l2)+l3, through X3 and the temporaries t and u.
-#define LANES4(y, x, s, t, u) \
-	VEXTRACTF128 $1, y, X3; \
-	VPERMILPD    $1, x, t; \
-	VADDSD       t, x, s; \
-	VADDSD       X3, s, s; \
-	VPERMILPD    $1, X3, u; \
-	VADDSD       u, s, s
-
 // func sumBlocksF32(acc float64, p unsafe.Pointer, blocks int) float64
 //
 // Each block of 128 float32 values is summed by eight float32 lanes of
@@ -192,13 +135,7 @@ sumloop:
 	ADD4(256)
 	ADD4(384)
 
-	VCVTPS2PD    X0, Y1       // l0..l3
-	VEXTRACTF128 $1, Y0, X2
-	VCVTPS2PD    X2, Y2       // l4..l7
-	LANES4(Y1, X1, X5, X4, X6)
-	LANES4(Y2, X2, X6, X4, X4)
-	VADDSD       X6, X5, X5
-	VADDSD       X5, X8, X8
+	LANES8
 
 	ADDQ $512, SI
 	DECQ CX

@@ -23,53 +23,28 @@ VEC8(etwo31f<>, 0x4f000000)           // 2^31 as float32
 VEC8(etwo63f<>, 0x5f000000)           // 2^63 as float32
 VEC4(emax32d<>, 0x41dfffffffc00000)   // 2147483647 as float64
 VEC4(etwo63d<>, 0x43e0000000000000)   // 2^63 as float64
-DATA eeven<>+0(SB)/4, $0
-DATA eeven<>+4(SB)/4, $2
-DATA eeven<>+8(SB)/4, $4
-DATA eeven<>+12(SB)/4, $6
-DATA eeven<>+16(SB)/4, $0
-DATA eeven<>+20(SB)/4, $2
-DATA eeven<>+24(SB)/4, $4
-DATA eeven<>+28(SB)/4, $6
-GLOBL eeven<>(SB), RODATA|NOPTR, $32
+VECD8(eeven<>, 0, 2, 4, 6, 0, 2, 4, 6)
 
 // ---- Same-size binary: d = OP(a, b) over byte range [0, n<<SH). ----
 
-// BIN defines func NAME(d, a, b unsafe.Pointer, n int): OP's first
-// source the vector of b (memory), its second that of a (Y0), as the
-// VEX forms take them (VPSUBD b, a, dst is a - b).
+// BIN defines func NAME(d, a, b unsafe.Pointer, n int), two vectors a
+// step and then one: OP's first source the vector of b (memory), its
+// second that of a (Y0), as the VEX forms take them (VPSUBD b, a, dst
+// is a - b).
 #define BIN(NAME, SH, OP) \
 TEXT NAME(SB), NOSPLIT, $0-32; \
-	MOVQ d+0(FP), DI; \
-	MOVQ a+8(FP), SI; \
-	MOVQ b+16(FP), DX; \
-	MOVQ n+24(FP), CX; \
-	SHLQ $SH, CX; \
-	XORQ AX, AX; \
-	MOVQ CX, BX; \
-	ANDQ $-64, BX; \
-	JZ   one; \
-two: \
+	ARGS3(SH); \
+	VECSBY(64, BIN2(OP), BIN1(VMOVDQU, OP)); \
+	VZEROUPPER; \
+	RET
+
+#define BIN2(OP) \
 	VMOVDQU (SI)(AX*1), Y0; \
 	VMOVDQU 32(SI)(AX*1), Y1; \
 	OP      (DX)(AX*1), Y0, Y0; \
 	OP      32(DX)(AX*1), Y1, Y1; \
 	VMOVDQU Y0, (DI)(AX*1); \
-	VMOVDQU Y1, 32(DI)(AX*1); \
-	ADDQ    $64, AX; \
-	CMPQ    AX, BX; \
-	JB      two; \
-one: \
-	CMPQ    AX, CX; \
-	JAE     done; \
-	VMOVDQU (SI)(AX*1), Y0; \
-	OP      (DX)(AX*1), Y0, Y0; \
-	VMOVDQU Y0, (DI)(AX*1); \
-	ADDQ    $32, AX; \
-	JMP     one; \
-done: \
-	VZEROUPPER; \
-	RET
+	VMOVDQU Y1, 32(DI)(AX*1)
 
 // Bitwise ops serve bool (bytes 0 and 1), int32 and int64 alike; n
 // counts bytes.
@@ -92,22 +67,16 @@ BIN(·minI64, 3, VPMINSQ)
 
 #define UN(NAME, SH, SETUP, OP) \
 TEXT NAME(SB), NOSPLIT, $0-24; \
-	MOVQ d+0(FP), DI; \
-	MOVQ a+8(FP), SI; \
-	MOVQ n+16(FP), CX; \
-	SHLQ $SH, CX; \
+	ARGS2(SH); \
 	XORQ AX, AX; \
 	SETUP; \
-loop: \
-	CMPQ    AX, CX; \
-	JAE     done; \
-	OP; \
-	VMOVDQU Y0, (DI)(AX*1); \
-	ADDQ    $32, AX; \
-	JMP     loop; \
-done: \
+	EACH(STORE(OP, Y0, 1)); \
 	VZEROUPPER; \
 	RET
+
+// STORE runs OP and stores its result R at d's element AX (of SC
+// bytes).
+#define STORE(OP, R, SC) OP; VMOVDQU R, (DI)(AX*SC)
 
 #define ZERO15 VPXOR Y15, Y15, Y15
 #define ONES15 VPCMPEQD Y15, Y15, Y15
@@ -174,19 +143,10 @@ UN(·cvtF64I64, 3, S_F64I64, B_F64I64)
 
 #define NARROW(NAME, SETUP, OP) \
 TEXT NAME(SB), NOSPLIT, $0-24; \
-	MOVQ d+0(FP), DI; \
-	MOVQ a+8(FP), SI; \
-	MOVQ n+16(FP), CX; \
+	DAN; \
 	XORQ AX, AX; \
 	SETUP; \
-loop: \
-	CMPQ    AX, CX; \
-	JAE     done; \
-	OP; \
-	VMOVDQU X0, (DI)(AX*4); \
-	ADDQ    $4, AX; \
-	JMP     loop; \
-done: \
+	EACHBY(4, STORE(OP, X0, 4)); \
 	VZEROUPPER; \
 	RET
 
@@ -215,13 +175,7 @@ TEXT NAME(SB), NOSPLIT, $0-24; \
 	MOVQ a+8(FP), SI; \
 	MOVQ n+16(FP), AX; \
 	SETUP; \
-loop: \
-	SUBQ    $UNIT, AX; \
-	JB      done; \
-	OP; \
-	VMOVDQU Y0, (DI)(AX*SD); \
-	JMP     loop; \
-done: \
+	DOWN(UNIT, STORE(OP, Y0, SD)); \
 	VZEROUPPER; \
 	RET
 
@@ -250,25 +204,19 @@ WIDEN(·cvtF32I64, 4, 8, S_F32I64, B_F32I64)
 
 #define CMP(NAME, SETUP, MASK, INV) \
 TEXT NAME(SB), NOSPLIT, $0-32; \
-	MOVQ d+0(FP), DI; \
-	MOVQ a+8(FP), SI; \
-	MOVQ b+16(FP), DX; \
-	MOVQ n+24(FP), CX; \
+	DABN; \
 	MOVQ $0x0101010101010101, R8; \
 	XORQ AX, AX; \
 	SETUP; \
-loop: \
-	CMPQ  AX, CX; \
-	JAE   done; \
+	EACHBY(8, CMP8(MASK, INV)); \
+	VZEROUPPER; \
+	RET
+
+#define CMP8(MASK, INV) \
 	MASK; \
 	INV; \
 	PDEPQ R8, BX, BX; \
-	MOVQ  BX, (DI)(AX*1); \
-	ADDQ  $8, AX; \
-	JMP   loop; \
-done: \
-	VZEROUPPER; \
-	RET
+	MOVQ  BX, (DI)(AX*1)
 
 #define FLIP XORQ $0xff, BX
 
@@ -307,18 +255,8 @@ CMP(·ltI64, NONE, MI64(VPCMPGTQ, DX, SI), NONE)
 CMP(·leI64, NONE, MI64(VPCMPGTQ, SI, DX), FLIP)
 CMP(·geI64, NONE, MI64(VPCMPGTQ, DX, SI), FLIP)
 
-// Casts to bool: x != 0 (NaN is true), the second operand a zero vector
-// (R10 points at ezero<>). They take (d, a, _, n).
-DATA ezero<>+0(SB)/8, $0
-DATA ezero<>+8(SB)/8, $0
-DATA ezero<>+16(SB)/8, $0
-DATA ezero<>+24(SB)/8, $0
-DATA ezero<>+32(SB)/8, $0
-DATA ezero<>+40(SB)/8, $0
-DATA ezero<>+48(SB)/8, $0
-DATA ezero<>+56(SB)/8, $0
-GLOBL ezero<>(SB), RODATA|NOPTR, $64
-
+// Casts to bool: x != 0 (NaN is true), the second operand a zeroed
+// register. They take (d, a, _, n).
 #define MZF32 VMOVUPS (SI)(AX*4), Y0; VXORPS Y1, Y1, Y1; VCMPPS $4, Y1, Y0, Y0; VMOVMSKPS Y0, BX
 #define MZF64 VMOVUPD (SI)(AX*8), Y0; VMOVUPD 32(SI)(AX*8), Y1; VXORPD Y2, Y2, Y2; VCMPPD $4, Y2, Y0, Y0; VCMPPD $4, Y2, Y1, Y1; VMOVMSKPD Y0, BX; VMOVMSKPD Y1, R9; SHLQ $4, R9; ORQ R9, BX
 #define MZI32 VMOVDQU (SI)(AX*4), Y0; VPXOR Y1, Y1, Y1; VPCMPEQD Y1, Y0, Y0; VMOVMSKPS Y0, BX
@@ -355,17 +293,15 @@ TEXT NAME(SB), NOSPLIT, $0-40; \
 	MOVQ b+24(FP), DX; \
 	MOVQ n+32(FP), AX; \
 	VPXOR Y15, Y15, Y15; \
-loop: \
-	SUBQ      $UNIT, AX; \
-	JB        done; \
+	DOWN(UNIT, WHERE1(SC, EXPAND)); \
+	VZEROUPPER; \
+	RET
+
+#define WHERE1(SC, EXPAND) \
 	EXPAND; \
 	VMOVDQU   (SI)(AX*SC), Y1; \
 	VPBLENDVB Y0, (DX)(AX*SC), Y1, Y1; \
-	VMOVDQU   Y1, (DI)(AX*SC); \
-	JMP       loop; \
-done: \
-	VZEROUPPER; \
-	RET
+	VMOVDQU   Y1, (DI)(AX*SC)
 
 #define C8 VPCMPEQB (CX)(AX*1), Y15, Y0
 #define C32 VPMOVZXBD (CX)(AX*1), Y0; VPCMPEQD Y15, Y0, Y0
@@ -384,15 +320,14 @@ WHERE(·where64, 4, 8, C64)
 
 #define DIVMOD(NAME, MOD) \
 TEXT NAME(SB), NOSPLIT, $0-32; \
-	MOVQ d+0(FP), DI; \
-	MOVQ a+8(FP), SI; \
-	MOVQ b+16(FP), DX; \
-	MOVQ n+24(FP), CX; \
+	DABN; \
 	XORQ AX, AX; \
 	VPXOR X15, X15, X15; \
-loop: \
-	CMPQ        AX, CX; \
-	JAE         done; \
+	EACHBY(4, DIVMOD4(MOD)); \
+	VZEROUPPER; \
+	RET
+
+#define DIVMOD4(MOD) \
 	VCVTDQ2PD   (SI)(AX*4), Y0; \
 	VCVTDQ2PD   (DX)(AX*4), Y1; \
 	VDIVPD      Y1, Y0, Y0; \
@@ -402,12 +337,7 @@ loop: \
 	VPCMPEQD    X15, X1, X2; \
 	MOD; \
 	VPANDN      X0, X2, X0; \
-	VMOVDQU     X0, (DI)(AX*4); \
-	ADDQ        $4, AX; \
-	JMP         loop; \
-done: \
-	VZEROUPPER; \
-	RET
+	VMOVDQU     X0, (DI)(AX*4)
 
 // MODULO replaces the quotient in X0 by a - q*b (b in X1).
 #define MODULO VPMULLD X1, X0, X0; VMOVDQU (SI)(AX*4), X3; VPSUBD X0, X3, X0
@@ -417,38 +347,32 @@ DIVMOD(·modI32, MODULO)
 
 // ---- AVX2 forms of the int64 ops that AVX-512 has instructions for. ----
 
-// BIN2 defines func NAME(d, a, b unsafe.Pointer, n int) with BODY
+// BINX2 defines func NAME(d, a, b unsafe.Pointer, n int) with BODY
 // computing Y0 from the vectors at (SI)(AX*1) and (DX)(AX*1); n counts
 // int64 elements, a multiple of 4.
-#define BIN2(NAME, BODY) \
+#define BINX2(NAME, BODY) \
 TEXT NAME(SB), NOSPLIT, $0-32; \
-	MOVQ d+0(FP), DI; \
-	MOVQ a+8(FP), SI; \
-	MOVQ b+16(FP), DX; \
-	MOVQ n+24(FP), CX; \
-	SHLQ $3, CX; \
+	ARGS3(3); \
 	XORQ AX, AX; \
-loop: \
-	CMPQ    AX, CX; \
-	JAE     done; \
-	VMOVDQU (SI)(AX*1), Y0; \
-	VMOVDQU (DX)(AX*1), Y1; \
-	BODY; \
-	VMOVDQU Y0, (DI)(AX*1); \
-	ADDQ    $32, AX; \
-	JMP     loop; \
-done: \
+	EACH(BOTH(BODY)); \
 	VZEROUPPER; \
 	RET
+
+// BOTH loads the vectors of a and b at byte AX into Y0 and Y1, runs
+// BODY and stores Y0.
+#define BOTH(BODY) \
+	VMOVDQU (SI)(AX*1), Y0; \
+	VMOVDQU (DX)(AX*1), Y1; \
+	STORE(BODY, Y0, 1)
 
 // max: a > b ? a : b; min: b > a ? a : b.
 #define B_MAX64 VPCMPGTQ Y1, Y0, Y2; VPBLENDVB Y2, Y0, Y1, Y0
 #define B_MIN64 VPCMPGTQ Y0, Y1, Y2; VPBLENDVB Y2, Y0, Y1, Y0
 // The low 64 bits of a*b: lo(a)lo(b) + (hi(a)lo(b) + lo(a)hi(b)) << 32.
 #define B_MUL64 VPMULUDQ Y1, Y0, Y2; VPSRLQ $32, Y0, Y3; VPMULUDQ Y1, Y3, Y3; VPSRLQ $32, Y1, Y4; VPMULUDQ Y4, Y0, Y4; VPADDQ Y4, Y3, Y3; VPSLLQ $32, Y3, Y3; VPADDQ Y3, Y2, Y0
-BIN2(·maxI64x2, B_MAX64)
-BIN2(·minI64x2, B_MIN64)
-BIN2(·mulI64x2, B_MUL64)
+BINX2(·maxI64x2, B_MAX64)
+BINX2(·minI64x2, B_MIN64)
+BINX2(·mulI64x2, B_MUL64)
 
 // abs: (x ^ s) - s with s = 0 > x.
 #define B_ABS64X2 VMOVDQU (SI)(AX*1), Y0; VPCMPGTQ Y0, Y15, Y1; VPXOR Y1, Y0, Y0; VPSUBQ Y1, Y0, Y0
@@ -465,28 +389,19 @@ TEXT NAME(SB), NOSPLIT, $0-32; \
 	BCAST s+16(FP), Y15; \
 	MOVQ  n+24(FP), CX; \
 	SHLQ  $SH, CX; \
-	XORQ  AX, AX; \
-	MOVQ  CX, BX; \
-	ANDQ  $-64, BX; \
-	JZ    one; \
-two: \
+	VECSBY(64, BINS2(OP, BODY), BINS1(OP, BODY)); \
+	VZEROUPPER; \
+	RET
+
+#define BINS2(OP, BODY) \
 	BODY(OP, 0, Y0); \
 	BODY(OP, 32, Y1); \
 	VMOVUPS Y0, (DI)(AX*1); \
-	VMOVUPS Y1, 32(DI)(AX*1); \
-	ADDQ    $64, AX; \
-	CMPQ    AX, BX; \
-	JB      two; \
-one: \
-	CMPQ    AX, CX; \
-	JAE     done; \
+	VMOVUPS Y1, 32(DI)(AX*1)
+
+#define BINS1(OP, BODY) \
 	BODY(OP, 0, Y0); \
-	VMOVUPS Y0, (DI)(AX*1); \
-	ADDQ    $32, AX; \
-	JMP     one; \
-done: \
-	VZEROUPPER; \
-	RET
+	VMOVUPS Y0, (DI)(AX*1)
 
 #define LS(OP, OFF, R) VMOVUPS OFF(SI)(AX*1), R; OP Y15, R, R
 #define SL(OP, OFF, R) OP OFF(SI)(AX*1), Y15, R
@@ -521,16 +436,17 @@ VEC4(ehigh53<>, 0xffe0000000000000)
 
 #define DIVMOD64(NAME, MOD) \
 TEXT NAME(SB), NOSPLIT, $0-40; \
-	MOVQ d+0(FP), DI; \
-	MOVQ a+8(FP), SI; \
-	MOVQ b+16(FP), DX; \
-	MOVQ n+24(FP), CX; \
+	DABN; \
 	XORQ AX, AX; \
 	VPXOR   Y15, Y15, Y15; \
 	VMOVDQU ehigh53<>(SB), Y14; \
-loop: \
-	CMPQ       AX, CX; \
-	JAE        done; \
+	EACHBY(4, DIVMOD64X4(MOD)); \
+	MOVQ AX, ret+32(FP); \
+	VZEROUPPER; \
+	RET
+
+// DIVMOD64X4 stops at label done before an operand out of range.
+#define DIVMOD64X4(MOD) \
 	VMOVDQU    (SI)(AX*8), Y0; \
 	VMOVDQU    (DX)(AX*8), Y1; \
 	VPABSQ     Y0, Y2; \
@@ -547,13 +463,7 @@ loop: \
 	VPCMPEQQ   Y15, Y1, Y4; \
 	MOD; \
 	VPANDN     Y2, Y4, Y2; \
-	VMOVDQU    Y2, (DI)(AX*8); \
-	ADDQ       $4, AX; \
-	JMP        loop; \
-done: \
-	MOVQ AX, ret+32(FP); \
-	VZEROUPPER; \
-	RET
+	VMOVDQU    Y2, (DI)(AX*8)
 
 // MODULO64 replaces the quotient in Y2 by a - q*b.
 #define MODULO64 VPMULLQ Y1, Y2, Y2; VPSUBQ Y2, Y0, Y2
@@ -567,22 +477,10 @@ DIVMOD64(·modI64, MODULO64)
 
 #define BOOLCMP(NAME, BODY) \
 TEXT NAME(SB), NOSPLIT, $0-32; \
-	MOVQ d+0(FP), DI; \
-	MOVQ a+8(FP), SI; \
-	MOVQ b+16(FP), DX; \
-	MOVQ n+24(FP), CX; \
+	DABN; \
 	XORQ AX, AX; \
 	VMOVDQU ebyte1<>(SB), Y15; \
-loop: \
-	CMPQ    AX, CX; \
-	JAE     done; \
-	VMOVDQU (SI)(AX*1), Y0; \
-	VMOVDQU (DX)(AX*1), Y1; \
-	BODY; \
-	VMOVDQU Y0, (DI)(AX*1); \
-	ADDQ    $32, AX; \
-	JMP     loop; \
-done: \
+	EACH(BOTH(BODY)); \
 	VZEROUPPER; \
 	RET
 

@@ -7,16 +7,9 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "vec_amd64.h"
 
-DATA rev32<>+0(SB)/4, $7
-DATA rev32<>+4(SB)/4, $6
-DATA rev32<>+8(SB)/4, $5
-DATA rev32<>+12(SB)/4, $4
-DATA rev32<>+16(SB)/4, $3
-DATA rev32<>+20(SB)/4, $2
-DATA rev32<>+24(SB)/4, $1
-DATA rev32<>+28(SB)/4, $0
-GLOBL rev32<>(SB), RODATA|NOPTR, $32
+VECD8(rev32<>, 7, 6, 5, 4, 3, 2, 1, 0)
 
 // RUN defines func NAME(dst, src unsafe.Pointer, n int): after SETUP,
 // each turn BODY stores one vector at DI from SI; DI advances 32 bytes,

@@ -6,6 +6,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "vec_amd64.h"
 
 // func addWidenF32(a *float64, x *float32, n int)
 //
@@ -85,7 +86,7 @@ mwidendone:
 // x and row where x > best (x < best) or x is NaN and best is not.
 // CMPP is the lane test's predicate: GT_OQ 0x1e or LT_OQ 0x11.
 
-#define ARGFOLD32(NAME, CMPP) \
+#define ARGFOLD(NAME, UNIT, BODY) \
 TEXT NAME(SB), NOSPLIT, $0-40; \
 	MOVQ         best+0(FP), DI; \
 	MOVQ         idx+8(FP), DX; \
@@ -93,18 +94,28 @@ TEXT NAME(SB), NOSPLIT, $0-40; \
 	MOVQ         n+24(FP), CX; \
 	VPBROADCASTQ row+32(FP), Y15; \
 	XORQ         AX, AX; \
-loop: \
-	CMPQ         AX, CX; \
-	JAE          done; \
-	VMOVUPS      (SI)(AX*4), Y0; \
-	VMOVUPS      (DI)(AX*4), Y1; \
-	VCMPPS       $CMPP, Y1, Y0, Y2; \
-	VCMPPS       $3, Y0, Y0, Y3; \
-	VCMPPS       $7, Y1, Y1, Y4; \
-	VANDPS       Y4, Y3, Y3; \
-	VORPS        Y3, Y2, Y2; \
-	VBLENDVPS    Y2, Y0, Y1, Y1; \
-	VMOVUPS      Y1, (DI)(AX*4); \
+	EACHBY(UNIT, BODY); \
+	VZEROUPPER; \
+	RET
+
+// BEST folds the vector of x at element AX (SC bytes each) into best,
+// leaving the lanes that take x all ones in Y2: MOV, CMP, AND, OR and
+// BLEND are the PS or PD forms.
+#define BEST(CMPP, SC, MOV, CMP, AND, OR, BLEND) \
+	MOV   (SI)(AX*SC), Y0; \
+	MOV   (DI)(AX*SC), Y1; \
+	CMP   $CMPP, Y1, Y0, Y2; \
+	CMP   $3, Y0, Y0, Y3; \
+	CMP   $7, Y1, Y1, Y4; \
+	AND   Y4, Y3, Y3; \
+	OR    Y3, Y2, Y2; \
+	BLEND Y2, Y0, Y1, Y1; \
+	MOV   Y1, (DI)(AX*SC)
+
+// ARGFOLD32 widens the float32 lane mask to the two vectors of int64
+// rows; ARGFOLD64's mask already is one.
+#define ARGFOLD32(CMPP) \
+	BEST(CMPP, 4, VMOVUPS, VCMPPS, VANDPS, VORPS, VBLENDVPS); \
 	VPMOVSXDQ    X2, Y5; \
 	VEXTRACTI128 $1, Y2, X6; \
 	VPMOVSXDQ    X6, Y6; \
@@ -113,105 +124,48 @@ loop: \
 	VPBLENDVB    Y5, Y15, Y7, Y7; \
 	VPBLENDVB    Y6, Y15, Y8, Y8; \
 	VMOVDQU      Y7, (DX)(AX*8); \
-	VMOVDQU      Y8, 32(DX)(AX*8); \
-	ADDQ         $8, AX; \
-	JMP          loop; \
-done: \
-	VZEROUPPER; \
-	RET
+	VMOVDQU      Y8, 32(DX)(AX*8)
 
-#define ARGFOLD64(NAME, CMPP) \
-TEXT NAME(SB), NOSPLIT, $0-40; \
-	MOVQ         best+0(FP), DI; \
-	MOVQ         idx+8(FP), DX; \
-	MOVQ         x+16(FP), SI; \
-	MOVQ         n+24(FP), CX; \
-	VPBROADCASTQ row+32(FP), Y15; \
-	XORQ         AX, AX; \
-loop: \
-	CMPQ         AX, CX; \
-	JAE          done; \
-	VMOVUPD      (SI)(AX*8), Y0; \
-	VMOVUPD      (DI)(AX*8), Y1; \
-	VCMPPD       $CMPP, Y1, Y0, Y2; \
-	VCMPPD       $3, Y0, Y0, Y3; \
-	VCMPPD       $7, Y1, Y1, Y4; \
-	VANDPD       Y4, Y3, Y3; \
-	VORPD        Y3, Y2, Y2; \
-	VBLENDVPD    Y2, Y0, Y1, Y1; \
-	VMOVUPD      Y1, (DI)(AX*8); \
+#define ARGFOLD64(CMPP) \
+	BEST(CMPP, 8, VMOVUPD, VCMPPD, VANDPD, VORPD, VBLENDVPD); \
 	VMOVDQU      (DX)(AX*8), Y7; \
 	VPBLENDVB    Y2, Y15, Y7, Y7; \
-	VMOVDQU      Y7, (DX)(AX*8); \
-	ADDQ         $4, AX; \
-	JMP          loop; \
-done: \
+	VMOVDQU      Y7, (DX)(AX*8)
+
+ARGFOLD(·argMaxFoldF32, 8, ARGFOLD32(0x1e))
+ARGFOLD(·argMinFoldF32, 8, ARGFOLD32(0x11))
+ARGFOLD(·argMaxFoldF64, 4, ARGFOLD64(0x1e))
+ARGFOLD(·argMinFoldF64, 4, ARGFOLD64(0x11))
+// func eqIndexF32(p *float32, n int, v float32) int
+// func eqIndexF64(p *float64, n int, v float64) int
+//
+// Return the first k < n (a multiple of the UNIT lanes) with p[k] == v,
+// or n. BCAST, CMP and MSK are the PS or PD forms, SC the element size.
+#define EQINDEX(NAME, UNIT, SC, BCAST, CMP, MSK) \
+TEXT NAME(SB), NOSPLIT, $0-32; \
+	MOVQ  p+0(FP), SI; \
+	MOVQ  n+8(FP), CX; \
+	BCAST v+16(FP), Y1; \
+	XORQ  AX, AX; \
+loop: \
+	CMPQ  AX, CX; \
+	JAE   none; \
+	CMP   $0, (SI)(AX*SC), Y1, Y0; \
+	MSK   Y0, DX; \
+	TESTL DX, DX; \
+	JNZ   found; \
+	ADDQ  $UNIT, AX; \
+	JMP   loop; \
+found: \
+	BSFL DX, DX; \
+	ADDQ DX, AX; \
+	MOVQ AX, ret+24(FP); \
+	VZEROUPPER; \
+	RET; \
+none: \
+	MOVQ CX, ret+24(FP); \
 	VZEROUPPER; \
 	RET
 
-ARGFOLD32(·argMaxFoldF32, 0x1e)
-ARGFOLD32(·argMinFoldF32, 0x11)
-ARGFOLD64(·argMaxFoldF64, 0x1e)
-ARGFOLD64(·argMinFoldF64, 0x11)
-
-// func eqIndexF32(p *float32, n int, v float32) int
-//
-// Returns the first k < n (a multiple of 8) with p[k] == v, or n.
-TEXT ·eqIndexF32(SB), NOSPLIT, $0-32
-	MOVQ         p+0(FP), SI
-	MOVQ         n+8(FP), CX
-	VBROADCASTSS v+16(FP), Y1
-	XORQ         AX, AX
-
-eq32loop:
-	CMPQ      AX, CX
-	JAE       eq32none
-	VCMPPS    $0, (SI)(AX*4), Y1, Y0
-	VMOVMSKPS Y0, DX
-	TESTL     DX, DX
-	JNZ       eq32found
-	ADDQ      $8, AX
-	JMP       eq32loop
-
-eq32found:
-	BSFL DX, DX
-	ADDQ DX, AX
-	MOVQ AX, ret+24(FP)
-	VZEROUPPER
-	RET
-
-eq32none:
-	MOVQ CX, ret+24(FP)
-	VZEROUPPER
-	RET
-
-// func eqIndexF64(p *float64, n int, v float64) int
-//
-// Returns the first k < n (a multiple of 4) with p[k] == v, or n.
-TEXT ·eqIndexF64(SB), NOSPLIT, $0-32
-	MOVQ         p+0(FP), SI
-	MOVQ         n+8(FP), CX
-	VBROADCASTSD v+16(FP), Y1
-	XORQ         AX, AX
-
-eq64loop:
-	CMPQ      AX, CX
-	JAE       eq64none
-	VCMPPD    $0, (SI)(AX*8), Y1, Y0
-	VMOVMSKPD Y0, DX
-	TESTL     DX, DX
-	JNZ       eq64found
-	ADDQ      $4, AX
-	JMP       eq64loop
-
-eq64found:
-	BSFL DX, DX
-	ADDQ DX, AX
-	MOVQ AX, ret+24(FP)
-	VZEROUPPER
-	RET
-
-eq64none:
-	MOVQ CX, ret+24(FP)
-	VZEROUPPER
-	RET
+EQINDEX(·eqIndexF32, 8, 4, VBROADCASTSS, VCMPPS, VMOVMSKPS)
+EQINDEX(·eqIndexF64, 4, 8, VBROADCASTSD, VCMPPD, VMOVMSKPD)

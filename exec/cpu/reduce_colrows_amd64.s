@@ -10,11 +10,14 @@
 
 #include "textflag.h"
 
-// COLROWS runs the column fold over state bytes [0, CX) at DI and rows
-// of DX bytes from SI, q (R8 >= 1) rows: LOAD4/LOAD1 read the states
-// into Y0-Y3 (Y0), ROW4/ROW1 fold the row at R9 into them, STORE4/STORE1
-// write them back. Y4-Y6 are scratch, Y15 a constant the fold may set.
-#define COLROWS(LOAD4, ROW4, STORE4, LOAD1, ROW1, STORE1) \
+// COLROWSAT runs the column fold over state bytes [0, CX) at DI and
+// rows of DX bytes from SI, q (R8 >= 1) rows: LOAD4/LOAD1 read the
+// states into Y0-Y3 (Y0), AT points R9 at the first row's values of the
+// states at byte AX, ROW4/ROW1 fold the row at R9 into them,
+// STORE4/STORE1 write them back. Y4-Y7 are scratch, Y15 a constant the
+// fold may set. COLROWS folds rows of the states' own type (AT is
+// SAMEAT).
+#define COLROWSAT(AT, LOAD4, ROW4, STORE4, LOAD1, ROW1, STORE1) \
 	MOVQ st+0(FP), DI; \
 	MOVQ p+8(FP), SI; \
 	MOVQ n+16(FP), CX; \
@@ -27,7 +30,7 @@ blk4: \
 	CMPQ AX, BX; \
 	JAE  blk1; \
 	LOAD4; \
-	LEAQ (SI)(AX*1), R9; \
+	AT; \
 	MOVQ R8, R10; \
 rows4: \
 	ROW4; \
@@ -41,7 +44,7 @@ blk1: \
 	CMPQ AX, CX; \
 	JAE  done; \
 	LOAD1; \
-	LEAQ (SI)(AX*1), R9; \
+	AT; \
 	MOVQ R8, R10; \
 rows1: \
 	ROW1; \
@@ -54,6 +57,9 @@ rows1: \
 done: \
 	VZEROUPPER; \
 	RET
+
+#define SAMEAT LEAQ (SI)(AX*1), R9
+#define COLROWS(LOAD4, ROW4, STORE4, LOAD1, ROW1, STORE1) COLROWSAT(SAMEAT, LOAD4, ROW4, STORE4, LOAD1, ROW1, STORE1)
 
 #define LD4 \
 	VMOVUPS (DI)(AX*1), Y0; \
@@ -137,19 +143,15 @@ TEXT ·colRowsAndNzB(SB), NOSPLIT, $0-40
 #define XPLAIN(off) VMOVUPS off(R9), Y4
 #define XNEG(off) VXORPS off(R9), Y15, Y4
 
-#define NLD4 \
-	LD4; \
+// NEG4 flips the signs of Y0-Y3 (Y15 the sign bits).
+#define NEG4 \
 	VXORPS Y15, Y0, Y0; \
 	VXORPS Y15, Y1, Y1; \
 	VXORPS Y15, Y2, Y2; \
 	VXORPS Y15, Y3, Y3
 
-#define NST4 \
-	VXORPS Y15, Y0, Y0; \
-	VXORPS Y15, Y1, Y1; \
-	VXORPS Y15, Y2, Y2; \
-	VXORPS Y15, Y3, Y3; \
-	ST4
+#define NLD4 LD4; NEG4
+#define NST4 NEG4; ST4
 
 #define NLD1 \
 	LD1; \
@@ -159,85 +161,50 @@ TEXT ·colRowsAndNzB(SB), NOSPLIT, $0-40
 	VXORPS Y15, Y0, Y0; \
 	ST1
 
+// COLMIN and COLMAX fold rows into Minimum and Maximum states (Y15 the
+// sign bits for COLMAX).
+#define COLMIN(MIN, OR) COLROWS(LD4, EXT4(MIN, OR, XPLAIN), ST4, LD1, EXT(MIN, OR, XPLAIN, 0, Y0), ST1)
+#define COLMAX(MIN, OR) COLROWS(NLD4, EXT4(MIN, OR, XNEG), NST4, NLD1, EXT(MIN, OR, XNEG, 0, Y0), NST1)
+
 // func colRowsMinF32(st, p unsafe.Pointer, n, stride, q int)
 TEXT ·colRowsMinF32(SB), NOSPLIT, $0-40
-	COLROWS(LD4, EXT4(VMINPS, VORPS, XPLAIN), ST4, LD1, EXT(VMINPS, VORPS, XPLAIN, 0, Y0), ST1)
+	COLMIN(VMINPS, VORPS)
 
 // func colRowsMaxF32(st, p unsafe.Pointer, n, stride, q int)
 TEXT ·colRowsMaxF32(SB), NOSPLIT, $0-40
 	VPCMPEQD Y15, Y15, Y15
 	VPSLLD   $31, Y15, Y15
-	COLROWS(NLD4, EXT4(VMINPS, VORPS, XNEG), NST4, NLD1, EXT(VMINPS, VORPS, XNEG, 0, Y0), NST1)
+	COLMAX(VMINPS, VORPS)
 
 // func colRowsMinF64(st, p unsafe.Pointer, n, stride, q int)
 TEXT ·colRowsMinF64(SB), NOSPLIT, $0-40
-	COLROWS(LD4, EXT4(VMINPD, VORPD, XPLAIN), ST4, LD1, EXT(VMINPD, VORPD, XPLAIN, 0, Y0), ST1)
+	COLMIN(VMINPD, VORPD)
 
 // func colRowsMaxF64(st, p unsafe.Pointer, n, stride, q int)
 TEXT ·colRowsMaxF64(SB), NOSPLIT, $0-40
 	VPCMPEQD Y15, Y15, Y15
 	VPSLLQ   $63, Y15, Y15
-	COLROWS(NLD4, EXT4(VMINPD, VORPD, XNEG), NST4, NLD1, EXT(VMINPD, VORPD, XNEG, 0, Y0), NST1)
+	COLMAX(VMINPD, VORPD)
+
+// HALFAT points R9 at the float32 row values of the float64 states at
+// byte AX; WMUL4 and WMUL1 multiply the states by them widened.
+#define HALFAT MOVQ AX, R9; SHRQ $1, R9; ADDQ SI, R9
+
+#define WMUL4 \
+	VCVTPS2PD (R9), Y4; \
+	VCVTPS2PD 16(R9), Y5; \
+	VCVTPS2PD 32(R9), Y6; \
+	VCVTPS2PD 48(R9), Y7; \
+	VMULPD    Y4, Y0, Y0; \
+	VMULPD    Y5, Y1, Y1; \
+	VMULPD    Y6, Y2, Y2; \
+	VMULPD    Y7, Y3, Y3
+
+#define WMUL1 VCVTPS2PD (R9), Y4; VMULPD Y4, Y0, Y0
 
 // func colRowsMulWidenF32(st, p unsafe.Pointer, n, stride, q int)
 //
 // The float32 column product: float64 states (n bytes of them), rows of
 // float32 values widened and multiplied in, the state the first operand.
 TEXT ·colRowsMulWidenF32(SB), NOSPLIT, $0-40
-	MOVQ st+0(FP), DI
-	MOVQ p+8(FP), SI
-	MOVQ n+16(FP), CX
-	MOVQ stride+24(FP), DX
-	MOVQ q+32(FP), R8
-	XORQ AX, AX
-	MOVQ CX, BX
-	ANDQ $-128, BX
-
-mblk4:
-	CMPQ AX, BX
-	JAE  mblk1
-	LD4
-	MOVQ AX, R9
-	SHRQ $1, R9
-	ADDQ SI, R9
-	MOVQ R8, R10
-
-mrows4:
-	VCVTPS2PD (R9), Y4
-	VCVTPS2PD 16(R9), Y5
-	VCVTPS2PD 32(R9), Y6
-	VCVTPS2PD 48(R9), Y7
-	VMULPD    Y4, Y0, Y0
-	VMULPD    Y5, Y1, Y1
-	VMULPD    Y6, Y2, Y2
-	VMULPD    Y7, Y3, Y3
-	ADDQ      DX, R9
-	DECQ      R10
-	JNZ       mrows4
-	ST4
-	ADDQ      $128, AX
-	JMP       mblk4
-
-mblk1:
-	CMPQ AX, CX
-	JAE  mdone
-	LD1
-	MOVQ AX, R9
-	SHRQ $1, R9
-	ADDQ SI, R9
-	MOVQ R8, R10
-
-mrows1:
-	VCVTPS2PD (R9), Y4
-	VMULPD    Y4, Y0, Y0
-	ADDQ      DX, R9
-	DECQ      R10
-	JNZ       mrows1
-	ST1
-	ADDQ      $32, AX
-	JMP       mblk1
-
-mdone:
-	VZEROUPPER
-	RET
-
+	COLROWSAT(HALFAT, LD4, WMUL4, ST4, LD1, WMUL1, ST1)

@@ -6,6 +6,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "vec_amd64.h"
 
 // func dotLanesF64(lanes *[8]float64, a, b unsafe.Pointer, n int)
 //
@@ -77,23 +78,7 @@ dblock:
 	DOT8(448)
 	DOT8(480)
 
-	VCVTPS2PD    X0, Y1
-	VEXTRACTF128 $1, Y0, X2
-	VCVTPS2PD    X2, Y2
-	VEXTRACTF128 $1, Y1, X3
-	VPERMILPD    $1, X1, X4
-	VADDSD       X4, X1, X5
-	VADDSD       X3, X5, X5
-	VPERMILPD    $1, X3, X6
-	VADDSD       X6, X5, X5
-	VEXTRACTF128 $1, Y2, X3
-	VPERMILPD    $1, X2, X4
-	VADDSD       X4, X2, X6
-	VADDSD       X3, X6, X6
-	VPERMILPD    $1, X3, X4
-	VADDSD       X4, X6, X6
-	VADDSD       X6, X5, X5
-	VADDSD       X5, X8, X8
+	LANES8
 
 	ADDQ $512, SI
 	ADDQ $512, DX
