@@ -117,10 +117,7 @@ func aliasValues(r *rand.Rand, d graph.DType, n int) []byte {
 // each operand's address and compares with a separate destination.
 func TestLoopsInPlace(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
-	was := setVector(true)
-	defer setVector(was)
-	for _, vec := range []bool{true, false} {
-		setVector(vec)
+	eachVector(func(vec bool) {
 		for _, c := range loopCases() {
 		lengths:
 			for _, n := range vecLengths {
@@ -171,5 +168,5 @@ func TestLoopsInPlace(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 }

@@ -53,14 +53,7 @@ var mathBenchOps = []struct {
 func mathBenchInput(b *testing.B, alloc memory.Allocator, d graph.DType, n int, seed uint64, lo, hi float64, name string) (*graph.Node, *exec.Tensor) {
 	x, t := newInput(b, alloc, d, graph.Shape{n}, name)
 	r := rand.New(rand.NewPCG(seed, 1))
-	for i := range n {
-		v := lo + (hi-lo)*r.Float64()
-		if d == graph.Float32 {
-			exec.Elems[float32](t)[i] = float32(v)
-		} else {
-			exec.Elems[float64](t)[i] = v
-		}
-	}
+	setFloats(t, func() float64 { return lo + (hi-lo)*r.Float64() })
 	return x, t
 }
 

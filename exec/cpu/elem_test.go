@@ -19,10 +19,7 @@ import (
 // length of vecLengths.
 func TestNormLoop(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
-	was := setVector(true)
-	defer setVector(was)
-	for _, vec := range []bool{true, false} {
-		setVector(vec)
+	eachVector(func(vec bool) {
 		for _, n := range vecLengths {
 			src := aliasBuf(n, 1, 1)[:n]
 			want := make([]byte, n)
@@ -40,7 +37,7 @@ func TestNormLoop(t *testing.T) {
 				t.Errorf("vector %v n=%d in place got:%v want:%v", vec, n, src, want)
 			}
 		}
-	}
+	})
 }
 
 // TestCastEdges casts floats at and beyond the integer range and NaN,
@@ -65,11 +62,8 @@ func TestCastEdges(t *testing.T) {
 		{2.9, 2, 2},
 		{math.Copysign(0, -1), 0, 0},
 	}
-	was := setVector(true)
-	defer setVector(was)
 	const n = 16
-	for _, vec := range []bool{true, false} {
-		setVector(vec)
+	eachVector(func(vec bool) {
 		for _, tc := range tests {
 			for _, from := range []graph.DType{graph.Float32, graph.Float64} {
 				x := tc.x
@@ -97,7 +91,7 @@ func TestCastEdges(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 }
 
 // TestIntDivEdges runs FloorDiv and Mod over every pair of integer edge
@@ -134,10 +128,7 @@ func TestIntDivEdges(t *testing.T) {
 		}
 		as, bs = append(as, x), append(bs, y)
 	}
-	was := setVector(true)
-	defer setVector(was)
-	for _, vec := range []bool{true, false} {
-		setVector(vec)
+	eachVector(func(vec bool) {
 		for _, d := range []graph.DType{graph.Int32, graph.Int64} {
 			for _, op := range []graph.Op{graph.OpFloorDiv, graph.OpMod} {
 				n := len(as)
@@ -176,5 +167,5 @@ func TestIntDivEdges(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 }

@@ -56,6 +56,20 @@ func floatTensor(t testing.TB, alloc memory.Allocator, d graph.DType, s graph.Sh
 	return x
 }
 
+// setFloats sets each element of x, a float32 or float64 tensor, to
+// f() (rounded to its dtype), in order.
+func setFloats(x *exec.Tensor, f func() float64) {
+	if x.DType == graph.Float32 {
+		for i := range exec.Elems[float32](x) {
+			exec.Elems[float32](x)[i] = float32(f())
+		}
+		return
+	}
+	for i := range exec.Elems[float64](x) {
+		exec.Elems[float64](x)[i] = f()
+	}
+}
+
 // release releases every non-nil tensor of ts.
 func release(ts []*exec.Tensor) {
 	for _, t := range ts {

@@ -51,11 +51,8 @@ func elemValue(d graph.DType, p unsafe.Pointer, i int) any {
 
 func TestLoopsMatchDefinitions(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
-	was := setVector(true)
-	defer setVector(was)
 	const n = 300
-	for _, vec := range []bool{true, false} {
-		setVector(vec)
+	eachVector(func(vec bool) {
 		for _, c := range loopCases() {
 			if c.fn == nil {
 				continue
@@ -79,7 +76,7 @@ func TestLoopsMatchDefinitions(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 }
 
 // defULP returns how many ulps a loop of op on dtype d may lie from the

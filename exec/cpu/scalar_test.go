@@ -25,11 +25,8 @@ import (
 // the op's binary loop given a filled operand.
 func TestScalarLoops(t *testing.T) {
 	r := rand.New(rand.NewPCG(27, 28))
-	was := setVector(true)
-	defer setVector(was)
 	consts := append([]float64{2.5, -0.5, 3}, specials...)
-	for _, vec := range []bool{true, false} {
-		setVector(vec)
+	eachVector(func(vec bool) {
 		for _, d := range loopDTypes {
 			es := d.Size()
 			for op := range 256 {
@@ -65,7 +62,7 @@ func TestScalarLoops(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 }
 
 // TestScalarOperandKernel evaluates a chain of Add, Sub, Mul and Div
@@ -77,10 +74,7 @@ func TestScalarOperandKernel(t *testing.T) {
 	r := rand.New(rand.NewPCG(29, 30))
 	const n, c = 10007, float32(2.5)
 	av := randF32(r, n)
-	was := setVector(true)
-	defer setVector(was)
-	for _, vec := range []bool{true, false} {
-		setVector(vec)
+	eachVector(func(vec bool) {
 		var pt planT
 		s := graph.Shape{n}
 		F := graph.Float32
@@ -109,5 +103,5 @@ func TestScalarOperandKernel(t *testing.T) {
 		for _, x := range append(res, pt.inputs...) {
 			x.Release()
 		}
-	}
+	})
 }

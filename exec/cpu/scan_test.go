@@ -35,14 +35,8 @@ func scanInput(t testing.TB, alloc memory.Allocator, d graph.DType, s graph.Shap
 		return v
 	}
 	switch d {
-	case graph.Float32:
-		for i := range exec.Elems[float32](x) {
-			exec.Elems[float32](x)[i] = float32(f())
-		}
-	case graph.Float64:
-		for i := range exec.Elems[float64](x) {
-			exec.Elems[float64](x)[i] = f()
-		}
+	case graph.Float32, graph.Float64:
+		setFloats(x, f)
 	case graph.Int32:
 		for i := range exec.Elems[int32](x) {
 			exec.Elems[int32](x)[i] = int32(r.IntN(100) - 50)

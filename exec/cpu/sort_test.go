@@ -41,14 +41,8 @@ func sortInput(t testing.TB, alloc memory.Allocator, d graph.DType, s graph.Shap
 		return float64(r.IntN(2000)-1000) / 8
 	}
 	switch d {
-	case graph.Float32:
-		for i := range exec.Elems[float32](x) {
-			exec.Elems[float32](x)[i] = float32(f())
-		}
-	case graph.Float64:
-		for i := range exec.Elems[float64](x) {
-			exec.Elems[float64](x)[i] = f()
-		}
+	case graph.Float32, graph.Float64:
+		setFloats(x, f)
 	case graph.Int32:
 		ext := []int32{math.MinInt32, math.MaxInt32, -1, 0}
 		for i := range exec.Elems[int32](x) {

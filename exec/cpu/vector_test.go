@@ -104,6 +104,17 @@ func withVector[T any](get func() T) (vec, scalar T) {
 	return vec, get()
 }
 
+// eachVector runs f with the vector loops installed (vec true) and then
+// with the scalar ones, and restores the setting it found.
+func eachVector(f func(vec bool)) {
+	was := setVector(true)
+	defer setVector(was)
+	for _, vec := range []bool{true, false} {
+		setVector(vec)
+		f(vec)
+	}
+}
+
 func needVector(t *testing.T) {
 	t.Helper()
 	if len(vecSlots) == 0 {
