@@ -161,10 +161,15 @@ TEXT ·colRowsAndNzB(SB), NOSPLIT, $0-40
 	VXORPS Y15, Y0, Y0; \
 	ST1
 
-// COLMIN and COLMAX fold rows into Minimum and Maximum states (Y15 the
-// sign bits for COLMAX).
+// COLMIN and COLMAX fold rows into Minimum and Maximum states; COLMAX
+// first sets Y15 to the sign bits (SHIFT by BITS, VPSLLD 31 or VPSLLQ
+// 63, of all ones).
 #define COLMIN(MIN, OR) COLROWS(LD4, EXT4(MIN, OR, XPLAIN), ST4, LD1, EXT(MIN, OR, XPLAIN, 0, Y0), ST1)
-#define COLMAX(MIN, OR) COLROWS(NLD4, EXT4(MIN, OR, XNEG), NST4, NLD1, EXT(MIN, OR, XNEG, 0, Y0), NST1)
+
+#define COLMAX(MIN, OR, SHIFT, BITS) \
+	VPCMPEQD Y15, Y15, Y15; \
+	SHIFT    $BITS, Y15, Y15; \
+	COLROWS(NLD4, EXT4(MIN, OR, XNEG), NST4, NLD1, EXT(MIN, OR, XNEG, 0, Y0), NST1)
 
 // func colRowsMinF32(st, p unsafe.Pointer, n, stride, q int)
 TEXT ·colRowsMinF32(SB), NOSPLIT, $0-40
@@ -172,9 +177,7 @@ TEXT ·colRowsMinF32(SB), NOSPLIT, $0-40
 
 // func colRowsMaxF32(st, p unsafe.Pointer, n, stride, q int)
 TEXT ·colRowsMaxF32(SB), NOSPLIT, $0-40
-	VPCMPEQD Y15, Y15, Y15
-	VPSLLD   $31, Y15, Y15
-	COLMAX(VMINPS, VORPS)
+	COLMAX(VMINPS, VORPS, VPSLLD, 31)
 
 // func colRowsMinF64(st, p unsafe.Pointer, n, stride, q int)
 TEXT ·colRowsMinF64(SB), NOSPLIT, $0-40
@@ -182,9 +185,7 @@ TEXT ·colRowsMinF64(SB), NOSPLIT, $0-40
 
 // func colRowsMaxF64(st, p unsafe.Pointer, n, stride, q int)
 TEXT ·colRowsMaxF64(SB), NOSPLIT, $0-40
-	VPCMPEQD Y15, Y15, Y15
-	VPSLLQ   $63, Y15, Y15
-	COLMAX(VMINPD, VORPD)
+	COLMAX(VMINPD, VORPD, VPSLLQ, 63)
 
 // HALFAT points R9 at the float32 row values of the float64 states at
 // byte AX; WMUL4 and WMUL1 multiply the states by them widened.
