@@ -20,34 +20,21 @@ import (
 // elemValue returns element i at p as the Go type of opdef's scalar
 // functions (bool for Bool).
 func elemValue(d graph.DType, p unsafe.Pointer, i int) any {
-	switch d {
-	case graph.Bool:
+	if d == graph.Bool {
 		return view[uint8](p, i+1)[i] != 0
-	case graph.Int32:
-		return view[int32](p, i+1)[i]
-	case graph.Int64:
-		return view[int64](p, i+1)[i]
-	case graph.Float32:
-		return view[float32](p, i+1)[i]
-	case graph.Int8:
-		return view[int8](p, i+1)[i]
-	case graph.Int16:
-		return view[int16](p, i+1)[i]
-	case graph.Uint8:
-		return view[uint8](p, i+1)[i]
-	case graph.Uint16:
-		return view[uint16](p, i+1)[i]
-	case graph.Uint32:
-		return view[uint32](p, i+1)[i]
-	case graph.Uint64:
-		return view[uint64](p, i+1)[i]
-	case graph.Float16:
-		return view[half.Float16](p, i+1)[i]
-	case graph.BFloat16:
-		return view[half.BFloat16](p, i+1)[i]
 	}
-	return view[float64](p, i+1)[i]
+	return elemValues[d](p, i)
 }
+
+// elemValues reads element i at p of each non-bool dtype.
+var elemValues = map[graph.DType]func(p unsafe.Pointer, i int) any{
+	graph.Int8: elemAt[int8], graph.Int16: elemAt[int16], graph.Int32: elemAt[int32], graph.Int64: elemAt[int64],
+	graph.Uint8: elemAt[uint8], graph.Uint16: elemAt[uint16], graph.Uint32: elemAt[uint32], graph.Uint64: elemAt[uint64],
+	graph.Float16: elemAt[half.Float16], graph.BFloat16: elemAt[half.BFloat16],
+	graph.Float32: elemAt[float32], graph.Float64: elemAt[float64],
+}
+
+func elemAt[T any](p unsafe.Pointer, i int) any { return view[T](p, i+1)[i] }
 
 func TestLoopsMatchDefinitions(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))

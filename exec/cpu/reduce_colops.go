@@ -70,17 +70,11 @@ const colFlush = 16
 // partial sums start at -0, so that a column of -0s sums to -0.
 func sum32State() colOp {
 	part := func(st unsafe.Pointer, w, k0 int) unsafe.Pointer { return at(st, 2*w+k0, 4) }
-	reset := func(p unsafe.Pointer, n int) {
-		for k := range view[float32](p, n) {
-			view[float32](p, n)[k] = float32(negZero)
-		}
-	}
+	reset := func(p unsafe.Pointer, n int) { setAll(p, n, float32(negZero)) }
 	return colOp{
 		words: 2,
 		init: func(st unsafe.Pointer, w int) {
-			for k := range view[float64](st, w) {
-				view[float64](st, w)[k] = negZero
-			}
+			setAll(st, w, negZero)
 			reset(part(st, w, 0), w)
 		},
 		load: func(st unsafe.Pointer, w, k0 int, p unsafe.Pointer, n int, _ int64) {
@@ -116,27 +110,45 @@ func initColTab() {
 // f64State is a state of one float64 per column starting at init,
 // merged by the float64 elementwise loop mop (Add or Mul).
 func f64State[T floats](init float64, mop graph.Op, step func(a []float64, x []T)) colOp {
+	c := wideState(init, step, func(dst, src unsafe.Pointer, n int) {
+		binaryTab[graph.Float64][mop](dst, dst, src, n)
+	})
+	c.results = floatResults[float64](map[graph.Op]graph.Op{graph.OpAdd: graph.OpSum, graph.OpMul: graph.OpProd}[mop])
+	return c
+}
+
+// wideState is a state of one S per column (a float64 or an int64, read
+// as accum.f or accum.i) starting at init: the first row is converted to
+// S, later ones folded by step, and merge folds n states of a later
+// range into dst's.
+func wideState[S float64 | int64, T elems](init S, step func(a []S, x []T), merge func(dst, src unsafe.Pointer, n int)) colOp {
 	return colOp{
 		words: 1,
-		init: func(st unsafe.Pointer, w int) {
-			for k := range view[float64](st, w) {
-				view[float64](st, w)[k] = init
-			}
-		},
+		init:  func(st unsafe.Pointer, w int) { setAll(st, w, init) },
 		load: func(st unsafe.Pointer, _, k0 int, p unsafe.Pointer, n int, _ int64) {
-			a := view[float64](at(st, k0, 8), n)
+			a := view[S](at(st, k0, 8), n)
 			for k, x := range view[T](p, n) {
-				a[k] = float64(x)
+				a[k] = S(x)
 			}
 		},
 		fold: func(st unsafe.Pointer, _, k0 int, p unsafe.Pointer, n int, _ int64) {
-			step(view[float64](at(st, k0, 8), n), view[T](p, n))
+			step(view[S](at(st, k0, 8), n), view[T](p, n))
 		},
-		read: func(st unsafe.Pointer, _, k int) accum { return accum{f: *(*float64)(at(st, k, 8))} },
-		merge: func(dst, src unsafe.Pointer, _, n int) {
-			binaryTab[graph.Float64][mop](dst, dst, src, n)
+		read: func(st unsafe.Pointer, _, k int) accum {
+			if f, ok := any(*(*S)(at(st, k, 8))).(float64); ok {
+				return accum{f: f}
+			}
+			return accum{i: int64(*(*S)(at(st, k, 8)))}
 		},
-		results: floatResults[float64](map[graph.Op]graph.Op{graph.OpAdd: graph.OpSum, graph.OpMul: graph.OpProd}[mop]),
+		merge: func(dst, src unsafe.Pointer, _, n int) { merge(dst, src, n) },
+	}
+}
+
+// setAll sets the n values of type T at p to v.
+func setAll[T any](p unsafe.Pointer, n int, v T) {
+	s := view[T](p, n)
+	for k := range s {
+		s[k] = v
 	}
 }
 
@@ -146,11 +158,7 @@ func sameState[T floats](d graph.DType, op graph.Op, init T) colOp {
 	es := int(unsafe.Sizeof(init))
 	return colOp{
 		words: 1,
-		init: func(st unsafe.Pointer, w int) {
-			for k := range view[T](st, w) {
-				view[T](st, w)[k] = init
-			}
-		},
+		init:  func(st unsafe.Pointer, w int) { setAll(st, w, init) },
 		load: func(st unsafe.Pointer, _, k0 int, p unsafe.Pointer, n int, _ int64) {
 			copy(view[T](at(st, k0, es), n), view[T](p, n))
 		},
@@ -277,30 +285,12 @@ func mulWiden32Go(a []float64, x []float32) {
 
 // i64State is a state of one int64 per column, merged by mop.
 func i64State[T ints | ~uint8](init int64, mop func(a, b int64) int64, step func(a []int64, x []T)) colOp {
-	return colOp{
-		words: 1,
-		init: func(st unsafe.Pointer, w int) {
-			for k := range view[int64](st, w) {
-				view[int64](st, w)[k] = init
-			}
-		},
-		load: func(st unsafe.Pointer, _, k0 int, p unsafe.Pointer, n int, _ int64) {
-			a := view[int64](at(st, k0, 8), n)
-			for k, x := range view[T](p, n) {
-				a[k] = int64(x)
-			}
-		},
-		fold: func(st unsafe.Pointer, _, k0 int, p unsafe.Pointer, n int, _ int64) {
-			step(view[int64](at(st, k0, 8), n), view[T](p, n))
-		},
-		read: func(st unsafe.Pointer, _, k int) accum { return accum{i: *(*int64)(at(st, k, 8))} },
-		merge: func(dst, src unsafe.Pointer, _, n int) {
-			a := view[int64](dst, n)
-			for k, b := range view[int64](src, n) {
-				a[k] = mop(a[k], b)
-			}
-		},
-	}
+	return wideState(init, step, func(dst, src unsafe.Pointer, n int) {
+		a := view[int64](dst, n)
+		for k, b := range view[int64](src, n) {
+			a[k] = mop(a[k], b)
+		}
+	})
 }
 
 func colInt[T ints | ~uint8](d graph.DType) {
@@ -341,11 +331,7 @@ func argState[T elems](isMax, float bool) colOp {
 	es := int(unsafe.Sizeof(T(0)))
 	return colOp{
 		words: 2,
-		init: func(st unsafe.Pointer, w int) {
-			for k := range view[int64](at(st, w, 8), w) {
-				view[int64](at(st, w, 8), w)[k] = -1
-			}
-		},
+		init:  func(st unsafe.Pointer, w int) { setAll(at(st, w, 8), w, int64(-1)) },
 		load: func(st unsafe.Pointer, w, k0 int, p unsafe.Pointer, n int, row int64) {
 			copy(view[T](at(st, k0, es), n), view[T](p, n))
 			idx := view[int64](at(st, w+k0, 8), n)
@@ -446,11 +432,7 @@ func boolState[T elems](isAny bool) colOp {
 	}
 	return colOp{
 		words: 1,
-		init: func(st unsafe.Pointer, w int) {
-			for k := range view[int64](st, w) {
-				view[int64](st, w)[k] = init
-			}
-		},
+		init:  func(st unsafe.Pointer, w int) { setAll(st, w, init) },
 		load: func(st unsafe.Pointer, _, k0 int, p unsafe.Pointer, n int, _ int64) {
 			a := view[int64](at(st, k0, 8), n)
 			for k, x := range view[T](p, n) {
