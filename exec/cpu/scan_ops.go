@@ -66,104 +66,10 @@ var scanTab = map[graph.Op]map[graph.DType]scanLoops{
 // Sum and Prod also take int32 and bool values where a kernel is given
 // them directly (the graph casts them to int64 first); they are not
 // listed, so such a kernel is a clear error.
+//
+// The loops other than foldSum are generated (zscan_loops.go).
 
-func scanSum[T scanElem](acc, src, dst unsafe.Pointer, rows, w, ds int) {
-	a, s := view[T](acc, w), view[T](src, rows*w)
-	if w == 1 {
-		d := view[T](dst, rows)[:len(s)]
-		x := a[0]
-		for r, v := range s {
-			x += v
-			d[r] = x
-		}
-		a[0] = x
-		return
-	}
-	for r := range rows {
-		d := view[T](unsafe.Add(dst, r*ds*int(unsafe.Sizeof(a[0]))), w)
-		row := s[r*w : r*w+w]
-		for j := range a {
-			a[j] += row[j]
-			d[j] = a[j]
-		}
-	}
-}
-
-func scanProd[T scanElem](acc, src, dst unsafe.Pointer, rows, w, ds int) {
-	a, s := view[T](acc, w), view[T](src, rows*w)
-	if w == 1 {
-		d := view[T](dst, rows)[:len(s)]
-		x := a[0]
-		for r, v := range s {
-			x *= v
-			d[r] = x
-		}
-		a[0] = x
-		return
-	}
-	for r := range rows {
-		d := view[T](unsafe.Add(dst, r*ds*int(unsafe.Sizeof(a[0]))), w)
-		row := s[r*w : r*w+w]
-		for j := range a {
-			a[j] *= row[j]
-			d[j] = a[j]
-		}
-	}
-}
-
-// scanMax keeps the running value on ties and takes a NaN (v != v) for
-// good: NumPy's maximum.accumulate.
-func scanMax[T scanElem](acc, src, dst unsafe.Pointer, rows, w, ds int) {
-	a, s := view[T](acc, w), view[T](src, rows*w)
-	if w == 1 {
-		d := view[T](dst, rows)[:len(s)]
-		x := a[0]
-		for r, v := range s {
-			if v > x || v != v {
-				x = v
-			}
-			d[r] = x
-		}
-		a[0] = x
-		return
-	}
-	for r := range rows {
-		d := view[T](unsafe.Add(dst, r*ds*int(unsafe.Sizeof(a[0]))), w)
-		row := s[r*w : r*w+w]
-		for j := range a {
-			if v := row[j]; v > a[j] || v != v {
-				a[j] = v
-			}
-			d[j] = a[j]
-		}
-	}
-}
-
-func scanMin[T scanElem](acc, src, dst unsafe.Pointer, rows, w, ds int) {
-	a, s := view[T](acc, w), view[T](src, rows*w)
-	if w == 1 {
-		d := view[T](dst, rows)[:len(s)]
-		x := a[0]
-		for r, v := range s {
-			if v < x || v != v {
-				x = v
-			}
-			d[r] = x
-		}
-		a[0] = x
-		return
-	}
-	for r := range rows {
-		d := view[T](unsafe.Add(dst, r*ds*int(unsafe.Sizeof(a[0]))), w)
-		row := s[r*w : r*w+w]
-		for j := range a {
-			if v := row[j]; v < a[j] || v != v {
-				a[j] = v
-			}
-			d[j] = a[j]
-		}
-	}
-}
+//go:generate go run ./internal/scangen
 
 // foldSum adds a lane of one column with four partial sums (the totals
 // of pieces; the chunk pass after them adds element by element).
@@ -188,68 +94,6 @@ func foldSum[T scanElem](acc, src unsafe.Pointer, rows, w int) {
 		row := s[r*w : r*w+w]
 		for j := range a {
 			a[j] += row[j]
-		}
-	}
-}
-
-func foldProd[T scanElem](acc, src unsafe.Pointer, rows, w int) {
-	a, s := view[T](acc, w), view[T](src, rows*w)
-	if w == 1 {
-		x := a[0]
-		for _, v := range s {
-			x *= v
-		}
-		a[0] = x
-		return
-	}
-	for r := range rows {
-		row := s[r*w : r*w+w]
-		for j := range a {
-			a[j] *= row[j]
-		}
-	}
-}
-
-func foldMax[T scanElem](acc, src unsafe.Pointer, rows, w int) {
-	a, s := view[T](acc, w), view[T](src, rows*w)
-	if w == 1 {
-		x := a[0]
-		for _, v := range s {
-			if v > x || v != v {
-				x = v
-			}
-		}
-		a[0] = x
-		return
-	}
-	for r := range rows {
-		row := s[r*w : r*w+w]
-		for j := range a {
-			if v := row[j]; v > a[j] || v != v {
-				a[j] = v
-			}
-		}
-	}
-}
-
-func foldMin[T scanElem](acc, src unsafe.Pointer, rows, w int) {
-	a, s := view[T](acc, w), view[T](src, rows*w)
-	if w == 1 {
-		x := a[0]
-		for _, v := range s {
-			if v < x || v != v {
-				x = v
-			}
-		}
-		a[0] = x
-		return
-	}
-	for r := range rows {
-		row := s[r*w : r*w+w]
-		for j := range a {
-			if v := row[j]; v < a[j] || v != v {
-				a[j] = v
-			}
 		}
 	}
 }
