@@ -216,38 +216,30 @@ func (p *prog) runTile(f *frame, bases []unsafe.Pointer, g *tileGrid, t int) {
 // the tile's columns are closer together in memory than its rows are
 // not, it goes column by column so that src is read along its lines.
 func gatherTile(dst, src unsafe.Pointer, es, off, sr, sc, rows, cols int) {
-	if blockTile(dst, src, es, off, sr, sc, rows, cols, false) {
-		return
-	}
-	switch es {
-	case 1:
-		tileT(view[uint8](dst, rows*cols), (*uint8)(src), off, sr, sc, rows, cols, false)
-	case 2:
-		tileT(view[uint16](dst, rows*cols), (*uint16)(src), off, sr, sc, rows, cols, false)
-	case 4:
-		tileT(view[uint32](dst, rows*cols), (*uint32)(src), off, sr, sc, rows, cols, false)
-	case 8:
-		tileT(view[uint64](dst, rows*cols), (*uint64)(src), off, sr, sc, rows, cols, false)
-	default:
-		panic("cpu: unsupported element size")
-	}
+	moveTile(dst, src, es, off, sr, sc, rows, cols, false)
 }
 
 // scatterTile is gatherTile the other way: the tile in src (row-major)
 // goes to dst at off + r*sr + c*sc.
 func scatterTile(dst, src unsafe.Pointer, es, off, sr, sc, rows, cols int) {
-	if blockTile(src, dst, es, off, sr, sc, rows, cols, true) {
+	moveTile(src, dst, es, off, sr, sc, rows, cols, true)
+}
+
+// moveTile copies the row-major tile at tile from (or, with scatter, to)
+// the elements at off + r*sr + c*sc of mem.
+func moveTile(tile, mem unsafe.Pointer, es, off, sr, sc, rows, cols int, scatter bool) {
+	if blockTile(tile, mem, es, off, sr, sc, rows, cols, scatter) {
 		return
 	}
 	switch es {
 	case 1:
-		tileT(view[uint8](src, rows*cols), (*uint8)(dst), off, sr, sc, rows, cols, true)
+		tileT(view[uint8](tile, rows*cols), (*uint8)(mem), off, sr, sc, rows, cols, scatter)
 	case 2:
-		tileT(view[uint16](src, rows*cols), (*uint16)(dst), off, sr, sc, rows, cols, true)
+		tileT(view[uint16](tile, rows*cols), (*uint16)(mem), off, sr, sc, rows, cols, scatter)
 	case 4:
-		tileT(view[uint32](src, rows*cols), (*uint32)(dst), off, sr, sc, rows, cols, true)
+		tileT(view[uint32](tile, rows*cols), (*uint32)(mem), off, sr, sc, rows, cols, scatter)
 	case 8:
-		tileT(view[uint64](src, rows*cols), (*uint64)(dst), off, sr, sc, rows, cols, true)
+		tileT(view[uint64](tile, rows*cols), (*uint64)(mem), off, sr, sc, rows, cols, scatter)
 	default:
 		panic("cpu: unsupported element size")
 	}
