@@ -32,6 +32,7 @@ package cpu
 import (
 	"context"
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"github.com/fuseflow/fuseflow/fuse"
@@ -89,7 +90,7 @@ func lowerScan(k *fuse.Kernel) (*scanKernel, error) {
 	only := true
 	for j, st := range k.Stores {
 		in := s.Epilogue[st.Value]
-		if in.Kind == fuse.InstrAcc && st.DType == s.DType && sk.direct < 0 && equalInts(st.Strides, cs) {
+		if in.Kind == fuse.InstrAcc && st.DType == s.DType && sk.direct < 0 && slices.Equal(st.Strides, cs) {
 			sk.direct = j
 			continue
 		}
@@ -97,18 +98,6 @@ func lowerScan(k *fuse.Kernel) (*scanKernel, error) {
 	}
 	sk.skipEpi = sk.direct >= 0 && only && len(s.Epilogue) == 1
 	return sk, nil
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // run scans into the running values (the direct store's buffer, or an
