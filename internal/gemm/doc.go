@@ -41,7 +41,10 @@
 // selects the portable Go family. Block sizes come from the CPU's cache
 // sizes. Products use up to Options.Workers goroutines (GOMAXPROCS by
 // default), or a caller's pool through Options.Run; small products run on
-// one worker, and batches of small products run a point per task. Small
+// one worker, and batches of small products run a point per task. The
+// default workers (TeamRunner) stay awake for a few tens of microseconds
+// after a product, so that products called in a row do not each wait for
+// a sleeping thread to wake, unless the machine is oversubscribed. Small
 // and medium products (A and B within an eighth of L3, at most four L2s)
 // read their operands in place; larger ones are packed into cache-sized
 // blocks first.

@@ -23,6 +23,7 @@
 package gemm
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"unsafe"
@@ -67,7 +68,7 @@ func newJob[T Float](m, n, k int, a, b Matrix[T], c []T, ldc int, bt Batch, opt 
 	}
 	j.run1 = opt.Run
 	if j.run1 == nil {
-		j.run1 = goRunner(opt.Workers)
+		j.run1 = TeamRunner(context.Background(), opt.Workers)
 	}
 	return j
 }

@@ -1,48 +1,12 @@
-// Workers and scratch memory: the default Runner (goroutines pulling
-// task numbers from a shared counter) and pooled, 64-byte aligned
-// buffers for the packed blocks.
+// Scratch memory: pooled, 64-byte aligned buffers for the packed
+// blocks (the default Runner is the team, team.go).
 
 package gemm
 
 import (
 	"sync"
-	"sync/atomic"
 	"unsafe"
 )
-
-// goRunner returns a Runner that runs tasks on up to workers goroutines,
-// the caller's among them (worker 0).
-func goRunner(workers int) Runner {
-	return func(tasks int, fn func(worker, task int)) error {
-		if tasks <= 0 {
-			return nil
-		}
-		n := max(1, min(workers, tasks))
-		if n == 1 {
-			for t := range tasks {
-				fn(0, t)
-			}
-			return nil
-		}
-		var next atomic.Int64
-		work := func(w int) {
-			for {
-				t := int(next.Add(1) - 1)
-				if t >= tasks {
-					return
-				}
-				fn(w, t)
-			}
-		}
-		var wg sync.WaitGroup
-		for w := 1; w < n; w++ {
-			wg.Go(func() { work(w) })
-		}
-		work(0)
-		wg.Wait()
-		return nil
-	}
-}
 
 // bufPools holds released buffers, one pool per element type.
 var bufPools [2]sync.Pool
