@@ -1,8 +1,9 @@
 // float32 and float64 MatMul through internal/gemm: operands read in
 // place in whichever of gemm's layouts their strides fit (row-major or
 // transposed, batch points at any offsets, broadcast included), copied
-// densely only when none does; the whole batch in one call on the
-// executor's workers, and the fused epilogue run on each tile of the
+// densely only when none does; the whole batch in one call on gemm's
+// team of workers (TeamRunner: awake between products called in a row,
+// the context checked between tasks), and the fused epilogue run on each tile of the
 // product as gemm finishes it, while the tile is in cache.
 
 package cpu
@@ -35,9 +36,7 @@ func mulFloat[T gemm.Float](ctx context.Context, m *mmKernel, ex *runState, acc 
 	opt := &gemm.Options[T]{
 		Workers:  workers,
 		Portable: gemmPortable,
-		Run: func(tasks int, fn func(worker, task int)) error {
-			return parallel(ctx, workers, tasks, fn)
-		},
+		Run:      gemm.TeamRunner(ctx, workers),
 	}
 	if !m.trivial {
 		accs := []unsafe.Pointer{acc}
