@@ -2,6 +2,8 @@
 
 package gemm
 
+import "math"
+
 // SetKernel makes products run with o use the kernel family named
 // (see Kernels).
 func SetKernel[T Float](o *Options[T], name string) { o.kernel = name }
@@ -30,4 +32,13 @@ func SetPath(name string) (undo func()) {
 		tuneDirect = 1
 	}
 	return func() { tuneDirect = 0 }
+}
+
+// SetSpinOff turns the team's spinning off (products start helpers of
+// their own each call), as an oversubscribed machine does; it returns the
+// function that turns it back on. Tests that call it must not run in
+// parallel with others.
+func SetSpinOff() (undo func()) {
+	theTeam.noSpin.Store(math.MaxInt64)
+	return func() { theTeam.noSpin.Store(0) }
 }

@@ -10,7 +10,6 @@ package gemm
 import (
 	"context"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -160,7 +159,7 @@ func (tm *team) run(tasks, workers int, fn func(worker, task int), stop func() e
 		return false, nil
 	}
 	defer tm.busy.Store(false)
-	j := &teamJob{fn: fn, tasks: int64(tasks), workers: int64(workers), stop: stop, done: make(chan struct{})}
+	j := newTeamJob(tasks, workers, fn, stop)
 	tm.cur.Store(j)
 	seq := tm.seq.Add(1)
 	for n := int64(min(workers, runtime.GOMAXPROCS(0))-1) - tm.awake.Load(); n > 0; n-- {
@@ -168,27 +167,43 @@ func (tm *team) run(tasks, workers int, fn func(worker, task int), stop func() e
 		go tm.helper(j, seq)
 	}
 	j.work(0)
-	// Close the job, then wait for the helpers inside it (each finishing
-	// the task it holds), blocked rather than spinning: on a machine
-	// with more threads than cores the helper needs the core.
+	waited := j.finish()
+	tm.cur.Store(nil)
+	if waited > spinSlow {
+		tm.noSpin.Store(time.Now().Add(spinOff).UnixNano())
+	}
+	return true, j.err()
+}
+
+func newTeamJob(tasks, workers int, fn func(worker, task int), stop func() error) *teamJob {
+	return &teamJob{fn: fn, tasks: int64(tasks), workers: int64(workers), stop: stop, done: make(chan struct{})}
+}
+
+// finish closes j, then waits for the helpers inside it (each finishing
+// the task it holds), blocked rather than spinning: on a machine with
+// more threads than cores the helper needs the core. It returns how
+// long it waited.
+func (j *teamJob) finish() time.Duration {
 	for {
 		s := j.state.Load()
-		if j.state.CompareAndSwap(s, s|closedBit) {
-			if s != 0 {
-				t0 := time.Now()
-				<-j.done
-				if time.Since(t0) > spinSlow {
-					tm.noSpin.Store(time.Now().Add(spinOff).UnixNano())
-				}
-			}
-			break
+		if !j.state.CompareAndSwap(s, s|closedBit) {
+			continue
 		}
+		if s == 0 {
+			return 0
+		}
+		t0 := time.Now()
+		<-j.done
+		return time.Since(t0)
 	}
-	tm.cur.Store(nil)
+}
+
+// err is the stop error once the job has stopped.
+func (j *teamJob) err() error {
 	if j.stopped.Load() {
-		return true, stop()
+		return j.stop()
 	}
-	return true, nil
+	return nil
 }
 
 // TeamRunner returns a Runner on the package's team of helper goroutines,
@@ -228,18 +243,27 @@ func TeamRunner(ctx context.Context, workers int) Runner {
 	}
 }
 
-// spawnRun runs the tasks on n goroutines started for the call, the
-// caller's among them (worker 0), as team.run does.
+// maxPending bounds the helpers spawnRun has started and the scheduler
+// has not yet run, across calls: a caller that runs its tasks faster than
+// helpers get scheduled (one core, or a loaded machine) starts no more.
+const maxPending = 64
+
+var pending atomic.Int64
+
+// spawnRun runs the tasks on up to n goroutines started for the call, the
+// caller's among them (worker 0), as team.run does: a helper that starts
+// after the caller has finished every task finds the job closed, and is
+// not waited for.
 func spawnRun(tasks, n int, fn func(worker, task int), stop func() error) error {
-	j := &teamJob{fn: fn, tasks: int64(tasks), workers: int64(n), stop: stop}
-	var wg sync.WaitGroup
-	for w := 1; w < n; w++ {
-		wg.Go(func() { j.work(w) })
+	j := newTeamJob(tasks, n, fn, stop)
+	for w := 1; w < n && pending.Load() < maxPending; w++ {
+		pending.Add(1)
+		go func() {
+			pending.Add(-1)
+			j.help()
+		}()
 	}
 	j.work(0)
-	wg.Wait()
-	if j.stopped.Load() {
-		return stop()
-	}
-	return nil
+	j.finish()
+	return j.err()
 }

@@ -46,11 +46,18 @@ func runTeam(t *testing.T, run gemm.Runner, workers, tasks int) {
 	}
 }
 
+// The team's helpers (spinning), or helpers started for each call
+// (spinning off).
 func TestTeamRunner(t *testing.T) {
-	for _, tc := range []struct{ workers, tasks int }{
-		{1, 5}, {2, 1}, {2, 2}, {2, 37}, {3, 100}, {8, 64}, {4, 0},
-	} {
-		runTeam(t, gemm.TeamRunner(context.Background(), tc.workers), tc.workers, tc.tasks)
+	for _, spin := range []bool{true, false} {
+		if !spin {
+			defer gemm.SetSpinOff()()
+		}
+		for _, tc := range []struct{ workers, tasks int }{
+			{1, 5}, {2, 1}, {2, 2}, {2, 37}, {3, 100}, {8, 64}, {4, 0},
+		} {
+			runTeam(t, gemm.TeamRunner(context.Background(), tc.workers), tc.workers, tc.tasks)
+		}
 	}
 }
 
@@ -71,21 +78,26 @@ func TestTeamRunnerConcurrent(t *testing.T) {
 // Once the context is done no task starts and the Runner returns its
 // error, on one worker or several.
 func TestTeamRunnerCancel(t *testing.T) {
-	for _, workers := range []int{1, 2, 4} {
-		ctx, cancel := context.WithCancel(context.Background())
-		var ran atomic.Int32
-		err := gemm.TeamRunner(ctx, workers)(1000, func(_, task int) {
-			if ran.Add(1) == 3 {
-				cancel()
-			}
-		})
-		if !errors.Is(err, context.Canceled) {
-			t.Fatalf("%d workers: got:%v want:%v", workers, err, context.Canceled)
+	for _, spin := range []bool{true, false} {
+		if !spin {
+			defer gemm.SetSpinOff()()
 		}
-		// Tasks already past their check when cancel ran may finish:
-		// at most one more per worker.
-		if n := ran.Load(); n < 3 || n > 3+int32(workers) {
-			t.Fatalf("%d workers: tasks run got:%d want: 3 to %d", workers, n, 3+workers)
+		for _, workers := range []int{1, 2, 4} {
+			ctx, cancel := context.WithCancel(context.Background())
+			var ran atomic.Int32
+			err := gemm.TeamRunner(ctx, workers)(1000, func(_, task int) {
+				if ran.Add(1) == 3 {
+					cancel()
+				}
+			})
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("spin %v, %d workers: got:%v want:%v", spin, workers, err, context.Canceled)
+			}
+			// Tasks already past their check when cancel ran may
+			// finish: at most one more per worker.
+			if n := ran.Load(); n < 3 || n > 3+int32(workers) {
+				t.Fatalf("spin %v, %d workers: tasks run got:%d want: 3 to %d", spin, workers, n, 3+workers)
+			}
 		}
 	}
 }
