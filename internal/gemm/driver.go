@@ -23,7 +23,6 @@
 package gemm
 
 import (
-	"context"
 	"fmt"
 	"sync"
 	"unsafe"
@@ -44,18 +43,18 @@ type job[T Float] struct {
 	c       []T
 	ldc     int
 	bt      Batch
-	opt     *Options[T]
+	opt     Options[T]
 	fam     *family
 	blk     blocking
-	size    int // bytes per element
-	run1    Runner
+	size    int  // bytes per element
 	asm     bool // assembly packing (with an assembly kernel family)
 	direct  bool // operands read in place (see the file comment)
+	ss      scratches[T]
 }
 
 func newJob[T Float](m, n, k int, a, b Matrix[T], c []T, ldc int, bt Batch, opt *Options[T]) *job[T] {
 	var z T
-	j := &job[T]{m: m, n: n, k: k, a: a, b: b, c: c, ldc: ldc, bt: bt, opt: opt, size: int(unsafe.Sizeof(z))}
+	j := &job[T]{m: m, n: n, k: k, a: a, b: b, c: c, ldc: ldc, bt: bt, opt: *opt, size: int(unsafe.Sizeof(z))}
 	j.fam = pickFamily(opt)
 	j.asm = j.fam.name != goFamilyName
 	j.blk = blockingFor(j.fam, j.size, cpuCaches)
@@ -66,11 +65,16 @@ func newJob[T Float](m, n, k int, a, b Matrix[T], c []T, ldc int, bt Batch, opt 
 	if tuneDirect != 0 {
 		j.direct = tuneDirect > 0
 	}
-	j.run1 = opt.Run
-	if j.run1 == nil {
-		j.run1 = TeamRunner(context.Background(), opt.Workers)
-	}
+	j.ss.init(opt.Workers)
 	return j
+}
+
+// run1 runs tasks on the caller's Runner, or the team.
+func (j *job[T]) run1(tasks int, fn func(worker, task int)) error {
+	if j.opt.Run != nil {
+		return j.opt.Run(tasks, fn)
+	}
+	return teamRun(tasks, j.opt.Workers, fn, nil)
 }
 
 // directMax bounds the bytes of A and B of products read in place: an
@@ -104,7 +108,18 @@ func scratchPool[T Float]() *sync.Pool {
 
 // scratches hands out scratch per worker, taken from the pool on first
 // use.
-type scratches[T Float] struct{ s []*scratch[T] }
+type scratches[T Float] struct {
+	s   []*scratch[T]
+	inl [4]*scratch[T] // s for up to four workers
+}
+
+func (ss *scratches[T]) init(workers int) {
+	if workers <= len(ss.inl) {
+		ss.s = ss.inl[:workers]
+	} else {
+		ss.s = make([]*scratch[T], workers)
+	}
+}
 
 func (ss *scratches[T]) get(w int) (*scratch[T], error) {
 	if w < 0 || w >= len(ss.s) {
@@ -165,7 +180,7 @@ func (j *job[T]) run() error {
 	if j.k == 0 {
 		return j.zero()
 	}
-	ss := &scratches[T]{s: make([]*scratch[T], j.opt.Workers)}
+	ss := &j.ss
 	defer ss.release()
 	wp := j.workersFor()
 	nb := j.bt.Count

@@ -221,26 +221,32 @@ func TeamRunner(ctx context.Context, workers int) Runner {
 		stop = ctx.Err
 	}
 	return func(tasks int, fn func(worker, task int)) error {
-		if tasks <= 0 {
-			return nil
-		}
-		n := max(1, min(workers, tasks))
-		if n == 1 {
-			for t := range tasks {
-				if stop != nil {
-					if err := stop(); err != nil {
-						return err
-					}
-				}
-				fn(0, t)
-			}
-			return nil
-		}
-		if ok, err := theTeam.run(tasks, n, fn, stop); ok {
-			return err
-		}
-		return spawnRun(tasks, n, fn, stop)
+		return teamRun(tasks, workers, fn, stop)
 	}
+}
+
+// teamRun is a call of TeamRunner's Runner, stop its context's Err (nil
+// when it is never done).
+func teamRun(tasks, workers int, fn func(worker, task int), stop func() error) error {
+	if tasks <= 0 {
+		return nil
+	}
+	n := max(1, min(workers, tasks))
+	if n == 1 {
+		for t := range tasks {
+			if stop != nil {
+				if err := stop(); err != nil {
+					return err
+				}
+			}
+			fn(0, t)
+		}
+		return nil
+	}
+	if ok, err := theTeam.run(tasks, n, fn, stop); ok {
+		return err
+	}
+	return spawnRun(tasks, n, fn, stop)
 }
 
 // maxPending bounds the helpers spawnRun has started and the scheduler
