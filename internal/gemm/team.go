@@ -167,7 +167,7 @@ func (tm *team) run(tasks, workers int, fn func(worker, task int), stop func() e
 		go tm.helper(j, seq)
 	}
 	j.work(0)
-	waited := j.finish()
+	waited := j.finish(spinFor)
 	tm.cur.Store(nil)
 	if waited > spinSlow {
 		tm.noSpin.Store(time.Now().Add(spinOff).UnixNano())
@@ -180,10 +180,12 @@ func newTeamJob(tasks, workers int, fn func(worker, task int), stop func() error
 }
 
 // finish closes j, then waits for the helpers inside it (each finishing
-// the task it holds), blocked rather than spinning: on a machine with
-// more threads than cores the helper needs the core. It returns how
-// long it waited.
-func (j *teamJob) finish() time.Duration {
+// the task it holds): spinning for up to spin (a caller that parks
+// would be woken on the helper's processor, and the helper would then
+// wait for a thread to wake for the next product), then blocked (on a
+// machine with more threads than cores the helper needs the core). It
+// returns how long it waited.
+func (j *teamJob) finish(spin time.Duration) time.Duration {
 	for {
 		s := j.state.Load()
 		if !j.state.CompareAndSwap(s, s|closedBit) {
@@ -193,6 +195,11 @@ func (j *teamJob) finish() time.Duration {
 			return 0
 		}
 		t0 := time.Now()
+		for i := 1; spin > 0 && j.state.Load() != closedBit; i++ {
+			if i%64 == 0 && time.Since(t0) > spin {
+				break
+			}
+		}
 		<-j.done
 		return time.Since(t0)
 	}
@@ -270,6 +277,6 @@ func spawnRun(tasks, n int, fn func(worker, task int), stop func() error) error 
 		}()
 	}
 	j.work(0)
-	j.finish()
+	j.finish(0)
 	return j.err()
 }

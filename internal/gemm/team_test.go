@@ -91,7 +91,7 @@ func TestTeamRunnerCancel(t *testing.T) {
 				}
 			})
 			if !errors.Is(err, context.Canceled) {
-				t.Fatalf("spin %v, %d workers: got:%v want:%v", spin, workers, err, context.Canceled)
+				t.Fatalf("spin %v, %d workers (%d tasks run): got:%v want:%v", spin, workers, ran.Load(), err, context.Canceled)
 			}
 			// Tasks already past their check when cancel ran may
 			// finish: at most one more per worker.
