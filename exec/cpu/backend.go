@@ -98,6 +98,9 @@ type lowKernel struct {
 	sort    *sortKernel
 	chunk   int
 	workers int
+	// group is the row group the kernel belongs to, or nil (sched.go):
+	// the group runs whole at its first kernel.
+	group *rowGroup
 }
 
 // Prepare lowers p's kernels to programs over chunks of their space.
@@ -146,6 +149,7 @@ func (t target) Prepare(p *fuse.Plan) (runner.Program, error) {
 		}
 		lp.kernels = append(lp.kernels, lk)
 	}
+	markRowGroups(lp, b.workers)
 	return lp, nil
 }
 
@@ -179,6 +183,9 @@ func (e *evaluation) Bind(buf int, t *exec.Tensor, _ bool) error {
 }
 
 func (e *evaluation) Alloc(i int) error {
+	if e.bufs[i] != nil {
+		return nil // allocated early by its row group (sched_run.go)
+	}
 	plan := e.lp.plan
 	if !exec.AllocFits(e.alloc, plan.Buffers[i].Bytes) {
 		d, s := bufferArray(plan, i)
@@ -195,6 +202,12 @@ func (e *evaluation) Alloc(i int) error {
 
 func (e *evaluation) Kernel(ctx context.Context, k int) error {
 	lk := &e.lp.kernels[k]
+	if g := lk.group; g != nil {
+		if k != g.first {
+			return nil // run with the group's first kernel
+		}
+		return e.runRowGroup(ctx, g)
+	}
 	switch {
 	case lk.mp != nil:
 		return e.ex.runChecked(lk.mp, func() error { return runProg(ctx, lk.mp, e.ex, nil, lk.chunk, lk.workers) })
