@@ -38,3 +38,11 @@ func RowGroupsOf(b *Backend, p *fuse.Plan) ([]RowGroupSpan, error) {
 	}
 	return out, nil
 }
+
+// SetRowGroupOrder makes row groups run serially in the order order
+// gives (see rowGroupOrder) with blocks of at most maxBlock rows, until
+// the returned function restores the defaults.
+func SetRowGroupOrder(order func(blocks, members int) [][2]int, maxBlock int) (restore func()) {
+	rowGroupOrder, rowBlockMax = order, maxBlock
+	return func() { rowGroupOrder, rowBlockMax = nil, 0 }
+}

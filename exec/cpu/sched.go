@@ -30,6 +30,7 @@
 package cpu
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -45,6 +46,16 @@ var rowGroupMin int64 = cacheBytes
 // noRowGroups turns the row-group schedule off for programs prepared
 // while set (tests and benchmarks compare both schedules).
 var noRowGroups bool
+
+// rowBlockMax, when positive, caps the rows of a block (tests make many
+// small blocks).
+var rowBlockMax int
+
+// rowGroupOrder, when set (tests), runs groups on the calling goroutine
+// alone in the order it returns for blocks blocks of members kernels:
+// (block, member) pairs, each block's members in plan order, blocks
+// interleaved in any way, as concurrent workers may run them.
+var rowGroupOrder func(blocks, members int) [][2]int
 
 // rowGroupRuns counts the row groups run (tests check that a suite
 // reaches the path).
@@ -62,7 +73,11 @@ type rowGroup struct {
 	// allocs lists the buffers (temps and results) whose first kernel
 	// is a later kernel of the group: the group allocates them before
 	// it runs (see evaluation.runRowGroup).
-	allocs  []int
+	allocs []int
+	// extra lists, for each buffer the group adds to the plan's (index
+	// len(Plan.Buffers)+i), the temp whose earlier values it holds
+	// instead (see rowSplit); the group allocates them for its run.
+	extra   []int
 	nprogs  int       // frames per worker: one per program of the members
 	scratch sync.Pool // *groupScratch
 }
@@ -121,63 +136,176 @@ func rowCandidate(k *fuse.Kernel, lk *lowKernel) (rows, per int, ok bool) {
 // lie: row r within elements [(q+r)*stride, (q+r+1)*stride).
 type rowWindow struct{ stride, q int }
 
+// rowSlot names one access of a kernel: operand (store false) or store
+// slot of kernel k.
+type rowSlot struct {
+	k, slot int
+	store   bool
+}
+
 // rowIndependent reports whether the kernels ks of p may run row by row
-// (see the file comment): every access to a buffer they write stays in
-// its row's window, and no kernel reads a buffer it writes itself.
+// as they are (see the file comment): every access to a buffer they
+// write stays in one window of rows, and no kernel reads a buffer it
+// writes itself.
 func rowIndependent(p *fuse.Plan, ks []int) bool {
+	moves, _, ok := rowSplit(p, ks)
+	return ok && len(moves) == 0
+}
+
+// rowSplit reports whether the kernels ks of p may run row by row, and
+// which of their accesses must then go to a buffer of their own: a temp
+// that holds, one after the other, values laid out in different windows
+// of rows (a pair of values per row, later one value per row) is split
+// by value, every value but the last moving to a new buffer of the
+// temp's size. A value moves only if the group writes it before any
+// kernel of the group reads it (it is born in the group) and its
+// accesses all come before the next value's; the moved accesses map to
+// the number of their new buffer, and from[n] is the temp that new
+// buffer n takes values from. Buffers are visited in index order, so the
+// numbering is deterministic.
+func rowSplit(p *fuse.Plan, ks []int) (moves map[rowSlot]int, from []int, ok bool) {
 	written := map[int]bool{}
 	for _, i := range ks {
 		for _, s := range p.Kernels[i].Stores {
 			written[s.Buffer] = true
 		}
 	}
-	wins := map[int]rowWindow{}
-	fits := func(space []int, buf, off int, strides []int) bool {
+	// phase is a run of accesses to one buffer in one window, in plan
+	// order.
+	type phase struct {
+		win         rowWindow
+		first, last int  // kernels
+		born        bool // its first access is a store
+		slots       []rowSlot
+	}
+	phases := map[int][]phase{}
+	add := func(k int, sl rowSlot, space []int, buf, off int, strides []int) bool {
 		if !written[buf] {
 			return true
 		}
-		s := strides[0]
-		if s <= 0 {
+		w, fits := rowWindowOf(space, off, strides)
+		if !fits {
 			return false
 		}
-		lo, hi := off, off
-		for a := 1; a < len(space); a++ {
-			if d := (space[a] - 1) * strides[a]; d < 0 {
-				lo += d
-			} else {
-				hi += d
-			}
-		}
-		q := floorDiv(lo, s)
-		if floorDiv(hi, s) != q {
-			return false
-		}
-		w, seen := wins[buf]
-		if !seen {
-			wins[buf] = rowWindow{s, q}
+		ph := phases[buf]
+		if n := len(ph); n > 0 && ph[n-1].win == w {
+			ph[n-1].last = k
+			ph[n-1].slots = append(ph[n-1].slots, sl)
 			return true
 		}
-		return w == rowWindow{s, q}
+		if n := len(ph); n > 0 && ph[n-1].last == k {
+			return false // two windows in one kernel
+		}
+		phases[buf] = append(ph, phase{win: w, first: k, last: k, born: sl.store, slots: []rowSlot{sl}})
+		return true
 	}
 	for _, i := range ks {
 		k := &p.Kernels[i]
 		own := map[int]bool{}
-		for _, s := range k.Stores {
+		// Stores first: a kernel's stores and loads of one buffer would
+		// be rejected below, and a value's first kernel writes it.
+		for j, s := range k.Stores {
 			own[s.Buffer] = true
-			if !fits(k.Space, s.Buffer, s.Offset, s.Strides) {
-				return false
+			if !add(i, rowSlot{i, j, true}, k.Space, s.Buffer, s.Offset, s.Strides) {
+				return nil, nil, false
 			}
 		}
-		for _, o := range k.Operands {
+		for j, o := range k.Operands {
 			if o.Buffer == fuse.NoBuffer {
 				continue
 			}
-			if own[o.Buffer] || !fits(k.Space, o.Buffer, o.Offset, o.Strides) {
-				return false
+			if own[o.Buffer] || !add(i, rowSlot{i, j, false}, k.Space, o.Buffer, o.Offset, o.Strides) {
+				return nil, nil, false
 			}
 		}
 	}
+	bufs := make([]int, 0, len(phases))
+	for buf := range phases {
+		bufs = append(bufs, buf)
+	}
+	slices.Sort(bufs)
+	for _, buf := range bufs {
+		ph := phases[buf]
+		if len(ph) == 1 {
+			continue
+		}
+		if p.Buffers[buf].Kind != fuse.BufTemp {
+			return nil, nil, false
+		}
+		for _, f := range ph {
+			if !f.born || !rowCovers(&p.Kernels[f.first], buf, f.win) {
+				return nil, nil, false
+			}
+		}
+		for _, f := range ph[:len(ph)-1] {
+			if moves == nil {
+				moves = map[rowSlot]int{}
+			}
+			for _, sl := range f.slots {
+				moves[sl] = len(from)
+			}
+			from = append(from, buf)
+		}
+	}
+	return moves, from, true
+}
+
+// rowCovers reports whether the stores of kernel k to buffer buf in
+// window w write every element of each row's window (so that what a
+// later access in that window reads is what the group wrote there);
+// windows wider than 1<<16 elements are not checked and fail.
+func rowCovers(k *fuse.Kernel, buf int, w rowWindow) bool {
+	if w.stride > 1<<16 {
+		return false
+	}
+	seen := make([]bool, w.stride)
+	for _, s := range k.Stores {
+		if sw, ok := rowWindowOf(k.Space, s.Offset, s.Strides); s.Buffer != buf || !ok || sw != w {
+			continue
+		}
+		n := 1
+		for _, e := range k.Space[1:] {
+			n *= e
+		}
+		if n > 1<<20 {
+			return false
+		}
+		for i := range n {
+			e, rest := s.Offset-w.q*w.stride, i
+			for a := len(k.Space) - 1; a >= 1; a-- {
+				e += rest % k.Space[a] * s.Strides[a]
+				rest /= k.Space[a]
+			}
+			seen[e] = true
+		}
+	}
+	for _, v := range seen {
+		if !v {
+			return false
+		}
+	}
 	return true
+}
+
+// rowWindowOf returns the window of rows of an access over space at
+// offset off with strides, and whether it has one: a positive stride
+// along the leading axis, and each row's elements within one window of
+// that stride.
+func rowWindowOf(space []int, off int, strides []int) (rowWindow, bool) {
+	s := strides[0]
+	if s <= 0 {
+		return rowWindow{}, false
+	}
+	lo, hi := off, off
+	for a := 1; a < len(space); a++ {
+		if d := (space[a] - 1) * strides[a]; d < 0 {
+			lo += d
+		} else {
+			hi += d
+		}
+	}
+	q := floorDiv(lo, s)
+	return rowWindow{s, q}, floorDiv(hi, s) == q
 }
 
 // floorDiv returns a/b rounded down (b > 0).
@@ -243,7 +371,7 @@ func findRowGroups(lp *lowPlan, workers int) []*rowGroup {
 		j := i + 1
 		for ; j < len(p.Kernels); j++ {
 			r, _, ok := rowCandidate(&p.Kernels[j], &lp.kernels[j])
-			if !ok || r != rows || !rowIndependent(p, append(ks, j)) {
+			if _, _, split := rowSplit(p, append(ks, j)); !ok || r != rows || !split {
 				break
 			}
 			ks = append(ks, j)
@@ -269,6 +397,9 @@ func newRowGroup(lp *lowPlan, ks []int, rows, workers int) *rowGroup {
 	g := &rowGroup{first: ks[0], last: ks[len(ks)-1], rows: rows, workers: 1}
 	g.block = max(1, (cacheBytes/2)/max(1, rowBytes(p, ks)))
 	g.block = min(g.block, (rows+workers-1)/workers)
+	if rowBlockMax > 0 {
+		g.block = min(g.block, rowBlockMax)
+	}
 	for _, i := range ks {
 		lk := &lp.kernels[i]
 		_, per, _ := rowCandidate(&p.Kernels[i], lk)
@@ -286,6 +417,11 @@ func newRowGroup(lp *lowPlan, ks []int, rows, workers int) *rowGroup {
 		g.members = append(g.members, m)
 	}
 	g.workers = min(g.workers, (rows+g.block-1)/g.block)
+	moves, from, _ := rowSplit(p, ks)
+	g.extra = from
+	for sl, n := range moves {
+		g.redirect(&lp.kernels[sl.k], sl, len(p.Buffers)+n)
+	}
 	for b := range p.Buffers {
 		bf := &p.Buffers[b]
 		if bf.Kind != fuse.BufInput && bf.First > g.first && bf.First <= g.last {
@@ -293,6 +429,27 @@ func newRowGroup(lp *lowPlan, ks []int, rows, workers int) *rowGroup {
 		}
 	}
 	return g
+}
+
+// redirect points access sl of lk (an operand or a store of its
+// programs) at buffer buf. Only the group runs lk's programs.
+func (g *rowGroup) redirect(lk *lowKernel, sl rowSlot, buf int) {
+	var progs []*prog
+	switch {
+	case lk.mp != nil:
+		progs = []*prog{lk.mp}
+	case sl.store:
+		progs = []*prog{lk.rd.epi}
+	default:
+		progs = []*prog{lk.rd.pro, lk.rd.epi}
+	}
+	for _, p := range progs {
+		if sl.store {
+			p.stores[sl.slot].buf = buf
+		} else {
+			p.opds[sl.slot].buf = buf
+		}
+	}
 }
 
 // markRowGroups finds lp's row groups and points their kernels at them.

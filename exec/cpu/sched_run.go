@@ -7,7 +7,12 @@ package cpu
 
 import (
 	"context"
+	"fmt"
 	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fuseflow/fuseflow/exec"
 )
 
 // groupScratch is one run's scratch of a row group: each worker's frames
@@ -18,6 +23,42 @@ type groupScratch struct {
 	frames []frame
 	accs   [][]unsafe.Pointer // per member: one result array per reduction
 	words  []uint64
+	// bases are the evaluation's buffer addresses followed by those of
+	// the group's extra buffers (held), during a run of a group that has
+	// some.
+	bases []unsafe.Pointer
+	held  []*memory.Buffer
+}
+
+// allocExtra allocates g's extra buffers for one run by e (each of the
+// size of the temp it stands for) and sets s.bases.
+func (s *groupScratch) allocExtra(e *evaluation, g *rowGroup) error {
+	plan := e.lp.plan
+	s.bases = append(s.bases[:0], e.ex.bases...)
+	for _, b := range g.extra {
+		if !exec.AllocFits(e.alloc, plan.Buffers[b].Bytes) {
+			d, sh := bufferArray(plan, b)
+			if err := exec.CheckAlloc(e.alloc, d, sh); err != nil {
+				return fmt.Errorf("cpu: %w", err)
+			}
+		}
+		buf := memory.NewResizableBuffer(e.alloc)
+		buf.Resize(int(plan.Buffers[b].Bytes))
+		s.held = append(s.held, buf)
+		s.bases = append(s.bases, unsafe.Pointer(unsafe.SliceData(buf.Bytes())))
+	}
+	return nil
+}
+
+// releaseExtra gives back the extra buffers of a run and forgets their
+// addresses.
+func (s *groupScratch) releaseExtra() {
+	for i, b := range s.held {
+		b.Release()
+		s.held[i] = nil
+	}
+	clear(s.bases)
+	s.held, s.bases = s.held[:0], s.bases[:0]
 }
 
 // getScratch returns a scratch for one run of g, pooled or new.
@@ -67,7 +108,21 @@ func (e *evaluation) runRowGroup(ctx context.Context, g *rowGroup) error {
 	s := g.getScratch()
 	defer g.scratch.Put(s)
 	bases := e.ex.bases
+	if len(g.extra) > 0 {
+		defer s.releaseExtra()
+		if err := s.allocExtra(e, g); err != nil {
+			return err
+		}
+		bases = s.bases
+	}
 	tasks := (g.rows + g.block - 1) / g.block
+	if rowGroupOrder != nil {
+		for _, bm := range rowGroupOrder(tasks, len(g.members)) {
+			r0 := bm[0] * g.block
+			g.members[bm[1]].runRows(s.frames[:g.nprogs], bases, s.accs[bm[1]], r0, min(g.rows, r0+g.block))
+		}
+		return nil
+	}
 	return parallel(ctx, g.workers, tasks, func(w, t int) {
 		r0 := t * g.block
 		r1 := min(g.rows, r0+g.block)

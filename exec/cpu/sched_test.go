@@ -208,6 +208,22 @@ func TestRowGroupsFound(t *testing.T) {
 		}
 		require.Equal(t, c.want, got, "%s:\n%s", c.name, fuse.Explain(p))
 	}
+
+	// Standardize's plan keeps a pair of values per row and later one
+	// value per row in the same temp: the group gives the pair a buffer
+	// of its own and takes all five kernels.
+	ac, err := array.NewContext(array.WithBackend(cpu.New(cpu.Options{})))
+	require.NoError(t, err)
+	xa := array.FromSlice(ac, make([]float32, R*C), R, C)
+	defer xa.Release()
+	y := xa.Sub(xa.MeanKeepDims(1)).Div(xa.StdKeepDims(1))
+	defer y.Release()
+	p, err := fuse.BuildWith([]*graph.Node{y.Node()}, map[*graph.Node]graph.Layout{xa.Node(): graph.ContiguousLayout(graph.Float32, graph.Shape{R, C})}, fuse.CPUOptions())
+	require.NoError(t, err)
+	got, err := cpu.RowGroupsOf(cpu.New(cpu.Options{}), p)
+	require.NoError(t, err)
+	require.Len(t, got, 1, fuse.Explain(p))
+	require.Equal(t, cpu.RowGroupSpan{First: 0, Last: len(p.Kernels) - 1, Rows: R}, cpu.RowGroupSpan{First: got[0].First, Last: got[0].Last, Rows: got[0].Rows}, fuse.Explain(p))
 }
 
 // TestRowGroupsAllocations runs a grouped softmax whose stored
@@ -295,4 +311,55 @@ func randgraphOutputs(t *testing.T, be exec.Backend, seed uint64, cfg randgraph.
 	require.NoError(t, err)
 	defer c.Release()
 	return evalOn(t, be, c.Outputs, c.Bound, alloc, "seed %d", seed)
+}
+
+// TestRowGroupsInterleaved runs row groups of blocks of 3 rows serially
+// in random interleavings of their blocks (each block's kernels in plan
+// order), as concurrent workers may run them, and requires the bits of
+// the per-kernel schedule: standardize's plan reuses a temp for a pair
+// of values per row and then one value per row, which an interleaving
+// overwrites unless the group splits that temp.
+func TestRowGroupsInterleaved(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 18))
+	order := func(blocks, members int) [][2]int {
+		next := make([]int, blocks)
+		var open []int
+		for b := range blocks {
+			open = append(open, b)
+		}
+		var seq [][2]int
+		for len(open) > 0 {
+			i := rng.IntN(len(open))
+			b := open[i]
+			seq = append(seq, [2]int{b, next[b]})
+			if next[b]++; next[b] == members {
+				open = append(open[:i], open[i+1:]...)
+			}
+		}
+		return seq
+	}
+	const R, C = 40, 37
+	data := make([]float64, 2*R*C)
+	for i := range data {
+		data[i] = rng.Float64()*8 - 4
+	}
+	for _, d := range []graph.DType{graph.Float32, graph.Float64} {
+		for _, w := range rowExprs {
+			restore := cpu.SetRowGroups(false, 0)
+			_, want := rowResult(t, cpu.New(cpu.Options{}), w.expr, d, rowLayouts[0].make, data, R, C)
+			restore()
+			restore = cpu.SetRowGroups(true, 0)
+			restoreOrder := cpu.SetRowGroupOrder(order, 3)
+			for round := range 5 {
+				_, got := rowResult(t, cpu.New(cpu.Options{}), w.expr, d, rowLayouts[0].make, data, R, C)
+				for i := range want {
+					if got[i] != want[i] && !(isNaNBits(got[i], d) && isNaNBits(want[i], d)) {
+						t.Fatalf("%s %v round %d: element %d got:%x want:%x", w.name, d, round, i, got[i], want[i])
+					}
+				}
+			}
+			restoreOrder()
+			restore()
+		}
+	}
 }
