@@ -29,6 +29,15 @@
 // chunks: a cancelled Eval returns ctx.Err() and leaves nothing
 // allocated.
 //
+// Consecutive kernels that are independent along their leading axis
+// (softmax: the row maxima, exp(x - max) stored, its row sums, the
+// division) run as one row group when their traffic exceeds a worker's
+// cache: each worker takes a block of rows (about half of its cache of
+// data) and runs every kernel of the group over it, so x and the stored
+// exponential are read from the cache, not from memory, by the later
+// kernels; the results are the same bits as kernel after kernel
+// (sched.go).
+//
 // # Numbers
 //
 // Results match the reference evaluator (exec/ref) exactly for integers
