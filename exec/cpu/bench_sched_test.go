@@ -6,8 +6,7 @@
 package cpu_test
 
 import (
-	"context"
-	"fmt"
+	"strconv"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -51,7 +50,8 @@ func BenchmarkRowGroups(b *testing.B) {
 					if grouped {
 						sched = "grouped"
 					}
-					b.Run(fmt.Sprintf("%s/%v/%dx%d/%s", g.name, d, s[0], s[1], sched), func(b *testing.B) {
+					name := g.name + "/" + d.String() + "/" + strconv.Itoa(s[0]) + "x" + strconv.Itoa(s[1]) + "/" + sched
+					b.Run(name, func(b *testing.B) {
 						benchRowGroup(b, g.f, d, s, grouped)
 					})
 				}
@@ -66,18 +66,6 @@ func benchRowGroup(b *testing.B, f func(*graph.Node) *graph.Node, d graph.DType,
 	alloc := memory.NewGoAllocator()
 	x, xt := reduceInput(b, alloc, d, s, 18)
 	defer xt.Release()
-	out := f(x)
-	be := cpu.New(cpu.Options{})
-	req := &exec.Request{Outputs: []*graph.Node{out}, Bound: map[*graph.Node]*exec.Tensor{x: xt}, Alloc: alloc}
-	ctx := context.Background()
-	release(evalOn(b, be, req.Outputs, req.Bound, alloc)) // prepares the plan
-	b.SetBytes(int64(2 * s.Size() * d.Size()))
-	b.ResetTimer()
-	for range b.N {
-		res, err := be.Eval(ctx, req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		release(res)
-	}
+	bound := map[*graph.Node]*exec.Tensor{x: xt}
+	runBench(b, cpu.New(cpu.Options{}), alloc, []*graph.Node{f(x)}, bound, int64(2*s.Size()*d.Size()))
 }

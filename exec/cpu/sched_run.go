@@ -7,12 +7,9 @@ package cpu
 
 import (
 	"context"
-	"fmt"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
-
-	"github.com/fuseflow/fuseflow/exec"
 )
 
 // groupScratch is one run's scratch of a row group: each worker's frames
@@ -28,67 +25,6 @@ type groupScratch struct {
 	// some.
 	bases []unsafe.Pointer
 	held  []*memory.Buffer
-}
-
-// allocExtra allocates g's extra buffers for one run by e (each of the
-// size of the temp it stands for) and sets s.bases.
-func (s *groupScratch) allocExtra(e *evaluation, g *rowGroup) error {
-	plan := e.lp.plan
-	s.bases = append(s.bases[:0], e.ex.bases...)
-	for _, b := range g.extra {
-		if !exec.AllocFits(e.alloc, plan.Buffers[b].Bytes) {
-			d, sh := bufferArray(plan, b)
-			if err := exec.CheckAlloc(e.alloc, d, sh); err != nil {
-				return fmt.Errorf("cpu: %w", err)
-			}
-		}
-		buf := memory.NewResizableBuffer(e.alloc)
-		buf.Resize(int(plan.Buffers[b].Bytes))
-		s.held = append(s.held, buf)
-		s.bases = append(s.bases, unsafe.Pointer(unsafe.SliceData(buf.Bytes())))
-	}
-	return nil
-}
-
-// releaseExtra gives back the extra buffers of a run and forgets their
-// addresses.
-func (s *groupScratch) releaseExtra() {
-	for i, b := range s.held {
-		b.Release()
-		s.held[i] = nil
-	}
-	clear(s.bases)
-	s.held, s.bases = s.held[:0], s.bases[:0]
-}
-
-// getScratch returns a scratch for one run of g, pooled or new.
-func (g *rowGroup) getScratch() *groupScratch {
-	if s, _ := g.scratch.Get().(*groupScratch); s != nil {
-		return s
-	}
-	s := &groupScratch{frames: make([]frame, g.workers*g.nprogs), accs: make([][]unsafe.Pointer, len(g.members))}
-	words := func(rk *redKernel, j int) int { return max((rk.outer*rk.reds[j].DType.Size()+7)/8, 1) }
-	total := 0
-	for _, m := range g.members {
-		if m.rd != nil {
-			for j := range m.rd.reds {
-				total += words(m.rd, j)
-			}
-		}
-	}
-	s.words = make([]uint64, total)
-	off := 0
-	for i, m := range g.members {
-		if m.rd == nil {
-			continue
-		}
-		s.accs[i] = make([]unsafe.Pointer, len(m.rd.reds))
-		for j := range m.rd.reds {
-			s.accs[i][j] = unsafe.Pointer(&s.words[off])
-			off += words(m.rd, j)
-		}
-	}
-	return s
 }
 
 // runRowGroup runs the kernels of g: it allocates the buffers whose

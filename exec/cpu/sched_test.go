@@ -21,7 +21,6 @@ import (
 	"github.com/fuseflow/fuseflow/exec/ref"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
-	"github.com/fuseflow/fuseflow/internal/randgraph"
 )
 
 // rowExprs are the row-normalizing workloads of bench/workloads.txt and
@@ -264,53 +263,6 @@ func TestRowGroupsAllocations(t *testing.T) {
 func sameAsRefWithin(t *testing.T, out *graph.Node, bound map[*graph.Node]*exec.Tensor, alloc memory.Allocator) {
 	t.Helper()
 	checkWithinRef(t, "softmax", []*cpu.Backend{cpu.New(cpu.Options{}), cpu.New(cpu.Options{Workers: 1, Chunk: 256})}, []*graph.Node{out}, bound, alloc)
-}
-
-// TestDifferentialRowGroups runs random graphs with the row-group
-// schedule forced on every size: against the reference (as
-// TestDifferential) and, bit for bit, against the per-kernel schedule;
-// it requires that some of them ran as row groups. 600 graphs (150 with
-// -short), in chunks of 7 and of 131 points.
-func TestDifferentialRowGroups(t *testing.T) {
-	n := 300
-	if testing.Short() || cpu.RaceEnabled {
-		n = 75
-	}
-	runs := cpu.RowGroupRuns()
-	for _, chunk := range []int{7, 131} {
-		cfg := randgraph.Config{MaxExtent: 12}
-		for seed := range uint64(n) {
-			seed += 31000
-			restore := cpu.SetRowGroups(true, 0)
-			differential(t, cpu.New(cpu.Options{Chunk: chunk}), seed, cfg)
-			grouped := randgraphOutputs(t, cpu.New(cpu.Options{Chunk: chunk, Workers: 3}), seed, cfg)
-			restore()
-			restore = cpu.SetRowGroups(false, 0)
-			perKernel := randgraphOutputs(t, cpu.New(cpu.Options{Chunk: chunk, Workers: 3}), seed, cfg)
-			restore()
-			for i := range grouped {
-				if err := randgraph.Check(grouped[i], perKernel[i], nil); err != nil {
-					t.Errorf("seed %d chunk %d output %d: against the per-kernel schedule: %v", seed, chunk, i, err)
-				}
-			}
-			release(grouped)
-			release(perKernel)
-		}
-	}
-	got := cpu.RowGroupRuns() - runs
-	t.Logf("%d row groups run", got)
-	require.Positive(t, got, "no random graph ran as a row group")
-}
-
-// randgraphOutputs evaluates the random graph of seed and cfg on be;
-// the caller releases the tensors (from the Go allocator).
-func randgraphOutputs(t *testing.T, be exec.Backend, seed uint64, cfg randgraph.Config) []*exec.Tensor {
-	t.Helper()
-	alloc := memory.NewGoAllocator()
-	c, err := randgraph.Generate(rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), alloc, cfg)
-	require.NoError(t, err)
-	defer c.Release()
-	return evalOn(t, be, c.Outputs, c.Bound, alloc, "seed %d", seed)
 }
 
 // TestRowGroupsInterleaved runs row groups of blocks of 3 rows serially
