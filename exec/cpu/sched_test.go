@@ -315,3 +315,39 @@ func TestRowGroupsInterleaved(t *testing.T) {
 		}
 	}
 }
+
+// TestRowGroupsExtraBuffers runs standardize, whose group moves a value
+// off a temp into a buffer of its own, on a checked allocator: the
+// extra buffer is given back after every run, and a memory limit too
+// small for it ends the evaluation with a memory error.
+func TestRowGroupsExtraBuffers(t *testing.T) {
+	restore := cpu.SetRowGroups(true, 0)
+	defer restore()
+	const R, C = 50, 70
+	alloc := checkedAlloc(t)
+	data := make([]float32, R*C)
+	for i := range data {
+		data[i] = float32(i%17) - 8
+	}
+	run := func(opts ...array.Option) error {
+		c, err := array.NewContext(append([]array.Option{array.WithBackend(cpu.New(cpu.Options{})), array.WithAllocator(alloc)}, opts...)...)
+		require.NoError(t, err)
+		x := array.FromSlice(c, data, R, C)
+		defer x.Release()
+		y := x.Sub(x.MeanKeepDims(1)).Div(x.StdKeepDims(1))
+		defer y.Release()
+		return y.Eval()
+	}
+	runs := cpu.RowGroupRuns()
+	for range 3 {
+		require.NoError(t, run())
+	}
+	require.Equal(t, int64(3), cpu.RowGroupRuns()-runs)
+	// The input and the result (R*C float32, 14016 bytes as allocated,
+	// in 64-byte units), the temps (three of R and one of 2R float32:
+	// 3*256 + 448) fit; the extra buffer (2R float32, 448) does not.
+	err := run(array.WithMemoryLimit(2*14016 + 3*256 + 448 + 200))
+	var me *exec.MemoryError
+	require.ErrorAs(t, err, &me)
+	require.Contains(t, err.Error(), "448 bytes", "the extra buffer is refused")
+}
