@@ -19,7 +19,20 @@
 // so rows may be run in any grouping as long as each row sees the
 // kernels in plan order. A kernel that reads a buffer it writes itself
 // ends the run. Buffers the run only reads (inputs, earlier results)
-// may be read in any pattern, broadcast across rows included.
+// may be read in any pattern, broadcast across rows included. A temp
+// that holds successive values in different windows (the planner reuses
+// it) is split: each value but the last gets a buffer of its own for
+// the run (rowSplit, sched_extra.go).
+//
+// Buffers: the runner allocates each buffer before the first kernel
+// that touches it and calls Kernel in plan order. A group runs whole
+// when Kernel is called for its first kernel, so it allocates then the
+// buffers whose first kernel is a later one of the group (the runner's
+// Alloc of them later finds them allocated and does nothing), and the
+// Kernel calls of its later kernels do nothing. Temps the runner frees
+// after a kernel of the group are freed after the whole group ran. So
+// more buffers may be live at once than kernel after kernel: those of
+// the whole group.
 //
 // Each row's results are the same bits as the per-kernel schedule's:
 // elementwise loops give the same bits whatever the chunk boundaries

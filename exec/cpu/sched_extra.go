@@ -48,33 +48,3 @@ func (s *groupScratch) releaseExtra() {
 	clear(s.bases)
 	s.held, s.bases = s.held[:0], s.bases[:0]
 }
-
-// getScratch returns a scratch for one run of g, pooled or new.
-func (g *rowGroup) getScratch() *groupScratch {
-	if s, _ := g.scratch.Get().(*groupScratch); s != nil {
-		return s
-	}
-	s := &groupScratch{frames: make([]frame, g.workers*g.nprogs), accs: make([][]unsafe.Pointer, len(g.members))}
-	words := func(rk *redKernel, j int) int { return max((rk.outer*rk.reds[j].DType.Size()+7)/8, 1) }
-	total := 0
-	for _, m := range g.members {
-		if m.rd != nil {
-			for j := range m.rd.reds {
-				total += words(m.rd, j)
-			}
-		}
-	}
-	s.words = make([]uint64, total)
-	off := 0
-	for i, m := range g.members {
-		if m.rd == nil {
-			continue
-		}
-		s.accs[i] = make([]unsafe.Pointer, len(m.rd.reds))
-		for j := range m.rd.reds {
-			s.accs[i][j] = unsafe.Pointer(&s.words[off])
-			off += words(m.rd, j)
-		}
-	}
-	return s
-}

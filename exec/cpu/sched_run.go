@@ -27,6 +27,36 @@ type groupScratch struct {
 	held  []*memory.Buffer
 }
 
+// getScratch returns a scratch for one run of g, pooled or new.
+func (g *rowGroup) getScratch() *groupScratch {
+	if s, _ := g.scratch.Get().(*groupScratch); s != nil {
+		return s
+	}
+	s := &groupScratch{frames: make([]frame, g.workers*g.nprogs), accs: make([][]unsafe.Pointer, len(g.members))}
+	words := func(rk *redKernel, j int) int { return max((rk.outer*rk.reds[j].DType.Size()+7)/8, 1) }
+	total := 0
+	for _, m := range g.members {
+		if m.rd != nil {
+			for j := range m.rd.reds {
+				total += words(m.rd, j)
+			}
+		}
+	}
+	s.words = make([]uint64, total)
+	off := 0
+	for i, m := range g.members {
+		if m.rd == nil {
+			continue
+		}
+		s.accs[i] = make([]unsafe.Pointer, len(m.rd.reds))
+		for j := range m.rd.reds {
+			s.accs[i][j] = unsafe.Pointer(&s.words[off])
+			off += words(m.rd, j)
+		}
+	}
+	return s
+}
+
 // runRowGroup runs the kernels of g: it allocates the buffers whose
 // first kernel is a later one of the group (the runner's Alloc of them
 // then finds them allocated and does nothing), then runs the blocks of
