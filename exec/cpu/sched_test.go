@@ -231,15 +231,9 @@ func TestRowGroupsFound(t *testing.T) {
 // byte is given back, and an allocation the memory limit refuses ends
 // the evaluation with a memory error and nothing leaked.
 func TestRowGroupsAllocations(t *testing.T) {
-	restore := cpu.SetRowGroups(true, 0)
-	defer restore()
+	alloc := forceRowGroups(t)
 	const R, C = 64, 100
-	alloc := checkedAlloc(t)
-	data := make([]float64, R*C)
-	for i := range data {
-		data[i] = float64(i%13) - 6
-	}
-	xt := floatTensor(t, alloc, graph.Float32, graph.Shape{R, C}, data)
+	xt := floatTensor(t, alloc, graph.Float32, graph.Shape{R, C}, ramp(R*C, 13))
 	defer xt.Release()
 	x := graph.Input(graph.Float32, graph.Shape{R, C}, "x")
 	e := graph.Unary(graph.OpExp, graph.Binary(graph.OpSub, x, graph.Reduce(graph.OpReduceMax, x, []int{1}, true)))
@@ -321,18 +315,12 @@ func TestRowGroupsInterleaved(t *testing.T) {
 // extra buffer is given back after every run, and a memory limit too
 // small for it ends the evaluation with a memory error.
 func TestRowGroupsExtraBuffers(t *testing.T) {
-	restore := cpu.SetRowGroups(true, 0)
-	defer restore()
+	alloc := forceRowGroups(t)
 	const R, C = 50, 70
-	alloc := checkedAlloc(t)
-	data := make([]float32, R*C)
-	for i := range data {
-		data[i] = float32(i%17) - 8
-	}
 	run := func(opts ...array.Option) error {
 		c, err := array.NewContext(append([]array.Option{array.WithBackend(cpu.New(cpu.Options{})), array.WithAllocator(alloc)}, opts...)...)
 		require.NoError(t, err)
-		x := array.FromSlice(c, data, R, C)
+		x := fromData(c, graph.Float32, ramp(R*C, 17), R, C)
 		defer x.Release()
 		y := x.Sub(x.MeanKeepDims(1)).Div(x.StdKeepDims(1))
 		defer y.Release()
@@ -350,4 +338,20 @@ func TestRowGroupsExtraBuffers(t *testing.T) {
 	var me *exec.MemoryError
 	require.ErrorAs(t, err, &me)
 	require.Contains(t, err.Error(), "448 bytes", "the extra buffer is refused")
+}
+
+// forceRowGroups forms row groups of every size until the test ends and
+// returns a checked allocator (which must hold nothing at the end).
+func forceRowGroups(t *testing.T) *memory.CheckedAllocator {
+	t.Cleanup(cpu.SetRowGroups(true, 0))
+	return checkedAlloc(t)
+}
+
+// ramp returns n values i%m - m/2.
+func ramp(n, m int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = float64(i%m - m/2)
+	}
+	return v
 }
