@@ -100,9 +100,12 @@ func Funcs() []string {
 	return slices.AppendSeq(names, maps.Keys(reduceFuncs))
 }
 
-// value is an evaluated subexpression: an array or a number.
+// value is an evaluated subexpression: an array or a number. A number
+// compiled from the expression's text carries its operand (box) made
+// once, so that a call does not box it again.
 type value struct {
 	a     *arr
+	box   any
 	num   float64
 	isNum bool
 	isInt bool
@@ -117,7 +120,12 @@ func (v value) scalar() any {
 	return v.num
 }
 
+// operand returns the value as an operand of the array API: the Array,
+// or the number as scalar gives it.
 func (v value) operand() any {
+	if v.box != nil {
+		return v.box
+	}
 	if v.isNum {
 		return v.scalar()
 	}
@@ -212,6 +220,7 @@ func compile(e *Expr, slotOf map[string]int) (thunk, error) {
 	switch {
 	case e.IsNum:
 		v := value{num: e.Num, isNum: true, isInt: e.IsInt}
+		v.box = v.scalar()
 		return func([]value) (value, error) { return v, nil }, nil
 	case e.Func == "":
 		i, ok := slotOf[e.Name]
@@ -251,7 +260,7 @@ func compile(e *Expr, slotOf map[string]int) (thunk, error) {
 	}
 	f := e.Func
 	return func(slots []value) (value, error) {
-		var args [3]value
+		var args callArgs
 		for i, th := range operands {
 			v, err := th(slots)
 			if err != nil {
@@ -262,7 +271,7 @@ func compile(e *Expr, slotOf map[string]int) (thunk, error) {
 		if args[0].isNum {
 			return value{}, fmt.Errorf("suite: %s: the first operand must be an array", f)
 		}
-		out, err := apply(args[:len(operands)])
+		out, err := apply(args)
 		if err != nil {
 			return value{}, err
 		}
@@ -270,9 +279,15 @@ func compile(e *Expr, slotOf map[string]int) (thunk, error) {
 	}, nil
 }
 
+// callArgs are a call's evaluated operands, the first an array; those
+// past the function's operand count are zero. An array passed by value:
+// a slice or pointer handed to the call would move each call's operands
+// to the heap.
+type callArgs = [3]value
+
 // applier returns the call of function f with its integer arguments
-// rest on evaluated operands (the first an array).
-func applier(f string, rest []int) (func(args []value) (*arr, error), error) {
+// rest on evaluated operands.
+func applier(f string, rest []int) (func(a callArgs) (*arr, error), error) {
 	arity := func(want int) error {
 		if len(rest) != want {
 			return fmt.Errorf("suite: %s takes %d integer arguments, got %d", f, want, len(rest))
@@ -282,25 +297,25 @@ func applier(f string, rest []int) (func(args []value) (*arr, error), error) {
 	switch {
 	case unaryFuncs[f] != nil:
 		fn := unaryFuncs[f]
-		return func(a []value) (*arr, error) { return fn(a[0].a), nil }, arity(0)
+		return func(a callArgs) (*arr, error) { return fn(a[0].a), nil }, arity(0)
 	case binaryFuncs[f] != nil:
 		fn := binaryFuncs[f]
-		return func(a []value) (*arr, error) { return fn(a[0].a, a[1].operand()), nil }, arity(0)
+		return func(a callArgs) (*arr, error) { return fn(a[0].a, a[1].operand()), nil }, arity(0)
 	case reduceFuncs[f] != nil:
 		fn := reduceFuncs[f]
-		return func(a []value) (*arr, error) { return fn(a[0].a, rest...), nil }, nil
+		return func(a callArgs) (*arr, error) { return fn(a[0].a, rest...), nil }, nil
 	case indexFuncs[f] != nil:
 		fn := indexFuncs[f]
-		return func(a []value) (*arr, error) {
+		return func(a callArgs) (*arr, error) {
 			if a[1].isNum {
 				return nil, fmt.Errorf("suite: %s: the second operand must be an array", f)
 			}
 			return fn(a[0].a, a[1].a, rest...), nil
 		}, nil
 	case f == "bincount", f == "hist": // bincount(i[, minlength]); hist(x, bins)
-		return func(a []value) (*arr, error) { return countFunc(f, a[0].a, rest) }, nil
+		return func(a callArgs) (*arr, error) { return countFunc(f, a[0].a, rest) }, nil
 	case f == "where":
-		return func(a []value) (*arr, error) {
+		return func(a callArgs) (*arr, error) {
 			return array.Where(a[0].a, a[1].operand(), a[2].operand()), nil
 		}, arity(0)
 	case f == "rev", f == "step": // rev(x, axis); step(x, axis, k)
@@ -322,7 +337,7 @@ func applier(f string, rest []int) (func(args []value) (*arr, error), error) {
 			ranges[i] = array.All
 		}
 		ranges[rest[0]] = array.Stride(k)
-		return func(a []value) (*arr, error) { return a[0].a.Slice(ranges...), nil }, nil
+		return func(a callArgs) (*arr, error) { return a[0].a.Slice(ranges...), nil }, nil
 	}
 	return nil, fmt.Errorf("suite: unknown function %q", f)
 }
