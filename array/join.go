@@ -71,6 +71,6 @@ func (a *Array) Contiguous() *Array { return a.derive(graph.Copy(nodeFor(a, "Con
 // keepAll records xs as operands of r's expression (see Array.dep) and
 // returns r.
 func keepAll(r *Array, xs []*Array) *Array {
-	r.deps = append(r.deps, xs...)
+	r.addDeps(xs...)
 	return r
 }

@@ -1,0 +1,18 @@
+// Sizes of what a warm Eval allocates per call.
+
+package array
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// TestArraySize keeps an Array within the collector's 64-byte size class:
+// every op allocates one, and the bytes allocated per call set how often
+// the collector runs (and turns on its write barriers) in a loop of small
+// evaluations.
+func TestArraySize(t *testing.T) {
+	if got := unsafe.Sizeof(Array{}); got > 64 {
+		t.Errorf("unsafe.Sizeof(Array{}) got:%d want:<= 64", got)
+	}
+}
