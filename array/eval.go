@@ -416,10 +416,18 @@ func (sc *evalScratch) releaseBound() {
 	}
 }
 
-// clearBindings sets the pointers of s to nil and returns s[:0].
+// clearBindings sets the pointers of s to nil and returns s[:0]: field by
+// field, as clearPtrs does (a whole Binding is cleared through the
+// collector's bulk barrier while it marks).
 func clearBindings(s []exec.Binding) []exec.Binding {
 	for i := range s {
-		s[i] = exec.Binding{}
+		b := &s[i]
+		if b.Node != nil {
+			b.Node = nil
+		}
+		if b.Tensor != nil {
+			b.Tensor = nil
+		}
 	}
 	return s[:0]
 }
