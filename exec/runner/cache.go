@@ -207,7 +207,9 @@ func (c *cache) lookupWarm(req *exec.Request, buf []*exec.Tensor) (*entry, []*ex
 	}
 	e.refs.Add(1)
 	c.hits++
-	c.lru.MoveToFront(e.elem)
+	if c.lru.Front() != e.elem { // a repeated request leaves the list alone
+		c.lru.MoveToFront(e.elem)
+	}
 	return e, vals
 }
 
