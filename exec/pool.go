@@ -152,6 +152,13 @@ type Pool struct {
 	epoch uint64                    // idle checks so far
 	timer clock.Timer               // the pending idle check; nil when none is armed
 	stats PoolStats
+
+	// hot is the most recently freed block, cached but not yet on the
+	// lists (nil: none): a loop that frees a block and allocates one of
+	// the same class again takes it back without linking it into both
+	// lists and unlinking it. Whatever walks the lists first puts it
+	// there (flushHotLocked), so it keeps its place as the newest.
+	hot *block
 }
 
 // block is one allocation from the base allocator.
@@ -214,8 +221,12 @@ func (p *Pool) Allocate(size int) []byte {
 	}
 	c := classOf(size)
 	p.mu.Lock()
-	b := p.free[c]
-	if b != nil {
+	b := p.hot
+	if b != nil && b.class == c {
+		p.hot = nil
+		p.stats.Cached -= int64(classSize(c))
+		p.stats.Hits++
+	} else if b = p.free[c]; b != nil {
 		p.unlinkCached(b) // it stays in live
 		p.stats.Hits++
 	} else {
@@ -243,6 +254,7 @@ func (p *Pool) makeRoomLocked(sz int64) []*block {
 	if p.stats.Cached == 0 {
 		return nil
 	}
+	p.flushHotLocked()
 	bound := max(p.stats.PeakInUse, p.stats.InUse+sz)
 	bound += bound / 8
 	var evict []*block
@@ -314,13 +326,16 @@ func (p *Pool) Free(b []byte) {
 		delete(p.live, key)
 		evict = append(evict, blk)
 	} else {
+		if p.stats.Cached+sz > p.maxCached {
+			p.flushHotLocked()
+		}
 		for p.stats.Cached+sz > p.maxCached {
 			old := p.lru.next
 			p.dropCachedLocked(old)
 			p.stats.Evictions++
 			evict = append(evict, old)
 		}
-		p.linkCached(blk)
+		p.parkLocked(blk)
 	}
 	p.mu.Unlock()
 	if evict != nil {
@@ -333,6 +348,7 @@ func (p *Pool) Free(b []byte) {
 // are not affected.
 func (p *Pool) Trim() int64 {
 	p.mu.Lock()
+	p.flushHotLocked()
 	var all []*block
 	for p.lru.next != &p.lru {
 		b := p.lru.next
@@ -349,6 +365,7 @@ func (p *Pool) Trim() int64 {
 func (p *Pool) expire() {
 	var old []*block
 	p.mu.Lock()
+	p.flushHotLocked()
 	p.epoch++
 	for b := p.lru.next; b != &p.lru && b.epoch+2 <= p.epoch; b = p.lru.next {
 		p.dropCachedLocked(b)
@@ -391,6 +408,33 @@ func (p *Pool) linkCached(b *block) {
 	if p.timer == nil && p.idle > 0 {
 		p.timer = p.clock.AfterFunc(p.idle, p.expire)
 	}
+}
+
+// parkLocked caches b, freed just now, as the hot block, putting the
+// one it displaces on the lists, and arms the idle check if none is
+// armed. Called with p.mu held.
+func (p *Pool) parkLocked(b *block) {
+	p.flushHotLocked()
+	b.epoch = p.epoch
+	p.hot = b
+	p.stats.Cached += int64(classSize(b.class))
+	if p.timer == nil && p.idle > 0 {
+		p.timer = p.clock.AfterFunc(p.idle, p.expire)
+	}
+}
+
+// flushHotLocked puts the hot block, if any, on the lists as the newest
+// cached block, with the epoch it was freed in. Called with p.mu held.
+func (p *Pool) flushHotLocked() {
+	b := p.hot
+	if b == nil {
+		return
+	}
+	p.hot = nil
+	p.stats.Cached -= int64(classSize(b.class))
+	epoch := b.epoch
+	p.linkCached(b)
+	b.epoch = epoch
 }
 
 // dropCachedLocked takes cached block b off the cache for the base
