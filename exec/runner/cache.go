@@ -50,6 +50,7 @@ type cache struct {
 	lru          list.List // of *entry, most recent first
 	entries      map[string]*entry
 	warm         map[uint64]*entry // ID of the first output -> entry
+	last         *entry            // the entry of the last warm hit, in warm; nil: none
 	hits, misses int64
 }
 
@@ -177,21 +178,43 @@ func slotValues(req *exec.Request, slots []*graph.Node, buf []*exec.Tensor) []*e
 // lookupWarm returns, with a reference, the entry last used for the very
 // outputs of req when req binds the very nodes it bound then, with the
 // same layouts, and their values in slot order appended to buf[:0]; else
-// nil.
+// nil. The entry of the last warm hit is tried first (a loop repeats one
+// request: no map lookup), then the one the warm index maps to.
 func (c *cache) lookupWarm(req *exec.Request, buf []*exec.Tensor) (*entry, []*exec.Tensor) {
 	if len(req.Outputs) == 0 {
 		return nil, nil
 	}
+	id := idOf(req.Outputs[0])
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := c.warm[idOf(req.Outputs[0])]
-	if e == nil || e.elem == nil || len(e.outs) != len(req.Outputs) || len(e.pathOff)-1 != req.NumBound() {
+	last := c.last
+	if last != nil && last.outs[0] == id {
+		if vals, ok := c.warmHit(last, req, buf); ok {
+			return last, vals
+		}
+	}
+	e := c.warm[id]
+	if e == nil || e == last {
 		return nil, nil
+	}
+	if vals, ok := c.warmHit(e, req, buf); ok {
+		c.last = e
+		return e, vals
+	}
+	return nil, nil
+}
+
+// warmHit reports whether req asks again what e, a warm entry, was last
+// used for, and then takes a reference to e and returns the bound values
+// in slot order appended to buf[:0]. c.mu is held.
+func (c *cache) warmHit(e *entry, req *exec.Request, buf []*exec.Tensor) ([]*exec.Tensor, bool) {
+	if e.elem == nil || len(e.outs) != len(req.Outputs) || len(e.pathOff)-1 != req.NumBound() {
+		return nil, false
 	}
 	nslots := len(e.pathOff) - 1
 	for i, n := range req.Outputs[1:] {
 		if idOf(n) != e.outs[i+1] {
-			return nil, nil
+			return nil, false
 		}
 	}
 	// The very outputs: the paths lead to the nodes bound last time. The
@@ -201,7 +224,7 @@ func (c *cache) lookupWarm(req *exec.Request, buf []*exec.Tensor) (*entry, []*ex
 		n := follow(req.Outputs, e.paths[e.pathOff[i]:e.pathOff[i+1]])
 		t := req.BoundValue(n)
 		if t == nil || !t.Layout.Equal(e.plan.Inputs[i].Layout) {
-			return nil, nil
+			return nil, false
 		}
 		vals = append(vals, t)
 	}
@@ -210,7 +233,7 @@ func (c *cache) lookupWarm(req *exec.Request, buf []*exec.Tensor) (*entry, []*ex
 	if c.lru.Front() != e.elem { // a repeated request leaves the list alone
 		c.lru.MoveToFront(e.elem)
 	}
-	return e, vals
+	return vals, true
 }
 
 // idOf returns n's ID, 0 (no node's) for nil.
@@ -263,6 +286,9 @@ func (c *cache) remember(e *entry, w warmReq, ok bool) {
 func (c *cache) forgetWarm(e *entry) {
 	if e.warm && c.warm[e.outs[0]] == e {
 		delete(c.warm, e.outs[0])
+	}
+	if c.last == e {
+		c.last = nil
 	}
 	e.warm, e.outs, e.paths, e.pathOff = false, nil, nil, nil
 }
