@@ -14,20 +14,32 @@ import (
 func newEvaluation(b *Backend, lp *lowPlan, alloc memory.Allocator) *evaluation {
 	e, _ := b.evals.Get().(*evaluation)
 	if e == nil {
-		e = &evaluation{ex: &runState{}, frames: make([]frame, b.workers)}
+		e = &evaluation{b: b, ex: &runState{}, frames: make([]frame, b.workers)}
 	}
 	n := len(lp.plan.Buffers)
-	e.b, e.lp, e.alloc = b, lp, alloc
-	e.bufs = zeroed(e.bufs, n)
-	e.owned = zeroed(e.owned, n)
-	e.ex.bases = zeroed(e.ex.bases, n)
-	e.ex.frames = e.frames
+	// A pooled evaluation keeps the plan it last ran (as its frames keep
+	// their programs) and its tables' lengths: running the same plan
+	// again writes fewer pointers, each of which costs a barrier while
+	// the collector marks.
+	if e.lp != lp {
+		e.lp = lp
+	}
+	e.alloc = alloc
+	if len(e.bufs) != n {
+		e.bufs = zeroed(e.bufs, n)
+		e.owned = zeroed(e.owned, n)
+		e.ex.bases = zeroed(e.ex.bases, n)
+	}
+	if e.ex.frames == nil {
+		e.ex.frames = e.frames
+	}
 	return e
 }
 
 // recycle clears e, which must hold no buffer any more (End freed them
 // and cleared owned), and returns it to its backend's pool with its
-// frames: a pooled evaluation's tables are zero up to their capacity.
+// frames and plan: a pooled evaluation's tables are zero up to their
+// capacity.
 func (e *evaluation) recycle() {
 	b := e.b
 	// One by one, the few that are set: cheaper than clear while the
@@ -42,7 +54,7 @@ func (e *evaluation) recycle() {
 			e.ex.bases[i] = nil
 		}
 	}
-	e.b, e.lp, e.alloc = nil, nil, nil
+	e.alloc = nil
 	b.evals.Put(e)
 }
 
