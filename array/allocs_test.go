@@ -7,6 +7,8 @@ package array_test
 
 import (
 	"context"
+	"math"
+	"runtime"
 	"testing"
 
 	"github.com/fuseflow/fuseflow/array"
@@ -17,7 +19,9 @@ import (
 // is cached (the latency benchmarks' loop): none per element, and per
 // call only what the result needs. For a+b that is two: the Array and
 // its result's arrow buffer (the registry entry and the result tensor
-// are reused); each further op of an expression adds its Array.
+// are reused); each further op of an expression adds its Array. It
+// bounds their bytes too (an Array is 64 bytes, an arrow buffer 80):
+// they set how often the collector runs in a loop of small evaluations.
 func TestEvalAllocs(t *testing.T) {
 	c := cpuContext()
 	x := array.FromSlice(c, make([]float32, 1000), 1000)
@@ -29,12 +33,13 @@ func TestEvalAllocs(t *testing.T) {
 		name  string
 		expr  func() *array.Array
 		limit float64
+		bytes float64
 	}{
-		{"a+b", func() *array.Array { return x.Add(y) }, 2},
-		{"exp(a)", func() *array.Array { return x.Exp() }, 2},
+		{"a+b", func() *array.Array { return x.Add(y) }, 2, 144},
+		{"exp(a)", func() *array.Array { return x.Exp() }, 2, 144},
 		// A reduction's Array, its buffer and the CPU row fold's state.
-		{"sum(a)", func() *array.Array { return x.Sum() }, 3},
-		{"(a*b+1)/a", func() *array.Array { return x.Mul(y).Add(1).Div(x) }, 4},
+		{"sum(a)", func() *array.Array { return x.Sum() }, 3, 168},
+		{"(a*b+1)/a", func() *array.Array { return x.Mul(y).Add(1).Div(x) }, 4, 272},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			run := func() {
@@ -53,6 +58,26 @@ func TestEvalAllocs(t *testing.T) {
 			if n := testing.AllocsPerRun(200, run); n > tc.limit {
 				t.Errorf("allocs per warm Eval got:%v want:<= %v", n, tc.limit)
 			}
+			if got := bytesPerRun(1000, run); got > tc.bytes {
+				t.Errorf("bytes per warm Eval got:%.1f want:<= %v", got, tc.bytes)
+			}
 		})
 	}
+}
+
+// bytesPerRun returns the bytes one call of f allocates: the fewest over
+// a few tries of runs calls each (a collection meanwhile empties the
+// sync.Pools, whose scratch is then made again).
+func bytesPerRun(runs int, f func()) float64 {
+	best := math.Inf(1)
+	for range 5 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range runs {
+			f()
+		}
+		runtime.ReadMemStats(&after)
+		best = min(best, float64(after.TotalAlloc-before.TotalAlloc)/float64(runs))
+	}
+	return best
 }

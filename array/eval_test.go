@@ -6,12 +6,17 @@ package array_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"sync"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/fuseflow/fuseflow/array"
+	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/exec/cpu"
 )
 
 func TestEvalOneRequestForSeveralArrays(t *testing.T) {
@@ -143,4 +148,66 @@ func TestConcurrentEval(t *testing.T) {
 			t.Errorf("worker %d: got:%v want:%v", w, s, want)
 		}
 	}
+}
+
+// TestWarmEvalConcurrent: warm evaluations from several goroutines at
+// once on the CPU backend, each repeating its own small expression (so
+// the runner's last warm hit, the pooled evaluations and the pool's most
+// recently freed block change hands between them), read correct values,
+// and every buffer goes back to the allocator.
+func TestWarmEvalConcurrent(t *testing.T) {
+	checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	pool := exec.NewPool(checked, exec.PoolIdleTimeout(0))
+	c := array.MustContext(array.WithBackend(cpu.New(cpu.Options{})), array.WithAllocator(pool))
+	const n = 100
+	xs, ys := make([]float32, n), make([]float32, n)
+	for i := range xs {
+		xs[i], ys[i] = float32(i)/8, float32(n-i)/4
+	}
+	x, y := array.FromSlice(c, xs, n), array.FromSlice(c, ys, n)
+	exprs := []struct {
+		build func() *array.Array
+		want  func(a, b float32) float32
+	}{
+		{func() *array.Array { return x.Add(y) }, func(a, b float32) float32 { return a + b }},
+		{func() *array.Array { return x.Mul(y) }, func(a, b float32) float32 { return a * b }},
+		{func() *array.Array { return x.Sub(y).Add(1) }, func(a, b float32) float32 { return a - b + 1 }},
+		{func() *array.Array { return y.Sqrt() }, func(_, b float32) float32 { return float32(math.Sqrt(float64(b))) }},
+	}
+	rounds := 200
+	if testing.Short() {
+		rounds = 50
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*len(exprs))
+	for w := range 2 * len(exprs) {
+		e := exprs[w%len(exprs)]
+		wg.Go(func() {
+			for r := range rounds {
+				z := e.build()
+				got, err := array.ToSlice[float32](z)
+				z.Release()
+				if err != nil {
+					errs <- err
+					return
+				}
+				for i, v := range got {
+					if want := e.want(xs[i], ys[i]); math.Abs(float64(v-want)) > 1e-5*math.Abs(float64(want)) {
+						errs <- fmt.Errorf("worker %d round %d element %d: got:%v want:%v", w, r, i, v, want)
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	x.Release()
+	y.Release()
+	require.Zero(t, c.Live())
+	pool.Trim()
+	require.Zero(t, checked.CurrentAlloc(), "bytes left with the base allocator")
 }
