@@ -13,9 +13,11 @@
 //		}
 //	}
 //
-// go generate writes beside it the PTX, saxpy_Saxpy.ptx, and
-// saxpy_kernels.go, which embeds that PTX and holds a handle,
-// var SaxpyKernel = kernel.New(...), which launches it:
+// go generate writes beside it the PTX, saxpy_Saxpy.ptx, headed by the
+// kernel's record (its parameters, cooperation and check sites: see
+// Spec.Record), and saxpy_kernels.go, which embeds that PTX and holds a
+// handle, var SaxpyKernel = kernel.MustFromFS(kernel.Bind3(Saxpy),
+// saxpyPTX, "saxpy_Saxpy.ptx"), which launches it:
 //
 //	err := SaxpyKernel.Launch(kernel.Launch1D((n+255)/256, 256), a, x, y)
 //	err = SaxpyKernel.ForAll(n, a, x, y) // the block size chosen for n tasks

@@ -15,7 +15,8 @@ import (
 
 // Kernel is a compiled kernel: the Go function and its PTX. kernelgen
 // generates one per //fuseflow:kernel function (var SaxpyKernel =
-// kernel.New(...)). It is immutable and safe for concurrent launches.
+// kernel.MustFromFS(kernel.Bind3(Saxpy), saxpyPTX, "saxpy_Saxpy.ptx")).
+// It is immutable and safe for concurrent launches.
 type Kernel struct {
 	spec Spec
 }

@@ -1,5 +1,5 @@
 // This file implements Spec and Param, what kernelgen records about a
-// compiled kernel in the generated file: the Go function and how to call
+// compiled kernel (in its PTX file, see record.go): the Go function and how to call
 // it with checked arguments, the parameter list with the slices the
 // kernel writes, what block-level cooperation its threads need, and the
 // PTX with its target and bounds-check sites.
@@ -45,8 +45,10 @@ const (
 	SyncShared                   // Shared or DynShared
 )
 
-// Spec describes a compiled kernel. kernelgen writes one per kernel in
-// the generated file; the fields are read-only after New.
+// Spec describes a compiled kernel. kernelgen writes all of it but Bind
+// and PTX as the record heading each kernel's PTX file (Spec.Record),
+// which FromPTX reads back; a kernel written by hand is New of a Spec.
+// The fields are read-only after New.
 type Spec struct {
 	// Name is the Go function's name; Entry the PTX entry's (New sets
 	// an empty Entry to Name).

@@ -130,15 +130,16 @@ func TestCommand(t *testing.T) {
 	require.Equal(t, []string{"hand.ptx", "k_Fill.ptx", "k_Twice.ptx", "other_K.ptx"}, ptxFiles(t, dir))
 	first, err := os.ReadFile(gen)
 	require.NoError(t, err)
-	require.Contains(t, string(first), "var FillKernel = kernel.New(")
-	require.Contains(t, string(first), "var TwiceKernel = kernel.New(")
-	require.Contains(t, string(first), "//go:embed k_Fill.ptx\nvar fillPTX string")
+	require.Contains(t, string(first), `var FillKernel = kernel.MustFromFS(kernel.Bind2(Fill), kPTX, "k_Fill.ptx")`)
+	require.Contains(t, string(first), `var TwiceKernel = kernel.MustFromFS(kernel.Bind1(Twice), kPTX, "k_Twice.ptx")`)
+	require.Contains(t, string(first), "//go:embed k_Fill.ptx\n//go:embed k_Twice.ptx\nvar kPTX embed.FS")
 	require.Contains(t, out, "k_Fill.ptx")
 	for _, k := range []string{"Fill", "Twice"} {
 		text, err := os.ReadFile(filepath.Join(dir, "k_"+k+".ptx"))
 		require.NoError(t, err)
 		require.True(t, strings.HasPrefix(string(text), headerPrefix+" from k.go. DO NOT EDIT.\n"), "%s", text)
 		require.Contains(t, string(text), ".entry "+k+"(")
+		require.Contains(t, string(text), "\n//fuseflow:kernel "+k+"\n//fuseflow:param x []int32 written\n", "the record heads the PTX")
 	}
 	// The package builds with the PTX embedded.
 	build := exec.Command("go", "build", "./"+filepath.ToSlash(dir))
@@ -300,4 +301,14 @@ func Wide(t kernel.Thread, x []int32, a, b, c, d, e, f, g, h, i, j, k, l int32) 
 	dir := tempPackage(t, map[string]string{"k.go": src})
 	_, err := generate(dir)
 	require.ErrorContains(t, err, "kernel Wide has 13 parameters after the Thread, at most 12 are supported")
+}
+
+func TestFSName(t *testing.T) {
+	for _, tc := range []struct{ base, want string }{
+		{"vecadd.go", "vecaddPTX"}, {"Kernels.go", "kernelsPTX"}, {"my-file.go", "my_filePTX"}, {"2d.go", "ptx2dPTX"},
+	} {
+		if got := fsName(tc.base); got != tc.want {
+			t.Errorf("fsName(%q) got:%v want:%v", tc.base, got, tc.want)
+		}
+	}
 }

@@ -2,9 +2,12 @@
 // package of the current directory (or -dir) it compiles every function
 // marked //fuseflow:kernel from Go SSA to PTX (codegen/gokernel) and
 // writes, next to each source file name.go with kernels, the PTX of each
-// kernel K in name_K.ptx, and a file name_kernels.go holding for each
-// kernel its parameters, its PTX (embedded from name_K.ptx with
-// //go:embed) and a handle, var KKernel = kernel.New(...), that launches
+// kernel K in name_K.ptx, headed by the kernel's record (its parameters,
+// the slices it writes, cooperation, shared memory and check sites as
+// //fuseflow: comment lines, see kernel.Spec.Record), and a file
+// name_kernels.go embedding those files (//go:embed, in the embed.FS
+// namePTX) and holding for each kernel a handle,
+// var KKernel = kernel.MustFromFS(kernel.BindN(K), namePTX, "name_K.ptx"), that launches
 // the Go function on the CPU (bound by kernel.Bind0 to Bind12, so a
 // kernel takes at most 12 parameters after the Thread) and the PTX on a
 // GPU. Put in the package:

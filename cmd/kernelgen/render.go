@@ -1,8 +1,9 @@
 // This file implements rendering the generated files of a source file:
-// a Go file holding for each kernel its handle (kernel.New with the Spec:
-// parameters, the binding of the Go function, cooperation, shared
-// memory, PTX, check sites) and its PTX embedded from a PTX file
-// (//go:embed), and that PTX file, one per kernel.
+// a PTX file per kernel, headed by the kernel's record (kernel.Spec.Record:
+// parameters, cooperation, shared memory, check sites), and a Go file
+// embedding those files (//go:embed, one embed.FS) and holding for each
+// kernel its handle: kernel.MustFromFS of the binding of the Go function
+// and its PTX file.
 
 package main
 
@@ -18,12 +19,6 @@ import (
 	"github.com/fuseflow/fuseflow/codegen/ptx"
 	"github.com/fuseflow/fuseflow/kernel"
 )
-
-// typeNames gives the constant of each kernel.Type in generated code.
-var typeNames = map[kernel.Type]string{
-	kernel.Bool: "kernel.Bool", kernel.Int: "kernel.Int", kernel.Int32: "kernel.Int32", kernel.Int64: "kernel.Int64",
-	kernel.Uint32: "kernel.Uint32", kernel.Uint64: "kernel.Uint64", kernel.Float32: "kernel.Float32", kernel.Float64: "kernel.Float64",
-}
 
 // ptxOptions are the options of generated PTX: the baseline target with
 // line information.
@@ -41,7 +36,10 @@ func render(pkg string, src *srcFile, kernels []*gokernel.Kernel) (outputs, erro
 	if src.constraint != "" {
 		b.WriteString(src.constraint + "\n\n")
 	}
-	fmt.Fprintf(&b, "package %s\n\nimport (\n_ \"embed\"\n\n\"github.com/fuseflow/fuseflow/kernel\"\n)\n", pkg)
+	fmt.Fprintf(&b, "package %s\n\nimport (\n\"embed\"\n\n\"github.com/fuseflow/fuseflow/kernel\"\n)\n", pkg)
+	fsVar := fsName(base)
+	fmt.Fprintf(&b, "\n// %s holds the PTX of the kernels of %s, each file headed by the\n", fsVar, base)
+	b.WriteString("// kernel's record: its parameters, cooperation and check sites.\n//\n")
 	outs := outputs{{path: outName(src.path)}}
 	for _, k := range kernels {
 		text, err := k.PTX(ptxOptions())
@@ -49,10 +47,14 @@ func render(pkg string, src *srcFile, kernels []*gokernel.Kernel) (outputs, erro
 			return nil, fmt.Errorf("kernelgen: kernel %s: %w", k.Name, err)
 		}
 		file := ptxName(src.path, k.Name)
-		if err := renderKernel(&b, k, filepath.Base(file)); err != nil {
+		fmt.Fprintf(&b, "//go:embed %s\n", filepath.Base(file))
+		outs = append(outs, output{path: file, data: []byte(header + record(k) + text)})
+	}
+	fmt.Fprintf(&b, "var %s embed.FS\n", fsVar)
+	for i, k := range kernels {
+		if err := renderKernel(&b, k, fsVar, filepath.Base(outs[i+1].path)); err != nil {
 			return nil, err
 		}
-		outs = append(outs, output{path: file, data: []byte(header + text)})
 	}
 	data, err := format.Source(b.Bytes())
 	if err != nil {
@@ -62,76 +64,44 @@ func render(pkg string, src *srcFile, kernels []*gokernel.Kernel) (outputs, erro
 	return outs, nil
 }
 
-// renderKernel writes the handle of one kernel and the variable that
-// embeds its PTX from the file ptxFile.
-func renderKernel(b *bytes.Buffer, k *gokernel.Kernel, ptxFile string) error {
+// renderKernel writes the handle of one kernel, whose PTX is the file
+// ptxFile of the embedded file system fsVar.
+func renderKernel(b *bytes.Buffer, k *gokernel.Kernel, fsVar, ptxFile string) error {
 	where := fmt.Sprintf("%s:%d", filepath.Base(k.Pos.Filename), k.Pos.Line)
 	if len(k.Params) > kernel.MaxBindParams {
 		return fmt.Errorf("kernelgen: %s: kernel %s has %d parameters after the Thread, at most %d are supported; group some of them into one slice", where, k.Name, len(k.Params), kernel.MaxBindParams)
 	}
 	h := handleName(k.Name)
-	pc := ptxConst(k.Name)
-	names := make([]string, len(k.Params))
-	for i, p := range k.Params {
-		names[i] = p.Name
-	}
-	fmt.Fprintf(b, "\n// %s launches the kernel %s (%s): on the CPU device it runs the Go\n", h, k.Name, where)
-	fmt.Fprintf(b, "// function, on a GPU the PTX in %s. Launch it with\n// %s.Launch(cfg", pc, h)
-	for _, n := range names {
-		b.WriteString(", " + n)
-	}
-	b.WriteString(").\n")
-	fmt.Fprintf(b, "var %s = kernel.New(kernel.Spec{\n", h)
-	fmt.Fprintf(b, "Name: %q,\n", k.Name)
-	b.WriteString("Params: []kernel.Param{\n")
+	args := []string{"cfg"}
 	for _, p := range k.Params {
-		fmt.Fprintf(b, "{Name: %q, Type: %s", p.Name, typeNames[p.Type])
-		if p.Slice {
-			b.WriteString(", Slice: true")
-		}
-		if p.Written {
-			b.WriteString(", Written: true")
-		}
-		b.WriteString("},\n")
+		args = append(args, p.Name)
 	}
-	b.WriteString("},\n")
-	fmt.Fprintf(b, "Bind: kernel.Bind%d(%s),\n", len(k.Params), k.Name)
-	var sync []string
-	if k.Sync&kernel.SyncBarrier != 0 {
-		sync = append(sync, "kernel.SyncBarrier")
-	}
-	if k.Sync&kernel.SyncWarp != 0 {
-		sync = append(sync, "kernel.SyncWarp")
-	}
-	if k.Sync&kernel.SyncShared != 0 {
-		sync = append(sync, "kernel.SyncShared")
-	}
-	if len(sync) > 0 {
-		fmt.Fprintf(b, "Sync: %s,\n", strings.Join(sync, " | "))
-	}
-	if k.SharedBytes > 0 {
-		fmt.Fprintf(b, "SharedBytes: %d,\n", k.SharedBytes)
-	}
-	fmt.Fprintf(b, "PTX: %s,\n", pc)
-	if len(k.Checks) > 0 {
-		b.WriteString("Checks: []string{\n")
-		for _, c := range k.Checks {
-			fmt.Fprintf(b, "%q,\n", c)
-		}
-		b.WriteString("},\n")
-	}
-	if k.NoBounds {
-		b.WriteString("NoBounds: true,\n")
-	}
-	b.WriteString("})\n")
-	fmt.Fprintf(b, "\n// %s is the PTX of %s.\n//\n//go:embed %s\nvar %s string\n", pc, k.Name, ptxFile, pc)
+	fmt.Fprintf(b, "\n// %s launches %s (%s): the Go function on the CPU device, on a GPU\n", h, k.Name, where)
+	fmt.Fprintf(b, "// the PTX of %s. Launch it with %s.Launch(%s).\n", ptxFile, h, strings.Join(args, ", "))
+	fmt.Fprintf(b, "var %s = kernel.MustFromFS(kernel.Bind%d(%s), %s, %q)\n", h, len(k.Params), k.Name, fsVar, ptxFile)
 	return nil
 }
 
-// ptxConst returns the name of the PTX variable of kernel name: its name
-// with a lower-case first letter, then PTX (saxpyPTX).
-func ptxConst(name string) string {
-	r := []rune(name)
+// record returns the record of k that heads its PTX file (see
+// kernel.Spec.Record).
+func record(k *gokernel.Kernel) string {
+	return kernel.Spec{Name: k.Name, Params: k.Params, Sync: k.Sync, SharedBytes: k.SharedBytes,
+		Checks: k.Checks, NoBounds: k.NoBounds}.Record()
+}
+
+// fsName returns the name of the variable embedding the PTX files of
+// the source file base: its name as an identifier, then PTX (vecadd.go's
+// is vecaddPTX).
+func fsName(base string) string {
+	r := []rune(strings.TrimSuffix(base, ".go"))
+	for i, c := range r {
+		if !unicode.IsLetter(c) && !unicode.IsDigit(c) {
+			r[i] = '_'
+		}
+	}
+	if !unicode.IsLetter(r[0]) {
+		r = append([]rune("ptx"), r...)
+	}
 	r[0] = unicode.ToLower(r[0])
 	return string(r) + "PTX"
 }

@@ -3,213 +3,52 @@
 package main
 
 import (
-	_ "embed"
+	"embed"
 
 	"github.com/fuseflow/fuseflow/kernel"
 )
 
-// VecAddKernel launches the kernel VecAdd (kernels.go:12): on the CPU device it runs the Go
-// function, on a GPU the PTX in vecAddPTX. Launch it with
-// VecAddKernel.Launch(cfg, x, y, out).
-var VecAddKernel = kernel.New(kernel.Spec{
-	Name: "VecAdd",
-	Params: []kernel.Param{
-		{Name: "x", Type: kernel.Float32, Slice: true},
-		{Name: "y", Type: kernel.Float32, Slice: true},
-		{Name: "out", Type: kernel.Float32, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind3(VecAdd),
-	PTX:  vecAddPTX,
-	Checks: []string{
-		"kernels.go:15:13: index out of range",
-		"kernels.go:15:20: index out of range",
-		"kernels.go:15:6: index out of range",
-	},
-})
-
-// vecAddPTX is the PTX of VecAdd.
+// kernelsPTX holds the PTX of the kernels of kernels.go, each file headed by the
+// kernel's record: its parameters, cooperation and check sites.
 //
 //go:embed kernels_VecAdd.ptx
-var vecAddPTX string
-
-// GridSumKernel launches the kernel GridSum (kernels.go:26): on the CPU device it runs the Go
-// function, on a GPU the PTX in gridSumPTX. Launch it with
-// GridSumKernel.Launch(cfg, x, total).
-var GridSumKernel = kernel.New(kernel.Spec{
-	Name: "GridSum",
-	Params: []kernel.Param{
-		{Name: "x", Type: kernel.Float32, Slice: true},
-		{Name: "total", Type: kernel.Float32, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind2(GridSum),
-	PTX:  gridSumPTX,
-	Checks: []string{
-		"kernels.go:31:18: index out of range",
-		"kernels.go:29:9: index out of range",
-	},
-})
-
-// gridSumPTX is the PTX of GridSum.
-//
 //go:embed kernels_GridSum.ptx
-var gridSumPTX string
-
-// MatMulKernel launches the kernel MatMul (kernels.go:42): on the CPU device it runs the Go
-// function, on a GPU the PTX in matMulPTX. Launch it with
-// MatMulKernel.Launch(cfg, a, b, c, m, k, n).
-var MatMulKernel = kernel.New(kernel.Spec{
-	Name: "MatMul",
-	Params: []kernel.Param{
-		{Name: "a", Type: kernel.Float32, Slice: true},
-		{Name: "b", Type: kernel.Float32, Slice: true},
-		{Name: "c", Type: kernel.Float32, Slice: true, Written: true},
-		{Name: "m", Type: kernel.Int},
-		{Name: "k", Type: kernel.Int},
-		{Name: "n", Type: kernel.Int},
-	},
-	Bind: kernel.Bind6(MatMul),
-	PTX:  matMulPTX,
-	Checks: []string{
-		"kernels.go:47:10: index out of range",
-		"kernels.go:47:23: index out of range",
-		"kernels.go:49:4: index out of range",
-	},
-})
-
-// matMulPTX is the PTX of MatMul.
-//
 //go:embed kernels_MatMul.ptx
-var matMulPTX string
-
-// ThresholdKernel launches the kernel Threshold (kernels.go:56): on the CPU device it runs the Go
-// function, on a GPU the PTX in thresholdPTX. Launch it with
-// ThresholdKernel.Launch(cfg, x, th, out).
-var ThresholdKernel = kernel.New(kernel.Spec{
-	Name: "Threshold",
-	Params: []kernel.Param{
-		{Name: "x", Type: kernel.Float32, Slice: true},
-		{Name: "th", Type: kernel.Float32},
-		{Name: "out", Type: kernel.Float32, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind3(Threshold),
-	PTX:  thresholdPTX,
-	Checks: []string{
-		"kernels.go:58:7: index out of range",
-		"kernels.go:61:7: index out of range",
-		"kernels.go:59:7: index out of range",
-	},
-})
-
-// thresholdPTX is the PTX of Threshold.
-//
 //go:embed kernels_Threshold.ptx
-var thresholdPTX string
-
-// TiledMatMulKernel launches the kernel TiledMatMul (kernels.go:75): on the CPU device it runs the Go
-// function, on a GPU the PTX in tiledMatMulPTX. Launch it with
-// TiledMatMulKernel.Launch(cfg, a, b, c, m, k, n).
-var TiledMatMulKernel = kernel.New(kernel.Spec{
-	Name: "TiledMatMul",
-	Params: []kernel.Param{
-		{Name: "a", Type: kernel.Float32, Slice: true},
-		{Name: "b", Type: kernel.Float32, Slice: true},
-		{Name: "c", Type: kernel.Float32, Slice: true, Written: true},
-		{Name: "m", Type: kernel.Int},
-		{Name: "k", Type: kernel.Int},
-		{Name: "n", Type: kernel.Int},
-	},
-	Bind:        kernel.Bind6(TiledMatMul),
-	Sync:        kernel.SyncBarrier | kernel.SyncShared,
-	SharedBytes: 2048,
-	PTX:         tiledMatMulPTX,
-	Checks: []string{
-		"kernels.go:97:4: index out of range",
-		"kernels.go:82:5: index out of range",
-		"kernels.go:84:22: index out of range",
-		"kernels.go:84:6: index out of range",
-		"kernels.go:86:5: index out of range",
-		"kernels.go:88:22: index out of range",
-		"kernels.go:88:6: index out of range",
-		"kernels.go:92:11: index out of range",
-		"kernels.go:92:27: index out of range",
-	},
-})
-
-// tiledMatMulPTX is the PTX of TiledMatMul.
-//
 //go:embed kernels_TiledMatMul.ptx
-var tiledMatMulPTX string
-
-// WindowMaxKernel launches the kernel WindowMax (kernels.go:108): on the CPU device it runs the Go
-// function, on a GPU the PTX in windowMaxPTX. Launch it with
-// WindowMaxKernel.Launch(cfg, x, out).
-var WindowMaxKernel = kernel.New(kernel.Spec{
-	Name: "WindowMax",
-	Params: []kernel.Param{
-		{Name: "x", Type: kernel.Float32, Slice: true},
-		{Name: "out", Type: kernel.Float32, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind2(WindowMax),
-	PTX:  windowMaxPTX,
-	Checks: []string{
-		"kernels.go:118:21: slice bounds out of range",
-		"kernels.go:121:5: index out of range",
-		"kernels.go:118:21: index out of range",
-		"kernels.go:115:11: index out of range",
-		"kernels.go:115:4: index out of range",
-	},
-})
-
-// windowMaxPTX is the PTX of WindowMax.
-//
 //go:embed kernels_WindowMax.ptx
-var windowMaxPTX string
-
-// PolyKernel launches the kernel Poly (kernels.go:133): on the CPU device it runs the Go
-// function, on a GPU the PTX in polyPTX. Launch it with
-// PolyKernel.Launch(cfg, x, out).
-var PolyKernel = kernel.New(kernel.Spec{
-	Name: "Poly",
-	Params: []kernel.Param{
-		{Name: "x", Type: kernel.Float64, Slice: true},
-		{Name: "out", Type: kernel.Float64, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind2(Poly),
-	PTX:  polyPTX,
-	Checks: []string{
-		"kernels.go:135:9: index out of range",
-		"kernels.go:140:6: index out of range",
-		"kernels.go:138:18: index out of range",
-	},
-})
-
-// polyPTX is the PTX of Poly.
-//
 //go:embed kernels_Poly.ptx
-var polyPTX string
-
-// SumSquaresKernel launches the kernel SumSquares (kernels.go:159): on the CPU device it runs the Go
-// function, on a GPU the PTX in sumSquaresPTX. Launch it with
-// SumSquaresKernel.Launch(cfg, x, total).
-var SumSquaresKernel = kernel.New(kernel.Spec{
-	Name: "SumSquares",
-	Params: []kernel.Param{
-		{Name: "x", Type: kernel.Float32, Slice: true},
-		{Name: "total", Type: kernel.Float32, Slice: true, Written: true},
-	},
-	Bind:        kernel.Bind2(SumSquares),
-	Sync:        kernel.SyncBarrier | kernel.SyncWarp | kernel.SyncShared,
-	SharedBytes: 128,
-	PTX:         sumSquaresPTX,
-	Checks: []string{
-		"kernels.go:168:8: index out of range",
-		"kernels.go:174:13: index out of range",
-		"kernels.go:178:20: index out of range",
-		"kernels.go:163:9: index out of range",
-	},
-})
-
-// sumSquaresPTX is the PTX of SumSquares.
-//
 //go:embed kernels_SumSquares.ptx
-var sumSquaresPTX string
+var kernelsPTX embed.FS
+
+// VecAddKernel launches VecAdd (kernels.go:12): the Go function on the CPU device, on a GPU
+// the PTX of kernels_VecAdd.ptx. Launch it with VecAddKernel.Launch(cfg, x, y, out).
+var VecAddKernel = kernel.MustFromFS(kernel.Bind3(VecAdd), kernelsPTX, "kernels_VecAdd.ptx")
+
+// GridSumKernel launches GridSum (kernels.go:26): the Go function on the CPU device, on a GPU
+// the PTX of kernels_GridSum.ptx. Launch it with GridSumKernel.Launch(cfg, x, total).
+var GridSumKernel = kernel.MustFromFS(kernel.Bind2(GridSum), kernelsPTX, "kernels_GridSum.ptx")
+
+// MatMulKernel launches MatMul (kernels.go:42): the Go function on the CPU device, on a GPU
+// the PTX of kernels_MatMul.ptx. Launch it with MatMulKernel.Launch(cfg, a, b, c, m, k, n).
+var MatMulKernel = kernel.MustFromFS(kernel.Bind6(MatMul), kernelsPTX, "kernels_MatMul.ptx")
+
+// ThresholdKernel launches Threshold (kernels.go:56): the Go function on the CPU device, on a GPU
+// the PTX of kernels_Threshold.ptx. Launch it with ThresholdKernel.Launch(cfg, x, th, out).
+var ThresholdKernel = kernel.MustFromFS(kernel.Bind3(Threshold), kernelsPTX, "kernels_Threshold.ptx")
+
+// TiledMatMulKernel launches TiledMatMul (kernels.go:75): the Go function on the CPU device, on a GPU
+// the PTX of kernels_TiledMatMul.ptx. Launch it with TiledMatMulKernel.Launch(cfg, a, b, c, m, k, n).
+var TiledMatMulKernel = kernel.MustFromFS(kernel.Bind6(TiledMatMul), kernelsPTX, "kernels_TiledMatMul.ptx")
+
+// WindowMaxKernel launches WindowMax (kernels.go:108): the Go function on the CPU device, on a GPU
+// the PTX of kernels_WindowMax.ptx. Launch it with WindowMaxKernel.Launch(cfg, x, out).
+var WindowMaxKernel = kernel.MustFromFS(kernel.Bind2(WindowMax), kernelsPTX, "kernels_WindowMax.ptx")
+
+// PolyKernel launches Poly (kernels.go:133): the Go function on the CPU device, on a GPU
+// the PTX of kernels_Poly.ptx. Launch it with PolyKernel.Launch(cfg, x, out).
+var PolyKernel = kernel.MustFromFS(kernel.Bind2(Poly), kernelsPTX, "kernels_Poly.ptx")
+
+// SumSquaresKernel launches SumSquares (kernels.go:159): the Go function on the CPU device, on a GPU
+// the PTX of kernels_SumSquares.ptx. Launch it with SumSquaresKernel.Launch(cfg, x, total).
+var SumSquaresKernel = kernel.MustFromFS(kernel.Bind2(SumSquares), kernelsPTX, "kernels_SumSquares.ptx")

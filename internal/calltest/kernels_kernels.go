@@ -3,142 +3,42 @@
 package calltest
 
 import (
-	_ "embed"
+	"embed"
 
 	"github.com/fuseflow/fuseflow/kernel"
 )
 
-// SaxpyKernel launches the kernel Saxpy (kernels.go:16): on the CPU device it runs the Go
-// function, on a GPU the PTX in saxpyPTX. Launch it with
-// SaxpyKernel.Launch(cfg, a, x, y).
-var SaxpyKernel = kernel.New(kernel.Spec{
-	Name: "Saxpy",
-	Params: []kernel.Param{
-		{Name: "a", Type: kernel.Float32},
-		{Name: "x", Type: kernel.Float32, Slice: true},
-		{Name: "y", Type: kernel.Float32, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind3(Saxpy),
-	PTX:  saxpyPTX,
-	Checks: []string{
-		"kernels.go:18:13: index out of range",
-		"kernels.go:18:20: index out of range",
-	},
-})
-
-// saxpyPTX is the PTX of Saxpy.
+// kernelsPTX holds the PTX of the kernels of kernels.go, each file headed by the
+// kernel's record: its parameters, cooperation and check sites.
 //
 //go:embed kernels_Saxpy.ptx
-var saxpyPTX string
-
-// BoundsKernel launches the kernel Bounds (kernels.go:27): on the CPU device it runs the Go
-// function, on a GPU the PTX in boundsPTX. Launch it with
-// BoundsKernel.Launch(cfg, x, lo, hi).
-var BoundsKernel = kernel.New(kernel.Spec{
-	Name: "Bounds",
-	Params: []kernel.Param{
-		{Name: "x", Type: kernel.Float64, Slice: true},
-		{Name: "lo", Type: kernel.Float64, Slice: true, Written: true},
-		{Name: "hi", Type: kernel.Float64, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind3(Bounds),
-	PTX:  boundsPTX,
-	Checks: []string{
-		"kernels.go:30:7: index out of range",
-		"kernels.go:30:15: index out of range",
-		"kernels.go:33:15: index out of range",
-	},
-})
-
-// boundsPTX is the PTX of Bounds.
-//
 //go:embed kernels_Bounds.ptx
-var boundsPTX string
-
-// AboveKernel launches the kernel Above (kernels.go:43): on the CPU device it runs the Go
-// function, on a GPU the PTX in abovePTX. Launch it with
-// AboveKernel.Launch(cfg, x, k, keep, count).
-var AboveKernel = kernel.New(kernel.Spec{
-	Name: "Above",
-	Params: []kernel.Param{
-		{Name: "x", Type: kernel.Int32, Slice: true},
-		{Name: "k", Type: kernel.Int32},
-		{Name: "keep", Type: kernel.Bool, Slice: true, Written: true},
-		{Name: "count", Type: kernel.Int64, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind4(Above),
-	PTX:  abovePTX,
-	Checks: []string{
-		"kernels.go:45:20: index out of range",
-		"kernels.go:46:7: index out of range",
-		"kernels.go:47:19: index out of range",
-	},
-})
-
-// abovePTX is the PTX of Above.
-//
 //go:embed kernels_Above.ptx
-var abovePTX string
-
-// ShiftKernel launches the kernel Shift (kernels.go:55): on the CPU device it runs the Go
-// function, on a GPU the PTX in shiftPTX. Launch it with
-// ShiftKernel.Launch(cfg, x, y).
-var ShiftKernel = kernel.New(kernel.Spec{
-	Name: "Shift",
-	Params: []kernel.Param{
-		{Name: "x", Type: kernel.Float32, Slice: true},
-		{Name: "y", Type: kernel.Float32, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind2(Shift),
-	PTX:  shiftPTX,
-	Checks: []string{
-		"kernels.go:58:11: index out of range",
-		"kernels.go:58:4: index out of range",
-	},
-})
-
-// shiftPTX is the PTX of Shift.
-//
 //go:embed kernels_Shift.ptx
-var shiftPTX string
-
-// FillKernel launches the kernel Fill (kernels.go:66): on the CPU device it runs the Go
-// function, on a GPU the PTX in fillPTX. Launch it with
-// FillKernel.Launch(cfg, v, out).
-var FillKernel = kernel.New(kernel.Spec{
-	Name: "Fill",
-	Params: []kernel.Param{
-		{Name: "v", Type: kernel.Uint32},
-		{Name: "out", Type: kernel.Uint32, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind2(Fill),
-	PTX:  fillPTX,
-	Checks: []string{
-		"kernels.go:68:6: index out of range",
-	},
-})
-
-// fillPTX is the PTX of Fill.
-//
 //go:embed kernels_Fill.ptx
-var fillPTX string
-
-// PeekKernel launches the kernel Peek (kernels.go:75): on the CPU device it runs the Go
-// function, on a GPU the PTX in peekPTX. Launch it with
-// PeekKernel.Launch(cfg, x).
-var PeekKernel = kernel.New(kernel.Spec{
-	Name: "Peek",
-	Params: []kernel.Param{
-		{Name: "x", Type: kernel.Float32, Slice: true},
-	},
-	Bind: kernel.Bind1(Peek),
-	PTX:  peekPTX,
-	Checks: []string{
-		"kernels.go:77:8: index out of range",
-	},
-})
-
-// peekPTX is the PTX of Peek.
-//
 //go:embed kernels_Peek.ptx
-var peekPTX string
+var kernelsPTX embed.FS
+
+// SaxpyKernel launches Saxpy (kernels.go:16): the Go function on the CPU device, on a GPU
+// the PTX of kernels_Saxpy.ptx. Launch it with SaxpyKernel.Launch(cfg, a, x, y).
+var SaxpyKernel = kernel.MustFromFS(kernel.Bind3(Saxpy), kernelsPTX, "kernels_Saxpy.ptx")
+
+// BoundsKernel launches Bounds (kernels.go:27): the Go function on the CPU device, on a GPU
+// the PTX of kernels_Bounds.ptx. Launch it with BoundsKernel.Launch(cfg, x, lo, hi).
+var BoundsKernel = kernel.MustFromFS(kernel.Bind3(Bounds), kernelsPTX, "kernels_Bounds.ptx")
+
+// AboveKernel launches Above (kernels.go:43): the Go function on the CPU device, on a GPU
+// the PTX of kernels_Above.ptx. Launch it with AboveKernel.Launch(cfg, x, k, keep, count).
+var AboveKernel = kernel.MustFromFS(kernel.Bind4(Above), kernelsPTX, "kernels_Above.ptx")
+
+// ShiftKernel launches Shift (kernels.go:55): the Go function on the CPU device, on a GPU
+// the PTX of kernels_Shift.ptx. Launch it with ShiftKernel.Launch(cfg, x, y).
+var ShiftKernel = kernel.MustFromFS(kernel.Bind2(Shift), kernelsPTX, "kernels_Shift.ptx")
+
+// FillKernel launches Fill (kernels.go:66): the Go function on the CPU device, on a GPU
+// the PTX of kernels_Fill.ptx. Launch it with FillKernel.Launch(cfg, v, out).
+var FillKernel = kernel.MustFromFS(kernel.Bind2(Fill), kernelsPTX, "kernels_Fill.ptx")
+
+// PeekKernel launches Peek (kernels.go:75): the Go function on the CPU device, on a GPU
+// the PTX of kernels_Peek.ptx. Launch it with PeekKernel.Launch(cfg, x).
+var PeekKernel = kernel.MustFromFS(kernel.Bind1(Peek), kernelsPTX, "kernels_Peek.ptx")

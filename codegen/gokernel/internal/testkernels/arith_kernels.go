@@ -3,153 +3,22 @@
 package testkernels
 
 import (
-	_ "embed"
+	"embed"
 
 	"github.com/fuseflow/fuseflow/kernel"
 )
 
-// IntArithKernel launches the kernel IntArith (arith.go:9): on the CPU device it runs the Go
-// function, on a GPU the PTX in intArithPTX. Launch it with
-// IntArithKernel.Launch(cfg, a, b, out64, out32, outu32, outu64).
-var IntArithKernel = kernel.New(kernel.Spec{
-	Name: "IntArith",
-	Params: []kernel.Param{
-		{Name: "a", Type: kernel.Int64, Slice: true},
-		{Name: "b", Type: kernel.Int64, Slice: true},
-		{Name: "out64", Type: kernel.Int64, Slice: true, Written: true},
-		{Name: "out32", Type: kernel.Int32, Slice: true, Written: true},
-		{Name: "outu32", Type: kernel.Uint32, Slice: true, Written: true},
-		{Name: "outu64", Type: kernel.Uint64, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind6(IntArith),
-	PTX:  intArithPTX,
-	Checks: []string{
-		"arith.go:14:11: index out of range",
-		"arith.go:14:17: index out of range",
-		"arith.go:22:7: index out of range",
-		"arith.go:23:7: index out of range",
-		"arith.go:24:7: index out of range",
-		"arith.go:25:24: integer divide by zero",
-		"arith.go:25:7: index out of range",
-		"arith.go:26:24: integer divide by zero",
-		"arith.go:26:7: index out of range",
-		"arith.go:27:7: index out of range",
-		"arith.go:28:7: index out of range",
-		"arith.go:29:7: index out of range",
-		"arith.go:30:7: index out of range",
-		"arith.go:31:7: index out of range",
-		"arith.go:32:7: index out of range",
-		"arith.go:33:7: index out of range",
-		"arith.go:34:7: index out of range",
-		"arith.go:35:7: index out of range",
-		"arith.go:36:7: index out of range",
-		"arith.go:37:7: index out of range",
-		"arith.go:43:7: index out of range",
-		"arith.go:44:7: index out of range",
-		"arith.go:45:7: index out of range",
-		"arith.go:46:19: integer divide by zero",
-		"arith.go:46:7: index out of range",
-		"arith.go:47:19: integer divide by zero",
-		"arith.go:47:7: index out of range",
-		"arith.go:48:7: index out of range",
-		"arith.go:49:7: index out of range",
-		"arith.go:50:7: index out of range",
-		"arith.go:51:7: index out of range",
-		"arith.go:52:7: index out of range",
-		"arith.go:53:7: index out of range",
-		"arith.go:54:7: index out of range",
-		"arith.go:55:7: index out of range",
-		"arith.go:56:7: index out of range",
-		"arith.go:57:7: index out of range",
-		"arith.go:58:20: negative shift amount",
-		"arith.go:58:7: index out of range",
-		"arith.go:64:8: index out of range",
-		"arith.go:65:8: index out of range",
-		"arith.go:66:8: index out of range",
-		"arith.go:67:19: integer divide by zero",
-		"arith.go:67:8: index out of range",
-		"arith.go:68:19: integer divide by zero",
-		"arith.go:68:8: index out of range",
-		"arith.go:69:8: index out of range",
-		"arith.go:70:8: index out of range",
-		"arith.go:71:8: index out of range",
-		"arith.go:72:8: index out of range",
-		"arith.go:73:8: index out of range",
-		"arith.go:74:8: index out of range",
-		"arith.go:75:8: index out of range",
-		"arith.go:76:8: index out of range",
-		"arith.go:77:8: index out of range",
-		"arith.go:78:8: index out of range",
-		"arith.go:79:8: index out of range",
-		"arith.go:82:8: index out of range",
-		"arith.go:83:8: index out of range",
-		"arith.go:84:8: index out of range",
-		"arith.go:85:19: integer divide by zero",
-		"arith.go:85:8: index out of range",
-		"arith.go:86:19: integer divide by zero",
-		"arith.go:86:8: index out of range",
-		"arith.go:87:8: index out of range",
-		"arith.go:88:8: index out of range",
-		"arith.go:89:8: index out of range",
-		"arith.go:90:8: index out of range",
-		"arith.go:91:8: index out of range",
-		"arith.go:92:8: index out of range",
-		"arith.go:93:8: index out of range",
-		"arith.go:94:8: index out of range",
-		"arith.go:95:8: index out of range",
-		"arith.go:96:8: index out of range",
-		"arith.go:97:8: index out of range",
-	},
-})
-
-// intArithPTX is the PTX of IntArith.
+// arithPTX holds the PTX of the kernels of arith.go, each file headed by the
+// kernel's record: its parameters, cooperation and check sites.
 //
 //go:embed arith_IntArith.ptx
-var intArithPTX string
-
-// FloatArithKernel launches the kernel FloatArith (arith.go:104): on the CPU device it runs the Go
-// function, on a GPU the PTX in floatArithPTX. Launch it with
-// FloatArithKernel.Launch(cfg, a, b, out).
-var FloatArithKernel = kernel.New(kernel.Spec{
-	Name: "FloatArith",
-	Params: []kernel.Param{
-		{Name: "a", Type: kernel.Float64, Slice: true},
-		{Name: "b", Type: kernel.Float64, Slice: true},
-		{Name: "out", Type: kernel.Float64, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind3(FloatArith),
-	PTX:  floatArithPTX,
-	Checks: []string{
-		"arith.go:109:11: index out of range",
-		"arith.go:109:17: index out of range",
-		"arith.go:112:5: index out of range",
-		"arith.go:113:5: index out of range",
-		"arith.go:114:5: index out of range",
-		"arith.go:115:5: index out of range",
-		"arith.go:116:5: index out of range",
-		"arith.go:117:5: index out of range",
-		"arith.go:118:5: index out of range",
-		"arith.go:119:5: index out of range",
-		"arith.go:120:5: index out of range",
-		"arith.go:121:5: index out of range",
-		"arith.go:122:5: index out of range",
-		"arith.go:123:5: index out of range",
-		"arith.go:124:5: index out of range",
-		"arith.go:125:5: index out of range",
-		"arith.go:127:6: index out of range",
-		"arith.go:128:6: index out of range",
-		"arith.go:129:6: index out of range",
-		"arith.go:130:6: index out of range",
-		"arith.go:131:6: index out of range",
-		"arith.go:132:6: index out of range",
-		"arith.go:133:6: index out of range",
-		"arith.go:135:5: index out of range",
-		"arith.go:136:5: index out of range",
-		"arith.go:137:5: index out of range",
-	},
-})
-
-// floatArithPTX is the PTX of FloatArith.
-//
 //go:embed arith_FloatArith.ptx
-var floatArithPTX string
+var arithPTX embed.FS
+
+// IntArithKernel launches IntArith (arith.go:9): the Go function on the CPU device, on a GPU
+// the PTX of arith_IntArith.ptx. Launch it with IntArithKernel.Launch(cfg, a, b, out64, out32, outu32, outu64).
+var IntArithKernel = kernel.MustFromFS(kernel.Bind6(IntArith), arithPTX, "arith_IntArith.ptx")
+
+// FloatArithKernel launches FloatArith (arith.go:104): the Go function on the CPU device, on a GPU
+// the PTX of arith_FloatArith.ptx. Launch it with FloatArithKernel.Launch(cfg, a, b, out).
+var FloatArithKernel = kernel.MustFromFS(kernel.Bind3(FloatArith), arithPTX, "arith_FloatArith.ptx")

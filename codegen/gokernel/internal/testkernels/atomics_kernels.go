@@ -3,93 +3,22 @@
 package testkernels
 
 import (
-	_ "embed"
+	"embed"
 
 	"github.com/fuseflow/fuseflow/kernel"
 )
 
-// HistogramKernel launches the kernel Histogram (atomics.go:9): on the CPU device it runs the Go
-// function, on a GPU the PTX in histogramPTX. Launch it with
-// HistogramKernel.Launch(cfg, x, bins).
-var HistogramKernel = kernel.New(kernel.Spec{
-	Name: "Histogram",
-	Params: []kernel.Param{
-		{Name: "x", Type: kernel.Int32, Slice: true},
-		{Name: "bins", Type: kernel.Uint32, Slice: true, Written: true},
-	},
-	Bind:        kernel.Bind2(Histogram),
-	Sync:        kernel.SyncBarrier | kernel.SyncShared,
-	SharedBytes: 64,
-	PTX:         histogramPTX,
-	Checks: []string{
-		"atomics.go:13:8: index out of range",
-		"atomics.go:21:36: index out of range",
-		"atomics.go:21:19: index out of range",
-		"atomics.go:17:32: index out of range",
-		"atomics.go:17:19: index out of range",
-	},
-})
-
-// histogramPTX is the PTX of Histogram.
+// atomicsPTX holds the PTX of the kernels of atomics.go, each file headed by the
+// kernel's record: its parameters, cooperation and check sites.
 //
 //go:embed atomics_Histogram.ptx
-var histogramPTX string
-
-// AtomicsKernel launches the kernel Atomics (atomics.go:29): on the CPU device it runs the Go
-// function, on a GPU the PTX in atomicsPTX. Launch it with
-// AtomicsKernel.Launch(cfg, i32, u32, i64, u64, n, f32, f64).
-var AtomicsKernel = kernel.New(kernel.Spec{
-	Name: "Atomics",
-	Params: []kernel.Param{
-		{Name: "i32", Type: kernel.Int32, Slice: true, Written: true},
-		{Name: "u32", Type: kernel.Uint32, Slice: true, Written: true},
-		{Name: "i64", Type: kernel.Int64, Slice: true, Written: true},
-		{Name: "u64", Type: kernel.Uint64, Slice: true, Written: true},
-		{Name: "n", Type: kernel.Int, Slice: true, Written: true},
-		{Name: "f32", Type: kernel.Float32, Slice: true, Written: true},
-		{Name: "f64", Type: kernel.Float64, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind7(Atomics),
-	PTX:  atomicsPTX,
-	Checks: []string{
-		"atomics.go:31:18: index out of range",
-		"atomics.go:32:18: index out of range",
-		"atomics.go:33:18: index out of range",
-		"atomics.go:34:18: index out of range",
-		"atomics.go:35:35: negative shift amount",
-		"atomics.go:35:18: index out of range",
-		"atomics.go:36:34: negative shift amount",
-		"atomics.go:36:17: index out of range",
-		"atomics.go:37:18: index out of range",
-		"atomics.go:38:18: index out of range",
-		"atomics.go:39:18: index out of range",
-		"atomics.go:40:18: index out of range",
-		"atomics.go:41:18: index out of range",
-		"atomics.go:42:18: index out of range",
-		"atomics.go:43:35: negative shift amount",
-		"atomics.go:43:17: index out of range",
-		"atomics.go:44:18: index out of range",
-		"atomics.go:45:18: index out of range",
-		"atomics.go:46:18: index out of range",
-		"atomics.go:47:18: index out of range",
-		"atomics.go:48:18: index out of range",
-		"atomics.go:49:39: negative shift amount",
-		"atomics.go:49:18: index out of range",
-		"atomics.go:50:18: index out of range",
-		"atomics.go:51:18: index out of range",
-		"atomics.go:52:18: index out of range",
-		"atomics.go:53:18: index out of range",
-		"atomics.go:54:18: index out of range",
-		"atomics.go:56:20: index out of range",
-		"atomics.go:57:20: index out of range",
-		"atomics.go:58:19: index out of range",
-		"atomics.go:59:19: index out of range",
-		"atomics.go:62:25: index out of range",
-		"atomics.go:64:26: index out of range",
-	},
-})
-
-// atomicsPTX is the PTX of Atomics.
-//
 //go:embed atomics_Atomics.ptx
-var atomicsPTX string
+var atomicsPTX embed.FS
+
+// HistogramKernel launches Histogram (atomics.go:9): the Go function on the CPU device, on a GPU
+// the PTX of atomics_Histogram.ptx. Launch it with HistogramKernel.Launch(cfg, x, bins).
+var HistogramKernel = kernel.MustFromFS(kernel.Bind2(Histogram), atomicsPTX, "atomics_Histogram.ptx")
+
+// AtomicsKernel launches Atomics (atomics.go:29): the Go function on the CPU device, on a GPU
+// the PTX of atomics_Atomics.ptx. Launch it with AtomicsKernel.Launch(cfg, i32, u32, i64, u64, n, f32, f64).
+var AtomicsKernel = kernel.MustFromFS(kernel.Bind7(Atomics), atomicsPTX, "atomics_Atomics.ptx")

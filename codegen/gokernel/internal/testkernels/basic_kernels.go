@@ -3,112 +3,32 @@
 package testkernels
 
 import (
-	_ "embed"
+	"embed"
 
 	"github.com/fuseflow/fuseflow/kernel"
 )
 
-// SaxpyKernel launches the kernel Saxpy (basic.go:15): on the CPU device it runs the Go
-// function, on a GPU the PTX in saxpyPTX. Launch it with
-// SaxpyKernel.Launch(cfg, a, x, y).
-var SaxpyKernel = kernel.New(kernel.Spec{
-	Name: "Saxpy",
-	Params: []kernel.Param{
-		{Name: "a", Type: kernel.Float32},
-		{Name: "x", Type: kernel.Float32, Slice: true},
-		{Name: "y", Type: kernel.Float32, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind3(Saxpy),
-	PTX:  saxpyPTX,
-	Checks: []string{
-		"basic.go:18:13: index out of range",
-		"basic.go:18:20: index out of range",
-	},
-})
-
-// saxpyPTX is the PTX of Saxpy.
+// basicPTX holds the PTX of the kernels of basic.go, each file headed by the
+// kernel's record: its parameters, cooperation and check sites.
 //
 //go:embed basic_Saxpy.ptx
-var saxpyPTX string
-
-// DaxpyKernel launches the kernel Daxpy (basic.go:25): on the CPU device it runs the Go
-// function, on a GPU the PTX in daxpyPTX. Launch it with
-// DaxpyKernel.Launch(cfg, a, x, y).
-var DaxpyKernel = kernel.New(kernel.Spec{
-	Name: "Daxpy",
-	Params: []kernel.Param{
-		{Name: "a", Type: kernel.Float64},
-		{Name: "x", Type: kernel.Float64, Slice: true},
-		{Name: "y", Type: kernel.Float64, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind3(Daxpy),
-	PTX:  daxpyPTX,
-	Checks: []string{
-		"basic.go:27:16: index out of range",
-		"basic.go:27:4: index out of range",
-	},
-})
-
-// daxpyPTX is the PTX of Daxpy.
-//
 //go:embed basic_Daxpy.ptx
-var daxpyPTX string
-
-// IndicesKernel launches the kernel Indices (basic.go:35): on the CPU device it runs the Go
-// function, on a GPU the PTX in indicesPTX. Launch it with
-// IndicesKernel.Launch(cfg, out).
-var IndicesKernel = kernel.New(kernel.Spec{
-	Name: "Indices",
-	Params: []kernel.Param{
-		{Name: "out", Type: kernel.Int, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind1(Indices),
-	PTX:  indicesPTX,
-	Checks: []string{
-		"basic.go:42:5: index out of range",
-		"basic.go:43:5: index out of range",
-		"basic.go:44:5: index out of range",
-		"basic.go:45:5: index out of range",
-		"basic.go:46:5: index out of range",
-		"basic.go:47:5: index out of range",
-		"basic.go:48:5: index out of range",
-		"basic.go:49:5: index out of range",
-		"basic.go:50:5: index out of range",
-		"basic.go:51:5: index out of range",
-		"basic.go:52:5: index out of range",
-		"basic.go:53:5: index out of range",
-	},
-})
-
-// indicesPTX is the PTX of Indices.
-//
 //go:embed basic_Indices.ptx
-var indicesPTX string
-
-// BoolsKernel launches the kernel Bools (basic.go:59): on the CPU device it runs the Go
-// function, on a GPU the PTX in boolsPTX. Launch it with
-// BoolsKernel.Launch(cfg, flip, in, n, out, count).
-var BoolsKernel = kernel.New(kernel.Spec{
-	Name: "Bools",
-	Params: []kernel.Param{
-		{Name: "flip", Type: kernel.Bool},
-		{Name: "in", Type: kernel.Bool, Slice: true},
-		{Name: "n", Type: kernel.Int},
-		{Name: "out", Type: kernel.Bool, Slice: true, Written: true},
-		{Name: "count", Type: kernel.Int32, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind5(Bools),
-	PTX:  boolsPTX,
-	Checks: []string{
-		"basic.go:64:9: index out of range",
-		"basic.go:69:6: index out of range",
-		"basic.go:67:6: index out of range",
-		"basic.go:71:8: index out of range",
-		"basic.go:72:19: index out of range",
-	},
-})
-
-// boolsPTX is the PTX of Bools.
-//
 //go:embed basic_Bools.ptx
-var boolsPTX string
+var basicPTX embed.FS
+
+// SaxpyKernel launches Saxpy (basic.go:15): the Go function on the CPU device, on a GPU
+// the PTX of basic_Saxpy.ptx. Launch it with SaxpyKernel.Launch(cfg, a, x, y).
+var SaxpyKernel = kernel.MustFromFS(kernel.Bind3(Saxpy), basicPTX, "basic_Saxpy.ptx")
+
+// DaxpyKernel launches Daxpy (basic.go:25): the Go function on the CPU device, on a GPU
+// the PTX of basic_Daxpy.ptx. Launch it with DaxpyKernel.Launch(cfg, a, x, y).
+var DaxpyKernel = kernel.MustFromFS(kernel.Bind3(Daxpy), basicPTX, "basic_Daxpy.ptx")
+
+// IndicesKernel launches Indices (basic.go:35): the Go function on the CPU device, on a GPU
+// the PTX of basic_Indices.ptx. Launch it with IndicesKernel.Launch(cfg, out).
+var IndicesKernel = kernel.MustFromFS(kernel.Bind1(Indices), basicPTX, "basic_Indices.ptx")
+
+// BoolsKernel launches Bools (basic.go:59): the Go function on the CPU device, on a GPU
+// the PTX of basic_Bools.ptx. Launch it with BoolsKernel.Launch(cfg, flip, in, n, out, count).
+var BoolsKernel = kernel.MustFromFS(kernel.Bind5(Bools), basicPTX, "basic_Bools.ptx")

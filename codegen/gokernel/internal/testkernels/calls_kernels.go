@@ -3,33 +3,17 @@
 package testkernels
 
 import (
-	_ "embed"
+	"embed"
 
 	"github.com/fuseflow/fuseflow/kernel"
 )
 
-// CallsKernel launches the kernel Calls (calls.go:56): on the CPU device it runs the Go
-// function, on a GPU the PTX in callsPTX. Launch it with
-// CallsKernel.Launch(cfg, temp, xs, out).
-var CallsKernel = kernel.New(kernel.Spec{
-	Name: "Calls",
-	Params: []kernel.Param{
-		{Name: "temp", Type: kernel.Float32},
-		{Name: "xs", Type: kernel.Float32, Slice: true},
-		{Name: "out", Type: kernel.Float32, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind3(Calls),
-	PTX:  callsPTX,
-	Checks: []string{
-		"calls.go:47:8: slice bounds out of range",
-		"calls.go:48:13: index out of range",
-		"calls.go:65:17: integer divide by zero",
-		"calls.go:65:15: index out of range",
-		"calls.go:67:5: index out of range",
-	},
-})
-
-// callsPTX is the PTX of Calls.
+// callsPTX holds the PTX of the kernels of calls.go, each file headed by the
+// kernel's record: its parameters, cooperation and check sites.
 //
 //go:embed calls_Calls.ptx
-var callsPTX string
+var callsPTX embed.FS
+
+// CallsKernel launches Calls (calls.go:56): the Go function on the CPU device, on a GPU
+// the PTX of calls_Calls.ptx. Launch it with CallsKernel.Launch(cfg, temp, xs, out).
+var CallsKernel = kernel.MustFromFS(kernel.Bind3(Calls), callsPTX, "calls_Calls.ptx")

@@ -3,73 +3,27 @@
 package testkernels
 
 import (
-	_ "embed"
+	"embed"
 
 	"github.com/fuseflow/fuseflow/kernel"
 )
 
-// OutOfRangeKernel launches the kernel OutOfRange (checks.go:9): on the CPU device it runs the Go
-// function, on a GPU the PTX in outOfRangePTX. Launch it with
-// OutOfRangeKernel.Launch(cfg, x, off, out).
-var OutOfRangeKernel = kernel.New(kernel.Spec{
-	Name: "OutOfRange",
-	Params: []kernel.Param{
-		{Name: "x", Type: kernel.Float32, Slice: true},
-		{Name: "off", Type: kernel.Int},
-		{Name: "out", Type: kernel.Float32, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind3(OutOfRange),
-	PTX:  outOfRangePTX,
-	Checks: []string{
-		"checks.go:12:13: index out of range",
-		"checks.go:12:6: index out of range",
-	},
-})
-
-// outOfRangePTX is the PTX of OutOfRange.
+// checksPTX holds the PTX of the kernels of checks.go, each file headed by the
+// kernel's record: its parameters, cooperation and check sites.
 //
 //go:embed checks_OutOfRange.ptx
-var outOfRangePTX string
-
-// DivideKernel launches the kernel Divide (checks.go:19): on the CPU device it runs the Go
-// function, on a GPU the PTX in dividePTX. Launch it with
-// DivideKernel.Launch(cfg, n, d).
-var DivideKernel = kernel.New(kernel.Spec{
-	Name: "Divide",
-	Params: []kernel.Param{
-		{Name: "n", Type: kernel.Int32, Slice: true, Written: true},
-		{Name: "d", Type: kernel.Int32, Slice: true},
-	},
-	Bind: kernel.Bind2(Divide),
-	PTX:  dividePTX,
-	Checks: []string{
-		"checks.go:22:12: index out of range",
-		"checks.go:22:4: index out of range",
-		"checks.go:22:3: integer divide by zero",
-	},
-})
-
-// dividePTX is the PTX of Divide.
-//
 //go:embed checks_Divide.ptx
-var dividePTX string
-
-// UncheckedKernel launches the kernel Unchecked (checks.go:30): on the CPU device it runs the Go
-// function, on a GPU the PTX in uncheckedPTX. Launch it with
-// UncheckedKernel.Launch(cfg, a, x, y).
-var UncheckedKernel = kernel.New(kernel.Spec{
-	Name: "Unchecked",
-	Params: []kernel.Param{
-		{Name: "a", Type: kernel.Float32},
-		{Name: "x", Type: kernel.Float32, Slice: true},
-		{Name: "y", Type: kernel.Float32, Slice: true, Written: true},
-	},
-	Bind:     kernel.Bind3(Unchecked),
-	PTX:      uncheckedPTX,
-	NoBounds: true,
-})
-
-// uncheckedPTX is the PTX of Unchecked.
-//
 //go:embed checks_Unchecked.ptx
-var uncheckedPTX string
+var checksPTX embed.FS
+
+// OutOfRangeKernel launches OutOfRange (checks.go:9): the Go function on the CPU device, on a GPU
+// the PTX of checks_OutOfRange.ptx. Launch it with OutOfRangeKernel.Launch(cfg, x, off, out).
+var OutOfRangeKernel = kernel.MustFromFS(kernel.Bind3(OutOfRange), checksPTX, "checks_OutOfRange.ptx")
+
+// DivideKernel launches Divide (checks.go:19): the Go function on the CPU device, on a GPU
+// the PTX of checks_Divide.ptx. Launch it with DivideKernel.Launch(cfg, n, d).
+var DivideKernel = kernel.MustFromFS(kernel.Bind2(Divide), checksPTX, "checks_Divide.ptx")
+
+// UncheckedKernel launches Unchecked (checks.go:30): the Go function on the CPU device, on a GPU
+// the PTX of checks_Unchecked.ptx. Launch it with UncheckedKernel.Launch(cfg, a, x, y).
+var UncheckedKernel = kernel.MustFromFS(kernel.Bind3(Unchecked), checksPTX, "checks_Unchecked.ptx")

@@ -3,34 +3,17 @@
 package testkernels
 
 import (
-	_ "embed"
+	"embed"
 
 	"github.com/fuseflow/fuseflow/kernel"
 )
 
-// ControlKernel launches the kernel Control (control.go:10): on the CPU device it runs the Go
-// function, on a GPU the PTX in controlPTX. Launch it with
-// ControlKernel.Launch(cfg, in, out).
-var ControlKernel = kernel.New(kernel.Spec{
-	Name: "Control",
-	Params: []kernel.Param{
-		{Name: "in", Type: kernel.Int32, Slice: true},
-		{Name: "out", Type: kernel.Int64, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind2(Control),
-	PTX:  controlPTX,
-	Checks: []string{
-		"control.go:15:17: integer divide by zero",
-		"control.go:15:15: index out of range",
-		"control.go:21:6: index out of range",
-		"control.go:57:20: index out of range",
-		"control.go:61:19: negative shift amount",
-		"control.go:77:5: index out of range",
-		"control.go:64:20: index out of range",
-	},
-})
-
-// controlPTX is the PTX of Control.
+// controlPTX holds the PTX of the kernels of control.go, each file headed by the
+// kernel's record: its parameters, cooperation and check sites.
 //
 //go:embed control_Control.ptx
-var controlPTX string
+var controlPTX embed.FS
+
+// ControlKernel launches Control (control.go:10): the Go function on the CPU device, on a GPU
+// the PTX of control_Control.ptx. Launch it with ControlKernel.Launch(cfg, in, out).
+var ControlKernel = kernel.MustFromFS(kernel.Bind2(Control), controlPTX, "control_Control.ptx")

@@ -3,103 +3,22 @@
 package testkernels
 
 import (
-	_ "embed"
+	"embed"
 
 	"github.com/fuseflow/fuseflow/kernel"
 )
 
-// Math64Kernel launches the kernel Math64 (mathk.go:14): on the CPU device it runs the Go
-// function, on a GPU the PTX in math64PTX. Launch it with
-// Math64Kernel.Launch(cfg, x, out).
-var Math64Kernel = kernel.New(kernel.Spec{
-	Name: "Math64",
-	Params: []kernel.Param{
-		{Name: "x", Type: kernel.Float64, Slice: true},
-		{Name: "out", Type: kernel.Float64, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind2(Math64),
-	PTX:  math64PTX,
-	Checks: []string{
-		"mathk.go:19:8: index out of range",
-		"mathk.go:22:5: index out of range",
-		"mathk.go:23:5: index out of range",
-		"mathk.go:24:5: index out of range",
-		"mathk.go:25:5: index out of range",
-		"mathk.go:26:5: index out of range",
-		"mathk.go:27:5: index out of range",
-		"mathk.go:28:5: index out of range",
-		"mathk.go:29:5: index out of range",
-		"mathk.go:30:5: index out of range",
-		"mathk.go:31:5: index out of range",
-		"mathk.go:32:5: index out of range",
-		"mathk.go:33:5: index out of range",
-		"mathk.go:34:5: index out of range",
-		"mathk.go:35:5: index out of range",
-		"mathk.go:36:5: index out of range",
-		"mathk.go:37:5: index out of range",
-		"mathk.go:38:5: index out of range",
-		"mathk.go:39:5: index out of range",
-		"mathk.go:40:5: index out of range",
-		"mathk.go:41:5: index out of range",
-		"mathk.go:42:5: index out of range",
-		"mathk.go:43:5: index out of range",
-		"mathk.go:44:5: index out of range",
-		"mathk.go:45:5: index out of range",
-		"mathk.go:46:5: index out of range",
-		"mathk.go:47:5: index out of range",
-		"mathk.go:48:5: index out of range",
-		"mathk.go:49:5: index out of range",
-		"mathk.go:50:5: index out of range",
-		"mathk.go:51:5: index out of range",
-	},
-})
-
-// math64PTX is the PTX of Math64.
+// mathkPTX holds the PTX of the kernels of mathk.go, each file headed by the
+// kernel's record: its parameters, cooperation and check sites.
 //
 //go:embed mathk_Math64.ptx
-var math64PTX string
-
-// Math32Kernel launches the kernel Math32 (mathk.go:58): on the CPU device it runs the Go
-// function, on a GPU the PTX in math32PTX. Launch it with
-// Math32Kernel.Launch(cfg, x, out).
-var Math32Kernel = kernel.New(kernel.Spec{
-	Name: "Math32",
-	Params: []kernel.Param{
-		{Name: "x", Type: kernel.Float32, Slice: true},
-		{Name: "out", Type: kernel.Float32, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind2(Math32),
-	PTX:  math32PTX,
-	Checks: []string{
-		"mathk.go:63:8: index out of range",
-		"mathk.go:66:5: index out of range",
-		"mathk.go:67:5: index out of range",
-		"mathk.go:68:5: index out of range",
-		"mathk.go:69:5: index out of range",
-		"mathk.go:70:5: index out of range",
-		"mathk.go:71:5: index out of range",
-		"mathk.go:72:5: index out of range",
-		"mathk.go:73:5: index out of range",
-		"mathk.go:74:5: index out of range",
-		"mathk.go:75:5: index out of range",
-		"mathk.go:76:5: index out of range",
-		"mathk.go:77:5: index out of range",
-		"mathk.go:78:5: index out of range",
-		"mathk.go:79:5: index out of range",
-		"mathk.go:80:5: index out of range",
-		"mathk.go:81:5: index out of range",
-		"mathk.go:82:5: index out of range",
-		"mathk.go:83:5: index out of range",
-		"mathk.go:84:5: index out of range",
-		"mathk.go:85:5: index out of range",
-		"mathk.go:86:5: index out of range",
-		"mathk.go:88:6: index out of range",
-		"mathk.go:90:5: index out of range",
-		"mathk.go:91:5: index out of range",
-	},
-})
-
-// math32PTX is the PTX of Math32.
-//
 //go:embed mathk_Math32.ptx
-var math32PTX string
+var mathkPTX embed.FS
+
+// Math64Kernel launches Math64 (mathk.go:14): the Go function on the CPU device, on a GPU
+// the PTX of mathk_Math64.ptx. Launch it with Math64Kernel.Launch(cfg, x, out).
+var Math64Kernel = kernel.MustFromFS(kernel.Bind2(Math64), mathkPTX, "mathk_Math64.ptx")
+
+// Math32Kernel launches Math32 (mathk.go:58): the Go function on the CPU device, on a GPU
+// the PTX of mathk_Math32.ptx. Launch it with Math32Kernel.Launch(cfg, x, out).
+var Math32Kernel = kernel.MustFromFS(kernel.Bind2(Math32), mathkPTX, "mathk_Math32.ptx")

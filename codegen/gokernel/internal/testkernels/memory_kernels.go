@@ -3,75 +3,22 @@
 package testkernels
 
 import (
-	_ "embed"
+	"embed"
 
 	"github.com/fuseflow/fuseflow/kernel"
 )
 
-// LocalsKernel launches the kernel Locals (memory.go:17): on the CPU device it runs the Go
-// function, on a GPU the PTX in localsPTX. Launch it with
-// LocalsKernel.Launch(cfg, in, out).
-var LocalsKernel = kernel.New(kernel.Spec{
-	Name: "Locals",
-	Params: []kernel.Param{
-		{Name: "in", Type: kernel.Float32, Slice: true},
-		{Name: "out", Type: kernel.Float32, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind2(Locals),
-	PTX:  localsPTX,
-	Checks: []string{
-		"memory.go:38:9: index out of range",
-		"memory.go:47:7: index out of range",
-		"memory.go:50:16: index out of range",
-		"memory.go:50:6: index out of range",
-		"memory.go:52:5: index out of range",
-		"memory.go:53:30: index out of range",
-		"memory.go:53:5: index out of range",
-		"memory.go:54:5: index out of range",
-		"memory.go:56:6: index out of range",
-		"memory.go:43:20: index out of range",
-		"memory.go:40:17: index out of range",
-		"memory.go:27:9: index out of range",
-		"memory.go:29:18: index out of range",
-		"memory.go:33:4: index out of range",
-		"memory.go:30:5: index out of range",
-		"memory.go:24:12: index out of range",
-		"memory.go:24:4: index out of range",
-	},
-})
-
-// localsPTX is the PTX of Locals.
+// memoryPTX holds the PTX of the kernels of memory.go, each file headed by the
+// kernel's record: its parameters, cooperation and check sites.
 //
 //go:embed memory_Locals.ptx
-var localsPTX string
-
-// SlicesKernel launches the kernel Slices (memory.go:64): on the CPU device it runs the Go
-// function, on a GPU the PTX in slicesPTX. Launch it with
-// SlicesKernel.Launch(cfg, x, out).
-var SlicesKernel = kernel.New(kernel.Spec{
-	Name: "Slices",
-	Params: []kernel.Param{
-		{Name: "x", Type: kernel.Int32, Slice: true},
-		{Name: "out", Type: kernel.Int32, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind2(Slices),
-	PTX:  slicesPTX,
-	Checks: []string{
-		"memory.go:69:8: slice bounds out of range",
-		"memory.go:70:8: slice bounds out of range",
-		"memory.go:71:10: slice bounds out of range",
-		"memory.go:72:3: index out of range",
-		"memory.go:73:3: index out of range",
-		"memory.go:74:10: index out of range",
-		"memory.go:74:3: index out of range",
-		"memory.go:76:11: slice bounds out of range",
-		"memory.go:77:11: index out of range",
-		"memory.go:77:4: index out of range",
-		"memory.go:78:3: index out of range",
-	},
-})
-
-// slicesPTX is the PTX of Slices.
-//
 //go:embed memory_Slices.ptx
-var slicesPTX string
+var memoryPTX embed.FS
+
+// LocalsKernel launches Locals (memory.go:17): the Go function on the CPU device, on a GPU
+// the PTX of memory_Locals.ptx. Launch it with LocalsKernel.Launch(cfg, in, out).
+var LocalsKernel = kernel.MustFromFS(kernel.Bind2(Locals), memoryPTX, "memory_Locals.ptx")
+
+// SlicesKernel launches Slices (memory.go:64): the Go function on the CPU device, on a GPU
+// the PTX of memory_Slices.ptx. Launch it with SlicesKernel.Launch(cfg, x, out).
+var SlicesKernel = kernel.MustFromFS(kernel.Bind2(Slices), memoryPTX, "memory_Slices.ptx")

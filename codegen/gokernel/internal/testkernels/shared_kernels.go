@@ -3,68 +3,22 @@
 package testkernels
 
 import (
-	_ "embed"
+	"embed"
 
 	"github.com/fuseflow/fuseflow/kernel"
 )
 
-// TiledMatMulKernel launches the kernel TiledMatMul (shared.go:12): on the CPU device it runs the Go
-// function, on a GPU the PTX in tiledMatMulPTX. Launch it with
-// TiledMatMulKernel.Launch(cfg, a, b, c, n).
-var TiledMatMulKernel = kernel.New(kernel.Spec{
-	Name: "TiledMatMul",
-	Params: []kernel.Param{
-		{Name: "a", Type: kernel.Float32, Slice: true},
-		{Name: "b", Type: kernel.Float32, Slice: true},
-		{Name: "c", Type: kernel.Float32, Slice: true, Written: true},
-		{Name: "n", Type: kernel.Int},
-	},
-	Bind:        kernel.Bind4(TiledMatMul),
-	Sync:        kernel.SyncBarrier | kernel.SyncShared,
-	SharedBytes: 512,
-	PTX:         tiledMatMulPTX,
-	Checks: []string{
-		"shared.go:35:4: index out of range",
-		"shared.go:20:5: index out of range",
-		"shared.go:22:22: index out of range",
-		"shared.go:22:6: index out of range",
-		"shared.go:24:5: index out of range",
-		"shared.go:26:22: index out of range",
-		"shared.go:26:6: index out of range",
-		"shared.go:30:13: index out of range",
-		"shared.go:30:29: index out of range",
-	},
-})
-
-// tiledMatMulPTX is the PTX of TiledMatMul.
+// sharedPTX holds the PTX of the kernels of shared.go, each file headed by the
+// kernel's record: its parameters, cooperation and check sites.
 //
 //go:embed shared_TiledMatMul.ptx
-var tiledMatMulPTX string
-
-// BlockVotesKernel launches the kernel BlockVotes (shared.go:43): on the CPU device it runs the Go
-// function, on a GPU the PTX in blockVotesPTX. Launch it with
-// BlockVotesKernel.Launch(cfg, x, out).
-var BlockVotesKernel = kernel.New(kernel.Spec{
-	Name: "BlockVotes",
-	Params: []kernel.Param{
-		{Name: "x", Type: kernel.Int32, Slice: true},
-		{Name: "out", Type: kernel.Int32, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind2(BlockVotes),
-	Sync: kernel.SyncBarrier | kernel.SyncShared,
-	PTX:  blockVotesPTX,
-	Checks: []string{
-		"shared.go:48:8: index out of range",
-		"shared.go:54:5: index out of range",
-		"shared.go:59:12: index out of range",
-		"shared.go:62:6: index out of range",
-		"shared.go:63:6: index out of range",
-		"shared.go:64:6: index out of range",
-		"shared.go:65:6: index out of range",
-	},
-})
-
-// blockVotesPTX is the PTX of BlockVotes.
-//
 //go:embed shared_BlockVotes.ptx
-var blockVotesPTX string
+var sharedPTX embed.FS
+
+// TiledMatMulKernel launches TiledMatMul (shared.go:12): the Go function on the CPU device, on a GPU
+// the PTX of shared_TiledMatMul.ptx. Launch it with TiledMatMulKernel.Launch(cfg, a, b, c, n).
+var TiledMatMulKernel = kernel.MustFromFS(kernel.Bind4(TiledMatMul), sharedPTX, "shared_TiledMatMul.ptx")
+
+// BlockVotesKernel launches BlockVotes (shared.go:43): the Go function on the CPU device, on a GPU
+// the PTX of shared_BlockVotes.ptx. Launch it with BlockVotesKernel.Launch(cfg, x, out).
+var BlockVotesKernel = kernel.MustFromFS(kernel.Bind2(BlockVotes), sharedPTX, "shared_BlockVotes.ptx")

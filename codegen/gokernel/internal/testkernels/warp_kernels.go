@@ -3,42 +3,17 @@
 package testkernels
 
 import (
-	_ "embed"
+	"embed"
 
 	"github.com/fuseflow/fuseflow/kernel"
 )
 
-// WarpOpsKernel launches the kernel WarpOps (warp.go:18): on the CPU device it runs the Go
-// function, on a GPU the PTX in warpOpsPTX. Launch it with
-// WarpOpsKernel.Launch(cfg, x, out).
-var WarpOpsKernel = kernel.New(kernel.Spec{
-	Name: "WarpOps",
-	Params: []kernel.Param{
-		{Name: "x", Type: kernel.Int32, Slice: true},
-		{Name: "out", Type: kernel.Int64, Slice: true, Written: true},
-	},
-	Bind:        kernel.Bind2(WarpOps),
-	Sync:        kernel.SyncWarp | kernel.SyncShared,
-	SharedBytes: 256,
-	PTX:         warpOpsPTX,
-	Checks: []string{
-		"warp.go:21:8: index out of range",
-		"warp.go:23:5: index out of range",
-		"warp.go:24:5: index out of range",
-		"warp.go:25:5: index out of range",
-		"warp.go:26:5: index out of range",
-		"warp.go:27:5: index out of range",
-		"warp.go:29:6: index out of range",
-		"warp.go:32:6: index out of range",
-		"warp.go:34:5: index out of range",
-		"warp.go:37:5: index out of range",
-		"warp.go:39:22: index out of range",
-		"warp.go:39:6: index out of range",
-		"warp.go:40:6: index out of range",
-	},
-})
-
-// warpOpsPTX is the PTX of WarpOps.
+// warpPTX holds the PTX of the kernels of warp.go, each file headed by the
+// kernel's record: its parameters, cooperation and check sites.
 //
 //go:embed warp_WarpOps.ptx
-var warpOpsPTX string
+var warpPTX embed.FS
+
+// WarpOpsKernel launches WarpOps (warp.go:18): the Go function on the CPU device, on a GPU
+// the PTX of warp_WarpOps.ptx. Launch it with WarpOpsKernel.Launch(cfg, x, out).
+var WarpOpsKernel = kernel.MustFromFS(kernel.Bind2(WarpOps), warpPTX, "warp_WarpOps.ptx")

@@ -3,217 +3,52 @@
 package kerneltest
 
 import (
-	_ "embed"
+	"embed"
 
 	"github.com/fuseflow/fuseflow/kernel"
 )
 
-// ScalarsKernel launches the kernel Scalars (kernels.go:19): on the CPU device it runs the Go
-// function, on a GPU the PTX in scalarsPTX. Launch it with
-// ScalarsKernel.Launch(cfg, b, i, i32, i64, u32, u64, f32, f64, out, bits).
-var ScalarsKernel = kernel.New(kernel.Spec{
-	Name: "Scalars",
-	Params: []kernel.Param{
-		{Name: "b", Type: kernel.Bool},
-		{Name: "i", Type: kernel.Int},
-		{Name: "i32", Type: kernel.Int32},
-		{Name: "i64", Type: kernel.Int64},
-		{Name: "u32", Type: kernel.Uint32},
-		{Name: "u64", Type: kernel.Uint64},
-		{Name: "f32", Type: kernel.Float32},
-		{Name: "f64", Type: kernel.Float64},
-		{Name: "out", Type: kernel.Float64, Slice: true, Written: true},
-		{Name: "bits", Type: kernel.Uint64, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind10(Scalars),
-	PTX:  scalarsPTX,
-	Checks: []string{
-		"kernels.go:24:6: index out of range",
-		"kernels.go:26:5: index out of range",
-		"kernels.go:27:5: index out of range",
-		"kernels.go:28:5: index out of range",
-		"kernels.go:29:5: index out of range",
-		"kernels.go:30:5: index out of range",
-		"kernels.go:31:5: index out of range",
-		"kernels.go:32:6: index out of range",
-		"kernels.go:33:6: index out of range",
-	},
-})
-
-// scalarsPTX is the PTX of Scalars.
+// kernelsPTX holds the PTX of the kernels of kernels.go, each file headed by the
+// kernel's record: its parameters, cooperation and check sites.
 //
 //go:embed kernels_Scalars.ptx
-var scalarsPTX string
-
-// VolumeKernel launches the kernel Volume (kernels.go:40): on the CPU device it runs the Go
-// function, on a GPU the PTX in volumePTX. Launch it with
-// VolumeKernel.Launch(cfg, out, nx, ny, nz).
-var VolumeKernel = kernel.New(kernel.Spec{
-	Name: "Volume",
-	Params: []kernel.Param{
-		{Name: "out", Type: kernel.Int32, Slice: true, Written: true},
-		{Name: "nx", Type: kernel.Int},
-		{Name: "ny", Type: kernel.Int},
-		{Name: "nz", Type: kernel.Int},
-	},
-	Bind: kernel.Bind4(Volume),
-	PTX:  volumePTX,
-	Checks: []string{
-		"kernels.go:43:6: index out of range",
-	},
-})
-
-// volumePTX is the PTX of Volume.
-//
 //go:embed kernels_Volume.ptx
-var volumePTX string
-
-// BlockSumKernel launches the kernel BlockSum (kernels.go:55): on the CPU device it runs the Go
-// function, on a GPU the PTX in blockSumPTX. Launch it with
-// BlockSumKernel.Launch(cfg, x, sums).
-var BlockSumKernel = kernel.New(kernel.Spec{
-	Name: "BlockSum",
-	Params: []kernel.Param{
-		{Name: "x", Type: kernel.Float32, Slice: true},
-		{Name: "sums", Type: kernel.Float32, Slice: true, Written: true},
-	},
-	Bind:        kernel.Bind2(BlockSum),
-	Sync:        kernel.SyncBarrier | kernel.SyncWarp | kernel.SyncShared,
-	SharedBytes: 512,
-	PTX:         blockSumPTX,
-	Checks: []string{
-		"kernels.go:61:8: index out of range",
-		"kernels.go:63:3: index out of range",
-		"kernels.go:77:8: index out of range",
-		"kernels.go:67:15: index out of range",
-	},
-})
-
-// blockSumPTX is the PTX of BlockSum.
-//
 //go:embed kernels_BlockSum.ptx
-var blockSumPTX string
-
-// ReverseKernel launches the kernel Reverse (kernels.go:86): on the CPU device it runs the Go
-// function, on a GPU the PTX in reversePTX. Launch it with
-// ReverseKernel.Launch(cfg, x).
-var ReverseKernel = kernel.New(kernel.Spec{
-	Name: "Reverse",
-	Params: []kernel.Param{
-		{Name: "x", Type: kernel.Int64, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind1(Reverse),
-	Sync: kernel.SyncBarrier | kernel.SyncShared,
-	PTX:  reversePTX,
-	Checks: []string{
-		"kernels.go:91:13: index out of range",
-		"kernels.go:91:4: index out of range",
-		"kernels.go:96:11: index out of range",
-		"kernels.go:96:4: index out of range",
-	},
-})
-
-// reversePTX is the PTX of Reverse.
-//
 //go:embed kernels_Reverse.ptx
-var reversePTX string
-
-// HistogramKernel launches the kernel Histogram (kernels.go:104): on the CPU device it runs the Go
-// function, on a GPU the PTX in histogramPTX. Launch it with
-// HistogramKernel.Launch(cfg, x, bins).
-var HistogramKernel = kernel.New(kernel.Spec{
-	Name: "Histogram",
-	Params: []kernel.Param{
-		{Name: "x", Type: kernel.Int32, Slice: true},
-		{Name: "bins", Type: kernel.Uint32, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind2(Histogram),
-	PTX:  histogramPTX,
-	Checks: []string{
-		"kernels.go:106:13: index out of range",
-		"kernels.go:113:19: index out of range",
-	},
-})
-
-// histogramPTX is the PTX of Histogram.
-//
 //go:embed kernels_Histogram.ptx
-var histogramPTX string
-
-// WeighKernel launches the kernel Weigh (kernels.go:123): on the CPU device it runs the Go
-// function, on a GPU the PTX in weighPTX. Launch it with
-// WeighKernel.Launch(cfg, x).
-var WeighKernel = kernel.New(kernel.Spec{
-	Name: "Weigh",
-	Params: []kernel.Param{
-		{Name: "x", Type: kernel.Float64, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind1(Weigh),
-	PTX:  weighPTX,
-	Checks: []string{
-		"kernels.go:126:18: index out of range",
-		"kernels.go:126:4: index out of range",
-	},
-})
-
-// weighPTX is the PTX of Weigh.
-//
 //go:embed kernels_Weigh.ptx
-var weighPTX string
-
-// GatherKernel launches the kernel Gather (kernels.go:134): on the CPU device it runs the Go
-// function, on a GPU the PTX in gatherPTX. Launch it with
-// GatherKernel.Launch(cfg, x, idx, out).
-var GatherKernel = kernel.New(kernel.Spec{
-	Name: "Gather",
-	Params: []kernel.Param{
-		{Name: "x", Type: kernel.Float32, Slice: true},
-		{Name: "idx", Type: kernel.Int32, Slice: true},
-		{Name: "out", Type: kernel.Float32, Slice: true, Written: true},
-	},
-	Bind: kernel.Bind3(Gather),
-	PTX:  gatherPTX,
-	Checks: []string{
-		"kernels.go:137:17: index out of range",
-		"kernels.go:137:13: index out of range",
-		"kernels.go:137:6: index out of range",
-	},
-})
-
-// gatherPTX is the PTX of Gather.
-//
 //go:embed kernels_Gather.ptx
-var gatherPTX string
-
-// TiledMatMulKernel launches the kernel TiledMatMul (kernels.go:150): on the CPU device it runs the Go
-// function, on a GPU the PTX in tiledMatMulPTX. Launch it with
-// TiledMatMulKernel.Launch(cfg, a, b, c, n).
-var TiledMatMulKernel = kernel.New(kernel.Spec{
-	Name: "TiledMatMul",
-	Params: []kernel.Param{
-		{Name: "a", Type: kernel.Float32, Slice: true},
-		{Name: "b", Type: kernel.Float32, Slice: true},
-		{Name: "c", Type: kernel.Float32, Slice: true, Written: true},
-		{Name: "n", Type: kernel.Int},
-	},
-	Bind:        kernel.Bind4(TiledMatMul),
-	Sync:        kernel.SyncBarrier | kernel.SyncShared,
-	SharedBytes: 2048,
-	PTX:         tiledMatMulPTX,
-	Checks: []string{
-		"kernels.go:173:4: index out of range",
-		"kernels.go:158:5: index out of range",
-		"kernels.go:160:22: index out of range",
-		"kernels.go:160:6: index out of range",
-		"kernels.go:162:5: index out of range",
-		"kernels.go:164:22: index out of range",
-		"kernels.go:164:6: index out of range",
-		"kernels.go:168:13: index out of range",
-		"kernels.go:168:29: index out of range",
-	},
-})
-
-// tiledMatMulPTX is the PTX of TiledMatMul.
-//
 //go:embed kernels_TiledMatMul.ptx
-var tiledMatMulPTX string
+var kernelsPTX embed.FS
+
+// ScalarsKernel launches Scalars (kernels.go:19): the Go function on the CPU device, on a GPU
+// the PTX of kernels_Scalars.ptx. Launch it with ScalarsKernel.Launch(cfg, b, i, i32, i64, u32, u64, f32, f64, out, bits).
+var ScalarsKernel = kernel.MustFromFS(kernel.Bind10(Scalars), kernelsPTX, "kernels_Scalars.ptx")
+
+// VolumeKernel launches Volume (kernels.go:40): the Go function on the CPU device, on a GPU
+// the PTX of kernels_Volume.ptx. Launch it with VolumeKernel.Launch(cfg, out, nx, ny, nz).
+var VolumeKernel = kernel.MustFromFS(kernel.Bind4(Volume), kernelsPTX, "kernels_Volume.ptx")
+
+// BlockSumKernel launches BlockSum (kernels.go:55): the Go function on the CPU device, on a GPU
+// the PTX of kernels_BlockSum.ptx. Launch it with BlockSumKernel.Launch(cfg, x, sums).
+var BlockSumKernel = kernel.MustFromFS(kernel.Bind2(BlockSum), kernelsPTX, "kernels_BlockSum.ptx")
+
+// ReverseKernel launches Reverse (kernels.go:86): the Go function on the CPU device, on a GPU
+// the PTX of kernels_Reverse.ptx. Launch it with ReverseKernel.Launch(cfg, x).
+var ReverseKernel = kernel.MustFromFS(kernel.Bind1(Reverse), kernelsPTX, "kernels_Reverse.ptx")
+
+// HistogramKernel launches Histogram (kernels.go:104): the Go function on the CPU device, on a GPU
+// the PTX of kernels_Histogram.ptx. Launch it with HistogramKernel.Launch(cfg, x, bins).
+var HistogramKernel = kernel.MustFromFS(kernel.Bind2(Histogram), kernelsPTX, "kernels_Histogram.ptx")
+
+// WeighKernel launches Weigh (kernels.go:123): the Go function on the CPU device, on a GPU
+// the PTX of kernels_Weigh.ptx. Launch it with WeighKernel.Launch(cfg, x).
+var WeighKernel = kernel.MustFromFS(kernel.Bind1(Weigh), kernelsPTX, "kernels_Weigh.ptx")
+
+// GatherKernel launches Gather (kernels.go:134): the Go function on the CPU device, on a GPU
+// the PTX of kernels_Gather.ptx. Launch it with GatherKernel.Launch(cfg, x, idx, out).
+var GatherKernel = kernel.MustFromFS(kernel.Bind3(Gather), kernelsPTX, "kernels_Gather.ptx")
+
+// TiledMatMulKernel launches TiledMatMul (kernels.go:150): the Go function on the CPU device, on a GPU
+// the PTX of kernels_TiledMatMul.ptx. Launch it with TiledMatMulKernel.Launch(cfg, a, b, c, n).
+var TiledMatMulKernel = kernel.MustFromFS(kernel.Bind4(TiledMatMul), kernelsPTX, "kernels_TiledMatMul.ptx")
