@@ -40,61 +40,40 @@ func IntArith(t kernel.Thread, a, b []int64, out64 []int64, out32 []int32, outu3
 	if y32 == 0 {
 		y32 = -3
 	}
-	out32[o] = x32 + y32
-	out32[o+1] = x32 - y32
-	out32[o+2] = x32 * y32
-	out32[o+3] = x32 / y32
-	out32[o+4] = x32 % y32
-	out32[o+5] = x32 & y32
-	out32[o+6] = x32 | y32
-	out32[o+7] = x32 ^ y32
-	out32[o+8] = x32 &^ y32
-	out32[o+9] = x32 << s
-	out32[o+10] = x32 >> s
-	out32[o+11] = -x32
-	out32[o+12] = ^x32
-	out32[o+13] = min(x32, y32)
-	out32[o+14] = max(x32, y32)
+	intOps(out32, o, x32, y32, s)
 	out32[o+15] = x32 >> int64(s)
 	// uint32
 	ux, uy := uint32(x), uint32(y)
 	if uy == 0 {
 		uy = 5
 	}
-	outu32[o] = ux + uy
-	outu32[o+1] = ux - uy
-	outu32[o+2] = ux * uy
-	outu32[o+3] = ux / uy
-	outu32[o+4] = ux % uy
-	outu32[o+5] = ux & uy
-	outu32[o+6] = ux | uy
-	outu32[o+7] = ux ^ uy
-	outu32[o+8] = ux &^ uy
-	outu32[o+9] = ux << s
-	outu32[o+10] = ux >> s
-	outu32[o+11] = -ux
-	outu32[o+12] = ^ux
-	outu32[o+13] = min(ux, uy)
-	outu32[o+14] = max(ux, uy)
+	intOps(outu32, o, ux, uy, s)
 	outu32[o+15] = ux >> (s % 32)
 	// uint64
 	vx, vy := uint64(x), uint64(y)
-	outu64[o] = vx + vy
-	outu64[o+1] = vx - vy
-	outu64[o+2] = vx * vy
-	outu64[o+3] = vx / vy
-	outu64[o+4] = vx % vy
-	outu64[o+5] = vx & vy
-	outu64[o+6] = vx | vy
-	outu64[o+7] = vx ^ vy
-	outu64[o+8] = vx &^ vy
-	outu64[o+9] = vx << s
-	outu64[o+10] = vx >> s
-	outu64[o+11] = -vx
-	outu64[o+12] = ^vx
-	outu64[o+13] = min(vx, vy)
-	outu64[o+14] = max(vx, vy)
+	intOps(outu64, o, vx, vy, s)
 	outu64[o+15] = uint64(int64(vx) >> 3)
+}
+
+// intOps writes x op y for Go's integer operators (y not zero) and
+// shift counts s, -x, ^x, and the min and max builtins to out[o:o+15]:
+// a generic helper, inlined for each integer type.
+func intOps[T int32 | uint32 | uint64](out []T, o int, x, y T, s uint) {
+	out[o] = x + y
+	out[o+1] = x - y
+	out[o+2] = x * y
+	out[o+3] = x / y
+	out[o+4] = x % y
+	out[o+5] = x & y
+	out[o+6] = x | y
+	out[o+7] = x ^ y
+	out[o+8] = x &^ y
+	out[o+9] = x << s
+	out[o+10] = x >> s
+	out[o+11] = -x
+	out[o+12] = ^x
+	out[o+13] = min(x, y)
+	out[o+14] = max(x, y)
 }
 
 // FloatArith applies float operators, comparisons (NaN included),

@@ -19,6 +19,6 @@ var arithPTX embed.FS
 // the PTX of arith_IntArith.ptx. Launch it with IntArithKernel.Launch(cfg, a, b, out64, out32, outu32, outu64).
 var IntArithKernel = kernel.MustFromFS(kernel.Bind6(IntArith), arithPTX, "arith_IntArith.ptx")
 
-// FloatArithKernel launches FloatArith (arith.go:104): the Go function on the CPU device, on a GPU
+// FloatArithKernel launches FloatArith (arith.go:83): the Go function on the CPU device, on a GPU
 // the PTX of arith_FloatArith.ptx. Launch it with FloatArithKernel.Launch(cfg, a, b, out).
 var FloatArithKernel = kernel.MustFromFS(kernel.Bind3(FloatArith), arithPTX, "arith_FloatArith.ptx")
