@@ -65,6 +65,9 @@ func LowerGeometry(k *fuse.Kernel, t Target, g Geometry) (*ir.Func, *Signature, 
 	default:
 		err = fmt.Errorf("kind %v is not generated here", k.Kind())
 	}
+	if err == nil {
+		err = l.err
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("codegen: kernel %s: %w", k.Name, err)
 	}
@@ -99,6 +102,19 @@ type lowerer struct {
 	pass *ir.Value
 	// gwords holds the error word of each fused gather (gatherk.go).
 	gwords map[*fuse.GatherAttr]*ir.Value
+	// err is the first error met where the template cannot return one:
+	// in the callbacks of the builder's loops and branches (see fail).
+	err error
+}
+
+// fail records err, when it is the first, for LowerGeometry to return,
+// and reports whether err is not nil. The code around goes on being
+// built (it is discarded).
+func (l *lowerer) fail(err error) bool {
+	if err != nil && l.err == nil {
+		l.err = err
+	}
+	return err != nil
 }
 
 type ptrKey struct {

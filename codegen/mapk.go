@@ -45,24 +45,19 @@ func (l *lowerer) lowerMap() error {
 	if items > 1 {
 		step = bb.Mul(gsize, l.uconst(items))
 	}
-	var err error
 	bb.For(bb.GlobalIndex(l.ut), ngroups, step, func(base *ir.Value) {
 		if items == 1 {
-			err = l.mapGroup(base, w, need)
+			l.mapGroup(base, w, need)
 			return
 		}
 		// The items of one step: a loop of constant trip count (ptxas
 		// unrolls it), so that the body appears once per vector lane.
 		bb.For(l.uconst(0), l.uconst(items), l.uconst(1), func(j *ir.Value) {
 			grp := bb.Add(base, bb.Mul(j, gsize))
-			bb.If(bb.Lt(grp, ngroups), func() {
-				if e := l.mapGroup(grp, w, need); e != nil {
-					err = e
-				}
-			})
+			bb.If(bb.Lt(grp, ngroups), func() { l.mapGroup(grp, w, need) })
 		})
 	})
-	return err
+	return nil
 }
 
 // mapVectorWidth returns w, the geometry's vector width, when it is
@@ -88,8 +83,8 @@ func mapVectorWidth(k *fuse.Kernel, w int) int {
 }
 
 // mapGroup evaluates the body at the w points starting at linear index
-// grp*w and stores the results.
-func (l *lowerer) mapGroup(grp *ir.Value, w int, need []bool) error {
+// grp*w and stores the results; an error it records with fail.
+func (l *lowerer) mapGroup(grp *ir.Value, w int, need []bool) {
 	k := l.k
 	body := k.Map().Body
 	bb := l.b
@@ -162,14 +157,15 @@ func (l *lowerer) mapGroup(grp *ir.Value, w int, need []bool) error {
 			offset: func(op int) *ir.Value { return xoffs[op][j] },
 		}
 		vals, err := l.evalBody(body, env, need)
-		if err != nil {
-			return err
+		if l.fail(err) {
+			return
 		}
 		results[j] = vals
 	}
 	for _, s := range k.Stores {
 		if s.Value < 0 || s.Value >= len(body) {
-			return fmt.Errorf("store of value %d, the body has %d", s.Value, len(body))
+			l.fail(fmt.Errorf("store of value %d, the body has %d", s.Value, len(body)))
+			return
 		}
 		off := ix.offset(s.Offset, s.Strides)
 		if w == 1 {
@@ -182,5 +178,4 @@ func (l *lowerer) mapGroup(grp *ir.Value, w int, need []bool) error {
 		}
 		bb.StoreVec(bb.Index(l.ptr(s.Buffer, memType(s.DType)), off), vals...)
 	}
-	return nil
 }

@@ -126,8 +126,9 @@ func (rs *reduceState) keptBase(r *ir.Value, all bool) []*ir.Value {
 }
 
 // accumulate evaluates the prologue at reduced index j of the output
-// point whose operand bases are base, and combines it into state.
-func (rs *reduceState) accumulate(state []*ir.Value, base []*ir.Value, j *ir.Value) ([]*ir.Value, error) {
+// point whose operand bases are base, and combines it into state (left
+// as it is on an error, which it records with fail).
+func (rs *reduceState) accumulate(state []*ir.Value, base []*ir.Value, j *ir.Value) []*ir.Value {
 	l := rs.l
 	k := l.k
 	ix := l.newSpaceIndexer(rs.redEx, j)
@@ -149,10 +150,10 @@ func (rs *reduceState) accumulate(state []*ir.Value, base []*ir.Value, j *ir.Val
 		offset: off,
 	}
 	vals, err := l.evalBody(rs.spec.Body, env, rs.prologue)
-	if err != nil {
-		return nil, err
+	if l.fail(err) {
+		return state
 	}
-	return rs.fold(state, vals, j), nil
+	return rs.fold(state, vals, j)
 }
 
 // fold combines the prologue values vals of reduced index j into state.
@@ -200,8 +201,8 @@ func (rs *reduceState) types() []ir.Type {
 }
 
 // finish evaluates the epilogue for output point r from the final state
-// and stores the results.
-func (rs *reduceState) finish(r *ir.Value, state []*ir.Value) error {
+// and stores the results; an error it records with fail.
+func (rs *reduceState) finish(r *ir.Value, state []*ir.Value) {
 	l := rs.l
 	k := l.k
 	finals := make([]*ir.Value, len(rs.accs))
@@ -225,12 +226,12 @@ func (rs *reduceState) finish(r *ir.Value, state []*ir.Value) error {
 	}
 	vals, err := l.evalBody(rs.spec.Epilogue, env, rs.epilogue)
 	if err != nil {
-		return fmt.Errorf("epilogue: %w", err)
+		l.fail(fmt.Errorf("epilogue: %w", err))
+		return
 	}
 	for _, s := range k.Stores {
 		l.store(s.Buffer, s.DType, ix.offset(s.Offset, pick(s.Strides, rs.keep)), vals[s.Value])
 	}
-	return nil
 }
 
 // scratchPtrs creates the typed pointers into the scratch buffer (call

@@ -112,22 +112,12 @@ func (rs *reduceState) warpPerRow() error {
 	warp := bb.Cvt(bb.Div(tid, ws), l.ut)
 	row0 := bb.Add(bb.Mul(bb.Cvt(bb.CtaidX(), l.ut), l.uconst(wpb)), warp)
 	rstep := bb.Mul(bb.Cvt(bb.NctaidX(), l.ut), l.uconst(wpb))
-	var err error
 	bb.For(row0, l.uconst(rows), rstep, func(r *ir.Value) {
 		base := rs.keptBase(r, false)
-		state, e := rs.rowLoop(base, lane, l.uconst(l.t.WarpSize), w)
-		if e != nil {
-			err = e
-			return
-		}
-		state = rs.warpReduce(state)
-		bb.If(bb.Eq(lane, l.uconst(0)), func() {
-			if e := rs.finish(r, state); e != nil {
-				err = e
-			}
-		})
+		state := rs.warpReduce(rs.rowLoop(base, lane, l.uconst(l.t.WarpSize), w))
+		bb.If(bb.Eq(lane, l.uconst(0)), func() { rs.finish(r, state) })
 	})
-	return err
+	return nil
 }
 
 // blockPerRow: block b reduces rows b, b+Grid, ...: threads stride the
@@ -144,22 +134,12 @@ func (rs *reduceState) blockPerRow() error {
 	l.launch(l.g.Grid, l.g.Block, 0)
 	tid := bb.TidX()
 	t := bb.Cvt(tid, l.ut)
-	var err error
 	bb.For(bb.Cvt(bb.CtaidX(), l.ut), l.uconst(rows), bb.Cvt(bb.NctaidX(), l.ut), func(r *ir.Value) {
 		base := rs.keptBase(r, false)
-		state, e := rs.rowLoop(base, t, l.uconst(l.g.Block), w)
-		if e != nil {
-			err = e
-			return
-		}
-		state = rs.blockReduce(state, shared, tid)
-		bb.If(bb.Eq(tid, bb.U32(0)), func() {
-			if e := rs.finish(r, state); e != nil {
-				err = e
-			}
-		})
+		state := rs.blockReduce(rs.rowLoop(base, t, l.uconst(l.g.Block), w), shared, tid)
+		bb.If(bb.Eq(tid, bb.U32(0)), func() { rs.finish(r, state) })
 	})
-	return err
+	return nil
 }
 
 // column: the reduced axes come first; thread o of the grid owns output
@@ -175,28 +155,19 @@ func (rs *reduceState) column() error {
 	if split > 1 && l.g.ScratchBytes == 0 {
 		return fmt.Errorf("column reduction split %d ways needs scratch memory", split)
 	}
-	var err error
 	body := func(o, lo, hi *ir.Value) []*ir.Value {
 		base := rs.keptBase(o, false)
 		return bb.ForCarry(lo, hi, l.uconst(1), rs.identities(), func(j *ir.Value, st []*ir.Value) []*ir.Value {
-			next, e := rs.accumulate(st, base, j)
-			if e != nil {
-				err = e
-				return st
-			}
-			return next
+			return rs.accumulate(st, base, j)
 		})
 	}
 	if split == 1 {
 		l.launch(l.g.Grid, l.g.Block, 0)
 		o := bb.GlobalIndex(l.ut)
 		bb.If(bb.Lt(o, l.uconst(rows)), func() {
-			st := body(o, l.uconst(0), l.uconst(rowLen))
-			if e := rs.finish(o, st); e != nil {
-				err = e
-			}
+			rs.finish(o, body(o, l.uconst(0), l.uconst(rowLen)))
 		})
-		return err
+		return nil
 	}
 	rs.scratchPtrs()
 	pass := l.addPass()
@@ -222,12 +193,10 @@ func (rs *reduceState) column() error {
 			st := bb.ForCarry(l.uconst(0), l.uconst(split), l.uconst(1), rs.identities(), func(s *ir.Value, st []*ir.Value) []*ir.Value {
 				return rs.combineAll(st, rs.readPartial(bb.Add(bb.Mul(s, l.uconst(rows)), o), nslots))
 			})
-			if e := rs.finish(o, st); e != nil {
-				err = e
-			}
+			rs.finish(o, st)
 		})
 	})
-	return err
+	return nil
 }
 
 // twoPass: one output point. Pass 0: Grid blocks reduce the points
@@ -249,21 +218,14 @@ func (rs *reduceState) twoPass() error {
 	}
 	shared := rs.sharedArrays(l.g.Block / l.t.WarpSize)
 	zero := l.uconst(0)
-	var err error
 	pass0 := func() {
 		base := rs.keptBase(zero, false)
-		st, e := rs.rowLoop(base, bb.GlobalIndex(l.ut), bb.GridSize(l.ut), rs.reduceVectorWidth())
-		if e != nil {
-			err = e
-			return
-		}
+		st := rs.rowLoop(base, bb.GlobalIndex(l.ut), bb.GridSize(l.ut), rs.reduceVectorWidth())
 		tid := bb.TidX()
 		st = rs.blockReduce(st, shared, tid)
 		bb.If(bb.Eq(tid, bb.U32(0)), func() {
 			if grid == 1 {
-				if e := rs.finish(zero, st); e != nil {
-					err = e
-				}
+				rs.finish(zero, st)
 				return
 			}
 			rs.writePartial(st, bb.Cvt(bb.CtaidX(), l.ut), grid)
@@ -272,7 +234,7 @@ func (rs *reduceState) twoPass() error {
 	if grid == 1 {
 		l.launch(1, l.g.Block, 0)
 		pass0()
-		return err
+		return nil
 	}
 	pass := l.addPass()
 	l.launch(grid, l.g.Block, 0)
@@ -283,11 +245,7 @@ func (rs *reduceState) twoPass() error {
 			return rs.combineAll(st, rs.readPartial(i, grid))
 		})
 		st = rs.blockReduce(st, shared, tid)
-		bb.If(bb.Eq(tid, bb.U32(0)), func() {
-			if e := rs.finish(zero, st); e != nil {
-				err = e
-			}
-		})
+		bb.If(bb.Eq(tid, bb.U32(0)), func() { rs.finish(zero, st) })
 	})
-	return err
+	return nil
 }

@@ -77,24 +77,17 @@ func allZero(v []int) bool {
 // v*w to v*w+w-1, its lanes folded in index order), the thread's vectors
 // taken two per step into two states combined at the end, and the points
 // after the last whole vector follow one per thread.
-func (rs *reduceState) rowLoop(base []*ir.Value, start, step *ir.Value, w int) ([]*ir.Value, error) {
+func (rs *reduceState) rowLoop(base []*ir.Value, start, step *ir.Value, w int) []*ir.Value {
 	l := rs.l
 	bb := l.b
 	n := spaceSize(rs.redEx)
-	var err error
 	scalar := func(lo *ir.Value, init []*ir.Value) []*ir.Value {
 		return bb.ForCarry(lo, l.uconst(n), step, init, func(j *ir.Value, st []*ir.Value) []*ir.Value {
-			next, e := rs.accumulate(st, base, j)
-			if e != nil {
-				err = e
-				return st
-			}
-			return next
+			return rs.accumulate(st, base, j)
 		})
 	}
 	if w == 1 {
-		st := scalar(start, rs.identities())
-		return st, err
+		return scalar(start, rs.identities())
 	}
 	id := rs.identities()
 	m := len(id)
@@ -108,34 +101,18 @@ func (rs *reduceState) rowLoop(base []*ir.Value, start, step *ir.Value, w int) (
 		j0, j1 := bb.Mul(v, l.uconst(w)), bb.Mul(v1, l.uconst(w))
 		lanes0 := rs.vectorLanes(base, j0, w)
 		lanes1 := rs.vectorLanes(base, j1, w)
-		s0, e0 := rs.foldLanes(c[:m], lanes0, j0, w)
-		s1, e1 := rs.foldLanes(c[m:], lanes1, j1, w)
-		if e0 != nil || e1 != nil {
-			err = firstErr(e0, e1)
-			return c
-		}
+		s0 := rs.foldLanes(c[:m], lanes0, j0, w)
+		s1 := rs.foldLanes(c[m:], lanes1, j1, w)
 		for i := range s1 {
 			s1[i] = bb.Select(ok, s1[i], c[m+i])
 		}
 		return append(s0, s1...)
 	})
-	if err != nil {
-		return nil, err
-	}
 	out := rs.combineAll(st[:m], st[m:])
 	if n%w != 0 {
 		out = scalar(bb.Add(start, l.uconst(n/w*w)), out)
 	}
-	return out, err
-}
-
-func firstErr(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
-		}
-	}
-	return nil
+	return out
 }
 
 // vectorLanes returns, per operand the prologue reads and lane, the
@@ -179,8 +156,9 @@ func (rs *reduceState) vectorLanes(base []*ir.Value, j *ir.Value, w int) [][]*ir
 }
 
 // foldLanes evaluates the prologue at each lane of the vector at reduced
-// point j, in index order, and folds the values into state.
-func (rs *reduceState) foldLanes(state []*ir.Value, lanes [][]*ir.Value, j *ir.Value, w int) ([]*ir.Value, error) {
+// point j, in index order, and folds the values into state (returned as
+// far as it got on an error, which it records with fail).
+func (rs *reduceState) foldLanes(state []*ir.Value, lanes [][]*ir.Value, j *ir.Value, w int) []*ir.Value {
 	l := rs.l
 	k := l.k
 	for i := range w {
@@ -194,10 +172,10 @@ func (rs *reduceState) foldLanes(state []*ir.Value, lanes [][]*ir.Value, j *ir.V
 			index: func(op int) *ir.Value { return lanes[op][i] },
 		}
 		vals, err := l.evalBody(rs.spec.Body, env, rs.prologue)
-		if err != nil {
-			return nil, err
+		if l.fail(err) {
+			return state
 		}
 		state = rs.fold(state, vals, l.addConst(j, i))
 	}
-	return state, nil
+	return state
 }

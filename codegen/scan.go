@@ -254,29 +254,28 @@ func (ss *scanState) env(p *ir.Value, acc *ir.Value) pointEnv {
 }
 
 // value evaluates the prologue at flat point p and returns the scanned
-// value.
-func (ss *scanState) value(p *ir.Value) (*ir.Value, error) {
+// value (the identity on an error, which it records with fail).
+func (ss *scanState) value(p *ir.Value) *ir.Value {
 	vals, err := ss.l.evalBody(ss.spec.Body, ss.env(p, nil), ss.pro)
-	if err != nil {
-		return nil, err
+	if ss.l.fail(err) {
+		return ss.identity()
 	}
-	return vals[ss.spec.Value], nil
+	return vals[ss.spec.Value]
 }
 
 // finish evaluates the epilogue at flat point p with running value acc
-// and performs the stores.
-func (ss *scanState) finish(p, acc *ir.Value) error {
+// and performs the stores; an error it records with fail.
+func (ss *scanState) finish(p, acc *ir.Value) {
 	l := ss.l
 	k := l.k
 	vals, err := l.evalBody(ss.spec.Epilogue, ss.env(p, acc), ss.epi)
-	if err != nil {
-		return err
+	if l.fail(err) {
+		return
 	}
 	ix := l.newSpaceIndexer(k.Space, p)
 	for _, s := range k.Stores {
 		l.store(s.Buffer, s.DType, ix.offset(s.Offset, s.Strides), vals[s.Value])
 	}
-	return nil
 }
 
 // lane: thread g of the grid owns lane g (outer o, inner j) and walks the
@@ -288,26 +287,18 @@ func (ss *scanState) lane() error {
 	o1, n, o2 := scanDims(l.k)
 	l.launch(l.g.Grid, l.g.Block, 0)
 	g := bb.GlobalIndex(l.ut)
-	var err error
 	bb.If(bb.Lt(g, l.uconst(o1*o2)), func() {
 		o := bb.Div(g, l.uconst(o2))
 		j := bb.Rem(g, l.uconst(o2))
 		base := bb.Add(bb.Mul(o, l.uconst(n*o2)), j)
 		bb.ForCarry(l.uconst(0), l.uconst(n), l.uconst(1), []*ir.Value{ss.identity()}, func(i *ir.Value, c []*ir.Value) []*ir.Value {
 			p := bb.Add(base, bb.Mul(i, l.uconst(o2)))
-			v, e := ss.value(p)
-			if e != nil {
-				err = e
-				return c
-			}
-			acc := ss.combine(c[0], v)
-			if e := ss.finish(p, acc); e != nil {
-				err = e
-			}
+			acc := ss.combine(c[0], ss.value(p))
+			ss.finish(p, acc)
 			return []*ir.Value{acc}
 		})
 	})
-	return err
+	return nil
 }
 
 // lookback: the decoupled look-back scan of rows (the scanned axis
@@ -346,32 +337,17 @@ func (ss *scanState) lookback() error {
 	tile := bb.Rem(vb, l.uconst(tilesPerRow))
 	q0 := bb.Add(bb.Mul(tile, l.uconst(T)), bb.Mul(t, l.uconst(I))) // this thread's first position in the row
 	rowBase := bb.Mul(row, l.uconst(n))
-	var err error
 	// items runs fn over this thread's points in the row, carrying c.
-	items := func(init *ir.Value, fn func(p, c *ir.Value) (*ir.Value, error)) *ir.Value {
+	items := func(init *ir.Value, fn func(p, c *ir.Value) *ir.Value) *ir.Value {
 		out := bb.ForCarry(l.uconst(0), l.uconst(I), l.uconst(1), []*ir.Value{init}, func(i *ir.Value, c []*ir.Value) []*ir.Value {
 			q := bb.Add(q0, i)
 			return bb.IfElseValues(bb.Lt(q, l.uconst(n)), func() []*ir.Value {
-				v, e := fn(bb.Add(rowBase, q), c[0])
-				if e != nil {
-					err = e
-					return c
-				}
-				return []*ir.Value{v}
+				return []*ir.Value{fn(bb.Add(rowBase, q), c[0])}
 			}, func() []*ir.Value { return c })
 		})
 		return out[0]
 	}
-	total := items(ss.identity(), func(p, c *ir.Value) (*ir.Value, error) {
-		v, e := ss.value(p)
-		if e != nil {
-			return nil, e
-		}
-		return ss.combine(c, v), nil
-	})
-	if err != nil {
-		return err
-	}
+	total := items(ss.identity(), func(p, c *ir.Value) *ir.Value { return ss.combine(c, ss.value(p)) })
 	// Inclusive scan of the thread totals (Hillis-Steele, log2 B steps).
 	bb.Store(bb.Index(shVals, tid), ss.toBits(total))
 	bb.Barrier()
@@ -424,15 +400,12 @@ func (ss *scanState) lookback() error {
 	})
 	bb.Barrier()
 	pre := ss.fromBits(bb.Load(bb.Index(shPre, zero32)))
-	items(ss.combine(pre, excl), func(p, c *ir.Value) (*ir.Value, error) {
-		v, e := ss.value(p)
-		if e != nil {
-			return nil, e
-		}
-		acc := ss.combine(c, v)
-		return acc, ss.finish(p, acc)
+	items(ss.combine(pre, excl), func(p, c *ir.Value) *ir.Value {
+		acc := ss.combine(c, ss.value(p))
+		ss.finish(p, acc)
+		return acc
 	})
-	return err
+	return nil
 }
 
 // shfl moves v between the lanes of a warp (a bool as a u32 0 or 1).
@@ -463,33 +436,22 @@ func (ss *scanState) warpPerRow() error {
 	warp := bb.Cvt(bb.Div(tid, bb.U32(uint32(ws))), l.ut)
 	row0 := bb.Add(bb.Mul(bb.Cvt(bb.CtaidX(), l.ut), l.uconst(wpb)), warp)
 	rstep := bb.Mul(bb.Cvt(bb.NctaidX(), l.ut), l.uconst(wpb))
-	var err error
 	bb.For(row0, l.uconst(o1), rstep, func(r *ir.Value) {
 		base := bb.Mul(r, l.uconst(n))
 		bb.ForCarry(l.uconst(0), l.uconst(n), l.uconst(ws), []*ir.Value{ss.identity()}, func(c0 *ir.Value, c []*ir.Value) []*ir.Value {
 			q := bb.Add(c0, lane)
 			valid := bb.Lt(q, l.uconst(n))
 			p := bb.Add(base, q)
-			v := bb.IfElseValues(valid, func() []*ir.Value {
-				x, e := ss.value(p)
-				if e != nil {
-					err = e
-					return []*ir.Value{ss.identity()}
-				}
-				return []*ir.Value{x}
-			}, func() []*ir.Value { return []*ir.Value{ss.identity()} })[0]
+			v := bb.IfElseValues(valid, func() []*ir.Value { return []*ir.Value{ss.value(p)} },
+				func() []*ir.Value { return []*ir.Value{ss.identity()} })[0]
 			for d := 1; d < ws; d *= 2 {
 				y := ss.shfl(ir.ShflUp, v, bb.U32(uint32(d)))
 				v = bb.Select(bb.Ge(laneU, bb.U32(uint32(d))), ss.combine(y, v), v)
 			}
 			acc := ss.combine(c[0], v)
-			bb.If(valid, func() {
-				if e := ss.finish(p, acc); e != nil {
-					err = e
-				}
-			})
+			bb.If(valid, func() { ss.finish(p, acc) })
 			return []*ir.Value{ss.shfl(ir.ShflIdx, acc, bb.U32(uint32(ws-1)))}
 		})
 	})
-	return err
+	return nil
 }
