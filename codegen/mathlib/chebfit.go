@@ -119,6 +119,17 @@ func chebT(n int) [][]*big.Float {
 // drops the trailing terms whose coefficients are below tol in magnitude,
 // and returns the remaining polynomial in u rounded to t.
 func economize(p []*big.Float, tol float64, t ir.Type) []float64 {
+	mono := economizeBig(p, tol)
+	out := make([]float64, len(mono))
+	for i, v := range mono {
+		out[i] = round(v, t)
+	}
+	return out
+}
+
+// economizeBig is economize without the rounding: the coefficients in u
+// of the kept Chebyshev terms of p (which it leaves unchanged).
+func economizeBig(p []*big.Float, tol float64) []*big.Float {
 	n := len(p) - 1
 	T := chebT(n)
 	// Solve top-down: the u^k coefficient belongs to T_k's leading 2^(k-1).
@@ -149,9 +160,5 @@ func economize(p []*big.Float, tol float64, t ir.Type) []float64 {
 			mono[i].Add(mono[i], bnew().Mul(cheb[k], v))
 		}
 	}
-	out := make([]float64, deg+1)
-	for i, v := range mono {
-		out[i] = round(v, t)
-	}
-	return out
+	return mono
 }

@@ -83,30 +83,9 @@ func fitOn(a []*big.Float, lo, hi, tol float64, t ir.Type) []float64 {
 		}
 		pu[j].Mul(pu[j], ipow(half, j))
 	}
-	// Chebyshev coefficients, top-down, then the kept terms in u.
-	T := chebT(n)
-	cheb := make([]*big.Float, n+1)
-	for k := n; k >= 0; k-- {
-		cheb[k] = bnew().Quo(pu[k], T[k][k])
-		for i, v := range T[k] {
-			pu[i].Sub(pu[i], bnew().Mul(cheb[k], v))
-		}
-	}
-	deg := 0
-	for k, c := range cheb {
-		if bnew().Abs(c).Cmp(bf(tol)) > 0 {
-			deg = k
-		}
-	}
-	mu := make([]*big.Float, deg+1)
-	for i := range mu {
-		mu[i] = bnew()
-	}
-	for k := 0; k <= deg; k++ {
-		for i, v := range T[k] {
-			mu[i].Add(mu[i], bnew().Mul(cheb[k], v))
-		}
-	}
+	// The kept Chebyshev terms, in u.
+	mu := economizeBig(pu, tol)
+	deg := len(mu) - 1
 	// Back to x: u^j = (x - mid)^j / half^j.
 	out := make([]float64, deg+1)
 	negMid := bnew().Neg(mid)
