@@ -27,6 +27,21 @@ type pointEnv struct {
 	offset func(op int) *ir.Value
 }
 
+// laneEnv is the pointEnv of lane j of a vector of points whose operands
+// were read into lanes (per operand, per lane: the loaded value, or the
+// element index for an operand without a buffer, a generated leaf).
+func (l *lowerer) laneEnv(lanes [][]*ir.Value, j int) pointEnv {
+	return pointEnv{
+		load: func(op int) *ir.Value {
+			if o := l.k.Operands[op]; o.Buffer == fuse.NoBuffer {
+				return l.load(o.Buffer, o.DType, nil)
+			}
+			return lanes[op][j]
+		},
+		index: func(op int) *ir.Value { return lanes[op][j] },
+	}
+}
+
 // evalBody lowers instrs at one point and returns the value of each. Only
 // the instructions in need (nil: all) are lowered.
 func (l *lowerer) evalBody(instrs []fuse.Instr, env pointEnv, need []bool) ([]*ir.Value, error) {

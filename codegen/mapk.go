@@ -146,16 +146,8 @@ func (l *lowerer) mapGroup(grp *ir.Value, w int, need []bool) {
 	}
 	results := make([][]*ir.Value, w)
 	for j := range w {
-		env := pointEnv{
-			load: func(op int) *ir.Value {
-				if o := k.Operands[op]; o.Buffer == fuse.NoBuffer {
-					return l.load(o.Buffer, o.DType, nil)
-				}
-				return lanes[op][j]
-			},
-			index:  func(op int) *ir.Value { return lanes[op][j] },
-			offset: func(op int) *ir.Value { return xoffs[op][j] },
-		}
+		env := l.laneEnv(lanes, j)
+		env.offset = func(op int) *ir.Value { return xoffs[op][j] }
 		vals, err := l.evalBody(body, env, need)
 		if l.fail(err) {
 			return

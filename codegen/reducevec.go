@@ -160,18 +160,8 @@ func (rs *reduceState) vectorLanes(base []*ir.Value, j *ir.Value, w int) [][]*ir
 // far as it got on an error, which it records with fail).
 func (rs *reduceState) foldLanes(state []*ir.Value, lanes [][]*ir.Value, j *ir.Value, w int) []*ir.Value {
 	l := rs.l
-	k := l.k
 	for i := range w {
-		env := pointEnv{
-			load: func(op int) *ir.Value {
-				if o := k.Operands[op]; o.Buffer == fuse.NoBuffer {
-					return l.load(o.Buffer, o.DType, nil)
-				}
-				return lanes[op][i]
-			},
-			index: func(op int) *ir.Value { return lanes[op][i] },
-		}
-		vals, err := l.evalBody(rs.spec.Body, env, rs.prologue)
+		vals, err := l.evalBody(rs.spec.Body, l.laneEnv(lanes, i), rs.prologue)
 		if l.fail(err) {
 			return state
 		}
