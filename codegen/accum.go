@@ -76,13 +76,13 @@ func (l *lowerer) identity(a accum) []*ir.Value {
 	case graph.OpProd:
 		return []*ir.Value{bb.One(t)}
 	case graph.OpReduceMax, graph.OpArgMax:
-		v := l.lowest(a, t)
+		v := l.lowest(a.in, t)
 		if a.op == graph.OpArgMax {
 			return []*ir.Value{v, l.maxInt(ir.S64)}
 		}
 		return []*ir.Value{v}
 	case graph.OpReduceMin, graph.OpArgMin:
-		v := l.highest(a, t)
+		v := l.highest(a.in, t)
 		if a.op == graph.OpArgMin {
 			return []*ir.Value{v, l.maxInt(ir.S64)}
 		}
@@ -93,21 +93,25 @@ func (l *lowerer) identity(a accum) []*ir.Value {
 	return []*ir.Value{bb.U32(1)} // All
 }
 
-func (l *lowerer) lowest(a accum, t ir.Type) *ir.Value {
+// lowest returns the least value of dtype d in register type t, the
+// identity of a maximum (false for bool).
+func (l *lowerer) lowest(d graph.DType, t ir.Type) *ir.Value {
 	switch {
 	case t.IsFloat():
 		return l.fconst(t, math.Inf(-1))
-	case a.in == graph.Bool:
+	case d == graph.Bool:
 		return l.b.Zero(t)
 	}
 	return l.minInt(t)
 }
 
-func (l *lowerer) highest(a accum, t ir.Type) *ir.Value {
+// highest returns the greatest value of dtype d in register type t, the
+// identity of a minimum (true for bool).
+func (l *lowerer) highest(d graph.DType, t ir.Type) *ir.Value {
 	switch {
 	case t.IsFloat():
 		return l.fconst(t, math.Inf(1))
-	case a.in == graph.Bool:
+	case d == graph.Bool:
 		return l.b.One(t)
 	}
 	return l.maxInt(t)

@@ -100,3 +100,20 @@ func (s *spaceIndexer) offset(off int, strides []int) *ir.Value {
 	}
 	return s.l.addConst(s.l.affine(nil, strides, s.coords), off)
 }
+
+// warpRows returns what a template that gives each warp its own rows
+// needs: the thread's lane (u32, and in the unsigned index type), the
+// first row of its warp and the step to the warp's next row. Warp w of
+// block b takes rows b*W+w, b*W+w+Grid*W, ... (W warps per block).
+func (l *lowerer) warpRows() (laneU, lane, row0, rstep *ir.Value) {
+	bb := l.b
+	wpb := l.g.Block / l.t.WarpSize
+	tid := bb.TidX()
+	ws := bb.U32(uint32(l.t.WarpSize))
+	laneU = bb.Rem(tid, ws)
+	lane = bb.Cvt(laneU, l.ut)
+	warp := bb.Cvt(bb.Div(tid, ws), l.ut)
+	row0 = bb.Add(bb.Mul(bb.Cvt(bb.CtaidX(), l.ut), l.uconst(wpb)), warp)
+	rstep = bb.Mul(bb.Cvt(bb.NctaidX(), l.ut), l.uconst(wpb))
+	return laneU, lane, row0, rstep
+}

@@ -102,16 +102,10 @@ func (rs *reduceState) warpPerRow() error {
 	if !rs.rowsLast() {
 		return fmt.Errorf("warp-per-row needs the reduced axes last, space %v reduces %v", l.k.Space, l.k.Reduce().Axes)
 	}
-	wpb := l.g.Block / l.t.WarpSize
 	rows := spaceSize(rs.keepEx)
 	w := rs.reduceVectorWidth()
 	l.launch(l.g.Grid, l.g.Block, 0)
-	tid := bb.TidX()
-	ws := bb.U32(uint32(l.t.WarpSize))
-	lane := bb.Cvt(bb.Rem(tid, ws), l.ut)
-	warp := bb.Cvt(bb.Div(tid, ws), l.ut)
-	row0 := bb.Add(bb.Mul(bb.Cvt(bb.CtaidX(), l.ut), l.uconst(wpb)), warp)
-	rstep := bb.Mul(bb.Cvt(bb.NctaidX(), l.ut), l.uconst(wpb))
+	_, lane, row0, rstep := l.warpRows()
 	bb.For(row0, l.uconst(rows), rstep, func(r *ir.Value) {
 		base := rs.keptBase(r, false)
 		state := rs.warpReduce(rs.rowLoop(base, lane, l.uconst(l.t.WarpSize), w))

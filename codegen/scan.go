@@ -13,16 +13,10 @@ package codegen
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/fuseflow/fuseflow/codegen/ir"
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
-)
-
-var (
-	negInf = math.Inf(-1)
-	posInf = math.Inf(1)
 )
 
 // Scan geometry constants.
@@ -159,24 +153,8 @@ var scanIdentity = map[graph.Op]func(l *lowerer, d graph.DType) *ir.Value{
 		return l.b.Zero(regType(d))
 	},
 	graph.OpCumProd: func(l *lowerer, d graph.DType) *ir.Value { return l.b.One(regType(d)) },
-	graph.OpCumMax: func(l *lowerer, d graph.DType) *ir.Value {
-		switch {
-		case d == graph.Bool:
-			return l.b.Bool(false)
-		case d.IsFloat():
-			return l.fconst(regType(d), negInf)
-		}
-		return l.minInt(regType(d))
-	},
-	graph.OpCumMin: func(l *lowerer, d graph.DType) *ir.Value {
-		switch {
-		case d == graph.Bool:
-			return l.b.Bool(true)
-		case d.IsFloat():
-			return l.fconst(regType(d), posInf)
-		}
-		return l.maxInt(regType(d))
-	},
+	graph.OpCumMax:  func(l *lowerer, d graph.DType) *ir.Value { return l.lowest(d, regType(d)) },
+	graph.OpCumMin:  func(l *lowerer, d graph.DType) *ir.Value { return l.highest(d, regType(d)) },
 }
 
 func (ss *scanState) identity() *ir.Value { return scanIdentity[ss.spec.Op](ss.l, ss.spec.DType) }
@@ -428,14 +406,8 @@ func (ss *scanState) warpPerRow() error {
 	bb := l.b
 	o1, n, _ := scanDims(l.k)
 	ws := l.t.WarpSize
-	wpb := l.g.Block / ws
 	l.launch(l.g.Grid, l.g.Block, 0)
-	tid := bb.TidX()
-	laneU := bb.Rem(tid, bb.U32(uint32(ws)))
-	lane := bb.Cvt(laneU, l.ut)
-	warp := bb.Cvt(bb.Div(tid, bb.U32(uint32(ws))), l.ut)
-	row0 := bb.Add(bb.Mul(bb.Cvt(bb.CtaidX(), l.ut), l.uconst(wpb)), warp)
-	rstep := bb.Mul(bb.Cvt(bb.NctaidX(), l.ut), l.uconst(wpb))
+	laneU, lane, row0, rstep := l.warpRows()
 	bb.For(row0, l.uconst(o1), rstep, func(r *ir.Value) {
 		base := bb.Mul(r, l.uconst(n))
 		bb.ForCarry(l.uconst(0), l.uconst(n), l.uconst(ws), []*ir.Value{ss.identity()}, func(c0 *ir.Value, c []*ir.Value) []*ir.Value {
