@@ -26,31 +26,27 @@ func broken(instrs []fuse.Instr) []fuse.Instr {
 	return out
 }
 
-// brokenBodies returns copies of k, one per body of its spec, with that
-// body broken.
+// brokenBodies returns copies of k, one per body of its spec ("body",
+// "epilogue"), with that body broken.
 func brokenBodies(k *fuse.Kernel) map[string]*fuse.Kernel {
 	out := map[string]*fuse.Kernel{}
-	with := func(name string, spec fuse.Spec) {
+	for _, part := range []string{"body", "epilogue"} {
 		c := *k
-		c.Spec = spec
-		out[name] = &c
-	}
-	switch s := k.Spec.(type) {
-	case *fuse.MapSpec:
-		with("body", &fuse.MapSpec{Body: broken(s.Body)})
-	case *fuse.ReduceSpec:
-		b, e := *s, *s
-		b.Body, e.Epilogue = broken(s.Body), broken(s.Epilogue)
-		with("prologue", &b)
-		if len(s.Epilogue) > 0 {
-			with("epilogue", &e)
+		var bodies map[string]*[]fuse.Instr
+		switch s := k.Spec.(type) {
+		case *fuse.MapSpec:
+			m := *s
+			c.Spec, bodies = &m, map[string]*[]fuse.Instr{"body": &m.Body}
+		case *fuse.ReduceSpec:
+			r := *s
+			c.Spec, bodies = &r, map[string]*[]fuse.Instr{"body": &r.Body, "epilogue": &r.Epilogue}
+		case *fuse.ScanSpec:
+			sc := *s
+			c.Spec, bodies = &sc, map[string]*[]fuse.Instr{"body": &sc.Body, "epilogue": &sc.Epilogue}
 		}
-	case *fuse.ScanSpec:
-		b, e := *s, *s
-		b.Body, e.Epilogue = broken(s.Body), broken(s.Epilogue)
-		with("prologue", &b)
-		if len(s.Epilogue) > 0 {
-			with("epilogue", &e)
+		if b := bodies[part]; b != nil && len(*b) > 0 {
+			*b = broken(*b)
+			out[part] = &c
 		}
 	}
 	return out
