@@ -162,6 +162,7 @@ func (p *planner) decide() {
 			p.outs[oi] = outDecision{kind: outOwn, base: i, node: o}
 		}
 	}
+	p.hoistBroadcast()
 	// Recompute or materialize, consumers first. sites[i] names the
 	// places value i is computed at when it is fused: a kernel and the
 	// view transform it is read through there (the kernel memoizes a
@@ -224,6 +225,57 @@ func (p *planner) decide() {
 	}
 	p.work += sites.adds
 	p.coverGathers()
+}
+
+// HoistFactor and HoistMin decide when a value read through a broadcast
+// is computed at its own shape: when the kernel reading it would compute
+// it at least HoistFactor times per element and at HoistMin points or
+// more. The mean and the deviation of a row (4096 values) broadcast over
+// a 4096 x 4096 matrix are then computed 4096 times, not 16.8 million;
+// small plans keep their one kernel.
+const (
+	HoistFactor = 8
+	HoistMin    = 1 << 16
+)
+
+// hoistBroadcast materializes each computed value (a fusible op of
+// non-zero cost, not a view) that the kernels reading it would compute
+// at HoistFactor times as many points as it has elements, or more, and
+// at HoistMin points at least: a value read through a broadcast by a
+// larger elementwise kernel. Storing it costs writing and reading its
+// own few elements; recomputing costs its whole subgraph at every point
+// of the larger kernel. It goes from the consumers down, so the inputs
+// of a materialized value are counted at its own shape.
+func (p *planner) hoistBroadcast() {
+	w := p.w
+	n := len(w.nodes)
+	at := make([]int, n) // the points value i is computed at, per kernel reading it
+	for i := n - 1; i >= 0; i-- {
+		nd := w.nodes[i]
+		if w.isBound(nd) {
+			continue
+		}
+		if !p.mat[i] && fusible(nd) && nd.Op().Class() != graph.ClassView && costOf(nd.Op()) > 0 &&
+			at[i] >= HoistMin && at[i] >= HoistFactor*nd.Size() {
+			p.mat[i] = true
+		}
+		pts := at[i]
+		if p.mat[i] {
+			pts = nd.Size()
+		}
+		for _, x := range nd.Inputs() {
+			j := w.index[x]
+			q := pts
+			if p.mat[i] {
+				switch nd.Op().Class() {
+				case graph.ClassUnary, graph.ClassBinary, graph.ClassWhere, graph.ClassView, graph.ClassCopy:
+				default: // a reduction, product, gather...: its input at its own shape
+					q = x.Size()
+				}
+			}
+			at[j] = max(at[j], q)
+		}
+	}
 }
 
 // siteTable interns sites: a kernel (by the name rootID gives it) and the

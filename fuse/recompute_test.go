@@ -75,3 +75,62 @@ func TestRecomputeExchangeRate(t *testing.T) {
 		}
 	}
 }
+
+// TestHoistBroadcast: a value read through a broadcast by a kernel that
+// would compute it HoistFactor times per element or more, at HoistMin
+// points or more, is computed at its own shape (in a reduction's
+// epilogue when it follows one); smaller plans and small broadcast
+// factors keep it fused.
+func TestHoistBroadcast(t *testing.T) {
+	standardize := func(r, c int) *graph.Node { // (x - mean) / std along rows
+		x := graph.Input(graph.Float32, graph.Shape{r, c}, "x")
+		n := f32(float64(c))
+		mean := div(graph.Reduce(graph.OpSum, x, []int{1}, true), n)
+		std := graph.Unary(graph.OpSqrt, div(graph.Reduce(graph.OpSum, mul(x, x), []int{1}, true), n))
+		return div(sub(x, mean), std)
+	}
+	scaleCols := func(r, c int) *graph.Node { // x * exp(y), y one row
+		x := graph.Input(graph.Float32, graph.Shape{r, c}, "x")
+		y := graph.Input(graph.Float32, graph.Shape{1, c}, "y")
+		return mul(x, exp(y))
+	}
+	tests := []struct {
+		name string
+		out  *graph.Node
+		op   graph.Op
+		want int // points at which the body computing op runs, per evaluation
+	}{
+		{"standardize 512x256", standardize(512, 256), graph.OpSqrt, 0},
+		{"standardize 16x16 (small plan)", standardize(16, 16), graph.OpSqrt, 16 * 16},
+		{"standardize 65536x4 (factor 4)", standardize(65536, 4), graph.OpSqrt, 65536 * 4},
+		{"exp of a row over 1024x1024", scaleCols(1024, 1024), graph.OpExp, 1024},
+		{"exp of a row over 4x1024", scaleCols(4, 1024), graph.OpExp, 4 * 1024},
+	}
+	for _, tt := range tests {
+		bound := bindAll(tt.out)
+		g, err := Walk([]*graph.Node{tt.out}, bound)
+		require.NoError(t, err)
+		p, err := g.BuildWith(CPUOptions())
+		require.NoError(t, err)
+		require.NoError(t, validPlan(p), Explain(p))
+		got := 0
+		for i := range p.Kernels {
+			if countOp(&p.Kernels[i], tt.op) > 0 {
+				got += graph.Shape(p.Kernels[i].Space).Size()
+			}
+		}
+		if got != tt.want {
+			t.Errorf("%s: points computing %v got:%d want:%d\n%s", tt.name, tt.op, got, tt.want, Explain(p))
+		}
+		rng := rand.New(rand.NewPCG(5, 6))
+		slots := g.Slots()
+		raw := make([][]float64, len(slots))
+		for i, n := range slots {
+			raw[i] = make([]float64, p.Buffers[p.Inputs[i].Buffer].Elems)
+			for j := range raw[i] {
+				raw[i][j] = castTo(n.DType(), rng.Float64()*4-2)
+			}
+		}
+		require.NoError(t, compareWithGraph(p, []*graph.Node{tt.out}, bound, slots, raw), tt.name)
+	}
+}
