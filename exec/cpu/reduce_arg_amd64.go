@@ -9,65 +9,41 @@ package cpu
 
 import "unsafe"
 
+// The loops take n >= 1 blocks of 128 bytes at p and return the first
+// index of their extreme, or nan true and the first index of the block
+// that holds the first NaN.
+//
 //go:noescape
-func argMinLanesF64(p unsafe.Pointer, n int, best *[16]float64, idx *[16]int64) int
+func argMaxF64(p unsafe.Pointer, n int) (k int, nan bool)
 
 //go:noescape
-func argMaxLanesF64(p unsafe.Pointer, n int, best *[16]float64, idx *[16]int64) int
+func argMinF64(p unsafe.Pointer, n int) (k int, nan bool)
 
 //go:noescape
-func argMinLanesF32(p unsafe.Pointer, n int, best *[32]float32, idx *[32]int32) int
+func argMaxF32(p unsafe.Pointer, n int) (k int, nan bool)
 
 //go:noescape
-func argMaxLanesF32(p unsafe.Pointer, n int, best *[32]float32, idx *[32]int32) int
+func argMinF32(p unsafe.Pointer, n int) (k int, nan bool)
 
 // registerArgVector registers the loops; registerReduceVector calls it.
 func registerArgVector() {
-	vectorize("argmax float32", &argIndex32[0], argIndexVec32(argMaxLanesF32, true))
-	vectorize("argmin float32", &argIndex32[1], argIndexVec32(argMinLanesF32, false))
-	vectorize("argmax float64", &argIndex64[0], argIndexVec64(argMaxLanesF64, true))
-	vectorize("argmin float64", &argIndex64[1], argIndexVec64(argMinLanesF64, false))
+	vectorize("argmax float32", &argIndex32[0], argIndexVec[float32](argMaxF32, true))
+	vectorize("argmin float32", &argIndex32[1], argIndexVec[float32](argMinF32, false))
+	vectorize("argmax float64", &argIndex64[0], argIndexVec[float64](argMaxF64, true))
+	vectorize("argmin float64", &argIndex64[1], argIndexVec[float64](argMinF64, false))
 }
 
-// argIndexVec64 returns the first index of the extreme of a row of
-// whole iterations by the lane loop v, the rest by argTail; ok is false
-// when the row holds a NaN.
-func argIndexVec64(v func(unsafe.Pointer, int, *[16]float64, *[16]int64) int, isMax bool) func([]float64) (int, bool) {
-	return func(r []float64) (int, bool) {
-		var best [16]float64
-		var idx [16]int64
-		it := len(r) / 16
-		if v(unsafe.Pointer(unsafe.SliceData(r)), it, &best, &idx) != 0 {
+// argIndexVec returns the first index of the extreme of a row of at
+// least one block: the whole blocks by the loop v, the rest by argTail;
+// ok is false when the row holds a NaN.
+func argIndexVec[T floats](v func(unsafe.Pointer, int) (int, bool), isMax bool) func([]T) (int, bool) {
+	per := 128 / int(unsafe.Sizeof(T(0)))
+	return func(r []T) (int, bool) {
+		blocks := len(r) / per
+		k, nan := v(unsafe.Pointer(unsafe.SliceData(r)), blocks)
+		if nan {
 			return 0, false
 		}
-		// Lane 4j+l of iteration i is element 16i+4j+l.
-		b, k := best[0], int(idx[0])*16
-		for l := 1; l < 16; l++ {
-			x, e := best[l], int(idx[l])*16+l
-			if (isMax && x > b) || (!isMax && x < b) || (x == b && e < k) {
-				b, k = x, e
-			}
-		}
-		return argTail(isMax, r, 16*it, b, k)
-	}
-}
-
-// argIndexVec32 is argIndexVec64 for float32 rows.
-func argIndexVec32(v func(unsafe.Pointer, int, *[32]float32, *[32]int32) int, isMax bool) func([]float32) (int, bool) {
-	return func(r []float32) (int, bool) {
-		var best [32]float32
-		var idx [32]int32
-		it := len(r) / 32
-		if v(unsafe.Pointer(unsafe.SliceData(r)), it, &best, &idx) != 0 {
-			return 0, false
-		}
-		b, k := best[0], int(idx[0])*32
-		for l := 1; l < 32; l++ {
-			x, e := best[l], int(idx[l])*32+l
-			if (isMax && x > b) || (!isMax && x < b) || (x == b && e < k) {
-				b, k = x, e
-			}
-		}
-		return argTail(isMax, r, 32*it, b, k)
+		return argTail(isMax, r, blocks*per, r[k], k)
 	}
 }

@@ -1,97 +1,135 @@
-// AVX2 one-pass ArgMax and ArgMin of float rows (see reduce_arg_amd64.go):
-// four accumulators of lanes keep each lane's best value and the
-// iteration that brought it (a value replaces the best only when
-// strictly better, so each lane keeps its first best), and a lane mask
-// notes NaNs apart. The caller combines the lanes and handles the tail
-// and NaN. Each covers whole 128-byte iterations and ends with
-// VZEROUPPER.
+// AVX2 one-pass ArgMax and ArgMin of float rows (see reduce_arg_amd64.go).
+// The running extreme B is broadcast to all lanes and each 128-byte
+// block is only compared with it: a block with no value strictly
+// better than B and no NaN (the common case once B is near the
+// extreme) costs four compares, three ORs and a VPTEST, with no chain
+// from one block to the next. A block that holds a better value makes
+// its own extreme the new B and the first lane equal to it the new
+// index (every earlier value is not better than the old B, so that
+// lane is the first index of the new extreme); a block that holds a
+// NaN ends the loop with the block's first index. Each covers whole
+// blocks (n >= 1) and ends with VZEROUPPER.
 
 //go:build amd64 && !purego
 
 #include "textflag.h"
 
-// ARGLANES runs CX >= 1 iterations over SI: Y0-Y3 best (starting at
-// INIT, a broadcast of +-Inf), Y4-Y7 iteration numbers, Y13 the current
-// iteration number, Y14 ones, Y15 the NaN lanes. BETTER(x, b) sets Y12
-// where x replaces b.
-#define ARGLANES(BCAST, INIT, ONES, BETTER, BLEND, UNORD, ADDI) \
+// ARGONE runs CX >= 1 blocks from SI with B in Y0 (starting at INIT, a
+// broadcast of +-Inf) and the index in DX. NOTBETTER is the compare
+// predicate of "not (B >= x)" (max) or "not (B <= x)" (min), true also
+// for a NaN x; EXT is VMAXPx or VMINPx, HREST folds the lanes of a
+// 128-bit half, MASKS gathers the lanes equal to B into AX (element
+// order) and SH is log2 of the element size.
+#define ARGONE(BCAST, INIT, CMP, NOTBETTER, EXT, HREST, MASKS, SH) \
 	MOVQ    p+0(FP), SI; \
 	MOVQ    n+8(FP), CX; \
+	MOVQ    SI, DI; \
 	MOVQ    INIT, AX; \
 	BCAST; \
-	VMOVUPD Y0, Y1; \
-	VMOVUPD Y0, Y2; \
-	VMOVUPD Y0, Y3; \
-	VPXOR   Y4, Y4, Y4; \
-	VPXOR   Y5, Y5, Y5; \
-	VPXOR   Y6, Y6, Y6; \
-	VPXOR   Y7, Y7, Y7; \
-	VPXOR   Y13, Y13, Y13; \
-	VPXOR   Y15, Y15, Y15; \
-	ONES; \
+	XORQ    DX, DX; \
 loop: \
+	CMP     NOTBETTER, (SI), Y0, Y8; \
+	CMP     NOTBETTER, 32(SI), Y0, Y9; \
+	CMP     NOTBETTER, 64(SI), Y0, Y10; \
+	CMP     NOTBETTER, 96(SI), Y0, Y11; \
+	VORPD   Y9, Y8, Y8; \
+	VORPD   Y11, Y10, Y10; \
+	VORPD   Y10, Y8, Y8; \
+	VPTEST  Y8, Y8; \
+	JNZ     better; \
+next: \
+	ADDQ    $128, SI; \
+	DECQ    CX; \
+	JNZ     loop; \
+	MOVQ    DX, k+16(FP); \
+	MOVB    $0, nan+24(FP); \
+	VZEROUPPER; \
+	RET; \
+better: \
 	VMOVUPD (SI), Y8; \
 	VMOVUPD 32(SI), Y9; \
 	VMOVUPD 64(SI), Y10; \
 	VMOVUPD 96(SI), Y11; \
-	BETTER(Y8, Y0); \
-	BLEND   Y12, Y8, Y0, Y0; \
-	BLEND   Y12, Y13, Y4, Y4; \
-	BETTER(Y9, Y1); \
-	BLEND   Y12, Y9, Y1, Y1; \
-	BLEND   Y12, Y13, Y5, Y5; \
-	BETTER(Y10, Y2); \
-	BLEND   Y12, Y10, Y2, Y2; \
-	BLEND   Y12, Y13, Y6, Y6; \
-	BETTER(Y11, Y3); \
-	BLEND   Y12, Y11, Y3, Y3; \
-	BLEND   Y12, Y13, Y7, Y7; \
-	UNORD   $3, Y9, Y8, Y12; \
-	VORPD   Y12, Y15, Y15; \
-	UNORD   $3, Y11, Y10, Y12; \
-	VORPD   Y12, Y15, Y15; \
-	ADDI    Y14, Y13, Y13; \
-	ADDQ    $128, SI; \
-	DECQ    CX; \
-	JNZ     loop; \
-	MOVQ    best+16(FP), DI; \
-	VMOVUPD Y0, (DI); \
-	VMOVUPD Y1, 32(DI); \
-	VMOVUPD Y2, 64(DI); \
-	VMOVUPD Y3, 96(DI); \
-	MOVQ    idx+24(FP), DI; \
-	VMOVDQU Y4, (DI); \
-	VMOVDQU Y5, 32(DI); \
-	VMOVDQU Y6, 64(DI); \
-	VMOVDQU Y7, 96(DI); \
-	VMOVMSKPS Y15, AX; \
-	MOVQ    AX, ret+32(FP); \
+	CMP     $3, Y9, Y8, Y12; \
+	CMP     $3, Y11, Y10, Y13; \
+	VORPD   Y13, Y12, Y12; \
+	VPTEST  Y12, Y12; \
+	JNZ     nan; \
+	EXT     Y9, Y8, Y12; \
+	EXT     Y11, Y10, Y13; \
+	EXT     Y13, Y12, Y12; \
+	VPERM2F128 $1, Y12, Y12, Y13; \
+	EXT     Y13, Y12, Y12; \
+	HREST(EXT); \
+	VMOVAPD Y12, Y0; \
+	CMP     $0, Y0, Y8, Y8; \
+	CMP     $0, Y0, Y9, Y9; \
+	CMP     $0, Y0, Y10, Y10; \
+	CMP     $0, Y0, Y11, Y11; \
+	MASKS; \
+	BSFQ    AX, AX; \
+	MOVQ    SI, DX; \
+	SUBQ    DI, DX; \
+	SHRQ    $SH, DX; \
+	ADDQ    AX, DX; \
+	JMP     next; \
+nan: \
+	MOVQ    SI, DX; \
+	SUBQ    DI, DX; \
+	SHRQ    $SH, DX; \
+	MOVQ    DX, k+16(FP); \
+	MOVB    $1, nan+24(FP); \
 	VZEROUPPER; \
 	RET
 
 #define BC64 MOVQ AX, X0; VPBROADCASTQ X0, Y0
 #define BC32 MOVQ AX, X0; VPBROADCASTD X0, Y0
-#define ONES64 VPCMPEQQ Y14, Y14, Y14; VPSRLQ $63, Y14, Y14
-#define ONES32 VPCMPEQD Y14, Y14, Y14; VPSRLD $31, Y14, Y14
 
-// x < b (ordered: false with a NaN)
-#define LTPD(x, b) VCMPPD $1, b, x, Y12
-#define GTPD(x, b) VCMPPD $1, x, b, Y12
-#define LTPS(x, b) VCMPPS $1, b, x, Y12
-#define GTPS(x, b) VCMPPS $1, x, b, Y12
+// The last folds of a half: float64 swaps the pair; float32 swaps the
+// pairs, then the neighbours.
+#define HREST64(EXT) VPERMILPD $5, Y12, Y13; EXT Y13, Y12, Y12
+#define HREST32(EXT) VPERMILPS $0x4e, Y12, Y13; EXT Y13, Y12, Y12; VPERMILPS $0xb1, Y12, Y13; EXT Y13, Y12, Y12
 
-// func argMinLanesF64(p unsafe.Pointer, n int, best *[16]float64, idx *[16]int64) int
-TEXT ·argMinLanesF64(SB), NOSPLIT, $0-40
-	ARGLANES(BC64, $0x7ff0000000000000, ONES64, LTPD, VBLENDVPD, VCMPPD, VPADDQ)
+#define MASKS64 \
+	VMOVMSKPD Y8, AX; \
+	VMOVMSKPD Y9, BX; \
+	VMOVMSKPD Y10, R8; \
+	VMOVMSKPD Y11, R9; \
+	SHLQ      $4, BX; \
+	SHLQ      $8, R8; \
+	SHLQ      $12, R9; \
+	ORQ       BX, AX; \
+	ORQ       R9, R8; \
+	ORQ       R8, AX
 
-// func argMaxLanesF64(p unsafe.Pointer, n int, best *[16]float64, idx *[16]int64) int
-TEXT ·argMaxLanesF64(SB), NOSPLIT, $0-40
-	ARGLANES(BC64, $0xfff0000000000000, ONES64, GTPD, VBLENDVPD, VCMPPD, VPADDQ)
+#define MASKS32 \
+	VMOVMSKPS Y8, AX; \
+	VMOVMSKPS Y9, BX; \
+	VMOVMSKPS Y10, R8; \
+	VMOVMSKPS Y11, R9; \
+	SHLQ      $8, BX; \
+	SHLQ      $16, R8; \
+	SHLQ      $24, R9; \
+	ORQ       BX, AX; \
+	ORQ       R9, R8; \
+	ORQ       R8, AX
 
-// func argMinLanesF32(p unsafe.Pointer, n int, best *[32]float32, idx *[32]int32) int
-TEXT ·argMinLanesF32(SB), NOSPLIT, $0-40
-	ARGLANES(BC32, $0x7f800000, ONES32, LTPS, VBLENDVPS, VCMPPS, VPADDD)
+// Compare predicates: NGE_US (9) and NLE_US (6) hold for unordered.
+#define NGE $9
+#define NLE $6
 
-// func argMaxLanesF32(p unsafe.Pointer, n int, best *[32]float32, idx *[32]int32) int
-TEXT ·argMaxLanesF32(SB), NOSPLIT, $0-40
-	ARGLANES(BC32, $0xff800000, ONES32, GTPS, VBLENDVPS, VCMPPS, VPADDD)
+// func argMaxF64(p unsafe.Pointer, n int) (k int, nan bool)
+TEXT ·argMaxF64(SB), NOSPLIT, $0-25
+	ARGONE(BC64, $0xfff0000000000000, VCMPPD, NGE, VMAXPD, HREST64, MASKS64, 3)
+
+// func argMinF64(p unsafe.Pointer, n int) (k int, nan bool)
+TEXT ·argMinF64(SB), NOSPLIT, $0-25
+	ARGONE(BC64, $0x7ff0000000000000, VCMPPD, NLE, VMINPD, HREST64, MASKS64, 3)
+
+// func argMaxF32(p unsafe.Pointer, n int) (k int, nan bool)
+TEXT ·argMaxF32(SB), NOSPLIT, $0-25
+	ARGONE(BC32, $0xff800000, VCMPPS, NGE, VMAXPS, HREST32, MASKS32, 2)
+
+// func argMinF32(p unsafe.Pointer, n int) (k int, nan bool)
+TEXT ·argMinF32(SB), NOSPLIT, $0-25
+	ARGONE(BC32, $0x7f800000, VCMPPS, NLE, VMINPS, HREST32, MASKS32, 2)

@@ -1,8 +1,9 @@
 // The one-pass ArgMax and ArgMin of float rows (argIndex32, argIndex64)
 // against a plain scan: rows of every length from argVecMin to 300 and
-// some long ones, random values, ties everywhere, signed zeros,
-// infinities only, and NaN at the first, a lane-boundary, a tail and the
-// last position.
+// some long ones, unaligned, random values, ties everywhere, signed
+// zeros, infinities only, rising and falling rows (a new extreme in
+// every block, none after the first), NaN only, and NaN at the first, a
+// lane-boundary, a tail and the last position.
 
 package cpu
 
@@ -43,6 +44,10 @@ func TestArgIndexVector(t *testing.T) {
 		"pinf":  func(int) float64 { return inf },
 		"ninf":  func(int) float64 { return -inf },
 		"mixed": func(int) float64 { return []float64{inf, -inf, 0, math.Copysign(0, -1), 1, -1}[r.IntN(6)] },
+		"up":    func(j int) float64 { return float64(j) },
+		"down":  func(j int) float64 { return -float64(j) },
+		"steps": func(j int) float64 { return float64(j / 40) },
+		"nans":  func(int) float64 { return math.NaN() },
 	}
 	lengths := []int{}
 	for n := argVecMin; n <= 300; n++ {
@@ -55,8 +60,9 @@ func TestArgIndexVector(t *testing.T) {
 				if nan >= n || nan < -1 {
 					continue
 				}
-				v64 := make([]float64, n)
-				v32 := make([]float32, n)
+				// Starts one element past a 32-byte boundary.
+				v64 := make([]float64, n+1)[1:]
+				v32 := make([]float32, n+1)[1:]
 				for j := range v64 {
 					v64[j] = g(j)
 					v32[j] = float32(v64[j])
