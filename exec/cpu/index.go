@@ -277,6 +277,11 @@ func scatterNum[E number, I int32 | int64](ctx context.Context, s *fuse.IndexSpe
 			}
 		})
 	}
+	if step == 0 {
+		if done, err := countScatter(ctx, s, out, idx, upd[0], workers); done {
+			return err
+		}
+	}
 	size := s.Outer * s.Len * s.Inner
 	updates := s.Outer * s.Count * s.Inner
 	workers = max(1, min(workers, updates/indexTask))
