@@ -3,11 +3,12 @@
 // Each worker counts the indices of its contiguous range into its own
 // uint32 tables (half the bytes of int64 counts, so a wide range of bins
 // misses the caches half as often), and the tables are then added into
-// the result, bins split among the workers. A range of indices is
-// checked a block at a time before it is counted, so the counting loop
-// has no branch; where few bins take many increments in a row (each
-// waiting on the store of the one before), consecutive indices go to
-// two or four interleaved tables, summed at the end.
+// the result, bins split among the workers. The counting loop checks
+// four indices with four unsigned compares (a negative index or one out
+// of range sends the rest to a checked loop); where few bins take many
+// increments in a row (each waiting on the store of the one before),
+// consecutive indices go to two or four interleaved tables, summed at
+// the end.
 
 package cpu
 
@@ -18,9 +19,6 @@ import (
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
 )
-
-// countBlock is the number of indices checked before they are counted.
-const countBlock = 1024
 
 // isIntNumber reports whether E is an integer type.
 func isIntNumber[E number]() bool {
@@ -84,52 +82,35 @@ func countScatter[E number, I int32 | int64](ctx context.Context, s *fuse.IndexS
 // countRange adds one to tab[u*n+i] for each index i of idx (negative
 // ones count from n), u cycling through the k tables of n counts in tab,
 // and returns 0, or 1 + the position of the first index outside [-n, n)
-// (the counts are then partial).
+// (the counts are then partial). Indices in [0, n) are counted four at
+// a time after one unsigned compare each; from the first group that
+// holds another, the rest are counted one at a time.
 func countRange[I int32 | int64](tab []uint32, k, n int, idx []I) int {
 	_ = tab[k*n-1]
 	p := unsafe.Pointer(unsafe.SliceData(tab))
-	for b0 := 0; b0 < len(idx); b0 += countBlock {
-		blk := idx[b0:min(b0+countBlock, len(idx))]
-		if inRange(blk, n) {
-			countIn(p, k, n, blk)
-			continue
+	p1, p2, p3 := unsafe.Add(p, 1%k*n*4), unsafe.Add(p, 2%k*n*4), unsafe.Add(p, 3%k*n*4)
+	un := uint64(n)
+	j := 0
+	for ; j+4 <= len(idx); j += 4 {
+		w := idx[j : j+4 : j+4]
+		i0, i1, i2, i3 := uint64(w[0]), uint64(w[1]), uint64(w[2]), uint64(w[3])
+		if i0 >= un || i1 >= un || i2 >= un || i3 >= un {
+			break
 		}
-		for j, x := range blk {
-			i := int(x)
-			if i < 0 {
-				i += n
-			}
-			if uint(i) >= uint(n) {
-				return b0 + j + 1
-			}
-			*(*uint32)(unsafe.Add(p, i*4))++
+		*(*uint32)(unsafe.Add(p, uintptr(i0)*4))++
+		*(*uint32)(unsafe.Add(p1, uintptr(i1)*4))++
+		*(*uint32)(unsafe.Add(p2, uintptr(i2)*4))++
+		*(*uint32)(unsafe.Add(p3, uintptr(i3)*4))++
+	}
+	for ; j < len(idx); j++ {
+		i := int(idx[j])
+		if i < 0 {
+			i += n
 		}
+		if uint(i) >= uint(n) {
+			return j + 1
+		}
+		*(*uint32)(unsafe.Add(p, i*4))++
 	}
 	return 0
-}
-
-// inRange reports whether every index of blk is in [0, n).
-func inRange[I int32 | int64](blk []I, n int) bool {
-	for _, x := range blk {
-		if uint64(x) >= uint64(n) {
-			return false
-		}
-	}
-	return true
-}
-
-// countIn is countRange for indices in [0, n): no checks.
-func countIn[I int32 | int64](p unsafe.Pointer, k, n int, blk []I) {
-	p1, p2, p3 := unsafe.Add(p, 1%k*n*4), unsafe.Add(p, 2%k*n*4), unsafe.Add(p, 3%k*n*4)
-	j := 0
-	for ; j+4 <= len(blk); j += 4 {
-		w := blk[j : j+4 : j+4]
-		*(*uint32)(unsafe.Add(p, uintptr(w[0])*4))++
-		*(*uint32)(unsafe.Add(p1, uintptr(w[1])*4))++
-		*(*uint32)(unsafe.Add(p2, uintptr(w[2])*4))++
-		*(*uint32)(unsafe.Add(p3, uintptr(w[3])*4))++
-	}
-	for _, x := range blk[j:] {
-		*(*uint32)(unsafe.Add(p, uintptr(x)*4))++
-	}
 }

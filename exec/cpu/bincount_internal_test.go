@@ -1,6 +1,6 @@
 // The counting ScatterAdd (countScatter) against a plain loop of
 // additions: bin counts around the interleaving limits, index counts
-// that are not multiples of the unrolling or of a check block, one and
+// that are not multiples of the unrolling, one and
 // two workers, negative indices, int32 and int64 indices, int32 and int64
 // results, constants 1, 3 and -2, repeated runs of one bin, and a bad
 // index at the start, in the middle, in a later worker's range and last.
@@ -34,7 +34,7 @@ func countRef[E number, I int32 | int64](s *fuse.IndexSpec, out []E, idx []I, c 
 
 func testCountScatter[E number, I int32 | int64](t *testing.T, name string, r *rand.Rand) {
 	for _, n := range []int{1, 7, 1000, 1024, 1025, 4096, 4097, 70000} {
-		for _, m := range []int{2*n + 3, 3*countBlock + 5, 2*indexTask + 7, 4*n + 2*indexTask} {
+		for _, m := range []int{2*n + 3, 3*1024 + 5, 2*indexTask + 7, 4*n + 2*indexTask} {
 			if n > m/2 {
 				continue
 			}
