@@ -25,8 +25,10 @@ func argMaxF32(p unsafe.Pointer, n int) (k int, nan bool)
 //go:noescape
 func argMinF32(p unsafe.Pointer, n int) (k int, nan bool)
 
-// registerArgVector registers the loops; registerReduceVector calls it.
+// registerArgVector registers the loops, and the integer Max and Min
+// folds (reduce_intext_amd64.go); registerReduceVector calls it.
 func registerArgVector() {
+	registerIntExtremeVector()
 	vectorize("argmax float32", &argIndex32[0], argIndexVec[float32](argMaxF32, true))
 	vectorize("argmin float32", &argIndex32[1], argIndexVec[float32](argMinF32, false))
 	vectorize("argmax float64", &argIndex64[0], argIndexVec[float64](argMaxF64, true))
