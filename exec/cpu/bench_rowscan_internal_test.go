@@ -48,33 +48,24 @@ func BenchmarkArgIndexRows(b *testing.B) {
 	for i := range v32 {
 		v32[i] = float32(0.95 + 0.1*r.Float64())
 	}
-	const row = 4096
 	for w, op := range []string{"max", "min"} {
-		b.Run(fmt.Sprintf("%s/f64", op), func(b *testing.B) {
-			f := argIndex64[w]
-			if f == nil {
-				b.Skip("no one-pass ArgMax on this path")
-			}
-			b.SetBytes(int64(len(v64) * 8))
-			cpuLoop(b, func() {
-				for i := 0; i < len(v64); i += row {
-					f(v64[i : i+row])
-				}
-			})
-		})
-		b.Run(fmt.Sprintf("%s/f32", op), func(b *testing.B) {
-			f := argIndex32[w]
-			if f == nil {
-				b.Skip("no one-pass ArgMax on this path")
-			}
-			b.SetBytes(int64(len(v32) * 4))
-			cpuLoop(b, func() {
-				for i := 0; i < len(v32); i += row {
-					f(v32[i : i+row])
-				}
-			})
-		})
+		b.Run(op+"/f64", func(b *testing.B) { benchArgRows(b, argIndex64[w], v64) })
+		b.Run(op+"/f32", func(b *testing.B) { benchArgRows(b, argIndex32[w], v32) })
 	}
+}
+
+// benchArgRows times f over the rows of 4096 values of v.
+func benchArgRows[T floats](b *testing.B, f func([]T) (int, bool), v []T) {
+	const row = 4096
+	if f == nil {
+		b.Skip("no one-pass ArgMax on this path")
+	}
+	b.SetBytes(benchRowBytes)
+	cpuLoop(b, func() {
+		for i := 0; i < len(v); i += row {
+			f(v[i : i+row])
+		}
+	})
 }
 
 func BenchmarkBoolRows(b *testing.B) {

@@ -20,7 +20,8 @@
 // for a NaN x; EXT is VMAXPx or VMINPx, HREST folds the lanes of a
 // 128-bit half, MASKS gathers the lanes equal to B into AX (element
 // order) and SH is log2 of the element size.
-#define ARGONE(BCAST, INIT, CMP, NOTBETTER, EXT, HREST, MASKS, SH) \
+#define ARGONE(NAME, BCAST, INIT, CMP, NOTBETTER, EXT, HREST, MASKS, SH) \
+TEXT NAME(SB), NOSPLIT, $0-25; \
 	MOVQ    p+0(FP), SI; \
 	MOVQ    n+8(FP), CX; \
 	MOVQ    SI, DI; \
@@ -90,46 +91,29 @@ nan: \
 #define HREST64(EXT) VPERMILPD $5, Y12, Y13; EXT Y13, Y12, Y12
 #define HREST32(EXT) VPERMILPS $0x4e, Y12, Y13; EXT Y13, Y12, Y12; VPERMILPS $0xb1, Y12, Y13; EXT Y13, Y12, Y12
 
-#define MASKS64 \
-	VMOVMSKPD Y8, AX; \
-	VMOVMSKPD Y9, BX; \
-	VMOVMSKPD Y10, R8; \
-	VMOVMSKPD Y11, R9; \
-	SHLQ      $4, BX; \
-	SHLQ      $8, R8; \
-	SHLQ      $12, R9; \
-	ORQ       BX, AX; \
-	ORQ       R9, R8; \
-	ORQ       R8, AX
+// MASKS gathers the sign bits of Y8-Y11 (W lanes each) into AX.
+#define MASKS(MOVMSK, W) \
+	MOVMSK Y8, AX; \
+	MOVMSK Y9, BX; \
+	MOVMSK Y10, R8; \
+	MOVMSK Y11, R9; \
+	SHLQ   $W, BX; \
+	SHLQ   $(2*W), R8; \
+	SHLQ   $(3*W), R9; \
+	ORQ    BX, AX; \
+	ORQ    R9, R8; \
+	ORQ    R8, AX
 
-#define MASKS32 \
-	VMOVMSKPS Y8, AX; \
-	VMOVMSKPS Y9, BX; \
-	VMOVMSKPS Y10, R8; \
-	VMOVMSKPS Y11, R9; \
-	SHLQ      $8, BX; \
-	SHLQ      $16, R8; \
-	SHLQ      $24, R9; \
-	ORQ       BX, AX; \
-	ORQ       R9, R8; \
-	ORQ       R8, AX
+#define MASKS64 MASKS(VMOVMSKPD, 4)
+#define MASKS32 MASKS(VMOVMSKPS, 8)
 
 // Compare predicates: NGE_US (9) and NLE_US (6) hold for unordered.
 #define NGE $9
 #define NLE $6
 
-// func argMaxF64(p unsafe.Pointer, n int) (k int, nan bool)
-TEXT ·argMaxF64(SB), NOSPLIT, $0-25
-	ARGONE(BC64, $0xfff0000000000000, VCMPPD, NGE, VMAXPD, HREST64, MASKS64, 3)
-
-// func argMinF64(p unsafe.Pointer, n int) (k int, nan bool)
-TEXT ·argMinF64(SB), NOSPLIT, $0-25
-	ARGONE(BC64, $0x7ff0000000000000, VCMPPD, NLE, VMINPD, HREST64, MASKS64, 3)
-
-// func argMaxF32(p unsafe.Pointer, n int) (k int, nan bool)
-TEXT ·argMaxF32(SB), NOSPLIT, $0-25
-	ARGONE(BC32, $0xff800000, VCMPPS, NGE, VMAXPS, HREST32, MASKS32, 2)
-
-// func argMinF32(p unsafe.Pointer, n int) (k int, nan bool)
-TEXT ·argMinF32(SB), NOSPLIT, $0-25
-	ARGONE(BC32, $0x7f800000, VCMPPS, NLE, VMINPS, HREST32, MASKS32, 2)
+// func argMaxF64(p unsafe.Pointer, n int) (k int, nan bool), and so
+// argMinF64, argMaxF32 and argMinF32.
+ARGONE(·argMaxF64, BC64, $0xfff0000000000000, VCMPPD, NGE, VMAXPD, HREST64, MASKS64, 3)
+ARGONE(·argMinF64, BC64, $0x7ff0000000000000, VCMPPD, NLE, VMINPD, HREST64, MASKS64, 3)
+ARGONE(·argMaxF32, BC32, $0xff800000, VCMPPS, NGE, VMAXPS, HREST32, MASKS32, 2)
+ARGONE(·argMinF32, BC32, $0x7f800000, VCMPPS, NLE, VMINPS, HREST32, MASKS32, 2)

@@ -15,7 +15,8 @@
 #define MAX32(x, acc) VPMAXSD x, acc, acc
 #define MIN32(x, acc) VPMINSD x, acc, acc
 
-#define INTEXT(EXT) \
+#define INTEXT(NAME, EXT) \
+TEXT NAME(SB), NOSPLIT, $0-24; \
 	MOVQ    p+0(FP), SI; \
 	MOVQ    n+8(FP), CX; \
 	VMOVDQU (SI), Y0; \
@@ -46,18 +47,9 @@ done: \
 	VZEROUPPER; \
 	RET
 
-// func maxBlocksI64(p unsafe.Pointer, n int, out *[4]int64)
-TEXT ·maxBlocksI64(SB), NOSPLIT, $0-24
-	INTEXT(MAX64)
-
-// func minBlocksI64(p unsafe.Pointer, n int, out *[4]int64)
-TEXT ·minBlocksI64(SB), NOSPLIT, $0-24
-	INTEXT(MIN64)
-
-// func maxBlocksI32(p unsafe.Pointer, n int, out *[8]int32)
-TEXT ·maxBlocksI32(SB), NOSPLIT, $0-24
-	INTEXT(MAX32)
-
-// func minBlocksI32(p unsafe.Pointer, n int, out *[8]int32)
-TEXT ·minBlocksI32(SB), NOSPLIT, $0-24
-	INTEXT(MIN32)
+// func maxBlocksI64(p unsafe.Pointer, n int, out *[4]int64), and so
+// minBlocksI64, and maxBlocksI32 and minBlocksI32 with out *[8]int32.
+INTEXT(·maxBlocksI64, MAX64)
+INTEXT(·minBlocksI64, MIN64)
+INTEXT(·maxBlocksI32, MAX32)
+INTEXT(·minBlocksI32, MIN32)
