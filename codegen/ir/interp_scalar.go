@@ -189,28 +189,35 @@ func intUnary(op Op, w int, signed bool) fn1 {
 // floatBinary returns the function of a binary float op on f32 or f64.
 func floatBinary(op Op, t Type) fn2 {
 	if t == F32 {
-		return floatBinaryOf(op, f32, bf32)
+		switch op {
+		case OpAdd:
+			return func(a, b uint64) uint64 { return bf32(f32(a) + f32(b)) }
+		case OpSub:
+			return func(a, b uint64) uint64 { return bf32(f32(a) - f32(b)) }
+		case OpMul:
+			return func(a, b uint64) uint64 { return bf32(float32(f32(a) * f32(b))) }
+		case OpDiv:
+			return func(a, b uint64) uint64 { return bf32(float32(f32(a) / f32(b))) }
+		case OpMin:
+			return func(a, b uint64) uint64 { return fminmax(float64(f32(a)), float64(f32(b)), a, b, true) }
+		case OpMax:
+			return func(a, b uint64) uint64 { return fminmax(float64(f32(a)), float64(f32(b)), a, b, false) }
+		}
+		return nil
 	}
-	return floatBinaryOf(op, f64, bf64)
-}
-
-// floatBinaryOf is floatBinary on the registers whose bits from and to
-// convert to and from F. A product or quotient is converted to F before
-// it is stored, so that it is rounded on its own (never fused).
-func floatBinaryOf[F float32 | float64](op Op, from func(uint64) F, to func(F) uint64) fn2 {
 	switch op {
 	case OpAdd:
-		return func(a, b uint64) uint64 { return to(from(a) + from(b)) }
+		return func(a, b uint64) uint64 { return bf64(f64(a) + f64(b)) }
 	case OpSub:
-		return func(a, b uint64) uint64 { return to(from(a) - from(b)) }
+		return func(a, b uint64) uint64 { return bf64(f64(a) - f64(b)) }
 	case OpMul:
-		return func(a, b uint64) uint64 { return to(F(from(a) * from(b))) }
+		return func(a, b uint64) uint64 { return bf64(float64(f64(a) * f64(b))) }
 	case OpDiv:
-		return func(a, b uint64) uint64 { return to(F(from(a) / from(b))) }
+		return func(a, b uint64) uint64 { return bf64(float64(f64(a) / f64(b))) }
 	case OpMin:
-		return func(a, b uint64) uint64 { return fminmax(float64(from(a)), float64(from(b)), a, b, true) }
+		return func(a, b uint64) uint64 { return fminmax(f64(a), f64(b), a, b, true) }
 	case OpMax:
-		return func(a, b uint64) uint64 { return fminmax(float64(from(a)), float64(from(b)), a, b, false) }
+		return func(a, b uint64) uint64 { return fminmax(f64(a), f64(b), a, b, false) }
 	}
 	return nil
 }
