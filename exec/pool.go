@@ -131,7 +131,9 @@ const releaseToOSMin = 64 << 20
 //     base allocator reports zero bytes once all buffers are released and
 //     the pool trimmed.
 //
-// With a Go allocator as base, giving back 64 MiB or more at once also
+// With a Go allocator as base, a new block of HugePageMin bytes or more
+// is advised to the kernel for transparent huge pages (Linux), and
+// giving back 64 MiB or more at once also
 // returns the freed memory to the operating system (two garbage
 // collections: without them the process's resident memory would not
 // shrink until the collector's next cycles). While blocks are
@@ -144,6 +146,7 @@ type Pool struct {
 	idle      time.Duration
 	clock     clock.Clock
 	released  func(bytes int64) // called after blocks went back to base, without p.mu
+	advise    func(mem []byte)  // called on each new block from base, without p.mu
 
 	mu    sync.Mutex
 	live  map[unsafe.Pointer]*block // every block held, handed out or cached, by data address
@@ -182,6 +185,7 @@ func NewPool(base memory.Allocator, opts ...PoolOption) *Pool {
 		live: map[unsafe.Pointer]*block{}}
 	if _, ok := base.(*memory.GoAllocator); ok {
 		p.released = releaseToOS
+		p.advise = adviseHuge
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -234,6 +238,9 @@ func (p *Pool) Allocate(size int) []byte {
 		p.mu.Unlock()
 		p.giveBack(evict)
 		mem := p.base.Allocate(classSize(c)) // outside the lock: it may be slow or panic
+		if p.advise != nil {
+			p.advise(mem)
+		}
 		b = &block{mem: mem, class: c}
 		p.mu.Lock()
 		p.stats.Misses++
