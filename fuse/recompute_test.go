@@ -25,6 +25,22 @@ func kernelsWith(p *Plan, op graph.Op) int {
 	return n
 }
 
+// requirePlanComputes checks that p, planned from g, computes out's
+// values over inputs drawn uniformly from [-2, 2) with the given seed.
+func requirePlanComputes(t *testing.T, p *Plan, g *Walked, out *graph.Node, bound map[*graph.Node]graph.Layout, seed uint64) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, seed+1))
+	slots := g.Slots()
+	raw := make([][]float64, len(slots))
+	for i, n := range slots {
+		raw[i] = make([]float64, p.Buffers[p.Inputs[i].Buffer].Elems)
+		for j := range raw[i] {
+			raw[i][j] = castTo(n.DType(), rng.Float64()*4-2)
+		}
+	}
+	require.NoError(t, compareWithGraph(p, []*graph.Node{out}, bound, slots, raw), Explain(p))
+}
+
 func TestRecomputeExchangeRate(t *testing.T) {
 	softmax := func(d graph.DType) *graph.Node {
 		x := graph.Input(d, graph.Shape{64, 128}, "x")
@@ -61,17 +77,7 @@ func TestRecomputeExchangeRate(t *testing.T) {
 			if got := kernelsWith(p, tt.op); got != tt.want {
 				t.Errorf("%s %v: kernels computing %v got:%d want:%d\n%s", tt.name, d, tt.op, got, tt.want, Explain(p))
 			}
-			// The plan computes the graph's values.
-			rng := rand.New(rand.NewPCG(3, 4))
-			slots := g.Slots()
-			raw := make([][]float64, len(slots))
-			for i, n := range slots {
-				raw[i] = make([]float64, p.Buffers[p.Inputs[i].Buffer].Elems)
-				for j := range raw[i] {
-					raw[i][j] = castTo(n.DType(), rng.Float64()*4-2)
-				}
-			}
-			require.NoError(t, compareWithGraph(p, []*graph.Node{out}, bound, slots, raw))
+			requirePlanComputes(t, p, g, out, bound, 3)
 		}
 	}
 }
@@ -122,15 +128,6 @@ func TestHoistBroadcast(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("%s: points computing %v got:%d want:%d\n%s", tt.name, tt.op, got, tt.want, Explain(p))
 		}
-		rng := rand.New(rand.NewPCG(5, 6))
-		slots := g.Slots()
-		raw := make([][]float64, len(slots))
-		for i, n := range slots {
-			raw[i] = make([]float64, p.Buffers[p.Inputs[i].Buffer].Elems)
-			for j := range raw[i] {
-				raw[i][j] = castTo(n.DType(), rng.Float64()*4-2)
-			}
-		}
-		require.NoError(t, compareWithGraph(p, []*graph.Node{tt.out}, bound, slots, raw), tt.name)
+		requirePlanComputes(t, p, g, tt.out, bound, 5)
 	}
 }
