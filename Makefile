@@ -10,7 +10,7 @@ PTXAS_FETCH = scripts/fetch-ptxas.sh
 FUZZTIME ?= 60s
 SMOKE_FUZZTIME ?= 20s
 
-.PHONY: all build test vet race ptxas gcc fuzz fuzz-smoke bench-cpu bench-gemm bench-gpu generate clean
+.PHONY: all build test vet race ptxas gcc fuzz fuzz-smoke bench-cpu bench-probe bench-gemm bench-gpu generate clean
 
 all: build test
 
@@ -79,6 +79,18 @@ bench-cpu:
 	@uptime
 	GO='$(GO)' BENCH='$(BENCH)' BENCHTIME='$(BENCHTIME)' ROUNDS='$(ROUNDS)' sh bench/cpu_suite.sh | $(GO) run ./bench/cpujoin
 	@uptime
+
+# The same beside NumPy on PROBE_N random workloads drawn from SEED by
+# bench/probe (shapes, axes, layouts and fused trees the list above does
+# not name; a new SEED, a new list), one reading of each row unless
+# ROUNDS says more.
+SEED ?= 1
+PROBE_N ?= 100
+bench-probe:
+	@/usr/bin/python3 bench/cpu_peers.py --check-deps
+	mkdir -p bin
+	$(GO) run ./bench/probe -seed $(SEED) -n $(PROBE_N) > bin/probe-$(SEED).txt
+	LIST=bin/probe-$(SEED).txt GO='$(GO)' BENCH='$(BENCH)' BENCHTIME='$(BENCHTIME)' ROUNDS='$(if $(filter command line,$(origin ROUNDS)),$(ROUNDS),1)' sh bench/cpu_suite.sh | $(GO) run ./bench/cpujoin -list bin/probe-$(SEED).txt
 
 # internal/gemm, then MatMul through the CPU executor, beside NumPy +
 # OpenBLAS (python3-numpy, libopenblas0-pthread), both sides timed

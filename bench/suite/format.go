@@ -58,12 +58,21 @@ func (in Input) Bytes() int64 {
 	return n
 }
 
-// Format writes ws in the text form, after a header comment.
-func Format(w io.Writer, ws []Workload) error {
+// ListHeader is the header comment Format writes above the suite's list.
+const ListHeader = `The CPU benchmark suite, one workload per line: name | inputs | expression.
+Read by exec/cpu's BenchmarkSuite and bench/cpu_peers.py. Generated from
+bench/suite/workloads.go by ` + "`go test ./bench/suite -update`" + `; do not edit.`
+
+// Format writes ws in the text form, after ListHeader as a comment.
+func Format(w io.Writer, ws []Workload) error { return FormatWith(w, ListHeader, ws) }
+
+// FormatWith writes ws in the text form after header, each of its
+// lines as a comment.
+func FormatWith(w io.Writer, header string, ws []Workload) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintln(bw, "# The CPU benchmark suite, one workload per line: name | inputs | expression.")
-	fmt.Fprintln(bw, "# Read by exec/cpu's BenchmarkSuite and bench/cpu_peers.py. Generated from")
-	fmt.Fprintln(bw, "# bench/suite/workloads.go by `go test ./bench/suite -update`; do not edit.")
+	for _, line := range strings.Split(header, "\n") {
+		fmt.Fprintln(bw, "# "+line)
+	}
 	for _, wl := range ws {
 		ins := make([]string, len(wl.Inputs))
 		for i, in := range wl.Inputs {

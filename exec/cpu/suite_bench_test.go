@@ -18,7 +18,7 @@ import (
 
 var suiteFlag = flag.String("suite", "", "regular expression: the BenchmarkSuite workloads to run (all when empty)")
 
-const suiteList = "../../bench/workloads.txt"
+var suiteListFlag = flag.String("suite.list", "../../bench/workloads.txt", "the workload list BenchmarkSuite reads (a path from exec/cpu, or absolute)")
 
 // BenchmarkSuite runs each selected workload: one iteration builds the
 // expression over the inputs (bound arrays, made once) through the
@@ -34,7 +34,7 @@ const suiteList = "../../bench/workloads.txt"
 // that list the same input and freed after the window of the last of
 // them.
 func BenchmarkSuite(b *testing.B) {
-	ws, err := suite.Load(suiteList)
+	ws, err := suite.Load(*suiteListFlag)
 	if err != nil {
 		b.Fatal(err)
 	}
