@@ -64,7 +64,7 @@ func Pow[T Int](x, e T) T {
 // the nearest integer (a zero quotient signed as a/b); division by zero
 // gives a/b and NaN.
 func DivModFloat(a, b float64) (div, mod float64) {
-	mod = math.Mod(a, b)
+	mod = Fmod(a, b)
 	if b == 0 {
 		return a / b, mod
 	}
@@ -92,3 +92,26 @@ func FloorDivFloat(a, b float64) float64 { q, _ := DivModFloat(a, b); return q }
 
 // ModFloat returns NumPy's a % b (see DivModFloat).
 func ModFloat(a, b float64) float64 { _, m := DivModFloat(a, b); return m }
+
+// Fmod returns math.Mod(a, b), C's fmod: a - n*b for n = a/b truncated
+// toward zero, exact, with a's sign. Where the quotient's magnitude is
+// below 2^52 and a and b are finite with b nonzero, it takes n from the
+// rounded quotient, one multiply-add and at most one correction: every
+// integer below 2^53 is a float64 and rounding is monotone, so the
+// rounded quotient truncates to n or n+1, never less; the remainder of
+// the right n is representable, so the multiply-add gives it exactly,
+// and that of n+1 is negative. Elsewhere it is math.Mod (whose loop over
+// exponents costs several times more).
+func Fmod(a, b float64) float64 {
+	x, y := math.Abs(a), math.Abs(b)
+	q := x / y
+	if !(q < 1<<52) || y == 0 || y-y != 0 || x-x != 0 {
+		return math.Mod(a, b) // NaN or infinite operands, zero divisor, huge quotient
+	}
+	n := math.Trunc(q)
+	r := math.FMA(-n, y, x)
+	if r < 0 { // n one too large
+		r = math.FMA(-(n - 1), y, x)
+	}
+	return math.Copysign(r, a)
+}

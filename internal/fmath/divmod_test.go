@@ -134,3 +134,68 @@ func TestDivModFloat(t *testing.T) {
 		}
 	}
 }
+
+// TestFmod compares Fmod bit for bit with math.Mod: quotients just
+// below, at and above integers, operands over the whole exponent range
+// (subnormals included), huge quotients, signed zeros, infinities, NaN.
+func TestFmod(t *testing.T) {
+	inf, nz := math.Inf(1), math.Copysign(0, -1)
+	special := []float64{0, nz, 1, -1, 0.1, -0.3, 3, 7.5, 1e-310, -5e-324, 1e300, -1.7e308, inf, -inf, math.NaN(),
+		math.Nextafter(1, 2), math.Nextafter(1, 0), 1 << 52, 1<<52 + 1, 1 << 53, 0x1p-1022}
+	for _, a := range special {
+		for _, b := range special {
+			requireSameMod(t, a, b)
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 200000 {
+		a := (r.Float64()*2 - 1) * math.Ldexp(1, r.IntN(2100)-1075)
+		b := (r.Float64()*2 - 1) * math.Ldexp(1, r.IntN(2100)-1075)
+		requireSameMod(t, a, b)
+		// a near a multiple of b: the rounded quotient's off-by-one cases.
+		k := math.Trunc(r.Float64() * math.Ldexp(1, r.IntN(60)))
+		m := k * b
+		for _, x := range []float64{m, math.Nextafter(m, inf), math.Nextafter(m, -inf), -m} {
+			requireSameMod(t, x, b)
+		}
+	}
+}
+
+func requireSameMod(t *testing.T, a, b float64) {
+	t.Helper()
+	got, want := Fmod(a, b), math.Mod(a, b)
+	if math.Float64bits(got) != math.Float64bits(want) && !(got != got && want != want) {
+		t.Fatalf("Fmod(%v, %v) got:%v want:%v", a, b, got, want)
+	}
+}
+
+// FuzzFmod checks Fmod against math.Mod on any pair of float64 bits.
+func FuzzFmod(f *testing.F) {
+	f.Add(math.Float64bits(5.28), math.Float64bits(-0.49))
+	f.Add(math.Float64bits(1e300), math.Float64bits(3e-300))
+	f.Fuzz(func(t *testing.T, a, b uint64) {
+		requireSameMod(t, math.Float64frombits(a), math.Float64frombits(b))
+	})
+}
+
+// BenchmarkFmod times Fmod beside math.Mod on quotients below 200.
+func BenchmarkFmod(b *testing.B) {
+	xs, ys := make([]float64, 1024), make([]float64, 1024)
+	for i := range xs {
+		xs[i], ys[i] = float64(i)*0.37-190, 1+float64(i%9)
+	}
+	for _, f := range []struct {
+		name string
+		fn   func(a, b float64) float64
+	}{{"math.Mod", math.Mod}, {"Fmod", Fmod}, {"ModFloat", ModFloat}} {
+		b.Run(f.name, func(b *testing.B) {
+			s := 0.0
+			for i := range b.N {
+				s += f.fn(xs[i&1023], ys[i&1023])
+			}
+			sinkFloat = s
+		})
+	}
+}
+
+var sinkFloat float64
