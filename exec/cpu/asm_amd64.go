@@ -1,7 +1,8 @@
 // Vector inner loops for amd64 CPUs with AVX2 and FMA, written in
 // assembly (asm_amd64.s) and registered at init in place of the scalar
 // table entries: float32 and float64 Add, Sub, Mul, Div, Maximum,
-// Minimum, Neg and Sqrt, float32 and float64 Sum and row Max and Min. The
+// Minimum, Neg, Sqrt, Square and Reciprocal, float32 and float64 Sum and
+// row Max and Min. The
 // assembly covers whole vectors (8 float32 or 4 float64 lanes); the
 // wrappers here run the scalar loops over the rest. (The math functions
 // are internal/vecmath's, which picks its own vector code; see loops.go.)
@@ -22,6 +23,7 @@
 package cpu
 
 import (
+	"math"
 	"unsafe"
 
 	xcpu "golang.org/x/sys/cpu"
@@ -135,6 +137,12 @@ func registerVector() {
 	vectorize("neg float64", &u64[graph.OpNeg], vecUnary(negF64, u64[graph.OpNeg], 8, 4))
 	vectorize("sqrt float32", &u32[graph.OpSqrt], vecUnary(sqrtF32, u32[graph.OpSqrt], 4, 8))
 	vectorize("sqrt float64", &u64[graph.OpSqrt], vecUnary(sqrtF64, u64[graph.OpSqrt], 8, 4))
+	// Square is x*x and Reciprocal 1/x: the product loop over the operand
+	// twice, the quotient loop with the constant 1 first.
+	vectorize("square float32", &u32[graph.OpSquare], vecUnary(func(d, a unsafe.Pointer, n int) { mulF32(d, a, a, n) }, u32[graph.OpSquare], 4, 8))
+	vectorize("square float64", &u64[graph.OpSquare], vecUnary(func(d, a unsafe.Pointer, n int) { mulF64(d, a, a, n) }, u64[graph.OpSquare], 8, 4))
+	vectorize("reciprocal float32", &u32[graph.OpRecip], vecUnary(func(d, a unsafe.Pointer, n int) { divSLF32(d, a, one32, n) }, u32[graph.OpRecip], 4, 8))
+	vectorize("reciprocal float64", &u64[graph.OpRecip], vecUnary(func(d, a unsafe.Pointer, n int) { divSLF64(d, a, one64, n) }, u64[graph.OpRecip], 8, 4))
 	vectorize("sum float32", &sumBlocks32, sumBlocksVec32)
 	vectorize("sum float64", &foldTab[graph.OpSum][graph.Float64], sumRowVec64)
 	vectorize("max float32", &foldTab[graph.OpReduceMax][graph.Float32], extremeRowVec(maxRowF32, maxRowF[float32], true))
@@ -146,6 +154,9 @@ func registerVector() {
 	registerTileVector()
 	registerGatherVector()
 }
+
+// one32 and one64 are the bits of 1 as the scalar-operand loops take them.
+var one32, one64 = uint64(math.Float32bits(1)), math.Float64bits(1)
 
 // vecBinary runs v over the whole vectors of lanes elements of es bytes
 // and the scalar loop s over the rest.

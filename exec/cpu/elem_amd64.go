@@ -458,6 +458,9 @@ func registerElemVector() {
 	}
 	un("neg int32", &unaryTab[I32][graph.OpNeg], negI32, 4, 4, 8, true)
 	un("neg int64", &unaryTab[I64][graph.OpNeg], negI64, 8, 8, 4, true)
+	un("square int32", &unaryTab[I32][graph.OpSquare], func(d, a unsafe.Pointer, n int) { mulI32(d, a, a, n) }, 4, 4, 8, true)
+	un("square int64", &unaryTab[I64][graph.OpSquare], func(d, a unsafe.Pointer, n int) { mulI64(d, a, a, n) }, 8, 8, 4, wide)
+	un("square int64", &unaryTab[I64][graph.OpSquare], func(d, a unsafe.Pointer, n int) { mulI64x2(d, a, a, n) }, 8, 8, 4, !wide)
 	un("abs int32", &unaryTab[I32][graph.OpAbs], absI32, 4, 4, 8, true)
 	un("abs int64", &unaryTab[I64][graph.OpAbs], absI64, 8, 8, 4, wide)
 	un("abs int64", &unaryTab[I64][graph.OpAbs], absI64x2, 8, 8, 4, !wide)

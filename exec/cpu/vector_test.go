@@ -160,17 +160,23 @@ func TestVectorUnary(t *testing.T) {
 	for _, c := range []struct {
 		d  graph.DType
 		op graph.Op
-	}{{graph.Float32, graph.OpNeg}, {graph.Float64, graph.OpNeg}, {graph.Float32, graph.OpSqrt}, {graph.Float64, graph.OpSqrt}} {
+	}{{graph.Float32, graph.OpNeg}, {graph.Float64, graph.OpNeg}, {graph.Float32, graph.OpSqrt}, {graph.Float64, graph.OpSqrt},
+		{graph.Float32, graph.OpSquare}, {graph.Float64, graph.OpSquare}, {graph.Float32, graph.OpRecip}, {graph.Float64, graph.OpRecip},
+		{graph.Int32, graph.OpSquare}, {graph.Int64, graph.OpSquare}} {
 		vec, scalar := withVector(func() unaryFn { return unaryTab[c.d][c.op] })
+		bd := graph.Float64 // the buffers' dtype: integers as float bits
+		if c.d.Size() == 4 {
+			bd = graph.Float32
+		}
 		for _, n := range vecLengths {
 			off := r.IntN(8)
-			a := vecBuf(r, c.d, n, off)
-			got, want := vecBuf(r, c.d, n, off+1), vecBuf(r, c.d, n, off)
+			a := vecBuf(r, bd, n, off)
+			got, want := vecBuf(r, bd, n, off+1), vecBuf(r, bd, n, off)
 			vec(got, a, n)
 			scalar(want, a, n)
 			for i := range n {
-				if g, w := elemBits(got, c.d, i), elemBits(want, c.d, i); g != w {
-					t.Fatalf("%v %v n=%d [%d] (%v) got:%#x want:%#x", c.op, c.d, n, i, elemFloat(a, c.d, i), g, w)
+				if g, w := elemBits(got, bd, i), elemBits(want, bd, i); g != w {
+					t.Fatalf("%v %v n=%d [%d] (%#x) got:%#x want:%#x", c.op, c.d, n, i, elemBits(a, bd, i), g, w)
 				}
 			}
 		}
