@@ -25,8 +25,8 @@ var ProbeKinds = []string{"unary", "binary", "int", "cast", "reduce", "scan", "s
 // and columns, scalars), integer ops, casts, reductions over random axes
 // of random 2-D and 3-D shapes (skinny and wide), scans, sorts, random
 // fused expression trees (some closed by a reduction) and small arrays.
-// Arrays other than the small ones hold 2^21 to 2^23 elements, beyond
-// the last-level cache. Names are p<seed>.<index>.<kind>.<op>.<dtype>
+// Arrays other than the small ones hold 2^18 to 2^23 elements, in and
+// beyond the last-level cache. Names are p<seed>.<index>.<kind>.<op>.<dtype>
 // with the shape and layouts after them.
 func Probe(seed uint64, n int) []Workload {
 	p := &prober{r: rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))}
@@ -50,8 +50,11 @@ type prober struct {
 
 func (p *prober) pick(n int) int { return p.r.IntN(n) }
 
-// elems returns a log-uniform element count in [2^21, 2^23].
-func (p *prober) elems() int { return int(math.Exp2(21 + 2*p.r.Float64())) }
+// elems returns a log-uniform element count in [2^18, 2^23]: from
+// arrays that stay in the last-level cache (where the compute speed of
+// a loop shows, and NumPy's outputs reuse freed memory) to arrays well
+// beyond it (where NumPy's fresh outputs fault their pages in).
+func (p *prober) elems() int { return int(math.Exp2(18 + 5*p.r.Float64())) }
 
 // shape returns a random shape of rank 1 to 3 with about elems()
 // elements; rank 2 and 3 shapes are as often skinny as square.
