@@ -427,6 +427,7 @@ func registerElemVector() {
 			vectorize(e.name+" int64", p, vecPartial(e.v, *p, 8, 4))
 		}
 	}
+	registerDivModVector(wide)
 	for _, e := range []struct {
 		op                    graph.Op
 		name                  string

@@ -1,0 +1,278 @@
+// Tests of the float floor division and modulo vector loops
+// (divmod_amd64.go): bit for bit against fmath.DivModFloat, the AVX2 and
+// the AVX-512 loops alike where the CPU has both, over operands that
+// take every path (quotients at, just off and halfway between integers
+// up to and past the fast domain's 2^50, signed zeros, infinities, NaN,
+// subnormals, zero divisors, random bits over the whole exponent range)
+// at every length of vecLengths; and the fast domain itself: a unit
+// inside it is done by the vector code, a unit with one lane outside it
+// is left to the scalar loop whole.
+
+//go:build amd64 && !purego
+
+package cpu
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+
+	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/fmath"
+)
+
+// divModPair draws operands a, b: a quotient near an integer of random
+// size (on it, one ulp off, half way), an edge value, random bits or a
+// value of the benchmarks' ranges, with random signs.
+func divModPair(r *rand.Rand, f32 bool) (a, b float64) {
+	round := func(x float64) float64 {
+		if f32 {
+			return float64(float32(x))
+		}
+		return x
+	}
+	sign := func(x float64) float64 {
+		if r.IntN(2) == 0 {
+			return -x
+		}
+		return x
+	}
+	switch r.IntN(8) {
+	case 0, 1, 2: // a quotient at or near an integer k below 2^54
+		b = round(sign(math.Ldexp(1+r.Float64(), r.IntN(80)-40)))
+		k := math.Trunc(math.Ldexp(1+r.Float64(), r.IntN(55)))
+		switch r.IntN(3) {
+		case 0:
+			a = round(k * b)
+		case 1:
+			a = round(math.Nextafter(k*b, math.Inf(r.IntN(2)*2-1)))
+		default:
+			a = round((k + 0.5) * b)
+		}
+		a = sign(a)
+	case 3: // near the fast domain's edge
+		b = round(sign(1 + r.Float64()))
+		k := math.Ldexp(1, 50) + float64(r.IntN(64)-32)
+		a = sign(round(math.Nextafter(k*b, math.Inf(r.IntN(2)*2-1))))
+	case 4: // edge values
+		a, b = specials[r.IntN(len(specials))], specials[r.IntN(len(specials))]
+		if r.IntN(2) == 0 {
+			b = sign(1 + 9*r.Float64())
+		}
+	case 5: // random bits
+		if f32 {
+			return float64(math.Float32frombits(r.Uint32())), float64(math.Float32frombits(r.Uint32()))
+		}
+		return math.Float64frombits(r.Uint64()), math.Float64frombits(r.Uint64())
+	default: // the benchmarks' ranges
+		a, b = 200*r.Float64()-100, sign(1+9*r.Float64())
+	}
+	return round(a), round(b)
+}
+
+// divModWant returns op's result by fmath.DivModFloat, rounded to
+// float32 for f32.
+func divModWant(op graph.Op, a, b float64, f32 bool) uint64 {
+	q, m := fmath.DivModFloat(a, b)
+	if op == graph.OpMod {
+		q = m
+	}
+	if f32 {
+		return uint64(math.Float32bits(float32(q)))
+	}
+	return math.Float64bits(q)
+}
+
+// divModBufs returns n operand pairs of dtype d (at element off of fresh
+// buffers) from pair.
+func divModBufs(d graph.DType, n, off int, pair func() (float64, float64)) (a, b unsafe.Pointer) {
+	if d == graph.Float32 {
+		x, y := make([]float32, n+off+1), make([]float32, n+off+1)
+		for i := range x {
+			p, q := pair()
+			x[i], y[i] = float32(p), float32(q)
+		}
+		return unsafe.Pointer(&x[off]), unsafe.Pointer(&y[off])
+	}
+	x, y := make([]float64, n+off+1), make([]float64, n+off+1)
+	for i := range x {
+		x[i], y[i] = pair()
+	}
+	return unsafe.Pointer(&x[off]), unsafe.Pointer(&y[off])
+}
+
+// divModVariants returns the loops of each instruction set the CPU has.
+func divModVariants(t *testing.T) map[string][]divModLoop {
+	t.Helper()
+	if !hasVector {
+		t.Skip("no AVX2 and FMA")
+	}
+	vs := map[string][]divModLoop{"AVX2": divModLoops(false)}
+	if hasAVX512 {
+		vs["AVX-512"] = divModLoops(true)
+	} else {
+		t.Log("no AVX-512: its loops are not tested")
+	}
+	return vs
+}
+
+// checkDivMod compares n results of e at got with DivModFloat's.
+func checkDivMod(t *testing.T, what string, e divModLoop, got, a, b unsafe.Pointer, n int) {
+	t.Helper()
+	f32 := e.d == graph.Float32
+	for i := range n {
+		x, y := elemFloat(a, e.d, i), elemFloat(b, e.d, i)
+		if g, w := elemBits(got, e.d, i), divModWant(e.op, x, y, f32); g != w {
+			t.Fatalf("%s %v %v n=%d [%d] (%v, %v) got:%#x (%v) want:%#x", what, e.op, e.d, n, i, x, y, g, elemFloat(got, e.d, i), w)
+		}
+	}
+}
+
+// TestDivModVector runs each loop (with the scalar loop over the units
+// it leaves, as registered) over operand mixes at every length.
+func TestDivModVector(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 91))
+	for set, loops := range divModVariants(t) {
+		for _, e := range loops {
+			_, scalar := withVector(func() binaryFn { return binaryTab[e.d][e.op] })
+			f := vecPartial(e.v, scalar, e.d.Size(), e.lanes)
+			f32 := e.d == graph.Float32
+			for _, n := range vecLengths {
+				for range 4 {
+					off := r.IntN(8)
+					a, b := divModBufs(e.d, n, off, func() (float64, float64) { return divModPair(r, f32) })
+					got := vecBuf(r, e.d, n, off)
+					f(got, a, b, n)
+					checkDivMod(t, set, e, got, a, b, n)
+				}
+			}
+		}
+	}
+}
+
+// TestDivModVectorRandom compares the loops with DivModFloat over many
+// operands drawn from each mix, long runs of which take the vector code
+// (in -short mode fewer).
+func TestDivModVectorRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(20, 26))
+	rounds := 200
+	if testing.Short() {
+		rounds = 20
+	}
+	for set, loops := range divModVariants(t) {
+		for _, e := range loops {
+			_, scalar := withVector(func() binaryFn { return binaryTab[e.d][e.op] })
+			f := vecPartial(e.v, scalar, e.d.Size(), e.lanes)
+			f32 := e.d == graph.Float32
+			const n = 1024
+			for range rounds {
+				// One mix per buffer, so that whole units fall in the fast
+				// domain; random bits mostly do not.
+				mix := r.IntN(8)
+				a, b := divModBufs(e.d, n, 0, func() (float64, float64) {
+					for {
+						if x, y := divModPair(r, f32); mix != 5 || r.IntN(4) != 0 {
+							return x, y
+						}
+					}
+				})
+				got := vecBuf(r, e.d, n, 0)
+				f(got, a, b, n)
+				checkDivMod(t, set, e, got, a, b, n)
+			}
+		}
+	}
+}
+
+// TestDivModVectorDomain checks where each loop stops: it does units
+// whose lanes are all inside the fast domain (finite, b nonzero, |a/b|
+// below 2^50 rounded) and stops before the first unit with a lane
+// outside it, storing nothing of that unit.
+func TestDivModVectorDomain(t *testing.T) {
+	const lim = 0x1p50
+	outside := []struct {
+		name string
+		a, b float64
+	}{
+		{"b zero", 1, 0}, {"b minus zero", 1, math.Copysign(0, -1)}, {"zero by zero", 0, 0},
+		{"a NaN", math.NaN(), 2}, {"b NaN", 2, math.NaN()}, {"a infinite", math.Inf(-1), 3},
+		{"b infinite", 3, math.Inf(1)}, {"quotient 2^50", lim * 3, 3}, {"quotient 2^52", 0x1p52, -1},
+		{"quotient overflows", 1e300, 1e-300}, {"float32 quotient", 0x1p120, 0x1p-20},
+	}
+	inside := []struct{ a, b float64 }{
+		{0, 1}, {math.Copysign(0, -1), -1}, {-7.5, 2}, {lim - 1, 1}, {-(lim - 0.5), 1}, {1e-40, 3e38},
+		{5e-324, 1}, {1e-310, -3e-311}, {-100, 9.5}, {0x1p100, 0x1p60},
+	}
+	for set, loops := range divModVariants(t) {
+		for _, e := range loops {
+			f32 := e.d == graph.Float32
+			for _, in := range inside {
+				if f32 && (float64(float32(in.a)) != in.a || float64(float32(in.b)) != in.b) {
+					continue
+				}
+				n := 3 * e.lanes
+				a, b := divModBufs(e.d, n, 0, func() (float64, float64) { return in.a, in.b })
+				got := vecBuf(rand.New(rand.NewPCG(1, 1)), e.d, n, 0)
+				if done := e.v(got, a, b, n); done != n {
+					t.Errorf("%s %v %v (%v, %v): did %d of %d want:all", set, e.op, e.d, in.a, in.b, done, n)
+				}
+				checkDivMod(t, set, e, got, a, b, n)
+			}
+			for _, out := range outside {
+				if f32 && (float64(float32(out.a)) != out.a || float64(float32(out.b)) != out.b) {
+					continue
+				}
+				for lane := range e.lanes {
+					n := 3 * e.lanes
+					a, b := divModBufs(e.d, n, 0, func() (float64, float64) { return -50, 7 })
+					at := e.lanes + lane // in the second unit
+					setDivModElem(a, e.d, at, out.a)
+					setDivModElem(b, e.d, at, out.b)
+					got := make([]byte, n*e.d.Size())
+					if done := e.v(unsafe.Pointer(&got[0]), a, b, n); done != e.lanes {
+						t.Fatalf("%s %v %v %s in lane %d: did %d want:%d", set, e.op, e.d, out.name, lane, done, e.lanes)
+					}
+					for i, c := range got[e.lanes*e.d.Size():] {
+						if c != 0 {
+							t.Fatalf("%s %v %v %s: stored byte %d of the unit it left", set, e.op, e.d, out.name, i)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// setDivModElem stores x at element i of p (dtype d).
+func setDivModElem(p unsafe.Pointer, d graph.DType, i int, x float64) {
+	if d == graph.Float32 {
+		view[float32](p, i+1)[i] = float32(x)
+		return
+	}
+	view[float64](p, i+1)[i] = x
+}
+
+// TestDivModRegistered checks that the tables hold a vector loop for
+// float floor division and modulo that matches DivModFloat.
+func TestDivModRegistered(t *testing.T) {
+	needVector(t)
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, d := range []graph.DType{graph.Float32, graph.Float64} {
+		for _, op := range []graph.Op{graph.OpFloorDiv, graph.OpMod} {
+			vec, scalar := withVector(func() binaryFn { return binaryTab[d][op] })
+			if funcPC(vec) == funcPC(scalar) {
+				t.Fatalf("%v %v: no vector loop registered", op, d)
+			}
+			e := divModLoop{d: d, op: op}
+			const n = 999
+			a, b := divModBufs(d, n, 1, func() (float64, float64) { return divModPair(r, d == graph.Float32) })
+			got := vecBuf(r, d, n, 1)
+			vec(got, a, b, n)
+			checkDivMod(t, "registered", e, got, a, b, n)
+		}
+	}
+}
+
+// funcPC returns the code address of f's closure.
+func funcPC(f binaryFn) uintptr { return **(**uintptr)(unsafe.Pointer(&f)) }
