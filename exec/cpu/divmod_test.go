@@ -9,6 +9,7 @@
 package cpu
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -148,6 +149,35 @@ func TestDivModPortable(t *testing.T) {
 					if g, w := elemBits(got, c.d, i), divModWant(c.op, elemFloat(a, c.d, i), elemFloat(b, c.d, i), f32); g != w {
 						t.Fatalf("portable %v %v in place n=%d [%d] got:%#x want:%#x", c.op, c.d, n, i, g, w)
 					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkDivMod times the table's floor division and modulo loops
+// over one chunk of operands in the benchmark suite's ranges (a in
+// (-100, 100), b in (1, 10)), with the vector loops installed (vec) and
+// with the portable ones.
+func BenchmarkDivMod(b *testing.B) {
+	for _, n := range []int{1024, 16384} {
+		for _, d := range []graph.DType{graph.Float32, graph.Float64} {
+			r := rand.New(rand.NewPCG(3, 4))
+			x, y := divModBufs(d, n, 0, func() (float64, float64) { return 200*r.Float64() - 100, 1 + 9*r.Float64() })
+			dst := vecBuf(r, d, n, 0)
+			for _, op := range []graph.Op{graph.OpFloorDiv, graph.OpMod} {
+				vec, scalar := withVector(func() binaryFn { return binaryTab[d][op] })
+				for _, l := range []struct {
+					name string
+					f    binaryFn
+				}{{"vec", vec}, {"portable", scalar}} {
+					b.Run(fmt.Sprintf("%v/%v/%d/%s", op, d, n, l.name), func(b *testing.B) {
+						b.SetBytes(int64(3 * n * d.Size()))
+						b.ResetTimer()
+						for range b.N {
+							l.f(dst, x, y, n)
+						}
+					})
 				}
 			}
 		}
