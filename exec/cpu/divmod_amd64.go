@@ -11,13 +11,15 @@
 // r = |a| - n|b| exact for n the truncated rounded quotient (one less
 // where that makes r negative), and DivModFloat's quotient
 // round((a - fmod)/b) (less one where the remainder moves into b's
-// sign) is that n plus one where it moved, signed like a/b: the two
-// roundings of (a - fmod)/b put it within n 2^-51 of the integer, below
-// 1/4 there, and the subtraction of one adds at most 2^-4, so rounding
-// to the nearest integer gives it back; a zero quotient is signed like
-// a/b by both. Units with a lane outside the fast domain (NaN and
-// infinite operands, zero divisors, huge quotients) go to the scalar
-// loop whole (vecPartial).
+// sign) is that n plus one where it moved, signed like a/b: a - fmod is
+// ±n|b| rounded (exact where subnormal), so the two roundings of
+// (a - fmod)/b, each under 2^-53 relative, put it within about n 2^-52
+// of ±n, below 1/4 for n < 2^50; the subtraction of one adds at most
+// 2^-3 (half an ulp below 2^51), so rounding to the nearest integer
+// gives the integer back; the quotient is zero only where n is and the
+// remainder did not move, and both sign it like a/b. Units with a lane
+// outside the fast domain (NaN and infinite operands, zero divisors,
+// huge quotients) go to the scalar loop whole (vecPartial).
 
 //go:build amd64 && !purego
 

@@ -84,7 +84,10 @@
 // and row Max and Min run in assembly over eight float32 (four float64)
 // lanes at a time, with the scalar loops' results; so do the integer and
 // bool arithmetic (int32 and int64 FloorDiv and Mod through float64
-// division where that is exact), Sign and Abs, every comparison, Where,
+// division where that is exact), float32 and float64 FloorDiv and Mod
+// (NumPy's, in float64 lanes, 8 with AVX-512; units with a quotient of
+// 2^50 or more, a zero divisor or a non-finite operand run the scalar
+// loop), Sign and Abs, every comparison, Where,
 // the casts (those involving int64 and a float with AVX-512), the
 // normalization of loaded bools, and the float Add, Sub, Mul and Div with
 // a constant operand, which take it in a register. The math functions
