@@ -173,3 +173,32 @@ func TestDivModRegistered(t *testing.T) {
 
 // funcPC returns the code address of f's closure.
 func funcPC(f binaryFn) uintptr { return **(**uintptr)(unsafe.Pointer(&f)) }
+
+// BenchmarkDivModSets times each instruction set's loops over one chunk
+// of operands in the benchmark suite's ranges.
+func BenchmarkDivModSets(b *testing.B) {
+	const n = 4096
+	sets := map[string][]divModLoop{"AVX2": divModLoops(false)}
+	if !hasVector {
+		b.Skip("no AVX2 and FMA")
+	}
+	if hasAVX512 {
+		sets["AVX-512"] = divModLoops(true)
+	}
+	for set, loops := range sets {
+		for _, e := range loops {
+			r := rand.New(rand.NewPCG(3, 4))
+			x, y := divModBufs(e.d, n, 0, func() (float64, float64) { return 200*r.Float64() - 100, 1 + 9*r.Float64() })
+			dst := vecBuf(r, e.d, n, 0)
+			b.Run(set+"/"+e.name+"/"+e.d.String(), func(b *testing.B) {
+				b.SetBytes(int64(3 * n * e.d.Size()))
+				b.ResetTimer()
+				for range b.N {
+					if e.v(dst, x, y, n) != n {
+						b.Fatal("left a unit to the scalar loop")
+					}
+				}
+			})
+		}
+	}
+}
