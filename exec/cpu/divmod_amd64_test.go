@@ -15,6 +15,7 @@ package cpu
 import (
 	"math"
 	"math/rand/v2"
+	"os"
 	"testing"
 	"unsafe"
 
@@ -46,7 +47,7 @@ func TestDivModVector(t *testing.T) {
 			f := vecPartial(e.v, scalar, e.d.Size(), e.lanes)
 			f32 := e.d == graph.Float32
 			for _, n := range vecLengths {
-				for range 4 {
+				for range 2 {
 					off := r.IntN(8)
 					a, b := divModBufs(e.d, n, off, func() (float64, float64) { return divModPair(r, f32) })
 					got := vecBuf(r, e.d, n, off)
@@ -59,13 +60,14 @@ func TestDivModVector(t *testing.T) {
 }
 
 // TestDivModVectorRandom compares the loops with DivModFloat over many
-// operands drawn from each mix, long runs of which take the vector code
-// (in -short mode fewer).
+// operands drawn from each mix, long runs of which take the vector code;
+// each loop runs over 16 buffers of 1024 pairs, or with
+// FUSEFLOW_DIVMOD_LONG=1 over 2500 (some 20 million pairs in all).
 func TestDivModVectorRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(20, 26))
-	rounds := 200
-	if testing.Short() {
-		rounds = 20
+	rounds := 16
+	if os.Getenv("FUSEFLOW_DIVMOD_LONG") == "1" {
+		rounds = 2500
 	}
 	for set, loops := range divModVariants(t) {
 		for _, e := range loops {
@@ -178,10 +180,10 @@ func funcPC(f binaryFn) uintptr { return **(**uintptr)(unsafe.Pointer(&f)) }
 // of operands in the benchmark suite's ranges.
 func BenchmarkDivModSets(b *testing.B) {
 	const n = 4096
-	sets := map[string][]divModLoop{"AVX2": divModLoops(false)}
 	if !hasVector {
 		b.Skip("no AVX2 and FMA")
 	}
+	sets := map[string][]divModLoop{"AVX2": divModLoops(false)}
 	if hasAVX512 {
 		sets["AVX-512"] = divModLoops(true)
 	}
