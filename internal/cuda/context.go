@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
-	"unsafe"
 
 	"github.com/ebitengine/purego"
 )
@@ -31,10 +30,9 @@ type Context struct {
 // RetainPrimaryContext retains the primary context of device h
 // (cuDevicePrimaryCtxRetain). Release it when done.
 func (d *Driver) RetainPrimaryContext(h DeviceHandle) (*Context, error) {
-	var ctx uintptr
-	r, _, _ := purego.SyscallN(d.fn[fnDevicePrimaryCtxRetain], uintptr(unsafe.Pointer(&ctx)), uintptr(h))
-	if r := Result(int32(r)); r != ResultSuccess {
-		return nil, d.errorf(r, fnDevicePrimaryCtxRetain, "device %d", h)
+	ctx, err := callOut[uintptr](d, fnDevicePrimaryCtxRetain, []uintptr{uintptr(h)}, "device %d", h)
+	if err != nil {
+		return nil, err
 	}
 	return &Context{d: d, dev: h, h: ctx}, nil
 }
@@ -87,6 +85,18 @@ func (c *Context) callCtx(fn int, args ...uintptr) (Result, int) {
 	runtime.UnlockOSThread()
 	framePool.Put(fr)
 	return Result(int32(r)), at
+}
+
+// callCtxOut is callOut for a call made in c (see callCtx): a failure to
+// make c current is that call's *Error.
+func callCtxOut[T any](c *Context, fn int, args []uintptr, format string, fmtArgs ...any) (T, error) {
+	out, call, unpin := pinnedOut[T](args)
+	defer unpin()
+	if r, at := c.callCtx(fn, call...); r != ResultSuccess {
+		var zero T
+		return zero, c.failed(r, at, fn, format, fmtArgs...)
+	}
+	return *out, nil
 }
 
 // failed builds the error of a callCtx that returned r from function at

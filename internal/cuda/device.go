@@ -16,23 +16,15 @@ type DeviceHandle int32
 
 // DeviceCount returns the number of CUDA devices (cuDeviceGetCount).
 func (d *Driver) DeviceCount() (int, error) {
-	var n int32
-	r, _, _ := purego.SyscallN(d.fn[fnDeviceGetCount], uintptr(unsafe.Pointer(&n)))
-	if r := Result(int32(r)); r != ResultSuccess {
-		return 0, d.newError(r, fnDeviceGetCount, "")
-	}
-	return int(n), nil
+	n, err := callOut[int32](d, fnDeviceGetCount, nil, "")
+	return int(n), err
 }
 
 // DeviceGet returns the handle of the device with the given ordinal
 // (cuDeviceGet).
 func (d *Driver) DeviceGet(ordinal int) (DeviceHandle, error) {
-	var h int32
-	r, _, _ := purego.SyscallN(d.fn[fnDeviceGet], uintptr(unsafe.Pointer(&h)), uintptr(ordinal))
-	if r := Result(int32(r)); r != ResultSuccess {
-		return 0, d.newError(r, fnDeviceGet, strconv.Itoa(ordinal))
-	}
-	return DeviceHandle(h), nil
+	h, err := callOut[int32](d, fnDeviceGet, []uintptr{uintptr(ordinal)}, "%d", ordinal)
+	return DeviceHandle(h), err
 }
 
 // DeviceName returns the device's name (cuDeviceGetName).
@@ -48,23 +40,14 @@ func (d *Driver) DeviceName(h DeviceHandle) (string, error) {
 // DeviceAttribute returns one attribute of the device
 // (cuDeviceGetAttribute).
 func (d *Driver) DeviceAttribute(h DeviceHandle, a DeviceAttribute) (int, error) {
-	var v int32
-	r, _, _ := purego.SyscallN(d.fn[fnDeviceGetAttribute], uintptr(unsafe.Pointer(&v)), uintptr(a), uintptr(h))
-	if r := Result(int32(r)); r != ResultSuccess {
-		return 0, d.errorf(r, fnDeviceGetAttribute, "attribute %d, device %d", a, h)
-	}
-	return int(v), nil
+	v, err := callOut[int32](d, fnDeviceGetAttribute, []uintptr{uintptr(a), uintptr(h)}, "attribute %d, device %d", a, h)
+	return int(v), err
 }
 
 // DeviceTotalMem returns the device's global memory in bytes
 // (cuDeviceTotalMem_v2).
 func (d *Driver) DeviceTotalMem(h DeviceHandle) (uint64, error) {
-	var n uint64
-	r, _, _ := purego.SyscallN(d.fn[fnDeviceTotalMem], uintptr(unsafe.Pointer(&n)), uintptr(h))
-	if r := Result(int32(r)); r != ResultSuccess {
-		return 0, d.errorf(r, fnDeviceTotalMem, "device %d", h)
-	}
-	return n, nil
+	return callOut[uint64](d, fnDeviceTotalMem, []uintptr{uintptr(h)}, "device %d", h)
 }
 
 // Device summarizes one GPU: what the planner and the executor need to

@@ -5,6 +5,7 @@ package cuda
 
 import (
 	"fmt"
+	"runtime"
 	"strconv"
 	"sync"
 	"unsafe"
@@ -97,15 +98,35 @@ func (d *Driver) call(fn int, args ...uintptr) Result {
 	return Result(int32(r))
 }
 
+// callOut calls driver function fn with a pointer to a fresh T, where the
+// function writes its result, followed by args (which hold no Go
+// pointers), and returns that T. A failure is fn's *Error, its arguments
+// described by format and fmtArgs, and the zero T.
+func callOut[T any](d *Driver, fn int, args []uintptr, format string, fmtArgs ...any) (T, error) {
+	out, call, unpin := pinnedOut[T](args)
+	defer unpin()
+	if r := d.call(fn, call...); r != ResultSuccess {
+		var zero T
+		return zero, d.errorf(r, fn, format, fmtArgs...)
+	}
+	return *out, nil
+}
+
+// pinnedOut returns a fresh T, pinned so that a driver call may write it
+// through a uintptr, and the arguments of that call: its address, then
+// args. unpin releases it once the call is done.
+func pinnedOut[T any](args []uintptr) (out *T, call []uintptr, unpin func()) {
+	out = new(T)
+	pin := new(runtime.Pinner)
+	pin.Pin(out)
+	return out, append([]uintptr{uintptr(unsafe.Pointer(out))}, args...), pin.Unpin
+}
+
 // Version returns the driver's CUDA version as the driver encodes it,
 // 1000*major + 10*minor (12080 is CUDA 12.8).
 func (d *Driver) Version() (int, error) {
-	var v int32
-	r, _, _ := purego.SyscallN(d.fn[fnDriverGetVersion], uintptr(unsafe.Pointer(&v)))
-	if r := Result(int32(r)); r != ResultSuccess {
-		return 0, d.newError(r, fnDriverGetVersion, "")
-	}
-	return int(v), nil
+	v, err := callOut[int32](d, fnDriverGetVersion, nil, "")
+	return int(v), err
 }
 
 // VersionString formats a driver version such as 12080 as "12.8".

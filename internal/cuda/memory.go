@@ -40,16 +40,7 @@ const (
 // memory is an *Error that IsOutOfMemory recognizes. The caller owns the
 // memory and frees it with MemFree.
 func (c *Context) MemAlloc(n uint64) (DevicePtr, error) {
-	if err := c.enter(); err != nil {
-		return 0, err
-	}
-	defer c.exit()
-	var p DevicePtr
-	r, _, _ := purego.SyscallN(c.d.fn[fnMemAlloc], uintptr(unsafe.Pointer(&p)), uintptr(n))
-	if r := Result(int32(r)); r != ResultSuccess {
-		return 0, c.errorf(r, fnMemAlloc, "%d", n)
-	}
-	return p, nil
+	return callCtxOut[DevicePtr](c, fnMemAlloc, []uintptr{uintptr(n)}, "%d", n)
 }
 
 // MemFree frees device memory from MemAlloc (cuMemFree_v2).
@@ -80,16 +71,7 @@ func (c *Context) MemGetInfo() (free, total uint64, err error) {
 // memory: the caller owns it, views it with unsafe.Slice, and frees it with
 // MemFreeHost.
 func (c *Context) MemHostAlloc(n uint64, flags HostAllocFlags) (unsafe.Pointer, error) {
-	if err := c.enter(); err != nil {
-		return nil, err
-	}
-	defer c.exit()
-	var p unsafe.Pointer
-	r, _, _ := purego.SyscallN(c.d.fn[fnMemHostAlloc], uintptr(unsafe.Pointer(&p)), uintptr(n), uintptr(flags))
-	if r := Result(int32(r)); r != ResultSuccess {
-		return nil, c.errorf(r, fnMemHostAlloc, "%d, %#x", n, uint32(flags))
-	}
-	return p, nil
+	return callCtxOut[unsafe.Pointer](c, fnMemHostAlloc, []uintptr{uintptr(n), uintptr(flags)}, "%d, %#x", n, uint32(flags))
 }
 
 // MemFreeHost frees memory from MemHostAlloc (cuMemFreeHost).

@@ -148,16 +148,8 @@ func (c *Context) ModuleUnload(m Module) error {
 // FuncAttribute returns an attribute of kernel f (cuFuncGetAttribute),
 // such as its register count.
 func (c *Context) FuncAttribute(f Function, a FuncAttribute) (int, error) {
-	if err := c.enter(); err != nil {
-		return 0, err
-	}
-	defer c.exit()
-	var v int32
-	r, _, _ := purego.SyscallN(c.d.fn[fnFuncGetAttribute], uintptr(unsafe.Pointer(&v)), uintptr(a), uintptr(f))
-	if r := Result(int32(r)); r != ResultSuccess {
-		return 0, c.errorf(r, fnFuncGetAttribute, "attribute %d, function %#x", a, uintptr(f))
-	}
-	return int(v), nil
+	v, err := callCtxOut[int32](c, fnFuncGetAttribute, []uintptr{uintptr(a), uintptr(f)}, "attribute %d, function %#x", a, uintptr(f))
+	return int(v), err
 }
 
 // SetFuncAttribute sets an attribute of kernel f (cuFuncSetAttribute), for
@@ -174,16 +166,7 @@ func (c *Context) SetFuncAttribute(f Function, a FuncAttribute, v int) error {
 // dynSmem bytes of dynamic shared memory fit on one SM at once
 // (cuOccupancyMaxActiveBlocksPerMultiprocessor).
 func (c *Context) MaxActiveBlocksPerSM(f Function, blockSize int, dynSmem uint64) (int, error) {
-	if err := c.enter(); err != nil {
-		return 0, err
-	}
-	defer c.exit()
-	var n int32
-	r, _, _ := purego.SyscallN(c.d.fn[fnOccupancyMaxActiveBlocksPerMultiprocessor], uintptr(unsafe.Pointer(&n)), uintptr(f),
-		uintptr(int32(blockSize)), uintptr(dynSmem))
-	if r := Result(int32(r)); r != ResultSuccess {
-		return 0, c.errorf(r, fnOccupancyMaxActiveBlocksPerMultiprocessor, "function %#x, block %d, dynamic shared %d",
-			uintptr(f), blockSize, dynSmem)
-	}
-	return int(n), nil
+	n, err := callCtxOut[int32](c, fnOccupancyMaxActiveBlocksPerMultiprocessor, []uintptr{uintptr(f), uintptr(int32(blockSize)), uintptr(dynSmem)},
+		"function %#x, block %d, dynamic shared %d", uintptr(f), blockSize, dynSmem)
+	return int(n), err
 }

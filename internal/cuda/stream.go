@@ -2,12 +2,7 @@
 
 package cuda
 
-import (
-	"time"
-	"unsafe"
-
-	"github.com/ebitengine/purego"
-)
+import "time"
 
 // StreamFlags are cuStreamCreate flags.
 type StreamFlags uint32
@@ -34,16 +29,7 @@ const (
 // StreamCreate creates a stream (cuStreamCreate). The caller destroys it
 // with StreamDestroy.
 func (c *Context) StreamCreate(flags StreamFlags) (Stream, error) {
-	if err := c.enter(); err != nil {
-		return 0, err
-	}
-	defer c.exit()
-	var s Stream
-	r, _, _ := purego.SyscallN(c.d.fn[fnStreamCreate], uintptr(unsafe.Pointer(&s)), uintptr(flags))
-	if r := Result(int32(r)); r != ResultSuccess {
-		return 0, c.errorf(r, fnStreamCreate, "%#x", uint32(flags))
-	}
-	return s, nil
+	return callCtxOut[Stream](c, fnStreamCreate, []uintptr{uintptr(flags)}, "%#x", uint32(flags))
 }
 
 // StreamDestroy destroys a stream (cuStreamDestroy_v2); work already in it
@@ -67,16 +53,7 @@ func (c *Context) StreamSynchronize(s Stream) error {
 // EventCreate creates an event (cuEventCreate). The caller destroys it
 // with EventDestroy.
 func (c *Context) EventCreate(flags EventFlags) (Event, error) {
-	if err := c.enter(); err != nil {
-		return 0, err
-	}
-	defer c.exit()
-	var e Event
-	r, _, _ := purego.SyscallN(c.d.fn[fnEventCreate], uintptr(unsafe.Pointer(&e)), uintptr(flags))
-	if r := Result(int32(r)); r != ResultSuccess {
-		return 0, c.errorf(r, fnEventCreate, "%#x", uint32(flags))
-	}
-	return e, nil
+	return callCtxOut[Event](c, fnEventCreate, []uintptr{uintptr(flags)}, "%#x", uint32(flags))
 }
 
 // EventRecord records e at the current end of stream s (cuEventRecord).
@@ -100,14 +77,9 @@ func (c *Context) EventSynchronize(e Event) error {
 // (cuEventElapsedTime; about half a microsecond resolution). Both must have
 // been created without EventDisableTiming and have completed.
 func (c *Context) EventElapsed(start, end Event) (time.Duration, error) {
-	if err := c.enter(); err != nil {
+	ms, err := callCtxOut[float32](c, fnEventElapsedTime, []uintptr{uintptr(start), uintptr(end)}, "start %#x, end %#x", uintptr(start), uintptr(end))
+	if err != nil {
 		return 0, err
-	}
-	defer c.exit()
-	var ms float32
-	r, _, _ := purego.SyscallN(c.d.fn[fnEventElapsedTime], uintptr(unsafe.Pointer(&ms)), uintptr(start), uintptr(end))
-	if r := Result(int32(r)); r != ResultSuccess {
-		return 0, c.errorf(r, fnEventElapsedTime, "start %#x, end %#x", uintptr(start), uintptr(end))
 	}
 	return time.Duration(float64(ms) * float64(time.Millisecond)), nil
 }
