@@ -159,20 +159,26 @@ func TestFloatSemantics(t *testing.T) {
 	nan := math.NaN()
 	negz := math.Copysign(0, -1)
 	for _, tc := range []struct {
-		op   Op
-		a, b float64
-		want float64
+		op             Op
+		a, b           float64
+		want32, want64 float64 // on f32 (a and b rounded to it) and on f64
 	}{
-		{OpMin, nan, 2, 2},
-		{OpMax, 3, nan, 3},
-		{OpMin, 0, negz, negz},
-		{OpMax, negz, 0, 0},
-		{OpDiv, 1, 3, float64(float32(1) / float32(3))},
-		{OpMul, 0.1, 0.2, float64(float32(0.1) * float32(0.2))},
+		{OpMin, nan, 2, 2, 2},
+		{OpMax, 3, nan, 3, 3},
+		{OpMin, 0, negz, negz, negz},
+		{OpMax, negz, 0, 0, 0},
+		{OpDiv, 1, 3, float64(float32(1) / float32(3)), 1.0 / 3},
+		{OpMul, 0.1, 0.2, float64(float32(0.1) * float32(0.2)), 0.020000000000000004},
+		{OpAdd, 0.1, 0.2, float64(float32(0.1) + float32(0.2)), 0.30000000000000004},
+		{OpSub, 1, 0x1p-30, float64(float32(1) - float32(0x1p-30)), 1 - 0x1p-30},
 	} {
-		got := f32(floatBinary(tc.op, F32)(bf32(float32(tc.a)), bf32(float32(tc.b))))
-		if math.Float32bits(got) != math.Float32bits(float32(tc.want)) {
-			t.Errorf("%s.f32(%v, %v) got:%v want:%v", tc.op, tc.a, tc.b, got, tc.want)
+		got32 := f32(floatBinary(tc.op, F32)(bf32(float32(tc.a)), bf32(float32(tc.b))))
+		if math.Float32bits(got32) != math.Float32bits(float32(tc.want32)) {
+			t.Errorf("%s.f32(%v, %v) got:%v want:%v", tc.op, tc.a, tc.b, got32, tc.want32)
+		}
+		got64 := f64(floatBinary(tc.op, F64)(bf64(tc.a), bf64(tc.b)))
+		if math.Float64bits(got64) != math.Float64bits(tc.want64) {
+			t.Errorf("%s.f64(%v, %v) got:%v want:%v", tc.op, tc.a, tc.b, got64, tc.want64)
 		}
 	}
 	for _, tc := range []struct {
