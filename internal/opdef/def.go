@@ -34,30 +34,30 @@ type Fns struct {
 	Uint64                               any
 }
 
+// fnsDTypes are the dtypes of the fields of Fns, in the order of slots.
+var fnsDTypes = [...]graph.DType{graph.Bool, graph.Int32, graph.Int64, graph.Float32, graph.Float64, graph.Uint64}
+
+// slots returns the fields of f, one per dtype of fnsDTypes.
+func (f *Fns) slots() [len(fnsDTypes)]*any {
+	return [...]*any{&f.Bool, &f.Int32, &f.Int64, &f.Float32, &f.Float64, &f.Uint64}
+}
+
 // Get returns the function for operands of dtype d, or nil.
 func (f *Fns) Get(d graph.DType) any {
-	switch d {
-	case graph.Bool:
-		return f.Bool
-	case graph.Int32:
-		return f.Int32
-	case graph.Int64:
-		return f.Int64
-	case graph.Float32:
-		return f.Float32
-	case graph.Float64:
-		return f.Float64
-	case graph.Uint64:
-		return f.Uint64
+	for i, p := range f.slots() {
+		if fnsDTypes[i] == d {
+			return *p
+		}
 	}
 	return nil
 }
 
 // with returns f with the functions of g added where f has none.
 func (f Fns) with(g Fns) Fns {
-	for _, p := range [][2]*any{{&f.Bool, &g.Bool}, {&f.Int32, &g.Int32}, {&f.Int64, &g.Int64}, {&f.Float32, &g.Float32}, {&f.Float64, &g.Float64}, {&f.Uint64, &g.Uint64}} {
-		if *p[0] == nil {
-			*p[0] = *p[1]
+	from := g.slots()
+	for i, p := range f.slots() {
+		if *p == nil {
+			*p = *from[i]
 		}
 	}
 	return f
