@@ -163,16 +163,8 @@ func (l *lowerer) combine(a accum, x, y []*ir.Value) []*ir.Value {
 		return []*ir.Value{bb.Or(x[0], y[0])}
 	case graph.OpAll:
 		return []*ir.Value{bb.And(x[0], y[0])}
-	case graph.OpReduceMax:
-		if t.IsFloat() {
-			return []*ir.Value{l.maxFloat(x[0], y[0])}
-		}
-		return []*ir.Value{bb.Max(x[0], y[0])}
-	case graph.OpReduceMin:
-		if t.IsFloat() {
-			return []*ir.Value{l.minFloat(x[0], y[0])}
-		}
-		return []*ir.Value{bb.Min(x[0], y[0])}
+	case graph.OpReduceMax, graph.OpReduceMin:
+		return []*ir.Value{l.extreme(a.op == graph.OpReduceMax, x[0], y[0])}
 	}
 	// ArgMax, ArgMin: y wins when it is better, or as good with a smaller
 	// index; a NaN is better than any number.

@@ -65,3 +65,22 @@ func (l *lowerer) maxFloat(a, b *ir.Value) *ir.Value { return opdef.MaxFloat(l.b
 
 // minFloat is NumPy's minimum: a when a <= b or a is NaN, else b.
 func (l *lowerer) minFloat(a, b *ir.Value) *ir.Value { return opdef.MinFloat(l.b, a, b) }
+
+// extreme returns NumPy's maximum of a and b (max) or their minimum, a
+// being the earlier value: or and and on predicates, maxFloat and
+// minFloat on floats, max and min on integers.
+func (l *lowerer) extreme(max bool, a, b *ir.Value) *ir.Value {
+	switch t := a.Type; {
+	case t == ir.Pred && max:
+		return l.b.Or(a, b)
+	case t == ir.Pred:
+		return l.b.And(a, b)
+	case t.IsFloat() && max:
+		return l.maxFloat(a, b)
+	case t.IsFloat():
+		return l.minFloat(a, b)
+	case max:
+		return l.b.Max(a, b)
+	}
+	return l.b.Min(a, b)
+}

@@ -162,28 +162,13 @@ func (ss *scanState) identity() *ir.Value { return scanIdentity[ss.spec.Op](ss.l
 // combine returns acc op x, acc being the earlier value: CumMax and
 // CumMin are NumPy's maximum and minimum (NaN propagates, ties keep acc).
 func (ss *scanState) combine(acc, x *ir.Value) *ir.Value {
-	l, b, d := ss.l, ss.l.b, ss.spec.DType
 	switch ss.spec.Op {
 	case graph.OpCumSum:
-		return b.Add(acc, x)
+		return ss.l.b.Add(acc, x)
 	case graph.OpCumProd:
-		return b.Mul(acc, x)
-	case graph.OpCumMax:
-		switch {
-		case d == graph.Bool:
-			return b.Or(acc, x)
-		case d.IsFloat():
-			return l.maxFloat(acc, x)
-		}
-		return b.Max(acc, x)
+		return ss.l.b.Mul(acc, x)
 	}
-	switch {
-	case d == graph.Bool:
-		return b.And(acc, x)
-	case d.IsFloat():
-		return l.minFloat(acc, x)
-	}
-	return b.Min(acc, x)
+	return ss.l.extreme(ss.spec.Op == graph.OpCumMax, acc, x)
 }
 
 // toBits and fromBits move a running value through a u64 word (shared
