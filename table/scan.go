@@ -538,13 +538,7 @@ func (r *runner) rows(p *program, hosts []*exec.Tensor) (arrow.Record, error) {
 		}
 	}
 	cols := make([]arrow.Array, len(p.vals))
-	defer func() {
-		for _, c := range cols {
-			if c != nil {
-				c.Release()
-			}
-		}
-	}()
+	defer releaseArrays(cols)
 	for i, vi := range p.vals {
 		var ok *exec.Tensor
 		if p.oks[i] >= 0 {

@@ -109,6 +109,15 @@ func (t *Table) ArrowTable() arrow.Table {
 	return tbl
 }
 
+// releaseArrays releases the arrays of cols that are not nil.
+func releaseArrays(cols []arrow.Array) {
+	for _, c := range cols {
+		if c != nil {
+			c.Release()
+		}
+	}
+}
+
 // ToRecord returns the Table as one record, its chunks concatenated into
 // buffers from alloc (nil: the Go allocator). The caller releases it.
 func (t *Table) ToRecord(alloc memory.Allocator) (arrow.Record, error) {
@@ -116,13 +125,7 @@ func (t *Table) ToRecord(alloc memory.Allocator) (arrow.Record, error) {
 		alloc = memory.DefaultAllocator
 	}
 	cols := make([]arrow.Array, len(t.cols))
-	defer func() {
-		for _, c := range cols {
-			if c != nil {
-				c.Release()
-			}
-		}
-	}()
+	defer releaseArrays(cols)
 	for i, c := range t.cols {
 		var err error
 		if len(c.Chunks()) == 1 {
