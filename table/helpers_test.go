@@ -138,14 +138,7 @@ func writeParquet(t testing.TB, path string, rowGroup int64, recs ...arrow.Recor
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range recs {
-		if err := w.WriteBuffered(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeRecords(t, w.WriteBuffered, w.Close, recs)
 }
 
 // writeIPC writes recs as an IPC file (stream: the stream format).
@@ -165,12 +158,19 @@ func writeIPC(t testing.TB, path string, stream bool, recs ...arrow.Record) {
 	} else if w, err = ipc.NewFileWriter(f, ipc.WithSchema(recs[0].Schema())); err != nil {
 		t.Fatal(err)
 	}
+	writeRecords(t, w.Write, w.Close, recs)
+}
+
+// writeRecords writes recs with write, then finishes the file, failing t
+// at the first error.
+func writeRecords(t testing.TB, write func(arrow.Record) error, finish func() error, recs []arrow.Record) {
+	t.Helper()
 	for _, r := range recs {
-		if err := w.Write(r); err != nil {
+		if err := write(r); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := w.Close(); err != nil {
+	if err := finish(); err != nil {
 		t.Fatal(err)
 	}
 }
