@@ -11,6 +11,7 @@ import (
 
 	"github.com/fuseflow/fuseflow/fuse"
 	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/enum"
 )
 
 // Strategy is how a Reduce kernel is parallelized.
@@ -58,10 +59,7 @@ var strategyNames = [...]string{"none", "warp-per-row", "block-per-row", "column
 
 // String returns the strategy's name ("warp-per-row").
 func (s Strategy) String() string {
-	if int(s) < len(strategyNames) {
-		return strategyNames[s]
-	}
-	return "strategy?"
+	return enum.Name(strategyNames[:], s, "strategy?")
 }
 
 // Tile is the blocking of a GEMM: a block computes a BM x BN tile of the

@@ -10,6 +10,7 @@ import (
 	"fmt"
 
 	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/enum"
 )
 
 // Dim3 is the extent of a grid (in blocks) or of a block (in threads)
@@ -62,10 +63,7 @@ var paramKindNames = [...]string{ParamBuffer: "buffer", ParamPass: "pass", Param
 
 // String returns "buffer", "pass", "scratch" or "scalar".
 func (k ParamKind) String() string {
-	if int(k) < len(paramKindNames) && paramKindNames[k] != "" {
-		return paramKindNames[k]
-	}
-	return "param?"
+	return enum.Name(paramKindNames[:], k, "param?")
 }
 
 // Param is one parameter of a kernel entry, in .entry order.

@@ -3,7 +3,10 @@
 
 package fuse
 
-import "github.com/fuseflow/fuseflow/graph"
+import (
+	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/enum"
+)
 
 // Kind is the kind of a kernel.
 type Kind uint8
@@ -52,10 +55,7 @@ var kindNames = [...]string{KindMap: "map", KindReduce: "reduce", KindMatMul: "m
 
 // String returns "map", "reduce", "matmul", "call", "scan" or "sort".
 func (k Kind) String() string {
-	if int(k) < len(kindNames) && kindNames[k] != "" {
-		return kindNames[k]
-	}
-	return "kind?"
+	return enum.Name(kindNames[:], k, "kind?")
 }
 
 // NoBuffer is the Buffer of an Operand that reads no memory: the index
@@ -138,10 +138,7 @@ var instrKindNames = [...]string{InstrLoad: "load", InstrConst: "const", InstrGe
 
 // String returns the kind's name ("load").
 func (k InstrKind) String() string {
-	if int(k) < len(instrKindNames) && instrKindNames[k] != "" {
-		return instrKindNames[k]
-	}
-	return "instr?"
+	return enum.Name(instrKindNames[:], k, "instr?")
 }
 
 // GenAttr holds the attributes of an index-generated leaf. With i the

@@ -3,7 +3,10 @@
 
 package fuse
 
-import "github.com/fuseflow/fuseflow/graph"
+import (
+	"github.com/fuseflow/fuseflow/graph"
+	"github.com/fuseflow/fuseflow/internal/enum"
+)
 
 // BufferKind says where a buffer comes from and who owns it.
 type BufferKind uint8
@@ -29,10 +32,7 @@ var bufferKindNames = [...]string{BufInput: "input", BufTemp: "temp", BufResult:
 
 // String returns "input", "temp" or "result".
 func (k BufferKind) String() string {
-	if int(k) < len(bufferKindNames) && bufferKindNames[k] != "" {
-		return bufferKindNames[k]
-	}
-	return "buffer?"
+	return enum.Name(bufferKindNames[:], k, "buffer?")
 }
 
 // Buffer is one memory area the plan reads or writes. Buffers are

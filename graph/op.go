@@ -3,7 +3,11 @@
 
 package graph
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/fuseflow/fuseflow/internal/enum"
+)
 
 // Op names the operation a Node performs.
 type Op uint8
@@ -153,10 +157,7 @@ var opNames = [...]string{
 
 // String returns the op's name as the user API spells it ("Add").
 func (o Op) String() string {
-	if int(o) < len(opNames) && opNames[o] != "" {
-		return opNames[o]
-	}
-	return fmt.Sprintf("Op(%d)", uint8(o))
+	return enum.Numbered(opNames[:], o, "Op")
 }
 
 // Ops lists every valid op, for tests and tables.

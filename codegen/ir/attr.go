@@ -4,7 +4,7 @@
 
 package ir
 
-import "fmt"
+import "github.com/fuseflow/fuseflow/internal/enum"
 
 // CmpPred is the predicate of OpCmp. For integers only the ordered names
 // apply (signedness comes from the operand type; b types allow only EQ and
@@ -35,7 +35,7 @@ const (
 var cmpNames = [numCmps]string{"eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"}
 
 // String returns the PTX name of the predicate ("lt", "neu", ...).
-func (c CmpPred) String() string { return name(cmpNames[:], int(c), "cmp") }
+func (c CmpPred) String() string { return enum.Numbered(cmpNames[:], c, "cmp") }
 
 // IsFloatOnly reports whether the predicate applies to floats only (the
 // unordered forms, NUM and NAN).
@@ -60,7 +60,7 @@ const (
 var rndNames = [numRnds]string{"", "rn", "rz", "rm", "rp"}
 
 // String returns the PTX name of the mode ("" for RndDefault).
-func (r Rounding) String() string { return name(rndNames[:], int(r), "rnd") }
+func (r Rounding) String() string { return enum.Numbered(rndNames[:], r, "rnd") }
 
 // AtomOp is the operation of OpAtomic.
 type AtomOp uint8
@@ -88,7 +88,7 @@ const (
 var atomNames = [numAtoms]string{"add", "min", "max", "exch", "cas", "and", "or", "xor", "inc", "dec"}
 
 // String returns the PTX name of the operation.
-func (a AtomOp) String() string { return name(atomNames[:], int(a), "atom") }
+func (a AtomOp) String() string { return enum.Numbered(atomNames[:], a, "atom") }
 
 // ShflMode is the mode of OpShfl. For lane i of a 32-lane warp the source
 // lane is: Idx: lane&31; Up: i-lane (own value when below 0); Down: i+lane
@@ -107,7 +107,7 @@ const (
 var shflNames = [numShfls]string{"idx", "up", "down", "bfly"}
 
 // String returns the PTX name of the mode.
-func (s ShflMode) String() string { return name(shflNames[:], int(s), "shfl") }
+func (s ShflMode) String() string { return enum.Numbered(shflNames[:], s, "shfl") }
 
 // VoteMode is the mode of OpVote.
 type VoteMode uint8
@@ -124,7 +124,7 @@ const (
 var voteNames = [numVotes]string{"all", "any", "ballot"}
 
 // String returns the PTX name of the mode.
-func (v VoteMode) String() string { return name(voteNames[:], int(v), "vote") }
+func (v VoteMode) String() string { return enum.Numbered(voteNames[:], v, "vote") }
 
 // MathFn is the function of OpMath.
 type MathFn uint8
@@ -163,7 +163,7 @@ var mathNames = [numMathFns]string{"exp", "exp2", "log", "log2", "log1p", "expm1
 	"sigmoid", "erf", "pow", "sqrt", "rsqrt", "atan2", "floor", "ceil", "roundeven", "trunc"}
 
 // String returns the function's name ("exp", "atan2", ...).
-func (m MathFn) String() string { return name(mathNames[:], int(m), "math") }
+func (m MathFn) String() string { return enum.Numbered(mathNames[:], m, "math") }
 
 // Arity returns the number of operands the function takes (1 or 2).
 func (m MathFn) Arity() int {
@@ -206,7 +206,7 @@ var sregNames = [numSRegs]string{"tid.x", "tid.y", "tid.z", "ntid.x", "ntid.y", 
 	"activemask", "dynamic_smem_size"}
 
 // String returns the PTX name of the register without the % ("tid.x").
-func (r SReg) String() string { return name(sregNames[:], int(r), "sreg") }
+func (r SReg) String() string { return enum.Numbered(sregNames[:], r, "sreg") }
 
 // IsThreadVarying reports whether the register may differ between threads
 // of one block (tid.*, laneid and activemask).
@@ -227,7 +227,7 @@ const (
 var scopeNames = [numScopes]string{"cta", "gpu", "sys"}
 
 // String returns the PTX name of the scope.
-func (s Scope) String() string { return name(scopeNames[:], int(s), "scope") }
+func (s Scope) String() string { return enum.Numbered(scopeNames[:], s, "scope") }
 
 // RedOp is the reduction of OpBarRed.
 type RedOp uint8
@@ -244,7 +244,7 @@ const (
 var redNames = [numReds]string{"popc", "and", "or"}
 
 // String returns the PTX name of the reduction.
-func (r RedOp) String() string { return name(redNames[:], int(r), "red") }
+func (r RedOp) String() string { return enum.Numbered(redNames[:], r, "red") }
 
 // CacheHint is a load's cache policy.
 type CacheHint uint8
@@ -260,11 +260,4 @@ const (
 var cacheNames = [numCacheHints]string{"", "nc"}
 
 // String returns the PTX qualifier of the hint ("" for the default).
-func (c CacheHint) String() string { return name(cacheNames[:], int(c), "cache") }
-
-func name(names []string, i int, kind string) string {
-	if i >= 0 && i < len(names) {
-		return names[i]
-	}
-	return fmt.Sprintf("%s(%d)", kind, i)
-}
+func (c CacheHint) String() string { return enum.Numbered(cacheNames[:], c, "cache") }

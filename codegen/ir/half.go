@@ -11,6 +11,8 @@
 
 package ir
 
+import "github.com/fuseflow/fuseflow/internal/enum"
+
 // HalfFmt is the format of a 16-bit float pattern: IEEE binary16 or
 // bfloat16.
 type HalfFmt uint8
@@ -25,7 +27,7 @@ const (
 var halfFmtNames = [numHalfFmts]string{"f16", "bf16"}
 
 // String returns the PTX name of the format ("f16", "bf16").
-func (f HalfFmt) String() string { return name(halfFmtNames[:], int(f), "halffmt") }
+func (f HalfFmt) String() string { return enum.Numbered(halfFmtNames[:], f, "halffmt") }
 
 // HalfToF32Bits returns the f32 bits of the 16-bit pattern h of format
 // f, exactly (a NaN keeps its sign and payload).

@@ -3,7 +3,11 @@
 
 package ir
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/fuseflow/fuseflow/internal/enum"
+)
 
 // Kind is the scalar kind of a value: a predicate, an untyped bit pattern, a
 // signed or unsigned integer, a float, or a pointer.
@@ -52,10 +56,7 @@ var spaceNames = [numSpaces]string{"none", "global", "shared", "local", "const",
 
 // String returns the PTX name of the space ("global", "shared", ...).
 func (s Space) String() string {
-	if s < numSpaces {
-		return spaceNames[s]
-	}
-	return fmt.Sprintf("space(%d)", uint8(s))
+	return enum.Numbered(spaceNames[:], s, "space")
 }
 
 // Type is the type of an IR value: a scalar kind or a pointer with an

@@ -8,6 +8,8 @@ import (
 	"math"
 	"runtime"
 	"unsafe"
+
+	"github.com/fuseflow/fuseflow/internal/enum"
 )
 
 // ArgKind is the type of one kernel parameter.
@@ -29,10 +31,7 @@ var argKindNames = [...]string{ArgPtr: "ptr", ArgI32: "i32", ArgU32: "u32", ArgF
 
 // String returns the kind's short name, such as "f32".
 func (k ArgKind) String() string {
-	if int(k) < len(argKindNames) {
-		return argKindNames[k]
-	}
-	return fmt.Sprintf("ArgKind(%d)", uint8(k))
+	return enum.Numbered(argKindNames[:], k, "ArgKind")
 }
 
 // Args holds the parameters of one kernel signature: built once, refilled
