@@ -80,15 +80,22 @@ func ColumnFromChunked(c *array.Context, name string, ch *arrow.Chunked) (*Colum
 	return ColumnFromArrow(c, name, a)
 }
 
-// valid returns the validity of both columns (nil where neither has nulls).
+// validAnd returns the validity of both columns (nil where neither has
+// nulls).
 func validAnd(a, b *array.Array) *array.Array {
+	return bothValid(a, b, func(a, b *array.Array) *array.Array { return a.And(b) })
+}
+
+// bothValid returns the validity of rows valid in both a and b, nil
+// standing for all rows valid: the other when one is nil, else and(a, b).
+func bothValid[V any](a, b *V, and func(a, b *V) *V) *V {
 	switch {
 	case a == nil:
 		return b
 	case b == nil:
 		return a
 	}
-	return a.And(b)
+	return and(a, b)
 }
 
 // Map returns f of x's values, null where x is.

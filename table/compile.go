@@ -61,13 +61,7 @@ func newCompiler(n int, s schemaInfo, nulls map[string]bool) *compiler {
 
 // and returns the validity of both (nil where both are all valid).
 func and(a, b *graph.Node) *graph.Node {
-	switch {
-	case a == nil:
-		return b
-	case b == nil:
-		return a
-	}
-	return graph.Binary(graph.OpAnd, a, b)
+	return bothValid(a, b, func(a, b *graph.Node) *graph.Node { return graph.Binary(graph.OpAnd, a, b) })
 }
 
 // column returns the inputs of the named column, creating them.
