@@ -1,8 +1,9 @@
 // This file holds the benchmarks: every function, type and path over
 // 2^20 elements (beyond the caches, as NumPy's peers in
-// bench/vecmath_peers.py), and over 2048 elements held in cache as
-// exec/cpu's BenchmarkLoops runs them (its exp and sigmoid loops call
-// these functions). Each reports ns/elem.
+// bench/vecmath_peers.py), every function and type in L1 and L2 in the
+// CPU suite's ranges, and over 2048 elements held in cache as exec/cpu's
+// BenchmarkLoops runs them (its exp and sigmoid loops call these
+// functions). Each reports ns/elem.
 
 package vecmath
 
@@ -42,6 +43,12 @@ func benchData[T floats](n int, lo, hi float64, seed uint64) []T {
 // benchKernel benchmarks one kernel on one path over n elements.
 func benchKernel(b *testing.B, e kernelEntry, p path, n int) {
 	lo, hi, ylo, yhi := benchRange(mathFnOf(b, e.fn))
+	benchKernelIn(b, e, p, n, lo, hi, ylo, yhi)
+}
+
+// benchKernelIn benchmarks one kernel on one path over n elements drawn
+// from [lo, hi) (and [ylo, yhi) for the second operand).
+func benchKernelIn(b *testing.B, e kernelEntry, p path, n int, lo, hi, ylo, yhi float64) {
 	size := 8
 	if e.typ() == ir.F32 {
 		size = 4
@@ -85,6 +92,45 @@ func BenchmarkFuncs(b *testing.B) {
 			for _, p := range paths() {
 				b.Run(fmt.Sprintf("%s/%s/%s", e.fn, e.typ(), p), func(b *testing.B) { benchKernel(b, e, p, size.n) })
 			}
+		}
+	}
+}
+
+// suiteRange is the operands' range of each function in the in-cache
+// rows of the CPU suite (bench/workloads.txt and its 2^20 variants),
+// which the NumPy peers run on the same data.
+func suiteRange(fn ir.MathFn) (lo, hi, ylo, yhi float64) {
+	switch fn {
+	case ir.MathLog, ir.MathLog2, ir.MathSqrt, ir.MathRsqrt:
+		return 0.001, 1000, 0, 0
+	case ir.MathLog1p:
+		return -0.5, 1000, 0, 0
+	case ir.MathPow:
+		return 0.1, 10, 1, 3
+	case ir.MathSin, ir.MathCos, ir.MathTan:
+		return -10, 10, 0, 0
+	case ir.MathTanh, ir.MathSigmoid, ir.MathErf:
+		return -5, 5, 0, 0
+	case ir.MathAtan2:
+		return -100, 100, 1, 3
+	}
+	return -20, 20, -20, 20
+}
+
+// BenchmarkFuncsCached runs every function and type on the best path
+// over operands held in L1 (2048 elements) and in L2 (32768), in the
+// suite's ranges: BenchmarkFuncsCached/log2/f32/l1. It reports ns/elem;
+// the throughput of the code itself, without memory traffic.
+func BenchmarkFuncsCached(b *testing.B) {
+	for _, size := range []struct {
+		name string
+		n    int
+	}{{"l1", 2048}, {"l2", 32768}} {
+		for _, e := range kernels {
+			b.Run(fmt.Sprintf("%s/%s/%s", e.fn, e.typ(), size.name), func(b *testing.B) {
+				lo, hi, ylo, yhi := suiteRange(mathFnOf(b, e.fn))
+				benchKernelIn(b, e, active, size.n, lo, hi, ylo, yhi)
+			})
 		}
 	}
 }

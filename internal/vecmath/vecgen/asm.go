@@ -3,8 +3,11 @@
 // the elements a vector at a time, the last vector partial under a lane
 // mask, and returns early, before storing anything of it, at the first
 // vector with a lane the portable code must compute. A function with a
-// fast path (pow) computes a vector with a lane outside it by its full
-// program instead, and never returns early.
+// fast path (pow's, and the ordinary-range paths of Specialize) computes
+// a vector with a lane outside it by its full program instead, and
+// returns early only at a lane the full program leaves to the portable
+// code. The constants the bodies read most are loaded into registers
+// before the loop (see pin.go).
 //
 // The functions have the Go signature func(d, a[, b] *T, n int) int:
 // they compute n elements (n > 0) and return n, or the index (a multiple
@@ -17,6 +20,7 @@
 package vecgen
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"reflect"
@@ -40,6 +44,7 @@ type asmFile struct {
 	consts map[cdata]operand.Mem
 	order  []cdata
 	nlabel int
+	bailTo string // the label of a one-vector body's bail-out ("": bail)
 }
 
 func newAsmFile(isa *ISA) *asmFile {
@@ -113,12 +118,18 @@ func Lanes(isa *ISA, p *Program) int { return isa.VecBits / p.MaxBits() }
 // iteration, interleaved.
 const Unroll = 2
 
-// body lowers and allocates the loop body of p: one vector under the
-// lane mask (copies 1) or copies whole vectors.
-func (f *asmFile) body(p *Program, copies int) ([]placed, int, int, error) {
+// lowered is a loop body lowered and not yet allocated.
+type lowered struct {
+	code  []minst
+	lanes int
+}
+
+// body lowers the loop body of p: one vector under the lane mask (copies
+// 1) or copies whole vectors.
+func (f *asmFile) body(p *Program, copies int) (*lowered, error) {
 	ls, _, err := lowerProgram(f.isa, p, copies)
 	if err != nil {
-		return nil, 0, 0, err
+		return nil, err
 	}
 	l := ls[0]
 	emitted := func() []minst { return *l.code }
@@ -145,8 +156,7 @@ func (f *asmFile) body(p *Program, copies int) ([]placed, int, int, error) {
 		}
 		*l.code = append(emitted(), minst{args: store, special: specStore, copy: lc.copy, whole: whole})
 	}
-	pl, nslots, err := allocate(f.isa, emitted(), f.konst)
-	return pl, nslots, l.lanes, err
+	return &lowered{code: emitted(), lanes: l.lanes}, nil
 }
 
 // function compiles one program. With a full program, p is a fast path
@@ -156,25 +166,34 @@ func (f *asmFile) body(p *Program, copies int) ([]placed, int, int, error) {
 func (f *asmFile) function(p, full *Program) error {
 	fn := p.Func
 	es := fn.Type.Size()
-	one, slots1, lanes, err := f.body(p, 1)
+	lone, err := f.body(p, 1)
 	if err != nil {
 		return fmt.Errorf("vecgen: %s, %s: %w", fn.Name(), f.isa.Name, err)
 	}
-	many, slotsU, _, err := f.body(p, Unroll)
+	lanes := lone.lanes
+	lmany, err := f.body(p, Unroll)
 	if err != nil {
 		return fmt.Errorf("vecgen: %s, %s: %w", fn.Name(), f.isa.Name, err)
 	}
-	nslots := max(slots1, slotsU)
-	var slow []placed
+	bodies := []*lowered{lmany, lone}
 	if full != nil {
-		if p.Bail == nil || full.Bail != nil || Lanes(f.isa, p) != Lanes(f.isa, full) {
-			return fmt.Errorf("vecgen: %s, %s: a fast path needs a bail-out predicate, and a full path of as many lanes without one", fn.Name(), f.isa.Name)
+		if p.Bail == nil || Lanes(f.isa, p) != Lanes(f.isa, full) {
+			return fmt.Errorf("vecgen: %s, %s: a fast path needs a bail-out predicate, and a full path of as many lanes", fn.Name(), f.isa.Name)
 		}
-		var slotsF int
-		if slow, slotsF, _, err = f.body(full, 1); err != nil {
+		lslow, err := f.body(full, 1)
+		if err != nil {
 			return fmt.Errorf("vecgen: %s, %s (full path): %w", fn.Name(), f.isa.Name, err)
 		}
-		nslots = max(nslots, slotsF)
+		bodies = append(bodies, lslow)
+	}
+	pins, pinOrder, placedBodies, nslots, err := f.pin(bodies)
+	if err != nil {
+		return fmt.Errorf("vecgen: %s, %s: %w", fn.Name(), f.isa.Name, err)
+	}
+	many, one := placedBodies[0], placedBodies[1]
+	var slow []placed
+	if full != nil {
+		slow = placedBodies[2]
 	}
 
 	ctx := f.ctx
@@ -214,6 +233,10 @@ func (f *asmFile) function(p, full *Program) error {
 				errs = append(errs, err)
 			}
 		}
+	}
+	// The pinned constants, held in registers through the loops.
+	for _, c := range pinOrder {
+		do(x86.VMOVUPS, f.konst(c, f.isa.VecBits), vecReg(pins[c], f.isa.VecBits))
 	}
 	do(f2(x86.XORQ), reg.RAX, reg.RAX)
 	// The main loop: Unroll whole vectors an iteration; a set of vectors
@@ -256,12 +279,16 @@ func (f *asmFile) function(p, full *Program) error {
 	do(f2(x86.ADDQ), operand.U8(lanes), reg.RAX)
 	do(f1(x86.JMP), operand.LabelRef("loopu"))
 	if full != nil {
-		// The vector the fast path left, under the same lane mask.
+		// The vector the fast path left, under the same lane mask; the
+		// full path's own bail-out returns it to the portable code.
 		ctx.Label("bail")
+		f.bailTo = "port"
 		emitBody(slow)
+		f.bailTo = ""
 		do(f1(x86.JMP), operand.LabelRef("next"))
-	} else if p.Bail != nil {
-		ctx.Label("bail")
+	}
+	if (full == nil && p.Bail != nil) || (full != nil && full.Bail != nil) {
+		ctx.Label(map[bool]string{true: "port", false: "bail"}[full != nil])
 		ctx.Store(reg.RAX, ctx.ReturnIndex(0))
 		do(f0(x86.VZEROUPPER))
 		do(f0(x86.RET))
@@ -352,7 +379,7 @@ func (f *asmFile) special(pl placed, fn Func, lanes, es int) error {
 			do(pick2(m.index, f2(x86.VMOVMSKPS), f2(x86.VMOVMSKPD)), pl.ops[0], reg.R8L)
 			do(f2(x86.TESTL), reg.R9L, reg.R8L)
 		}
-		do(f1(x86.JNE), operand.LabelRef("bail"))
+		do(f1(x86.JNE), operand.LabelRef(cmp.Or(f.bailTo, "bail")))
 	}
 	if len(errs) > 0 {
 		return errs[0]

@@ -36,6 +36,9 @@ type Node struct {
 	Index int    // opInput: the operand
 	Bits  uint64 // opConst: the bit pattern
 	Uses  int    // the number of uses (after Finish)
+	// NegMul and NegAdd negate the product and the addend of a fused
+	// multiply-add (set by fold for negated operands).
+	NegMul, NegAdd bool
 }
 
 // IsConst reports whether n is a constant.
@@ -70,6 +73,8 @@ func (n *Node) attr() string {
 		return "." + n.Fn.String()
 	case ir.OpCvt:
 		return "." + n.Rnd.String()
+	case ir.OpFMA:
+		return map[[2]bool]string{{true, false}: ".negmul", {false, true}: ".negadd", {true, true}: ".negmul.negadd"}[[2]bool{n.NegMul, n.NegAdd}]
 	}
 	return ""
 }
@@ -82,6 +87,7 @@ type Program struct {
 	Nodes []*Node
 	Out   *Node
 	Bail  *Node
+	In    interval // the operands' range where known (see Specialize)
 }
 
 // MaxBits returns the widest value of the program in bits (predicates
@@ -357,6 +363,7 @@ func Flatten(fn Func, k *ir.Func, can func(*ir.Instr) bool) (*Program, error) {
 	}
 	f.p.Out, f.p.Bail = out, bail
 	f.p.finish()
+	f.p.fold()
 	return f.p, nil
 }
 

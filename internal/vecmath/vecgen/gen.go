@@ -77,8 +77,20 @@ func Generate() (map[string][]byte, error) {
 }
 
 // fastProgram returns the flat program of f's ordinary-input kernel on
-// isa, or nil when f has none.
+// isa (pow's from mathlib, the others' the full program specialized to
+// their ordinary range), or nil when f has none.
 func fastProgram(f Func, isa *ISA) (*Program, error) {
+	if iv, ok := ordinary[f]; ok {
+		k, err := Kernel(f)
+		if err != nil {
+			return nil, err
+		}
+		p, err := Flatten(f, k, isa.Supports)
+		if err != nil {
+			return nil, err
+		}
+		return Specialize(p, iv), nil
+	}
 	k, err := FastKernel(f)
 	if k == nil || err != nil {
 		return nil, err

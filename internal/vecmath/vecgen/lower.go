@@ -461,9 +461,8 @@ func (l *lowerer) alias(n *Node) *vreg {
 func (l *lowerer) fma(n *Node) *vreg {
 	a, b, c := n.Args[0], n.Args[1], n.Args[2]
 	eb := n.Type.Bits()
-	f213 := pick2(eb, x86.VFMADD213PS, x86.VFMADD213PD)
-	f231 := pick2(eb, x86.VFMADD231PS, x86.VFMADD231PD)
-	f132 := pick2(eb, x86.VFMADD132PS, x86.VFMADD132PD)
+	fam := fmaFamilies[[2]bool{n.NegMul, n.NegAdd}]
+	f213, f231, f132 := pick2(eb, fam[0], fam[1]), pick2(eb, fam[2], fam[3]), pick2(eb, fam[4], fam[5])
 	type form struct {
 		c         ctor
 		mem, y, x *Node // Go order: mem (may be memory), y, x (tied)
@@ -498,4 +497,14 @@ func (l *lowerer) fma(n *Node) *vreg {
 	f := forms[best]
 	l.emit(f.c, l.src(f.mem), use(l.reg(f.y)), tied(d, l.reg(f.x)))
 	return d
+}
+
+// fmaFamilies are the fused multiply-add instructions by the negation of
+// the product and of the addend (Node.NegMul, Node.NegAdd): the 213, 231
+// and 132 forms, each on float32 and float64 lanes.
+var fmaFamilies = map[[2]bool][6]ctor{
+	{false, false}: {x86.VFMADD213PS, x86.VFMADD213PD, x86.VFMADD231PS, x86.VFMADD231PD, x86.VFMADD132PS, x86.VFMADD132PD},
+	{false, true}:  {x86.VFMSUB213PS, x86.VFMSUB213PD, x86.VFMSUB231PS, x86.VFMSUB231PD, x86.VFMSUB132PS, x86.VFMSUB132PD},
+	{true, false}:  {x86.VFNMADD213PS, x86.VFNMADD213PD, x86.VFNMADD231PS, x86.VFNMADD231PD, x86.VFNMADD132PS, x86.VFNMADD132PD},
+	{true, true}:   {x86.VFNMSUB213PS, x86.VFNMSUB213PD, x86.VFNMSUB231PS, x86.VFNMSUB231PD, x86.VFNMSUB132PS, x86.VFNMSUB132PD},
 }

@@ -4,7 +4,8 @@
 // interval and whether the value can be NaN. The back ends use it to leave
 // out the saturation fix-ups of float-to-integer conversions whose
 // operand is known to be in range and not NaN (the exponent of exp, for
-// example).
+// example), and Specialize to decide compares. The operands' own range is
+// the program's In (unknown unless Specialize set it).
 
 package vecgen
 
@@ -59,6 +60,12 @@ func ranges(p *Program) map[*Node]interval {
 			}
 			continue
 		}
+		if n.Op == opInput {
+			if p.In.known {
+				r[n] = p.In
+			}
+			continue
+		}
 		var a, b interval
 		if len(n.Args) > 0 {
 			a = r[n.Args[0]]
@@ -67,6 +74,15 @@ func ranges(p *Program) map[*Node]interval {
 			b = r[n.Args[1]]
 		}
 		switch n.Op {
+		case ir.OpNeg:
+			if a.known {
+				r[n] = interval{-a.hi, -a.lo, true}
+			}
+		case ir.OpAbs:
+			if a.known {
+				lo := math.Max(0, math.Max(a.lo, -a.hi))
+				r[n] = interval{lo, math.Max(math.Abs(a.lo), math.Abs(a.hi)), true}
+			}
 		case ir.OpMin, ir.OpMax:
 			// PTX min and max: a NaN operand yields the other one.
 			pick := math.Min

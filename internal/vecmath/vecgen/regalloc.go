@@ -167,13 +167,26 @@ func (a *allocator) release(r *vreg) {
 	}
 }
 
-// allocate runs over the code.
-func allocate(isa *ISA, code []minst, konst func(c cdata, width int) operand.Mem) ([]placed, int, error) {
+// allocate runs over the code. The constants of pins are held in the
+// vector registers pins gives them for the whole function (loaded before
+// the loop, see asm.go): their operands read the register instead of
+// memory, and no other value takes it.
+func allocate(isa *ISA, code []minst, konst func(c cdata, width int) operand.Mem, pins map[cdata]int) ([]placed, int, error) {
 	a := &allocator{isa: isa, code: code, phys: map[*vreg]int{}, slot: map[*vreg]int{}, konst: konst}
 	a.holder[classVec] = make([]*vreg, isa.NVec)
 	a.free[classVec] = make([]bool, isa.NVec)
 	for i := range a.free[classVec] {
 		a.free[classVec][i] = true
+	}
+	for _, i := range pins {
+		a.free[classVec][i] = false
+	}
+	pinned := func(r *vreg) (int, bool) {
+		if r.konst == nil {
+			return 0, false
+		}
+		i, ok := pins[*r.konst]
+		return i, ok
 	}
 	a.holder[classMask] = make([]*vreg, 8)
 	a.free[classMask] = make([]bool, 8)
@@ -182,7 +195,18 @@ func allocate(isa *ISA, code []minst, konst func(c cdata, width int) operand.Mem
 			a.free[classMask][i] = true
 		}
 	}
-	// Uses of each register, in order.
+	// Uses of each register, in order (counted afresh: the same code may
+	// be allocated more than once).
+	for pos := range code {
+		for _, g := range code[pos].args {
+			if g.kind == argReg {
+				g.r.uses = nil
+				if g.tie != nil {
+					g.tie.uses = nil
+				}
+			}
+		}
+	}
 	all := map[*vreg]bool{}
 	for pos := range code {
 		for _, g := range code[pos].args {
@@ -229,6 +253,9 @@ func allocate(isa *ISA, code []minst, konst func(c cdata, width int) operand.Mem
 		readPhys := map[*vreg]int{}
 		for _, r := range reads {
 			i, ok := a.phys[r]
+			if pi, pin := pinned(r); pin {
+				i, ok = pi, true
+			}
 			if !ok {
 				i = a.take(r.class, pos)
 				a.load(r, i)
@@ -249,7 +276,7 @@ func allocate(isa *ISA, code []minst, konst func(c cdata, width int) operand.Mem
 			}
 			if g.tie != nil {
 				src := g.tie
-				si := a.phys[src]
+				si := readPhys[src]
 				if dying[src] {
 					a.release(src)
 					delete(dying, src)
@@ -298,6 +325,10 @@ func allocate(isa *ISA, code []minst, konst func(c cdata, width int) operand.Mem
 					ops[i] = a.physOp(g.r, readPhys[g.r], g.view)
 				}
 			case argConst:
+				if pi, ok := pins[g.c]; ok {
+					ops[i] = vecReg(pi, g.bits)
+					break
+				}
 				ops[i] = konst(g.c, g.bits)
 			case argImm:
 				ops[i] = operand.U8(g.imm)
