@@ -6,7 +6,7 @@
 
 // func expF32_avx2(d *float32, a *float32, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·expF32_avx2(SB), NOSPLIT, $0-32
+TEXT ·expF32_avx2(SB), $288-32
 	MOVQ    d+0(FP), DI
 	MOVQ    a+8(FP), SI
 	MOVQ    n+16(FP), CX
@@ -14,72 +14,145 @@ TEXT ·expF32_avx2(SB), NOSPLIT, $0-32
 	VMOVUPS avx2_k32_c2d00000<>+0(SB), Y14
 	VMOVUPS avx2_k32_42b20000<>+0(SB), Y13
 	VMOVUPS avx2_k32_3fb8aa3b<>+0(SB), Y12
-	VMOVUPS avx2_k32_3f317218<>+0(SB), Y11
 	XORQ    AX, AX
 
 loopu:
 	MOVQ         CX, BX
 	SUBQ         AX, BX
-	CMPQ         BX, $0x10
+	CMPQ         BX, $0x20
 	JL           loop1
 	VMOVUPS      (SI)(AX*4), Y0
 	VMOVUPS      32(SI)(AX*4), Y1
-	VMAXPS       Y14, Y0, Y2
-	VMAXPS       Y14, Y1, Y3
-	VMINPS       Y13, Y2, Y2
-	VMINPS       Y13, Y3, Y3
-	VMULPS       Y12, Y2, Y4
-	VMULPS       Y12, Y3, Y5
-	VROUNDPS     $0x08, Y4, Y4
-	VROUNDPS     $0x08, Y5, Y5
-	VFNMADD231PS Y11, Y4, Y2
-	VFNMADD231PS Y11, Y5, Y3
-	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y4, Y2
-	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y5, Y3
-	VMULPS       Y2, Y2, Y6
-	VMULPS       Y3, Y3, Y7
-	VMOVUPS      avx2_k32_39500d01<>+0(SB), Y8
-	VMOVUPS      Y8, Y9
-	VFMADD213PS  avx2_k32_3ab60b61<>+0(SB), Y2, Y9
-	VMOVUPS      Y8, Y10
-	VFMADD213PS  avx2_k32_3ab60b61<>+0(SB), Y3, Y10
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y2, Y9
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y3, Y10
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y2, Y9
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y3, Y10
-	VFMADD213PS  avx2_k32_3e2aaaab<>+0(SB), Y2, Y9
-	VFMADD213PS  avx2_k32_3e2aaaab<>+0(SB), Y3, Y10
-	VFMADD213PS  avx2_k32_3f000000<>+0(SB), Y2, Y9
-	VFMADD213PS  avx2_k32_3f000000<>+0(SB), Y3, Y10
-	VFMADD213PS  Y2, Y9, Y6
-	VFMADD213PS  Y3, Y10, Y7
-	VCVTTPS2DQ   Y4, Y4
+	VMOVUPS      64(SI)(AX*4), Y2
+	VMOVUPS      96(SI)(AX*4), Y3
+	VMAXPS       Y14, Y0, Y4
+	VMAXPS       Y14, Y1, Y5
+	VMAXPS       Y14, Y2, Y6
+	VMAXPS       Y14, Y3, Y7
+	VMINPS       Y13, Y4, Y4
+	VMINPS       Y13, Y5, Y5
+	VMINPS       Y13, Y6, Y6
+	VMINPS       Y13, Y7, Y7
+	VMULPS       Y12, Y4, Y8
+	VMULPS       Y12, Y5, Y9
+	VMULPS       Y12, Y6, Y10
+	VMULPS       Y12, Y7, Y11
+	VROUNDPS     $0x08, Y8, Y8
+	VROUNDPS     $0x08, Y9, Y9
+	VROUNDPS     $0x08, Y10, Y10
+	VROUNDPS     $0x08, Y11, Y11
+	VFNMADD231PS avx2_k32_3f317218<>+0(SB), Y8, Y4
+	VFNMADD231PS avx2_k32_3f317218<>+0(SB), Y9, Y5
+	VFNMADD231PS avx2_k32_3f317218<>+0(SB), Y10, Y6
+	VFNMADD231PS avx2_k32_3f317218<>+0(SB), Y11, Y7
+	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y8, Y4
+	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y9, Y5
+	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y10, Y6
+	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y11, Y7
+	VMOVUPS      Y3, (SP)
+	VMULPS       Y4, Y4, Y3
+	VMOVUPS      Y2, 32(SP)
+	VMULPS       Y5, Y5, Y2
+	VMOVUPS      Y1, 64(SP)
+	VMULPS       Y6, Y6, Y1
+	VMOVUPS      Y0, 96(SP)
+	VMULPS       Y7, Y7, Y0
+	VMOVUPS      Y11, 128(SP)
+	VMOVUPS      avx2_k32_39500d01<>+0(SB), Y11
+	VMOVUPS      Y10, 160(SP)
+	VMOVUPS      Y11, Y10
+	VFMADD213PS  avx2_k32_3ab60b61<>+0(SB), Y4, Y10
+	VMOVUPS      Y9, 192(SP)
+	VMOVUPS      Y11, Y9
+	VFMADD213PS  avx2_k32_3ab60b61<>+0(SB), Y5, Y9
+	VMOVUPS      Y8, 224(SP)
+	VMOVUPS      Y11, Y8
+	VFMADD213PS  avx2_k32_3ab60b61<>+0(SB), Y6, Y8
+	VMOVUPS      Y0, 256(SP)
+	VMOVUPS      Y11, Y0
+	VFMADD213PS  avx2_k32_3ab60b61<>+0(SB), Y7, Y0
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y4, Y10
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y5, Y9
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y6, Y8
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y7, Y0
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y4, Y10
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y5, Y9
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y6, Y8
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y7, Y0
+	VFMADD213PS  avx2_k32_3e2aaaab<>+0(SB), Y4, Y10
+	VFMADD213PS  avx2_k32_3e2aaaab<>+0(SB), Y5, Y9
+	VFMADD213PS  avx2_k32_3e2aaaab<>+0(SB), Y6, Y8
+	VFMADD213PS  avx2_k32_3e2aaaab<>+0(SB), Y7, Y0
+	VFMADD213PS  avx2_k32_3f000000<>+0(SB), Y4, Y10
+	VFMADD213PS  avx2_k32_3f000000<>+0(SB), Y5, Y9
+	VFMADD213PS  avx2_k32_3f000000<>+0(SB), Y6, Y8
+	VFMADD213PS  avx2_k32_3f000000<>+0(SB), Y7, Y0
+	VFMADD213PS  Y4, Y10, Y3
+	VFMADD213PS  Y5, Y9, Y2
+	VFMADD213PS  Y6, Y8, Y1
+	VMOVUPS      256(SP), Y4
+	VFMADD213PS  Y7, Y0, Y4
+	VMOVUPS      224(SP), Y0
+	VCVTTPS2DQ   Y0, Y0
+	VMOVUPS      192(SP), Y5
 	VCVTTPS2DQ   Y5, Y5
-	VADDPS       avx2_k32_3f800000<>+0(SB), Y6, Y6
-	VADDPS       avx2_k32_3f800000<>+0(SB), Y7, Y7
-	VPSRAD       $0x01, Y4, Y2
-	VPSRAD       $0x01, Y5, Y3
-	VPSUBD       Y2, Y4, Y4
-	VPSUBD       Y3, Y5, Y5
-	VPADDD       Y15, Y2, Y2
-	VPADDD       Y15, Y3, Y3
-	VPSLLD       $0x17, Y2, Y2
-	VPSLLD       $0x17, Y3, Y3
-	VMULPS       Y2, Y6, Y2
-	VMULPS       Y3, Y7, Y3
-	VPADDD       Y15, Y4, Y4
+	VMOVUPS      160(SP), Y6
+	VCVTTPS2DQ   Y6, Y6
+	VMOVUPS      128(SP), Y7
+	VCVTTPS2DQ   Y7, Y7
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y3, Y3
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y2, Y2
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y1, Y1
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y4, Y4
+	VPSRAD       $0x01, Y0, Y8
+	VPSRAD       $0x01, Y5, Y9
+	VPSRAD       $0x01, Y6, Y10
+	VPSRAD       $0x01, Y7, Y11
+	VPSUBD       Y8, Y0, Y0
+	VPSUBD       Y9, Y5, Y5
+	VPSUBD       Y10, Y6, Y6
+	VPSUBD       Y11, Y7, Y7
+	VPADDD       Y15, Y8, Y8
+	VPADDD       Y15, Y9, Y9
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPSLLD       $0x17, Y8, Y8
+	VPSLLD       $0x17, Y9, Y9
+	VPSLLD       $0x17, Y10, Y10
+	VPSLLD       $0x17, Y11, Y11
+	VMULPS       Y8, Y3, Y8
+	VMULPS       Y9, Y2, Y9
+	VMULPS       Y10, Y1, Y10
+	VMULPS       Y11, Y4, Y11
+	VPADDD       Y15, Y0, Y0
 	VPADDD       Y15, Y5, Y5
-	VPSLLD       $0x17, Y4, Y4
+	VPADDD       Y15, Y6, Y6
+	VPADDD       Y15, Y7, Y7
+	VPSLLD       $0x17, Y0, Y0
 	VPSLLD       $0x17, Y5, Y5
-	VMULPS       Y4, Y2, Y4
-	VMULPS       Y5, Y3, Y5
-	VCMPPS       $0x03, Y0, Y0, Y2
-	VCMPPS       $0x03, Y1, Y1, Y3
-	VBLENDVPS    Y2, Y0, Y4, Y2
-	VBLENDVPS    Y3, Y1, Y5, Y3
+	VPSLLD       $0x17, Y6, Y6
+	VPSLLD       $0x17, Y7, Y7
+	VMULPS       Y0, Y8, Y0
+	VMULPS       Y5, Y9, Y5
+	VMULPS       Y6, Y10, Y6
+	VMULPS       Y7, Y11, Y7
+	VMOVUPS      96(SP), Y1
+	VCMPPS       $0x03, Y1, Y1, Y2
+	VMOVUPS      64(SP), Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VMOVUPS      32(SP), Y8
+	VCMPPS       $0x03, Y8, Y8, Y9
+	VMOVUPS      (SP), Y10
+	VCMPPS       $0x03, Y10, Y10, Y11
+	VBLENDVPS    Y2, Y1, Y0, Y2
+	VBLENDVPS    Y4, Y3, Y5, Y4
+	VBLENDVPS    Y9, Y8, Y6, Y9
+	VBLENDVPS    Y11, Y10, Y7, Y11
 	VMOVUPS      Y2, (DI)(AX*4)
-	VMOVUPS      Y3, 32(DI)(AX*4)
-	ADDQ         $0x10, AX
+	VMOVUPS      Y4, 32(DI)(AX*4)
+	VMOVUPS      Y9, 64(DI)(AX*4)
+	VMOVUPS      Y11, 96(DI)(AX*4)
+	ADDQ         $0x20, AX
 	JMP          loopu
 
 loop1:
@@ -113,7 +186,7 @@ lend2:
 	VMINPS       Y13, Y1, Y1
 	VMULPS       Y12, Y1, Y2
 	VROUNDPS     $0x08, Y2, Y2
-	VFNMADD231PS Y11, Y2, Y1
+	VFNMADD231PS avx2_k32_3f317218<>+0(SB), Y2, Y1
 	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y2, Y1
 	VMULPS       Y1, Y1, Y3
 	VMOVUPS      avx2_k32_39500d01<>+0(SB), Y4
@@ -2624,168 +2697,386 @@ done:
 
 // func sinF32_avx2(d *float32, a *float32, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·sinF32_avx2(SB), $288-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k32_b33bbd2e<>+0(SB), Y15
-	VMOVUPS avx2_k32_80000000<>+0(SB), Y14
-	XORQ    AX, AX
+TEXT ·sinF32_avx2(SB), $1504-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ         CX, BX
 	SUBQ         AX, BX
-	CMPQ         BX, $0x10
+	CMPQ         BX, $0x20
 	JL           loop1
 	VMOVUPS      (SI)(AX*4), Y0
 	VMOVUPS      32(SI)(AX*4), Y1
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y2
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y1, Y3
-	VROUNDPS     $0x08, Y2, Y2
-	VROUNDPS     $0x08, Y3, Y3
-	VMOVUPS      Y0, Y4
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y2, Y4
-	VMOVUPS      Y1, Y5
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y3, Y5
-	VMULPS       Y15, Y2, Y6
-	VMULPS       Y15, Y3, Y7
-	VPXOR        Y14, Y6, Y8
-	VPXOR        Y14, Y7, Y9
-	VFMSUB231PS  Y15, Y2, Y6
-	VFMSUB231PS  Y15, Y3, Y7
-	VADDPS       Y8, Y4, Y10
-	VADDPS       Y9, Y5, Y11
-	VSUBPS       Y4, Y10, Y12
-	VSUBPS       Y5, Y11, Y13
-	VMOVUPS      Y1, (SP)
-	VSUBPS       Y12, Y10, Y1
-	VMOVUPS      Y0, 32(SP)
-	VSUBPS       Y13, Y11, Y0
-	VSUBPS       Y1, Y4, Y1
-	VSUBPS       Y0, Y5, Y0
-	VSUBPS       Y12, Y8, Y12
-	VSUBPS       Y13, Y9, Y13
-	VADDPS       Y12, Y1, Y12
-	VADDPS       Y13, Y0, Y13
-	VSUBPS       Y6, Y12, Y6
-	VSUBPS       Y7, Y13, Y7
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y2, Y6
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y3, Y7
-	VADDPS       Y6, Y10, Y0
-	VADDPS       Y7, Y11, Y1
-	VSUBPS       Y10, Y0, Y10
+	VMOVUPS      64(SI)(AX*4), Y2
+	VMOVUPS      96(SI)(AX*4), Y3
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y4
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y1, Y5
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y2, Y6
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y3, Y7
+	VROUNDPS     $0x08, Y4, Y4
+	VROUNDPS     $0x08, Y5, Y5
+	VROUNDPS     $0x08, Y6, Y6
+	VROUNDPS     $0x08, Y7, Y7
+	VMOVUPS      Y0, Y8
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y4, Y8
+	VMOVUPS      Y1, Y9
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y5, Y9
+	VMOVUPS      Y2, Y10
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y6, Y10
+	VMOVUPS      Y3, Y11
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y7, Y11
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y4, Y12
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y5, Y13
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y6, Y14
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y7, Y15
+	VMOVUPS      Y3, (SP)
+	VPXOR        avx2_k32_80000000<>+0(SB), Y12, Y3
+	VMOVUPS      Y2, 32(SP)
+	VPXOR        avx2_k32_80000000<>+0(SB), Y13, Y2
+	VMOVUPS      Y1, 64(SP)
+	VPXOR        avx2_k32_80000000<>+0(SB), Y14, Y1
+	VMOVUPS      Y0, 96(SP)
+	VPXOR        avx2_k32_80000000<>+0(SB), Y15, Y0
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y4, Y12
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y5, Y13
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y6, Y14
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y7, Y15
+	VMOVUPS      Y7, 128(SP)
+	VADDPS       Y3, Y8, Y7
+	VMOVUPS      Y6, 160(SP)
+	VADDPS       Y2, Y9, Y6
+	VMOVUPS      Y5, 192(SP)
+	VADDPS       Y1, Y10, Y5
+	VMOVUPS      Y4, 224(SP)
+	VADDPS       Y0, Y11, Y4
+	VMOVUPS      Y15, 256(SP)
+	VSUBPS       Y8, Y7, Y15
+	VMOVUPS      Y14, 288(SP)
+	VSUBPS       Y9, Y6, Y14
+	VMOVUPS      Y13, 320(SP)
+	VSUBPS       Y10, Y5, Y13
+	VMOVUPS      Y12, 352(SP)
+	VSUBPS       Y11, Y4, Y12
+	VMOVUPS      Y0, 384(SP)
+	VSUBPS       Y15, Y7, Y0
+	VMOVUPS      Y7, 416(SP)
+	VSUBPS       Y14, Y6, Y7
+	VMOVUPS      Y6, 448(SP)
+	VSUBPS       Y13, Y5, Y6
+	VMOVUPS      Y5, 480(SP)
+	VSUBPS       Y12, Y4, Y5
+	VSUBPS       Y0, Y8, Y0
+	VSUBPS       Y7, Y9, Y7
+	VSUBPS       Y6, Y10, Y6
+	VSUBPS       Y5, Y11, Y5
+	VSUBPS       Y15, Y3, Y15
+	VSUBPS       Y14, Y2, Y14
+	VSUBPS       Y13, Y1, Y13
+	VMOVUPS      384(SP), Y1
+	VSUBPS       Y12, Y1, Y12
+	VADDPS       Y15, Y0, Y15
+	VADDPS       Y14, Y7, Y14
+	VADDPS       Y13, Y6, Y13
+	VADDPS       Y12, Y5, Y12
+	VMOVUPS      352(SP), Y0
+	VSUBPS       Y0, Y15, Y0
+	VMOVUPS      320(SP), Y1
+	VSUBPS       Y1, Y14, Y1
+	VMOVUPS      288(SP), Y2
+	VSUBPS       Y2, Y13, Y2
+	VMOVUPS      256(SP), Y3
+	VSUBPS       Y3, Y12, Y3
+	VMOVUPS      224(SP), Y5
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y5, Y0
+	VMOVUPS      192(SP), Y6
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y6, Y1
+	VMOVUPS      160(SP), Y7
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y7, Y2
+	VMOVUPS      128(SP), Y8
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y8, Y3
+	VMOVUPS      416(SP), Y9
+	VADDPS       Y0, Y9, Y10
+	VMOVUPS      448(SP), Y11
+	VADDPS       Y1, Y11, Y12
+	VMOVUPS      480(SP), Y13
+	VADDPS       Y2, Y13, Y14
+	VADDPS       Y3, Y4, Y15
+	VSUBPS       Y9, Y10, Y9
+	VSUBPS       Y11, Y12, Y11
+	VSUBPS       Y13, Y14, Y13
+	VSUBPS       Y4, Y15, Y4
+	VSUBPS       Y9, Y0, Y9
 	VSUBPS       Y11, Y1, Y11
-	VSUBPS       Y10, Y6, Y10
-	VSUBPS       Y11, Y7, Y11
-	VCVTTPS2DQ   Y2, Y2
-	VCVTTPS2DQ   Y3, Y3
-	VMULPS       Y0, Y0, Y4
-	VMULPS       Y1, Y1, Y5
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y4, Y6
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y7
-	VMOVUPS      Y6, Y8
-	VFNMADD213PS Y10, Y10, Y8
+	VSUBPS       Y13, Y2, Y13
+	VSUBPS       Y4, Y3, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VCVTTPS2DQ   Y7, Y7
+	VCVTTPS2DQ   Y8, Y8
+	VMULPS       Y10, Y10, Y0
+	VMULPS       Y12, Y12, Y1
+	VMULPS       Y14, Y14, Y2
+	VMULPS       Y15, Y15, Y3
+	VMOVUPS      Y8, 512(SP)
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y0, Y8
+	VMOVUPS      Y7, 544(SP)
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y1, Y7
+	VMOVUPS      Y6, 576(SP)
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y2, Y6
+	VMOVUPS      Y5, 608(SP)
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y3, Y5
+	VMOVUPS      Y3, 640(SP)
+	VMOVUPS      Y8, Y3
+	VFNMADD213PS Y9, Y9, Y3
+	VMOVUPS      Y9, 672(SP)
 	VMOVUPS      Y7, Y9
 	VFNMADD213PS Y11, Y11, Y9
-	VMULPS       Y4, Y0, Y12
-	VMULPS       Y5, Y1, Y13
-	VMOVUPS      Y3, 64(SP)
-	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y3
-	VMOVUPS      Y2, 96(SP)
-	VMOVUPS      Y3, Y2
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y4, Y2
-	VMOVUPS      Y11, 128(SP)
-	VMOVUPS      Y3, Y11
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y5, Y11
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y4, Y2
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y5, Y11
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y4, Y2
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y5, Y11
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y4, Y2
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y5, Y11
-	VFMADD213PS  Y8, Y2, Y12
-	VFMADD213PS  Y9, Y11, Y13
-	VADDPS       Y12, Y0, Y12
-	VADDPS       Y13, Y1, Y13
-	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y2
-	VSUBPS       Y6, Y2, Y8
-	VSUBPS       Y7, Y2, Y9
-	VSUBPS       Y8, Y2, Y11
-	VSUBPS       Y9, Y2, Y3
-	VSUBPS       Y6, Y11, Y6
-	VSUBPS       Y7, Y3, Y7
-	VMOVUPS      Y0, Y3
-	VFMSUB213PS  Y4, Y0, Y3
-	VMOVUPS      Y1, Y11
-	VFMSUB213PS  Y5, Y1, Y11
+	VMOVUPS      Y11, 704(SP)
+	VMOVUPS      Y6, Y11
+	VFNMADD213PS Y13, Y13, Y11
+	VMOVUPS      Y13, 736(SP)
+	VMOVUPS      Y5, Y13
+	VFNMADD213PS Y4, Y4, Y13
+	VMOVUPS      Y4, 768(SP)
+	VMULPS       Y0, Y10, Y4
+	VMOVUPS      Y5, 800(SP)
+	VMULPS       Y1, Y12, Y5
+	VMOVUPS      Y6, 832(SP)
+	VMULPS       Y2, Y14, Y6
+	VMOVUPS      Y7, 864(SP)
+	VMOVUPS      640(SP), Y7
+	VMOVUPS      Y8, 896(SP)
+	VMULPS       Y7, Y15, Y8
+	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y7
+	VMOVUPS      Y15, 928(SP)
+	VMOVUPS      Y7, Y15
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y0, Y15
+	VMOVUPS      Y14, 960(SP)
+	VMOVUPS      Y7, Y14
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y1, Y14
+	VMOVUPS      Y12, 992(SP)
+	VMOVUPS      Y7, Y12
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y2, Y12
+	VMOVUPS      640(SP), Y7
+	VMOVUPS      Y10, 1024(SP)
+	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y10
+	VMOVUPS      Y8, 1056(SP)
+	VMOVUPS      Y10, Y8
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y7, Y8
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y0, Y15
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y1, Y14
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y2, Y12
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y7, Y8
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y0, Y15
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y1, Y14
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y2, Y12
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y7, Y8
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y0, Y15
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y1, Y14
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y2, Y12
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y7, Y8
+	VFMADD213PS  Y3, Y15, Y4
+	VFMADD213PS  Y9, Y14, Y5
+	VFMADD213PS  Y11, Y12, Y6
+	VMOVUPS      1056(SP), Y3
+	VFMADD213PS  Y13, Y8, Y3
+	VMOVUPS      1024(SP), Y8
+	VADDPS       Y4, Y8, Y4
+	VMOVUPS      992(SP), Y9
+	VADDPS       Y5, Y9, Y5
+	VMOVUPS      960(SP), Y11
+	VADDPS       Y6, Y11, Y6
+	VMOVUPS      928(SP), Y12
+	VADDPS       Y3, Y12, Y3
+	VMOVUPS      896(SP), Y13
+	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y14
+	VSUBPS       Y13, Y14, Y15
+	VMOVUPS      864(SP), Y10
+	VSUBPS       Y10, Y14, Y7
+	VMOVUPS      832(SP), Y12
+	VSUBPS       Y12, Y14, Y11
+	VMOVUPS      800(SP), Y9
+	VSUBPS       Y9, Y14, Y8
+	VSUBPS       Y15, Y14, Y9
+	VSUBPS       Y7, Y14, Y12
+	VSUBPS       Y11, Y14, Y10
+	VSUBPS       Y8, Y14, Y13
+	VMOVUPS      896(SP), Y14
+	VSUBPS       Y14, Y9, Y14
+	VMOVUPS      864(SP), Y9
+	VSUBPS       Y9, Y12, Y9
+	VMOVUPS      832(SP), Y12
+	VSUBPS       Y12, Y10, Y12
+	VMOVUPS      800(SP), Y10
+	VSUBPS       Y10, Y13, Y10
+	VMOVUPS      1024(SP), Y13
+	VMOVUPS      Y3, 1088(SP)
+	VMOVUPS      Y13, Y3
+	VFMSUB213PS  Y0, Y13, Y3
+	VMOVUPS      992(SP), Y13
+	VMOVUPS      Y6, 1120(SP)
+	VMOVUPS      Y13, Y6
+	VFMSUB213PS  Y1, Y13, Y6
+	VMOVUPS      960(SP), Y13
+	VMOVUPS      Y5, 1152(SP)
+	VMOVUPS      Y13, Y5
+	VFMSUB213PS  Y2, Y13, Y5
+	VMOVUPS      640(SP), Y13
+	VMOVUPS      Y4, 1184(SP)
+	VMOVUPS      928(SP), Y4
+	VMOVUPS      Y8, 1216(SP)
+	VMOVUPS      Y4, Y8
+	VFMSUB213PS  Y13, Y4, Y8
 	VMULPS       avx2_k32_3f000000<>+0(SB), Y3, Y3
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y11, Y11
-	VMULPS       Y4, Y4, Y2
-	VMOVUPS      Y13, 160(SP)
-	VMULPS       Y5, Y5, Y13
-	VMOVUPS      Y12, 192(SP)
-	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y12
-	VMOVUPS      Y9, 224(SP)
-	VMOVUPS      Y12, Y9
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y4, Y9
-	VMOVUPS      Y8, 256(SP)
-	VMOVUPS      Y12, Y8
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y5, Y8
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y4, Y9
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y5, Y8
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y4, Y9
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y5, Y8
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y4, Y9
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y5, Y8
-	VSUBPS       Y3, Y6, Y3
-	VSUBPS       Y11, Y7, Y11
-	VFMADD213PS  Y3, Y9, Y2
-	VFMADD213PS  Y11, Y8, Y13
-	VFNMADD213PS Y2, Y10, Y0
-	VMOVUPS      128(SP), Y2
-	VFNMADD213PS Y13, Y2, Y1
-	VMOVUPS      256(SP), Y2
-	VADDPS       Y0, Y2, Y0
-	VMOVUPS      224(SP), Y2
-	VADDPS       Y1, Y2, Y1
-	VMOVUPS      96(SP), Y2
-	VPAND        avx2_k32_3<>+0(SB), Y2, Y2
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y6, Y6
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y5
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y8, Y8
+	VMULPS       Y0, Y0, Y4
+	VMULPS       Y1, Y1, Y13
+	VMOVUPS      Y11, 1248(SP)
+	VMULPS       Y2, Y2, Y11
+	VMOVUPS      Y7, 1280(SP)
+	VMOVUPS      640(SP), Y7
+	VMOVUPS      Y15, 1312(SP)
+	VMULPS       Y7, Y7, Y15
+	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y7
+	VMOVUPS      Y15, 1344(SP)
+	VMOVUPS      Y7, Y15
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y0, Y15
+	VMOVUPS      Y11, 1376(SP)
+	VMOVUPS      Y7, Y11
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y1, Y11
+	VMOVUPS      Y13, 1408(SP)
+	VMOVUPS      Y7, Y13
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y2, Y13
+	VMOVUPS      640(SP), Y7
+	VMOVUPS      Y4, 1440(SP)
+	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y4
+	VMOVUPS      Y8, 1472(SP)
+	VMOVUPS      Y4, Y8
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y7, Y8
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y0, Y15
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y1, Y11
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y2, Y13
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y7, Y8
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y0, Y15
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y1, Y11
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y2, Y13
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y7, Y8
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y0, Y15
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y1, Y11
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y2, Y13
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y7, Y8
+	VSUBPS       Y3, Y14, Y3
+	VSUBPS       Y6, Y9, Y6
+	VSUBPS       Y5, Y12, Y5
+	VMOVUPS      1472(SP), Y0
+	VSUBPS       Y0, Y10, Y0
+	VMOVUPS      1440(SP), Y1
+	VFMADD213PS  Y3, Y15, Y1
+	VMOVUPS      1408(SP), Y2
+	VFMADD213PS  Y6, Y11, Y2
+	VMOVUPS      1376(SP), Y3
+	VFMADD213PS  Y5, Y13, Y3
+	VMOVUPS      1344(SP), Y5
+	VFMADD213PS  Y0, Y8, Y5
+	VMOVUPS      672(SP), Y0
+	VMOVUPS      1024(SP), Y6
+	VFNMADD213PS Y1, Y0, Y6
+	VMOVUPS      704(SP), Y0
+	VMOVUPS      992(SP), Y1
+	VFNMADD213PS Y2, Y0, Y1
+	VMOVUPS      736(SP), Y0
+	VMOVUPS      960(SP), Y2
+	VFNMADD213PS Y3, Y0, Y2
+	VMOVUPS      768(SP), Y0
+	VMOVUPS      928(SP), Y3
+	VFNMADD213PS Y5, Y0, Y3
+	VMOVUPS      1312(SP), Y0
+	VADDPS       Y6, Y0, Y6
+	VMOVUPS      1280(SP), Y0
+	VADDPS       Y1, Y0, Y1
+	VMOVUPS      1248(SP), Y0
+	VADDPS       Y2, Y0, Y2
+	VMOVUPS      1216(SP), Y0
+	VADDPS       Y3, Y0, Y3
+	VMOVUPS      608(SP), Y0
+	VPAND        avx2_k32_3<>+0(SB), Y0, Y0
+	VMOVUPS      576(SP), Y5
+	VPAND        avx2_k32_3<>+0(SB), Y5, Y5
+	VMOVUPS      544(SP), Y7
+	VPAND        avx2_k32_3<>+0(SB), Y7, Y7
+	VMOVUPS      512(SP), Y8
+	VPAND        avx2_k32_3<>+0(SB), Y8, Y8
+	VPADDD       avx2_k32_0<>+0(SB), Y0, Y0
+	VPADDD       avx2_k32_0<>+0(SB), Y5, Y5
+	VPADDD       avx2_k32_0<>+0(SB), Y7, Y7
+	VPADDD       avx2_k32_0<>+0(SB), Y8, Y8
+	VPAND        avx2_k32_1<>+0(SB), Y0, Y9
+	VPAND        avx2_k32_1<>+0(SB), Y5, Y10
+	VPAND        avx2_k32_1<>+0(SB), Y7, Y11
+	VPAND        avx2_k32_1<>+0(SB), Y8, Y12
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y9, Y9
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y10, Y10
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y11, Y11
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y12, Y12
+	VPAND        avx2_k32_2<>+0(SB), Y0, Y0
+	VPAND        avx2_k32_2<>+0(SB), Y5, Y5
+	VPAND        avx2_k32_2<>+0(SB), Y7, Y7
+	VPAND        avx2_k32_2<>+0(SB), Y8, Y8
+	VPCMPEQD     avx2_k32_2<>+0(SB), Y0, Y0
+	VPCMPEQD     avx2_k32_2<>+0(SB), Y5, Y5
+	VPCMPEQD     avx2_k32_2<>+0(SB), Y7, Y7
+	VPCMPEQD     avx2_k32_2<>+0(SB), Y8, Y8
+	VMOVUPS      1184(SP), Y13
+	VBLENDVPS    Y9, Y6, Y13, Y9
+	VMOVUPS      1152(SP), Y6
+	VBLENDVPS    Y10, Y1, Y6, Y10
+	VMOVUPS      1120(SP), Y1
+	VBLENDVPS    Y11, Y2, Y1, Y11
+	VMOVUPS      1088(SP), Y1
+	VBLENDVPS    Y12, Y3, Y1, Y12
+	VPXOR        avx2_k32_80000000<>+0(SB), Y9, Y1
+	VPXOR        avx2_k32_80000000<>+0(SB), Y10, Y2
+	VPXOR        avx2_k32_80000000<>+0(SB), Y11, Y3
+	VPXOR        avx2_k32_80000000<>+0(SB), Y12, Y6
+	VBLENDVPS    Y0, Y1, Y9, Y0
+	VBLENDVPS    Y5, Y2, Y10, Y5
+	VBLENDVPS    Y7, Y3, Y11, Y7
+	VBLENDVPS    Y8, Y6, Y12, Y8
+	VMOVUPS      96(SP), Y1
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y1, Y2
 	VMOVUPS      64(SP), Y3
-	VPAND        avx2_k32_3<>+0(SB), Y3, Y3
-	VPADDD       avx2_k32_0<>+0(SB), Y2, Y2
-	VPADDD       avx2_k32_0<>+0(SB), Y3, Y3
-	VPAND        avx2_k32_1<>+0(SB), Y2, Y4
-	VPAND        avx2_k32_1<>+0(SB), Y3, Y5
-	VPCMPEQD     avx2_k32_1<>+0(SB), Y4, Y4
-	VPCMPEQD     avx2_k32_1<>+0(SB), Y5, Y5
-	VPAND        avx2_k32_2<>+0(SB), Y2, Y2
-	VPAND        avx2_k32_2<>+0(SB), Y3, Y3
-	VPCMPEQD     avx2_k32_2<>+0(SB), Y2, Y2
-	VPCMPEQD     avx2_k32_2<>+0(SB), Y3, Y3
-	VMOVUPS      192(SP), Y6
-	VBLENDVPS    Y4, Y0, Y6, Y4
-	VMOVUPS      160(SP), Y0
-	VBLENDVPS    Y5, Y1, Y0, Y5
-	VPXOR        Y14, Y4, Y0
-	VPXOR        Y14, Y5, Y1
-	VBLENDVPS    Y2, Y0, Y4, Y2
-	VBLENDVPS    Y3, Y1, Y5, Y3
-	VMOVUPS      32(SP), Y0
-	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y1
-	VMOVUPS      (SP), Y4
-	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y4, Y5
-	VBLENDVPS    Y1, Y0, Y2, Y1
-	VBLENDVPS    Y5, Y4, Y3, Y5
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y0
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y4, Y4
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y0, Y0
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y4, Y4
-	VPOR         Y4, Y0, Y4
-	VPTEST       Y4, Y4
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y3, Y6
+	VMOVUPS      32(SP), Y9
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y9, Y10
+	VMOVUPS      (SP), Y11
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y11, Y12
+	VBLENDVPS    Y2, Y1, Y0, Y2
+	VBLENDVPS    Y6, Y3, Y5, Y6
+	VBLENDVPS    Y10, Y9, Y7, Y10
+	VBLENDVPS    Y12, Y11, Y8, Y12
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y1, Y1
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y3, Y3
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y9, Y9
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y11, Y11
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y1, Y1
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y3, Y3
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y9, Y9
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y11, Y11
+	VPOR         Y3, Y1, Y3
+	VPOR         Y9, Y3, Y9
+	VPOR         Y11, Y9, Y11
+	VPTEST       Y11, Y11
 	JNE          loop1
-	VMOVUPS      Y1, (DI)(AX*4)
-	VMOVUPS      Y5, 32(DI)(AX*4)
-	ADDQ         $0x10, AX
+	VMOVUPS      Y2, (DI)(AX*4)
+	VMOVUPS      Y6, 32(DI)(AX*4)
+	VMOVUPS      Y10, 64(DI)(AX*4)
+	VMOVUPS      Y12, 96(DI)(AX*4)
+	ADDQ         $0x20, AX
 	JMP          loopu
 
 loop1:
@@ -2819,9 +3110,9 @@ lend66:
 	VROUNDPS     $0x08, Y1, Y1
 	VMOVUPS      Y0, Y2
 	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y1, Y2
-	VMULPS       Y15, Y1, Y3
-	VPXOR        Y14, Y3, Y4
-	VFMSUB231PS  Y15, Y1, Y3
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y1, Y3
+	VPXOR        avx2_k32_80000000<>+0(SB), Y3, Y4
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y1, Y3
 	VADDPS       Y4, Y2, Y5
 	VSUBPS       Y2, Y5, Y6
 	VSUBPS       Y6, Y5, Y7
@@ -2872,7 +3163,7 @@ lend66:
 	VPAND        avx2_k32_2<>+0(SB), Y1, Y1
 	VPCMPEQD     avx2_k32_2<>+0(SB), Y1, Y1
 	VBLENDVPS    Y3, Y2, Y7, Y3
-	VPXOR        Y14, Y3, Y2
+	VPXOR        avx2_k32_80000000<>+0(SB), Y3, Y2
 	VBLENDVPS    Y1, Y2, Y3, Y1
 	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y2
 	VBLENDVPS    Y2, Y0, Y1, Y2
@@ -2916,9 +3207,9 @@ lend70:
 	VROUNDPS     $0x08, Y2, Y2
 	VMOVUPS      Y0, Y3
 	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y2, Y3
-	VMULPS       Y15, Y2, Y4
-	VPXOR        Y14, Y4, Y5
-	VFMSUB231PS  Y15, Y2, Y4
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y2, Y4
+	VPXOR        avx2_k32_80000000<>+0(SB), Y4, Y5
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y2, Y4
 	VADDPS       Y5, Y3, Y6
 	VSUBPS       Y3, Y6, Y7
 	VSUBPS       Y7, Y6, Y8
@@ -2957,13 +3248,13 @@ lend70:
 	VMULPS       avx2_k32_3f000000<>+0(SB), Y11, Y11
 	VMULPS       Y4, Y4, Y12
 	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y13
-	VMOVUPS      Y13, Y7
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y4, Y7
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y4, Y7
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y4, Y7
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y4, Y7
+	VMOVUPS      Y13, Y14
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y4, Y14
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y4, Y14
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y4, Y14
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y4, Y14
 	VSUBPS       Y11, Y5, Y11
-	VFMADD213PS  Y11, Y7, Y12
+	VFMADD213PS  Y11, Y14, Y12
 	VFNMADD213PS Y12, Y6, Y3
 	VADDPS       Y3, Y10, Y3
 	VPAND        avx2_k32_3<>+0(SB), Y2, Y2
@@ -2973,7 +3264,7 @@ lend70:
 	VPAND        avx2_k32_2<>+0(SB), Y2, Y2
 	VPCMPEQD     avx2_k32_2<>+0(SB), Y2, Y2
 	VBLENDVPS    Y4, Y3, Y8, Y4
-	VPXOR        Y14, Y4, Y3
+	VPXOR        avx2_k32_80000000<>+0(SB), Y4, Y3
 	VBLENDVPS    Y2, Y3, Y4, Y2
 	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y3
 	VBLENDVPS    Y3, Y0, Y2, Y3
@@ -3006,228 +3297,509 @@ done:
 
 // func sinF64_avx2(d *float64, a *float64, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·sinF64_avx2(SB), $288-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k64_8000000000000000<>+0(SB), Y15
-	VMOVUPS avx2_k64_7fffffffffffffff<>+0(SB), Y14
-	XORQ    AX, AX
+TEXT ·sinF64_avx2(SB), $1504-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ         CX, BX
 	SUBQ         AX, BX
-	CMPQ         BX, $0x08
+	CMPQ         BX, $0x10
 	JL           loop1
 	VMOVUPD      (SI)(AX*8), Y0
 	VMOVUPD      32(SI)(AX*8), Y1
-	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y2
-	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y1, Y3
-	VROUNDPD     $0x08, Y2, Y2
-	VROUNDPD     $0x08, Y3, Y3
-	VMOVUPS      Y0, Y4
-	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y2, Y4
-	VMOVUPS      Y1, Y5
-	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y3, Y5
-	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y6
-	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y3, Y7
-	VPXOR        Y15, Y6, Y8
-	VPXOR        Y15, Y7, Y9
-	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y6
-	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y3, Y7
-	VADDPD       Y8, Y4, Y10
-	VADDPD       Y9, Y5, Y11
-	VSUBPD       Y4, Y10, Y12
-	VSUBPD       Y5, Y11, Y13
-	VMOVUPS      Y1, (SP)
-	VSUBPD       Y12, Y10, Y1
-	VMOVUPS      Y0, 32(SP)
-	VSUBPD       Y13, Y11, Y0
-	VSUBPD       Y1, Y4, Y1
-	VSUBPD       Y0, Y5, Y0
-	VSUBPD       Y12, Y8, Y12
-	VSUBPD       Y13, Y9, Y13
-	VADDPD       Y12, Y1, Y12
-	VADDPD       Y13, Y0, Y13
-	VSUBPD       Y6, Y12, Y6
-	VSUBPD       Y7, Y13, Y7
-	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y2, Y6
-	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y3, Y7
-	VADDPD       Y6, Y10, Y0
-	VADDPD       Y7, Y11, Y1
-	VSUBPD       Y10, Y0, Y10
-	VSUBPD       Y11, Y1, Y11
-	VSUBPD       Y10, Y6, Y10
-	VSUBPD       Y11, Y7, Y11
-	VROUNDPD     $0x0b, Y2, Y4
-	VPAND        Y14, Y4, Y5
-	VPSRLQ       $0x34, Y5, Y6
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y5, Y5
-	VPOR         avx2_k64_10000000000000<>+0(SB), Y5, Y5
-	VPSUBQ       avx2_k64_433<>+0(SB), Y6, Y7
-	VMOVUPS      avx2_k64_433<>+0(SB), Y8
-	VPSUBQ       Y6, Y8, Y6
-	VPSLLVQ      Y7, Y5, Y7
-	VPSRLVQ      Y6, Y5, Y6
-	VPOR         Y6, Y7, Y6
-	VMOVUPS      avx2_k64_0<>+0(SB), Y5
-	VPCMPGTQ     Y4, Y5, Y4
-	VPXOR        Y4, Y6, Y6
-	VPSUBQ       Y4, Y6, Y4
-	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y6
-	VBLENDVPD    Y6, Y14, Y4, Y6
-	VCMPPD       $0x03, Y2, Y2, Y4
-	VBLENDVPD    Y4, avx2_k64_0<>+0(SB), Y6, Y4
-	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y2, Y2
-	VBLENDVPD    Y2, Y15, Y4, Y2
-	VROUNDPD     $0x0b, Y3, Y4
-	VPAND        Y14, Y4, Y6
-	VPSRLQ       $0x34, Y6, Y7
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y6, Y6
-	VPOR         avx2_k64_10000000000000<>+0(SB), Y6, Y6
-	VPSUBQ       avx2_k64_433<>+0(SB), Y7, Y9
-	VPSUBQ       Y7, Y8, Y7
-	VPSLLVQ      Y9, Y6, Y9
-	VPSRLVQ      Y7, Y6, Y7
-	VPOR         Y7, Y9, Y7
-	VPCMPGTQ     Y4, Y5, Y4
-	VPXOR        Y4, Y7, Y7
-	VPSUBQ       Y4, Y7, Y4
-	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y3, Y6
-	VBLENDVPD    Y6, Y14, Y4, Y6
-	VCMPPD       $0x03, Y3, Y3, Y4
-	VBLENDVPD    Y4, avx2_k64_0<>+0(SB), Y6, Y4
-	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y3, Y3
-	VBLENDVPD    Y3, Y15, Y4, Y3
-	VEXTRACTI128 $0x01, Y2, X4
-	VSHUFPS      $0x88, X4, X2, X4
-	VEXTRACTI128 $0x01, Y3, X2
-	VSHUFPS      $0x88, X2, X3, X2
-	VMULPD       Y0, Y0, Y3
-	VMULPD       Y1, Y1, Y6
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y3, Y7
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y6, Y9
-	VMOVUPS      Y7, Y12
-	VFNMADD213PD Y10, Y10, Y12
-	VMOVUPS      Y9, Y13
-	VFNMADD213PD Y11, Y11, Y13
-	VMULPD       Y3, Y0, Y5
-	VMULPD       Y6, Y1, Y8
-	VMOVUPS      Y2, 64(SP)
-	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y2
-	VMOVUPS      Y4, 96(SP)
-	VMOVUPS      Y2, Y4
-	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y3, Y4
-	VMOVUPS      Y11, 128(SP)
-	VMOVUPS      Y2, Y11
-	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y3, Y4
-	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y3, Y4
-	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y3, Y4
-	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y3, Y4
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y3, Y4
-	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y3, Y4
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y3, Y4
-	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y6, Y11
-	VFMADD213PD  Y12, Y4, Y5
-	VFMADD213PD  Y13, Y11, Y8
-	VADDPD       Y5, Y0, Y5
-	VADDPD       Y8, Y1, Y8
-	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y4
-	VSUBPD       Y7, Y4, Y11
-	VSUBPD       Y9, Y4, Y12
-	VSUBPD       Y11, Y4, Y13
-	VSUBPD       Y12, Y4, Y2
-	VSUBPD       Y7, Y13, Y7
-	VSUBPD       Y9, Y2, Y9
-	VMOVUPS      Y0, Y2
-	VFMSUB213PD  Y3, Y0, Y2
-	VMOVUPS      Y1, Y13
-	VFMSUB213PD  Y6, Y1, Y13
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y2, Y2
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y13, Y13
-	VMULPD       Y3, Y3, Y4
-	VMOVUPS      Y8, 160(SP)
-	VMULPD       Y6, Y6, Y8
+	VMOVUPD      64(SI)(AX*8), Y2
+	VMOVUPD      96(SI)(AX*8), Y3
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y4
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y1, Y5
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y2, Y6
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y3, Y7
+	VROUNDPD     $0x08, Y4, Y4
+	VROUNDPD     $0x08, Y5, Y5
+	VROUNDPD     $0x08, Y6, Y6
+	VROUNDPD     $0x08, Y7, Y7
+	VMOVUPS      Y0, Y8
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y4, Y8
+	VMOVUPS      Y1, Y9
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y5, Y9
+	VMOVUPS      Y2, Y10
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y6, Y10
+	VMOVUPS      Y3, Y11
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y7, Y11
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y4, Y12
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y5, Y13
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y6, Y14
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y7, Y15
+	VMOVUPS      Y3, (SP)
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y12, Y3
+	VMOVUPS      Y2, 32(SP)
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y13, Y2
+	VMOVUPS      Y1, 64(SP)
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y14, Y1
+	VMOVUPS      Y0, 96(SP)
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y15, Y0
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y4, Y12
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y5, Y13
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y6, Y14
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y7, Y15
+	VMOVUPS      Y7, 128(SP)
+	VADDPD       Y3, Y8, Y7
+	VMOVUPS      Y6, 160(SP)
+	VADDPD       Y2, Y9, Y6
 	VMOVUPS      Y5, 192(SP)
-	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y5
-	VMOVUPS      Y12, 224(SP)
-	VMOVUPS      Y5, Y12
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y3, Y12
-	VMOVUPS      Y11, 256(SP)
-	VMOVUPS      Y5, Y11
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y3, Y12
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y3, Y12
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y3, Y12
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y3, Y12
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y3, Y12
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y3, Y12
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y6, Y11
-	VSUBPD       Y2, Y7, Y2
-	VSUBPD       Y13, Y9, Y13
-	VFMADD213PD  Y2, Y12, Y4
-	VFMADD213PD  Y13, Y11, Y8
-	VFNMADD213PD Y4, Y10, Y0
-	VMOVUPS      128(SP), Y2
-	VFNMADD213PD Y8, Y2, Y1
-	VMOVUPS      256(SP), Y2
-	VADDPD       Y0, Y2, Y0
-	VMOVUPS      224(SP), Y2
-	VADDPD       Y1, Y2, Y1
-	VMOVUPS      96(SP), Y2
-	VPAND        avx2_k32_3<>+0(SB), X2, X2
-	VMOVUPS      64(SP), Y3
-	VPAND        avx2_k32_3<>+0(SB), X3, X3
-	VPADDD       avx2_k32_0<>+0(SB), X2, X2
-	VPADDD       avx2_k32_0<>+0(SB), X3, X3
-	VPAND        avx2_k32_1<>+0(SB), X2, X4
-	VPAND        avx2_k32_1<>+0(SB), X3, X6
-	VPCMPEQD     avx2_k32_1<>+0(SB), X4, X4
-	VPCMPEQD     avx2_k32_1<>+0(SB), X6, X6
-	VPAND        avx2_k32_2<>+0(SB), X2, X2
-	VPAND        avx2_k32_2<>+0(SB), X3, X3
-	VPCMPEQD     avx2_k32_2<>+0(SB), X2, X2
-	VPCMPEQD     avx2_k32_2<>+0(SB), X3, X3
-	VPMOVSXDQ    X4, Y4
-	VMOVUPS      192(SP), Y7
-	VBLENDVPD    Y4, Y0, Y7, Y4
-	VPMOVSXDQ    X6, Y6
+	VADDPD       Y1, Y10, Y5
+	VMOVUPS      Y4, 224(SP)
+	VADDPD       Y0, Y11, Y4
+	VMOVUPS      Y15, 256(SP)
+	VSUBPD       Y8, Y7, Y15
+	VMOVUPS      Y14, 288(SP)
+	VSUBPD       Y9, Y6, Y14
+	VMOVUPS      Y13, 320(SP)
+	VSUBPD       Y10, Y5, Y13
+	VMOVUPS      Y12, 352(SP)
+	VSUBPD       Y11, Y4, Y12
+	VMOVUPS      Y0, 384(SP)
+	VSUBPD       Y15, Y7, Y0
+	VMOVUPS      Y7, 416(SP)
+	VSUBPD       Y14, Y6, Y7
+	VMOVUPS      Y6, 448(SP)
+	VSUBPD       Y13, Y5, Y6
+	VMOVUPS      Y5, 480(SP)
+	VSUBPD       Y12, Y4, Y5
+	VSUBPD       Y0, Y8, Y0
+	VSUBPD       Y7, Y9, Y7
+	VSUBPD       Y6, Y10, Y6
+	VSUBPD       Y5, Y11, Y5
+	VSUBPD       Y15, Y3, Y15
+	VSUBPD       Y14, Y2, Y14
+	VSUBPD       Y13, Y1, Y13
+	VMOVUPS      384(SP), Y1
+	VSUBPD       Y12, Y1, Y12
+	VADDPD       Y15, Y0, Y15
+	VADDPD       Y14, Y7, Y14
+	VADDPD       Y13, Y6, Y13
+	VADDPD       Y12, Y5, Y12
+	VMOVUPS      352(SP), Y0
+	VSUBPD       Y0, Y15, Y0
+	VMOVUPS      320(SP), Y1
+	VSUBPD       Y1, Y14, Y1
+	VMOVUPS      288(SP), Y2
+	VSUBPD       Y2, Y13, Y2
+	VMOVUPS      256(SP), Y3
+	VSUBPD       Y3, Y12, Y3
+	VMOVUPS      224(SP), Y5
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y5, Y0
+	VMOVUPS      192(SP), Y6
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y6, Y1
+	VMOVUPS      160(SP), Y7
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y7, Y2
+	VMOVUPS      128(SP), Y8
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y8, Y3
+	VMOVUPS      416(SP), Y9
+	VADDPD       Y0, Y9, Y10
+	VMOVUPS      448(SP), Y11
+	VADDPD       Y1, Y11, Y12
+	VMOVUPS      480(SP), Y13
+	VADDPD       Y2, Y13, Y14
+	VADDPD       Y3, Y4, Y15
+	VSUBPD       Y9, Y10, Y9
+	VSUBPD       Y11, Y12, Y11
+	VSUBPD       Y13, Y14, Y13
+	VSUBPD       Y4, Y15, Y4
+	VSUBPD       Y9, Y0, Y9
+	VSUBPD       Y11, Y1, Y11
+	VSUBPD       Y13, Y2, Y13
+	VSUBPD       Y4, Y3, Y4
+	VROUNDPD     $0x0b, Y5, Y0
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
+	VPSRLQ       $0x34, Y1, Y2
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y1, Y1
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y1, Y1
+	VPSUBQ       avx2_k64_433<>+0(SB), Y2, Y3
+	VMOVUPS      avx2_k64_433<>+0(SB), Y8
+	VPSUBQ       Y2, Y8, Y2
+	VPSLLVQ      Y3, Y1, Y3
+	VPSRLVQ      Y2, Y1, Y2
+	VPOR         Y2, Y3, Y2
+	VMOVUPS      avx2_k64_0<>+0(SB), Y1
+	VPCMPGTQ     Y0, Y1, Y0
+	VPXOR        Y0, Y2, Y2
+	VPSUBQ       Y0, Y2, Y0
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y5, Y2
+	VBLENDVPD    Y2, avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
+	VCMPPD       $0x03, Y5, Y5, Y0
+	VBLENDVPD    Y0, avx2_k64_0<>+0(SB), Y2, Y0
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y5, Y5
+	VBLENDVPD    Y5, avx2_k64_8000000000000000<>+0(SB), Y0, Y5
+	VROUNDPD     $0x0b, Y6, Y0
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
+	VPSRLQ       $0x34, Y2, Y3
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y2, Y2
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y2, Y2
+	VPSUBQ       avx2_k64_433<>+0(SB), Y3, Y7
+	VPSUBQ       Y3, Y8, Y3
+	VPSLLVQ      Y7, Y2, Y7
+	VPSRLVQ      Y3, Y2, Y3
+	VPOR         Y3, Y7, Y3
+	VPCMPGTQ     Y0, Y1, Y0
+	VPXOR        Y0, Y3, Y3
+	VPSUBQ       Y0, Y3, Y0
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y6, Y2
+	VBLENDVPD    Y2, avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
+	VCMPPD       $0x03, Y6, Y6, Y0
+	VBLENDVPD    Y0, avx2_k64_0<>+0(SB), Y2, Y0
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y6, Y6
+	VBLENDVPD    Y6, avx2_k64_8000000000000000<>+0(SB), Y0, Y6
 	VMOVUPS      160(SP), Y0
-	VBLENDVPD    Y6, Y1, Y0, Y6
-	VPXOR        Y15, Y4, Y0
-	VPXOR        Y15, Y6, Y1
-	VPMOVSXDQ    X2, Y2
-	VBLENDVPD    Y2, Y0, Y4, Y2
+	VROUNDPD     $0x0b, Y0, Y2
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y3
+	VPSRLQ       $0x34, Y3, Y7
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y3, Y3
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y3, Y3
+	VPSUBQ       avx2_k64_433<>+0(SB), Y7, Y0
+	VPSUBQ       Y7, Y8, Y7
+	VPSLLVQ      Y0, Y3, Y0
+	VPSRLVQ      Y7, Y3, Y7
+	VPOR         Y7, Y0, Y7
+	VPCMPGTQ     Y2, Y1, Y2
+	VPXOR        Y2, Y7, Y7
+	VPSUBQ       Y2, Y7, Y2
+	VMOVUPS      160(SP), Y0
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y0, Y3
+	VBLENDVPD    Y3, avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y3
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VBLENDVPD    Y2, avx2_k64_0<>+0(SB), Y3, Y2
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y0, Y0
+	VBLENDVPD    Y0, avx2_k64_8000000000000000<>+0(SB), Y2, Y0
+	VMOVUPS      128(SP), Y2
+	VROUNDPD     $0x0b, Y2, Y3
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y7
+	VPSRLQ       $0x34, Y7, Y2
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y7, Y7
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y7, Y7
+	VPSUBQ       avx2_k64_433<>+0(SB), Y2, Y1
+	VPSUBQ       Y2, Y8, Y2
+	VPSLLVQ      Y1, Y7, Y1
+	VPSRLVQ      Y2, Y7, Y2
+	VPOR         Y2, Y1, Y2
+	VMOVUPS      avx2_k64_0<>+0(SB), Y1
+	VPCMPGTQ     Y3, Y1, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSUBQ       Y3, Y2, Y3
+	VMOVUPS      128(SP), Y2
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y7
+	VBLENDVPD    Y7, avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y7
+	VCMPPD       $0x03, Y2, Y2, Y3
+	VBLENDVPD    Y3, avx2_k64_0<>+0(SB), Y7, Y3
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y2, Y2
+	VBLENDVPD    Y2, avx2_k64_8000000000000000<>+0(SB), Y3, Y2
+	VEXTRACTI128 $0x01, Y5, X3
+	VSHUFPS      $0x88, X3, X5, X3
+	VEXTRACTI128 $0x01, Y6, X5
+	VSHUFPS      $0x88, X5, X6, X5
+	VEXTRACTI128 $0x01, Y0, X6
+	VSHUFPS      $0x88, X6, X0, X6
+	VEXTRACTI128 $0x01, Y2, X0
+	VSHUFPS      $0x88, X0, X2, X0
+	VMULPD       Y10, Y10, Y2
+	VMULPD       Y12, Y12, Y7
+	VMULPD       Y14, Y14, Y1
+	VMULPD       Y15, Y15, Y8
+	VMOVUPS      Y0, 512(SP)
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y2, Y0
+	VMOVUPS      Y6, 544(SP)
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y7, Y6
+	VMOVUPS      Y5, 576(SP)
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y1, Y5
+	VMOVUPS      Y3, 608(SP)
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y3
+	VMOVUPS      Y8, 640(SP)
+	VMOVUPS      Y0, Y8
+	VFNMADD213PD Y9, Y9, Y8
+	VMOVUPS      Y9, 672(SP)
+	VMOVUPS      Y6, Y9
+	VFNMADD213PD Y11, Y11, Y9
+	VMOVUPS      Y11, 704(SP)
+	VMOVUPS      Y5, Y11
+	VFNMADD213PD Y13, Y13, Y11
+	VMOVUPS      Y13, 736(SP)
+	VMOVUPS      Y3, Y13
+	VFNMADD213PD Y4, Y4, Y13
+	VMOVUPS      Y4, 768(SP)
+	VMULPD       Y2, Y10, Y4
+	VMOVUPS      Y3, 800(SP)
+	VMULPD       Y7, Y12, Y3
+	VMOVUPS      Y5, 832(SP)
+	VMULPD       Y1, Y14, Y5
+	VMOVUPS      Y6, 864(SP)
+	VMOVUPS      640(SP), Y6
+	VMOVUPS      Y0, 896(SP)
+	VMULPD       Y6, Y15, Y0
+	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y6
+	VMOVUPS      Y15, 928(SP)
+	VMOVUPS      Y6, Y15
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y2, Y15
+	VMOVUPS      Y14, 960(SP)
+	VMOVUPS      Y6, Y14
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y7, Y14
+	VMOVUPS      Y12, 992(SP)
+	VMOVUPS      Y6, Y12
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y1, Y12
+	VMOVUPS      640(SP), Y6
+	VMOVUPS      Y10, 1024(SP)
+	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y10
+	VMOVUPS      Y0, 1056(SP)
+	VMOVUPS      Y10, Y0
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y7, Y14
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y1, Y12
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y7, Y14
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y1, Y12
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y7, Y14
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y1, Y12
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y7, Y14
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y1, Y12
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y7, Y14
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y1, Y12
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y7, Y14
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y1, Y12
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y7, Y14
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y1, Y12
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y6, Y0
+	VFMADD213PD  Y8, Y15, Y4
+	VFMADD213PD  Y9, Y14, Y3
+	VFMADD213PD  Y11, Y12, Y5
+	VMOVUPS      1056(SP), Y8
+	VFMADD213PD  Y13, Y0, Y8
+	VMOVUPS      1024(SP), Y0
+	VADDPD       Y4, Y0, Y4
+	VMOVUPS      992(SP), Y9
+	VADDPD       Y3, Y9, Y3
+	VMOVUPS      960(SP), Y11
+	VADDPD       Y5, Y11, Y5
+	VMOVUPS      928(SP), Y12
+	VADDPD       Y8, Y12, Y8
+	VMOVUPS      896(SP), Y13
+	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y14
+	VSUBPD       Y13, Y14, Y15
+	VMOVUPS      864(SP), Y10
+	VSUBPD       Y10, Y14, Y6
+	VMOVUPS      832(SP), Y12
+	VSUBPD       Y12, Y14, Y11
+	VMOVUPS      800(SP), Y9
+	VSUBPD       Y9, Y14, Y0
+	VSUBPD       Y15, Y14, Y9
+	VSUBPD       Y6, Y14, Y12
+	VSUBPD       Y11, Y14, Y10
+	VSUBPD       Y0, Y14, Y13
+	VMOVUPS      896(SP), Y14
+	VSUBPD       Y14, Y9, Y14
+	VMOVUPS      864(SP), Y9
+	VSUBPD       Y9, Y12, Y9
+	VMOVUPS      832(SP), Y12
+	VSUBPD       Y12, Y10, Y12
+	VMOVUPS      800(SP), Y10
+	VSUBPD       Y10, Y13, Y10
+	VMOVUPS      1024(SP), Y13
+	VMOVUPS      Y8, 1088(SP)
+	VMOVUPS      Y13, Y8
+	VFMSUB213PD  Y2, Y13, Y8
+	VMOVUPS      992(SP), Y13
+	VMOVUPS      Y5, 1120(SP)
+	VMOVUPS      Y13, Y5
+	VFMSUB213PD  Y7, Y13, Y5
+	VMOVUPS      960(SP), Y13
+	VMOVUPS      Y3, 1152(SP)
+	VMOVUPS      Y13, Y3
+	VFMSUB213PD  Y1, Y13, Y3
+	VMOVUPS      640(SP), Y13
+	VMOVUPS      Y4, 1184(SP)
+	VMOVUPS      928(SP), Y4
+	VMOVUPS      Y0, 1216(SP)
+	VMOVUPS      Y4, Y0
+	VFMSUB213PD  Y13, Y4, Y0
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y8
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y5
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y3, Y3
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y0, Y0
+	VMULPD       Y2, Y2, Y4
+	VMULPD       Y7, Y7, Y13
+	VMOVUPS      Y11, 1248(SP)
+	VMULPD       Y1, Y1, Y11
+	VMOVUPS      Y6, 1280(SP)
+	VMOVUPS      640(SP), Y6
+	VMOVUPS      Y15, 1312(SP)
+	VMULPD       Y6, Y6, Y15
+	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y6
+	VMOVUPS      Y15, 1344(SP)
+	VMOVUPS      Y6, Y15
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y2, Y15
+	VMOVUPS      Y11, 1376(SP)
+	VMOVUPS      Y6, Y11
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y7, Y11
+	VMOVUPS      Y13, 1408(SP)
+	VMOVUPS      Y6, Y13
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y1, Y13
+	VMOVUPS      640(SP), Y6
+	VMOVUPS      Y4, 1440(SP)
+	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y4
+	VMOVUPS      Y0, 1472(SP)
+	VMOVUPS      Y4, Y0
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y7, Y11
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y1, Y13
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y7, Y11
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y1, Y13
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y7, Y11
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y1, Y13
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y7, Y11
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y1, Y13
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y7, Y11
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y1, Y13
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y7, Y11
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y1, Y13
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y6, Y0
+	VSUBPD       Y8, Y14, Y8
+	VSUBPD       Y5, Y9, Y5
+	VSUBPD       Y3, Y12, Y3
+	VMOVUPS      1472(SP), Y1
+	VSUBPD       Y1, Y10, Y1
+	VMOVUPS      1440(SP), Y2
+	VFMADD213PD  Y8, Y15, Y2
+	VMOVUPS      1408(SP), Y6
+	VFMADD213PD  Y5, Y11, Y6
+	VMOVUPS      1376(SP), Y5
+	VFMADD213PD  Y3, Y13, Y5
+	VMOVUPS      1344(SP), Y3
+	VFMADD213PD  Y1, Y0, Y3
+	VMOVUPS      672(SP), Y0
+	VMOVUPS      1024(SP), Y1
+	VFNMADD213PD Y2, Y0, Y1
+	VMOVUPS      704(SP), Y0
+	VMOVUPS      992(SP), Y2
+	VFNMADD213PD Y6, Y0, Y2
+	VMOVUPS      736(SP), Y0
+	VMOVUPS      960(SP), Y6
+	VFNMADD213PD Y5, Y0, Y6
+	VMOVUPS      768(SP), Y0
+	VMOVUPS      928(SP), Y5
+	VFNMADD213PD Y3, Y0, Y5
+	VMOVUPS      1312(SP), Y0
+	VADDPD       Y1, Y0, Y1
+	VMOVUPS      1280(SP), Y0
+	VADDPD       Y2, Y0, Y2
+	VMOVUPS      1248(SP), Y0
+	VADDPD       Y6, Y0, Y6
+	VMOVUPS      1216(SP), Y0
+	VADDPD       Y5, Y0, Y5
+	VMOVUPS      608(SP), Y0
+	VPAND        avx2_k32_3<>+0(SB), X0, X0
+	VMOVUPS      576(SP), Y3
+	VPAND        avx2_k32_3<>+0(SB), X3, X3
+	VMOVUPS      544(SP), Y7
+	VPAND        avx2_k32_3<>+0(SB), X7, X7
+	VMOVUPS      512(SP), Y8
+	VPAND        avx2_k32_3<>+0(SB), X8, X8
+	VPADDD       avx2_k32_0<>+0(SB), X0, X0
+	VPADDD       avx2_k32_0<>+0(SB), X3, X3
+	VPADDD       avx2_k32_0<>+0(SB), X7, X7
+	VPADDD       avx2_k32_0<>+0(SB), X8, X8
+	VPAND        avx2_k32_1<>+0(SB), X0, X9
+	VPAND        avx2_k32_1<>+0(SB), X3, X10
+	VPAND        avx2_k32_1<>+0(SB), X7, X11
+	VPAND        avx2_k32_1<>+0(SB), X8, X12
+	VPCMPEQD     avx2_k32_1<>+0(SB), X9, X9
+	VPCMPEQD     avx2_k32_1<>+0(SB), X10, X10
+	VPCMPEQD     avx2_k32_1<>+0(SB), X11, X11
+	VPCMPEQD     avx2_k32_1<>+0(SB), X12, X12
+	VPAND        avx2_k32_2<>+0(SB), X0, X0
+	VPAND        avx2_k32_2<>+0(SB), X3, X3
+	VPAND        avx2_k32_2<>+0(SB), X7, X7
+	VPAND        avx2_k32_2<>+0(SB), X8, X8
+	VPCMPEQD     avx2_k32_2<>+0(SB), X0, X0
+	VPCMPEQD     avx2_k32_2<>+0(SB), X3, X3
+	VPCMPEQD     avx2_k32_2<>+0(SB), X7, X7
+	VPCMPEQD     avx2_k32_2<>+0(SB), X8, X8
+	VPMOVSXDQ    X9, Y9
+	VMOVUPS      1184(SP), Y13
+	VBLENDVPD    Y9, Y1, Y13, Y9
+	VPMOVSXDQ    X10, Y10
+	VMOVUPS      1152(SP), Y1
+	VBLENDVPD    Y10, Y2, Y1, Y10
+	VPMOVSXDQ    X11, Y11
+	VMOVUPS      1120(SP), Y1
+	VBLENDVPD    Y11, Y6, Y1, Y11
+	VPMOVSXDQ    X12, Y12
+	VMOVUPS      1088(SP), Y1
+	VBLENDVPD    Y12, Y5, Y1, Y12
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y9, Y1
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y10, Y2
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y11, Y5
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y12, Y6
+	VPMOVSXDQ    X0, Y0
+	VBLENDVPD    Y0, Y1, Y9, Y0
 	VPMOVSXDQ    X3, Y3
-	VBLENDVPD    Y3, Y1, Y6, Y3
-	VMOVUPS      32(SP), Y0
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y1
-	VMOVUPS      (SP), Y4
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y4, Y6
-	VBLENDVPD    Y1, Y0, Y2, Y1
-	VBLENDVPD    Y6, Y4, Y3, Y6
-	VPAND        Y14, Y0, Y0
-	VPAND        Y14, Y4, Y4
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y0, Y0
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y4, Y4
-	VPOR         Y4, Y0, Y4
-	VPTEST       Y4, Y4
+	VBLENDVPD    Y3, Y2, Y10, Y3
+	VPMOVSXDQ    X7, Y7
+	VBLENDVPD    Y7, Y5, Y11, Y7
+	VPMOVSXDQ    X8, Y8
+	VBLENDVPD    Y8, Y6, Y12, Y8
+	VMOVUPS      96(SP), Y1
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y1, Y2
+	VMOVUPS      64(SP), Y5
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y5, Y6
+	VMOVUPS      32(SP), Y9
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y9, Y10
+	VMOVUPS      (SP), Y11
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y11, Y12
+	VBLENDVPD    Y2, Y1, Y0, Y2
+	VBLENDVPD    Y6, Y5, Y3, Y6
+	VBLENDVPD    Y10, Y9, Y7, Y10
+	VBLENDVPD    Y12, Y11, Y8, Y12
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y1
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y5, Y5
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y9, Y9
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y11, Y11
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y1, Y1
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y5, Y5
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y9, Y9
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y11, Y11
+	VPOR         Y5, Y1, Y5
+	VPOR         Y9, Y5, Y9
+	VPOR         Y11, Y9, Y11
+	VPTEST       Y11, Y11
 	JNE          loop1
-	VMOVUPD      Y1, (DI)(AX*8)
+	VMOVUPD      Y2, (DI)(AX*8)
 	VMOVUPD      Y6, 32(DI)(AX*8)
-	ADDQ         $0x08, AX
+	VMOVUPD      Y10, 64(DI)(AX*8)
+	VMOVUPD      Y12, 96(DI)(AX*8)
+	ADDQ         $0x10, AX
 	JMP          loopu
 
 loop1:
@@ -3262,7 +3834,7 @@ lend74:
 	VMOVUPS      Y0, Y2
 	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y1, Y2
 	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y1, Y3
-	VPXOR        Y15, Y3, Y4
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y3, Y4
 	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y1, Y3
 	VADDPD       Y4, Y2, Y5
 	VSUBPD       Y2, Y5, Y6
@@ -3276,7 +3848,7 @@ lend74:
 	VSUBPD       Y5, Y2, Y5
 	VSUBPD       Y5, Y3, Y5
 	VROUNDPD     $0x0b, Y1, Y3
-	VPAND        Y14, Y3, Y4
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y4
 	VPSRLQ       $0x34, Y4, Y6
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y4, Y4
 	VPOR         avx2_k64_10000000000000<>+0(SB), Y4, Y4
@@ -3291,11 +3863,11 @@ lend74:
 	VPXOR        Y3, Y6, Y6
 	VPSUBQ       Y3, Y6, Y3
 	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y1, Y6
-	VBLENDVPD    Y6, Y14, Y3, Y6
+	VBLENDVPD    Y6, avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y6
 	VCMPPD       $0x03, Y1, Y1, Y3
 	VBLENDVPD    Y3, avx2_k64_0<>+0(SB), Y6, Y3
 	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y1, Y1
-	VBLENDVPD    Y1, Y15, Y3, Y1
+	VBLENDVPD    Y1, avx2_k64_8000000000000000<>+0(SB), Y3, Y1
 	VEXTRACTI128 $0x01, Y1, X3
 	VSHUFPS      $0x88, X3, X1, X3
 	VMULPD       Y2, Y2, Y1
@@ -3323,17 +3895,17 @@ lend74:
 	VFMSUB213PD  Y1, Y2, Y12
 	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y12, Y12
 	VMULPD       Y1, Y1, Y13
-	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y4
-	VMOVUPS      Y4, Y7
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y1, Y7
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y1, Y7
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y1, Y7
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y1, Y7
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y1, Y7
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y1, Y7
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y1, Y7
+	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y14
+	VMOVUPS      Y14, Y15
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y1, Y15
 	VSUBPD       Y12, Y6, Y12
-	VFMADD213PD  Y12, Y7, Y13
+	VFMADD213PD  Y12, Y15, Y13
 	VFNMADD213PD Y13, Y5, Y2
 	VADDPD       Y2, Y11, Y2
 	VPAND        avx2_k32_3<>+0(SB), X3, X3
@@ -3344,12 +3916,12 @@ lend74:
 	VPCMPEQD     avx2_k32_2<>+0(SB), X3, X3
 	VPMOVSXDQ    X1, Y1
 	VBLENDVPD    Y1, Y2, Y9, Y1
-	VPXOR        Y15, Y1, Y2
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y1, Y2
 	VPMOVSXDQ    X3, Y3
 	VBLENDVPD    Y3, Y2, Y1, Y3
 	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y1
 	VBLENDVPD    Y1, Y0, Y3, Y1
-	VPAND        Y14, Y0, Y0
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y0
 	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y0, Y0
 	VMOVMSKPD    Y0, R8
 	TESTL        R9, R8
@@ -3383,14 +3955,14 @@ ltail77:
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
 lend78:
-	VPAND        Y14, Y0, Y1
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
 	VCMPPD       $0x1e, avx2_k64_4310000000000000<>+0(SB), Y1, Y1
 	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y2
 	VROUNDPD     $0x08, Y2, Y2
 	VMOVUPS      Y0, Y3
 	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y2, Y3
 	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y4
-	VPXOR        Y15, Y4, Y5
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y4, Y5
 	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y4
 	VADDPD       Y5, Y3, Y6
 	VSUBPD       Y3, Y6, Y7
@@ -3404,7 +3976,7 @@ lend78:
 	VSUBPD       Y6, Y3, Y6
 	VSUBPD       Y6, Y4, Y6
 	VROUNDPD     $0x0b, Y2, Y4
-	VPAND        Y14, Y4, Y5
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y5
 	VPSRLQ       $0x34, Y5, Y7
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y5, Y5
 	VPOR         avx2_k64_10000000000000<>+0(SB), Y5, Y5
@@ -3419,11 +3991,11 @@ lend78:
 	VPXOR        Y4, Y7, Y7
 	VPSUBQ       Y4, Y7, Y4
 	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y7
-	VBLENDVPD    Y7, Y14, Y4, Y7
+	VBLENDVPD    Y7, avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y7
 	VCMPPD       $0x03, Y2, Y2, Y4
 	VBLENDVPD    Y4, avx2_k64_0<>+0(SB), Y7, Y4
 	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y2, Y2
-	VBLENDVPD    Y2, Y15, Y4, Y2
+	VBLENDVPD    Y2, avx2_k64_8000000000000000<>+0(SB), Y4, Y2
 	VEXTRACTI128 $0x01, Y2, X4
 	VSHUFPS      $0x88, X4, X2, X4
 	VMULPD       Y3, Y3, Y2
@@ -3450,19 +4022,19 @@ lend78:
 	VMOVUPS      Y3, Y13
 	VFMSUB213PD  Y2, Y3, Y13
 	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y13, Y13
-	VMULPD       Y2, Y2, Y5
-	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y8
-	VMOVUPS      Y8, Y9
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y2, Y9
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y2, Y9
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y2, Y9
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y2, Y9
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y2, Y9
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y2, Y9
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y2, Y9
+	VMULPD       Y2, Y2, Y14
+	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y15
+	VMOVUPS      Y15, Y5
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y2, Y5
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y2, Y5
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y2, Y5
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y2, Y5
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y2, Y5
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y2, Y5
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y2, Y5
 	VSUBPD       Y13, Y7, Y13
-	VFMADD213PD  Y13, Y9, Y5
-	VFNMADD213PD Y5, Y6, Y3
+	VFMADD213PD  Y13, Y5, Y14
+	VFNMADD213PD Y14, Y6, Y3
 	VADDPD       Y3, Y12, Y3
 	VPAND        avx2_k32_3<>+0(SB), X4, X4
 	VPADDD       avx2_k32_0<>+0(SB), X4, X4
@@ -3472,7 +4044,7 @@ lend78:
 	VPCMPEQD     avx2_k32_2<>+0(SB), X4, X4
 	VPMOVSXDQ    X2, Y2
 	VBLENDVPD    Y2, Y3, Y10, Y2
-	VPXOR        Y15, Y2, Y3
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y2, Y3
 	VPMOVSXDQ    X4, Y4
 	VBLENDVPD    Y4, Y3, Y2, Y4
 	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y2
@@ -3506,164 +4078,378 @@ done:
 
 // func cosF32_avx2(d *float32, a *float32, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·cosF32_avx2(SB), $288-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k32_1<>+0(SB), Y15
-	VMOVUPS avx2_k32_b33bbd2e<>+0(SB), Y14
-	XORQ    AX, AX
+TEXT ·cosF32_avx2(SB), $1504-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ         CX, BX
 	SUBQ         AX, BX
-	CMPQ         BX, $0x10
+	CMPQ         BX, $0x20
 	JL           loop1
 	VMOVUPS      (SI)(AX*4), Y0
 	VMOVUPS      32(SI)(AX*4), Y1
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y2
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y1, Y3
-	VROUNDPS     $0x08, Y2, Y2
-	VROUNDPS     $0x08, Y3, Y3
-	VMOVUPS      Y0, Y4
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y2, Y4
-	VMOVUPS      Y1, Y5
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y3, Y5
-	VMULPS       Y14, Y2, Y6
-	VMULPS       Y14, Y3, Y7
-	VPXOR        avx2_k32_80000000<>+0(SB), Y6, Y8
-	VPXOR        avx2_k32_80000000<>+0(SB), Y7, Y9
-	VFMSUB231PS  Y14, Y2, Y6
-	VFMSUB231PS  Y14, Y3, Y7
-	VADDPS       Y8, Y4, Y10
-	VADDPS       Y9, Y5, Y11
-	VSUBPS       Y4, Y10, Y12
-	VSUBPS       Y5, Y11, Y13
-	VMOVUPS      Y1, (SP)
-	VSUBPS       Y12, Y10, Y1
-	VMOVUPS      Y0, 32(SP)
-	VSUBPS       Y13, Y11, Y0
-	VSUBPS       Y1, Y4, Y1
-	VSUBPS       Y0, Y5, Y0
-	VSUBPS       Y12, Y8, Y12
-	VSUBPS       Y13, Y9, Y13
-	VADDPS       Y12, Y1, Y12
-	VADDPS       Y13, Y0, Y13
-	VSUBPS       Y6, Y12, Y6
-	VSUBPS       Y7, Y13, Y7
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y2, Y6
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y3, Y7
-	VADDPS       Y6, Y10, Y0
-	VADDPS       Y7, Y11, Y1
-	VSUBPS       Y10, Y0, Y10
+	VMOVUPS      64(SI)(AX*4), Y2
+	VMOVUPS      96(SI)(AX*4), Y3
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y4
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y1, Y5
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y2, Y6
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y3, Y7
+	VROUNDPS     $0x08, Y4, Y4
+	VROUNDPS     $0x08, Y5, Y5
+	VROUNDPS     $0x08, Y6, Y6
+	VROUNDPS     $0x08, Y7, Y7
+	VMOVUPS      Y0, Y8
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y4, Y8
+	VMOVUPS      Y1, Y9
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y5, Y9
+	VMOVUPS      Y2, Y10
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y6, Y10
+	VMOVUPS      Y3, Y11
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y7, Y11
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y4, Y12
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y5, Y13
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y6, Y14
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y7, Y15
+	VMOVUPS      Y3, (SP)
+	VPXOR        avx2_k32_80000000<>+0(SB), Y12, Y3
+	VMOVUPS      Y2, 32(SP)
+	VPXOR        avx2_k32_80000000<>+0(SB), Y13, Y2
+	VMOVUPS      Y1, 64(SP)
+	VPXOR        avx2_k32_80000000<>+0(SB), Y14, Y1
+	VMOVUPS      Y0, 96(SP)
+	VPXOR        avx2_k32_80000000<>+0(SB), Y15, Y0
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y4, Y12
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y5, Y13
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y6, Y14
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y7, Y15
+	VMOVUPS      Y7, 128(SP)
+	VADDPS       Y3, Y8, Y7
+	VMOVUPS      Y6, 160(SP)
+	VADDPS       Y2, Y9, Y6
+	VMOVUPS      Y5, 192(SP)
+	VADDPS       Y1, Y10, Y5
+	VMOVUPS      Y4, 224(SP)
+	VADDPS       Y0, Y11, Y4
+	VMOVUPS      Y15, 256(SP)
+	VSUBPS       Y8, Y7, Y15
+	VMOVUPS      Y14, 288(SP)
+	VSUBPS       Y9, Y6, Y14
+	VMOVUPS      Y13, 320(SP)
+	VSUBPS       Y10, Y5, Y13
+	VMOVUPS      Y12, 352(SP)
+	VSUBPS       Y11, Y4, Y12
+	VMOVUPS      Y0, 384(SP)
+	VSUBPS       Y15, Y7, Y0
+	VMOVUPS      Y7, 416(SP)
+	VSUBPS       Y14, Y6, Y7
+	VMOVUPS      Y6, 448(SP)
+	VSUBPS       Y13, Y5, Y6
+	VMOVUPS      Y5, 480(SP)
+	VSUBPS       Y12, Y4, Y5
+	VSUBPS       Y0, Y8, Y0
+	VSUBPS       Y7, Y9, Y7
+	VSUBPS       Y6, Y10, Y6
+	VSUBPS       Y5, Y11, Y5
+	VSUBPS       Y15, Y3, Y15
+	VSUBPS       Y14, Y2, Y14
+	VSUBPS       Y13, Y1, Y13
+	VMOVUPS      384(SP), Y1
+	VSUBPS       Y12, Y1, Y12
+	VADDPS       Y15, Y0, Y15
+	VADDPS       Y14, Y7, Y14
+	VADDPS       Y13, Y6, Y13
+	VADDPS       Y12, Y5, Y12
+	VMOVUPS      352(SP), Y0
+	VSUBPS       Y0, Y15, Y0
+	VMOVUPS      320(SP), Y1
+	VSUBPS       Y1, Y14, Y1
+	VMOVUPS      288(SP), Y2
+	VSUBPS       Y2, Y13, Y2
+	VMOVUPS      256(SP), Y3
+	VSUBPS       Y3, Y12, Y3
+	VMOVUPS      224(SP), Y5
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y5, Y0
+	VMOVUPS      192(SP), Y6
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y6, Y1
+	VMOVUPS      160(SP), Y7
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y7, Y2
+	VMOVUPS      128(SP), Y8
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y8, Y3
+	VMOVUPS      416(SP), Y9
+	VADDPS       Y0, Y9, Y10
+	VMOVUPS      448(SP), Y11
+	VADDPS       Y1, Y11, Y12
+	VMOVUPS      480(SP), Y13
+	VADDPS       Y2, Y13, Y14
+	VADDPS       Y3, Y4, Y15
+	VSUBPS       Y9, Y10, Y9
+	VSUBPS       Y11, Y12, Y11
+	VSUBPS       Y13, Y14, Y13
+	VSUBPS       Y4, Y15, Y4
+	VSUBPS       Y9, Y0, Y9
 	VSUBPS       Y11, Y1, Y11
-	VSUBPS       Y10, Y6, Y10
-	VSUBPS       Y11, Y7, Y11
-	VCVTTPS2DQ   Y2, Y2
-	VCVTTPS2DQ   Y3, Y3
-	VMULPS       Y0, Y0, Y4
-	VMULPS       Y1, Y1, Y5
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y4, Y6
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y7
-	VMOVUPS      Y6, Y8
-	VFNMADD213PS Y10, Y10, Y8
+	VSUBPS       Y13, Y2, Y13
+	VSUBPS       Y4, Y3, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VCVTTPS2DQ   Y7, Y7
+	VCVTTPS2DQ   Y8, Y8
+	VMULPS       Y10, Y10, Y0
+	VMULPS       Y12, Y12, Y1
+	VMULPS       Y14, Y14, Y2
+	VMULPS       Y15, Y15, Y3
+	VMOVUPS      Y8, 512(SP)
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y0, Y8
+	VMOVUPS      Y7, 544(SP)
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y1, Y7
+	VMOVUPS      Y6, 576(SP)
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y2, Y6
+	VMOVUPS      Y5, 608(SP)
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y3, Y5
+	VMOVUPS      Y3, 640(SP)
+	VMOVUPS      Y8, Y3
+	VFNMADD213PS Y9, Y9, Y3
+	VMOVUPS      Y9, 672(SP)
 	VMOVUPS      Y7, Y9
 	VFNMADD213PS Y11, Y11, Y9
-	VMULPS       Y4, Y0, Y12
-	VMULPS       Y5, Y1, Y13
-	VMOVUPS      Y3, 64(SP)
-	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y3
-	VMOVUPS      Y2, 96(SP)
-	VMOVUPS      Y3, Y2
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y4, Y2
-	VMOVUPS      Y11, 128(SP)
-	VMOVUPS      Y3, Y11
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y5, Y11
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y4, Y2
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y5, Y11
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y4, Y2
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y5, Y11
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y4, Y2
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y5, Y11
-	VFMADD213PS  Y8, Y2, Y12
-	VFMADD213PS  Y9, Y11, Y13
-	VADDPS       Y12, Y0, Y12
-	VADDPS       Y13, Y1, Y13
-	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y2
-	VSUBPS       Y6, Y2, Y8
-	VSUBPS       Y7, Y2, Y9
-	VSUBPS       Y8, Y2, Y11
-	VSUBPS       Y9, Y2, Y3
-	VSUBPS       Y6, Y11, Y6
-	VSUBPS       Y7, Y3, Y7
-	VMOVUPS      Y0, Y3
-	VFMSUB213PS  Y4, Y0, Y3
-	VMOVUPS      Y1, Y11
-	VFMSUB213PS  Y5, Y1, Y11
+	VMOVUPS      Y11, 704(SP)
+	VMOVUPS      Y6, Y11
+	VFNMADD213PS Y13, Y13, Y11
+	VMOVUPS      Y13, 736(SP)
+	VMOVUPS      Y5, Y13
+	VFNMADD213PS Y4, Y4, Y13
+	VMOVUPS      Y4, 768(SP)
+	VMULPS       Y0, Y10, Y4
+	VMOVUPS      Y5, 800(SP)
+	VMULPS       Y1, Y12, Y5
+	VMOVUPS      Y6, 832(SP)
+	VMULPS       Y2, Y14, Y6
+	VMOVUPS      Y7, 864(SP)
+	VMOVUPS      640(SP), Y7
+	VMOVUPS      Y8, 896(SP)
+	VMULPS       Y7, Y15, Y8
+	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y7
+	VMOVUPS      Y15, 928(SP)
+	VMOVUPS      Y7, Y15
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y0, Y15
+	VMOVUPS      Y14, 960(SP)
+	VMOVUPS      Y7, Y14
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y1, Y14
+	VMOVUPS      Y12, 992(SP)
+	VMOVUPS      Y7, Y12
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y2, Y12
+	VMOVUPS      640(SP), Y7
+	VMOVUPS      Y10, 1024(SP)
+	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y10
+	VMOVUPS      Y8, 1056(SP)
+	VMOVUPS      Y10, Y8
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y7, Y8
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y0, Y15
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y1, Y14
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y2, Y12
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y7, Y8
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y0, Y15
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y1, Y14
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y2, Y12
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y7, Y8
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y0, Y15
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y1, Y14
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y2, Y12
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y7, Y8
+	VFMADD213PS  Y3, Y15, Y4
+	VFMADD213PS  Y9, Y14, Y5
+	VFMADD213PS  Y11, Y12, Y6
+	VMOVUPS      1056(SP), Y3
+	VFMADD213PS  Y13, Y8, Y3
+	VMOVUPS      1024(SP), Y8
+	VADDPS       Y4, Y8, Y4
+	VMOVUPS      992(SP), Y9
+	VADDPS       Y5, Y9, Y5
+	VMOVUPS      960(SP), Y11
+	VADDPS       Y6, Y11, Y6
+	VMOVUPS      928(SP), Y12
+	VADDPS       Y3, Y12, Y3
+	VMOVUPS      896(SP), Y13
+	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y14
+	VSUBPS       Y13, Y14, Y15
+	VMOVUPS      864(SP), Y10
+	VSUBPS       Y10, Y14, Y7
+	VMOVUPS      832(SP), Y12
+	VSUBPS       Y12, Y14, Y11
+	VMOVUPS      800(SP), Y9
+	VSUBPS       Y9, Y14, Y8
+	VSUBPS       Y15, Y14, Y9
+	VSUBPS       Y7, Y14, Y12
+	VSUBPS       Y11, Y14, Y10
+	VSUBPS       Y8, Y14, Y13
+	VMOVUPS      896(SP), Y14
+	VSUBPS       Y14, Y9, Y14
+	VMOVUPS      864(SP), Y9
+	VSUBPS       Y9, Y12, Y9
+	VMOVUPS      832(SP), Y12
+	VSUBPS       Y12, Y10, Y12
+	VMOVUPS      800(SP), Y10
+	VSUBPS       Y10, Y13, Y10
+	VMOVUPS      1024(SP), Y13
+	VMOVUPS      Y3, 1088(SP)
+	VMOVUPS      Y13, Y3
+	VFMSUB213PS  Y0, Y13, Y3
+	VMOVUPS      992(SP), Y13
+	VMOVUPS      Y6, 1120(SP)
+	VMOVUPS      Y13, Y6
+	VFMSUB213PS  Y1, Y13, Y6
+	VMOVUPS      960(SP), Y13
+	VMOVUPS      Y5, 1152(SP)
+	VMOVUPS      Y13, Y5
+	VFMSUB213PS  Y2, Y13, Y5
+	VMOVUPS      640(SP), Y13
+	VMOVUPS      Y4, 1184(SP)
+	VMOVUPS      928(SP), Y4
+	VMOVUPS      Y8, 1216(SP)
+	VMOVUPS      Y4, Y8
+	VFMSUB213PS  Y13, Y4, Y8
 	VMULPS       avx2_k32_3f000000<>+0(SB), Y3, Y3
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y11, Y11
-	VMULPS       Y4, Y4, Y2
-	VMOVUPS      Y13, 160(SP)
-	VMULPS       Y5, Y5, Y13
-	VMOVUPS      Y12, 192(SP)
-	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y12
-	VMOVUPS      Y9, 224(SP)
-	VMOVUPS      Y12, Y9
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y4, Y9
-	VMOVUPS      Y8, 256(SP)
-	VMOVUPS      Y12, Y8
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y5, Y8
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y4, Y9
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y5, Y8
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y4, Y9
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y5, Y8
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y4, Y9
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y5, Y8
-	VSUBPS       Y3, Y6, Y3
-	VSUBPS       Y11, Y7, Y11
-	VFMADD213PS  Y3, Y9, Y2
-	VFMADD213PS  Y11, Y8, Y13
-	VFNMADD213PS Y2, Y10, Y0
-	VMOVUPS      128(SP), Y2
-	VFNMADD213PS Y13, Y2, Y1
-	VMOVUPS      256(SP), Y2
-	VADDPS       Y0, Y2, Y0
-	VMOVUPS      224(SP), Y2
-	VADDPS       Y1, Y2, Y1
-	VMOVUPS      96(SP), Y2
-	VPAND        avx2_k32_3<>+0(SB), Y2, Y2
-	VMOVUPS      64(SP), Y3
-	VPAND        avx2_k32_3<>+0(SB), Y3, Y3
-	VPADDD       Y15, Y2, Y2
-	VPADDD       Y15, Y3, Y3
-	VPAND        Y15, Y2, Y4
-	VPAND        Y15, Y3, Y5
-	VPCMPEQD     Y15, Y4, Y4
-	VPCMPEQD     Y15, Y5, Y5
-	VPAND        avx2_k32_2<>+0(SB), Y2, Y2
-	VPAND        avx2_k32_2<>+0(SB), Y3, Y3
-	VPCMPEQD     avx2_k32_2<>+0(SB), Y2, Y2
-	VPCMPEQD     avx2_k32_2<>+0(SB), Y3, Y3
-	VMOVUPS      192(SP), Y6
-	VBLENDVPS    Y4, Y0, Y6, Y4
-	VMOVUPS      160(SP), Y0
-	VBLENDVPS    Y5, Y1, Y0, Y5
-	VPXOR        avx2_k32_80000000<>+0(SB), Y4, Y0
-	VPXOR        avx2_k32_80000000<>+0(SB), Y5, Y1
-	VBLENDVPS    Y2, Y0, Y4, Y2
-	VBLENDVPS    Y3, Y1, Y5, Y3
-	VMOVUPS      32(SP), Y0
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y0
-	VMOVUPS      (SP), Y1
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y6, Y6
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y5
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y8, Y8
+	VMULPS       Y0, Y0, Y4
+	VMULPS       Y1, Y1, Y13
+	VMOVUPS      Y11, 1248(SP)
+	VMULPS       Y2, Y2, Y11
+	VMOVUPS      Y7, 1280(SP)
+	VMOVUPS      640(SP), Y7
+	VMOVUPS      Y15, 1312(SP)
+	VMULPS       Y7, Y7, Y15
+	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y7
+	VMOVUPS      Y15, 1344(SP)
+	VMOVUPS      Y7, Y15
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y0, Y15
+	VMOVUPS      Y11, 1376(SP)
+	VMOVUPS      Y7, Y11
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y1, Y11
+	VMOVUPS      Y13, 1408(SP)
+	VMOVUPS      Y7, Y13
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y2, Y13
+	VMOVUPS      640(SP), Y7
+	VMOVUPS      Y4, 1440(SP)
+	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y4
+	VMOVUPS      Y8, 1472(SP)
+	VMOVUPS      Y4, Y8
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y7, Y8
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y0, Y15
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y1, Y11
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y2, Y13
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y7, Y8
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y0, Y15
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y1, Y11
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y2, Y13
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y7, Y8
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y0, Y15
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y1, Y11
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y2, Y13
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y7, Y8
+	VSUBPS       Y3, Y14, Y3
+	VSUBPS       Y6, Y9, Y6
+	VSUBPS       Y5, Y12, Y5
+	VMOVUPS      1472(SP), Y0
+	VSUBPS       Y0, Y10, Y0
+	VMOVUPS      1440(SP), Y1
+	VFMADD213PS  Y3, Y15, Y1
+	VMOVUPS      1408(SP), Y2
+	VFMADD213PS  Y6, Y11, Y2
+	VMOVUPS      1376(SP), Y3
+	VFMADD213PS  Y5, Y13, Y3
+	VMOVUPS      1344(SP), Y5
+	VFMADD213PS  Y0, Y8, Y5
+	VMOVUPS      672(SP), Y0
+	VMOVUPS      1024(SP), Y6
+	VFNMADD213PS Y1, Y0, Y6
+	VMOVUPS      704(SP), Y0
+	VMOVUPS      992(SP), Y1
+	VFNMADD213PS Y2, Y0, Y1
+	VMOVUPS      736(SP), Y0
+	VMOVUPS      960(SP), Y2
+	VFNMADD213PS Y3, Y0, Y2
+	VMOVUPS      768(SP), Y0
+	VMOVUPS      928(SP), Y3
+	VFNMADD213PS Y5, Y0, Y3
+	VMOVUPS      1312(SP), Y0
+	VADDPS       Y6, Y0, Y6
+	VMOVUPS      1280(SP), Y0
+	VADDPS       Y1, Y0, Y1
+	VMOVUPS      1248(SP), Y0
+	VADDPS       Y2, Y0, Y2
+	VMOVUPS      1216(SP), Y0
+	VADDPS       Y3, Y0, Y3
+	VMOVUPS      608(SP), Y0
+	VPAND        avx2_k32_3<>+0(SB), Y0, Y0
+	VMOVUPS      576(SP), Y5
+	VPAND        avx2_k32_3<>+0(SB), Y5, Y5
+	VMOVUPS      544(SP), Y7
+	VPAND        avx2_k32_3<>+0(SB), Y7, Y7
+	VMOVUPS      512(SP), Y8
+	VPAND        avx2_k32_3<>+0(SB), Y8, Y8
+	VPADDD       avx2_k32_1<>+0(SB), Y0, Y0
+	VPADDD       avx2_k32_1<>+0(SB), Y5, Y5
+	VPADDD       avx2_k32_1<>+0(SB), Y7, Y7
+	VPADDD       avx2_k32_1<>+0(SB), Y8, Y8
+	VPAND        avx2_k32_1<>+0(SB), Y0, Y9
+	VPAND        avx2_k32_1<>+0(SB), Y5, Y10
+	VPAND        avx2_k32_1<>+0(SB), Y7, Y11
+	VPAND        avx2_k32_1<>+0(SB), Y8, Y12
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y9, Y9
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y10, Y10
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y11, Y11
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y12, Y12
+	VPAND        avx2_k32_2<>+0(SB), Y0, Y0
+	VPAND        avx2_k32_2<>+0(SB), Y5, Y5
+	VPAND        avx2_k32_2<>+0(SB), Y7, Y7
+	VPAND        avx2_k32_2<>+0(SB), Y8, Y8
+	VPCMPEQD     avx2_k32_2<>+0(SB), Y0, Y0
+	VPCMPEQD     avx2_k32_2<>+0(SB), Y5, Y5
+	VPCMPEQD     avx2_k32_2<>+0(SB), Y7, Y7
+	VPCMPEQD     avx2_k32_2<>+0(SB), Y8, Y8
+	VMOVUPS      1184(SP), Y13
+	VBLENDVPS    Y9, Y6, Y13, Y9
+	VMOVUPS      1152(SP), Y6
+	VBLENDVPS    Y10, Y1, Y6, Y10
+	VMOVUPS      1120(SP), Y1
+	VBLENDVPS    Y11, Y2, Y1, Y11
+	VMOVUPS      1088(SP), Y1
+	VBLENDVPS    Y12, Y3, Y1, Y12
+	VPXOR        avx2_k32_80000000<>+0(SB), Y9, Y1
+	VPXOR        avx2_k32_80000000<>+0(SB), Y10, Y2
+	VPXOR        avx2_k32_80000000<>+0(SB), Y11, Y3
+	VPXOR        avx2_k32_80000000<>+0(SB), Y12, Y6
+	VBLENDVPS    Y0, Y1, Y9, Y0
+	VBLENDVPS    Y5, Y2, Y10, Y5
+	VBLENDVPS    Y7, Y3, Y11, Y7
+	VBLENDVPS    Y8, Y6, Y12, Y8
+	VMOVUPS      96(SP), Y1
 	VPAND        avx2_k32_7fffffff<>+0(SB), Y1, Y1
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y0, Y0
+	VMOVUPS      64(SP), Y2
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y2, Y2
+	VMOVUPS      32(SP), Y3
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y3, Y3
+	VMOVUPS      (SP), Y6
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y6, Y6
 	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y1, Y1
-	VPOR         Y1, Y0, Y1
-	VPTEST       Y1, Y1
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y2, Y2
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y3, Y3
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y6, Y6
+	VPOR         Y2, Y1, Y2
+	VPOR         Y3, Y2, Y3
+	VPOR         Y6, Y3, Y6
+	VPTEST       Y6, Y6
 	JNE          loop1
-	VMOVUPS      Y2, (DI)(AX*4)
-	VMOVUPS      Y3, 32(DI)(AX*4)
-	ADDQ         $0x10, AX
+	VMOVUPS      Y0, (DI)(AX*4)
+	VMOVUPS      Y5, 32(DI)(AX*4)
+	VMOVUPS      Y7, 64(DI)(AX*4)
+	VMOVUPS      Y8, 96(DI)(AX*4)
+	ADDQ         $0x20, AX
 	JMP          loopu
 
 loop1:
@@ -3697,9 +4483,9 @@ lend82:
 	VROUNDPS     $0x08, Y1, Y1
 	VMOVUPS      Y0, Y2
 	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y1, Y2
-	VMULPS       Y14, Y1, Y3
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y1, Y3
 	VPXOR        avx2_k32_80000000<>+0(SB), Y3, Y4
-	VFMSUB231PS  Y14, Y1, Y3
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y1, Y3
 	VADDPS       Y4, Y2, Y5
 	VSUBPS       Y2, Y5, Y6
 	VSUBPS       Y6, Y5, Y7
@@ -3744,9 +4530,9 @@ lend82:
 	VFNMADD213PS Y11, Y5, Y2
 	VADDPS       Y2, Y9, Y2
 	VPAND        avx2_k32_3<>+0(SB), Y1, Y1
-	VPADDD       Y15, Y1, Y1
-	VPAND        Y15, Y1, Y3
-	VPCMPEQD     Y15, Y3, Y3
+	VPADDD       avx2_k32_1<>+0(SB), Y1, Y1
+	VPAND        avx2_k32_1<>+0(SB), Y1, Y3
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y3, Y3
 	VPAND        avx2_k32_2<>+0(SB), Y1, Y1
 	VPCMPEQD     avx2_k32_2<>+0(SB), Y1, Y1
 	VBLENDVPS    Y3, Y2, Y7, Y3
@@ -3791,9 +4577,9 @@ lend86:
 	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y2
 	VROUNDPS     $0x08, Y2, Y2
 	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y2, Y0
-	VMULPS       Y14, Y2, Y3
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y2, Y3
 	VPXOR        avx2_k32_80000000<>+0(SB), Y3, Y4
-	VFMSUB231PS  Y14, Y2, Y3
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y2, Y3
 	VADDPS       Y4, Y0, Y5
 	VSUBPS       Y0, Y5, Y6
 	VSUBPS       Y6, Y5, Y7
@@ -3842,9 +4628,9 @@ lend86:
 	VFNMADD213PS Y11, Y5, Y0
 	VADDPS       Y0, Y9, Y0
 	VPAND        avx2_k32_3<>+0(SB), Y2, Y2
-	VPADDD       Y15, Y2, Y2
-	VPAND        Y15, Y2, Y3
-	VPCMPEQD     Y15, Y3, Y3
+	VPADDD       avx2_k32_1<>+0(SB), Y2, Y2
+	VPAND        avx2_k32_1<>+0(SB), Y2, Y3
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y3, Y3
 	VPAND        avx2_k32_2<>+0(SB), Y2, Y2
 	VPCMPEQD     avx2_k32_2<>+0(SB), Y2, Y2
 	VBLENDVPS    Y3, Y0, Y7, Y3
@@ -3879,224 +4665,501 @@ done:
 
 // func cosF64_avx2(d *float64, a *float64, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·cosF64_avx2(SB), $288-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k64_8000000000000000<>+0(SB), Y15
-	VMOVUPS avx2_k64_7fffffffffffffff<>+0(SB), Y14
-	XORQ    AX, AX
+TEXT ·cosF64_avx2(SB), $1504-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ         CX, BX
 	SUBQ         AX, BX
-	CMPQ         BX, $0x08
+	CMPQ         BX, $0x10
 	JL           loop1
 	VMOVUPD      (SI)(AX*8), Y0
 	VMOVUPD      32(SI)(AX*8), Y1
-	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y2
-	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y1, Y3
-	VROUNDPD     $0x08, Y2, Y2
-	VROUNDPD     $0x08, Y3, Y3
-	VMOVUPS      Y0, Y4
-	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y2, Y4
-	VMOVUPS      Y1, Y5
-	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y3, Y5
-	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y6
-	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y3, Y7
-	VPXOR        Y15, Y6, Y8
-	VPXOR        Y15, Y7, Y9
-	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y6
-	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y3, Y7
-	VADDPD       Y8, Y4, Y10
-	VADDPD       Y9, Y5, Y11
-	VSUBPD       Y4, Y10, Y12
-	VSUBPD       Y5, Y11, Y13
-	VMOVUPS      Y1, (SP)
-	VSUBPD       Y12, Y10, Y1
-	VMOVUPS      Y0, 32(SP)
-	VSUBPD       Y13, Y11, Y0
-	VSUBPD       Y1, Y4, Y1
-	VSUBPD       Y0, Y5, Y0
-	VSUBPD       Y12, Y8, Y12
-	VSUBPD       Y13, Y9, Y13
-	VADDPD       Y12, Y1, Y12
-	VADDPD       Y13, Y0, Y13
-	VSUBPD       Y6, Y12, Y6
-	VSUBPD       Y7, Y13, Y7
-	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y2, Y6
-	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y3, Y7
-	VADDPD       Y6, Y10, Y0
-	VADDPD       Y7, Y11, Y1
-	VSUBPD       Y10, Y0, Y10
-	VSUBPD       Y11, Y1, Y11
-	VSUBPD       Y10, Y6, Y10
-	VSUBPD       Y11, Y7, Y11
-	VROUNDPD     $0x0b, Y2, Y4
-	VPAND        Y14, Y4, Y5
-	VPSRLQ       $0x34, Y5, Y6
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y5, Y5
-	VPOR         avx2_k64_10000000000000<>+0(SB), Y5, Y5
-	VPSUBQ       avx2_k64_433<>+0(SB), Y6, Y7
-	VMOVUPS      avx2_k64_433<>+0(SB), Y8
-	VPSUBQ       Y6, Y8, Y6
-	VPSLLVQ      Y7, Y5, Y7
-	VPSRLVQ      Y6, Y5, Y6
-	VPOR         Y6, Y7, Y6
-	VMOVUPS      avx2_k64_0<>+0(SB), Y5
-	VPCMPGTQ     Y4, Y5, Y4
-	VPXOR        Y4, Y6, Y6
-	VPSUBQ       Y4, Y6, Y4
-	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y6
-	VBLENDVPD    Y6, Y14, Y4, Y6
-	VCMPPD       $0x03, Y2, Y2, Y4
-	VBLENDVPD    Y4, avx2_k64_0<>+0(SB), Y6, Y4
-	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y2, Y2
-	VBLENDVPD    Y2, Y15, Y4, Y2
-	VROUNDPD     $0x0b, Y3, Y4
-	VPAND        Y14, Y4, Y6
-	VPSRLQ       $0x34, Y6, Y7
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y6, Y6
-	VPOR         avx2_k64_10000000000000<>+0(SB), Y6, Y6
-	VPSUBQ       avx2_k64_433<>+0(SB), Y7, Y9
-	VPSUBQ       Y7, Y8, Y7
-	VPSLLVQ      Y9, Y6, Y9
-	VPSRLVQ      Y7, Y6, Y7
-	VPOR         Y7, Y9, Y7
-	VPCMPGTQ     Y4, Y5, Y4
-	VPXOR        Y4, Y7, Y7
-	VPSUBQ       Y4, Y7, Y4
-	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y3, Y6
-	VBLENDVPD    Y6, Y14, Y4, Y6
-	VCMPPD       $0x03, Y3, Y3, Y4
-	VBLENDVPD    Y4, avx2_k64_0<>+0(SB), Y6, Y4
-	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y3, Y3
-	VBLENDVPD    Y3, Y15, Y4, Y3
-	VEXTRACTI128 $0x01, Y2, X4
-	VSHUFPS      $0x88, X4, X2, X4
-	VEXTRACTI128 $0x01, Y3, X2
-	VSHUFPS      $0x88, X2, X3, X2
-	VMULPD       Y0, Y0, Y3
-	VMULPD       Y1, Y1, Y6
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y3, Y7
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y6, Y9
-	VMOVUPS      Y7, Y12
-	VFNMADD213PD Y10, Y10, Y12
-	VMOVUPS      Y9, Y13
-	VFNMADD213PD Y11, Y11, Y13
-	VMULPD       Y3, Y0, Y5
-	VMULPD       Y6, Y1, Y8
-	VMOVUPS      Y2, 64(SP)
-	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y2
-	VMOVUPS      Y4, 96(SP)
-	VMOVUPS      Y2, Y4
-	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y3, Y4
-	VMOVUPS      Y11, 128(SP)
-	VMOVUPS      Y2, Y11
-	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y3, Y4
-	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y3, Y4
-	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y3, Y4
-	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y3, Y4
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y3, Y4
-	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y3, Y4
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y3, Y4
-	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y6, Y11
-	VFMADD213PD  Y12, Y4, Y5
-	VFMADD213PD  Y13, Y11, Y8
-	VADDPD       Y5, Y0, Y5
-	VADDPD       Y8, Y1, Y8
-	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y4
-	VSUBPD       Y7, Y4, Y11
-	VSUBPD       Y9, Y4, Y12
-	VSUBPD       Y11, Y4, Y13
-	VSUBPD       Y12, Y4, Y2
-	VSUBPD       Y7, Y13, Y7
-	VSUBPD       Y9, Y2, Y9
-	VMOVUPS      Y0, Y2
-	VFMSUB213PD  Y3, Y0, Y2
-	VMOVUPS      Y1, Y13
-	VFMSUB213PD  Y6, Y1, Y13
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y2, Y2
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y13, Y13
-	VMULPD       Y3, Y3, Y4
-	VMOVUPS      Y8, 160(SP)
-	VMULPD       Y6, Y6, Y8
+	VMOVUPD      64(SI)(AX*8), Y2
+	VMOVUPD      96(SI)(AX*8), Y3
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y4
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y1, Y5
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y2, Y6
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y3, Y7
+	VROUNDPD     $0x08, Y4, Y4
+	VROUNDPD     $0x08, Y5, Y5
+	VROUNDPD     $0x08, Y6, Y6
+	VROUNDPD     $0x08, Y7, Y7
+	VMOVUPS      Y0, Y8
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y4, Y8
+	VMOVUPS      Y1, Y9
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y5, Y9
+	VMOVUPS      Y2, Y10
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y6, Y10
+	VMOVUPS      Y3, Y11
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y7, Y11
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y4, Y12
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y5, Y13
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y6, Y14
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y7, Y15
+	VMOVUPS      Y3, (SP)
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y12, Y3
+	VMOVUPS      Y2, 32(SP)
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y13, Y2
+	VMOVUPS      Y1, 64(SP)
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y14, Y1
+	VMOVUPS      Y0, 96(SP)
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y15, Y0
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y4, Y12
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y5, Y13
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y6, Y14
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y7, Y15
+	VMOVUPS      Y7, 128(SP)
+	VADDPD       Y3, Y8, Y7
+	VMOVUPS      Y6, 160(SP)
+	VADDPD       Y2, Y9, Y6
 	VMOVUPS      Y5, 192(SP)
-	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y5
-	VMOVUPS      Y12, 224(SP)
-	VMOVUPS      Y5, Y12
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y3, Y12
-	VMOVUPS      Y11, 256(SP)
-	VMOVUPS      Y5, Y11
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y3, Y12
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y3, Y12
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y3, Y12
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y3, Y12
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y3, Y12
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y3, Y12
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y6, Y11
-	VSUBPD       Y2, Y7, Y2
-	VSUBPD       Y13, Y9, Y13
-	VFMADD213PD  Y2, Y12, Y4
-	VFMADD213PD  Y13, Y11, Y8
-	VFNMADD213PD Y4, Y10, Y0
-	VMOVUPS      128(SP), Y2
-	VFNMADD213PD Y8, Y2, Y1
-	VMOVUPS      256(SP), Y2
-	VADDPD       Y0, Y2, Y0
-	VMOVUPS      224(SP), Y2
-	VADDPD       Y1, Y2, Y1
-	VMOVUPS      96(SP), Y2
-	VPAND        avx2_k32_3<>+0(SB), X2, X2
-	VMOVUPS      64(SP), Y3
-	VPAND        avx2_k32_3<>+0(SB), X3, X3
-	VPADDD       avx2_k32_1<>+0(SB), X2, X2
-	VPADDD       avx2_k32_1<>+0(SB), X3, X3
-	VPAND        avx2_k32_1<>+0(SB), X2, X4
-	VPAND        avx2_k32_1<>+0(SB), X3, X6
-	VPCMPEQD     avx2_k32_1<>+0(SB), X4, X4
-	VPCMPEQD     avx2_k32_1<>+0(SB), X6, X6
-	VPAND        avx2_k32_2<>+0(SB), X2, X2
-	VPAND        avx2_k32_2<>+0(SB), X3, X3
-	VPCMPEQD     avx2_k32_2<>+0(SB), X2, X2
-	VPCMPEQD     avx2_k32_2<>+0(SB), X3, X3
-	VPMOVSXDQ    X4, Y4
-	VMOVUPS      192(SP), Y7
-	VBLENDVPD    Y4, Y0, Y7, Y4
-	VPMOVSXDQ    X6, Y6
+	VADDPD       Y1, Y10, Y5
+	VMOVUPS      Y4, 224(SP)
+	VADDPD       Y0, Y11, Y4
+	VMOVUPS      Y15, 256(SP)
+	VSUBPD       Y8, Y7, Y15
+	VMOVUPS      Y14, 288(SP)
+	VSUBPD       Y9, Y6, Y14
+	VMOVUPS      Y13, 320(SP)
+	VSUBPD       Y10, Y5, Y13
+	VMOVUPS      Y12, 352(SP)
+	VSUBPD       Y11, Y4, Y12
+	VMOVUPS      Y0, 384(SP)
+	VSUBPD       Y15, Y7, Y0
+	VMOVUPS      Y7, 416(SP)
+	VSUBPD       Y14, Y6, Y7
+	VMOVUPS      Y6, 448(SP)
+	VSUBPD       Y13, Y5, Y6
+	VMOVUPS      Y5, 480(SP)
+	VSUBPD       Y12, Y4, Y5
+	VSUBPD       Y0, Y8, Y0
+	VSUBPD       Y7, Y9, Y7
+	VSUBPD       Y6, Y10, Y6
+	VSUBPD       Y5, Y11, Y5
+	VSUBPD       Y15, Y3, Y15
+	VSUBPD       Y14, Y2, Y14
+	VSUBPD       Y13, Y1, Y13
+	VMOVUPS      384(SP), Y1
+	VSUBPD       Y12, Y1, Y12
+	VADDPD       Y15, Y0, Y15
+	VADDPD       Y14, Y7, Y14
+	VADDPD       Y13, Y6, Y13
+	VADDPD       Y12, Y5, Y12
+	VMOVUPS      352(SP), Y0
+	VSUBPD       Y0, Y15, Y0
+	VMOVUPS      320(SP), Y1
+	VSUBPD       Y1, Y14, Y1
+	VMOVUPS      288(SP), Y2
+	VSUBPD       Y2, Y13, Y2
+	VMOVUPS      256(SP), Y3
+	VSUBPD       Y3, Y12, Y3
+	VMOVUPS      224(SP), Y5
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y5, Y0
+	VMOVUPS      192(SP), Y6
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y6, Y1
+	VMOVUPS      160(SP), Y7
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y7, Y2
+	VMOVUPS      128(SP), Y8
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y8, Y3
+	VMOVUPS      416(SP), Y9
+	VADDPD       Y0, Y9, Y10
+	VMOVUPS      448(SP), Y11
+	VADDPD       Y1, Y11, Y12
+	VMOVUPS      480(SP), Y13
+	VADDPD       Y2, Y13, Y14
+	VADDPD       Y3, Y4, Y15
+	VSUBPD       Y9, Y10, Y9
+	VSUBPD       Y11, Y12, Y11
+	VSUBPD       Y13, Y14, Y13
+	VSUBPD       Y4, Y15, Y4
+	VSUBPD       Y9, Y0, Y9
+	VSUBPD       Y11, Y1, Y11
+	VSUBPD       Y13, Y2, Y13
+	VSUBPD       Y4, Y3, Y4
+	VROUNDPD     $0x0b, Y5, Y0
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
+	VPSRLQ       $0x34, Y1, Y2
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y1, Y1
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y1, Y1
+	VPSUBQ       avx2_k64_433<>+0(SB), Y2, Y3
+	VMOVUPS      avx2_k64_433<>+0(SB), Y8
+	VPSUBQ       Y2, Y8, Y2
+	VPSLLVQ      Y3, Y1, Y3
+	VPSRLVQ      Y2, Y1, Y2
+	VPOR         Y2, Y3, Y2
+	VMOVUPS      avx2_k64_0<>+0(SB), Y1
+	VPCMPGTQ     Y0, Y1, Y0
+	VPXOR        Y0, Y2, Y2
+	VPSUBQ       Y0, Y2, Y0
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y5, Y2
+	VBLENDVPD    Y2, avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
+	VCMPPD       $0x03, Y5, Y5, Y0
+	VBLENDVPD    Y0, avx2_k64_0<>+0(SB), Y2, Y0
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y5, Y5
+	VBLENDVPD    Y5, avx2_k64_8000000000000000<>+0(SB), Y0, Y5
+	VROUNDPD     $0x0b, Y6, Y0
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
+	VPSRLQ       $0x34, Y2, Y3
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y2, Y2
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y2, Y2
+	VPSUBQ       avx2_k64_433<>+0(SB), Y3, Y7
+	VPSUBQ       Y3, Y8, Y3
+	VPSLLVQ      Y7, Y2, Y7
+	VPSRLVQ      Y3, Y2, Y3
+	VPOR         Y3, Y7, Y3
+	VPCMPGTQ     Y0, Y1, Y0
+	VPXOR        Y0, Y3, Y3
+	VPSUBQ       Y0, Y3, Y0
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y6, Y2
+	VBLENDVPD    Y2, avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
+	VCMPPD       $0x03, Y6, Y6, Y0
+	VBLENDVPD    Y0, avx2_k64_0<>+0(SB), Y2, Y0
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y6, Y6
+	VBLENDVPD    Y6, avx2_k64_8000000000000000<>+0(SB), Y0, Y6
 	VMOVUPS      160(SP), Y0
-	VBLENDVPD    Y6, Y1, Y0, Y6
-	VPXOR        Y15, Y4, Y0
-	VPXOR        Y15, Y6, Y1
-	VPMOVSXDQ    X2, Y2
-	VBLENDVPD    Y2, Y0, Y4, Y2
+	VROUNDPD     $0x0b, Y0, Y2
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y3
+	VPSRLQ       $0x34, Y3, Y7
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y3, Y3
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y3, Y3
+	VPSUBQ       avx2_k64_433<>+0(SB), Y7, Y0
+	VPSUBQ       Y7, Y8, Y7
+	VPSLLVQ      Y0, Y3, Y0
+	VPSRLVQ      Y7, Y3, Y7
+	VPOR         Y7, Y0, Y7
+	VPCMPGTQ     Y2, Y1, Y2
+	VPXOR        Y2, Y7, Y7
+	VPSUBQ       Y2, Y7, Y2
+	VMOVUPS      160(SP), Y0
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y0, Y3
+	VBLENDVPD    Y3, avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y3
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VBLENDVPD    Y2, avx2_k64_0<>+0(SB), Y3, Y2
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y0, Y0
+	VBLENDVPD    Y0, avx2_k64_8000000000000000<>+0(SB), Y2, Y0
+	VMOVUPS      128(SP), Y2
+	VROUNDPD     $0x0b, Y2, Y3
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y7
+	VPSRLQ       $0x34, Y7, Y2
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y7, Y7
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y7, Y7
+	VPSUBQ       avx2_k64_433<>+0(SB), Y2, Y1
+	VPSUBQ       Y2, Y8, Y2
+	VPSLLVQ      Y1, Y7, Y1
+	VPSRLVQ      Y2, Y7, Y2
+	VPOR         Y2, Y1, Y2
+	VMOVUPS      avx2_k64_0<>+0(SB), Y1
+	VPCMPGTQ     Y3, Y1, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSUBQ       Y3, Y2, Y3
+	VMOVUPS      128(SP), Y2
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y7
+	VBLENDVPD    Y7, avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y7
+	VCMPPD       $0x03, Y2, Y2, Y3
+	VBLENDVPD    Y3, avx2_k64_0<>+0(SB), Y7, Y3
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y2, Y2
+	VBLENDVPD    Y2, avx2_k64_8000000000000000<>+0(SB), Y3, Y2
+	VEXTRACTI128 $0x01, Y5, X3
+	VSHUFPS      $0x88, X3, X5, X3
+	VEXTRACTI128 $0x01, Y6, X5
+	VSHUFPS      $0x88, X5, X6, X5
+	VEXTRACTI128 $0x01, Y0, X6
+	VSHUFPS      $0x88, X6, X0, X6
+	VEXTRACTI128 $0x01, Y2, X0
+	VSHUFPS      $0x88, X0, X2, X0
+	VMULPD       Y10, Y10, Y2
+	VMULPD       Y12, Y12, Y7
+	VMULPD       Y14, Y14, Y1
+	VMULPD       Y15, Y15, Y8
+	VMOVUPS      Y0, 512(SP)
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y2, Y0
+	VMOVUPS      Y6, 544(SP)
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y7, Y6
+	VMOVUPS      Y5, 576(SP)
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y1, Y5
+	VMOVUPS      Y3, 608(SP)
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y3
+	VMOVUPS      Y8, 640(SP)
+	VMOVUPS      Y0, Y8
+	VFNMADD213PD Y9, Y9, Y8
+	VMOVUPS      Y9, 672(SP)
+	VMOVUPS      Y6, Y9
+	VFNMADD213PD Y11, Y11, Y9
+	VMOVUPS      Y11, 704(SP)
+	VMOVUPS      Y5, Y11
+	VFNMADD213PD Y13, Y13, Y11
+	VMOVUPS      Y13, 736(SP)
+	VMOVUPS      Y3, Y13
+	VFNMADD213PD Y4, Y4, Y13
+	VMOVUPS      Y4, 768(SP)
+	VMULPD       Y2, Y10, Y4
+	VMOVUPS      Y3, 800(SP)
+	VMULPD       Y7, Y12, Y3
+	VMOVUPS      Y5, 832(SP)
+	VMULPD       Y1, Y14, Y5
+	VMOVUPS      Y6, 864(SP)
+	VMOVUPS      640(SP), Y6
+	VMOVUPS      Y0, 896(SP)
+	VMULPD       Y6, Y15, Y0
+	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y6
+	VMOVUPS      Y15, 928(SP)
+	VMOVUPS      Y6, Y15
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y2, Y15
+	VMOVUPS      Y14, 960(SP)
+	VMOVUPS      Y6, Y14
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y7, Y14
+	VMOVUPS      Y12, 992(SP)
+	VMOVUPS      Y6, Y12
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y1, Y12
+	VMOVUPS      640(SP), Y6
+	VMOVUPS      Y10, 1024(SP)
+	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y10
+	VMOVUPS      Y0, 1056(SP)
+	VMOVUPS      Y10, Y0
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y7, Y14
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y1, Y12
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y7, Y14
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y1, Y12
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y7, Y14
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y1, Y12
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y7, Y14
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y1, Y12
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y7, Y14
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y1, Y12
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y7, Y14
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y1, Y12
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y7, Y14
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y1, Y12
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y6, Y0
+	VFMADD213PD  Y8, Y15, Y4
+	VFMADD213PD  Y9, Y14, Y3
+	VFMADD213PD  Y11, Y12, Y5
+	VMOVUPS      1056(SP), Y8
+	VFMADD213PD  Y13, Y0, Y8
+	VMOVUPS      1024(SP), Y0
+	VADDPD       Y4, Y0, Y4
+	VMOVUPS      992(SP), Y9
+	VADDPD       Y3, Y9, Y3
+	VMOVUPS      960(SP), Y11
+	VADDPD       Y5, Y11, Y5
+	VMOVUPS      928(SP), Y12
+	VADDPD       Y8, Y12, Y8
+	VMOVUPS      896(SP), Y13
+	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y14
+	VSUBPD       Y13, Y14, Y15
+	VMOVUPS      864(SP), Y10
+	VSUBPD       Y10, Y14, Y6
+	VMOVUPS      832(SP), Y12
+	VSUBPD       Y12, Y14, Y11
+	VMOVUPS      800(SP), Y9
+	VSUBPD       Y9, Y14, Y0
+	VSUBPD       Y15, Y14, Y9
+	VSUBPD       Y6, Y14, Y12
+	VSUBPD       Y11, Y14, Y10
+	VSUBPD       Y0, Y14, Y13
+	VMOVUPS      896(SP), Y14
+	VSUBPD       Y14, Y9, Y14
+	VMOVUPS      864(SP), Y9
+	VSUBPD       Y9, Y12, Y9
+	VMOVUPS      832(SP), Y12
+	VSUBPD       Y12, Y10, Y12
+	VMOVUPS      800(SP), Y10
+	VSUBPD       Y10, Y13, Y10
+	VMOVUPS      1024(SP), Y13
+	VMOVUPS      Y8, 1088(SP)
+	VMOVUPS      Y13, Y8
+	VFMSUB213PD  Y2, Y13, Y8
+	VMOVUPS      992(SP), Y13
+	VMOVUPS      Y5, 1120(SP)
+	VMOVUPS      Y13, Y5
+	VFMSUB213PD  Y7, Y13, Y5
+	VMOVUPS      960(SP), Y13
+	VMOVUPS      Y3, 1152(SP)
+	VMOVUPS      Y13, Y3
+	VFMSUB213PD  Y1, Y13, Y3
+	VMOVUPS      640(SP), Y13
+	VMOVUPS      Y4, 1184(SP)
+	VMOVUPS      928(SP), Y4
+	VMOVUPS      Y0, 1216(SP)
+	VMOVUPS      Y4, Y0
+	VFMSUB213PD  Y13, Y4, Y0
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y8
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y5
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y3, Y3
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y0, Y0
+	VMULPD       Y2, Y2, Y4
+	VMULPD       Y7, Y7, Y13
+	VMOVUPS      Y11, 1248(SP)
+	VMULPD       Y1, Y1, Y11
+	VMOVUPS      Y6, 1280(SP)
+	VMOVUPS      640(SP), Y6
+	VMOVUPS      Y15, 1312(SP)
+	VMULPD       Y6, Y6, Y15
+	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y6
+	VMOVUPS      Y15, 1344(SP)
+	VMOVUPS      Y6, Y15
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y2, Y15
+	VMOVUPS      Y11, 1376(SP)
+	VMOVUPS      Y6, Y11
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y7, Y11
+	VMOVUPS      Y13, 1408(SP)
+	VMOVUPS      Y6, Y13
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y1, Y13
+	VMOVUPS      640(SP), Y6
+	VMOVUPS      Y4, 1440(SP)
+	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y4
+	VMOVUPS      Y0, 1472(SP)
+	VMOVUPS      Y4, Y0
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y7, Y11
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y1, Y13
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y7, Y11
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y1, Y13
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y7, Y11
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y1, Y13
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y7, Y11
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y1, Y13
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y7, Y11
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y1, Y13
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y7, Y11
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y1, Y13
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y6, Y0
+	VSUBPD       Y8, Y14, Y8
+	VSUBPD       Y5, Y9, Y5
+	VSUBPD       Y3, Y12, Y3
+	VMOVUPS      1472(SP), Y1
+	VSUBPD       Y1, Y10, Y1
+	VMOVUPS      1440(SP), Y2
+	VFMADD213PD  Y8, Y15, Y2
+	VMOVUPS      1408(SP), Y6
+	VFMADD213PD  Y5, Y11, Y6
+	VMOVUPS      1376(SP), Y5
+	VFMADD213PD  Y3, Y13, Y5
+	VMOVUPS      1344(SP), Y3
+	VFMADD213PD  Y1, Y0, Y3
+	VMOVUPS      672(SP), Y0
+	VMOVUPS      1024(SP), Y1
+	VFNMADD213PD Y2, Y0, Y1
+	VMOVUPS      704(SP), Y0
+	VMOVUPS      992(SP), Y2
+	VFNMADD213PD Y6, Y0, Y2
+	VMOVUPS      736(SP), Y0
+	VMOVUPS      960(SP), Y6
+	VFNMADD213PD Y5, Y0, Y6
+	VMOVUPS      768(SP), Y0
+	VMOVUPS      928(SP), Y5
+	VFNMADD213PD Y3, Y0, Y5
+	VMOVUPS      1312(SP), Y0
+	VADDPD       Y1, Y0, Y1
+	VMOVUPS      1280(SP), Y0
+	VADDPD       Y2, Y0, Y2
+	VMOVUPS      1248(SP), Y0
+	VADDPD       Y6, Y0, Y6
+	VMOVUPS      1216(SP), Y0
+	VADDPD       Y5, Y0, Y5
+	VMOVUPS      608(SP), Y0
+	VPAND        avx2_k32_3<>+0(SB), X0, X0
+	VMOVUPS      576(SP), Y3
+	VPAND        avx2_k32_3<>+0(SB), X3, X3
+	VMOVUPS      544(SP), Y7
+	VPAND        avx2_k32_3<>+0(SB), X7, X7
+	VMOVUPS      512(SP), Y8
+	VPAND        avx2_k32_3<>+0(SB), X8, X8
+	VPADDD       avx2_k32_1<>+0(SB), X0, X0
+	VPADDD       avx2_k32_1<>+0(SB), X3, X3
+	VPADDD       avx2_k32_1<>+0(SB), X7, X7
+	VPADDD       avx2_k32_1<>+0(SB), X8, X8
+	VPAND        avx2_k32_1<>+0(SB), X0, X9
+	VPAND        avx2_k32_1<>+0(SB), X3, X10
+	VPAND        avx2_k32_1<>+0(SB), X7, X11
+	VPAND        avx2_k32_1<>+0(SB), X8, X12
+	VPCMPEQD     avx2_k32_1<>+0(SB), X9, X9
+	VPCMPEQD     avx2_k32_1<>+0(SB), X10, X10
+	VPCMPEQD     avx2_k32_1<>+0(SB), X11, X11
+	VPCMPEQD     avx2_k32_1<>+0(SB), X12, X12
+	VPAND        avx2_k32_2<>+0(SB), X0, X0
+	VPAND        avx2_k32_2<>+0(SB), X3, X3
+	VPAND        avx2_k32_2<>+0(SB), X7, X7
+	VPAND        avx2_k32_2<>+0(SB), X8, X8
+	VPCMPEQD     avx2_k32_2<>+0(SB), X0, X0
+	VPCMPEQD     avx2_k32_2<>+0(SB), X3, X3
+	VPCMPEQD     avx2_k32_2<>+0(SB), X7, X7
+	VPCMPEQD     avx2_k32_2<>+0(SB), X8, X8
+	VPMOVSXDQ    X9, Y9
+	VMOVUPS      1184(SP), Y13
+	VBLENDVPD    Y9, Y1, Y13, Y9
+	VPMOVSXDQ    X10, Y10
+	VMOVUPS      1152(SP), Y1
+	VBLENDVPD    Y10, Y2, Y1, Y10
+	VPMOVSXDQ    X11, Y11
+	VMOVUPS      1120(SP), Y1
+	VBLENDVPD    Y11, Y6, Y1, Y11
+	VPMOVSXDQ    X12, Y12
+	VMOVUPS      1088(SP), Y1
+	VBLENDVPD    Y12, Y5, Y1, Y12
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y9, Y1
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y10, Y2
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y11, Y5
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y12, Y6
+	VPMOVSXDQ    X0, Y0
+	VBLENDVPD    Y0, Y1, Y9, Y0
 	VPMOVSXDQ    X3, Y3
-	VBLENDVPD    Y3, Y1, Y6, Y3
-	VMOVUPS      32(SP), Y0
-	VPAND        Y14, Y0, Y0
-	VMOVUPS      (SP), Y1
-	VPAND        Y14, Y1, Y1
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y0, Y0
+	VBLENDVPD    Y3, Y2, Y10, Y3
+	VPMOVSXDQ    X7, Y7
+	VBLENDVPD    Y7, Y5, Y11, Y7
+	VPMOVSXDQ    X8, Y8
+	VBLENDVPD    Y8, Y6, Y12, Y8
+	VMOVUPS      96(SP), Y1
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y1
+	VMOVUPS      64(SP), Y2
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y2
+	VMOVUPS      32(SP), Y5
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y5, Y5
+	VMOVUPS      (SP), Y6
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y6
 	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y1, Y1
-	VPOR         Y1, Y0, Y1
-	VPTEST       Y1, Y1
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y2, Y2
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y5, Y5
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y6, Y6
+	VPOR         Y2, Y1, Y2
+	VPOR         Y5, Y2, Y5
+	VPOR         Y6, Y5, Y6
+	VPTEST       Y6, Y6
 	JNE          loop1
-	VMOVUPD      Y2, (DI)(AX*8)
+	VMOVUPD      Y0, (DI)(AX*8)
 	VMOVUPD      Y3, 32(DI)(AX*8)
-	ADDQ         $0x08, AX
+	VMOVUPD      Y7, 64(DI)(AX*8)
+	VMOVUPD      Y8, 96(DI)(AX*8)
+	ADDQ         $0x10, AX
 	JMP          loopu
 
 loop1:
@@ -4131,7 +5194,7 @@ lend90:
 	VMOVUPS      Y0, Y2
 	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y1, Y2
 	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y1, Y3
-	VPXOR        Y15, Y3, Y4
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y3, Y4
 	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y1, Y3
 	VADDPD       Y4, Y2, Y5
 	VSUBPD       Y2, Y5, Y6
@@ -4145,7 +5208,7 @@ lend90:
 	VSUBPD       Y5, Y2, Y5
 	VSUBPD       Y5, Y3, Y5
 	VROUNDPD     $0x0b, Y1, Y3
-	VPAND        Y14, Y3, Y4
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y4
 	VPSRLQ       $0x34, Y4, Y6
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y4, Y4
 	VPOR         avx2_k64_10000000000000<>+0(SB), Y4, Y4
@@ -4160,11 +5223,11 @@ lend90:
 	VPXOR        Y3, Y6, Y6
 	VPSUBQ       Y3, Y6, Y3
 	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y1, Y6
-	VBLENDVPD    Y6, Y14, Y3, Y6
+	VBLENDVPD    Y6, avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y6
 	VCMPPD       $0x03, Y1, Y1, Y3
 	VBLENDVPD    Y3, avx2_k64_0<>+0(SB), Y6, Y3
 	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y1, Y1
-	VBLENDVPD    Y1, Y15, Y3, Y1
+	VBLENDVPD    Y1, avx2_k64_8000000000000000<>+0(SB), Y3, Y1
 	VEXTRACTI128 $0x01, Y1, X3
 	VSHUFPS      $0x88, X3, X1, X3
 	VMULPD       Y2, Y2, Y1
@@ -4192,17 +5255,17 @@ lend90:
 	VFMSUB213PD  Y1, Y2, Y12
 	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y12, Y12
 	VMULPD       Y1, Y1, Y13
-	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y4
-	VMOVUPS      Y4, Y7
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y1, Y7
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y1, Y7
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y1, Y7
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y1, Y7
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y1, Y7
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y1, Y7
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y1, Y7
+	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y14
+	VMOVUPS      Y14, Y15
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y1, Y15
 	VSUBPD       Y12, Y6, Y12
-	VFMADD213PD  Y12, Y7, Y13
+	VFMADD213PD  Y12, Y15, Y13
 	VFNMADD213PD Y13, Y5, Y2
 	VADDPD       Y2, Y11, Y2
 	VPAND        avx2_k32_3<>+0(SB), X3, X3
@@ -4213,10 +5276,10 @@ lend90:
 	VPCMPEQD     avx2_k32_2<>+0(SB), X3, X3
 	VPMOVSXDQ    X1, Y1
 	VBLENDVPD    Y1, Y2, Y9, Y1
-	VPXOR        Y15, Y1, Y2
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y1, Y2
 	VPMOVSXDQ    X3, Y3
 	VBLENDVPD    Y3, Y2, Y1, Y3
-	VPAND        Y14, Y0, Y0
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y0
 	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y0, Y0
 	VMOVMSKPD    Y0, R8
 	TESTL        R9, R8
@@ -4250,13 +5313,13 @@ ltail93:
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
 lend94:
-	VPAND        Y14, Y0, Y1
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
 	VCMPPD       $0x1e, avx2_k64_4310000000000000<>+0(SB), Y1, Y1
 	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y2
 	VROUNDPD     $0x08, Y2, Y2
 	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y2, Y0
 	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y3
-	VPXOR        Y15, Y3, Y4
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y3, Y4
 	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y3
 	VADDPD       Y4, Y0, Y5
 	VSUBPD       Y0, Y5, Y6
@@ -4270,7 +5333,7 @@ lend94:
 	VSUBPD       Y5, Y0, Y5
 	VSUBPD       Y5, Y3, Y5
 	VROUNDPD     $0x0b, Y2, Y3
-	VPAND        Y14, Y3, Y4
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y4
 	VPSRLQ       $0x34, Y4, Y6
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y4, Y4
 	VPOR         avx2_k64_10000000000000<>+0(SB), Y4, Y4
@@ -4285,11 +5348,11 @@ lend94:
 	VPXOR        Y3, Y6, Y6
 	VPSUBQ       Y3, Y6, Y3
 	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y6
-	VBLENDVPD    Y6, Y14, Y3, Y6
+	VBLENDVPD    Y6, avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y6
 	VCMPPD       $0x03, Y2, Y2, Y3
 	VBLENDVPD    Y3, avx2_k64_0<>+0(SB), Y6, Y3
 	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y2, Y2
-	VBLENDVPD    Y2, Y15, Y3, Y2
+	VBLENDVPD    Y2, avx2_k64_8000000000000000<>+0(SB), Y3, Y2
 	VEXTRACTI128 $0x01, Y2, X3
 	VSHUFPS      $0x88, X3, X2, X3
 	VMULPD       Y0, Y0, Y2
@@ -4317,17 +5380,17 @@ lend94:
 	VFMSUB213PD  Y2, Y0, Y12
 	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y12, Y12
 	VMULPD       Y2, Y2, Y13
-	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y4
-	VMOVUPS      Y4, Y7
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y2, Y7
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y2, Y7
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y2, Y7
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y2, Y7
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y2, Y7
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y2, Y7
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y2, Y7
+	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y14
+	VMOVUPS      Y14, Y15
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y2, Y15
 	VSUBPD       Y12, Y6, Y12
-	VFMADD213PD  Y12, Y7, Y13
+	VFMADD213PD  Y12, Y15, Y13
 	VFNMADD213PD Y13, Y5, Y0
 	VADDPD       Y0, Y11, Y0
 	VPAND        avx2_k32_3<>+0(SB), X3, X3
@@ -4338,7 +5401,7 @@ lend94:
 	VPCMPEQD     avx2_k32_2<>+0(SB), X3, X3
 	VPMOVSXDQ    X2, Y2
 	VBLENDVPD    Y2, Y0, Y9, Y2
-	VPXOR        Y15, Y2, Y0
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y2, Y0
 	VPMOVSXDQ    X3, Y3
 	VBLENDVPD    Y3, Y0, Y2, Y3
 	VMOVMSKPD    Y1, R8
@@ -4370,164 +5433,378 @@ done:
 
 // func tanF32_avx2(d *float32, a *float32, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·tanF32_avx2(SB), $288-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k32_b33bbd2e<>+0(SB), Y15
-	VMOVUPS avx2_k32_80000000<>+0(SB), Y14
-	XORQ    AX, AX
+TEXT ·tanF32_avx2(SB), $1504-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ         CX, BX
 	SUBQ         AX, BX
-	CMPQ         BX, $0x10
+	CMPQ         BX, $0x20
 	JL           loop1
 	VMOVUPS      (SI)(AX*4), Y0
 	VMOVUPS      32(SI)(AX*4), Y1
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y2
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y1, Y3
-	VROUNDPS     $0x08, Y2, Y2
-	VROUNDPS     $0x08, Y3, Y3
-	VMOVUPS      Y0, Y4
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y2, Y4
-	VMOVUPS      Y1, Y5
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y3, Y5
-	VMULPS       Y15, Y2, Y6
-	VMULPS       Y15, Y3, Y7
-	VPXOR        Y14, Y6, Y8
-	VPXOR        Y14, Y7, Y9
-	VFMSUB231PS  Y15, Y2, Y6
-	VFMSUB231PS  Y15, Y3, Y7
-	VADDPS       Y8, Y4, Y10
-	VADDPS       Y9, Y5, Y11
-	VSUBPS       Y4, Y10, Y12
-	VSUBPS       Y5, Y11, Y13
-	VMOVUPS      Y1, (SP)
-	VSUBPS       Y12, Y10, Y1
-	VMOVUPS      Y0, 32(SP)
-	VSUBPS       Y13, Y11, Y0
-	VSUBPS       Y1, Y4, Y1
-	VSUBPS       Y0, Y5, Y0
-	VSUBPS       Y12, Y8, Y12
-	VSUBPS       Y13, Y9, Y13
-	VADDPS       Y12, Y1, Y12
-	VADDPS       Y13, Y0, Y13
-	VSUBPS       Y6, Y12, Y6
-	VSUBPS       Y7, Y13, Y7
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y2, Y6
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y3, Y7
-	VADDPS       Y6, Y10, Y0
-	VADDPS       Y7, Y11, Y1
-	VSUBPS       Y10, Y0, Y10
+	VMOVUPS      64(SI)(AX*4), Y2
+	VMOVUPS      96(SI)(AX*4), Y3
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y4
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y1, Y5
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y2, Y6
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y3, Y7
+	VROUNDPS     $0x08, Y4, Y4
+	VROUNDPS     $0x08, Y5, Y5
+	VROUNDPS     $0x08, Y6, Y6
+	VROUNDPS     $0x08, Y7, Y7
+	VMOVUPS      Y0, Y8
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y4, Y8
+	VMOVUPS      Y1, Y9
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y5, Y9
+	VMOVUPS      Y2, Y10
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y6, Y10
+	VMOVUPS      Y3, Y11
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y7, Y11
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y4, Y12
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y5, Y13
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y6, Y14
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y7, Y15
+	VMOVUPS      Y3, (SP)
+	VPXOR        avx2_k32_80000000<>+0(SB), Y12, Y3
+	VMOVUPS      Y2, 32(SP)
+	VPXOR        avx2_k32_80000000<>+0(SB), Y13, Y2
+	VMOVUPS      Y1, 64(SP)
+	VPXOR        avx2_k32_80000000<>+0(SB), Y14, Y1
+	VMOVUPS      Y0, 96(SP)
+	VPXOR        avx2_k32_80000000<>+0(SB), Y15, Y0
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y4, Y12
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y5, Y13
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y6, Y14
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y7, Y15
+	VMOVUPS      Y7, 128(SP)
+	VADDPS       Y3, Y8, Y7
+	VMOVUPS      Y6, 160(SP)
+	VADDPS       Y2, Y9, Y6
+	VMOVUPS      Y5, 192(SP)
+	VADDPS       Y1, Y10, Y5
+	VMOVUPS      Y4, 224(SP)
+	VADDPS       Y0, Y11, Y4
+	VMOVUPS      Y15, 256(SP)
+	VSUBPS       Y8, Y7, Y15
+	VMOVUPS      Y14, 288(SP)
+	VSUBPS       Y9, Y6, Y14
+	VMOVUPS      Y13, 320(SP)
+	VSUBPS       Y10, Y5, Y13
+	VMOVUPS      Y12, 352(SP)
+	VSUBPS       Y11, Y4, Y12
+	VMOVUPS      Y0, 384(SP)
+	VSUBPS       Y15, Y7, Y0
+	VMOVUPS      Y7, 416(SP)
+	VSUBPS       Y14, Y6, Y7
+	VMOVUPS      Y6, 448(SP)
+	VSUBPS       Y13, Y5, Y6
+	VMOVUPS      Y5, 480(SP)
+	VSUBPS       Y12, Y4, Y5
+	VSUBPS       Y0, Y8, Y0
+	VSUBPS       Y7, Y9, Y7
+	VSUBPS       Y6, Y10, Y6
+	VSUBPS       Y5, Y11, Y5
+	VSUBPS       Y15, Y3, Y15
+	VSUBPS       Y14, Y2, Y14
+	VSUBPS       Y13, Y1, Y13
+	VMOVUPS      384(SP), Y1
+	VSUBPS       Y12, Y1, Y12
+	VADDPS       Y15, Y0, Y15
+	VADDPS       Y14, Y7, Y14
+	VADDPS       Y13, Y6, Y13
+	VADDPS       Y12, Y5, Y12
+	VMOVUPS      352(SP), Y0
+	VSUBPS       Y0, Y15, Y0
+	VMOVUPS      320(SP), Y1
+	VSUBPS       Y1, Y14, Y1
+	VMOVUPS      288(SP), Y2
+	VSUBPS       Y2, Y13, Y2
+	VMOVUPS      256(SP), Y3
+	VSUBPS       Y3, Y12, Y3
+	VMOVUPS      224(SP), Y5
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y5, Y0
+	VMOVUPS      192(SP), Y6
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y6, Y1
+	VMOVUPS      160(SP), Y7
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y7, Y2
+	VMOVUPS      128(SP), Y8
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y8, Y3
+	VMOVUPS      416(SP), Y9
+	VADDPS       Y0, Y9, Y10
+	VMOVUPS      448(SP), Y11
+	VADDPS       Y1, Y11, Y12
+	VMOVUPS      480(SP), Y13
+	VADDPS       Y2, Y13, Y14
+	VADDPS       Y3, Y4, Y15
+	VSUBPS       Y9, Y10, Y9
+	VSUBPS       Y11, Y12, Y11
+	VSUBPS       Y13, Y14, Y13
+	VSUBPS       Y4, Y15, Y4
+	VSUBPS       Y9, Y0, Y9
 	VSUBPS       Y11, Y1, Y11
-	VSUBPS       Y10, Y6, Y10
-	VSUBPS       Y11, Y7, Y11
-	VCVTTPS2DQ   Y2, Y2
-	VCVTTPS2DQ   Y3, Y3
-	VMULPS       Y0, Y0, Y4
-	VMULPS       Y1, Y1, Y5
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y4, Y6
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y7
-	VMOVUPS      Y6, Y8
-	VFNMADD213PS Y10, Y10, Y8
+	VSUBPS       Y13, Y2, Y13
+	VSUBPS       Y4, Y3, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VCVTTPS2DQ   Y7, Y7
+	VCVTTPS2DQ   Y8, Y8
+	VMULPS       Y10, Y10, Y0
+	VMULPS       Y12, Y12, Y1
+	VMULPS       Y14, Y14, Y2
+	VMULPS       Y15, Y15, Y3
+	VMOVUPS      Y8, 512(SP)
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y0, Y8
+	VMOVUPS      Y7, 544(SP)
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y1, Y7
+	VMOVUPS      Y6, 576(SP)
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y2, Y6
+	VMOVUPS      Y5, 608(SP)
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y3, Y5
+	VMOVUPS      Y3, 640(SP)
+	VMOVUPS      Y8, Y3
+	VFNMADD213PS Y9, Y9, Y3
+	VMOVUPS      Y9, 672(SP)
 	VMOVUPS      Y7, Y9
 	VFNMADD213PS Y11, Y11, Y9
-	VMULPS       Y4, Y0, Y12
-	VMULPS       Y5, Y1, Y13
-	VMOVUPS      Y3, 64(SP)
-	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y3
-	VMOVUPS      Y2, 96(SP)
-	VMOVUPS      Y3, Y2
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y4, Y2
-	VMOVUPS      Y11, 128(SP)
-	VMOVUPS      Y3, Y11
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y5, Y11
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y4, Y2
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y5, Y11
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y4, Y2
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y5, Y11
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y4, Y2
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y5, Y11
-	VFMADD213PS  Y8, Y2, Y12
-	VFMADD213PS  Y9, Y11, Y13
-	VADDPS       Y12, Y0, Y12
-	VADDPS       Y13, Y1, Y13
-	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y2
-	VSUBPS       Y6, Y2, Y8
-	VSUBPS       Y7, Y2, Y9
-	VSUBPS       Y8, Y2, Y11
-	VSUBPS       Y9, Y2, Y3
-	VSUBPS       Y6, Y11, Y6
-	VSUBPS       Y7, Y3, Y7
-	VMOVUPS      Y0, Y3
-	VFMSUB213PS  Y4, Y0, Y3
-	VMOVUPS      Y1, Y11
-	VFMSUB213PS  Y5, Y1, Y11
+	VMOVUPS      Y11, 704(SP)
+	VMOVUPS      Y6, Y11
+	VFNMADD213PS Y13, Y13, Y11
+	VMOVUPS      Y13, 736(SP)
+	VMOVUPS      Y5, Y13
+	VFNMADD213PS Y4, Y4, Y13
+	VMOVUPS      Y4, 768(SP)
+	VMULPS       Y0, Y10, Y4
+	VMOVUPS      Y5, 800(SP)
+	VMULPS       Y1, Y12, Y5
+	VMOVUPS      Y6, 832(SP)
+	VMULPS       Y2, Y14, Y6
+	VMOVUPS      Y7, 864(SP)
+	VMOVUPS      640(SP), Y7
+	VMOVUPS      Y8, 896(SP)
+	VMULPS       Y7, Y15, Y8
+	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y7
+	VMOVUPS      Y15, 928(SP)
+	VMOVUPS      Y7, Y15
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y0, Y15
+	VMOVUPS      Y14, 960(SP)
+	VMOVUPS      Y7, Y14
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y1, Y14
+	VMOVUPS      Y12, 992(SP)
+	VMOVUPS      Y7, Y12
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y2, Y12
+	VMOVUPS      640(SP), Y7
+	VMOVUPS      Y10, 1024(SP)
+	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y10
+	VMOVUPS      Y8, 1056(SP)
+	VMOVUPS      Y10, Y8
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y7, Y8
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y0, Y15
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y1, Y14
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y2, Y12
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y7, Y8
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y0, Y15
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y1, Y14
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y2, Y12
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y7, Y8
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y0, Y15
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y1, Y14
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y2, Y12
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y7, Y8
+	VFMADD213PS  Y3, Y15, Y4
+	VFMADD213PS  Y9, Y14, Y5
+	VFMADD213PS  Y11, Y12, Y6
+	VMOVUPS      1056(SP), Y3
+	VFMADD213PS  Y13, Y8, Y3
+	VMOVUPS      1024(SP), Y8
+	VADDPS       Y4, Y8, Y4
+	VMOVUPS      992(SP), Y9
+	VADDPS       Y5, Y9, Y5
+	VMOVUPS      960(SP), Y11
+	VADDPS       Y6, Y11, Y6
+	VMOVUPS      928(SP), Y12
+	VADDPS       Y3, Y12, Y3
+	VMOVUPS      896(SP), Y13
+	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y14
+	VSUBPS       Y13, Y14, Y15
+	VMOVUPS      864(SP), Y10
+	VSUBPS       Y10, Y14, Y7
+	VMOVUPS      832(SP), Y12
+	VSUBPS       Y12, Y14, Y11
+	VMOVUPS      800(SP), Y9
+	VSUBPS       Y9, Y14, Y8
+	VSUBPS       Y15, Y14, Y9
+	VSUBPS       Y7, Y14, Y12
+	VSUBPS       Y11, Y14, Y10
+	VSUBPS       Y8, Y14, Y13
+	VMOVUPS      896(SP), Y14
+	VSUBPS       Y14, Y9, Y14
+	VMOVUPS      864(SP), Y9
+	VSUBPS       Y9, Y12, Y9
+	VMOVUPS      832(SP), Y12
+	VSUBPS       Y12, Y10, Y12
+	VMOVUPS      800(SP), Y10
+	VSUBPS       Y10, Y13, Y10
+	VMOVUPS      1024(SP), Y13
+	VMOVUPS      Y3, 1088(SP)
+	VMOVUPS      Y13, Y3
+	VFMSUB213PS  Y0, Y13, Y3
+	VMOVUPS      992(SP), Y13
+	VMOVUPS      Y6, 1120(SP)
+	VMOVUPS      Y13, Y6
+	VFMSUB213PS  Y1, Y13, Y6
+	VMOVUPS      960(SP), Y13
+	VMOVUPS      Y5, 1152(SP)
+	VMOVUPS      Y13, Y5
+	VFMSUB213PS  Y2, Y13, Y5
+	VMOVUPS      640(SP), Y13
+	VMOVUPS      Y4, 1184(SP)
+	VMOVUPS      928(SP), Y4
+	VMOVUPS      Y8, 1216(SP)
+	VMOVUPS      Y4, Y8
+	VFMSUB213PS  Y13, Y4, Y8
 	VMULPS       avx2_k32_3f000000<>+0(SB), Y3, Y3
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y11, Y11
-	VMULPS       Y4, Y4, Y2
-	VMOVUPS      Y13, 160(SP)
-	VMULPS       Y5, Y5, Y13
-	VMOVUPS      Y12, 192(SP)
-	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y12
-	VMOVUPS      Y9, 224(SP)
-	VMOVUPS      Y12, Y9
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y4, Y9
-	VMOVUPS      Y8, 256(SP)
-	VMOVUPS      Y12, Y8
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y5, Y8
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y4, Y9
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y5, Y8
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y4, Y9
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y5, Y8
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y4, Y9
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y5, Y8
-	VSUBPS       Y3, Y6, Y3
-	VSUBPS       Y11, Y7, Y11
-	VFMADD213PS  Y3, Y9, Y2
-	VFMADD213PS  Y11, Y8, Y13
-	VFNMADD213PS Y2, Y10, Y0
-	VMOVUPS      128(SP), Y2
-	VFNMADD213PS Y13, Y2, Y1
-	VMOVUPS      256(SP), Y2
-	VADDPS       Y0, Y2, Y0
-	VMOVUPS      224(SP), Y2
-	VADDPS       Y1, Y2, Y1
-	VMOVUPS      96(SP), Y2
-	VPAND        avx2_k32_3<>+0(SB), Y2, Y2
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y6, Y6
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y5
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y8, Y8
+	VMULPS       Y0, Y0, Y4
+	VMULPS       Y1, Y1, Y13
+	VMOVUPS      Y11, 1248(SP)
+	VMULPS       Y2, Y2, Y11
+	VMOVUPS      Y7, 1280(SP)
+	VMOVUPS      640(SP), Y7
+	VMOVUPS      Y15, 1312(SP)
+	VMULPS       Y7, Y7, Y15
+	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y7
+	VMOVUPS      Y15, 1344(SP)
+	VMOVUPS      Y7, Y15
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y0, Y15
+	VMOVUPS      Y11, 1376(SP)
+	VMOVUPS      Y7, Y11
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y1, Y11
+	VMOVUPS      Y13, 1408(SP)
+	VMOVUPS      Y7, Y13
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y2, Y13
+	VMOVUPS      640(SP), Y7
+	VMOVUPS      Y4, 1440(SP)
+	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y4
+	VMOVUPS      Y8, 1472(SP)
+	VMOVUPS      Y4, Y8
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y7, Y8
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y0, Y15
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y1, Y11
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y2, Y13
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y7, Y8
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y0, Y15
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y1, Y11
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y2, Y13
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y7, Y8
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y0, Y15
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y1, Y11
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y2, Y13
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y7, Y8
+	VSUBPS       Y3, Y14, Y3
+	VSUBPS       Y6, Y9, Y6
+	VSUBPS       Y5, Y12, Y5
+	VMOVUPS      1472(SP), Y0
+	VSUBPS       Y0, Y10, Y0
+	VMOVUPS      1440(SP), Y1
+	VFMADD213PS  Y3, Y15, Y1
+	VMOVUPS      1408(SP), Y2
+	VFMADD213PS  Y6, Y11, Y2
+	VMOVUPS      1376(SP), Y3
+	VFMADD213PS  Y5, Y13, Y3
+	VMOVUPS      1344(SP), Y5
+	VFMADD213PS  Y0, Y8, Y5
+	VMOVUPS      672(SP), Y0
+	VMOVUPS      1024(SP), Y6
+	VFNMADD213PS Y1, Y0, Y6
+	VMOVUPS      704(SP), Y0
+	VMOVUPS      992(SP), Y1
+	VFNMADD213PS Y2, Y0, Y1
+	VMOVUPS      736(SP), Y0
+	VMOVUPS      960(SP), Y2
+	VFNMADD213PS Y3, Y0, Y2
+	VMOVUPS      768(SP), Y0
+	VMOVUPS      928(SP), Y3
+	VFNMADD213PS Y5, Y0, Y3
+	VMOVUPS      1312(SP), Y0
+	VADDPS       Y6, Y0, Y6
+	VMOVUPS      1280(SP), Y0
+	VADDPS       Y1, Y0, Y1
+	VMOVUPS      1248(SP), Y0
+	VADDPS       Y2, Y0, Y2
+	VMOVUPS      1216(SP), Y0
+	VADDPS       Y3, Y0, Y3
+	VMOVUPS      608(SP), Y0
+	VPAND        avx2_k32_3<>+0(SB), Y0, Y0
+	VMOVUPS      576(SP), Y5
+	VPAND        avx2_k32_3<>+0(SB), Y5, Y5
+	VMOVUPS      544(SP), Y7
+	VPAND        avx2_k32_3<>+0(SB), Y7, Y7
+	VMOVUPS      512(SP), Y8
+	VPAND        avx2_k32_3<>+0(SB), Y8, Y8
+	VPAND        avx2_k32_1<>+0(SB), Y0, Y0
+	VPAND        avx2_k32_1<>+0(SB), Y5, Y5
+	VPAND        avx2_k32_1<>+0(SB), Y7, Y7
+	VPAND        avx2_k32_1<>+0(SB), Y8, Y8
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y0, Y0
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y5, Y5
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y7, Y7
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y8, Y8
+	VMOVUPS      1184(SP), Y9
+	VBLENDVPS    Y0, Y6, Y9, Y10
+	VMOVUPS      1152(SP), Y11
+	VBLENDVPS    Y5, Y1, Y11, Y12
+	VMOVUPS      1120(SP), Y13
+	VBLENDVPS    Y7, Y2, Y13, Y14
+	VMOVUPS      1088(SP), Y15
+	VBLENDVPS    Y8, Y3, Y15, Y4
+	VPXOR        avx2_k32_80000000<>+0(SB), Y9, Y9
+	VPXOR        avx2_k32_80000000<>+0(SB), Y11, Y11
+	VPXOR        avx2_k32_80000000<>+0(SB), Y13, Y13
+	VPXOR        avx2_k32_80000000<>+0(SB), Y15, Y15
+	VBLENDVPS    Y0, Y9, Y6, Y0
+	VBLENDVPS    Y5, Y11, Y1, Y5
+	VBLENDVPS    Y7, Y13, Y2, Y7
+	VBLENDVPS    Y8, Y15, Y3, Y8
+	VDIVPS       Y0, Y10, Y0
+	VDIVPS       Y5, Y12, Y5
+	VDIVPS       Y7, Y14, Y7
+	VDIVPS       Y8, Y4, Y8
+	VMOVUPS      96(SP), Y1
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y1, Y2
 	VMOVUPS      64(SP), Y3
-	VPAND        avx2_k32_3<>+0(SB), Y3, Y3
-	VPAND        avx2_k32_1<>+0(SB), Y2, Y2
-	VPAND        avx2_k32_1<>+0(SB), Y3, Y3
-	VPCMPEQD     avx2_k32_1<>+0(SB), Y2, Y2
-	VPCMPEQD     avx2_k32_1<>+0(SB), Y3, Y3
-	VMOVUPS      192(SP), Y4
-	VBLENDVPS    Y2, Y0, Y4, Y5
-	VMOVUPS      160(SP), Y6
-	VBLENDVPS    Y3, Y1, Y6, Y7
-	VPXOR        Y14, Y4, Y4
-	VPXOR        Y14, Y6, Y6
-	VBLENDVPS    Y2, Y4, Y0, Y2
-	VBLENDVPS    Y3, Y6, Y1, Y3
-	VDIVPS       Y2, Y5, Y2
-	VDIVPS       Y3, Y7, Y3
-	VMOVUPS      32(SP), Y0
-	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y1
-	VMOVUPS      (SP), Y4
-	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y4, Y5
-	VBLENDVPS    Y1, Y0, Y2, Y1
-	VBLENDVPS    Y5, Y4, Y3, Y5
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y0
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y4, Y4
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y0, Y0
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y4, Y4
-	VPOR         Y4, Y0, Y4
-	VPTEST       Y4, Y4
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y3, Y4
+	VMOVUPS      32(SP), Y6
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y6, Y9
+	VMOVUPS      (SP), Y10
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y10, Y11
+	VBLENDVPS    Y2, Y1, Y0, Y2
+	VBLENDVPS    Y4, Y3, Y5, Y4
+	VBLENDVPS    Y9, Y6, Y7, Y9
+	VBLENDVPS    Y11, Y10, Y8, Y11
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y1, Y1
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y3, Y3
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y6, Y6
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y10, Y10
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y1, Y1
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y3, Y3
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y6, Y6
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y10, Y10
+	VPOR         Y3, Y1, Y3
+	VPOR         Y6, Y3, Y6
+	VPOR         Y10, Y6, Y10
+	VPTEST       Y10, Y10
 	JNE          loop1
-	VMOVUPS      Y1, (DI)(AX*4)
-	VMOVUPS      Y5, 32(DI)(AX*4)
-	ADDQ         $0x10, AX
+	VMOVUPS      Y2, (DI)(AX*4)
+	VMOVUPS      Y4, 32(DI)(AX*4)
+	VMOVUPS      Y9, 64(DI)(AX*4)
+	VMOVUPS      Y11, 96(DI)(AX*4)
+	ADDQ         $0x20, AX
 	JMP          loopu
 
 loop1:
@@ -4561,9 +5838,9 @@ lend98:
 	VROUNDPS     $0x08, Y1, Y1
 	VMOVUPS      Y0, Y2
 	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y1, Y2
-	VMULPS       Y15, Y1, Y3
-	VPXOR        Y14, Y3, Y4
-	VFMSUB231PS  Y15, Y1, Y3
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y1, Y3
+	VPXOR        avx2_k32_80000000<>+0(SB), Y3, Y4
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y1, Y3
 	VADDPS       Y4, Y2, Y5
 	VSUBPS       Y2, Y5, Y6
 	VSUBPS       Y6, Y5, Y7
@@ -4611,7 +5888,7 @@ lend98:
 	VPAND        avx2_k32_1<>+0(SB), Y1, Y1
 	VPCMPEQD     avx2_k32_1<>+0(SB), Y1, Y1
 	VBLENDVPS    Y1, Y2, Y7, Y3
-	VPXOR        Y14, Y7, Y7
+	VPXOR        avx2_k32_80000000<>+0(SB), Y7, Y7
 	VBLENDVPS    Y1, Y7, Y2, Y1
 	VDIVPS       Y1, Y3, Y1
 	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y2
@@ -4656,9 +5933,9 @@ lend102:
 	VROUNDPS     $0x08, Y2, Y2
 	VMOVUPS      Y0, Y3
 	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y2, Y3
-	VMULPS       Y15, Y2, Y4
-	VPXOR        Y14, Y4, Y5
-	VFMSUB231PS  Y15, Y2, Y4
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y2, Y4
+	VPXOR        avx2_k32_80000000<>+0(SB), Y4, Y5
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y2, Y4
 	VADDPS       Y5, Y3, Y6
 	VSUBPS       Y3, Y6, Y7
 	VSUBPS       Y7, Y6, Y8
@@ -4697,20 +5974,20 @@ lend102:
 	VMULPS       avx2_k32_3f000000<>+0(SB), Y11, Y11
 	VMULPS       Y4, Y4, Y12
 	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y13
-	VMOVUPS      Y13, Y7
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y4, Y7
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y4, Y7
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y4, Y7
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y4, Y7
+	VMOVUPS      Y13, Y14
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y4, Y14
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y4, Y14
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y4, Y14
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y4, Y14
 	VSUBPS       Y11, Y5, Y11
-	VFMADD213PS  Y11, Y7, Y12
+	VFMADD213PS  Y11, Y14, Y12
 	VFNMADD213PS Y12, Y6, Y3
 	VADDPS       Y3, Y10, Y3
 	VPAND        avx2_k32_3<>+0(SB), Y2, Y2
 	VPAND        avx2_k32_1<>+0(SB), Y2, Y2
 	VPCMPEQD     avx2_k32_1<>+0(SB), Y2, Y2
 	VBLENDVPS    Y2, Y3, Y8, Y4
-	VPXOR        Y14, Y8, Y8
+	VPXOR        avx2_k32_80000000<>+0(SB), Y8, Y8
 	VBLENDVPS    Y2, Y8, Y3, Y2
 	VDIVPS       Y2, Y4, Y2
 	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y3
@@ -4744,222 +6021,497 @@ done:
 
 // func tanF64_avx2(d *float64, a *float64, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·tanF64_avx2(SB), $288-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k64_8000000000000000<>+0(SB), Y15
-	VMOVUPS avx2_k64_7fffffffffffffff<>+0(SB), Y14
-	XORQ    AX, AX
+TEXT ·tanF64_avx2(SB), $1504-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ         CX, BX
 	SUBQ         AX, BX
-	CMPQ         BX, $0x08
+	CMPQ         BX, $0x10
 	JL           loop1
 	VMOVUPD      (SI)(AX*8), Y0
 	VMOVUPD      32(SI)(AX*8), Y1
-	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y2
-	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y1, Y3
-	VROUNDPD     $0x08, Y2, Y2
-	VROUNDPD     $0x08, Y3, Y3
-	VMOVUPS      Y0, Y4
-	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y2, Y4
-	VMOVUPS      Y1, Y5
-	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y3, Y5
-	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y6
-	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y3, Y7
-	VPXOR        Y15, Y6, Y8
-	VPXOR        Y15, Y7, Y9
-	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y6
-	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y3, Y7
-	VADDPD       Y8, Y4, Y10
-	VADDPD       Y9, Y5, Y11
-	VSUBPD       Y4, Y10, Y12
-	VSUBPD       Y5, Y11, Y13
-	VMOVUPS      Y1, (SP)
-	VSUBPD       Y12, Y10, Y1
-	VMOVUPS      Y0, 32(SP)
-	VSUBPD       Y13, Y11, Y0
-	VSUBPD       Y1, Y4, Y1
-	VSUBPD       Y0, Y5, Y0
-	VSUBPD       Y12, Y8, Y12
-	VSUBPD       Y13, Y9, Y13
-	VADDPD       Y12, Y1, Y12
-	VADDPD       Y13, Y0, Y13
-	VSUBPD       Y6, Y12, Y6
-	VSUBPD       Y7, Y13, Y7
-	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y2, Y6
-	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y3, Y7
-	VADDPD       Y6, Y10, Y0
-	VADDPD       Y7, Y11, Y1
-	VSUBPD       Y10, Y0, Y10
-	VSUBPD       Y11, Y1, Y11
-	VSUBPD       Y10, Y6, Y10
-	VSUBPD       Y11, Y7, Y11
-	VROUNDPD     $0x0b, Y2, Y4
-	VPAND        Y14, Y4, Y5
-	VPSRLQ       $0x34, Y5, Y6
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y5, Y5
-	VPOR         avx2_k64_10000000000000<>+0(SB), Y5, Y5
-	VPSUBQ       avx2_k64_433<>+0(SB), Y6, Y7
-	VMOVUPS      avx2_k64_433<>+0(SB), Y8
-	VPSUBQ       Y6, Y8, Y6
-	VPSLLVQ      Y7, Y5, Y7
-	VPSRLVQ      Y6, Y5, Y6
-	VPOR         Y6, Y7, Y6
-	VMOVUPS      avx2_k64_0<>+0(SB), Y5
-	VPCMPGTQ     Y4, Y5, Y4
-	VPXOR        Y4, Y6, Y6
-	VPSUBQ       Y4, Y6, Y4
-	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y6
-	VBLENDVPD    Y6, Y14, Y4, Y6
-	VCMPPD       $0x03, Y2, Y2, Y4
-	VBLENDVPD    Y4, avx2_k64_0<>+0(SB), Y6, Y4
-	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y2, Y2
-	VBLENDVPD    Y2, Y15, Y4, Y2
-	VROUNDPD     $0x0b, Y3, Y4
-	VPAND        Y14, Y4, Y6
-	VPSRLQ       $0x34, Y6, Y7
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y6, Y6
-	VPOR         avx2_k64_10000000000000<>+0(SB), Y6, Y6
-	VPSUBQ       avx2_k64_433<>+0(SB), Y7, Y9
-	VPSUBQ       Y7, Y8, Y7
-	VPSLLVQ      Y9, Y6, Y9
-	VPSRLVQ      Y7, Y6, Y7
-	VPOR         Y7, Y9, Y7
-	VPCMPGTQ     Y4, Y5, Y4
-	VPXOR        Y4, Y7, Y7
-	VPSUBQ       Y4, Y7, Y4
-	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y3, Y6
-	VBLENDVPD    Y6, Y14, Y4, Y6
-	VCMPPD       $0x03, Y3, Y3, Y4
-	VBLENDVPD    Y4, avx2_k64_0<>+0(SB), Y6, Y4
-	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y3, Y3
-	VBLENDVPD    Y3, Y15, Y4, Y3
-	VEXTRACTI128 $0x01, Y2, X4
-	VSHUFPS      $0x88, X4, X2, X4
-	VEXTRACTI128 $0x01, Y3, X2
-	VSHUFPS      $0x88, X2, X3, X2
-	VMULPD       Y0, Y0, Y3
-	VMULPD       Y1, Y1, Y6
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y3, Y7
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y6, Y9
-	VMOVUPS      Y7, Y12
-	VFNMADD213PD Y10, Y10, Y12
-	VMOVUPS      Y9, Y13
-	VFNMADD213PD Y11, Y11, Y13
-	VMULPD       Y3, Y0, Y5
-	VMULPD       Y6, Y1, Y8
-	VMOVUPS      Y2, 64(SP)
-	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y2
-	VMOVUPS      Y4, 96(SP)
-	VMOVUPS      Y2, Y4
-	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y3, Y4
-	VMOVUPS      Y11, 128(SP)
-	VMOVUPS      Y2, Y11
-	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y3, Y4
-	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y3, Y4
-	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y3, Y4
-	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y3, Y4
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y3, Y4
-	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y3, Y4
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y3, Y4
-	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y6, Y11
-	VFMADD213PD  Y12, Y4, Y5
-	VFMADD213PD  Y13, Y11, Y8
-	VADDPD       Y5, Y0, Y5
-	VADDPD       Y8, Y1, Y8
-	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y4
-	VSUBPD       Y7, Y4, Y11
-	VSUBPD       Y9, Y4, Y12
-	VSUBPD       Y11, Y4, Y13
-	VSUBPD       Y12, Y4, Y2
-	VSUBPD       Y7, Y13, Y7
-	VSUBPD       Y9, Y2, Y9
-	VMOVUPS      Y0, Y2
-	VFMSUB213PD  Y3, Y0, Y2
-	VMOVUPS      Y1, Y13
-	VFMSUB213PD  Y6, Y1, Y13
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y2, Y2
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y13, Y13
-	VMULPD       Y3, Y3, Y4
-	VMOVUPS      Y8, 160(SP)
-	VMULPD       Y6, Y6, Y8
+	VMOVUPD      64(SI)(AX*8), Y2
+	VMOVUPD      96(SI)(AX*8), Y3
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y4
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y1, Y5
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y2, Y6
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y3, Y7
+	VROUNDPD     $0x08, Y4, Y4
+	VROUNDPD     $0x08, Y5, Y5
+	VROUNDPD     $0x08, Y6, Y6
+	VROUNDPD     $0x08, Y7, Y7
+	VMOVUPS      Y0, Y8
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y4, Y8
+	VMOVUPS      Y1, Y9
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y5, Y9
+	VMOVUPS      Y2, Y10
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y6, Y10
+	VMOVUPS      Y3, Y11
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y7, Y11
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y4, Y12
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y5, Y13
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y6, Y14
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y7, Y15
+	VMOVUPS      Y3, (SP)
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y12, Y3
+	VMOVUPS      Y2, 32(SP)
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y13, Y2
+	VMOVUPS      Y1, 64(SP)
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y14, Y1
+	VMOVUPS      Y0, 96(SP)
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y15, Y0
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y4, Y12
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y5, Y13
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y6, Y14
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y7, Y15
+	VMOVUPS      Y7, 128(SP)
+	VADDPD       Y3, Y8, Y7
+	VMOVUPS      Y6, 160(SP)
+	VADDPD       Y2, Y9, Y6
 	VMOVUPS      Y5, 192(SP)
-	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y5
-	VMOVUPS      Y12, 224(SP)
-	VMOVUPS      Y5, Y12
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y3, Y12
-	VMOVUPS      Y11, 256(SP)
-	VMOVUPS      Y5, Y11
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y3, Y12
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y3, Y12
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y3, Y12
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y3, Y12
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y3, Y12
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y6, Y11
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y3, Y12
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y6, Y11
-	VSUBPD       Y2, Y7, Y2
-	VSUBPD       Y13, Y9, Y13
-	VFMADD213PD  Y2, Y12, Y4
-	VFMADD213PD  Y13, Y11, Y8
-	VFNMADD213PD Y4, Y10, Y0
-	VMOVUPS      128(SP), Y2
-	VFNMADD213PD Y8, Y2, Y1
-	VMOVUPS      256(SP), Y2
-	VADDPD       Y0, Y2, Y0
-	VMOVUPS      224(SP), Y2
-	VADDPD       Y1, Y2, Y1
-	VMOVUPS      96(SP), Y2
-	VPAND        avx2_k32_3<>+0(SB), X2, X2
-	VMOVUPS      64(SP), Y3
-	VPAND        avx2_k32_3<>+0(SB), X3, X3
-	VPAND        avx2_k32_1<>+0(SB), X2, X2
-	VPAND        avx2_k32_1<>+0(SB), X3, X3
-	VPCMPEQD     avx2_k32_1<>+0(SB), X2, X2
-	VPCMPEQD     avx2_k32_1<>+0(SB), X3, X3
-	VPMOVSXDQ    X2, Y2
-	VMOVUPS      192(SP), Y4
-	VBLENDVPD    Y2, Y0, Y4, Y6
-	VPMOVSXDQ    X3, Y3
+	VADDPD       Y1, Y10, Y5
+	VMOVUPS      Y4, 224(SP)
+	VADDPD       Y0, Y11, Y4
+	VMOVUPS      Y15, 256(SP)
+	VSUBPD       Y8, Y7, Y15
+	VMOVUPS      Y14, 288(SP)
+	VSUBPD       Y9, Y6, Y14
+	VMOVUPS      Y13, 320(SP)
+	VSUBPD       Y10, Y5, Y13
+	VMOVUPS      Y12, 352(SP)
+	VSUBPD       Y11, Y4, Y12
+	VMOVUPS      Y0, 384(SP)
+	VSUBPD       Y15, Y7, Y0
+	VMOVUPS      Y7, 416(SP)
+	VSUBPD       Y14, Y6, Y7
+	VMOVUPS      Y6, 448(SP)
+	VSUBPD       Y13, Y5, Y6
+	VMOVUPS      Y5, 480(SP)
+	VSUBPD       Y12, Y4, Y5
+	VSUBPD       Y0, Y8, Y0
+	VSUBPD       Y7, Y9, Y7
+	VSUBPD       Y6, Y10, Y6
+	VSUBPD       Y5, Y11, Y5
+	VSUBPD       Y15, Y3, Y15
+	VSUBPD       Y14, Y2, Y14
+	VSUBPD       Y13, Y1, Y13
+	VMOVUPS      384(SP), Y1
+	VSUBPD       Y12, Y1, Y12
+	VADDPD       Y15, Y0, Y15
+	VADDPD       Y14, Y7, Y14
+	VADDPD       Y13, Y6, Y13
+	VADDPD       Y12, Y5, Y12
+	VMOVUPS      352(SP), Y0
+	VSUBPD       Y0, Y15, Y0
+	VMOVUPS      320(SP), Y1
+	VSUBPD       Y1, Y14, Y1
+	VMOVUPS      288(SP), Y2
+	VSUBPD       Y2, Y13, Y2
+	VMOVUPS      256(SP), Y3
+	VSUBPD       Y3, Y12, Y3
+	VMOVUPS      224(SP), Y5
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y5, Y0
+	VMOVUPS      192(SP), Y6
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y6, Y1
 	VMOVUPS      160(SP), Y7
-	VBLENDVPD    Y3, Y1, Y7, Y8
-	VPXOR        Y15, Y4, Y4
-	VPXOR        Y15, Y7, Y7
-	VBLENDVPD    Y2, Y4, Y0, Y2
-	VBLENDVPD    Y3, Y7, Y1, Y3
-	VDIVPD       Y2, Y6, Y2
-	VDIVPD       Y3, Y8, Y3
-	VMOVUPS      32(SP), Y0
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y1
-	VMOVUPS      (SP), Y4
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y4, Y6
-	VBLENDVPD    Y1, Y0, Y2, Y1
-	VBLENDVPD    Y6, Y4, Y3, Y6
-	VPAND        Y14, Y0, Y0
-	VPAND        Y14, Y4, Y4
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y0, Y0
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y7, Y2
+	VMOVUPS      128(SP), Y8
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y8, Y3
+	VMOVUPS      416(SP), Y9
+	VADDPD       Y0, Y9, Y10
+	VMOVUPS      448(SP), Y11
+	VADDPD       Y1, Y11, Y12
+	VMOVUPS      480(SP), Y13
+	VADDPD       Y2, Y13, Y14
+	VADDPD       Y3, Y4, Y15
+	VSUBPD       Y9, Y10, Y9
+	VSUBPD       Y11, Y12, Y11
+	VSUBPD       Y13, Y14, Y13
+	VSUBPD       Y4, Y15, Y4
+	VSUBPD       Y9, Y0, Y9
+	VSUBPD       Y11, Y1, Y11
+	VSUBPD       Y13, Y2, Y13
+	VSUBPD       Y4, Y3, Y4
+	VROUNDPD     $0x0b, Y5, Y0
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
+	VPSRLQ       $0x34, Y1, Y2
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y1, Y1
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y1, Y1
+	VPSUBQ       avx2_k64_433<>+0(SB), Y2, Y3
+	VMOVUPS      avx2_k64_433<>+0(SB), Y8
+	VPSUBQ       Y2, Y8, Y2
+	VPSLLVQ      Y3, Y1, Y3
+	VPSRLVQ      Y2, Y1, Y2
+	VPOR         Y2, Y3, Y2
+	VMOVUPS      avx2_k64_0<>+0(SB), Y1
+	VPCMPGTQ     Y0, Y1, Y0
+	VPXOR        Y0, Y2, Y2
+	VPSUBQ       Y0, Y2, Y0
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y5, Y2
+	VBLENDVPD    Y2, avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
+	VCMPPD       $0x03, Y5, Y5, Y0
+	VBLENDVPD    Y0, avx2_k64_0<>+0(SB), Y2, Y0
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y5, Y5
+	VBLENDVPD    Y5, avx2_k64_8000000000000000<>+0(SB), Y0, Y5
+	VROUNDPD     $0x0b, Y6, Y0
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
+	VPSRLQ       $0x34, Y2, Y3
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y2, Y2
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y2, Y2
+	VPSUBQ       avx2_k64_433<>+0(SB), Y3, Y7
+	VPSUBQ       Y3, Y8, Y3
+	VPSLLVQ      Y7, Y2, Y7
+	VPSRLVQ      Y3, Y2, Y3
+	VPOR         Y3, Y7, Y3
+	VPCMPGTQ     Y0, Y1, Y0
+	VPXOR        Y0, Y3, Y3
+	VPSUBQ       Y0, Y3, Y0
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y6, Y2
+	VBLENDVPD    Y2, avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
+	VCMPPD       $0x03, Y6, Y6, Y0
+	VBLENDVPD    Y0, avx2_k64_0<>+0(SB), Y2, Y0
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y6, Y6
+	VBLENDVPD    Y6, avx2_k64_8000000000000000<>+0(SB), Y0, Y6
+	VMOVUPS      160(SP), Y0
+	VROUNDPD     $0x0b, Y0, Y2
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y3
+	VPSRLQ       $0x34, Y3, Y7
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y3, Y3
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y3, Y3
+	VPSUBQ       avx2_k64_433<>+0(SB), Y7, Y0
+	VPSUBQ       Y7, Y8, Y7
+	VPSLLVQ      Y0, Y3, Y0
+	VPSRLVQ      Y7, Y3, Y7
+	VPOR         Y7, Y0, Y7
+	VPCMPGTQ     Y2, Y1, Y2
+	VPXOR        Y2, Y7, Y7
+	VPSUBQ       Y2, Y7, Y2
+	VMOVUPS      160(SP), Y0
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y0, Y3
+	VBLENDVPD    Y3, avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y3
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VBLENDVPD    Y2, avx2_k64_0<>+0(SB), Y3, Y2
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y0, Y0
+	VBLENDVPD    Y0, avx2_k64_8000000000000000<>+0(SB), Y2, Y0
+	VMOVUPS      128(SP), Y2
+	VROUNDPD     $0x0b, Y2, Y3
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y7
+	VPSRLQ       $0x34, Y7, Y2
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y7, Y7
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y7, Y7
+	VPSUBQ       avx2_k64_433<>+0(SB), Y2, Y1
+	VPSUBQ       Y2, Y8, Y2
+	VPSLLVQ      Y1, Y7, Y1
+	VPSRLVQ      Y2, Y7, Y2
+	VPOR         Y2, Y1, Y2
+	VMOVUPS      avx2_k64_0<>+0(SB), Y1
+	VPCMPGTQ     Y3, Y1, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSUBQ       Y3, Y2, Y3
+	VMOVUPS      128(SP), Y2
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y7
+	VBLENDVPD    Y7, avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y7
+	VCMPPD       $0x03, Y2, Y2, Y3
+	VBLENDVPD    Y3, avx2_k64_0<>+0(SB), Y7, Y3
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y2, Y2
+	VBLENDVPD    Y2, avx2_k64_8000000000000000<>+0(SB), Y3, Y2
+	VEXTRACTI128 $0x01, Y5, X3
+	VSHUFPS      $0x88, X3, X5, X3
+	VEXTRACTI128 $0x01, Y6, X5
+	VSHUFPS      $0x88, X5, X6, X5
+	VEXTRACTI128 $0x01, Y0, X6
+	VSHUFPS      $0x88, X6, X0, X6
+	VEXTRACTI128 $0x01, Y2, X0
+	VSHUFPS      $0x88, X0, X2, X0
+	VMULPD       Y10, Y10, Y2
+	VMULPD       Y12, Y12, Y7
+	VMULPD       Y14, Y14, Y1
+	VMULPD       Y15, Y15, Y8
+	VMOVUPS      Y0, 512(SP)
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y2, Y0
+	VMOVUPS      Y6, 544(SP)
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y7, Y6
+	VMOVUPS      Y5, 576(SP)
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y1, Y5
+	VMOVUPS      Y3, 608(SP)
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y3
+	VMOVUPS      Y8, 640(SP)
+	VMOVUPS      Y0, Y8
+	VFNMADD213PD Y9, Y9, Y8
+	VMOVUPS      Y9, 672(SP)
+	VMOVUPS      Y6, Y9
+	VFNMADD213PD Y11, Y11, Y9
+	VMOVUPS      Y11, 704(SP)
+	VMOVUPS      Y5, Y11
+	VFNMADD213PD Y13, Y13, Y11
+	VMOVUPS      Y13, 736(SP)
+	VMOVUPS      Y3, Y13
+	VFNMADD213PD Y4, Y4, Y13
+	VMOVUPS      Y4, 768(SP)
+	VMULPD       Y2, Y10, Y4
+	VMOVUPS      Y3, 800(SP)
+	VMULPD       Y7, Y12, Y3
+	VMOVUPS      Y5, 832(SP)
+	VMULPD       Y1, Y14, Y5
+	VMOVUPS      Y6, 864(SP)
+	VMOVUPS      640(SP), Y6
+	VMOVUPS      Y0, 896(SP)
+	VMULPD       Y6, Y15, Y0
+	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y6
+	VMOVUPS      Y15, 928(SP)
+	VMOVUPS      Y6, Y15
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y2, Y15
+	VMOVUPS      Y14, 960(SP)
+	VMOVUPS      Y6, Y14
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y7, Y14
+	VMOVUPS      Y12, 992(SP)
+	VMOVUPS      Y6, Y12
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y1, Y12
+	VMOVUPS      640(SP), Y6
+	VMOVUPS      Y10, 1024(SP)
+	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y10
+	VMOVUPS      Y0, 1056(SP)
+	VMOVUPS      Y10, Y0
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y7, Y14
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y1, Y12
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y7, Y14
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y1, Y12
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y7, Y14
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y1, Y12
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y7, Y14
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y1, Y12
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y7, Y14
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y1, Y12
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y7, Y14
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y1, Y12
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y7, Y14
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y1, Y12
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y6, Y0
+	VFMADD213PD  Y8, Y15, Y4
+	VFMADD213PD  Y9, Y14, Y3
+	VFMADD213PD  Y11, Y12, Y5
+	VMOVUPS      1056(SP), Y8
+	VFMADD213PD  Y13, Y0, Y8
+	VMOVUPS      1024(SP), Y0
+	VADDPD       Y4, Y0, Y4
+	VMOVUPS      992(SP), Y9
+	VADDPD       Y3, Y9, Y3
+	VMOVUPS      960(SP), Y11
+	VADDPD       Y5, Y11, Y5
+	VMOVUPS      928(SP), Y12
+	VADDPD       Y8, Y12, Y8
+	VMOVUPS      896(SP), Y13
+	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y14
+	VSUBPD       Y13, Y14, Y15
+	VMOVUPS      864(SP), Y10
+	VSUBPD       Y10, Y14, Y6
+	VMOVUPS      832(SP), Y12
+	VSUBPD       Y12, Y14, Y11
+	VMOVUPS      800(SP), Y9
+	VSUBPD       Y9, Y14, Y0
+	VSUBPD       Y15, Y14, Y9
+	VSUBPD       Y6, Y14, Y12
+	VSUBPD       Y11, Y14, Y10
+	VSUBPD       Y0, Y14, Y13
+	VMOVUPS      896(SP), Y14
+	VSUBPD       Y14, Y9, Y14
+	VMOVUPS      864(SP), Y9
+	VSUBPD       Y9, Y12, Y9
+	VMOVUPS      832(SP), Y12
+	VSUBPD       Y12, Y10, Y12
+	VMOVUPS      800(SP), Y10
+	VSUBPD       Y10, Y13, Y10
+	VMOVUPS      1024(SP), Y13
+	VMOVUPS      Y8, 1088(SP)
+	VMOVUPS      Y13, Y8
+	VFMSUB213PD  Y2, Y13, Y8
+	VMOVUPS      992(SP), Y13
+	VMOVUPS      Y5, 1120(SP)
+	VMOVUPS      Y13, Y5
+	VFMSUB213PD  Y7, Y13, Y5
+	VMOVUPS      960(SP), Y13
+	VMOVUPS      Y3, 1152(SP)
+	VMOVUPS      Y13, Y3
+	VFMSUB213PD  Y1, Y13, Y3
+	VMOVUPS      640(SP), Y13
+	VMOVUPS      Y4, 1184(SP)
+	VMOVUPS      928(SP), Y4
+	VMOVUPS      Y0, 1216(SP)
+	VMOVUPS      Y4, Y0
+	VFMSUB213PD  Y13, Y4, Y0
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y8
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y5
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y3, Y3
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y0, Y0
+	VMULPD       Y2, Y2, Y4
+	VMULPD       Y7, Y7, Y13
+	VMOVUPS      Y11, 1248(SP)
+	VMULPD       Y1, Y1, Y11
+	VMOVUPS      Y6, 1280(SP)
+	VMOVUPS      640(SP), Y6
+	VMOVUPS      Y15, 1312(SP)
+	VMULPD       Y6, Y6, Y15
+	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y6
+	VMOVUPS      Y15, 1344(SP)
+	VMOVUPS      Y6, Y15
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y2, Y15
+	VMOVUPS      Y11, 1376(SP)
+	VMOVUPS      Y6, Y11
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y7, Y11
+	VMOVUPS      Y13, 1408(SP)
+	VMOVUPS      Y6, Y13
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y1, Y13
+	VMOVUPS      640(SP), Y6
+	VMOVUPS      Y4, 1440(SP)
+	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y4
+	VMOVUPS      Y0, 1472(SP)
+	VMOVUPS      Y4, Y0
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y7, Y11
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y1, Y13
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y7, Y11
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y1, Y13
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y7, Y11
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y1, Y13
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y7, Y11
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y1, Y13
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y7, Y11
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y1, Y13
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y6, Y0
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y2, Y15
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y7, Y11
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y1, Y13
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y6, Y0
+	VSUBPD       Y8, Y14, Y8
+	VSUBPD       Y5, Y9, Y5
+	VSUBPD       Y3, Y12, Y3
+	VMOVUPS      1472(SP), Y1
+	VSUBPD       Y1, Y10, Y1
+	VMOVUPS      1440(SP), Y2
+	VFMADD213PD  Y8, Y15, Y2
+	VMOVUPS      1408(SP), Y6
+	VFMADD213PD  Y5, Y11, Y6
+	VMOVUPS      1376(SP), Y5
+	VFMADD213PD  Y3, Y13, Y5
+	VMOVUPS      1344(SP), Y3
+	VFMADD213PD  Y1, Y0, Y3
+	VMOVUPS      672(SP), Y0
+	VMOVUPS      1024(SP), Y1
+	VFNMADD213PD Y2, Y0, Y1
+	VMOVUPS      704(SP), Y0
+	VMOVUPS      992(SP), Y2
+	VFNMADD213PD Y6, Y0, Y2
+	VMOVUPS      736(SP), Y0
+	VMOVUPS      960(SP), Y6
+	VFNMADD213PD Y5, Y0, Y6
+	VMOVUPS      768(SP), Y0
+	VMOVUPS      928(SP), Y5
+	VFNMADD213PD Y3, Y0, Y5
+	VMOVUPS      1312(SP), Y0
+	VADDPD       Y1, Y0, Y1
+	VMOVUPS      1280(SP), Y0
+	VADDPD       Y2, Y0, Y2
+	VMOVUPS      1248(SP), Y0
+	VADDPD       Y6, Y0, Y6
+	VMOVUPS      1216(SP), Y0
+	VADDPD       Y5, Y0, Y5
+	VMOVUPS      608(SP), Y0
+	VPAND        avx2_k32_3<>+0(SB), X0, X0
+	VMOVUPS      576(SP), Y3
+	VPAND        avx2_k32_3<>+0(SB), X3, X3
+	VMOVUPS      544(SP), Y7
+	VPAND        avx2_k32_3<>+0(SB), X7, X7
+	VMOVUPS      512(SP), Y8
+	VPAND        avx2_k32_3<>+0(SB), X8, X8
+	VPAND        avx2_k32_1<>+0(SB), X0, X0
+	VPAND        avx2_k32_1<>+0(SB), X3, X3
+	VPAND        avx2_k32_1<>+0(SB), X7, X7
+	VPAND        avx2_k32_1<>+0(SB), X8, X8
+	VPCMPEQD     avx2_k32_1<>+0(SB), X0, X0
+	VPCMPEQD     avx2_k32_1<>+0(SB), X3, X3
+	VPCMPEQD     avx2_k32_1<>+0(SB), X7, X7
+	VPCMPEQD     avx2_k32_1<>+0(SB), X8, X8
+	VPMOVSXDQ    X0, Y0
+	VMOVUPS      1184(SP), Y9
+	VBLENDVPD    Y0, Y1, Y9, Y10
+	VPMOVSXDQ    X3, Y3
+	VMOVUPS      1152(SP), Y11
+	VBLENDVPD    Y3, Y2, Y11, Y12
+	VPMOVSXDQ    X7, Y7
+	VMOVUPS      1120(SP), Y13
+	VBLENDVPD    Y7, Y6, Y13, Y14
+	VPMOVSXDQ    X8, Y8
+	VMOVUPS      1088(SP), Y15
+	VBLENDVPD    Y8, Y5, Y15, Y4
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y9, Y9
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y11, Y11
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y13, Y13
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y15, Y15
+	VBLENDVPD    Y0, Y9, Y1, Y0
+	VBLENDVPD    Y3, Y11, Y2, Y3
+	VBLENDVPD    Y7, Y13, Y6, Y7
+	VBLENDVPD    Y8, Y15, Y5, Y8
+	VDIVPD       Y0, Y10, Y0
+	VDIVPD       Y3, Y12, Y3
+	VDIVPD       Y7, Y14, Y7
+	VDIVPD       Y8, Y4, Y8
+	VMOVUPS      96(SP), Y1
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y1, Y2
+	VMOVUPS      64(SP), Y4
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y4, Y5
+	VMOVUPS      32(SP), Y6
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y6, Y9
+	VMOVUPS      (SP), Y10
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y10, Y11
+	VBLENDVPD    Y2, Y1, Y0, Y2
+	VBLENDVPD    Y5, Y4, Y3, Y5
+	VBLENDVPD    Y9, Y6, Y7, Y9
+	VBLENDVPD    Y11, Y10, Y8, Y11
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y1
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y4
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y6
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y10, Y10
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y1, Y1
 	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y4, Y4
-	VPOR         Y4, Y0, Y4
-	VPTEST       Y4, Y4
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y6, Y6
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y10, Y10
+	VPOR         Y4, Y1, Y4
+	VPOR         Y6, Y4, Y6
+	VPOR         Y10, Y6, Y10
+	VPTEST       Y10, Y10
 	JNE          loop1
-	VMOVUPD      Y1, (DI)(AX*8)
-	VMOVUPD      Y6, 32(DI)(AX*8)
-	ADDQ         $0x08, AX
+	VMOVUPD      Y2, (DI)(AX*8)
+	VMOVUPD      Y5, 32(DI)(AX*8)
+	VMOVUPD      Y9, 64(DI)(AX*8)
+	VMOVUPD      Y11, 96(DI)(AX*8)
+	ADDQ         $0x10, AX
 	JMP          loopu
 
 loop1:
@@ -4994,7 +6546,7 @@ lend106:
 	VMOVUPS      Y0, Y2
 	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y1, Y2
 	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y1, Y3
-	VPXOR        Y15, Y3, Y4
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y3, Y4
 	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y1, Y3
 	VADDPD       Y4, Y2, Y5
 	VSUBPD       Y2, Y5, Y6
@@ -5008,7 +6560,7 @@ lend106:
 	VSUBPD       Y5, Y2, Y5
 	VSUBPD       Y5, Y3, Y5
 	VROUNDPD     $0x0b, Y1, Y3
-	VPAND        Y14, Y3, Y4
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y4
 	VPSRLQ       $0x34, Y4, Y6
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y4, Y4
 	VPOR         avx2_k64_10000000000000<>+0(SB), Y4, Y4
@@ -5023,11 +6575,11 @@ lend106:
 	VPXOR        Y3, Y6, Y6
 	VPSUBQ       Y3, Y6, Y3
 	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y1, Y6
-	VBLENDVPD    Y6, Y14, Y3, Y6
+	VBLENDVPD    Y6, avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y6
 	VCMPPD       $0x03, Y1, Y1, Y3
 	VBLENDVPD    Y3, avx2_k64_0<>+0(SB), Y6, Y3
 	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y1, Y1
-	VBLENDVPD    Y1, Y15, Y3, Y1
+	VBLENDVPD    Y1, avx2_k64_8000000000000000<>+0(SB), Y3, Y1
 	VEXTRACTI128 $0x01, Y1, X3
 	VSHUFPS      $0x88, X3, X1, X3
 	VMULPD       Y2, Y2, Y1
@@ -5055,17 +6607,17 @@ lend106:
 	VFMSUB213PD  Y1, Y2, Y12
 	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y12, Y12
 	VMULPD       Y1, Y1, Y13
-	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y4
-	VMOVUPS      Y4, Y7
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y1, Y7
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y1, Y7
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y1, Y7
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y1, Y7
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y1, Y7
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y1, Y7
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y1, Y7
+	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y14
+	VMOVUPS      Y14, Y15
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y1, Y15
 	VSUBPD       Y12, Y6, Y12
-	VFMADD213PD  Y12, Y7, Y13
+	VFMADD213PD  Y12, Y15, Y13
 	VFNMADD213PD Y13, Y5, Y2
 	VADDPD       Y2, Y11, Y2
 	VPAND        avx2_k32_3<>+0(SB), X3, X3
@@ -5073,12 +6625,12 @@ lend106:
 	VPCMPEQD     avx2_k32_1<>+0(SB), X3, X3
 	VPMOVSXDQ    X3, Y3
 	VBLENDVPD    Y3, Y2, Y9, Y1
-	VPXOR        Y15, Y9, Y9
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y9, Y9
 	VBLENDVPD    Y3, Y9, Y2, Y3
 	VDIVPD       Y3, Y1, Y3
 	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y1
 	VBLENDVPD    Y1, Y0, Y3, Y1
-	VPAND        Y14, Y0, Y0
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y0
 	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y0, Y0
 	VMOVMSKPD    Y0, R8
 	TESTL        R9, R8
@@ -5112,14 +6664,14 @@ ltail109:
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
 lend110:
-	VPAND        Y14, Y0, Y1
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
 	VCMPPD       $0x1e, avx2_k64_4310000000000000<>+0(SB), Y1, Y1
 	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y2
 	VROUNDPD     $0x08, Y2, Y2
 	VMOVUPS      Y0, Y3
 	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y2, Y3
 	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y4
-	VPXOR        Y15, Y4, Y5
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y4, Y5
 	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y4
 	VADDPD       Y5, Y3, Y6
 	VSUBPD       Y3, Y6, Y7
@@ -5133,7 +6685,7 @@ lend110:
 	VSUBPD       Y6, Y3, Y6
 	VSUBPD       Y6, Y4, Y6
 	VROUNDPD     $0x0b, Y2, Y4
-	VPAND        Y14, Y4, Y5
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y5
 	VPSRLQ       $0x34, Y5, Y7
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y5, Y5
 	VPOR         avx2_k64_10000000000000<>+0(SB), Y5, Y5
@@ -5148,11 +6700,11 @@ lend110:
 	VPXOR        Y4, Y7, Y7
 	VPSUBQ       Y4, Y7, Y4
 	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y7
-	VBLENDVPD    Y7, Y14, Y4, Y7
+	VBLENDVPD    Y7, avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y7
 	VCMPPD       $0x03, Y2, Y2, Y4
 	VBLENDVPD    Y4, avx2_k64_0<>+0(SB), Y7, Y4
 	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y2, Y2
-	VBLENDVPD    Y2, Y15, Y4, Y2
+	VBLENDVPD    Y2, avx2_k64_8000000000000000<>+0(SB), Y4, Y2
 	VEXTRACTI128 $0x01, Y2, X4
 	VSHUFPS      $0x88, X4, X2, X4
 	VMULPD       Y3, Y3, Y2
@@ -5179,26 +6731,26 @@ lend110:
 	VMOVUPS      Y3, Y13
 	VFMSUB213PD  Y2, Y3, Y13
 	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y13, Y13
-	VMULPD       Y2, Y2, Y5
-	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y8
-	VMOVUPS      Y8, Y9
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y2, Y9
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y2, Y9
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y2, Y9
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y2, Y9
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y2, Y9
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y2, Y9
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y2, Y9
+	VMULPD       Y2, Y2, Y14
+	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y15
+	VMOVUPS      Y15, Y5
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y2, Y5
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y2, Y5
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y2, Y5
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y2, Y5
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y2, Y5
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y2, Y5
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y2, Y5
 	VSUBPD       Y13, Y7, Y13
-	VFMADD213PD  Y13, Y9, Y5
-	VFNMADD213PD Y5, Y6, Y3
+	VFMADD213PD  Y13, Y5, Y14
+	VFNMADD213PD Y14, Y6, Y3
 	VADDPD       Y3, Y12, Y3
 	VPAND        avx2_k32_3<>+0(SB), X4, X4
 	VPAND        avx2_k32_1<>+0(SB), X4, X4
 	VPCMPEQD     avx2_k32_1<>+0(SB), X4, X4
 	VPMOVSXDQ    X4, Y4
 	VBLENDVPD    Y4, Y3, Y10, Y2
-	VPXOR        Y15, Y10, Y10
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y10, Y10
 	VBLENDVPD    Y4, Y10, Y3, Y4
 	VDIVPD       Y4, Y2, Y4
 	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y2
@@ -7171,344 +8723,804 @@ done:
 
 // func powF64_avx2(d *float64, a *float64, b *float64, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·powF64_avx2(SB), $160-40
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    b+16(FP), DX
-	MOVQ    n+24(FP), CX
-	VMOVUPS avx2_k64_3ff0000000000000<>+0(SB), Y15
-	VMOVUPS avx2_k64_4000000000000000<>+0(SB), Y14
-	XORQ    AX, AX
+TEXT ·powF64_avx2(SB), $1888-40
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ         CX, BX
 	SUBQ         AX, BX
-	CMPQ         BX, $0x08
+	CMPQ         BX, $0x10
 	JL           loop1
 	VMOVUPD      (SI)(AX*8), Y0
 	VMOVUPD      32(SI)(AX*8), Y1
-	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y0, Y2
-	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y1, Y3
-	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y0, Y4
-	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y1, Y5
-	VBLENDVPD    Y2, Y4, Y0, Y4
-	VBLENDVPD    Y3, Y5, Y1, Y5
-	VPSRLQ       $0x34, Y4, Y6
-	VPSRLQ       $0x34, Y5, Y7
-	VEXTRACTI128 $0x01, Y6, X8
-	VSHUFPS      $0x88, X8, X6, X8
-	VEXTRACTI128 $0x01, Y7, X6
-	VSHUFPS      $0x88, X6, X7, X6
-	VEXTRACTI128 $0x01, Y2, X7
-	VSHUFPS      $0x88, X7, X2, X7
-	VMOVUPS      avx2_k32_3ff<>+0(SB), Y2
-	VBLENDVPS    X7, avx2_k32_435<>+0(SB), X2, X7
-	VEXTRACTI128 $0x01, Y3, X9
-	VSHUFPS      $0x88, X9, X3, X9
-	VBLENDVPS    X9, avx2_k32_435<>+0(SB), X2, X9
-	VPSUBD       X7, X8, X7
-	VPSUBD       X9, X6, X9
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y4, Y4
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y5, Y5
-	VPOR         Y15, Y4, Y4
-	VPOR         Y15, Y5, Y5
-	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y4, Y3
-	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y5, Y6
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y4, Y8
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y10
-	VBLENDVPD    Y3, Y8, Y4, Y8
-	VBLENDVPD    Y6, Y10, Y5, Y10
-	VEXTRACTI128 $0x01, Y3, X4
-	VSHUFPS      $0x88, X4, X3, X4
-	VMOVUPS      avx2_k32_0<>+0(SB), Y3
-	VBLENDVPS    X4, avx2_k32_1<>+0(SB), X3, X4
+	VMOVUPD      64(SI)(AX*8), Y2
+	VMOVUPD      96(SI)(AX*8), Y3
+	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y0, Y4
+	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y1, Y5
+	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y2, Y6
+	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y3, Y7
+	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y0, Y8
+	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y1, Y9
+	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y2, Y10
+	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y3, Y11
+	VBLENDVPD    Y4, Y8, Y0, Y8
+	VBLENDVPD    Y5, Y9, Y1, Y9
+	VBLENDVPD    Y6, Y10, Y2, Y10
+	VBLENDVPD    Y7, Y11, Y3, Y11
+	VPSRLQ       $0x34, Y8, Y12
+	VPSRLQ       $0x34, Y9, Y13
+	VPSRLQ       $0x34, Y10, Y14
+	VPSRLQ       $0x34, Y11, Y15
+	VMOVUPS      Y3, (SP)
+	VEXTRACTI128 $0x01, Y12, X3
+	VSHUFPS      $0x88, X3, X12, X3
+	VEXTRACTI128 $0x01, Y13, X12
+	VSHUFPS      $0x88, X12, X13, X12
+	VEXTRACTI128 $0x01, Y14, X13
+	VSHUFPS      $0x88, X13, X14, X13
+	VEXTRACTI128 $0x01, Y15, X14
+	VSHUFPS      $0x88, X14, X15, X14
+	VEXTRACTI128 $0x01, Y4, X15
+	VSHUFPS      $0x88, X15, X4, X15
+	VMOVUPS      avx2_k32_3ff<>+0(SB), Y4
+	VBLENDVPS    X15, avx2_k32_435<>+0(SB), X4, X15
+	VEXTRACTI128 $0x01, Y5, X4
+	VSHUFPS      $0x88, X4, X5, X4
+	VMOVUPS      avx2_k32_3ff<>+0(SB), Y5
+	VBLENDVPS    X4, avx2_k32_435<>+0(SB), X5, X4
 	VEXTRACTI128 $0x01, Y6, X5
 	VSHUFPS      $0x88, X5, X6, X5
-	VBLENDVPS    X5, avx2_k32_1<>+0(SB), X3, X5
-	VPADDD       X4, X7, X4
-	VPADDD       X5, X9, X5
-	VSUBPD       Y15, Y8, Y8
-	VSUBPD       Y15, Y10, Y10
-	VCVTDQ2PD    X4, Y4
-	VCVTDQ2PD    X5, Y5
-	VADDPD       Y14, Y8, Y6
-	VADDPD       Y14, Y10, Y7
-	VSUBPD       Y14, Y6, Y9
-	VSUBPD       Y14, Y7, Y11
-	VSUBPD       Y9, Y8, Y9
-	VSUBPD       Y11, Y10, Y11
-	VDIVPD       Y6, Y8, Y12
-	VDIVPD       Y7, Y10, Y13
-	VFNMADD231PD Y6, Y12, Y8
-	VFNMADD231PD Y7, Y13, Y10
-	VFNMADD213PD Y8, Y12, Y9
-	VFNMADD213PD Y10, Y13, Y11
-	VDIVPD       Y6, Y9, Y6
-	VDIVPD       Y7, Y11, Y7
-	VMULPD       Y12, Y12, Y8
-	VMULPD       Y13, Y13, Y9
-	VMOVUPS      Y12, Y10
-	VFMSUB213PD  Y8, Y12, Y10
-	VMOVUPS      Y13, Y11
-	VFMSUB213PD  Y9, Y13, Y11
-	VFMADD231PD  Y6, Y12, Y10
-	VFMADD231PD  Y7, Y13, Y11
-	VFMADD231PD  Y12, Y6, Y10
-	VFMADD231PD  Y13, Y7, Y11
-	VADDPD       Y10, Y8, Y2
-	VADDPD       Y11, Y9, Y3
-	VSUBPD       Y8, Y2, Y8
-	VSUBPD       Y9, Y3, Y9
-	VSUBPD       Y8, Y10, Y8
-	VSUBPD       Y9, Y11, Y9
-	VMULPD       Y12, Y2, Y10
-	VMULPD       Y13, Y3, Y11
-	VMOVUPS      Y1, (SP)
-	VMOVUPS      Y2, Y1
-	VFMSUB213PD  Y10, Y12, Y1
-	VMOVUPS      Y0, 32(SP)
-	VMOVUPS      Y3, Y0
-	VFMSUB213PD  Y11, Y13, Y0
-	VFMADD231PD  Y6, Y2, Y1
-	VFMADD231PD  Y7, Y3, Y0
-	VFMADD213PD  Y1, Y12, Y8
-	VFMADD213PD  Y0, Y13, Y9
-	VADDPD       Y8, Y10, Y0
-	VADDPD       Y9, Y11, Y1
-	VSUBPD       Y10, Y0, Y10
-	VSUBPD       Y11, Y1, Y11
-	VSUBPD       Y10, Y8, Y10
-	VSUBPD       Y11, Y9, Y11
-	VMULPD       avx2_k64_3fe5555555555555<>+0(SB), Y0, Y8
-	VMULPD       avx2_k64_3fe5555555555555<>+0(SB), Y1, Y9
-	VMOVUPS      Y5, 64(SP)
-	VMOVUPS      Y8, Y5
-	VFMSUB231PD  avx2_k64_3fe5555555555555<>+0(SB), Y0, Y5
-	VMOVUPS      Y4, 96(SP)
-	VMOVUPS      Y9, Y4
-	VFMSUB231PD  avx2_k64_3fe5555555555555<>+0(SB), Y1, Y4
-	VFMADD231PD  avx2_k64_3c85555555555555<>+0(SB), Y0, Y5
-	VFMADD231PD  avx2_k64_3c85555555555555<>+0(SB), Y1, Y4
-	VFMADD231PD  avx2_k64_3fe5555555555555<>+0(SB), Y10, Y5
-	VFMADD231PD  avx2_k64_3fe5555555555555<>+0(SB), Y11, Y4
-	VADDPD       Y5, Y8, Y10
-	VADDPD       Y4, Y9, Y11
-	VSUBPD       Y8, Y10, Y8
-	VSUBPD       Y9, Y11, Y9
-	VSUBPD       Y8, Y5, Y8
-	VSUBPD       Y9, Y4, Y9
-	VMULPD       Y2, Y0, Y0
-	VMULPD       Y3, Y1, Y1
-	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y4
-	VMOVUPS      Y4, Y5
-	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y2, Y5
-	VMOVUPS      Y11, 128(SP)
-	VMOVUPS      Y4, Y11
-	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y3, Y11
-	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y2, Y5
-	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y3, Y11
-	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y2, Y5
-	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y3, Y11
-	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y2, Y5
-	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y3, Y11
-	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y2, Y5
-	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y3, Y11
-	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y2, Y5
-	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y3, Y11
-	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y2, Y5
-	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y3, Y11
-	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y2, Y5
-	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y3, Y11
-	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y2, Y5
-	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y3, Y11
-	VMULPD       Y5, Y0, Y5
-	VMULPD       Y11, Y1, Y11
-	VMULPD       Y14, Y12, Y12
-	VMULPD       Y14, Y13, Y13
-	VMULPD       Y14, Y6, Y6
-	VMULPD       Y14, Y7, Y7
-	VADDPD       Y5, Y8, Y5
-	VADDPD       Y11, Y9, Y11
-	VADDPD       Y10, Y12, Y0
-	VMOVUPS      128(SP), Y1
-	VADDPD       Y1, Y13, Y2
-	VSUBPD       Y12, Y0, Y3
-	VSUBPD       Y13, Y2, Y8
-	VSUBPD       Y3, Y0, Y9
-	VSUBPD       Y8, Y2, Y4
-	VSUBPD       Y9, Y12, Y9
-	VSUBPD       Y4, Y13, Y4
-	VSUBPD       Y3, Y10, Y3
-	VSUBPD       Y8, Y1, Y8
-	VADDPD       Y3, Y9, Y3
-	VADDPD       Y8, Y4, Y8
-	VADDPD       Y5, Y6, Y5
-	VADDPD       Y11, Y7, Y11
-	VADDPD       Y5, Y3, Y5
-	VADDPD       Y11, Y8, Y11
-	VADDPD       Y5, Y0, Y1
-	VADDPD       Y11, Y2, Y3
-	VSUBPD       Y0, Y1, Y0
-	VSUBPD       Y2, Y3, Y2
-	VSUBPD       Y0, Y5, Y0
-	VSUBPD       Y2, Y11, Y2
-	VMOVUPS      96(SP), Y4
-	VMULPD       avx2_k64_3fe62e42fefa39ef<>+0(SB), Y4, Y5
-	VMOVUPS      64(SP), Y6
-	VMULPD       avx2_k64_3fe62e42fefa39ef<>+0(SB), Y6, Y7
-	VMOVUPS      Y5, Y8
-	VFMSUB231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y4, Y8
-	VMOVUPS      Y7, Y9
-	VFMSUB231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y6, Y9
-	VFMADD231PD  avx2_k64_3c7abc9e3b39803f<>+0(SB), Y4, Y8
-	VFMADD231PD  avx2_k64_3c7abc9e3b39803f<>+0(SB), Y6, Y9
-	VADDPD       Y1, Y5, Y4
-	VADDPD       Y3, Y7, Y6
-	VSUBPD       Y5, Y4, Y10
-	VSUBPD       Y7, Y6, Y11
-	VSUBPD       Y10, Y4, Y12
-	VSUBPD       Y11, Y6, Y13
-	VSUBPD       Y12, Y5, Y12
+	VMOVUPS      avx2_k32_3ff<>+0(SB), Y6
+	VBLENDVPS    X5, avx2_k32_435<>+0(SB), X6, X5
+	VEXTRACTI128 $0x01, Y7, X6
+	VSHUFPS      $0x88, X6, X7, X6
+	VMOVUPS      avx2_k32_3ff<>+0(SB), Y7
+	VBLENDVPS    X6, avx2_k32_435<>+0(SB), X7, X6
+	VPSUBD       X15, X3, X15
+	VPSUBD       X4, X12, X4
+	VPSUBD       X5, X13, X5
+	VPSUBD       X6, X14, X6
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y8, Y8
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y9, Y9
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y10, Y10
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y11, Y11
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y8, Y8
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y9, Y9
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y10, Y10
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y11, Y11
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y8, Y3
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y9, Y12
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y10, Y13
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y11, Y14
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y7
+	VMOVUPS      Y2, 32(SP)
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y9, Y2
+	VMOVUPS      Y1, 64(SP)
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y10, Y1
+	VMOVUPS      Y0, 96(SP)
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y11, Y0
+	VBLENDVPD    Y3, Y7, Y8, Y7
+	VBLENDVPD    Y12, Y2, Y9, Y2
+	VBLENDVPD    Y13, Y1, Y10, Y1
+	VBLENDVPD    Y14, Y0, Y11, Y0
+	VEXTRACTI128 $0x01, Y3, X8
+	VSHUFPS      $0x88, X8, X3, X8
+	VMOVUPS      avx2_k32_0<>+0(SB), Y3
+	VBLENDVPS    X8, avx2_k32_1<>+0(SB), X3, X8
+	VEXTRACTI128 $0x01, Y12, X9
+	VSHUFPS      $0x88, X9, X12, X9
+	VBLENDVPS    X9, avx2_k32_1<>+0(SB), X3, X9
+	VEXTRACTI128 $0x01, Y13, X10
+	VSHUFPS      $0x88, X10, X13, X10
+	VBLENDVPS    X10, avx2_k32_1<>+0(SB), X3, X10
+	VEXTRACTI128 $0x01, Y14, X11
+	VSHUFPS      $0x88, X11, X14, X11
+	VBLENDVPS    X11, avx2_k32_1<>+0(SB), X3, X11
+	VPADDD       X8, X15, X8
+	VPADDD       X9, X4, X9
+	VPADDD       X10, X5, X10
+	VPADDD       X11, X6, X11
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y7, Y7
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y2, Y2
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y1, Y1
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y0, Y0
+	VCVTDQ2PD    X8, Y8
+	VCVTDQ2PD    X9, Y9
+	VCVTDQ2PD    X10, Y10
+	VCVTDQ2PD    X11, Y11
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y7, Y4
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y2, Y5
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y1, Y6
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y0, Y12
+	VSUBPD       avx2_k64_4000000000000000<>+0(SB), Y4, Y13
+	VSUBPD       avx2_k64_4000000000000000<>+0(SB), Y5, Y14
+	VSUBPD       avx2_k64_4000000000000000<>+0(SB), Y6, Y15
+	VSUBPD       avx2_k64_4000000000000000<>+0(SB), Y12, Y3
 	VSUBPD       Y13, Y7, Y13
-	VSUBPD       Y10, Y1, Y10
+	VSUBPD       Y14, Y2, Y14
+	VSUBPD       Y15, Y1, Y15
+	VSUBPD       Y3, Y0, Y3
+	VMOVUPS      Y11, 128(SP)
+	VDIVPD       Y4, Y7, Y11
+	VMOVUPS      Y10, 160(SP)
+	VDIVPD       Y5, Y2, Y10
+	VMOVUPS      Y9, 192(SP)
+	VDIVPD       Y6, Y1, Y9
+	VMOVUPS      Y8, 224(SP)
+	VDIVPD       Y12, Y0, Y8
+	VFNMADD231PD Y4, Y11, Y7
+	VFNMADD231PD Y5, Y10, Y2
+	VFNMADD231PD Y6, Y9, Y1
+	VFNMADD231PD Y12, Y8, Y0
+	VFNMADD213PD Y7, Y11, Y13
+	VFNMADD213PD Y2, Y10, Y14
+	VFNMADD213PD Y1, Y9, Y15
+	VFNMADD213PD Y0, Y8, Y3
+	VDIVPD       Y4, Y13, Y4
+	VDIVPD       Y5, Y14, Y5
+	VDIVPD       Y6, Y15, Y6
+	VDIVPD       Y12, Y3, Y12
+	VMULPD       Y11, Y11, Y0
+	VMULPD       Y10, Y10, Y1
+	VMULPD       Y9, Y9, Y2
+	VMULPD       Y8, Y8, Y3
+	VMOVUPS      Y11, Y7
+	VFMSUB213PD  Y0, Y11, Y7
+	VMOVUPS      Y10, Y13
+	VFMSUB213PD  Y1, Y10, Y13
+	VMOVUPS      Y9, Y14
+	VFMSUB213PD  Y2, Y9, Y14
+	VMOVUPS      Y8, Y15
+	VFMSUB213PD  Y3, Y8, Y15
+	VFMADD231PD  Y4, Y11, Y7
+	VFMADD231PD  Y5, Y10, Y13
+	VFMADD231PD  Y6, Y9, Y14
+	VFMADD231PD  Y12, Y8, Y15
+	VFMADD231PD  Y11, Y4, Y7
+	VFMADD231PD  Y10, Y5, Y13
+	VFMADD231PD  Y9, Y6, Y14
+	VFMADD231PD  Y8, Y12, Y15
+	VMOVUPS      Y12, 256(SP)
+	VADDPD       Y7, Y0, Y12
+	VMOVUPS      Y6, 288(SP)
+	VADDPD       Y13, Y1, Y6
+	VMOVUPS      Y5, 320(SP)
+	VADDPD       Y14, Y2, Y5
+	VMOVUPS      Y4, 352(SP)
+	VADDPD       Y15, Y3, Y4
+	VSUBPD       Y0, Y12, Y0
+	VSUBPD       Y1, Y6, Y1
+	VSUBPD       Y2, Y5, Y2
+	VSUBPD       Y3, Y4, Y3
+	VSUBPD       Y0, Y7, Y0
+	VSUBPD       Y1, Y13, Y1
+	VSUBPD       Y2, Y14, Y2
+	VSUBPD       Y3, Y15, Y3
+	VMULPD       Y11, Y12, Y7
+	VMULPD       Y10, Y6, Y13
+	VMULPD       Y9, Y5, Y14
+	VMULPD       Y8, Y4, Y15
+	VMOVUPS      Y3, 384(SP)
+	VMOVUPS      Y12, Y3
+	VFMSUB213PD  Y7, Y11, Y3
+	VMOVUPS      Y7, 416(SP)
+	VMOVUPS      Y6, Y7
+	VFMSUB213PD  Y13, Y10, Y7
+	VMOVUPS      Y13, 448(SP)
+	VMOVUPS      Y5, Y13
+	VFMSUB213PD  Y14, Y9, Y13
+	VMOVUPS      Y14, 480(SP)
+	VMOVUPS      Y4, Y14
+	VFMSUB213PD  Y15, Y8, Y14
+	VMOVUPS      Y15, 512(SP)
+	VMOVUPS      352(SP), Y15
+	VFMADD231PD  Y15, Y12, Y3
+	VMOVUPS      320(SP), Y15
+	VFMADD231PD  Y15, Y6, Y7
+	VMOVUPS      288(SP), Y15
+	VFMADD231PD  Y15, Y5, Y13
+	VMOVUPS      256(SP), Y15
+	VFMADD231PD  Y15, Y4, Y14
+	VFMADD213PD  Y3, Y11, Y0
+	VFMADD213PD  Y7, Y10, Y1
+	VFMADD213PD  Y13, Y9, Y2
+	VMOVUPS      384(SP), Y3
+	VFMADD213PD  Y14, Y8, Y3
+	VMOVUPS      416(SP), Y7
+	VADDPD       Y0, Y7, Y13
+	VMOVUPS      448(SP), Y14
+	VADDPD       Y1, Y14, Y15
+	VMOVUPS      480(SP), Y14
+	VADDPD       Y2, Y14, Y7
+	VMOVUPS      512(SP), Y14
+	VMOVUPS      Y8, 544(SP)
+	VADDPD       Y3, Y14, Y8
+	VMOVUPS      416(SP), Y14
+	VSUBPD       Y14, Y13, Y14
+	VMOVUPS      Y9, 576(SP)
+	VMOVUPS      448(SP), Y9
+	VSUBPD       Y9, Y15, Y9
+	VMOVUPS      Y10, 608(SP)
+	VMOVUPS      480(SP), Y10
+	VSUBPD       Y10, Y7, Y10
+	VMOVUPS      Y11, 640(SP)
+	VMOVUPS      512(SP), Y11
+	VSUBPD       Y11, Y8, Y11
+	VSUBPD       Y14, Y0, Y14
+	VSUBPD       Y9, Y1, Y9
+	VSUBPD       Y10, Y2, Y10
 	VSUBPD       Y11, Y3, Y11
-	VADDPD       Y10, Y12, Y10
-	VADDPD       Y11, Y13, Y11
-	VADDPD       Y0, Y8, Y0
-	VADDPD       Y2, Y9, Y2
+	VMULPD       avx2_k64_3fe5555555555555<>+0(SB), Y13, Y0
+	VMULPD       avx2_k64_3fe5555555555555<>+0(SB), Y15, Y1
+	VMULPD       avx2_k64_3fe5555555555555<>+0(SB), Y7, Y2
+	VMULPD       avx2_k64_3fe5555555555555<>+0(SB), Y8, Y3
+	VMOVUPS      Y4, 672(SP)
+	VMOVUPS      Y0, Y4
+	VFMSUB231PD  avx2_k64_3fe5555555555555<>+0(SB), Y13, Y4
+	VMOVUPS      Y5, 704(SP)
+	VMOVUPS      Y1, Y5
+	VFMSUB231PD  avx2_k64_3fe5555555555555<>+0(SB), Y15, Y5
+	VMOVUPS      Y6, 736(SP)
+	VMOVUPS      Y2, Y6
+	VFMSUB231PD  avx2_k64_3fe5555555555555<>+0(SB), Y7, Y6
+	VMOVUPS      Y12, 768(SP)
+	VMOVUPS      Y3, Y12
+	VFMSUB231PD  avx2_k64_3fe5555555555555<>+0(SB), Y8, Y12
+	VFMADD231PD  avx2_k64_3c85555555555555<>+0(SB), Y13, Y4
+	VFMADD231PD  avx2_k64_3c85555555555555<>+0(SB), Y15, Y5
+	VFMADD231PD  avx2_k64_3c85555555555555<>+0(SB), Y7, Y6
+	VFMADD231PD  avx2_k64_3c85555555555555<>+0(SB), Y8, Y12
+	VFMADD231PD  avx2_k64_3fe5555555555555<>+0(SB), Y14, Y4
+	VFMADD231PD  avx2_k64_3fe5555555555555<>+0(SB), Y9, Y5
+	VFMADD231PD  avx2_k64_3fe5555555555555<>+0(SB), Y10, Y6
+	VFMADD231PD  avx2_k64_3fe5555555555555<>+0(SB), Y11, Y12
+	VADDPD       Y4, Y0, Y9
+	VADDPD       Y5, Y1, Y10
+	VADDPD       Y6, Y2, Y11
+	VADDPD       Y12, Y3, Y14
+	VSUBPD       Y0, Y9, Y0
+	VSUBPD       Y1, Y10, Y1
+	VSUBPD       Y2, Y11, Y2
+	VSUBPD       Y3, Y14, Y3
+	VSUBPD       Y0, Y4, Y0
+	VSUBPD       Y1, Y5, Y1
+	VSUBPD       Y2, Y6, Y2
+	VSUBPD       Y3, Y12, Y3
+	VMOVUPS      768(SP), Y4
+	VMULPD       Y4, Y13, Y13
+	VMOVUPS      736(SP), Y5
+	VMULPD       Y5, Y15, Y15
+	VMOVUPS      704(SP), Y6
+	VMULPD       Y6, Y7, Y7
+	VMOVUPS      672(SP), Y12
+	VMULPD       Y12, Y8, Y8
+	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y12
+	VMOVUPS      Y12, Y6
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y4, Y6
+	VMOVUPS      Y12, Y4
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y5, Y4
+	VMOVUPS      704(SP), Y5
+	VMOVUPS      Y14, 800(SP)
+	VMOVUPS      Y12, Y14
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y5, Y14
+	VMOVUPS      672(SP), Y5
+	VMOVUPS      Y11, 832(SP)
+	VMOVUPS      Y12, Y11
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y5, Y11
+	VMOVUPS      768(SP), Y12
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y12, Y6
+	VMOVUPS      736(SP), Y12
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y12, Y4
+	VMOVUPS      704(SP), Y12
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y12, Y14
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y5, Y11
+	VMOVUPS      768(SP), Y5
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y5, Y6
+	VMOVUPS      736(SP), Y5
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y5, Y4
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y12, Y14
+	VMOVUPS      672(SP), Y12
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y12, Y11
+	VMOVUPS      768(SP), Y12
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y12, Y6
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y5, Y4
+	VMOVUPS      704(SP), Y5
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y5, Y14
+	VMOVUPS      672(SP), Y5
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y5, Y11
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y12, Y6
+	VMOVUPS      736(SP), Y12
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y12, Y4
+	VMOVUPS      704(SP), Y12
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y12, Y14
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y5, Y11
+	VMOVUPS      768(SP), Y5
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y5, Y6
+	VMOVUPS      736(SP), Y5
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y5, Y4
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y12, Y14
+	VMOVUPS      672(SP), Y12
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y12, Y11
+	VMOVUPS      768(SP), Y12
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y12, Y6
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y5, Y4
+	VMOVUPS      704(SP), Y5
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y5, Y14
+	VMOVUPS      672(SP), Y5
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y5, Y11
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y12, Y6
+	VMOVUPS      736(SP), Y12
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y12, Y4
+	VMOVUPS      704(SP), Y12
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y12, Y14
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y5, Y11
+	VMOVUPS      768(SP), Y5
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y5, Y6
+	VMOVUPS      736(SP), Y5
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y5, Y4
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y12, Y14
+	VMOVUPS      672(SP), Y5
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y5, Y11
+	VMULPD       Y6, Y13, Y6
+	VMULPD       Y4, Y15, Y4
+	VMULPD       Y14, Y7, Y14
+	VMULPD       Y11, Y8, Y11
+	VMOVUPS      640(SP), Y5
+	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y5, Y5
+	VMOVUPS      608(SP), Y7
+	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y7, Y7
+	VMOVUPS      576(SP), Y8
+	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y8, Y8
+	VMOVUPS      544(SP), Y12
+	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y12, Y12
+	VMOVUPS      352(SP), Y13
+	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y13, Y13
+	VMOVUPS      320(SP), Y15
+	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y15, Y15
+	VMOVUPS      Y15, 864(SP)
+	VMOVUPS      288(SP), Y15
+	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y15, Y15
+	VMOVUPS      Y15, 896(SP)
+	VMOVUPS      256(SP), Y15
+	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y15, Y15
+	VADDPD       Y6, Y0, Y6
+	VADDPD       Y4, Y1, Y4
+	VADDPD       Y14, Y2, Y14
+	VADDPD       Y11, Y3, Y11
+	VADDPD       Y9, Y5, Y0
+	VADDPD       Y10, Y7, Y1
+	VMOVUPS      832(SP), Y2
+	VADDPD       Y2, Y8, Y3
+	VMOVUPS      800(SP), Y2
+	VMOVUPS      Y11, 928(SP)
+	VADDPD       Y2, Y12, Y11
+	VSUBPD       Y5, Y0, Y2
+	VMOVUPS      Y15, 960(SP)
+	VSUBPD       Y7, Y1, Y15
+	VMOVUPS      Y14, 992(SP)
+	VSUBPD       Y8, Y3, Y14
+	VMOVUPS      Y4, 1024(SP)
+	VSUBPD       Y12, Y11, Y4
+	VMOVUPS      Y6, 1056(SP)
+	VSUBPD       Y2, Y0, Y6
+	VMOVUPS      Y0, 1088(SP)
+	VSUBPD       Y15, Y1, Y0
+	VMOVUPS      Y1, 1120(SP)
+	VSUBPD       Y14, Y3, Y1
+	VMOVUPS      Y3, 1152(SP)
+	VSUBPD       Y4, Y11, Y3
+	VSUBPD       Y6, Y5, Y6
+	VSUBPD       Y0, Y7, Y0
+	VSUBPD       Y1, Y8, Y1
+	VSUBPD       Y3, Y12, Y3
+	VSUBPD       Y2, Y9, Y2
+	VSUBPD       Y15, Y10, Y15
+	VMOVUPS      832(SP), Y5
+	VSUBPD       Y14, Y5, Y14
+	VMOVUPS      800(SP), Y5
+	VSUBPD       Y4, Y5, Y4
+	VADDPD       Y2, Y6, Y2
+	VADDPD       Y15, Y0, Y15
+	VADDPD       Y14, Y1, Y14
+	VADDPD       Y4, Y3, Y4
+	VMOVUPS      1056(SP), Y0
+	VADDPD       Y0, Y13, Y0
+	VMOVUPS      1024(SP), Y1
+	VMOVUPS      864(SP), Y3
+	VADDPD       Y1, Y3, Y1
+	VMOVUPS      992(SP), Y3
+	VMOVUPS      896(SP), Y5
+	VADDPD       Y3, Y5, Y3
+	VMOVUPS      928(SP), Y5
+	VMOVUPS      960(SP), Y6
+	VADDPD       Y5, Y6, Y5
+	VADDPD       Y0, Y2, Y0
+	VADDPD       Y1, Y15, Y1
+	VADDPD       Y3, Y14, Y3
+	VADDPD       Y5, Y4, Y5
+	VMOVUPS      1088(SP), Y2
+	VADDPD       Y0, Y2, Y4
+	VMOVUPS      1120(SP), Y6
+	VADDPD       Y1, Y6, Y7
+	VMOVUPS      1152(SP), Y8
+	VADDPD       Y3, Y8, Y9
+	VADDPD       Y5, Y11, Y10
+	VSUBPD       Y2, Y4, Y2
+	VSUBPD       Y6, Y7, Y6
+	VSUBPD       Y8, Y9, Y8
+	VSUBPD       Y11, Y10, Y11
+	VSUBPD       Y2, Y0, Y2
+	VSUBPD       Y6, Y1, Y6
+	VSUBPD       Y8, Y3, Y8
+	VSUBPD       Y11, Y5, Y11
+	VMOVUPS      224(SP), Y0
+	VMULPD       avx2_k64_3fe62e42fefa39ef<>+0(SB), Y0, Y1
+	VMOVUPS      192(SP), Y3
+	VMULPD       avx2_k64_3fe62e42fefa39ef<>+0(SB), Y3, Y5
+	VMOVUPS      160(SP), Y12
+	VMULPD       avx2_k64_3fe62e42fefa39ef<>+0(SB), Y12, Y13
+	VMOVUPS      128(SP), Y14
+	VMULPD       avx2_k64_3fe62e42fefa39ef<>+0(SB), Y14, Y15
+	VMOVUPS      Y1, Y14
+	VFMSUB231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y0, Y14
+	VMOVUPS      Y5, Y0
+	VFMSUB231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y3, Y0
+	VMOVUPS      Y13, Y3
+	VFMSUB231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y12, Y3
+	VMOVUPS      128(SP), Y12
+	VMOVUPS      Y11, 1184(SP)
+	VMOVUPS      Y15, Y11
+	VFMSUB231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y12, Y11
+	VMOVUPS      224(SP), Y12
+	VFMADD231PD  avx2_k64_3c7abc9e3b39803f<>+0(SB), Y12, Y14
+	VMOVUPS      192(SP), Y12
+	VFMADD231PD  avx2_k64_3c7abc9e3b39803f<>+0(SB), Y12, Y0
+	VMOVUPS      160(SP), Y12
+	VFMADD231PD  avx2_k64_3c7abc9e3b39803f<>+0(SB), Y12, Y3
+	VMOVUPS      128(SP), Y12
+	VFMADD231PD  avx2_k64_3c7abc9e3b39803f<>+0(SB), Y12, Y11
+	VADDPD       Y4, Y1, Y12
+	VMOVUPS      Y11, 1216(SP)
+	VADDPD       Y7, Y5, Y11
+	VMOVUPS      Y3, 1248(SP)
+	VADDPD       Y9, Y13, Y3
+	VMOVUPS      Y8, 1280(SP)
+	VADDPD       Y10, Y15, Y8
+	VMOVUPS      Y0, 1312(SP)
+	VSUBPD       Y1, Y12, Y0
+	VMOVUPS      Y6, 1344(SP)
+	VSUBPD       Y5, Y11, Y6
+	VMOVUPS      Y2, 1376(SP)
+	VSUBPD       Y13, Y3, Y2
+	VMOVUPS      Y14, 1408(SP)
+	VSUBPD       Y15, Y8, Y14
+	VMOVUPS      Y10, 1440(SP)
+	VSUBPD       Y0, Y12, Y10
+	VMOVUPS      Y12, 1472(SP)
+	VSUBPD       Y6, Y11, Y12
+	VMOVUPS      Y11, 1504(SP)
+	VSUBPD       Y2, Y3, Y11
+	VMOVUPS      Y3, 1536(SP)
+	VSUBPD       Y14, Y8, Y3
+	VSUBPD       Y10, Y1, Y10
+	VSUBPD       Y12, Y5, Y12
+	VSUBPD       Y11, Y13, Y11
+	VSUBPD       Y3, Y15, Y3
+	VSUBPD       Y0, Y4, Y0
+	VSUBPD       Y6, Y7, Y6
+	VSUBPD       Y2, Y9, Y2
+	VMOVUPS      1440(SP), Y1
+	VSUBPD       Y14, Y1, Y14
 	VADDPD       Y0, Y10, Y0
+	VADDPD       Y6, Y12, Y6
 	VADDPD       Y2, Y11, Y2
-	VADDPD       Y0, Y4, Y1
-	VADDPD       Y2, Y6, Y3
-	VSUBPD       Y4, Y1, Y4
+	VADDPD       Y14, Y3, Y14
+	VMOVUPS      1376(SP), Y1
+	VMOVUPS      1408(SP), Y3
+	VADDPD       Y1, Y3, Y1
+	VMOVUPS      1344(SP), Y3
+	VMOVUPS      1312(SP), Y4
+	VADDPD       Y3, Y4, Y3
+	VMOVUPS      1280(SP), Y4
+	VMOVUPS      1248(SP), Y5
+	VADDPD       Y4, Y5, Y4
+	VMOVUPS      1184(SP), Y5
+	VMOVUPS      1216(SP), Y7
+	VADDPD       Y5, Y7, Y5
+	VADDPD       Y1, Y0, Y1
+	VADDPD       Y3, Y6, Y3
+	VADDPD       Y4, Y2, Y4
+	VADDPD       Y5, Y14, Y5
+	VMOVUPS      1472(SP), Y0
+	VADDPD       Y1, Y0, Y2
+	VMOVUPS      1504(SP), Y6
+	VADDPD       Y3, Y6, Y7
+	VMOVUPS      1536(SP), Y9
+	VADDPD       Y4, Y9, Y10
+	VADDPD       Y5, Y8, Y11
+	VSUBPD       Y0, Y2, Y0
+	VSUBPD       Y6, Y7, Y6
+	VSUBPD       Y9, Y10, Y9
+	VSUBPD       Y8, Y11, Y8
+	VSUBPD       Y0, Y1, Y0
 	VSUBPD       Y6, Y3, Y6
-	VSUBPD       Y4, Y0, Y4
-	VSUBPD       Y6, Y2, Y6
-	VMOVUPD      (DX)(AX*8), Y0
-	VMOVUPD      32(DX)(AX*8), Y2
-	VMULPD       Y1, Y0, Y5
-	VMULPD       Y3, Y2, Y7
-	VFMSUB213PD  Y5, Y0, Y1
-	VFMSUB213PD  Y7, Y2, Y3
-	VFMADD213PD  Y1, Y0, Y4
-	VFMADD213PD  Y3, Y2, Y6
-	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y5, Y1
-	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y7, Y3
-	VROUNDPD     $0x08, Y1, Y1
-	VROUNDPD     $0x08, Y3, Y3
-	VMOVUPS      Y5, Y8
-	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y1, Y8
-	VMOVUPS      Y7, Y9
-	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y3, Y9
-	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y1, Y8
-	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y3, Y9
-	VADDPD       Y4, Y8, Y4
-	VADDPD       Y6, Y9, Y6
-	VMULPD       Y4, Y4, Y8
-	VMULPD       Y6, Y6, Y9
-	VMOVUPS      avx2_k64_3de6124613a86d09<>+0(SB), Y10
-	VMOVUPS      Y10, Y11
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y4, Y11
-	VMOVUPS      Y10, Y12
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y6, Y12
-	VFMADD213PD  avx2_k64_3e5ae64567f544e4<>+0(SB), Y4, Y11
-	VFMADD213PD  avx2_k64_3e5ae64567f544e4<>+0(SB), Y6, Y12
-	VFMADD213PD  avx2_k64_3e927e4fb7789f5c<>+0(SB), Y4, Y11
-	VFMADD213PD  avx2_k64_3e927e4fb7789f5c<>+0(SB), Y6, Y12
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y4, Y11
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y6, Y12
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y4, Y11
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y6, Y12
-	VFMADD213PD  avx2_k64_3f2a01a01a01a01a<>+0(SB), Y4, Y11
-	VFMADD213PD  avx2_k64_3f2a01a01a01a01a<>+0(SB), Y6, Y12
-	VFMADD213PD  avx2_k64_3f56c16c16c16c17<>+0(SB), Y4, Y11
-	VFMADD213PD  avx2_k64_3f56c16c16c16c17<>+0(SB), Y6, Y12
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y4, Y11
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y6, Y12
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y4, Y11
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y6, Y12
-	VFMADD213PD  avx2_k64_3fc5555555555555<>+0(SB), Y4, Y11
-	VFMADD213PD  avx2_k64_3fc5555555555555<>+0(SB), Y6, Y12
-	VFMADD213PD  avx2_k64_3fe0000000000000<>+0(SB), Y4, Y11
-	VFMADD213PD  avx2_k64_3fe0000000000000<>+0(SB), Y6, Y12
-	VFMADD213PD  Y4, Y11, Y8
-	VFMADD213PD  Y6, Y12, Y9
-	VCVTTPD2DQY  Y1, X4
-	VCMPPD       $0x1d, avx2_k64_41e0000000000000<>+0(SB), Y1, Y6
-	VEXTRACTI128 $0x01, Y6, X11
-	VSHUFPS      $0x88, X11, X6, X11
-	VBLENDVPS    X11, avx2_k32_7fffffff<>+0(SB), X4, X11
-	VCMPPD       $0x03, Y1, Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X4
-	VSHUFPS      $0x88, X4, X1, X4
-	VBLENDVPS    X4, avx2_k32_0<>+0(SB), X11, X4
-	VCVTTPD2DQY  Y3, X1
-	VCMPPD       $0x1d, avx2_k64_41e0000000000000<>+0(SB), Y3, Y6
-	VEXTRACTI128 $0x01, Y6, X11
-	VSHUFPS      $0x88, X11, X6, X11
-	VBLENDVPS    X11, avx2_k32_7fffffff<>+0(SB), X1, X11
-	VCMPPD       $0x03, Y3, Y3, Y3
-	VEXTRACTI128 $0x01, Y3, X1
-	VSHUFPS      $0x88, X1, X3, X1
-	VBLENDVPS    X1, avx2_k32_0<>+0(SB), X11, X1
-	VADDPD       Y15, Y8, Y8
-	VADDPD       Y15, Y9, Y9
-	VPADDD       avx2_k32_3ff<>+0(SB), X4, X4
-	VPADDD       avx2_k32_3ff<>+0(SB), X1, X1
-	VPMOVSXDQ    X4, Y4
-	VPMOVSXDQ    X1, Y1
-	VPSLLQ       $0x34, Y4, Y4
-	VPSLLQ       $0x34, Y1, Y1
-	VMULPD       Y4, Y8, Y4
-	VMULPD       Y1, Y9, Y1
+	VSUBPD       Y9, Y4, Y9
+	VSUBPD       Y8, Y5, Y8
+	VMOVUPD      (DX)(AX*8), Y1
+	VMOVUPD      32(DX)(AX*8), Y3
+	VMOVUPD      64(DX)(AX*8), Y4
+	VMOVUPD      96(DX)(AX*8), Y5
+	VMULPD       Y2, Y1, Y12
+	VMULPD       Y7, Y3, Y13
+	VMULPD       Y10, Y4, Y14
+	VMULPD       Y11, Y5, Y15
+	VFMSUB213PD  Y12, Y1, Y2
+	VFMSUB213PD  Y13, Y3, Y7
+	VFMSUB213PD  Y14, Y4, Y10
+	VFMSUB213PD  Y15, Y5, Y11
+	VFMADD213PD  Y2, Y1, Y0
+	VFMADD213PD  Y7, Y3, Y6
+	VFMADD213PD  Y10, Y4, Y9
+	VFMADD213PD  Y11, Y5, Y8
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y12, Y2
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y13, Y7
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y14, Y10
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y15, Y11
+	VROUNDPD     $0x08, Y2, Y2
+	VROUNDPD     $0x08, Y7, Y7
+	VROUNDPD     $0x08, Y10, Y10
+	VROUNDPD     $0x08, Y11, Y11
+	VMOVUPS      Y5, 1568(SP)
+	VMOVUPS      Y12, Y5
+	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y2, Y5
+	VMOVUPS      Y4, 1600(SP)
+	VMOVUPS      Y13, Y4
+	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y7, Y4
+	VMOVUPS      Y3, 1632(SP)
+	VMOVUPS      Y14, Y3
+	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y10, Y3
+	VMOVUPS      Y1, 1664(SP)
+	VMOVUPS      Y15, Y1
+	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y11, Y1
+	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y2, Y5
+	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y7, Y4
+	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y10, Y3
+	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y11, Y1
+	VADDPD       Y0, Y5, Y0
+	VADDPD       Y6, Y4, Y6
+	VADDPD       Y9, Y3, Y9
+	VADDPD       Y8, Y1, Y8
+	VMULPD       Y0, Y0, Y1
+	VMULPD       Y6, Y6, Y3
+	VMULPD       Y9, Y9, Y4
+	VMULPD       Y8, Y8, Y5
+	VMOVUPS      Y15, 1696(SP)
+	VMOVUPS      avx2_k64_3de6124613a86d09<>+0(SB), Y15
+	VMOVUPS      Y14, 1728(SP)
+	VMOVUPS      Y15, Y14
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y0, Y14
+	VMOVUPS      Y13, 1760(SP)
+	VMOVUPS      Y15, Y13
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y6, Y13
+	VMOVUPS      Y12, 1792(SP)
+	VMOVUPS      Y15, Y12
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y9, Y12
+	VMOVUPS      Y11, 1824(SP)
+	VMOVUPS      Y15, Y11
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3e5ae64567f544e4<>+0(SB), Y0, Y14
+	VFMADD213PD  avx2_k64_3e5ae64567f544e4<>+0(SB), Y6, Y13
+	VFMADD213PD  avx2_k64_3e5ae64567f544e4<>+0(SB), Y9, Y12
+	VFMADD213PD  avx2_k64_3e5ae64567f544e4<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3e927e4fb7789f5c<>+0(SB), Y0, Y14
+	VFMADD213PD  avx2_k64_3e927e4fb7789f5c<>+0(SB), Y6, Y13
+	VFMADD213PD  avx2_k64_3e927e4fb7789f5c<>+0(SB), Y9, Y12
+	VFMADD213PD  avx2_k64_3e927e4fb7789f5c<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y0, Y14
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y6, Y13
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y9, Y12
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y0, Y14
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y6, Y13
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y9, Y12
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3f2a01a01a01a01a<>+0(SB), Y0, Y14
+	VFMADD213PD  avx2_k64_3f2a01a01a01a01a<>+0(SB), Y6, Y13
+	VFMADD213PD  avx2_k64_3f2a01a01a01a01a<>+0(SB), Y9, Y12
+	VFMADD213PD  avx2_k64_3f2a01a01a01a01a<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3f56c16c16c16c17<>+0(SB), Y0, Y14
+	VFMADD213PD  avx2_k64_3f56c16c16c16c17<>+0(SB), Y6, Y13
+	VFMADD213PD  avx2_k64_3f56c16c16c16c17<>+0(SB), Y9, Y12
+	VFMADD213PD  avx2_k64_3f56c16c16c16c17<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y0, Y14
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y6, Y13
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y9, Y12
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y0, Y14
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y6, Y13
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y9, Y12
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fc5555555555555<>+0(SB), Y0, Y14
+	VFMADD213PD  avx2_k64_3fc5555555555555<>+0(SB), Y6, Y13
+	VFMADD213PD  avx2_k64_3fc5555555555555<>+0(SB), Y9, Y12
+	VFMADD213PD  avx2_k64_3fc5555555555555<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fe0000000000000<>+0(SB), Y0, Y14
+	VFMADD213PD  avx2_k64_3fe0000000000000<>+0(SB), Y6, Y13
+	VFMADD213PD  avx2_k64_3fe0000000000000<>+0(SB), Y9, Y12
+	VFMADD213PD  avx2_k64_3fe0000000000000<>+0(SB), Y8, Y11
+	VFMADD213PD  Y0, Y14, Y1
+	VFMADD213PD  Y6, Y13, Y3
+	VFMADD213PD  Y9, Y12, Y4
+	VFMADD213PD  Y8, Y11, Y5
+	VCVTTPD2DQY  Y2, X0
+	VCMPPD       $0x1d, avx2_k64_41e0000000000000<>+0(SB), Y2, Y6
+	VEXTRACTI128 $0x01, Y6, X8
+	VSHUFPS      $0x88, X8, X6, X8
+	VBLENDVPS    X8, avx2_k32_7fffffff<>+0(SB), X0, X8
+	VCMPPD       $0x03, Y2, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X0
+	VSHUFPS      $0x88, X0, X2, X0
+	VBLENDVPS    X0, avx2_k32_0<>+0(SB), X8, X0
+	VCVTTPD2DQY  Y7, X2
+	VCMPPD       $0x1d, avx2_k64_41e0000000000000<>+0(SB), Y7, Y6
+	VEXTRACTI128 $0x01, Y6, X8
+	VSHUFPS      $0x88, X8, X6, X8
+	VBLENDVPS    X8, avx2_k32_7fffffff<>+0(SB), X2, X8
+	VCMPPD       $0x03, Y7, Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X2
+	VSHUFPS      $0x88, X2, X7, X2
+	VBLENDVPS    X2, avx2_k32_0<>+0(SB), X8, X2
+	VCVTTPD2DQY  Y10, X6
+	VCMPPD       $0x1d, avx2_k64_41e0000000000000<>+0(SB), Y10, Y7
+	VEXTRACTI128 $0x01, Y7, X8
+	VSHUFPS      $0x88, X8, X7, X8
+	VBLENDVPS    X8, avx2_k32_7fffffff<>+0(SB), X6, X8
+	VCMPPD       $0x03, Y10, Y10, Y10
+	VEXTRACTI128 $0x01, Y10, X6
+	VSHUFPS      $0x88, X6, X10, X6
+	VBLENDVPS    X6, avx2_k32_0<>+0(SB), X8, X6
+	VMOVUPS      1824(SP), Y7
+	VCVTTPD2DQY  Y7, X8
+	VCMPPD       $0x1d, avx2_k64_41e0000000000000<>+0(SB), Y7, Y9
+	VEXTRACTI128 $0x01, Y9, X10
+	VSHUFPS      $0x88, X10, X9, X10
+	VBLENDVPS    X10, avx2_k32_7fffffff<>+0(SB), X8, X10
+	VCMPPD       $0x03, Y7, Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X8
+	VSHUFPS      $0x88, X8, X7, X8
+	VBLENDVPS    X8, avx2_k32_0<>+0(SB), X10, X8
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y1, Y1
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y3, Y3
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y4, Y4
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y5, Y5
+	VPADDD       avx2_k32_3ff<>+0(SB), X0, X0
+	VPADDD       avx2_k32_3ff<>+0(SB), X2, X2
+	VPADDD       avx2_k32_3ff<>+0(SB), X6, X6
+	VPADDD       avx2_k32_3ff<>+0(SB), X8, X8
+	VPMOVSXDQ    X0, Y0
+	VPMOVSXDQ    X2, Y2
+	VPMOVSXDQ    X6, Y6
+	VPMOVSXDQ    X8, Y8
+	VPSLLQ       $0x34, Y0, Y0
+	VPSLLQ       $0x34, Y2, Y2
+	VPSLLQ       $0x34, Y6, Y6
+	VPSLLQ       $0x34, Y8, Y8
+	VMULPD       Y0, Y1, Y0
+	VMULPD       Y2, Y3, Y2
+	VMULPD       Y6, Y4, Y6
+	VMULPD       Y8, Y5, Y8
+	VMOVUPS      1792(SP), Y1
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y1
+	VMOVUPS      1760(SP), Y3
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VMOVUPS      1728(SP), Y4
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y4
+	VMOVUPS      1696(SP), Y5
 	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y5, Y5
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y7, Y7
+	VCMPPD       $0x11, avx2_k64_4086200000000000<>+0(SB), Y1, Y1
+	VCMPPD       $0x11, avx2_k64_4086200000000000<>+0(SB), Y3, Y3
+	VCMPPD       $0x11, avx2_k64_4086200000000000<>+0(SB), Y4, Y4
 	VCMPPD       $0x11, avx2_k64_4086200000000000<>+0(SB), Y5, Y5
-	VCMPPD       $0x11, avx2_k64_4086200000000000<>+0(SB), Y7, Y7
-	VMOVUPS      32(SP), Y3
-	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y3, Y6
-	VMOVUPS      (SP), Y8
-	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y8, Y9
-	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y3, Y11
-	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y8, Y12
-	VPAND        Y11, Y6, Y11
-	VPAND        Y12, Y9, Y12
-	VPAND        Y11, Y5, Y11
-	VPAND        Y12, Y7, Y12
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y5
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y6
+	VMOVUPS      96(SP), Y7
+	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y7, Y9
+	VMOVUPS      64(SP), Y10
+	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y10, Y11
+	VMOVUPS      32(SP), Y12
+	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y12, Y13
+	VMOVUPS      (SP), Y14
+	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y14, Y15
+	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y7, Y14
+	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y10, Y7
+	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y12, Y10
+	VMOVUPS      (SP), Y12
+	VMOVUPS      Y8, 1856(SP)
+	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y12, Y8
+	VPAND        Y14, Y9, Y14
+	VPAND        Y7, Y11, Y7
+	VPAND        Y10, Y13, Y10
+	VPAND        Y8, Y15, Y8
+	VPAND        Y14, Y1, Y14
+	VPAND        Y7, Y3, Y7
+	VPAND        Y10, Y4, Y10
+	VPAND        Y8, Y5, Y8
+	VMOVUPS      1664(SP), Y1
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y3
+	VMOVUPS      1632(SP), Y4
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y5
+	VMOVUPS      1600(SP), Y9
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y9, Y11
+	VMOVUPS      1568(SP), Y13
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y13, Y15
+	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y3, Y3
 	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y5, Y5
-	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y6, Y6
-	VPAND        Y5, Y11, Y5
-	VPAND        Y6, Y12, Y6
-	VCMPPD       $0x04, avx2_k64_0<>+0(SB), Y0, Y7
-	VCMPPD       $0x04, avx2_k64_0<>+0(SB), Y2, Y9
-	VPAND        Y7, Y5, Y7
-	VPAND        Y9, Y6, Y9
-	VCMPPD       $0x04, Y15, Y0, Y5
-	VCMPPD       $0x04, Y15, Y2, Y6
+	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y11, Y11
+	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y15, Y15
+	VPAND        Y3, Y14, Y3
 	VPAND        Y5, Y7, Y5
-	VPAND        Y6, Y9, Y6
-	VCMPPD       $0x04, avx2_k64_3fe0000000000000<>+0(SB), Y0, Y7
-	VCMPPD       $0x04, avx2_k64_3fe0000000000000<>+0(SB), Y2, Y9
-	VPAND        Y7, Y5, Y7
-	VPAND        Y9, Y6, Y9
-	VCMPPD       $0x04, avx2_k64_bfe0000000000000<>+0(SB), Y0, Y0
-	VCMPPD       $0x04, avx2_k64_bfe0000000000000<>+0(SB), Y2, Y2
-	VPAND        Y0, Y7, Y0
-	VPAND        Y2, Y9, Y2
-	VCMPPD       $0x04, Y15, Y3, Y3
-	VCMPPD       $0x04, Y15, Y8, Y8
-	VPAND        Y3, Y0, Y3
-	VPAND        Y8, Y2, Y8
+	VPAND        Y11, Y10, Y11
+	VPAND        Y15, Y8, Y15
+	VCMPPD       $0x04, avx2_k64_0<>+0(SB), Y1, Y7
+	VCMPPD       $0x04, avx2_k64_0<>+0(SB), Y4, Y8
+	VCMPPD       $0x04, avx2_k64_0<>+0(SB), Y9, Y10
+	VCMPPD       $0x04, avx2_k64_0<>+0(SB), Y13, Y14
+	VPAND        Y7, Y3, Y7
+	VPAND        Y8, Y5, Y8
+	VPAND        Y10, Y11, Y10
+	VPAND        Y14, Y15, Y14
+	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y1, Y3
+	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y4, Y5
+	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y9, Y11
+	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y13, Y15
+	VPAND        Y3, Y7, Y3
+	VPAND        Y5, Y8, Y5
+	VPAND        Y11, Y10, Y11
+	VPAND        Y15, Y14, Y15
+	VCMPPD       $0x04, avx2_k64_3fe0000000000000<>+0(SB), Y1, Y7
+	VCMPPD       $0x04, avx2_k64_3fe0000000000000<>+0(SB), Y4, Y8
+	VCMPPD       $0x04, avx2_k64_3fe0000000000000<>+0(SB), Y9, Y10
+	VCMPPD       $0x04, avx2_k64_3fe0000000000000<>+0(SB), Y13, Y14
+	VPAND        Y7, Y3, Y7
+	VPAND        Y8, Y5, Y8
+	VPAND        Y10, Y11, Y10
+	VPAND        Y14, Y15, Y14
+	VCMPPD       $0x04, avx2_k64_bfe0000000000000<>+0(SB), Y1, Y1
+	VCMPPD       $0x04, avx2_k64_bfe0000000000000<>+0(SB), Y4, Y4
+	VCMPPD       $0x04, avx2_k64_bfe0000000000000<>+0(SB), Y9, Y9
+	VCMPPD       $0x04, avx2_k64_bfe0000000000000<>+0(SB), Y13, Y13
+	VPAND        Y1, Y7, Y1
+	VPAND        Y4, Y8, Y4
+	VPAND        Y9, Y10, Y9
+	VPAND        Y13, Y14, Y13
+	VMOVUPS      96(SP), Y3
+	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y3, Y3
+	VMOVUPS      64(SP), Y5
+	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y5, Y5
+	VMOVUPS      32(SP), Y7
+	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y7, Y7
+	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y12, Y12
+	VPAND        Y3, Y1, Y3
+	VPAND        Y5, Y4, Y5
+	VPAND        Y7, Y9, Y7
+	VPAND        Y12, Y13, Y12
 	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y3, Y3
-	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y8, Y8
-	VPOR         Y8, Y3, Y8
-	VPTEST       Y8, Y8
+	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y5, Y5
+	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y7, Y7
+	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y12, Y12
+	VPOR         Y5, Y3, Y5
+	VPOR         Y7, Y5, Y7
+	VPOR         Y12, Y7, Y12
+	VPTEST       Y12, Y12
 	JNE          loop1
-	VMOVUPD      Y4, (DI)(AX*8)
-	VMOVUPD      Y1, 32(DI)(AX*8)
-	ADDQ         $0x08, AX
+	VMOVUPD      Y0, (DI)(AX*8)
+	VMOVUPD      Y2, 32(DI)(AX*8)
+	VMOVUPD      Y6, 64(DI)(AX*8)
+	VMOVUPS      1856(SP), Y0
+	VMOVUPD      Y0, 96(DI)(AX*8)
+	ADDQ         $0x10, AX
 	JMP          loopu
 
 loop1:
@@ -7550,7 +9562,7 @@ lend150:
 	VBLENDVPS    X3, avx2_k32_435<>+0(SB), X1, X3
 	VPSUBD       X3, X4, X3
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y2, Y2
-	VPOR         Y15, Y2, Y2
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y2, Y2
 	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y2, Y4
 	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y2, Y5
 	VBLENDVPD    Y4, Y5, Y2, Y5
@@ -7559,10 +9571,10 @@ lend150:
 	VMOVUPS      avx2_k32_0<>+0(SB), Y4
 	VBLENDVPS    X2, avx2_k32_1<>+0(SB), X4, X2
 	VPADDD       X2, X3, X2
-	VSUBPD       Y15, Y5, Y5
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y5, Y5
 	VCVTDQ2PD    X2, Y2
-	VADDPD       Y14, Y5, Y3
-	VSUBPD       Y14, Y3, Y6
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y5, Y3
+	VSUBPD       avx2_k64_4000000000000000<>+0(SB), Y3, Y6
 	VSUBPD       Y6, Y5, Y6
 	VDIVPD       Y3, Y5, Y7
 	VFNMADD231PD Y3, Y7, Y5
@@ -7605,8 +9617,8 @@ lend150:
 	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y8, Y11
 	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y8, Y11
 	VMULPD       Y11, Y9, Y11
-	VMULPD       Y14, Y7, Y7
-	VMULPD       Y14, Y3, Y3
+	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y7, Y7
+	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y3, Y3
 	VADDPD       Y11, Y5, Y11
 	VADDPD       Y6, Y7, Y5
 	VSUBPD       Y7, Y5, Y8
@@ -7679,7 +9691,7 @@ lend152:
 	VEXTRACTI128 $0x01, Y3, X2
 	VSHUFPS      $0x88, X2, X3, X2
 	VBLENDVPS    X2, avx2_k32_0<>+0(SB), X11, X2
-	VADDPD       Y15, Y7, Y7
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y7, Y7
 	VPADDD       avx2_k32_3ff<>+0(SB), X2, X2
 	VPMOVSXDQ    X2, Y2
 	VPSLLQ       $0x34, Y2, Y2
@@ -7695,13 +9707,13 @@ lend152:
 	VPAND        Y3, Y7, Y3
 	VCMPPD       $0x04, avx2_k64_0<>+0(SB), Y5, Y6
 	VPAND        Y6, Y3, Y6
-	VCMPPD       $0x04, Y15, Y5, Y3
+	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y5, Y3
 	VPAND        Y3, Y6, Y3
 	VCMPPD       $0x04, avx2_k64_3fe0000000000000<>+0(SB), Y5, Y6
 	VPAND        Y6, Y3, Y6
 	VCMPPD       $0x04, avx2_k64_bfe0000000000000<>+0(SB), Y5, Y5
 	VPAND        Y5, Y6, Y5
-	VCMPPD       $0x04, Y15, Y0, Y0
+	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y0, Y0
 	VPAND        Y0, Y5, Y0
 	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y0, Y0
 	VMOVMSKPD    Y0, R8
@@ -7762,7 +9774,7 @@ lend158:
 	VBLENDVPS    X6, avx2_k32_435<>+0(SB), X4, X6
 	VPSUBD       X6, X7, X6
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y5, Y5
-	VPOR         Y15, Y5, Y5
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y5, Y5
 	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y5, Y7
 	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y8
 	VBLENDVPD    Y7, Y8, Y5, Y8
@@ -7771,10 +9783,10 @@ lend158:
 	VMOVUPS      avx2_k32_0<>+0(SB), Y7
 	VBLENDVPS    X5, avx2_k32_1<>+0(SB), X7, X5
 	VPADDD       X5, X6, X5
-	VSUBPD       Y15, Y8, Y8
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y8, Y8
 	VCVTDQ2PD    X5, Y5
-	VADDPD       Y14, Y8, Y6
-	VSUBPD       Y14, Y6, Y9
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y8, Y6
+	VSUBPD       avx2_k64_4000000000000000<>+0(SB), Y6, Y9
 	VSUBPD       Y9, Y8, Y9
 	VDIVPD       Y6, Y8, Y10
 	VFNMADD231PD Y6, Y10, Y8
@@ -7806,141 +9818,142 @@ lend158:
 	VSUBPD       Y8, Y13, Y8
 	VMULPD       Y11, Y12, Y12
 	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y13
-	VMOVUPS      Y13, Y4
-	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y11, Y4
-	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y11, Y4
-	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y11, Y4
-	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y11, Y4
-	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y11, Y4
-	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y11, Y4
-	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y11, Y4
-	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y11, Y4
-	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y11, Y4
-	VMULPD       Y4, Y12, Y4
-	VMULPD       Y14, Y10, Y10
-	VMULPD       Y14, Y6, Y6
-	VADDPD       Y4, Y8, Y4
+	VMOVUPS      Y13, Y14
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y11, Y14
+	VMULPD       Y14, Y12, Y14
+	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y10, Y10
+	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y6, Y6
+	VADDPD       Y14, Y8, Y14
 	VADDPD       Y9, Y10, Y8
 	VSUBPD       Y10, Y8, Y11
 	VSUBPD       Y11, Y8, Y12
 	VSUBPD       Y12, Y10, Y12
 	VSUBPD       Y11, Y9, Y11
 	VADDPD       Y11, Y12, Y11
-	VADDPD       Y4, Y6, Y4
-	VADDPD       Y4, Y11, Y4
-	VADDPD       Y4, Y8, Y6
+	VADDPD       Y14, Y6, Y14
+	VADDPD       Y14, Y11, Y14
+	VADDPD       Y14, Y8, Y6
 	VSUBPD       Y8, Y6, Y8
-	VSUBPD       Y8, Y4, Y8
-	VMULPD       avx2_k64_3fe62e42fefa39ef<>+0(SB), Y5, Y4
-	VMOVUPS      Y4, Y9
-	VFMSUB231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y5, Y9
-	VFMADD231PD  avx2_k64_3c7abc9e3b39803f<>+0(SB), Y5, Y9
-	VADDPD       Y6, Y4, Y5
-	VSUBPD       Y4, Y5, Y10
-	VSUBPD       Y10, Y5, Y11
-	VSUBPD       Y11, Y4, Y11
-	VSUBPD       Y10, Y6, Y10
-	VADDPD       Y10, Y11, Y10
-	VADDPD       Y8, Y9, Y8
-	VADDPD       Y8, Y10, Y8
-	VADDPD       Y8, Y5, Y4
-	VSUBPD       Y5, Y4, Y5
-	VSUBPD       Y5, Y8, Y5
-	VMULPD       Y4, Y2, Y6
-	VFMSUB213PD  Y6, Y2, Y4
-	VFMADD213PD  Y4, Y2, Y5
-	VMAXPD       avx2_k64_c087500000000000<>+0(SB), Y6, Y4
-	VMINPD       avx2_k64_4086300000000000<>+0(SB), Y4, Y4
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y6
-	VCMPPD       $0x11, avx2_k64_4086800000000000<>+0(SB), Y6, Y6
-	VMOVUPS      avx2_k64_0<>+0(SB), Y8
-	VBLENDVPD    Y6, Y5, Y8, Y6
-	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y4, Y5
-	VROUNDPD     $0x08, Y5, Y5
-	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y5, Y4
-	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y5, Y4
-	VADDPD       Y6, Y4, Y6
-	VMULPD       Y6, Y6, Y4
-	VMOVUPS      avx2_k64_3de6124613a86d09<>+0(SB), Y9
+	VSUBPD       Y8, Y14, Y8
+	VMULPD       avx2_k64_3fe62e42fefa39ef<>+0(SB), Y5, Y9
 	VMOVUPS      Y9, Y10
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y6, Y10
-	VFMADD213PD  avx2_k64_3e5ae64567f544e4<>+0(SB), Y6, Y10
-	VFMADD213PD  avx2_k64_3e927e4fb7789f5c<>+0(SB), Y6, Y10
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y6, Y10
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y6, Y10
-	VFMADD213PD  avx2_k64_3f2a01a01a01a01a<>+0(SB), Y6, Y10
-	VFMADD213PD  avx2_k64_3f56c16c16c16c17<>+0(SB), Y6, Y10
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y6, Y10
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y6, Y10
-	VFMADD213PD  avx2_k64_3fc5555555555555<>+0(SB), Y6, Y10
-	VFMADD213PD  avx2_k64_3fe0000000000000<>+0(SB), Y6, Y10
-	VFMADD213PD  Y6, Y10, Y4
+	VFMSUB231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y5, Y10
+	VFMADD231PD  avx2_k64_3c7abc9e3b39803f<>+0(SB), Y5, Y10
+	VADDPD       Y6, Y9, Y5
+	VSUBPD       Y9, Y5, Y11
+	VSUBPD       Y11, Y5, Y12
+	VSUBPD       Y12, Y9, Y12
+	VSUBPD       Y11, Y6, Y11
+	VADDPD       Y11, Y12, Y11
+	VADDPD       Y8, Y10, Y8
+	VADDPD       Y8, Y11, Y8
+	VADDPD       Y8, Y5, Y6
+	VSUBPD       Y5, Y6, Y5
+	VSUBPD       Y5, Y8, Y5
+	VMULPD       Y6, Y2, Y8
+	VFMSUB213PD  Y8, Y2, Y6
+	VFMADD213PD  Y6, Y2, Y5
+	VMAXPD       avx2_k64_c087500000000000<>+0(SB), Y8, Y6
+	VMINPD       avx2_k64_4086300000000000<>+0(SB), Y6, Y6
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y8, Y8
+	VCMPPD       $0x11, avx2_k64_4086800000000000<>+0(SB), Y8, Y8
+	VMOVUPS      avx2_k64_0<>+0(SB), Y9
+	VBLENDVPD    Y8, Y5, Y9, Y8
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y6, Y5
+	VROUNDPD     $0x08, Y5, Y5
+	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y5, Y6
+	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y5, Y6
+	VADDPD       Y8, Y6, Y8
+	VMULPD       Y8, Y8, Y6
+	VMOVUPS      avx2_k64_3de6124613a86d09<>+0(SB), Y10
+	VMOVUPS      Y10, Y11
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3e5ae64567f544e4<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3e927e4fb7789f5c<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3f2a01a01a01a01a<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3f56c16c16c16c17<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fc5555555555555<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fe0000000000000<>+0(SB), Y8, Y11
+	VFMADD213PD  Y8, Y11, Y6
 	VCVTTPD2DQY  Y5, X5
-	VADDPD       Y15, Y4, Y4
-	VPSRAD       $0x01, X5, X6
-	VPSUBD       X6, X5, X5
-	VPADDD       avx2_k32_3ff<>+0(SB), X6, X6
-	VPMOVSXDQ    X6, Y6
-	VPSLLQ       $0x34, Y6, Y6
-	VMULPD       Y6, Y4, Y6
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y6, Y6
+	VPSRAD       $0x01, X5, X8
+	VPSUBD       X8, X5, X5
+	VPADDD       avx2_k32_3ff<>+0(SB), X8, X8
+	VPMOVSXDQ    X8, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VMULPD       Y8, Y6, Y8
 	VPADDD       avx2_k32_3ff<>+0(SB), X5, X5
 	VPMOVSXDQ    X5, Y5
 	VPSLLQ       $0x34, Y5, Y5
-	VMULPD       Y5, Y6, Y5
-	VROUNDPD     $0x0b, Y2, Y4
-	VCMPPD       $0x00, Y2, Y4, Y4
-	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y3, Y6
-	VPAND        Y6, Y4, Y4
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y2, Y10
-	VCMPPD       $0x11, avx2_k64_4340000000000000<>+0(SB), Y3, Y11
-	VPAND        Y11, Y4, Y11
-	VROUNDPD     $0x0b, Y10, Y12
-	VCMPPD       $0x04, Y10, Y12, Y10
-	VPAND        Y10, Y11, Y10
-	VPCMPGTQ     Y0, Y8, Y11
-	VPAND        Y10, Y11, Y10
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y5, Y11
-	VBLENDVPD    Y10, Y11, Y5, Y11
+	VMULPD       Y5, Y8, Y5
+	VROUNDPD     $0x0b, Y2, Y6
+	VCMPPD       $0x00, Y2, Y6, Y6
+	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y3, Y8
+	VPAND        Y8, Y6, Y6
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y2, Y11
+	VCMPPD       $0x11, avx2_k64_4340000000000000<>+0(SB), Y3, Y12
+	VPAND        Y12, Y6, Y12
+	VROUNDPD     $0x0b, Y11, Y14
+	VCMPPD       $0x04, Y11, Y14, Y11
+	VPAND        Y11, Y12, Y11
+	VPCMPGTQ     Y0, Y9, Y12
+	VPAND        Y11, Y12, Y11
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y5, Y12
+	VBLENDVPD    Y11, Y12, Y5, Y12
 	VCMPPD       $0x00, avx2_k64_3fe0000000000000<>+0(SB), Y2, Y5
-	VSQRTPD      Y0, Y12
-	VBLENDVPD    Y5, Y12, Y11, Y5
-	VCMPPD       $0x00, avx2_k64_bfe0000000000000<>+0(SB), Y2, Y11
-	VDIVPD       Y12, Y15, Y12
-	VBLENDVPD    Y11, Y12, Y5, Y11
+	VSQRTPD      Y0, Y14
+	VBLENDVPD    Y5, Y14, Y12, Y5
+	VCMPPD       $0x00, avx2_k64_bfe0000000000000<>+0(SB), Y2, Y12
+	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y15
+	VDIVPD       Y14, Y15, Y14
+	VBLENDVPD    Y12, Y14, Y5, Y12
 	VCMPPD       $0x11, avx2_k64_0<>+0(SB), Y0, Y5
-	VCMPPD       $0x1e, avx2_k64_fff0000000000000<>+0(SB), Y0, Y12
-	VPAND        Y12, Y5, Y12
-	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y4, Y4
-	VPAND        Y6, Y4, Y6
-	VPAND        Y6, Y12, Y6
-	VBLENDVPD    Y6, avx2_k64_7ff8000000000001<>+0(SB), Y11, Y6
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y1, Y4
-	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y1, Y5
-	VPOR         Y5, Y4, Y5
+	VCMPPD       $0x1e, avx2_k64_fff0000000000000<>+0(SB), Y0, Y14
+	VPAND        Y14, Y5, Y14
+	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y6, Y6
+	VPAND        Y8, Y6, Y8
+	VPAND        Y8, Y14, Y8
+	VBLENDVPD    Y8, avx2_k64_7ff8000000000001<>+0(SB), Y12, Y8
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y1, Y5
+	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y1, Y6
+	VPOR         Y6, Y5, Y6
 	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y3, Y3
-	VPOR         Y3, Y5, Y5
-	VCMPPD       $0x1e, Y15, Y1, Y4
-	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y2, Y11
-	VPXOR        Y11, Y4, Y11
-	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y11, Y11
-	VBLENDVPD    Y11, avx2_k64_7ff0000000000000<>+0(SB), Y8, Y11
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y11, Y4
-	VBLENDVPD    Y10, Y4, Y11, Y10
-	VBLENDVPD    Y5, Y10, Y6, Y5
-	VCMPPD       $0x00, Y15, Y1, Y1
+	VPOR         Y3, Y6, Y6
+	VCMPPD       $0x1e, avx2_k64_3ff0000000000000<>+0(SB), Y1, Y5
+	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y2, Y12
+	VPXOR        Y12, Y5, Y12
+	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y12, Y12
+	VBLENDVPD    Y12, avx2_k64_7ff0000000000000<>+0(SB), Y9, Y12
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y12, Y5
+	VBLENDVPD    Y11, Y5, Y12, Y11
+	VBLENDVPD    Y6, Y11, Y8, Y6
+	VCMPPD       $0x00, avx2_k64_3ff0000000000000<>+0(SB), Y1, Y1
 	VPAND        Y3, Y1, Y3
-	VBLENDVPD    Y3, Y15, Y5, Y3
+	VBLENDVPD    Y3, avx2_k64_3ff0000000000000<>+0(SB), Y6, Y3
 	VCMPPD       $0x03, Y0, Y0, Y1
-	VCMPPD       $0x03, Y2, Y2, Y4
-	VPOR         Y4, Y1, Y4
+	VCMPPD       $0x03, Y2, Y2, Y5
+	VPOR         Y5, Y1, Y5
 	VADDPD       Y2, Y0, Y1
-	VBLENDVPD    Y4, Y1, Y3, Y4
-	VCMPPD       $0x00, Y15, Y2, Y1
-	VBLENDVPD    Y1, Y0, Y4, Y1
+	VBLENDVPD    Y5, Y1, Y3, Y5
+	VCMPPD       $0x00, avx2_k64_3ff0000000000000<>+0(SB), Y2, Y1
+	VBLENDVPD    Y1, Y0, Y5, Y1
 	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y2, Y2
-	VCMPPD       $0x00, Y15, Y0, Y0
+	VCMPPD       $0x00, avx2_k64_3ff0000000000000<>+0(SB), Y0, Y0
 	VPOR         Y0, Y2, Y0
-	VBLENDVPD    Y0, Y15, Y1, Y0
+	VBLENDVPD    Y0, avx2_k64_3ff0000000000000<>+0(SB), Y1, Y0
 	CMPQ         BX, $0x04
 	JB           stail159
 	VMOVUPD      Y0, (DI)(AX*8)
