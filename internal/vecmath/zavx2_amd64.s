@@ -3004,77 +3004,69 @@ loopu:
 	VMOVUPS      1216(SP), Y0
 	VADDPS       Y3, Y0, Y3
 	VMOVUPS      608(SP), Y0
-	VPAND        avx2_k32_3<>+0(SB), Y0, Y0
-	VMOVUPS      576(SP), Y5
-	VPAND        avx2_k32_3<>+0(SB), Y5, Y5
-	VMOVUPS      544(SP), Y7
-	VPAND        avx2_k32_3<>+0(SB), Y7, Y7
-	VMOVUPS      512(SP), Y8
-	VPAND        avx2_k32_3<>+0(SB), Y8, Y8
-	VPADDD       avx2_k32_0<>+0(SB), Y0, Y0
-	VPADDD       avx2_k32_0<>+0(SB), Y5, Y5
-	VPADDD       avx2_k32_0<>+0(SB), Y7, Y7
-	VPADDD       avx2_k32_0<>+0(SB), Y8, Y8
-	VPAND        avx2_k32_1<>+0(SB), Y0, Y9
-	VPAND        avx2_k32_1<>+0(SB), Y5, Y10
-	VPAND        avx2_k32_1<>+0(SB), Y7, Y11
-	VPAND        avx2_k32_1<>+0(SB), Y8, Y12
-	VPCMPEQD     avx2_k32_1<>+0(SB), Y9, Y9
+	VPAND        avx2_k32_1<>+0(SB), Y0, Y5
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y5, Y5
+	VMOVUPS      576(SP), Y7
+	VPAND        avx2_k32_1<>+0(SB), Y7, Y8
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y8, Y8
+	VMOVUPS      544(SP), Y9
+	VPAND        avx2_k32_1<>+0(SB), Y9, Y10
 	VPCMPEQD     avx2_k32_1<>+0(SB), Y10, Y10
-	VPCMPEQD     avx2_k32_1<>+0(SB), Y11, Y11
+	VMOVUPS      512(SP), Y11
+	VPAND        avx2_k32_1<>+0(SB), Y11, Y12
 	VPCMPEQD     avx2_k32_1<>+0(SB), Y12, Y12
 	VPAND        avx2_k32_2<>+0(SB), Y0, Y0
-	VPAND        avx2_k32_2<>+0(SB), Y5, Y5
-	VPAND        avx2_k32_2<>+0(SB), Y7, Y7
-	VPAND        avx2_k32_2<>+0(SB), Y8, Y8
 	VPCMPEQD     avx2_k32_2<>+0(SB), Y0, Y0
-	VPCMPEQD     avx2_k32_2<>+0(SB), Y5, Y5
+	VPAND        avx2_k32_2<>+0(SB), Y7, Y7
 	VPCMPEQD     avx2_k32_2<>+0(SB), Y7, Y7
-	VPCMPEQD     avx2_k32_2<>+0(SB), Y8, Y8
+	VPAND        avx2_k32_2<>+0(SB), Y9, Y9
+	VPCMPEQD     avx2_k32_2<>+0(SB), Y9, Y9
+	VPAND        avx2_k32_2<>+0(SB), Y11, Y11
+	VPCMPEQD     avx2_k32_2<>+0(SB), Y11, Y11
 	VMOVUPS      1184(SP), Y13
-	VBLENDVPS    Y9, Y6, Y13, Y9
+	VBLENDVPS    Y5, Y6, Y13, Y5
 	VMOVUPS      1152(SP), Y6
-	VBLENDVPS    Y10, Y1, Y6, Y10
+	VBLENDVPS    Y8, Y1, Y6, Y8
 	VMOVUPS      1120(SP), Y1
-	VBLENDVPS    Y11, Y2, Y1, Y11
+	VBLENDVPS    Y10, Y2, Y1, Y10
 	VMOVUPS      1088(SP), Y1
 	VBLENDVPS    Y12, Y3, Y1, Y12
-	VPXOR        avx2_k32_80000000<>+0(SB), Y9, Y1
-	VPXOR        avx2_k32_80000000<>+0(SB), Y10, Y2
-	VPXOR        avx2_k32_80000000<>+0(SB), Y11, Y3
+	VPXOR        avx2_k32_80000000<>+0(SB), Y5, Y1
+	VPXOR        avx2_k32_80000000<>+0(SB), Y8, Y2
+	VPXOR        avx2_k32_80000000<>+0(SB), Y10, Y3
 	VPXOR        avx2_k32_80000000<>+0(SB), Y12, Y6
-	VBLENDVPS    Y0, Y1, Y9, Y0
-	VBLENDVPS    Y5, Y2, Y10, Y5
-	VBLENDVPS    Y7, Y3, Y11, Y7
-	VBLENDVPS    Y8, Y6, Y12, Y8
+	VBLENDVPS    Y0, Y1, Y5, Y0
+	VBLENDVPS    Y7, Y2, Y8, Y7
+	VBLENDVPS    Y9, Y3, Y10, Y9
+	VBLENDVPS    Y11, Y6, Y12, Y11
 	VMOVUPS      96(SP), Y1
 	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y1, Y2
 	VMOVUPS      64(SP), Y3
-	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y3, Y6
-	VMOVUPS      32(SP), Y9
-	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y9, Y10
-	VMOVUPS      (SP), Y11
-	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y11, Y12
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y3, Y5
+	VMOVUPS      32(SP), Y6
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y6, Y8
+	VMOVUPS      (SP), Y10
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y10, Y12
 	VBLENDVPS    Y2, Y1, Y0, Y2
-	VBLENDVPS    Y6, Y3, Y5, Y6
-	VBLENDVPS    Y10, Y9, Y7, Y10
-	VBLENDVPS    Y12, Y11, Y8, Y12
+	VBLENDVPS    Y5, Y3, Y7, Y5
+	VBLENDVPS    Y8, Y6, Y9, Y8
+	VBLENDVPS    Y12, Y10, Y11, Y12
 	VPAND        avx2_k32_7fffffff<>+0(SB), Y1, Y1
 	VPAND        avx2_k32_7fffffff<>+0(SB), Y3, Y3
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y9, Y9
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y11, Y11
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y6, Y6
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y10, Y10
 	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y1, Y1
 	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y3, Y3
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y9, Y9
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y11, Y11
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y6, Y6
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y10, Y10
 	VPOR         Y3, Y1, Y3
-	VPOR         Y9, Y3, Y9
-	VPOR         Y11, Y9, Y11
-	VPTEST       Y11, Y11
+	VPOR         Y6, Y3, Y6
+	VPOR         Y10, Y6, Y10
+	VPTEST       Y10, Y10
 	JNE          loop1
 	VMOVUPS      Y2, (DI)(AX*4)
-	VMOVUPS      Y6, 32(DI)(AX*4)
-	VMOVUPS      Y10, 64(DI)(AX*4)
+	VMOVUPS      Y5, 32(DI)(AX*4)
+	VMOVUPS      Y8, 64(DI)(AX*4)
 	VMOVUPS      Y12, 96(DI)(AX*4)
 	ADDQ         $0x20, AX
 	JMP          loopu
@@ -3156,8 +3148,6 @@ lend66:
 	VFMADD213PS  Y10, Y13, Y11
 	VFNMADD213PS Y11, Y5, Y2
 	VADDPS       Y2, Y9, Y2
-	VPAND        avx2_k32_3<>+0(SB), Y1, Y1
-	VPADDD       avx2_k32_0<>+0(SB), Y1, Y1
 	VPAND        avx2_k32_1<>+0(SB), Y1, Y3
 	VPCMPEQD     avx2_k32_1<>+0(SB), Y3, Y3
 	VPAND        avx2_k32_2<>+0(SB), Y1, Y1
@@ -3257,8 +3247,6 @@ lend70:
 	VFMADD213PS  Y11, Y14, Y12
 	VFNMADD213PS Y12, Y6, Y3
 	VADDPS       Y3, Y10, Y3
-	VPAND        avx2_k32_3<>+0(SB), Y2, Y2
-	VPADDD       avx2_k32_0<>+0(SB), Y2, Y2
 	VPAND        avx2_k32_1<>+0(SB), Y2, Y4
 	VPCMPEQD     avx2_k32_1<>+0(SB), Y4, Y4
 	VPAND        avx2_k32_2<>+0(SB), Y2, Y2
@@ -3719,85 +3707,77 @@ loopu:
 	VMOVUPS      1216(SP), Y0
 	VADDPD       Y5, Y0, Y5
 	VMOVUPS      608(SP), Y0
-	VPAND        avx2_k32_3<>+0(SB), X0, X0
-	VMOVUPS      576(SP), Y3
-	VPAND        avx2_k32_3<>+0(SB), X3, X3
-	VMOVUPS      544(SP), Y7
-	VPAND        avx2_k32_3<>+0(SB), X7, X7
-	VMOVUPS      512(SP), Y8
-	VPAND        avx2_k32_3<>+0(SB), X8, X8
-	VPADDD       avx2_k32_0<>+0(SB), X0, X0
-	VPADDD       avx2_k32_0<>+0(SB), X3, X3
-	VPADDD       avx2_k32_0<>+0(SB), X7, X7
-	VPADDD       avx2_k32_0<>+0(SB), X8, X8
-	VPAND        avx2_k32_1<>+0(SB), X0, X9
-	VPAND        avx2_k32_1<>+0(SB), X3, X10
-	VPAND        avx2_k32_1<>+0(SB), X7, X11
-	VPAND        avx2_k32_1<>+0(SB), X8, X12
-	VPCMPEQD     avx2_k32_1<>+0(SB), X9, X9
+	VPAND        avx2_k32_1<>+0(SB), X0, X3
+	VPCMPEQD     avx2_k32_1<>+0(SB), X3, X3
+	VMOVUPS      576(SP), Y7
+	VPAND        avx2_k32_1<>+0(SB), X7, X8
+	VPCMPEQD     avx2_k32_1<>+0(SB), X8, X8
+	VMOVUPS      544(SP), Y9
+	VPAND        avx2_k32_1<>+0(SB), X9, X10
 	VPCMPEQD     avx2_k32_1<>+0(SB), X10, X10
-	VPCMPEQD     avx2_k32_1<>+0(SB), X11, X11
+	VMOVUPS      512(SP), Y11
+	VPAND        avx2_k32_1<>+0(SB), X11, X12
 	VPCMPEQD     avx2_k32_1<>+0(SB), X12, X12
 	VPAND        avx2_k32_2<>+0(SB), X0, X0
-	VPAND        avx2_k32_2<>+0(SB), X3, X3
-	VPAND        avx2_k32_2<>+0(SB), X7, X7
-	VPAND        avx2_k32_2<>+0(SB), X8, X8
 	VPCMPEQD     avx2_k32_2<>+0(SB), X0, X0
-	VPCMPEQD     avx2_k32_2<>+0(SB), X3, X3
+	VPAND        avx2_k32_2<>+0(SB), X7, X7
 	VPCMPEQD     avx2_k32_2<>+0(SB), X7, X7
-	VPCMPEQD     avx2_k32_2<>+0(SB), X8, X8
-	VPMOVSXDQ    X9, Y9
+	VPAND        avx2_k32_2<>+0(SB), X9, X9
+	VPCMPEQD     avx2_k32_2<>+0(SB), X9, X9
+	VPAND        avx2_k32_2<>+0(SB), X11, X11
+	VPCMPEQD     avx2_k32_2<>+0(SB), X11, X11
+	VPMOVSXDQ    X3, Y3
 	VMOVUPS      1184(SP), Y13
-	VBLENDVPD    Y9, Y1, Y13, Y9
-	VPMOVSXDQ    X10, Y10
+	VBLENDVPD    Y3, Y1, Y13, Y3
+	VPMOVSXDQ    X8, Y8
 	VMOVUPS      1152(SP), Y1
-	VBLENDVPD    Y10, Y2, Y1, Y10
-	VPMOVSXDQ    X11, Y11
+	VBLENDVPD    Y8, Y2, Y1, Y8
+	VPMOVSXDQ    X10, Y10
 	VMOVUPS      1120(SP), Y1
-	VBLENDVPD    Y11, Y6, Y1, Y11
+	VBLENDVPD    Y10, Y6, Y1, Y10
 	VPMOVSXDQ    X12, Y12
 	VMOVUPS      1088(SP), Y1
 	VBLENDVPD    Y12, Y5, Y1, Y12
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y9, Y1
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y10, Y2
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y11, Y5
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y3, Y1
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y8, Y2
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y10, Y5
 	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y12, Y6
 	VPMOVSXDQ    X0, Y0
-	VBLENDVPD    Y0, Y1, Y9, Y0
-	VPMOVSXDQ    X3, Y3
-	VBLENDVPD    Y3, Y2, Y10, Y3
+	VBLENDVPD    Y0, Y1, Y3, Y0
 	VPMOVSXDQ    X7, Y7
-	VBLENDVPD    Y7, Y5, Y11, Y7
-	VPMOVSXDQ    X8, Y8
-	VBLENDVPD    Y8, Y6, Y12, Y8
+	VBLENDVPD    Y7, Y2, Y8, Y7
+	VPMOVSXDQ    X9, Y9
+	VBLENDVPD    Y9, Y5, Y10, Y9
+	VPMOVSXDQ    X11, Y11
+	VBLENDVPD    Y11, Y6, Y12, Y11
 	VMOVUPS      96(SP), Y1
 	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y1, Y2
-	VMOVUPS      64(SP), Y5
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y5, Y6
-	VMOVUPS      32(SP), Y9
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y9, Y10
-	VMOVUPS      (SP), Y11
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y11, Y12
+	VMOVUPS      64(SP), Y3
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y3, Y5
+	VMOVUPS      32(SP), Y6
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y6, Y8
+	VMOVUPS      (SP), Y10
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y10, Y12
 	VBLENDVPD    Y2, Y1, Y0, Y2
-	VBLENDVPD    Y6, Y5, Y3, Y6
-	VBLENDVPD    Y10, Y9, Y7, Y10
-	VBLENDVPD    Y12, Y11, Y8, Y12
+	VBLENDVPD    Y5, Y3, Y7, Y5
+	VBLENDVPD    Y8, Y6, Y9, Y8
+	VBLENDVPD    Y12, Y10, Y11, Y12
 	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y1
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y5, Y5
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y9, Y9
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y11, Y11
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y6
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y10, Y10
 	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y1, Y1
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y5, Y5
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y9, Y9
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y11, Y11
-	VPOR         Y5, Y1, Y5
-	VPOR         Y9, Y5, Y9
-	VPOR         Y11, Y9, Y11
-	VPTEST       Y11, Y11
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y3, Y3
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y6, Y6
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y10, Y10
+	VPOR         Y3, Y1, Y3
+	VPOR         Y6, Y3, Y6
+	VPOR         Y10, Y6, Y10
+	VPTEST       Y10, Y10
 	JNE          loop1
 	VMOVUPD      Y2, (DI)(AX*8)
-	VMOVUPD      Y6, 32(DI)(AX*8)
-	VMOVUPD      Y10, 64(DI)(AX*8)
+	VMOVUPD      Y5, 32(DI)(AX*8)
+	VMOVUPD      Y8, 64(DI)(AX*8)
 	VMOVUPD      Y12, 96(DI)(AX*8)
 	ADDQ         $0x10, AX
 	JMP          loopu
@@ -3908,8 +3888,6 @@ lend74:
 	VFMADD213PD  Y12, Y15, Y13
 	VFNMADD213PD Y13, Y5, Y2
 	VADDPD       Y2, Y11, Y2
-	VPAND        avx2_k32_3<>+0(SB), X3, X3
-	VPADDD       avx2_k32_0<>+0(SB), X3, X3
 	VPAND        avx2_k32_1<>+0(SB), X3, X1
 	VPCMPEQD     avx2_k32_1<>+0(SB), X1, X1
 	VPAND        avx2_k32_2<>+0(SB), X3, X3
@@ -4036,8 +4014,6 @@ lend78:
 	VFMADD213PD  Y13, Y5, Y14
 	VFNMADD213PD Y14, Y6, Y3
 	VADDPD       Y3, Y12, Y3
-	VPAND        avx2_k32_3<>+0(SB), X4, X4
-	VPADDD       avx2_k32_0<>+0(SB), X4, X4
 	VPAND        avx2_k32_1<>+0(SB), X4, X2
 	VPCMPEQD     avx2_k32_1<>+0(SB), X2, X2
 	VPAND        avx2_k32_2<>+0(SB), X4, X4
@@ -4397,20 +4373,20 @@ loopu:
 	VPADDD       avx2_k32_1<>+0(SB), Y7, Y7
 	VPADDD       avx2_k32_1<>+0(SB), Y8, Y8
 	VPAND        avx2_k32_1<>+0(SB), Y0, Y9
-	VPAND        avx2_k32_1<>+0(SB), Y5, Y10
-	VPAND        avx2_k32_1<>+0(SB), Y7, Y11
-	VPAND        avx2_k32_1<>+0(SB), Y8, Y12
 	VPCMPEQD     avx2_k32_1<>+0(SB), Y9, Y9
+	VPAND        avx2_k32_1<>+0(SB), Y5, Y10
 	VPCMPEQD     avx2_k32_1<>+0(SB), Y10, Y10
+	VPAND        avx2_k32_1<>+0(SB), Y7, Y11
 	VPCMPEQD     avx2_k32_1<>+0(SB), Y11, Y11
+	VPAND        avx2_k32_1<>+0(SB), Y8, Y12
 	VPCMPEQD     avx2_k32_1<>+0(SB), Y12, Y12
 	VPAND        avx2_k32_2<>+0(SB), Y0, Y0
-	VPAND        avx2_k32_2<>+0(SB), Y5, Y5
-	VPAND        avx2_k32_2<>+0(SB), Y7, Y7
-	VPAND        avx2_k32_2<>+0(SB), Y8, Y8
 	VPCMPEQD     avx2_k32_2<>+0(SB), Y0, Y0
+	VPAND        avx2_k32_2<>+0(SB), Y5, Y5
 	VPCMPEQD     avx2_k32_2<>+0(SB), Y5, Y5
+	VPAND        avx2_k32_2<>+0(SB), Y7, Y7
 	VPCMPEQD     avx2_k32_2<>+0(SB), Y7, Y7
+	VPAND        avx2_k32_2<>+0(SB), Y8, Y8
 	VPCMPEQD     avx2_k32_2<>+0(SB), Y8, Y8
 	VMOVUPS      1184(SP), Y13
 	VBLENDVPS    Y9, Y6, Y13, Y9
@@ -5099,20 +5075,20 @@ loopu:
 	VPADDD       avx2_k32_1<>+0(SB), X7, X7
 	VPADDD       avx2_k32_1<>+0(SB), X8, X8
 	VPAND        avx2_k32_1<>+0(SB), X0, X9
-	VPAND        avx2_k32_1<>+0(SB), X3, X10
-	VPAND        avx2_k32_1<>+0(SB), X7, X11
-	VPAND        avx2_k32_1<>+0(SB), X8, X12
 	VPCMPEQD     avx2_k32_1<>+0(SB), X9, X9
+	VPAND        avx2_k32_1<>+0(SB), X3, X10
 	VPCMPEQD     avx2_k32_1<>+0(SB), X10, X10
+	VPAND        avx2_k32_1<>+0(SB), X7, X11
 	VPCMPEQD     avx2_k32_1<>+0(SB), X11, X11
+	VPAND        avx2_k32_1<>+0(SB), X8, X12
 	VPCMPEQD     avx2_k32_1<>+0(SB), X12, X12
 	VPAND        avx2_k32_2<>+0(SB), X0, X0
-	VPAND        avx2_k32_2<>+0(SB), X3, X3
-	VPAND        avx2_k32_2<>+0(SB), X7, X7
-	VPAND        avx2_k32_2<>+0(SB), X8, X8
 	VPCMPEQD     avx2_k32_2<>+0(SB), X0, X0
+	VPAND        avx2_k32_2<>+0(SB), X3, X3
 	VPCMPEQD     avx2_k32_2<>+0(SB), X3, X3
+	VPAND        avx2_k32_2<>+0(SB), X7, X7
 	VPCMPEQD     avx2_k32_2<>+0(SB), X7, X7
+	VPAND        avx2_k32_2<>+0(SB), X8, X8
 	VPCMPEQD     avx2_k32_2<>+0(SB), X8, X8
 	VPMOVSXDQ    X9, Y9
 	VMOVUPS      1184(SP), Y13
@@ -5740,20 +5716,16 @@ loopu:
 	VMOVUPS      1216(SP), Y0
 	VADDPS       Y3, Y0, Y3
 	VMOVUPS      608(SP), Y0
-	VPAND        avx2_k32_3<>+0(SB), Y0, Y0
-	VMOVUPS      576(SP), Y5
-	VPAND        avx2_k32_3<>+0(SB), Y5, Y5
-	VMOVUPS      544(SP), Y7
-	VPAND        avx2_k32_3<>+0(SB), Y7, Y7
-	VMOVUPS      512(SP), Y8
-	VPAND        avx2_k32_3<>+0(SB), Y8, Y8
 	VPAND        avx2_k32_1<>+0(SB), Y0, Y0
-	VPAND        avx2_k32_1<>+0(SB), Y5, Y5
-	VPAND        avx2_k32_1<>+0(SB), Y7, Y7
-	VPAND        avx2_k32_1<>+0(SB), Y8, Y8
 	VPCMPEQD     avx2_k32_1<>+0(SB), Y0, Y0
+	VMOVUPS      576(SP), Y5
+	VPAND        avx2_k32_1<>+0(SB), Y5, Y5
 	VPCMPEQD     avx2_k32_1<>+0(SB), Y5, Y5
+	VMOVUPS      544(SP), Y7
+	VPAND        avx2_k32_1<>+0(SB), Y7, Y7
 	VPCMPEQD     avx2_k32_1<>+0(SB), Y7, Y7
+	VMOVUPS      512(SP), Y8
+	VPAND        avx2_k32_1<>+0(SB), Y8, Y8
 	VPCMPEQD     avx2_k32_1<>+0(SB), Y8, Y8
 	VMOVUPS      1184(SP), Y9
 	VBLENDVPS    Y0, Y6, Y9, Y10
@@ -5884,7 +5856,6 @@ lend98:
 	VFMADD213PS  Y10, Y13, Y11
 	VFNMADD213PS Y11, Y5, Y2
 	VADDPS       Y2, Y9, Y2
-	VPAND        avx2_k32_3<>+0(SB), Y1, Y1
 	VPAND        avx2_k32_1<>+0(SB), Y1, Y1
 	VPCMPEQD     avx2_k32_1<>+0(SB), Y1, Y1
 	VBLENDVPS    Y1, Y2, Y7, Y3
@@ -5983,7 +5954,6 @@ lend102:
 	VFMADD213PS  Y11, Y14, Y12
 	VFNMADD213PS Y12, Y6, Y3
 	VADDPS       Y3, Y10, Y3
-	VPAND        avx2_k32_3<>+0(SB), Y2, Y2
 	VPAND        avx2_k32_1<>+0(SB), Y2, Y2
 	VPCMPEQD     avx2_k32_1<>+0(SB), Y2, Y2
 	VBLENDVPS    Y2, Y3, Y8, Y4
@@ -6443,20 +6413,16 @@ loopu:
 	VMOVUPS      1216(SP), Y0
 	VADDPD       Y5, Y0, Y5
 	VMOVUPS      608(SP), Y0
-	VPAND        avx2_k32_3<>+0(SB), X0, X0
-	VMOVUPS      576(SP), Y3
-	VPAND        avx2_k32_3<>+0(SB), X3, X3
-	VMOVUPS      544(SP), Y7
-	VPAND        avx2_k32_3<>+0(SB), X7, X7
-	VMOVUPS      512(SP), Y8
-	VPAND        avx2_k32_3<>+0(SB), X8, X8
 	VPAND        avx2_k32_1<>+0(SB), X0, X0
-	VPAND        avx2_k32_1<>+0(SB), X3, X3
-	VPAND        avx2_k32_1<>+0(SB), X7, X7
-	VPAND        avx2_k32_1<>+0(SB), X8, X8
 	VPCMPEQD     avx2_k32_1<>+0(SB), X0, X0
+	VMOVUPS      576(SP), Y3
+	VPAND        avx2_k32_1<>+0(SB), X3, X3
 	VPCMPEQD     avx2_k32_1<>+0(SB), X3, X3
+	VMOVUPS      544(SP), Y7
+	VPAND        avx2_k32_1<>+0(SB), X7, X7
 	VPCMPEQD     avx2_k32_1<>+0(SB), X7, X7
+	VMOVUPS      512(SP), Y8
+	VPAND        avx2_k32_1<>+0(SB), X8, X8
 	VPCMPEQD     avx2_k32_1<>+0(SB), X8, X8
 	VPMOVSXDQ    X0, Y0
 	VMOVUPS      1184(SP), Y9
@@ -6620,7 +6586,6 @@ lend106:
 	VFMADD213PD  Y12, Y15, Y13
 	VFNMADD213PD Y13, Y5, Y2
 	VADDPD       Y2, Y11, Y2
-	VPAND        avx2_k32_3<>+0(SB), X3, X3
 	VPAND        avx2_k32_1<>+0(SB), X3, X3
 	VPCMPEQD     avx2_k32_1<>+0(SB), X3, X3
 	VPMOVSXDQ    X3, Y3
@@ -6745,7 +6710,6 @@ lend110:
 	VFMADD213PD  Y13, Y5, Y14
 	VFNMADD213PD Y14, Y6, Y3
 	VADDPD       Y3, Y12, Y3
-	VPAND        avx2_k32_3<>+0(SB), X4, X4
 	VPAND        avx2_k32_1<>+0(SB), X4, X4
 	VPCMPEQD     avx2_k32_1<>+0(SB), X4, X4
 	VPMOVSXDQ    X4, Y4
@@ -12392,16 +12356,6 @@ DATA avx2_k32_bab60b61<>+24(SB)/4, $0xbab60b61
 DATA avx2_k32_bab60b61<>+28(SB)/4, $0xbab60b61
 GLOBL avx2_k32_bab60b61<>(SB), RODATA|NOPTR, $32
 
-DATA avx2_k32_3<>+0(SB)/4, $0x00000003
-DATA avx2_k32_3<>+4(SB)/4, $0x00000003
-DATA avx2_k32_3<>+8(SB)/4, $0x00000003
-DATA avx2_k32_3<>+12(SB)/4, $0x00000003
-DATA avx2_k32_3<>+16(SB)/4, $0x00000003
-DATA avx2_k32_3<>+20(SB)/4, $0x00000003
-DATA avx2_k32_3<>+24(SB)/4, $0x00000003
-DATA avx2_k32_3<>+28(SB)/4, $0x00000003
-GLOBL avx2_k32_3<>(SB), RODATA|NOPTR, $32
-
 DATA avx2_k32_2<>+0(SB)/4, $0x00000002
 DATA avx2_k32_2<>+4(SB)/4, $0x00000002
 DATA avx2_k32_2<>+8(SB)/4, $0x00000002
@@ -12567,6 +12521,16 @@ DATA avx2_k64_4310000000000000<>+8(SB)/8, $0x4310000000000000
 DATA avx2_k64_4310000000000000<>+16(SB)/8, $0x4310000000000000
 DATA avx2_k64_4310000000000000<>+24(SB)/8, $0x4310000000000000
 GLOBL avx2_k64_4310000000000000<>(SB), RODATA|NOPTR, $32
+
+DATA avx2_k32_3<>+0(SB)/4, $0x00000003
+DATA avx2_k32_3<>+4(SB)/4, $0x00000003
+DATA avx2_k32_3<>+8(SB)/4, $0x00000003
+DATA avx2_k32_3<>+12(SB)/4, $0x00000003
+DATA avx2_k32_3<>+16(SB)/4, $0x00000003
+DATA avx2_k32_3<>+20(SB)/4, $0x00000003
+DATA avx2_k32_3<>+24(SB)/4, $0x00000003
+DATA avx2_k32_3<>+28(SB)/4, $0x00000003
+GLOBL avx2_k32_3<>(SB), RODATA|NOPTR, $32
 
 DATA avx2_k32_4111999a<>+0(SB)/4, $0x4111999a
 DATA avx2_k32_4111999a<>+4(SB)/4, $0x4111999a

@@ -21,6 +21,7 @@ import (
 const (
 	opInput = ir.Op(200 + iota) // a lane of operand Node.Index
 	opConst                     // the constant Node.Bits of Node.Type
+	opTest                      // the predicate Args[0] & Args[1] != 0 (a constant of one bit; see fold)
 )
 
 // Node is one value of a flat program: an IR operation on argument
@@ -50,6 +51,8 @@ func (n *Node) String() string {
 		return fmt.Sprintf("v%d = input %d :%s", n.ID, n.Index, n.Type)
 	case opConst:
 		return fmt.Sprintf("v%d = const %#x :%s", n.ID, n.Bits, n.Type)
+	case opTest:
+		return fmt.Sprintf("v%d = test v%d, v%d :%s", n.ID, n.Args[0].ID, n.Args[1].ID, n.Type)
 	}
 	var a []string
 	for _, x := range n.Args {

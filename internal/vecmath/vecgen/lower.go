@@ -395,6 +395,8 @@ func (l *lowerer) node(n *Node) {
 		l.emit(pick2(eb, c[0], c[1]), imm(amt), use(l.reg(n.Args[0])), def(d))
 	case ir.OpCmp:
 		d = l.cmp(n)
+	case opTest:
+		d = l.test(n)
 	case ir.OpSelect:
 		d = l.sel(n)
 	case ir.OpBitcast:

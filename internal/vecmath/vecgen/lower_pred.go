@@ -136,6 +136,25 @@ func (l *lowerer) cmp(n *Node) *vreg {
 	return d
 }
 
+// test lowers x & c != 0 for a constant c of one bit: a test into a mask
+// register on AVX-512, an and and a compare with c on AVX2.
+func (l *lowerer) test(n *Node) *vreg {
+	x, c := n.Args[0], n.Args[1]
+	t := x.Type
+	eb := t.Bits()
+	if l.isa.Masks {
+		d := l.newReg(classMask, 16)
+		l.emit(pick2(eb, x86.VPTESTMD, x86.VPTESTMQ), l.src(c), use(l.reg(x)), def(d))
+		return d
+	}
+	l.pw[n] = eb
+	a := l.vec(t)
+	l.emit(f3(x86.VPAND), l.src(c), use(l.reg(x)), def(a))
+	d := l.vec(t)
+	l.emit(pick2(eb, x86.VPCMPEQD, x86.VPCMPEQQ), l.src(c), use(a), def(d))
+	return d
+}
+
 // sel lowers select(c, a, b).
 func (l *lowerer) sel(n *Node) *vreg {
 	c, a, b := n.Args[0], n.Args[1], n.Args[2]

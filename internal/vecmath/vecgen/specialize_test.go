@@ -34,12 +34,24 @@ func count(p *Program, keep func(*Node) bool) int {
 	return n
 }
 
-// TestFoldNegations checks that no fused multiply-add reads a negation
-// and no negation of a constant is left after Flatten.
-func TestFoldNegations(t *testing.T) {
+// TestFold checks that no fused multiply-add reads a negation, no
+// negation of a constant and no integer add or or of 0 is left after
+// Flatten, and that sin's quadrant tests are single tests.
+func TestFold(t *testing.T) {
 	for _, f := range Funcs() {
 		p := flat(t, f)
+		tests := 0
 		for _, n := range p.Nodes {
+			if n.Op == opTest {
+				tests++
+			}
+			if (n.Op == ir.OpAdd || n.Op == ir.OpOr) && n.Type.IsInt() {
+				for _, a := range n.Args {
+					if c, ok := intConst(a); ok && c == 0 {
+						t.Errorf("%s: v%d adds 0", f.Name(), n.ID)
+					}
+				}
+			}
 			if n.Op == ir.OpNeg && n.Args[0].IsConst() {
 				t.Errorf("%s: v%d negates a constant", f.Name(), n.ID)
 			}
@@ -51,6 +63,9 @@ func TestFoldNegations(t *testing.T) {
 					t.Errorf("%s: v%d reads the negation v%d", f.Name(), n.ID, a.ID)
 				}
 			}
+		}
+		if f.Fn == ir.MathSin && tests != 2 {
+			t.Errorf("%s: got:%d tests of a bit want:2", f.Name(), tests)
 		}
 	}
 }
