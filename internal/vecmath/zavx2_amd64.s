@@ -6,153 +6,75 @@
 
 // func expF32_avx2(d *float32, a *float32, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·expF32_avx2(SB), $288-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k32_7f<>+0(SB), Y15
-	VMOVUPS avx2_k32_c2d00000<>+0(SB), Y14
-	VMOVUPS avx2_k32_42b20000<>+0(SB), Y13
-	VMOVUPS avx2_k32_3fb8aa3b<>+0(SB), Y12
-	XORQ    AX, AX
+TEXT ·expF32_avx2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ         CX, BX
 	SUBQ         AX, BX
-	CMPQ         BX, $0x20
+	CMPQ         BX, $0x10
 	JL           loop1
 	VMOVUPS      (SI)(AX*4), Y0
 	VMOVUPS      32(SI)(AX*4), Y1
-	VMOVUPS      64(SI)(AX*4), Y2
-	VMOVUPS      96(SI)(AX*4), Y3
-	VMAXPS       Y14, Y0, Y4
-	VMAXPS       Y14, Y1, Y5
-	VMAXPS       Y14, Y2, Y6
-	VMAXPS       Y14, Y3, Y7
-	VMINPS       Y13, Y4, Y4
-	VMINPS       Y13, Y5, Y5
-	VMINPS       Y13, Y6, Y6
-	VMINPS       Y13, Y7, Y7
-	VMULPS       Y12, Y4, Y8
-	VMULPS       Y12, Y5, Y9
-	VMULPS       Y12, Y6, Y10
-	VMULPS       Y12, Y7, Y11
-	VROUNDPS     $0x08, Y8, Y8
-	VROUNDPS     $0x08, Y9, Y9
-	VROUNDPS     $0x08, Y10, Y10
-	VROUNDPS     $0x08, Y11, Y11
-	VFNMADD231PS avx2_k32_3f317218<>+0(SB), Y8, Y4
-	VFNMADD231PS avx2_k32_3f317218<>+0(SB), Y9, Y5
-	VFNMADD231PS avx2_k32_3f317218<>+0(SB), Y10, Y6
-	VFNMADD231PS avx2_k32_3f317218<>+0(SB), Y11, Y7
-	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y8, Y4
-	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y9, Y5
-	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y10, Y6
-	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y11, Y7
-	VMOVUPS      Y3, (SP)
-	VMULPS       Y4, Y4, Y3
-	VMOVUPS      Y2, 32(SP)
-	VMULPS       Y5, Y5, Y2
-	VMOVUPS      Y1, 64(SP)
-	VMULPS       Y6, Y6, Y1
-	VMOVUPS      Y0, 96(SP)
-	VMULPS       Y7, Y7, Y0
-	VMOVUPS      Y11, 128(SP)
-	VMOVUPS      avx2_k32_39500d01<>+0(SB), Y11
-	VMOVUPS      Y10, 160(SP)
-	VMOVUPS      Y11, Y10
-	VFMADD213PS  avx2_k32_3ab60b61<>+0(SB), Y4, Y10
-	VMOVUPS      Y9, 192(SP)
-	VMOVUPS      Y11, Y9
-	VFMADD213PS  avx2_k32_3ab60b61<>+0(SB), Y5, Y9
-	VMOVUPS      Y8, 224(SP)
-	VMOVUPS      Y11, Y8
-	VFMADD213PS  avx2_k32_3ab60b61<>+0(SB), Y6, Y8
-	VMOVUPS      Y0, 256(SP)
-	VMOVUPS      Y11, Y0
-	VFMADD213PS  avx2_k32_3ab60b61<>+0(SB), Y7, Y0
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y4, Y10
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y5, Y9
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y6, Y8
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y7, Y0
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y4, Y10
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y5, Y9
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y6, Y8
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y7, Y0
-	VFMADD213PS  avx2_k32_3e2aaaab<>+0(SB), Y4, Y10
-	VFMADD213PS  avx2_k32_3e2aaaab<>+0(SB), Y5, Y9
-	VFMADD213PS  avx2_k32_3e2aaaab<>+0(SB), Y6, Y8
-	VFMADD213PS  avx2_k32_3e2aaaab<>+0(SB), Y7, Y0
-	VFMADD213PS  avx2_k32_3f000000<>+0(SB), Y4, Y10
-	VFMADD213PS  avx2_k32_3f000000<>+0(SB), Y5, Y9
-	VFMADD213PS  avx2_k32_3f000000<>+0(SB), Y6, Y8
-	VFMADD213PS  avx2_k32_3f000000<>+0(SB), Y7, Y0
-	VFMADD213PS  Y4, Y10, Y3
-	VFMADD213PS  Y5, Y9, Y2
-	VFMADD213PS  Y6, Y8, Y1
-	VMOVUPS      256(SP), Y4
-	VFMADD213PS  Y7, Y0, Y4
-	VMOVUPS      224(SP), Y0
-	VCVTTPS2DQ   Y0, Y0
-	VMOVUPS      192(SP), Y5
+	VMAXPS       avx2_k32_c2d00000<>+0(SB), Y0, Y2
+	VMAXPS       avx2_k32_c2d00000<>+0(SB), Y1, Y3
+	VMINPS       avx2_k32_42b20000<>+0(SB), Y2, Y2
+	VMINPS       avx2_k32_42b20000<>+0(SB), Y3, Y3
+	VMULPS       avx2_k32_3fb8aa3b<>+0(SB), Y2, Y4
+	VMULPS       avx2_k32_3fb8aa3b<>+0(SB), Y3, Y5
+	VROUNDPS     $0x08, Y4, Y4
+	VROUNDPS     $0x08, Y5, Y5
+	VFNMADD231PS avx2_k32_3f317218<>+0(SB), Y4, Y2
+	VFNMADD231PS avx2_k32_3f317218<>+0(SB), Y5, Y3
+	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y4, Y2
+	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y5, Y3
+	VMULPS       Y2, Y2, Y6
+	VMULPS       Y3, Y3, Y7
+	VMOVUPS      avx2_k32_39500d01<>+0(SB), Y8
+	VMOVUPS      Y8, Y9
+	VFMADD213PS  avx2_k32_3ab60b61<>+0(SB), Y2, Y9
+	VMOVUPS      Y8, Y10
+	VFMADD213PS  avx2_k32_3ab60b61<>+0(SB), Y3, Y10
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y2, Y9
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y3, Y10
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y2, Y9
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y3, Y10
+	VFMADD213PS  avx2_k32_3e2aaaab<>+0(SB), Y2, Y9
+	VFMADD213PS  avx2_k32_3e2aaaab<>+0(SB), Y3, Y10
+	VFMADD213PS  avx2_k32_3f000000<>+0(SB), Y2, Y9
+	VFMADD213PS  avx2_k32_3f000000<>+0(SB), Y3, Y10
+	VFMADD213PS  Y2, Y9, Y6
+	VFMADD213PS  Y3, Y10, Y7
+	VCVTTPS2DQ   Y4, Y4
 	VCVTTPS2DQ   Y5, Y5
-	VMOVUPS      160(SP), Y6
-	VCVTTPS2DQ   Y6, Y6
-	VMOVUPS      128(SP), Y7
-	VCVTTPS2DQ   Y7, Y7
-	VADDPS       avx2_k32_3f800000<>+0(SB), Y3, Y3
-	VADDPS       avx2_k32_3f800000<>+0(SB), Y2, Y2
-	VADDPS       avx2_k32_3f800000<>+0(SB), Y1, Y1
-	VADDPS       avx2_k32_3f800000<>+0(SB), Y4, Y4
-	VPSRAD       $0x01, Y0, Y8
-	VPSRAD       $0x01, Y5, Y9
-	VPSRAD       $0x01, Y6, Y10
-	VPSRAD       $0x01, Y7, Y11
-	VPSUBD       Y8, Y0, Y0
-	VPSUBD       Y9, Y5, Y5
-	VPSUBD       Y10, Y6, Y6
-	VPSUBD       Y11, Y7, Y7
-	VPADDD       Y15, Y8, Y8
-	VPADDD       Y15, Y9, Y9
-	VPADDD       Y15, Y10, Y10
-	VPADDD       Y15, Y11, Y11
-	VPSLLD       $0x17, Y8, Y8
-	VPSLLD       $0x17, Y9, Y9
-	VPSLLD       $0x17, Y10, Y10
-	VPSLLD       $0x17, Y11, Y11
-	VMULPS       Y8, Y3, Y8
-	VMULPS       Y9, Y2, Y9
-	VMULPS       Y10, Y1, Y10
-	VMULPS       Y11, Y4, Y11
-	VPADDD       Y15, Y0, Y0
-	VPADDD       Y15, Y5, Y5
-	VPADDD       Y15, Y6, Y6
-	VPADDD       Y15, Y7, Y7
-	VPSLLD       $0x17, Y0, Y0
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y6, Y6
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y7, Y7
+	VPSRAD       $0x01, Y4, Y2
+	VPSRAD       $0x01, Y5, Y3
+	VPSUBD       Y2, Y4, Y4
+	VPSUBD       Y3, Y5, Y5
+	VPADDD       avx2_k32_7f<>+0(SB), Y2, Y2
+	VPADDD       avx2_k32_7f<>+0(SB), Y3, Y3
+	VPSLLD       $0x17, Y2, Y2
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y2, Y6, Y2
+	VMULPS       Y3, Y7, Y3
+	VPADDD       avx2_k32_7f<>+0(SB), Y4, Y4
+	VPADDD       avx2_k32_7f<>+0(SB), Y5, Y5
+	VPSLLD       $0x17, Y4, Y4
 	VPSLLD       $0x17, Y5, Y5
-	VPSLLD       $0x17, Y6, Y6
-	VPSLLD       $0x17, Y7, Y7
-	VMULPS       Y0, Y8, Y0
-	VMULPS       Y5, Y9, Y5
-	VMULPS       Y6, Y10, Y6
-	VMULPS       Y7, Y11, Y7
-	VMOVUPS      96(SP), Y1
-	VCMPPS       $0x03, Y1, Y1, Y2
-	VMOVUPS      64(SP), Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VMOVUPS      32(SP), Y8
-	VCMPPS       $0x03, Y8, Y8, Y9
-	VMOVUPS      (SP), Y10
-	VCMPPS       $0x03, Y10, Y10, Y11
-	VBLENDVPS    Y2, Y1, Y0, Y2
-	VBLENDVPS    Y4, Y3, Y5, Y4
-	VBLENDVPS    Y9, Y8, Y6, Y9
-	VBLENDVPS    Y11, Y10, Y7, Y11
+	VMULPS       Y4, Y2, Y4
+	VMULPS       Y5, Y3, Y5
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VCMPPS       $0x03, Y1, Y1, Y3
+	VBLENDVPS    Y2, Y0, Y4, Y2
+	VBLENDVPS    Y3, Y1, Y5, Y3
 	VMOVUPS      Y2, (DI)(AX*4)
-	VMOVUPS      Y4, 32(DI)(AX*4)
-	VMOVUPS      Y9, 64(DI)(AX*4)
-	VMOVUPS      Y11, 96(DI)(AX*4)
-	ADDQ         $0x20, AX
+	VMOVUPS      Y3, 32(DI)(AX*4)
+	ADDQ         $0x10, AX
 	JMP          loopu
 
 loop1:
@@ -182,9 +104,9 @@ ltail1:
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
 lend2:
-	VMAXPS       Y14, Y0, Y1
-	VMINPS       Y13, Y1, Y1
-	VMULPS       Y12, Y1, Y2
+	VMAXPS       avx2_k32_c2d00000<>+0(SB), Y0, Y1
+	VMINPS       avx2_k32_42b20000<>+0(SB), Y1, Y1
+	VMULPS       avx2_k32_3fb8aa3b<>+0(SB), Y1, Y2
 	VROUNDPS     $0x08, Y2, Y2
 	VFNMADD231PS avx2_k32_3f317218<>+0(SB), Y2, Y1
 	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y2, Y1
@@ -201,10 +123,10 @@ lend2:
 	VADDPS       avx2_k32_3f800000<>+0(SB), Y3, Y3
 	VPSRAD       $0x01, Y2, Y1
 	VPSUBD       Y1, Y2, Y2
-	VPADDD       Y15, Y1, Y1
+	VPADDD       avx2_k32_7f<>+0(SB), Y1, Y1
 	VPSLLD       $0x17, Y1, Y1
 	VMULPS       Y1, Y3, Y1
-	VPADDD       Y15, Y2, Y2
+	VPADDD       avx2_k32_7f<>+0(SB), Y2, Y2
 	VPSLLD       $0x17, Y2, Y2
 	VMULPS       Y2, Y1, Y2
 	VCMPPS       $0x03, Y0, Y0, Y1
@@ -232,15 +154,10 @@ done:
 // func expF64_avx2(d *float64, a *float64, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
 TEXT ·expF64_avx2(SB), NOSPLIT, $0-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k32_3ff<>+0(SB), Y15
-	VMOVUPS avx2_k64_c087500000000000<>+0(SB), Y14
-	VMOVUPS avx2_k64_4086300000000000<>+0(SB), Y13
-	VMOVUPS avx2_k64_3ff71547652b82fe<>+0(SB), Y12
-	VMOVUPS avx2_k64_3fe62e42fefa39ef<>+0(SB), Y11
-	XORQ    AX, AX
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ         CX, BX
@@ -249,16 +166,16 @@ loopu:
 	JL           loop1
 	VMOVUPD      (SI)(AX*8), Y0
 	VMOVUPD      32(SI)(AX*8), Y1
-	VMAXPD       Y14, Y0, Y2
-	VMAXPD       Y14, Y1, Y3
-	VMINPD       Y13, Y2, Y2
-	VMINPD       Y13, Y3, Y3
-	VMULPD       Y12, Y2, Y4
-	VMULPD       Y12, Y3, Y5
+	VMAXPD       avx2_k64_c087500000000000<>+0(SB), Y0, Y2
+	VMAXPD       avx2_k64_c087500000000000<>+0(SB), Y1, Y3
+	VMINPD       avx2_k64_4086300000000000<>+0(SB), Y2, Y2
+	VMINPD       avx2_k64_4086300000000000<>+0(SB), Y3, Y3
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y2, Y4
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y3, Y5
 	VROUNDPD     $0x08, Y4, Y4
 	VROUNDPD     $0x08, Y5, Y5
-	VFNMADD231PD Y11, Y4, Y2
-	VFNMADD231PD Y11, Y5, Y3
+	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y4, Y2
+	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y5, Y3
 	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y4, Y2
 	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y5, Y3
 	VMULPD       Y2, Y2, Y6
@@ -298,16 +215,16 @@ loopu:
 	VPSRAD       $0x01, X5, X3
 	VPSUBD       X2, X4, X4
 	VPSUBD       X3, X5, X5
-	VPADDD       X15, X2, X2
-	VPADDD       X15, X3, X3
+	VPADDD       avx2_k32_3ff<>+0(SB), X2, X2
+	VPADDD       avx2_k32_3ff<>+0(SB), X3, X3
 	VPMOVSXDQ    X2, Y2
 	VPMOVSXDQ    X3, Y3
 	VPSLLQ       $0x34, Y2, Y2
 	VPSLLQ       $0x34, Y3, Y3
 	VMULPD       Y2, Y6, Y2
 	VMULPD       Y3, Y7, Y3
-	VPADDD       X15, X4, X4
-	VPADDD       X15, X5, X5
+	VPADDD       avx2_k32_3ff<>+0(SB), X4, X4
+	VPADDD       avx2_k32_3ff<>+0(SB), X5, X5
 	VPMOVSXDQ    X4, Y4
 	VPMOVSXDQ    X5, Y5
 	VPSLLQ       $0x34, Y4, Y4
@@ -350,11 +267,11 @@ ltail5:
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
 lend6:
-	VMAXPD       Y14, Y0, Y1
-	VMINPD       Y13, Y1, Y1
-	VMULPD       Y12, Y1, Y2
+	VMAXPD       avx2_k64_c087500000000000<>+0(SB), Y0, Y1
+	VMINPD       avx2_k64_4086300000000000<>+0(SB), Y1, Y1
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y1, Y2
 	VROUNDPD     $0x08, Y2, Y2
-	VFNMADD231PD Y11, Y2, Y1
+	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y2, Y1
 	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y2, Y1
 	VMULPD       Y1, Y1, Y3
 	VMOVUPS      avx2_k64_3de6124613a86d09<>+0(SB), Y4
@@ -375,11 +292,11 @@ lend6:
 	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y3, Y3
 	VPSRAD       $0x01, X2, X1
 	VPSUBD       X1, X2, X2
-	VPADDD       X15, X1, X1
+	VPADDD       avx2_k32_3ff<>+0(SB), X1, X1
 	VPMOVSXDQ    X1, Y1
 	VPSLLQ       $0x34, Y1, Y1
 	VMULPD       Y1, Y3, Y1
-	VPADDD       X15, X2, X2
+	VPADDD       avx2_k32_3ff<>+0(SB), X2, X2
 	VPMOVSXDQ    X2, Y2
 	VPSLLQ       $0x34, Y2, Y2
 	VMULPD       Y2, Y1, Y2
@@ -408,18 +325,10 @@ done:
 // func exp2F32_avx2(d *float32, a *float32, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
 TEXT ·exp2F32_avx2(SB), NOSPLIT, $0-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k32_7f<>+0(SB), Y15
-	VMOVUPS avx2_k32_c3180000<>+0(SB), Y14
-	VMOVUPS avx2_k32_43010000<>+0(SB), Y13
-	VMOVUPS avx2_k32_39218489<>+0(SB), Y12
-	VMOVUPS avx2_k32_377fe5fe<>+0(SB), Y11
-	VMOVUPS avx2_k32_3aaec3ff<>+0(SB), Y10
-	VMOVUPS avx2_k32_3c1d955b<>+0(SB), Y9
-	VMOVUPS avx2_k32_3d635847<>+0(SB), Y8
-	XORQ    AX, AX
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ        CX, BX
@@ -428,46 +337,47 @@ loopu:
 	JL          loop1
 	VMOVUPS     (SI)(AX*4), Y0
 	VMOVUPS     32(SI)(AX*4), Y1
-	VMAXPS      Y14, Y0, Y2
-	VMAXPS      Y14, Y1, Y3
-	VMINPS      Y13, Y2, Y2
-	VMINPS      Y13, Y3, Y3
+	VMAXPS      avx2_k32_c3180000<>+0(SB), Y0, Y2
+	VMAXPS      avx2_k32_c3180000<>+0(SB), Y1, Y3
+	VMINPS      avx2_k32_43010000<>+0(SB), Y2, Y2
+	VMINPS      avx2_k32_43010000<>+0(SB), Y3, Y3
 	VROUNDPS    $0x08, Y2, Y4
 	VROUNDPS    $0x08, Y3, Y5
 	VSUBPS      Y4, Y2, Y2
 	VSUBPS      Y5, Y3, Y3
-	VMOVUPS     Y11, Y6
-	VFMADD213PS Y12, Y2, Y6
-	VMOVUPS     Y11, Y7
-	VFMADD213PS Y12, Y3, Y7
-	VFMADD213PS Y10, Y2, Y6
-	VFMADD213PS Y10, Y3, Y7
-	VFMADD213PS Y9, Y2, Y6
-	VFMADD213PS Y9, Y3, Y7
-	VFMADD213PS Y8, Y2, Y6
-	VFMADD213PS Y8, Y3, Y7
-	VFMADD213PS avx2_k32_3e75fdf0<>+0(SB), Y2, Y6
-	VFMADD213PS avx2_k32_3e75fdf0<>+0(SB), Y3, Y7
-	VFMADD213PS avx2_k32_3f317218<>+0(SB), Y2, Y6
-	VFMADD213PS avx2_k32_3f317218<>+0(SB), Y3, Y7
-	VMULPS      Y6, Y2, Y6
-	VMULPS      Y7, Y3, Y7
-	VADDPS      avx2_k32_3f800000<>+0(SB), Y6, Y6
+	VMOVUPS     avx2_k32_377fe5fe<>+0(SB), Y6
+	VMOVUPS     Y6, Y7
+	VFMADD213PS avx2_k32_39218489<>+0(SB), Y2, Y7
+	VMOVUPS     Y6, Y8
+	VFMADD213PS avx2_k32_39218489<>+0(SB), Y3, Y8
+	VFMADD213PS avx2_k32_3aaec3ff<>+0(SB), Y2, Y7
+	VFMADD213PS avx2_k32_3aaec3ff<>+0(SB), Y3, Y8
+	VFMADD213PS avx2_k32_3c1d955b<>+0(SB), Y2, Y7
+	VFMADD213PS avx2_k32_3c1d955b<>+0(SB), Y3, Y8
+	VFMADD213PS avx2_k32_3d635847<>+0(SB), Y2, Y7
+	VFMADD213PS avx2_k32_3d635847<>+0(SB), Y3, Y8
+	VFMADD213PS avx2_k32_3e75fdf0<>+0(SB), Y2, Y7
+	VFMADD213PS avx2_k32_3e75fdf0<>+0(SB), Y3, Y8
+	VFMADD213PS avx2_k32_3f317218<>+0(SB), Y2, Y7
+	VFMADD213PS avx2_k32_3f317218<>+0(SB), Y3, Y8
+	VMULPS      Y7, Y2, Y7
+	VMULPS      Y8, Y3, Y8
 	VADDPS      avx2_k32_3f800000<>+0(SB), Y7, Y7
+	VADDPS      avx2_k32_3f800000<>+0(SB), Y8, Y8
 	VCVTTPS2DQ  Y4, Y4
 	VCVTTPS2DQ  Y5, Y5
 	VPSRAD      $0x01, Y4, Y2
 	VPSRAD      $0x01, Y5, Y3
 	VPSUBD      Y2, Y4, Y4
 	VPSUBD      Y3, Y5, Y5
-	VPADDD      Y15, Y2, Y2
-	VPADDD      Y15, Y3, Y3
+	VPADDD      avx2_k32_7f<>+0(SB), Y2, Y2
+	VPADDD      avx2_k32_7f<>+0(SB), Y3, Y3
 	VPSLLD      $0x17, Y2, Y2
 	VPSLLD      $0x17, Y3, Y3
-	VMULPS      Y2, Y6, Y2
-	VMULPS      Y3, Y7, Y3
-	VPADDD      Y15, Y4, Y4
-	VPADDD      Y15, Y5, Y5
+	VMULPS      Y2, Y7, Y2
+	VMULPS      Y3, Y8, Y3
+	VPADDD      avx2_k32_7f<>+0(SB), Y4, Y4
+	VPADDD      avx2_k32_7f<>+0(SB), Y5, Y5
 	VPSLLD      $0x17, Y4, Y4
 	VPSLLD      $0x17, Y5, Y5
 	VMULPS      Y4, Y2, Y4
@@ -508,26 +418,27 @@ ltail9:
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
 lend10:
-	VMAXPS      Y14, Y0, Y1
-	VMINPS      Y13, Y1, Y1
+	VMAXPS      avx2_k32_c3180000<>+0(SB), Y0, Y1
+	VMINPS      avx2_k32_43010000<>+0(SB), Y1, Y1
 	VROUNDPS    $0x08, Y1, Y2
 	VSUBPS      Y2, Y1, Y1
-	VMOVUPS     Y11, Y3
-	VFMADD213PS Y12, Y1, Y3
-	VFMADD213PS Y10, Y1, Y3
-	VFMADD213PS Y9, Y1, Y3
-	VFMADD213PS Y8, Y1, Y3
-	VFMADD213PS avx2_k32_3e75fdf0<>+0(SB), Y1, Y3
-	VFMADD213PS avx2_k32_3f317218<>+0(SB), Y1, Y3
-	VMULPS      Y3, Y1, Y3
-	VADDPS      avx2_k32_3f800000<>+0(SB), Y3, Y3
+	VMOVUPS     avx2_k32_377fe5fe<>+0(SB), Y3
+	VMOVUPS     Y3, Y4
+	VFMADD213PS avx2_k32_39218489<>+0(SB), Y1, Y4
+	VFMADD213PS avx2_k32_3aaec3ff<>+0(SB), Y1, Y4
+	VFMADD213PS avx2_k32_3c1d955b<>+0(SB), Y1, Y4
+	VFMADD213PS avx2_k32_3d635847<>+0(SB), Y1, Y4
+	VFMADD213PS avx2_k32_3e75fdf0<>+0(SB), Y1, Y4
+	VFMADD213PS avx2_k32_3f317218<>+0(SB), Y1, Y4
+	VMULPS      Y4, Y1, Y4
+	VADDPS      avx2_k32_3f800000<>+0(SB), Y4, Y4
 	VCVTTPS2DQ  Y2, Y2
 	VPSRAD      $0x01, Y2, Y1
 	VPSUBD      Y1, Y2, Y2
-	VPADDD      Y15, Y1, Y1
+	VPADDD      avx2_k32_7f<>+0(SB), Y1, Y1
 	VPSLLD      $0x17, Y1, Y1
-	VMULPS      Y1, Y3, Y1
-	VPADDD      Y15, Y2, Y2
+	VMULPS      Y1, Y4, Y1
+	VPADDD      avx2_k32_7f<>+0(SB), Y2, Y2
 	VPSLLD      $0x17, Y2, Y2
 	VMULPS      Y2, Y1, Y2
 	VCMPPS      $0x03, Y0, Y0, Y1
@@ -555,18 +466,10 @@ done:
 // func exp2F64_avx2(d *float64, a *float64, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
 TEXT ·exp2F64_avx2(SB), NOSPLIT, $0-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k32_3ff<>+0(SB), Y15
-	VMOVUPS avx2_k64_c090e00000000000<>+0(SB), Y14
-	VMOVUPS avx2_k64_4090040000000000<>+0(SB), Y13
-	VMOVUPS avx2_k64_3dbc3bd650fc2986<>+0(SB), Y12
-	VMOVUPS avx2_k64_3d7816193166d0f9<>+0(SB), Y11
-	VMOVUPS avx2_k64_3dfe8cac7351bb25<>+0(SB), Y10
-	VMOVUPS avx2_k64_3e3e4cf5158b8eca<>+0(SB), Y9
-	VMOVUPS avx2_k64_3e7b5253d395e7c4<>+0(SB), Y8
-	XORQ    AX, AX
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ        CX, BX
@@ -575,60 +478,61 @@ loopu:
 	JL          loop1
 	VMOVUPD     (SI)(AX*8), Y0
 	VMOVUPD     32(SI)(AX*8), Y1
-	VMAXPD      Y14, Y0, Y2
-	VMAXPD      Y14, Y1, Y3
-	VMINPD      Y13, Y2, Y2
-	VMINPD      Y13, Y3, Y3
+	VMAXPD      avx2_k64_c090e00000000000<>+0(SB), Y0, Y2
+	VMAXPD      avx2_k64_c090e00000000000<>+0(SB), Y1, Y3
+	VMINPD      avx2_k64_4090040000000000<>+0(SB), Y2, Y2
+	VMINPD      avx2_k64_4090040000000000<>+0(SB), Y3, Y3
 	VROUNDPD    $0x08, Y2, Y4
 	VROUNDPD    $0x08, Y3, Y5
 	VSUBPD      Y4, Y2, Y2
 	VSUBPD      Y5, Y3, Y3
-	VMOVUPS     Y11, Y6
-	VFMADD213PD Y12, Y2, Y6
-	VMOVUPS     Y11, Y7
-	VFMADD213PD Y12, Y3, Y7
-	VFMADD213PD Y10, Y2, Y6
-	VFMADD213PD Y10, Y3, Y7
-	VFMADD213PD Y9, Y2, Y6
-	VFMADD213PD Y9, Y3, Y7
-	VFMADD213PD Y8, Y2, Y6
-	VFMADD213PD Y8, Y3, Y7
-	VFMADD213PD avx2_k64_3eb62c0223a5c824<>+0(SB), Y2, Y6
-	VFMADD213PD avx2_k64_3eb62c0223a5c824<>+0(SB), Y3, Y7
-	VFMADD213PD avx2_k64_3eeffcbfc588b0c7<>+0(SB), Y2, Y6
-	VFMADD213PD avx2_k64_3eeffcbfc588b0c7<>+0(SB), Y3, Y7
-	VFMADD213PD avx2_k64_3f2430912f86c787<>+0(SB), Y2, Y6
-	VFMADD213PD avx2_k64_3f2430912f86c787<>+0(SB), Y3, Y7
-	VFMADD213PD avx2_k64_3f55d87fe78a6731<>+0(SB), Y2, Y6
-	VFMADD213PD avx2_k64_3f55d87fe78a6731<>+0(SB), Y3, Y7
-	VFMADD213PD avx2_k64_3f83b2ab6fba4e77<>+0(SB), Y2, Y6
-	VFMADD213PD avx2_k64_3f83b2ab6fba4e77<>+0(SB), Y3, Y7
-	VFMADD213PD avx2_k64_3fac6b08d704a0c0<>+0(SB), Y2, Y6
-	VFMADD213PD avx2_k64_3fac6b08d704a0c0<>+0(SB), Y3, Y7
-	VFMADD213PD avx2_k64_3fcebfbdff82c58f<>+0(SB), Y2, Y6
-	VFMADD213PD avx2_k64_3fcebfbdff82c58f<>+0(SB), Y3, Y7
-	VFMADD213PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y2, Y6
-	VFMADD213PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y3, Y7
-	VMULPD      Y6, Y2, Y6
-	VMULPD      Y7, Y3, Y7
-	VADDPD      avx2_k64_3ff0000000000000<>+0(SB), Y6, Y6
+	VMOVUPS     avx2_k64_3d7816193166d0f9<>+0(SB), Y6
+	VMOVUPS     Y6, Y7
+	VFMADD213PD avx2_k64_3dbc3bd650fc2986<>+0(SB), Y2, Y7
+	VMOVUPS     Y6, Y8
+	VFMADD213PD avx2_k64_3dbc3bd650fc2986<>+0(SB), Y3, Y8
+	VFMADD213PD avx2_k64_3dfe8cac7351bb25<>+0(SB), Y2, Y7
+	VFMADD213PD avx2_k64_3dfe8cac7351bb25<>+0(SB), Y3, Y8
+	VFMADD213PD avx2_k64_3e3e4cf5158b8eca<>+0(SB), Y2, Y7
+	VFMADD213PD avx2_k64_3e3e4cf5158b8eca<>+0(SB), Y3, Y8
+	VFMADD213PD avx2_k64_3e7b5253d395e7c4<>+0(SB), Y2, Y7
+	VFMADD213PD avx2_k64_3e7b5253d395e7c4<>+0(SB), Y3, Y8
+	VFMADD213PD avx2_k64_3eb62c0223a5c824<>+0(SB), Y2, Y7
+	VFMADD213PD avx2_k64_3eb62c0223a5c824<>+0(SB), Y3, Y8
+	VFMADD213PD avx2_k64_3eeffcbfc588b0c7<>+0(SB), Y2, Y7
+	VFMADD213PD avx2_k64_3eeffcbfc588b0c7<>+0(SB), Y3, Y8
+	VFMADD213PD avx2_k64_3f2430912f86c787<>+0(SB), Y2, Y7
+	VFMADD213PD avx2_k64_3f2430912f86c787<>+0(SB), Y3, Y8
+	VFMADD213PD avx2_k64_3f55d87fe78a6731<>+0(SB), Y2, Y7
+	VFMADD213PD avx2_k64_3f55d87fe78a6731<>+0(SB), Y3, Y8
+	VFMADD213PD avx2_k64_3f83b2ab6fba4e77<>+0(SB), Y2, Y7
+	VFMADD213PD avx2_k64_3f83b2ab6fba4e77<>+0(SB), Y3, Y8
+	VFMADD213PD avx2_k64_3fac6b08d704a0c0<>+0(SB), Y2, Y7
+	VFMADD213PD avx2_k64_3fac6b08d704a0c0<>+0(SB), Y3, Y8
+	VFMADD213PD avx2_k64_3fcebfbdff82c58f<>+0(SB), Y2, Y7
+	VFMADD213PD avx2_k64_3fcebfbdff82c58f<>+0(SB), Y3, Y8
+	VFMADD213PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y2, Y7
+	VFMADD213PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y3, Y8
+	VMULPD      Y7, Y2, Y7
+	VMULPD      Y8, Y3, Y8
 	VADDPD      avx2_k64_3ff0000000000000<>+0(SB), Y7, Y7
+	VADDPD      avx2_k64_3ff0000000000000<>+0(SB), Y8, Y8
 	VCVTTPD2DQY Y4, X4
 	VCVTTPD2DQY Y5, X5
 	VPSRAD      $0x01, X4, X2
 	VPSRAD      $0x01, X5, X3
 	VPSUBD      X2, X4, X4
 	VPSUBD      X3, X5, X5
-	VPADDD      X15, X2, X2
-	VPADDD      X15, X3, X3
+	VPADDD      avx2_k32_3ff<>+0(SB), X2, X2
+	VPADDD      avx2_k32_3ff<>+0(SB), X3, X3
 	VPMOVSXDQ   X2, Y2
 	VPMOVSXDQ   X3, Y3
 	VPSLLQ      $0x34, Y2, Y2
 	VPSLLQ      $0x34, Y3, Y3
-	VMULPD      Y2, Y6, Y2
-	VMULPD      Y3, Y7, Y3
-	VPADDD      X15, X4, X4
-	VPADDD      X15, X5, X5
+	VMULPD      Y2, Y7, Y2
+	VMULPD      Y3, Y8, Y3
+	VPADDD      avx2_k32_3ff<>+0(SB), X4, X4
+	VPADDD      avx2_k32_3ff<>+0(SB), X5, X5
 	VPMOVSXDQ   X4, Y4
 	VPMOVSXDQ   X5, Y5
 	VPSLLQ      $0x34, Y4, Y4
@@ -671,33 +575,34 @@ ltail13:
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
 lend14:
-	VMAXPD      Y14, Y0, Y1
-	VMINPD      Y13, Y1, Y1
+	VMAXPD      avx2_k64_c090e00000000000<>+0(SB), Y0, Y1
+	VMINPD      avx2_k64_4090040000000000<>+0(SB), Y1, Y1
 	VROUNDPD    $0x08, Y1, Y2
 	VSUBPD      Y2, Y1, Y1
-	VMOVUPS     Y11, Y3
-	VFMADD213PD Y12, Y1, Y3
-	VFMADD213PD Y10, Y1, Y3
-	VFMADD213PD Y9, Y1, Y3
-	VFMADD213PD Y8, Y1, Y3
-	VFMADD213PD avx2_k64_3eb62c0223a5c824<>+0(SB), Y1, Y3
-	VFMADD213PD avx2_k64_3eeffcbfc588b0c7<>+0(SB), Y1, Y3
-	VFMADD213PD avx2_k64_3f2430912f86c787<>+0(SB), Y1, Y3
-	VFMADD213PD avx2_k64_3f55d87fe78a6731<>+0(SB), Y1, Y3
-	VFMADD213PD avx2_k64_3f83b2ab6fba4e77<>+0(SB), Y1, Y3
-	VFMADD213PD avx2_k64_3fac6b08d704a0c0<>+0(SB), Y1, Y3
-	VFMADD213PD avx2_k64_3fcebfbdff82c58f<>+0(SB), Y1, Y3
-	VFMADD213PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y1, Y3
-	VMULPD      Y3, Y1, Y3
-	VADDPD      avx2_k64_3ff0000000000000<>+0(SB), Y3, Y3
+	VMOVUPS     avx2_k64_3d7816193166d0f9<>+0(SB), Y3
+	VMOVUPS     Y3, Y4
+	VFMADD213PD avx2_k64_3dbc3bd650fc2986<>+0(SB), Y1, Y4
+	VFMADD213PD avx2_k64_3dfe8cac7351bb25<>+0(SB), Y1, Y4
+	VFMADD213PD avx2_k64_3e3e4cf5158b8eca<>+0(SB), Y1, Y4
+	VFMADD213PD avx2_k64_3e7b5253d395e7c4<>+0(SB), Y1, Y4
+	VFMADD213PD avx2_k64_3eb62c0223a5c824<>+0(SB), Y1, Y4
+	VFMADD213PD avx2_k64_3eeffcbfc588b0c7<>+0(SB), Y1, Y4
+	VFMADD213PD avx2_k64_3f2430912f86c787<>+0(SB), Y1, Y4
+	VFMADD213PD avx2_k64_3f55d87fe78a6731<>+0(SB), Y1, Y4
+	VFMADD213PD avx2_k64_3f83b2ab6fba4e77<>+0(SB), Y1, Y4
+	VFMADD213PD avx2_k64_3fac6b08d704a0c0<>+0(SB), Y1, Y4
+	VFMADD213PD avx2_k64_3fcebfbdff82c58f<>+0(SB), Y1, Y4
+	VFMADD213PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y1, Y4
+	VMULPD      Y4, Y1, Y4
+	VADDPD      avx2_k64_3ff0000000000000<>+0(SB), Y4, Y4
 	VCVTTPD2DQY Y2, X2
 	VPSRAD      $0x01, X2, X1
 	VPSUBD      X1, X2, X2
-	VPADDD      X15, X1, X1
+	VPADDD      avx2_k32_3ff<>+0(SB), X1, X1
 	VPMOVSXDQ   X1, Y1
 	VPSLLQ      $0x34, Y1, Y1
-	VMULPD      Y1, Y3, Y1
-	VPADDD      X15, X2, X2
+	VMULPD      Y1, Y4, Y1
+	VPADDD      avx2_k32_3ff<>+0(SB), X2, X2
 	VPMOVSXDQ   X2, Y2
 	VPSLLQ      $0x34, Y2, Y2
 	VMULPD      Y2, Y1, Y2
@@ -725,14 +630,11 @@ done:
 
 // func expm1F32_avx2(d *float32, a *float32, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·expm1F32_avx2(SB), $32-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k32_7f<>+0(SB), Y15
-	VMOVUPS avx2_k32_3f800000<>+0(SB), Y14
-	VMOVUPS avx2_k32_0<>+0(SB), Y13
-	XORQ    AX, AX
+TEXT ·expm1F32_avx2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ         CX, BX
@@ -774,52 +676,50 @@ loopu:
 	VCVTTPS2DQ   Y5, Y3
 	VPMINSD      avx2_k32_1a<>+0(SB), Y2, Y9
 	VPMINSD      avx2_k32_1a<>+0(SB), Y3, Y10
-	VPADDD       Y15, Y9, Y9
-	VPADDD       Y15, Y10, Y10
+	VPADDD       avx2_k32_7f<>+0(SB), Y9, Y9
+	VPADDD       avx2_k32_7f<>+0(SB), Y10, Y10
 	VPSLLD       $0x17, Y9, Y9
 	VPSLLD       $0x17, Y10, Y10
-	VSUBPS       Y14, Y9, Y11
-	VSUBPS       Y14, Y10, Y12
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y9, Y11
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y10, Y12
 	VFMADD213PS  Y11, Y6, Y9
 	VFMADD213PS  Y12, Y7, Y10
-	VADDPS       Y14, Y6, Y11
-	VADDPS       Y14, Y7, Y12
-	VPSRAD       $0x01, Y2, Y8
-	VMOVUPS      Y1, (SP)
-	VPSRAD       $0x01, Y3, Y1
-	VPSUBD       Y8, Y2, Y2
-	VPSUBD       Y1, Y3, Y3
-	VPADDD       Y15, Y8, Y8
-	VPADDD       Y15, Y1, Y1
-	VPSLLD       $0x17, Y8, Y8
-	VPSLLD       $0x17, Y1, Y1
-	VMULPS       Y8, Y11, Y8
-	VMULPS       Y1, Y12, Y1
-	VPADDD       Y15, Y2, Y2
-	VPADDD       Y15, Y3, Y3
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y6, Y11
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y7, Y12
+	VPSRAD       $0x01, Y2, Y13
+	VPSRAD       $0x01, Y3, Y14
+	VPSUBD       Y13, Y2, Y2
+	VPSUBD       Y14, Y3, Y3
+	VPADDD       avx2_k32_7f<>+0(SB), Y13, Y13
+	VPADDD       avx2_k32_7f<>+0(SB), Y14, Y14
+	VPSLLD       $0x17, Y13, Y13
+	VPSLLD       $0x17, Y14, Y14
+	VMULPS       Y13, Y11, Y13
+	VMULPS       Y14, Y12, Y14
+	VPADDD       avx2_k32_7f<>+0(SB), Y2, Y2
+	VPADDD       avx2_k32_7f<>+0(SB), Y3, Y3
 	VPSLLD       $0x17, Y2, Y2
 	VPSLLD       $0x17, Y3, Y3
-	VMULPS       Y2, Y8, Y2
-	VMULPS       Y3, Y1, Y3
-	VSUBPS       Y14, Y2, Y2
-	VSUBPS       Y14, Y3, Y3
-	VCMPPS       $0x1e, avx2_k32_41d00000<>+0(SB), Y4, Y1
-	VCMPPS       $0x1e, avx2_k32_41d00000<>+0(SB), Y5, Y8
-	VBLENDVPS    Y1, Y2, Y9, Y1
-	VBLENDVPS    Y8, Y3, Y10, Y8
-	VCMPPS       $0x00, Y13, Y4, Y4
-	VCMPPS       $0x00, Y13, Y5, Y5
-	VBLENDVPS    Y4, Y6, Y1, Y4
-	VBLENDVPS    Y5, Y7, Y8, Y5
-	VCMPPS       $0x03, Y0, Y0, Y1
-	VMOVUPS      (SP), Y2
-	VCMPPS       $0x03, Y2, Y2, Y3
-	VBLENDVPS    Y1, Y0, Y4, Y1
-	VBLENDVPS    Y3, Y2, Y5, Y3
-	VCMPPS       $0x00, Y13, Y0, Y4
-	VCMPPS       $0x00, Y13, Y2, Y5
-	VBLENDVPS    Y4, Y0, Y1, Y4
-	VBLENDVPS    Y5, Y2, Y3, Y5
+	VMULPS       Y2, Y13, Y2
+	VMULPS       Y3, Y14, Y3
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y2, Y2
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y3, Y3
+	VCMPPS       $0x1e, avx2_k32_41d00000<>+0(SB), Y4, Y11
+	VCMPPS       $0x1e, avx2_k32_41d00000<>+0(SB), Y5, Y12
+	VBLENDVPS    Y11, Y2, Y9, Y11
+	VBLENDVPS    Y12, Y3, Y10, Y12
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y4, Y4
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y5, Y5
+	VBLENDVPS    Y4, Y6, Y11, Y4
+	VBLENDVPS    Y5, Y7, Y12, Y5
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VCMPPS       $0x03, Y1, Y1, Y3
+	VBLENDVPS    Y2, Y0, Y4, Y2
+	VBLENDVPS    Y3, Y1, Y5, Y3
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y4
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y1, Y5
+	VBLENDVPS    Y4, Y0, Y2, Y4
+	VBLENDVPS    Y5, Y1, Y3, Y5
 	VMOVUPS      Y4, (DI)(AX*4)
 	VMOVUPS      Y5, 32(DI)(AX*4)
 	ADDQ         $0x10, AX
@@ -869,27 +769,27 @@ lend18:
 	VFMADD213PS  Y1, Y5, Y3
 	VCVTTPS2DQ   Y2, Y1
 	VPMINSD      avx2_k32_1a<>+0(SB), Y1, Y5
-	VPADDD       Y15, Y5, Y5
+	VPADDD       avx2_k32_7f<>+0(SB), Y5, Y5
 	VPSLLD       $0x17, Y5, Y5
-	VSUBPS       Y14, Y5, Y6
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y5, Y6
 	VFMADD213PS  Y6, Y3, Y5
-	VADDPS       Y14, Y3, Y6
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y3, Y6
 	VPSRAD       $0x01, Y1, Y7
 	VPSUBD       Y7, Y1, Y1
-	VPADDD       Y15, Y7, Y7
+	VPADDD       avx2_k32_7f<>+0(SB), Y7, Y7
 	VPSLLD       $0x17, Y7, Y7
 	VMULPS       Y7, Y6, Y7
-	VPADDD       Y15, Y1, Y1
+	VPADDD       avx2_k32_7f<>+0(SB), Y1, Y1
 	VPSLLD       $0x17, Y1, Y1
 	VMULPS       Y1, Y7, Y1
-	VSUBPS       Y14, Y1, Y1
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y1, Y1
 	VCMPPS       $0x1e, avx2_k32_41d00000<>+0(SB), Y2, Y6
 	VBLENDVPS    Y6, Y1, Y5, Y6
-	VCMPPS       $0x00, Y13, Y2, Y2
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y2, Y2
 	VBLENDVPS    Y2, Y3, Y6, Y2
 	VCMPPS       $0x03, Y0, Y0, Y1
 	VBLENDVPS    Y1, Y0, Y2, Y1
-	VCMPPS       $0x00, Y13, Y0, Y2
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y2
 	VBLENDVPS    Y2, Y0, Y1, Y2
 	CMPQ         BX, $0x08
 	JB           stail19
@@ -913,14 +813,11 @@ done:
 
 // func expm1F64_avx2(d *float64, a *float64, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·expm1F64_avx2(SB), $32-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k32_3ff<>+0(SB), Y15
-	VMOVUPS avx2_k64_3ff0000000000000<>+0(SB), Y14
-	VMOVUPS avx2_k64_0<>+0(SB), Y13
-	XORQ    AX, AX
+TEXT ·expm1F64_avx2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ         CX, BX
@@ -974,58 +871,56 @@ loopu:
 	VCVTTPD2DQY  Y5, X3
 	VPMINSD      avx2_k32_38<>+0(SB), X2, X9
 	VPMINSD      avx2_k32_38<>+0(SB), X3, X10
-	VPADDD       X15, X9, X9
-	VPADDD       X15, X10, X10
+	VPADDD       avx2_k32_3ff<>+0(SB), X9, X9
+	VPADDD       avx2_k32_3ff<>+0(SB), X10, X10
 	VPMOVSXDQ    X9, Y9
 	VPMOVSXDQ    X10, Y10
 	VPSLLQ       $0x34, Y9, Y9
 	VPSLLQ       $0x34, Y10, Y10
-	VSUBPD       Y14, Y9, Y11
-	VSUBPD       Y14, Y10, Y12
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y9, Y11
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y10, Y12
 	VFMADD213PD  Y11, Y6, Y9
 	VFMADD213PD  Y12, Y7, Y10
-	VADDPD       Y14, Y6, Y11
-	VADDPD       Y14, Y7, Y12
-	VPSRAD       $0x01, X2, X8
-	VMOVUPS      Y1, (SP)
-	VPSRAD       $0x01, X3, X1
-	VPSUBD       X8, X2, X2
-	VPSUBD       X1, X3, X3
-	VPADDD       X15, X8, X8
-	VPADDD       X15, X1, X1
-	VPMOVSXDQ    X8, Y8
-	VPMOVSXDQ    X1, Y1
-	VPSLLQ       $0x34, Y8, Y8
-	VPSLLQ       $0x34, Y1, Y1
-	VMULPD       Y8, Y11, Y8
-	VMULPD       Y1, Y12, Y1
-	VPADDD       X15, X2, X2
-	VPADDD       X15, X3, X3
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y6, Y11
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y7, Y12
+	VPSRAD       $0x01, X2, X13
+	VPSRAD       $0x01, X3, X14
+	VPSUBD       X13, X2, X2
+	VPSUBD       X14, X3, X3
+	VPADDD       avx2_k32_3ff<>+0(SB), X13, X13
+	VPADDD       avx2_k32_3ff<>+0(SB), X14, X14
+	VPMOVSXDQ    X13, Y13
+	VPMOVSXDQ    X14, Y14
+	VPSLLQ       $0x34, Y13, Y13
+	VPSLLQ       $0x34, Y14, Y14
+	VMULPD       Y13, Y11, Y13
+	VMULPD       Y14, Y12, Y14
+	VPADDD       avx2_k32_3ff<>+0(SB), X2, X2
+	VPADDD       avx2_k32_3ff<>+0(SB), X3, X3
 	VPMOVSXDQ    X2, Y2
 	VPMOVSXDQ    X3, Y3
 	VPSLLQ       $0x34, Y2, Y2
 	VPSLLQ       $0x34, Y3, Y3
-	VMULPD       Y2, Y8, Y2
-	VMULPD       Y3, Y1, Y3
-	VSUBPD       Y14, Y2, Y2
-	VSUBPD       Y14, Y3, Y3
-	VCMPPD       $0x1e, avx2_k64_404c000000000000<>+0(SB), Y4, Y1
-	VCMPPD       $0x1e, avx2_k64_404c000000000000<>+0(SB), Y5, Y8
-	VBLENDVPD    Y1, Y2, Y9, Y1
-	VBLENDVPD    Y8, Y3, Y10, Y8
-	VCMPPD       $0x00, Y13, Y4, Y4
-	VCMPPD       $0x00, Y13, Y5, Y5
-	VBLENDVPD    Y4, Y6, Y1, Y4
-	VBLENDVPD    Y5, Y7, Y8, Y5
-	VCMPPD       $0x03, Y0, Y0, Y1
-	VMOVUPS      (SP), Y2
-	VCMPPD       $0x03, Y2, Y2, Y3
-	VBLENDVPD    Y1, Y0, Y4, Y1
-	VBLENDVPD    Y3, Y2, Y5, Y3
-	VCMPPD       $0x00, Y13, Y0, Y4
-	VCMPPD       $0x00, Y13, Y2, Y5
-	VBLENDVPD    Y4, Y0, Y1, Y4
-	VBLENDVPD    Y5, Y2, Y3, Y5
+	VMULPD       Y2, Y13, Y2
+	VMULPD       Y3, Y14, Y3
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y2, Y2
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y3, Y3
+	VCMPPD       $0x1e, avx2_k64_404c000000000000<>+0(SB), Y4, Y11
+	VCMPPD       $0x1e, avx2_k64_404c000000000000<>+0(SB), Y5, Y12
+	VBLENDVPD    Y11, Y2, Y9, Y11
+	VBLENDVPD    Y12, Y3, Y10, Y12
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y4, Y4
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y5, Y5
+	VBLENDVPD    Y4, Y6, Y11, Y4
+	VBLENDVPD    Y5, Y7, Y12, Y5
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VCMPPD       $0x03, Y1, Y1, Y3
+	VBLENDVPD    Y2, Y0, Y4, Y2
+	VBLENDVPD    Y3, Y1, Y5, Y3
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y4
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y1, Y5
+	VBLENDVPD    Y4, Y0, Y2, Y4
+	VBLENDVPD    Y5, Y1, Y3, Y5
 	VMOVUPD      Y4, (DI)(AX*8)
 	VMOVUPD      Y5, 32(DI)(AX*8)
 	ADDQ         $0x08, AX
@@ -1081,30 +976,30 @@ lend22:
 	VFMADD213PD  Y1, Y5, Y3
 	VCVTTPD2DQY  Y2, X1
 	VPMINSD      avx2_k32_38<>+0(SB), X1, X5
-	VPADDD       X15, X5, X5
+	VPADDD       avx2_k32_3ff<>+0(SB), X5, X5
 	VPMOVSXDQ    X5, Y5
 	VPSLLQ       $0x34, Y5, Y5
-	VSUBPD       Y14, Y5, Y6
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y5, Y6
 	VFMADD213PD  Y6, Y3, Y5
-	VADDPD       Y14, Y3, Y6
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y3, Y6
 	VPSRAD       $0x01, X1, X7
 	VPSUBD       X7, X1, X1
-	VPADDD       X15, X7, X7
+	VPADDD       avx2_k32_3ff<>+0(SB), X7, X7
 	VPMOVSXDQ    X7, Y7
 	VPSLLQ       $0x34, Y7, Y7
 	VMULPD       Y7, Y6, Y7
-	VPADDD       X15, X1, X1
+	VPADDD       avx2_k32_3ff<>+0(SB), X1, X1
 	VPMOVSXDQ    X1, Y1
 	VPSLLQ       $0x34, Y1, Y1
 	VMULPD       Y1, Y7, Y1
-	VSUBPD       Y14, Y1, Y1
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y1, Y1
 	VCMPPD       $0x1e, avx2_k64_404c000000000000<>+0(SB), Y2, Y6
 	VBLENDVPD    Y6, Y1, Y5, Y6
-	VCMPPD       $0x00, Y13, Y2, Y2
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y2, Y2
 	VBLENDVPD    Y2, Y3, Y6, Y2
 	VCMPPD       $0x03, Y0, Y0, Y1
 	VBLENDVPD    Y1, Y0, Y2, Y1
-	VCMPPD       $0x00, Y13, Y0, Y2
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y2
 	VBLENDVPD    Y2, Y0, Y1, Y2
 	CMPQ         BX, $0x04
 	JB           stail23
@@ -1129,13 +1024,10 @@ done:
 // func logF32_avx2(d *float32, a *float32, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
 TEXT ·logF32_avx2(SB), NOSPLIT, $0-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k32_3f800000<>+0(SB), Y15
-	VMOVUPS avx2_k32_3f000000<>+0(SB), Y14
-	VMOVUPS avx2_k32_7f<>+0(SB), Y13
-	XORQ    AX, AX
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ         CX, BX
@@ -1146,16 +1038,16 @@ loopu:
 	VMOVUPS      32(SI)(AX*4), Y1
 	VPSRLD       $0x17, Y0, Y2
 	VPSRLD       $0x17, Y1, Y3
-	VPSUBD       Y13, Y2, Y2
-	VPSUBD       Y13, Y3, Y3
+	VPSUBD       avx2_k32_7f<>+0(SB), Y2, Y2
+	VPSUBD       avx2_k32_7f<>+0(SB), Y3, Y3
 	VPAND        avx2_k32_7fffff<>+0(SB), Y0, Y4
 	VPAND        avx2_k32_7fffff<>+0(SB), Y1, Y5
-	VPOR         Y15, Y4, Y4
-	VPOR         Y15, Y5, Y5
+	VPOR         avx2_k32_3f800000<>+0(SB), Y4, Y4
+	VPOR         avx2_k32_3f800000<>+0(SB), Y5, Y5
 	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y4, Y6
 	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y5, Y7
-	VMULPS       Y14, Y4, Y8
-	VMULPS       Y14, Y5, Y9
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y4, Y8
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y9
 	VBLENDVPS    Y6, Y8, Y4, Y8
 	VBLENDVPS    Y7, Y9, Y5, Y9
 	VMOVUPS      avx2_k32_0<>+0(SB), Y4
@@ -1163,8 +1055,8 @@ loopu:
 	VBLENDVPS    Y7, avx2_k32_1<>+0(SB), Y4, Y7
 	VPADDD       Y6, Y2, Y6
 	VPADDD       Y7, Y3, Y7
-	VSUBPS       Y15, Y8, Y8
-	VSUBPS       Y15, Y9, Y9
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y8, Y8
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y9, Y9
 	VADDPS       avx2_k32_40000000<>+0(SB), Y8, Y2
 	VADDPS       avx2_k32_40000000<>+0(SB), Y9, Y3
 	VDIVPS       Y2, Y8, Y2
@@ -1174,34 +1066,34 @@ loopu:
 	VMOVUPS      avx2_k32_3e3a2e8c<>+0(SB), Y11
 	VMOVUPS      Y11, Y12
 	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y5, Y12
-	VMOVUPS      Y11, Y4
-	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y10, Y4
+	VMOVUPS      Y11, Y13
+	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y10, Y13
 	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y5, Y12
-	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y10, Y4
+	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y10, Y13
 	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y5, Y12
-	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y10, Y4
+	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y10, Y13
 	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y5, Y12
-	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y10, Y4
+	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y10, Y13
 	VMULPS       Y12, Y5, Y12
-	VMULPS       Y4, Y10, Y4
+	VMULPS       Y13, Y10, Y13
 	VMULPS       Y8, Y8, Y5
 	VMULPS       Y9, Y9, Y10
-	VMULPS       Y14, Y5, Y5
-	VMULPS       Y14, Y10, Y10
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y5
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y10, Y10
 	VCVTDQ2PS    Y6, Y6
 	VCVTDQ2PS    Y7, Y7
 	VADDPS       Y12, Y5, Y12
-	VADDPS       Y4, Y10, Y4
+	VADDPS       Y13, Y10, Y13
 	VMULPS       Y12, Y2, Y12
-	VMULPS       Y4, Y3, Y4
+	VMULPS       Y13, Y3, Y13
 	VSUBPS       Y12, Y5, Y12
-	VSUBPS       Y4, Y10, Y4
+	VSUBPS       Y13, Y10, Y13
 	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y6, Y12
-	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y7, Y4
+	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y7, Y13
 	VSUBPS       Y12, Y8, Y12
-	VSUBPS       Y4, Y9, Y4
+	VSUBPS       Y13, Y9, Y13
 	VFMADD231PS  avx2_k32_3f317218<>+0(SB), Y6, Y12
-	VFMADD231PS  avx2_k32_3f317218<>+0(SB), Y7, Y4
+	VFMADD231PS  avx2_k32_3f317218<>+0(SB), Y7, Y13
 	VCMPPS       $0x19, avx2_k32_800000<>+0(SB), Y0, Y2
 	VCMPPS       $0x19, avx2_k32_800000<>+0(SB), Y1, Y3
 	VCMPPS       $0x16, avx2_k32_7f7fffff<>+0(SB), Y0, Y0
@@ -1212,7 +1104,7 @@ loopu:
 	VPTEST       Y1, Y1
 	JNE          loop1
 	VMOVUPS      Y12, (DI)(AX*4)
-	VMOVUPS      Y4, 32(DI)(AX*4)
+	VMOVUPS      Y13, 32(DI)(AX*4)
 	ADDQ         $0x10, AX
 	JMP          loopu
 
@@ -1244,16 +1136,16 @@ ltail25:
 
 lend26:
 	VPSRLD       $0x17, Y0, Y1
-	VPSUBD       Y13, Y1, Y1
+	VPSUBD       avx2_k32_7f<>+0(SB), Y1, Y1
 	VPAND        avx2_k32_7fffff<>+0(SB), Y0, Y2
-	VPOR         Y15, Y2, Y2
+	VPOR         avx2_k32_3f800000<>+0(SB), Y2, Y2
 	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y2, Y3
-	VMULPS       Y14, Y2, Y4
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y2, Y4
 	VBLENDVPS    Y3, Y4, Y2, Y4
 	VMOVUPS      avx2_k32_0<>+0(SB), Y2
 	VBLENDVPS    Y3, avx2_k32_1<>+0(SB), Y2, Y3
 	VPADDD       Y3, Y1, Y3
-	VSUBPS       Y15, Y4, Y4
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y4, Y4
 	VADDPS       avx2_k32_40000000<>+0(SB), Y4, Y1
 	VDIVPS       Y1, Y4, Y1
 	VMULPS       Y1, Y1, Y5
@@ -1265,7 +1157,7 @@ lend26:
 	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y5, Y7
 	VMULPS       Y7, Y5, Y7
 	VMULPS       Y4, Y4, Y5
-	VMULPS       Y14, Y5, Y5
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y5
 	VCVTDQ2PS    Y3, Y3
 	VADDPS       Y7, Y5, Y7
 	VMULPS       Y7, Y1, Y7
@@ -1312,38 +1204,39 @@ lend30:
 	VMULPS       avx2_k32_4c000000<>+0(SB), Y0, Y2
 	VBLENDVPS    Y1, Y2, Y0, Y2
 	VPSRLD       $0x17, Y2, Y3
-	VBLENDVPS    Y1, avx2_k32_98<>+0(SB), Y13, Y1
+	VMOVUPS      avx2_k32_7f<>+0(SB), Y4
+	VBLENDVPS    Y1, avx2_k32_98<>+0(SB), Y4, Y1
 	VPSUBD       Y1, Y3, Y1
 	VPAND        avx2_k32_7fffff<>+0(SB), Y2, Y2
-	VPOR         Y15, Y2, Y2
+	VPOR         avx2_k32_3f800000<>+0(SB), Y2, Y2
 	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y2, Y3
-	VMULPS       Y14, Y2, Y4
-	VBLENDVPS    Y3, Y4, Y2, Y4
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y2, Y5
+	VBLENDVPS    Y3, Y5, Y2, Y5
 	VMOVUPS      avx2_k32_0<>+0(SB), Y2
 	VBLENDVPS    Y3, avx2_k32_1<>+0(SB), Y2, Y3
 	VPADDD       Y3, Y1, Y3
-	VSUBPS       Y15, Y4, Y4
-	VADDPS       avx2_k32_40000000<>+0(SB), Y4, Y1
-	VDIVPS       Y1, Y4, Y1
-	VMULPS       Y1, Y1, Y5
-	VMOVUPS      avx2_k32_3e3a2e8c<>+0(SB), Y6
-	VMOVUPS      Y6, Y7
-	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y5, Y7
-	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y5, Y7
-	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y5, Y7
-	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y5, Y7
-	VMULPS       Y7, Y5, Y7
-	VMULPS       Y4, Y4, Y5
-	VMULPS       Y14, Y5, Y5
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y5, Y5
+	VADDPS       avx2_k32_40000000<>+0(SB), Y5, Y1
+	VDIVPS       Y1, Y5, Y1
+	VMULPS       Y1, Y1, Y6
+	VMOVUPS      avx2_k32_3e3a2e8c<>+0(SB), Y7
+	VMOVUPS      Y7, Y8
+	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y6, Y8
+	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y6, Y8
+	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y6, Y8
+	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y6, Y8
+	VMULPS       Y8, Y6, Y8
+	VMULPS       Y5, Y5, Y6
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y6, Y6
 	VCVTDQ2PS    Y3, Y3
-	VADDPS       Y7, Y5, Y7
-	VMULPS       Y7, Y1, Y7
-	VSUBPS       Y7, Y5, Y7
-	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y3, Y7
-	VSUBPS       Y7, Y4, Y7
-	VFMADD231PS  avx2_k32_3f317218<>+0(SB), Y3, Y7
+	VADDPS       Y8, Y6, Y8
+	VMULPS       Y8, Y1, Y8
+	VSUBPS       Y8, Y6, Y8
+	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y3, Y8
+	VSUBPS       Y8, Y5, Y8
+	VFMADD231PS  avx2_k32_3f317218<>+0(SB), Y3, Y8
 	VCMPPS       $0x00, avx2_k32_7f800000<>+0(SB), Y0, Y1
-	VBLENDVPS    Y1, Y0, Y7, Y1
+	VBLENDVPS    Y1, Y0, Y8, Y1
 	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y3
 	VBLENDVPS    Y3, avx2_k32_ff800000<>+0(SB), Y1, Y3
 	VCMPPS       $0x19, avx2_k32_0<>+0(SB), Y0, Y0
@@ -1370,13 +1263,10 @@ done:
 // func logF64_avx2(d *float64, a *float64, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
 TEXT ·logF64_avx2(SB), NOSPLIT, $0-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k64_3ff0000000000000<>+0(SB), Y15
-	VMOVUPS avx2_k64_3fe0000000000000<>+0(SB), Y14
-	VMOVUPS avx2_k32_3ff<>+0(SB), Y13
-	XORQ    AX, AX
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ         CX, BX
@@ -1391,16 +1281,16 @@ loopu:
 	VSHUFPS      $0x88, X4, X2, X4
 	VEXTRACTI128 $0x01, Y3, X2
 	VSHUFPS      $0x88, X2, X3, X2
-	VPSUBD       X13, X4, X4
-	VPSUBD       X13, X2, X2
+	VPSUBD       avx2_k32_3ff<>+0(SB), X4, X4
+	VPSUBD       avx2_k32_3ff<>+0(SB), X2, X2
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y0, Y3
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y1, Y5
-	VPOR         Y15, Y3, Y3
-	VPOR         Y15, Y5, Y5
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y3, Y3
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y5, Y5
 	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y3, Y6
 	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y5, Y7
-	VMULPD       Y14, Y3, Y8
-	VMULPD       Y14, Y5, Y9
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y3, Y8
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y9
 	VBLENDVPD    Y6, Y8, Y3, Y8
 	VBLENDVPD    Y7, Y9, Y5, Y9
 	VEXTRACTI128 $0x01, Y6, X3
@@ -1412,8 +1302,8 @@ loopu:
 	VBLENDVPS    X6, avx2_k32_1<>+0(SB), X5, X6
 	VPADDD       X3, X4, X3
 	VPADDD       X6, X2, X6
-	VSUBPD       Y15, Y8, Y8
-	VSUBPD       Y15, Y9, Y9
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y8, Y8
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y9, Y9
 	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y8, Y2
 	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y9, Y4
 	VDIVPD       Y2, Y8, Y2
@@ -1423,46 +1313,46 @@ loopu:
 	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y11
 	VMOVUPS      Y11, Y12
 	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y7, Y12
-	VMOVUPS      Y11, Y5
-	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y10, Y5
+	VMOVUPS      Y11, Y13
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y10, Y13
 	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y10, Y5
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y10, Y13
 	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y10, Y5
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y10, Y13
 	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y10, Y5
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y10, Y13
 	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y10, Y5
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y10, Y13
 	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y10, Y5
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y10, Y13
 	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y10, Y5
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y10, Y13
 	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y10, Y5
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y10, Y13
 	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y10, Y5
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y10, Y13
 	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y10, Y5
+	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y10, Y13
 	VMULPD       Y12, Y7, Y12
-	VMULPD       Y5, Y10, Y5
+	VMULPD       Y13, Y10, Y13
 	VMULPD       Y8, Y8, Y7
 	VMULPD       Y9, Y9, Y10
-	VMULPD       Y14, Y7, Y7
-	VMULPD       Y14, Y10, Y10
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y7, Y7
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y10, Y10
 	VCVTDQ2PD    X3, Y3
 	VCVTDQ2PD    X6, Y6
 	VADDPD       Y12, Y7, Y12
-	VADDPD       Y5, Y10, Y5
+	VADDPD       Y13, Y10, Y13
 	VMULPD       Y12, Y2, Y12
-	VMULPD       Y5, Y4, Y5
+	VMULPD       Y13, Y4, Y13
 	VSUBPD       Y12, Y7, Y12
-	VSUBPD       Y5, Y10, Y5
+	VSUBPD       Y13, Y10, Y13
 	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y3, Y12
-	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y6, Y5
+	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y6, Y13
 	VSUBPD       Y12, Y8, Y12
-	VSUBPD       Y5, Y9, Y5
+	VSUBPD       Y13, Y9, Y13
 	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y3, Y12
-	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y6, Y5
+	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y6, Y13
 	VCMPPD       $0x19, avx2_k64_10000000000000<>+0(SB), Y0, Y2
 	VCMPPD       $0x19, avx2_k64_10000000000000<>+0(SB), Y1, Y3
 	VCMPPD       $0x16, avx2_k64_7fefffffffffffff<>+0(SB), Y0, Y0
@@ -1473,7 +1363,7 @@ loopu:
 	VPTEST       Y1, Y1
 	JNE          loop1
 	VMOVUPD      Y12, (DI)(AX*8)
-	VMOVUPD      Y5, 32(DI)(AX*8)
+	VMOVUPD      Y13, 32(DI)(AX*8)
 	ADDQ         $0x08, AX
 	JMP          loopu
 
@@ -1507,18 +1397,18 @@ lend34:
 	VPSRLQ       $0x34, Y0, Y1
 	VEXTRACTI128 $0x01, Y1, X2
 	VSHUFPS      $0x88, X2, X1, X2
-	VPSUBD       X13, X2, X2
+	VPSUBD       avx2_k32_3ff<>+0(SB), X2, X2
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y0, Y1
-	VPOR         Y15, Y1, Y1
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y1, Y1
 	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y1, Y3
-	VMULPD       Y14, Y1, Y4
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y1, Y4
 	VBLENDVPD    Y3, Y4, Y1, Y4
 	VEXTRACTI128 $0x01, Y3, X1
 	VSHUFPS      $0x88, X1, X3, X1
 	VMOVUPS      avx2_k32_0<>+0(SB), Y3
 	VBLENDVPS    X1, avx2_k32_1<>+0(SB), X3, X1
 	VPADDD       X1, X2, X1
-	VSUBPD       Y15, Y4, Y4
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y4, Y4
 	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y4, Y2
 	VDIVPD       Y2, Y4, Y2
 	VMULPD       Y2, Y2, Y5
@@ -1536,7 +1426,7 @@ lend34:
 	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y5, Y7
 	VMULPD       Y7, Y5, Y7
 	VMULPD       Y4, Y4, Y5
-	VMULPD       Y14, Y5, Y5
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y5
 	VCVTDQ2PD    X1, Y1
 	VADDPD       Y7, Y5, Y7
 	VMULPD       Y7, Y2, Y7
@@ -1587,46 +1477,47 @@ lend38:
 	VSHUFPS      $0x88, X4, X3, X4
 	VEXTRACTI128 $0x01, Y1, X3
 	VSHUFPS      $0x88, X3, X1, X3
-	VBLENDVPS    X3, avx2_k32_435<>+0(SB), X13, X3
+	VMOVUPS      avx2_k32_3ff<>+0(SB), Y1
+	VBLENDVPS    X3, avx2_k32_435<>+0(SB), X1, X3
 	VPSUBD       X3, X4, X3
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y2, Y2
-	VPOR         Y15, Y2, Y2
-	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y2, Y1
-	VMULPD       Y14, Y2, Y4
-	VBLENDVPD    Y1, Y4, Y2, Y4
-	VEXTRACTI128 $0x01, Y1, X2
-	VSHUFPS      $0x88, X2, X1, X2
-	VMOVUPS      avx2_k32_0<>+0(SB), Y1
-	VBLENDVPS    X2, avx2_k32_1<>+0(SB), X1, X2
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y2, Y2
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y2, Y4
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y2, Y5
+	VBLENDVPD    Y4, Y5, Y2, Y5
+	VEXTRACTI128 $0x01, Y4, X2
+	VSHUFPS      $0x88, X2, X4, X2
+	VMOVUPS      avx2_k32_0<>+0(SB), Y4
+	VBLENDVPS    X2, avx2_k32_1<>+0(SB), X4, X2
 	VPADDD       X2, X3, X2
-	VSUBPD       Y15, Y4, Y4
-	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y4, Y3
-	VDIVPD       Y3, Y4, Y3
-	VMULPD       Y3, Y3, Y5
-	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y6
-	VMOVUPS      Y6, Y7
-	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y5, Y7
-	VMULPD       Y7, Y5, Y7
-	VMULPD       Y4, Y4, Y5
-	VMULPD       Y14, Y5, Y5
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y5, Y5
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y5, Y3
+	VDIVPD       Y3, Y5, Y3
+	VMULPD       Y3, Y3, Y6
+	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y7
+	VMOVUPS      Y7, Y8
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y6, Y8
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y6, Y8
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y6, Y8
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y6, Y8
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y6, Y8
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y6, Y8
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y6, Y8
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y6, Y8
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y6, Y8
+	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y6, Y8
+	VMULPD       Y8, Y6, Y8
+	VMULPD       Y5, Y5, Y6
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y6, Y6
 	VCVTDQ2PD    X2, Y2
-	VADDPD       Y7, Y5, Y7
-	VMULPD       Y7, Y3, Y7
-	VSUBPD       Y7, Y5, Y7
-	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y2, Y7
-	VSUBPD       Y7, Y4, Y7
-	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y2, Y7
+	VADDPD       Y8, Y6, Y8
+	VMULPD       Y8, Y3, Y8
+	VSUBPD       Y8, Y6, Y8
+	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y2, Y8
+	VSUBPD       Y8, Y5, Y8
+	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y2, Y8
 	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y0, Y2
-	VBLENDVPD    Y2, Y0, Y7, Y2
+	VBLENDVPD    Y2, Y0, Y8, Y2
 	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y3
 	VBLENDVPD    Y3, avx2_k64_fff0000000000000<>+0(SB), Y2, Y3
 	VCMPPD       $0x19, avx2_k64_0<>+0(SB), Y0, Y0
@@ -1653,13 +1544,10 @@ done:
 // func log2F32_avx2(d *float32, a *float32, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
 TEXT ·log2F32_avx2(SB), NOSPLIT, $0-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k32_3fb8aa3b<>+0(SB), Y15
-	VMOVUPS avx2_k32_3f800000<>+0(SB), Y14
-	VMOVUPS avx2_k32_3f000000<>+0(SB), Y13
-	XORQ    AX, AX
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ         CX, BX
@@ -1674,12 +1562,12 @@ loopu:
 	VPSUBD       avx2_k32_7f<>+0(SB), Y3, Y3
 	VPAND        avx2_k32_7fffff<>+0(SB), Y0, Y4
 	VPAND        avx2_k32_7fffff<>+0(SB), Y1, Y5
-	VPOR         Y14, Y4, Y4
-	VPOR         Y14, Y5, Y5
+	VPOR         avx2_k32_3f800000<>+0(SB), Y4, Y4
+	VPOR         avx2_k32_3f800000<>+0(SB), Y5, Y5
 	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y4, Y6
 	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y5, Y7
-	VMULPS       Y13, Y4, Y8
-	VMULPS       Y13, Y5, Y9
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y4, Y8
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y9
 	VBLENDVPS    Y6, Y8, Y4, Y8
 	VBLENDVPS    Y7, Y9, Y5, Y9
 	VMOVUPS      avx2_k32_0<>+0(SB), Y4
@@ -1687,8 +1575,8 @@ loopu:
 	VBLENDVPS    Y7, avx2_k32_1<>+0(SB), Y4, Y7
 	VPADDD       Y6, Y2, Y6
 	VPADDD       Y7, Y3, Y7
-	VSUBPS       Y14, Y8, Y8
-	VSUBPS       Y14, Y9, Y9
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y8, Y8
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y9, Y9
 	VADDPS       avx2_k32_40000000<>+0(SB), Y8, Y2
 	VADDPS       avx2_k32_40000000<>+0(SB), Y9, Y3
 	VDIVPS       Y2, Y8, Y2
@@ -1698,48 +1586,48 @@ loopu:
 	VMOVUPS      avx2_k32_3e3a2e8c<>+0(SB), Y11
 	VMOVUPS      Y11, Y12
 	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y5, Y12
-	VMOVUPS      Y11, Y4
-	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y10, Y4
+	VMOVUPS      Y11, Y13
+	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y10, Y13
 	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y5, Y12
-	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y10, Y4
+	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y10, Y13
 	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y5, Y12
-	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y10, Y4
+	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y10, Y13
 	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y5, Y12
-	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y10, Y4
+	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y10, Y13
 	VMULPS       Y12, Y5, Y12
-	VMULPS       Y4, Y10, Y4
+	VMULPS       Y13, Y10, Y13
 	VMULPS       Y8, Y8, Y5
 	VMULPS       Y9, Y9, Y10
-	VMULPS       Y13, Y5, Y5
-	VMULPS       Y13, Y10, Y10
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y5
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y10, Y10
 	VCVTDQ2PS    Y6, Y6
 	VCVTDQ2PS    Y7, Y7
 	VADDPS       Y12, Y5, Y12
-	VADDPS       Y4, Y10, Y4
+	VADDPS       Y13, Y10, Y13
 	VMULPS       Y12, Y2, Y12
-	VMULPS       Y4, Y3, Y4
+	VMULPS       Y13, Y3, Y13
 	VSUBPS       Y12, Y5, Y12
-	VSUBPS       Y4, Y10, Y4
-	VMULPS       Y15, Y8, Y2
-	VMULPS       Y15, Y9, Y3
+	VSUBPS       Y13, Y10, Y13
+	VMULPS       avx2_k32_3fb8aa3b<>+0(SB), Y8, Y2
+	VMULPS       avx2_k32_3fb8aa3b<>+0(SB), Y9, Y3
 	VMOVUPS      Y2, Y5
-	VFMSUB231PS  Y15, Y8, Y5
+	VFMSUB231PS  avx2_k32_3fb8aa3b<>+0(SB), Y8, Y5
 	VMOVUPS      Y3, Y10
-	VFMSUB231PS  Y15, Y9, Y10
+	VFMSUB231PS  avx2_k32_3fb8aa3b<>+0(SB), Y9, Y10
 	VFMADD231PS  avx2_k32_32a57060<>+0(SB), Y8, Y5
 	VFMADD231PS  avx2_k32_32a57060<>+0(SB), Y9, Y10
-	VFNMADD231PS Y15, Y12, Y5
-	VFNMADD231PS Y15, Y4, Y10
-	VADDPS       Y2, Y6, Y4
-	VADDPS       Y3, Y7, Y8
-	VSUBPS       Y6, Y4, Y6
-	VSUBPS       Y7, Y8, Y7
+	VFNMADD231PS avx2_k32_3fb8aa3b<>+0(SB), Y12, Y5
+	VFNMADD231PS avx2_k32_3fb8aa3b<>+0(SB), Y13, Y10
+	VADDPS       Y2, Y6, Y8
+	VADDPS       Y3, Y7, Y9
+	VSUBPS       Y6, Y8, Y6
+	VSUBPS       Y7, Y9, Y7
 	VSUBPS       Y6, Y2, Y6
 	VSUBPS       Y7, Y3, Y7
 	VADDPS       Y5, Y6, Y5
 	VADDPS       Y10, Y7, Y10
-	VADDPS       Y5, Y4, Y5
-	VADDPS       Y10, Y8, Y10
+	VADDPS       Y5, Y8, Y5
+	VADDPS       Y10, Y9, Y10
 	VCMPPS       $0x19, avx2_k32_800000<>+0(SB), Y0, Y2
 	VCMPPS       $0x19, avx2_k32_800000<>+0(SB), Y1, Y3
 	VCMPPS       $0x16, avx2_k32_7f7fffff<>+0(SB), Y0, Y0
@@ -1784,14 +1672,14 @@ lend42:
 	VPSRLD       $0x17, Y0, Y1
 	VPSUBD       avx2_k32_7f<>+0(SB), Y1, Y1
 	VPAND        avx2_k32_7fffff<>+0(SB), Y0, Y2
-	VPOR         Y14, Y2, Y2
+	VPOR         avx2_k32_3f800000<>+0(SB), Y2, Y2
 	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y2, Y3
-	VMULPS       Y13, Y2, Y4
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y2, Y4
 	VBLENDVPS    Y3, Y4, Y2, Y4
 	VMOVUPS      avx2_k32_0<>+0(SB), Y2
 	VBLENDVPS    Y3, avx2_k32_1<>+0(SB), Y2, Y3
 	VPADDD       Y3, Y1, Y3
-	VSUBPS       Y14, Y4, Y4
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y4, Y4
 	VADDPS       avx2_k32_40000000<>+0(SB), Y4, Y1
 	VDIVPS       Y1, Y4, Y1
 	VMULPS       Y1, Y1, Y5
@@ -1803,16 +1691,16 @@ lend42:
 	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y5, Y7
 	VMULPS       Y7, Y5, Y7
 	VMULPS       Y4, Y4, Y5
-	VMULPS       Y13, Y5, Y5
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y5
 	VCVTDQ2PS    Y3, Y3
 	VADDPS       Y7, Y5, Y7
 	VMULPS       Y7, Y1, Y7
 	VSUBPS       Y7, Y5, Y7
-	VMULPS       Y15, Y4, Y1
+	VMULPS       avx2_k32_3fb8aa3b<>+0(SB), Y4, Y1
 	VMOVUPS      Y1, Y5
-	VFMSUB231PS  Y15, Y4, Y5
+	VFMSUB231PS  avx2_k32_3fb8aa3b<>+0(SB), Y4, Y5
 	VFMADD231PS  avx2_k32_32a57060<>+0(SB), Y4, Y5
-	VFNMADD231PS Y15, Y7, Y5
+	VFNMADD231PS avx2_k32_3fb8aa3b<>+0(SB), Y7, Y5
 	VADDPS       Y1, Y3, Y4
 	VSUBPS       Y3, Y4, Y3
 	VSUBPS       Y3, Y1, Y3
@@ -1861,14 +1749,14 @@ lend46:
 	VBLENDVPS    Y1, avx2_k32_98<>+0(SB), Y4, Y1
 	VPSUBD       Y1, Y3, Y1
 	VPAND        avx2_k32_7fffff<>+0(SB), Y2, Y2
-	VPOR         Y14, Y2, Y2
+	VPOR         avx2_k32_3f800000<>+0(SB), Y2, Y2
 	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y2, Y3
-	VMULPS       Y13, Y2, Y5
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y2, Y5
 	VBLENDVPS    Y3, Y5, Y2, Y5
 	VMOVUPS      avx2_k32_0<>+0(SB), Y2
 	VBLENDVPS    Y3, avx2_k32_1<>+0(SB), Y2, Y3
 	VPADDD       Y3, Y1, Y3
-	VSUBPS       Y14, Y5, Y5
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y5, Y5
 	VADDPS       avx2_k32_40000000<>+0(SB), Y5, Y1
 	VDIVPS       Y1, Y5, Y1
 	VMULPS       Y1, Y1, Y6
@@ -1880,16 +1768,16 @@ lend46:
 	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y6, Y8
 	VMULPS       Y8, Y6, Y8
 	VMULPS       Y5, Y5, Y6
-	VMULPS       Y13, Y6, Y6
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y6, Y6
 	VCVTDQ2PS    Y3, Y3
 	VADDPS       Y8, Y6, Y8
 	VMULPS       Y8, Y1, Y8
 	VSUBPS       Y8, Y6, Y8
-	VMULPS       Y15, Y5, Y1
+	VMULPS       avx2_k32_3fb8aa3b<>+0(SB), Y5, Y1
 	VMOVUPS      Y1, Y6
-	VFMSUB231PS  Y15, Y5, Y6
+	VFMSUB231PS  avx2_k32_3fb8aa3b<>+0(SB), Y5, Y6
 	VFMADD231PS  avx2_k32_32a57060<>+0(SB), Y5, Y6
-	VFNMADD231PS Y15, Y8, Y6
+	VFNMADD231PS avx2_k32_3fb8aa3b<>+0(SB), Y8, Y6
 	VADDPS       Y1, Y3, Y5
 	VSUBPS       Y3, Y5, Y3
 	VSUBPS       Y3, Y1, Y3
@@ -1923,13 +1811,10 @@ done:
 // func log2F64_avx2(d *float64, a *float64, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
 TEXT ·log2F64_avx2(SB), NOSPLIT, $0-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k64_3ff71547652b82fe<>+0(SB), Y15
-	VMOVUPS avx2_k64_3ff0000000000000<>+0(SB), Y14
-	VMOVUPS avx2_k64_3fe0000000000000<>+0(SB), Y13
-	XORQ    AX, AX
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ         CX, BX
@@ -1948,12 +1833,12 @@ loopu:
 	VPSUBD       avx2_k32_3ff<>+0(SB), X2, X2
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y0, Y3
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y1, Y5
-	VPOR         Y14, Y3, Y3
-	VPOR         Y14, Y5, Y5
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y3, Y3
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y5, Y5
 	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y3, Y6
 	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y5, Y7
-	VMULPD       Y13, Y3, Y8
-	VMULPD       Y13, Y5, Y9
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y3, Y8
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y9
 	VBLENDVPD    Y6, Y8, Y3, Y8
 	VBLENDVPD    Y7, Y9, Y5, Y9
 	VEXTRACTI128 $0x01, Y6, X3
@@ -1965,8 +1850,8 @@ loopu:
 	VBLENDVPS    X6, avx2_k32_1<>+0(SB), X5, X6
 	VPADDD       X3, X4, X3
 	VPADDD       X6, X2, X6
-	VSUBPD       Y14, Y8, Y8
-	VSUBPD       Y14, Y9, Y9
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y8, Y8
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y9, Y9
 	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y8, Y2
 	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y9, Y4
 	VDIVPD       Y2, Y8, Y2
@@ -1976,60 +1861,60 @@ loopu:
 	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y11
 	VMOVUPS      Y11, Y12
 	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y7, Y12
-	VMOVUPS      Y11, Y5
-	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y10, Y5
+	VMOVUPS      Y11, Y13
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y10, Y13
 	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y10, Y5
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y10, Y13
 	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y10, Y5
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y10, Y13
 	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y10, Y5
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y10, Y13
 	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y10, Y5
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y10, Y13
 	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y10, Y5
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y10, Y13
 	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y10, Y5
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y10, Y13
 	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y10, Y5
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y10, Y13
 	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y10, Y5
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y10, Y13
 	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y10, Y5
+	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y10, Y13
 	VMULPD       Y12, Y7, Y12
-	VMULPD       Y5, Y10, Y5
+	VMULPD       Y13, Y10, Y13
 	VMULPD       Y8, Y8, Y7
 	VMULPD       Y9, Y9, Y10
-	VMULPD       Y13, Y7, Y7
-	VMULPD       Y13, Y10, Y10
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y7, Y7
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y10, Y10
 	VCVTDQ2PD    X3, Y3
 	VCVTDQ2PD    X6, Y6
 	VADDPD       Y12, Y7, Y12
-	VADDPD       Y5, Y10, Y5
+	VADDPD       Y13, Y10, Y13
 	VMULPD       Y12, Y2, Y12
-	VMULPD       Y5, Y4, Y5
+	VMULPD       Y13, Y4, Y13
 	VSUBPD       Y12, Y7, Y12
-	VSUBPD       Y5, Y10, Y5
-	VMULPD       Y15, Y8, Y2
-	VMULPD       Y15, Y9, Y4
+	VSUBPD       Y13, Y10, Y13
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y8, Y2
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y9, Y4
 	VMOVUPS      Y2, Y7
-	VFMSUB231PD  Y15, Y8, Y7
+	VFMSUB231PD  avx2_k64_3ff71547652b82fe<>+0(SB), Y8, Y7
 	VMOVUPS      Y4, Y10
-	VFMSUB231PD  Y15, Y9, Y10
+	VFMSUB231PD  avx2_k64_3ff71547652b82fe<>+0(SB), Y9, Y10
 	VFMADD231PD  avx2_k64_3c7777d0ffda0d24<>+0(SB), Y8, Y7
 	VFMADD231PD  avx2_k64_3c7777d0ffda0d24<>+0(SB), Y9, Y10
-	VFNMADD231PD Y15, Y12, Y7
-	VFNMADD231PD Y15, Y5, Y10
-	VADDPD       Y2, Y3, Y5
-	VADDPD       Y4, Y6, Y8
-	VSUBPD       Y3, Y5, Y3
-	VSUBPD       Y6, Y8, Y6
+	VFNMADD231PD avx2_k64_3ff71547652b82fe<>+0(SB), Y12, Y7
+	VFNMADD231PD avx2_k64_3ff71547652b82fe<>+0(SB), Y13, Y10
+	VADDPD       Y2, Y3, Y8
+	VADDPD       Y4, Y6, Y9
+	VSUBPD       Y3, Y8, Y3
+	VSUBPD       Y6, Y9, Y6
 	VSUBPD       Y3, Y2, Y3
 	VSUBPD       Y6, Y4, Y6
 	VADDPD       Y7, Y3, Y7
 	VADDPD       Y10, Y6, Y10
-	VADDPD       Y7, Y5, Y7
-	VADDPD       Y10, Y8, Y10
+	VADDPD       Y7, Y8, Y7
+	VADDPD       Y10, Y9, Y10
 	VCMPPD       $0x19, avx2_k64_10000000000000<>+0(SB), Y0, Y2
 	VCMPPD       $0x19, avx2_k64_10000000000000<>+0(SB), Y1, Y3
 	VCMPPD       $0x16, avx2_k64_7fefffffffffffff<>+0(SB), Y0, Y0
@@ -2076,16 +1961,16 @@ lend50:
 	VSHUFPS      $0x88, X2, X1, X2
 	VPSUBD       avx2_k32_3ff<>+0(SB), X2, X2
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y0, Y1
-	VPOR         Y14, Y1, Y1
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y1, Y1
 	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y1, Y3
-	VMULPD       Y13, Y1, Y4
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y1, Y4
 	VBLENDVPD    Y3, Y4, Y1, Y4
 	VEXTRACTI128 $0x01, Y3, X1
 	VSHUFPS      $0x88, X1, X3, X1
 	VMOVUPS      avx2_k32_0<>+0(SB), Y3
 	VBLENDVPS    X1, avx2_k32_1<>+0(SB), X3, X1
 	VPADDD       X1, X2, X1
-	VSUBPD       Y14, Y4, Y4
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y4, Y4
 	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y4, Y2
 	VDIVPD       Y2, Y4, Y2
 	VMULPD       Y2, Y2, Y5
@@ -2103,16 +1988,16 @@ lend50:
 	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y5, Y7
 	VMULPD       Y7, Y5, Y7
 	VMULPD       Y4, Y4, Y5
-	VMULPD       Y13, Y5, Y5
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y5
 	VCVTDQ2PD    X1, Y1
 	VADDPD       Y7, Y5, Y7
 	VMULPD       Y7, Y2, Y7
 	VSUBPD       Y7, Y5, Y7
-	VMULPD       Y15, Y4, Y2
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y4, Y2
 	VMOVUPS      Y2, Y5
-	VFMSUB231PD  Y15, Y4, Y5
+	VFMSUB231PD  avx2_k64_3ff71547652b82fe<>+0(SB), Y4, Y5
 	VFMADD231PD  avx2_k64_3c7777d0ffda0d24<>+0(SB), Y4, Y5
-	VFNMADD231PD Y15, Y7, Y5
+	VFNMADD231PD avx2_k64_3ff71547652b82fe<>+0(SB), Y7, Y5
 	VADDPD       Y2, Y1, Y4
 	VSUBPD       Y1, Y4, Y1
 	VSUBPD       Y1, Y2, Y1
@@ -2165,16 +2050,16 @@ lend54:
 	VBLENDVPS    X3, avx2_k32_435<>+0(SB), X1, X3
 	VPSUBD       X3, X4, X3
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y2, Y2
-	VPOR         Y14, Y2, Y2
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y2, Y2
 	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y2, Y4
-	VMULPD       Y13, Y2, Y5
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y2, Y5
 	VBLENDVPD    Y4, Y5, Y2, Y5
 	VEXTRACTI128 $0x01, Y4, X2
 	VSHUFPS      $0x88, X2, X4, X2
 	VMOVUPS      avx2_k32_0<>+0(SB), Y4
 	VBLENDVPS    X2, avx2_k32_1<>+0(SB), X4, X2
 	VPADDD       X2, X3, X2
-	VSUBPD       Y14, Y5, Y5
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y5, Y5
 	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y5, Y3
 	VDIVPD       Y3, Y5, Y3
 	VMULPD       Y3, Y3, Y6
@@ -2192,16 +2077,16 @@ lend54:
 	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y6, Y8
 	VMULPD       Y8, Y6, Y8
 	VMULPD       Y5, Y5, Y6
-	VMULPD       Y13, Y6, Y6
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y6, Y6
 	VCVTDQ2PD    X2, Y2
 	VADDPD       Y8, Y6, Y8
 	VMULPD       Y8, Y3, Y8
 	VSUBPD       Y8, Y6, Y8
-	VMULPD       Y15, Y5, Y3
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y5, Y3
 	VMOVUPS      Y3, Y6
-	VFMSUB231PD  Y15, Y5, Y6
+	VFMSUB231PD  avx2_k64_3ff71547652b82fe<>+0(SB), Y5, Y6
 	VFMADD231PD  avx2_k64_3c7777d0ffda0d24<>+0(SB), Y5, Y6
-	VFNMADD231PD Y15, Y8, Y6
+	VFNMADD231PD avx2_k64_3ff71547652b82fe<>+0(SB), Y8, Y6
 	VADDPD       Y3, Y2, Y5
 	VSUBPD       Y2, Y5, Y2
 	VSUBPD       Y2, Y3, Y2
@@ -2234,13 +2119,11 @@ done:
 
 // func log1pF32_avx2(d *float32, a *float32, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·log1pF32_avx2(SB), $32-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k32_3f800000<>+0(SB), Y15
-	VMOVUPS avx2_k32_3f000000<>+0(SB), Y14
-	XORQ    AX, AX
+TEXT ·log1pF32_avx2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ         CX, BX
@@ -2249,10 +2132,10 @@ loopu:
 	JL           loop1
 	VMOVUPS      (SI)(AX*4), Y0
 	VMOVUPS      32(SI)(AX*4), Y1
-	VADDPS       Y15, Y0, Y2
-	VADDPS       Y15, Y1, Y3
-	VSUBPS       Y15, Y2, Y4
-	VSUBPS       Y15, Y3, Y5
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y0, Y2
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y1, Y3
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y2, Y4
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y3, Y5
 	VSUBPS       Y4, Y0, Y4
 	VSUBPS       Y5, Y1, Y5
 	VDIVPS       Y2, Y4, Y4
@@ -2272,12 +2155,12 @@ loopu:
 	VPSUBD       Y7, Y3, Y7
 	VPAND        avx2_k32_7fffff<>+0(SB), Y8, Y8
 	VPAND        avx2_k32_7fffff<>+0(SB), Y9, Y9
-	VPOR         Y15, Y8, Y8
-	VPOR         Y15, Y9, Y9
+	VPOR         avx2_k32_3f800000<>+0(SB), Y8, Y8
+	VPOR         avx2_k32_3f800000<>+0(SB), Y9, Y9
 	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y8, Y2
 	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y9, Y3
-	VMULPS       Y14, Y8, Y11
-	VMULPS       Y14, Y9, Y12
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y8, Y11
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y9, Y12
 	VBLENDVPS    Y2, Y11, Y8, Y11
 	VBLENDVPS    Y3, Y12, Y9, Y12
 	VMOVUPS      avx2_k32_0<>+0(SB), Y8
@@ -2285,40 +2168,39 @@ loopu:
 	VBLENDVPS    Y3, avx2_k32_1<>+0(SB), Y8, Y3
 	VPADDD       Y2, Y6, Y2
 	VPADDD       Y3, Y7, Y3
-	VSUBPS       Y15, Y11, Y11
-	VSUBPS       Y15, Y12, Y12
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y11, Y11
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y12, Y12
 	VADDPS       avx2_k32_40000000<>+0(SB), Y11, Y6
 	VADDPS       avx2_k32_40000000<>+0(SB), Y12, Y7
 	VDIVPS       Y6, Y11, Y6
 	VDIVPS       Y7, Y12, Y7
 	VMULPS       Y6, Y6, Y9
 	VMULPS       Y7, Y7, Y13
-	VMOVUPS      avx2_k32_3e3a2e8c<>+0(SB), Y8
-	VMOVUPS      Y8, Y10
-	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y9, Y10
-	VMOVUPS      Y1, (SP)
-	VMOVUPS      Y8, Y1
-	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y13, Y1
-	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y9, Y10
-	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y13, Y1
-	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y9, Y10
-	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y13, Y1
-	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y9, Y10
-	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y13, Y1
-	VMULPS       Y10, Y9, Y10
-	VMULPS       Y1, Y13, Y1
+	VMOVUPS      avx2_k32_3e3a2e8c<>+0(SB), Y14
+	VMOVUPS      Y14, Y15
+	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y9, Y15
+	VMOVUPS      Y14, Y8
+	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y13, Y8
+	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y9, Y15
+	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y13, Y8
+	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y9, Y15
+	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y13, Y8
+	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y9, Y15
+	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y13, Y8
+	VMULPS       Y15, Y9, Y15
+	VMULPS       Y8, Y13, Y8
 	VMULPS       Y11, Y11, Y9
 	VMULPS       Y12, Y12, Y13
-	VMULPS       Y14, Y9, Y9
-	VMULPS       Y14, Y13, Y13
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y9, Y9
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y13, Y13
 	VCVTDQ2PS    Y2, Y2
 	VCVTDQ2PS    Y3, Y3
-	VADDPS       Y10, Y9, Y10
-	VADDPS       Y1, Y13, Y1
-	VMULPS       Y10, Y6, Y10
-	VMULPS       Y1, Y7, Y1
-	VADDPS       Y4, Y10, Y4
-	VADDPS       Y5, Y1, Y5
+	VADDPS       Y15, Y9, Y15
+	VADDPS       Y8, Y13, Y8
+	VMULPS       Y15, Y6, Y15
+	VMULPS       Y8, Y7, Y8
+	VADDPS       Y4, Y15, Y4
+	VADDPS       Y5, Y8, Y5
 	VSUBPS       Y4, Y9, Y4
 	VSUBPS       Y5, Y13, Y5
 	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y2, Y4
@@ -2327,23 +2209,22 @@ loopu:
 	VSUBPS       Y5, Y12, Y5
 	VFMADD231PS  avx2_k32_3f317218<>+0(SB), Y2, Y4
 	VFMADD231PS  avx2_k32_3f317218<>+0(SB), Y3, Y5
-	VCMPPS       $0x00, avx2_k32_7f800000<>+0(SB), Y0, Y1
-	VMOVUPS      (SP), Y2
-	VCMPPS       $0x00, avx2_k32_7f800000<>+0(SB), Y2, Y3
-	VBLENDVPS    Y1, Y0, Y4, Y1
-	VBLENDVPS    Y3, Y2, Y5, Y3
+	VCMPPS       $0x00, avx2_k32_7f800000<>+0(SB), Y0, Y2
+	VCMPPS       $0x00, avx2_k32_7f800000<>+0(SB), Y1, Y3
+	VBLENDVPS    Y2, Y0, Y4, Y2
+	VBLENDVPS    Y3, Y1, Y5, Y3
 	VCMPPS       $0x00, avx2_k32_bf800000<>+0(SB), Y0, Y4
-	VCMPPS       $0x00, avx2_k32_bf800000<>+0(SB), Y2, Y5
-	VBLENDVPS    Y4, avx2_k32_ff800000<>+0(SB), Y1, Y4
+	VCMPPS       $0x00, avx2_k32_bf800000<>+0(SB), Y1, Y5
+	VBLENDVPS    Y4, avx2_k32_ff800000<>+0(SB), Y2, Y4
 	VBLENDVPS    Y5, avx2_k32_ff800000<>+0(SB), Y3, Y5
-	VCMPPS       $0x19, avx2_k32_bf800000<>+0(SB), Y0, Y1
-	VCMPPS       $0x19, avx2_k32_bf800000<>+0(SB), Y2, Y3
-	VBLENDVPS    Y1, avx2_k32_7fc00000<>+0(SB), Y4, Y1
+	VCMPPS       $0x19, avx2_k32_bf800000<>+0(SB), Y0, Y2
+	VCMPPS       $0x19, avx2_k32_bf800000<>+0(SB), Y1, Y3
+	VBLENDVPS    Y2, avx2_k32_7fc00000<>+0(SB), Y4, Y2
 	VBLENDVPS    Y3, avx2_k32_7fc00000<>+0(SB), Y5, Y3
 	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y4
-	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y2, Y5
-	VBLENDVPS    Y4, Y0, Y1, Y4
-	VBLENDVPS    Y5, Y2, Y3, Y5
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y1, Y5
+	VBLENDVPS    Y4, Y0, Y2, Y4
+	VBLENDVPS    Y5, Y1, Y3, Y5
 	VMOVUPS      Y4, (DI)(AX*4)
 	VMOVUPS      Y5, 32(DI)(AX*4)
 	ADDQ         $0x10, AX
@@ -2376,8 +2257,8 @@ ltail57:
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
 lend58:
-	VADDPS       Y15, Y0, Y1
-	VSUBPS       Y15, Y1, Y2
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y0, Y1
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y1, Y2
 	VSUBPS       Y2, Y0, Y2
 	VDIVPS       Y1, Y2, Y2
 	VCMPPS       $0x11, avx2_k32_800000<>+0(SB), Y1, Y3
@@ -2388,14 +2269,14 @@ lend58:
 	VBLENDVPS    Y3, avx2_k32_98<>+0(SB), Y5, Y3
 	VPSUBD       Y3, Y1, Y3
 	VPAND        avx2_k32_7fffff<>+0(SB), Y4, Y4
-	VPOR         Y15, Y4, Y4
+	VPOR         avx2_k32_3f800000<>+0(SB), Y4, Y4
 	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y4, Y1
-	VMULPS       Y14, Y4, Y6
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y4, Y6
 	VBLENDVPS    Y1, Y6, Y4, Y6
 	VMOVUPS      avx2_k32_0<>+0(SB), Y4
 	VBLENDVPS    Y1, avx2_k32_1<>+0(SB), Y4, Y1
 	VPADDD       Y1, Y3, Y1
-	VSUBPS       Y15, Y6, Y6
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y6, Y6
 	VADDPS       avx2_k32_40000000<>+0(SB), Y6, Y3
 	VDIVPS       Y3, Y6, Y3
 	VMULPS       Y3, Y3, Y7
@@ -2407,7 +2288,7 @@ lend58:
 	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y7, Y9
 	VMULPS       Y9, Y7, Y9
 	VMULPS       Y6, Y6, Y7
-	VMULPS       Y14, Y7, Y7
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y7, Y7
 	VCVTDQ2PS    Y1, Y1
 	VADDPS       Y9, Y7, Y9
 	VMULPS       Y9, Y3, Y9
@@ -2446,14 +2327,11 @@ done:
 
 // func log1pF64_avx2(d *float64, a *float64, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·log1pF64_avx2(SB), $64-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k64_3ff0000000000000<>+0(SB), Y15
-	VMOVUPS avx2_k64_3fe0000000000000<>+0(SB), Y14
-	VMOVUPS avx2_k64_bff0000000000000<>+0(SB), Y13
-	XORQ    AX, AX
+TEXT ·log1pF64_avx2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ         CX, BX
@@ -2462,10 +2340,10 @@ loopu:
 	JL           loop1
 	VMOVUPD      (SI)(AX*8), Y0
 	VMOVUPD      32(SI)(AX*8), Y1
-	VADDPD       Y15, Y0, Y2
-	VADDPD       Y15, Y1, Y3
-	VSUBPD       Y15, Y2, Y4
-	VSUBPD       Y15, Y3, Y5
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y0, Y2
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y1, Y3
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y2, Y4
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y3, Y5
 	VSUBPD       Y4, Y0, Y4
 	VSUBPD       Y5, Y1, Y5
 	VDIVPD       Y2, Y4, Y4
@@ -2493,12 +2371,12 @@ loopu:
 	VPSUBD       X11, X2, X11
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y8, Y8
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y9, Y9
-	VPOR         Y15, Y8, Y8
-	VPOR         Y15, Y9, Y9
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y8, Y8
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y9, Y9
 	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y8, Y2
 	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y9, Y7
-	VMULPD       Y14, Y8, Y10
-	VMULPD       Y14, Y9, Y12
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y10
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y9, Y12
 	VBLENDVPD    Y2, Y10, Y8, Y10
 	VBLENDVPD    Y7, Y12, Y9, Y12
 	VEXTRACTI128 $0x01, Y2, X8
@@ -2510,79 +2388,75 @@ loopu:
 	VBLENDVPS    X9, avx2_k32_1<>+0(SB), X2, X9
 	VPADDD       X8, X3, X8
 	VPADDD       X9, X11, X9
-	VSUBPD       Y15, Y10, Y10
-	VSUBPD       Y15, Y12, Y12
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y10, Y10
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y12, Y12
 	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y10, Y3
 	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y12, Y7
 	VDIVPD       Y3, Y10, Y3
 	VDIVPD       Y7, Y12, Y7
 	VMULPD       Y3, Y3, Y11
-	VMULPD       Y7, Y7, Y2
-	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y6
-	VMOVUPS      Y1, (SP)
-	VMOVUPS      Y6, Y1
-	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y11, Y1
-	VMOVUPS      Y0, 32(SP)
-	VMOVUPS      Y6, Y0
-	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y2, Y0
-	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y11, Y1
-	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y2, Y0
-	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y11, Y1
-	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y2, Y0
-	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y11, Y1
-	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y2, Y0
-	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y11, Y1
-	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y2, Y0
-	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y11, Y1
-	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y2, Y0
-	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y11, Y1
-	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y2, Y0
-	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y11, Y1
-	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y2, Y0
-	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y11, Y1
-	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y2, Y0
-	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y11, Y1
-	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y2, Y0
-	VMULPD       Y1, Y11, Y1
-	VMULPD       Y0, Y2, Y0
-	VMULPD       Y10, Y10, Y2
-	VMULPD       Y12, Y12, Y11
-	VMULPD       Y14, Y2, Y2
-	VMULPD       Y14, Y11, Y11
+	VMULPD       Y7, Y7, Y13
+	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y14
+	VMOVUPS      Y14, Y15
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y11, Y15
+	VMOVUPS      Y14, Y2
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y13, Y2
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y11, Y15
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y13, Y2
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y11, Y15
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y13, Y2
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y11, Y15
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y13, Y2
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y11, Y15
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y13, Y2
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y11, Y15
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y13, Y2
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y11, Y15
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y13, Y2
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y11, Y15
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y13, Y2
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y11, Y15
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y13, Y2
+	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y11, Y15
+	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y13, Y2
+	VMULPD       Y15, Y11, Y15
+	VMULPD       Y2, Y13, Y2
+	VMULPD       Y10, Y10, Y11
+	VMULPD       Y12, Y12, Y13
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y11, Y11
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y13, Y13
 	VCVTDQ2PD    X8, Y8
 	VCVTDQ2PD    X9, Y9
-	VADDPD       Y1, Y2, Y1
-	VADDPD       Y0, Y11, Y0
-	VMULPD       Y1, Y3, Y1
-	VMULPD       Y0, Y7, Y0
-	VADDPD       Y4, Y1, Y4
-	VADDPD       Y5, Y0, Y5
-	VSUBPD       Y4, Y2, Y4
-	VSUBPD       Y5, Y11, Y5
+	VADDPD       Y15, Y11, Y15
+	VADDPD       Y2, Y13, Y2
+	VMULPD       Y15, Y3, Y15
+	VMULPD       Y2, Y7, Y2
+	VADDPD       Y4, Y15, Y4
+	VADDPD       Y5, Y2, Y5
+	VSUBPD       Y4, Y11, Y4
+	VSUBPD       Y5, Y13, Y5
 	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y8, Y4
 	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y9, Y5
 	VSUBPD       Y4, Y10, Y4
 	VSUBPD       Y5, Y12, Y5
 	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y8, Y4
 	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y9, Y5
-	VMOVUPS      32(SP), Y0
-	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y0, Y1
-	VMOVUPS      (SP), Y2
-	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y2, Y3
-	VBLENDVPD    Y1, Y0, Y4, Y1
-	VBLENDVPD    Y3, Y2, Y5, Y3
-	VCMPPD       $0x00, Y13, Y0, Y4
-	VCMPPD       $0x00, Y13, Y2, Y5
-	VBLENDVPD    Y4, avx2_k64_fff0000000000000<>+0(SB), Y1, Y4
+	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y0, Y2
+	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y1, Y3
+	VBLENDVPD    Y2, Y0, Y4, Y2
+	VBLENDVPD    Y3, Y1, Y5, Y3
+	VCMPPD       $0x00, avx2_k64_bff0000000000000<>+0(SB), Y0, Y4
+	VCMPPD       $0x00, avx2_k64_bff0000000000000<>+0(SB), Y1, Y5
+	VBLENDVPD    Y4, avx2_k64_fff0000000000000<>+0(SB), Y2, Y4
 	VBLENDVPD    Y5, avx2_k64_fff0000000000000<>+0(SB), Y3, Y5
-	VCMPPD       $0x19, Y13, Y0, Y1
-	VCMPPD       $0x19, Y13, Y2, Y3
-	VBLENDVPD    Y1, avx2_k64_7ff8000000000001<>+0(SB), Y4, Y1
+	VCMPPD       $0x19, avx2_k64_bff0000000000000<>+0(SB), Y0, Y2
+	VCMPPD       $0x19, avx2_k64_bff0000000000000<>+0(SB), Y1, Y3
+	VBLENDVPD    Y2, avx2_k64_7ff8000000000001<>+0(SB), Y4, Y2
 	VBLENDVPD    Y3, avx2_k64_7ff8000000000001<>+0(SB), Y5, Y3
 	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y4
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y2, Y5
-	VBLENDVPD    Y4, Y0, Y1, Y4
-	VBLENDVPD    Y5, Y2, Y3, Y5
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y1, Y5
+	VBLENDVPD    Y4, Y0, Y2, Y4
+	VBLENDVPD    Y5, Y1, Y3, Y5
 	VMOVUPD      Y4, (DI)(AX*8)
 	VMOVUPD      Y5, 32(DI)(AX*8)
 	ADDQ         $0x08, AX
@@ -2615,8 +2489,8 @@ ltail61:
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
 lend62:
-	VADDPD       Y15, Y0, Y1
-	VSUBPD       Y15, Y1, Y2
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y0, Y1
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y1, Y2
 	VSUBPD       Y2, Y0, Y2
 	VDIVPD       Y1, Y2, Y2
 	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y1, Y3
@@ -2631,16 +2505,16 @@ lend62:
 	VBLENDVPS    X1, avx2_k32_435<>+0(SB), X3, X1
 	VPSUBD       X1, X5, X1
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y4, Y4
-	VPOR         Y15, Y4, Y4
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y4, Y4
 	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y4, Y5
-	VMULPD       Y14, Y4, Y6
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y4, Y6
 	VBLENDVPD    Y5, Y6, Y4, Y6
 	VEXTRACTI128 $0x01, Y5, X4
 	VSHUFPS      $0x88, X4, X5, X4
 	VMOVUPS      avx2_k32_0<>+0(SB), Y5
 	VBLENDVPS    X4, avx2_k32_1<>+0(SB), X5, X4
 	VPADDD       X4, X1, X4
-	VSUBPD       Y15, Y6, Y6
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y6, Y6
 	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y6, Y1
 	VDIVPD       Y1, Y6, Y1
 	VMULPD       Y1, Y1, Y7
@@ -2658,7 +2532,7 @@ lend62:
 	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y7, Y9
 	VMULPD       Y9, Y7, Y9
 	VMULPD       Y6, Y6, Y7
-	VMULPD       Y14, Y7, Y7
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y7, Y7
 	VCVTDQ2PD    X4, Y4
 	VADDPD       Y9, Y7, Y9
 	VMULPD       Y9, Y1, Y9
@@ -2669,9 +2543,9 @@ lend62:
 	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y4, Y2
 	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y0, Y1
 	VBLENDVPD    Y1, Y0, Y2, Y1
-	VCMPPD       $0x00, Y13, Y0, Y2
+	VCMPPD       $0x00, avx2_k64_bff0000000000000<>+0(SB), Y0, Y2
 	VBLENDVPD    Y2, avx2_k64_fff0000000000000<>+0(SB), Y1, Y2
-	VCMPPD       $0x19, Y13, Y0, Y1
+	VCMPPD       $0x19, avx2_k64_bff0000000000000<>+0(SB), Y0, Y1
 	VBLENDVPD    Y1, avx2_k64_7ff8000000000001<>+0(SB), Y2, Y1
 	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y2
 	VBLENDVPD    Y2, Y0, Y1, Y2
@@ -2697,7 +2571,7 @@ done:
 
 // func sinF32_avx2(d *float32, a *float32, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·sinF32_avx2(SB), $1504-32
+TEXT ·sinF32_avx2(SB), $224-32
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ n+16(FP), CX
@@ -2706,369 +2580,149 @@ TEXT ·sinF32_avx2(SB), $1504-32
 loopu:
 	MOVQ         CX, BX
 	SUBQ         AX, BX
-	CMPQ         BX, $0x20
+	CMPQ         BX, $0x10
 	JL           loop1
 	VMOVUPS      (SI)(AX*4), Y0
 	VMOVUPS      32(SI)(AX*4), Y1
-	VMOVUPS      64(SI)(AX*4), Y2
-	VMOVUPS      96(SI)(AX*4), Y3
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y4
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y1, Y5
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y2, Y6
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y3, Y7
-	VROUNDPS     $0x08, Y4, Y4
-	VROUNDPS     $0x08, Y5, Y5
-	VROUNDPS     $0x08, Y6, Y6
-	VROUNDPS     $0x08, Y7, Y7
-	VMOVUPS      Y0, Y8
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y4, Y8
-	VMOVUPS      Y1, Y9
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y5, Y9
-	VMOVUPS      Y2, Y10
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y6, Y10
-	VMOVUPS      Y3, Y11
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y7, Y11
-	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y4, Y12
-	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y5, Y13
-	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y6, Y14
-	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y7, Y15
-	VMOVUPS      Y3, (SP)
-	VPXOR        avx2_k32_80000000<>+0(SB), Y12, Y3
-	VMOVUPS      Y2, 32(SP)
-	VPXOR        avx2_k32_80000000<>+0(SB), Y13, Y2
-	VMOVUPS      Y1, 64(SP)
-	VPXOR        avx2_k32_80000000<>+0(SB), Y14, Y1
-	VMOVUPS      Y0, 96(SP)
-	VPXOR        avx2_k32_80000000<>+0(SB), Y15, Y0
-	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y4, Y12
-	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y5, Y13
-	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y6, Y14
-	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y7, Y15
-	VMOVUPS      Y7, 128(SP)
-	VADDPS       Y3, Y8, Y7
-	VMOVUPS      Y6, 160(SP)
-	VADDPS       Y2, Y9, Y6
-	VMOVUPS      Y5, 192(SP)
-	VADDPS       Y1, Y10, Y5
-	VMOVUPS      Y4, 224(SP)
-	VADDPS       Y0, Y11, Y4
-	VMOVUPS      Y15, 256(SP)
-	VSUBPS       Y8, Y7, Y15
-	VMOVUPS      Y14, 288(SP)
-	VSUBPS       Y9, Y6, Y14
-	VMOVUPS      Y13, 320(SP)
-	VSUBPS       Y10, Y5, Y13
-	VMOVUPS      Y12, 352(SP)
-	VSUBPS       Y11, Y4, Y12
-	VMOVUPS      Y0, 384(SP)
-	VSUBPS       Y15, Y7, Y0
-	VMOVUPS      Y7, 416(SP)
-	VSUBPS       Y14, Y6, Y7
-	VMOVUPS      Y6, 448(SP)
-	VSUBPS       Y13, Y5, Y6
-	VMOVUPS      Y5, 480(SP)
-	VSUBPS       Y12, Y4, Y5
-	VSUBPS       Y0, Y8, Y0
-	VSUBPS       Y7, Y9, Y7
-	VSUBPS       Y6, Y10, Y6
-	VSUBPS       Y5, Y11, Y5
-	VSUBPS       Y15, Y3, Y15
-	VSUBPS       Y14, Y2, Y14
-	VSUBPS       Y13, Y1, Y13
-	VMOVUPS      384(SP), Y1
-	VSUBPS       Y12, Y1, Y12
-	VADDPS       Y15, Y0, Y15
-	VADDPS       Y14, Y7, Y14
-	VADDPS       Y13, Y6, Y13
-	VADDPS       Y12, Y5, Y12
-	VMOVUPS      352(SP), Y0
-	VSUBPS       Y0, Y15, Y0
-	VMOVUPS      320(SP), Y1
-	VSUBPS       Y1, Y14, Y1
-	VMOVUPS      288(SP), Y2
-	VSUBPS       Y2, Y13, Y2
-	VMOVUPS      256(SP), Y3
-	VSUBPS       Y3, Y12, Y3
-	VMOVUPS      224(SP), Y5
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y5, Y0
-	VMOVUPS      192(SP), Y6
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y6, Y1
-	VMOVUPS      160(SP), Y7
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y7, Y2
-	VMOVUPS      128(SP), Y8
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y8, Y3
-	VMOVUPS      416(SP), Y9
-	VADDPS       Y0, Y9, Y10
-	VMOVUPS      448(SP), Y11
-	VADDPS       Y1, Y11, Y12
-	VMOVUPS      480(SP), Y13
-	VADDPS       Y2, Y13, Y14
-	VADDPS       Y3, Y4, Y15
-	VSUBPS       Y9, Y10, Y9
-	VSUBPS       Y11, Y12, Y11
-	VSUBPS       Y13, Y14, Y13
-	VSUBPS       Y4, Y15, Y4
-	VSUBPS       Y9, Y0, Y9
-	VSUBPS       Y11, Y1, Y11
-	VSUBPS       Y13, Y2, Y13
-	VSUBPS       Y4, Y3, Y4
-	VCVTTPS2DQ   Y5, Y5
-	VCVTTPS2DQ   Y6, Y6
-	VCVTTPS2DQ   Y7, Y7
-	VCVTTPS2DQ   Y8, Y8
-	VMULPS       Y10, Y10, Y0
-	VMULPS       Y12, Y12, Y1
-	VMULPS       Y14, Y14, Y2
-	VMULPS       Y15, Y15, Y3
-	VMOVUPS      Y8, 512(SP)
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y0, Y8
-	VMOVUPS      Y7, 544(SP)
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y1, Y7
-	VMOVUPS      Y6, 576(SP)
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y2, Y6
-	VMOVUPS      Y5, 608(SP)
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y3, Y5
-	VMOVUPS      Y3, 640(SP)
-	VMOVUPS      Y8, Y3
-	VFNMADD213PS Y9, Y9, Y3
-	VMOVUPS      Y9, 672(SP)
-	VMOVUPS      Y7, Y9
-	VFNMADD213PS Y11, Y11, Y9
-	VMOVUPS      Y11, 704(SP)
-	VMOVUPS      Y6, Y11
-	VFNMADD213PS Y13, Y13, Y11
-	VMOVUPS      Y13, 736(SP)
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y2
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y1, Y3
+	VROUNDPS     $0x08, Y2, Y2
+	VROUNDPS     $0x08, Y3, Y3
+	VMOVUPS      Y0, Y4
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y2, Y4
+	VMOVUPS      Y1, Y5
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y3, Y5
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y2, Y6
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y3, Y7
+	VPXOR        avx2_k32_80000000<>+0(SB), Y6, Y8
+	VPXOR        avx2_k32_80000000<>+0(SB), Y7, Y9
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y2, Y6
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y3, Y7
+	VADDPS       Y8, Y4, Y10
+	VADDPS       Y9, Y5, Y11
+	VSUBPS       Y4, Y10, Y12
+	VSUBPS       Y5, Y11, Y13
+	VSUBPS       Y12, Y10, Y14
+	VSUBPS       Y13, Y11, Y15
+	VSUBPS       Y14, Y4, Y14
+	VSUBPS       Y15, Y5, Y15
+	VSUBPS       Y12, Y8, Y12
+	VSUBPS       Y13, Y9, Y13
+	VADDPS       Y12, Y14, Y12
+	VADDPS       Y13, Y15, Y13
+	VSUBPS       Y6, Y12, Y6
+	VSUBPS       Y7, Y13, Y7
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y2, Y6
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y3, Y7
+	VADDPS       Y6, Y10, Y4
+	VADDPS       Y7, Y11, Y5
+	VSUBPS       Y10, Y4, Y10
+	VSUBPS       Y11, Y5, Y11
+	VSUBPS       Y10, Y6, Y10
+	VSUBPS       Y11, Y7, Y11
+	VCVTTPS2DQ   Y2, Y2
+	VCVTTPS2DQ   Y3, Y3
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y7
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y6, Y8
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y7, Y9
+	VMOVUPS      Y8, Y12
+	VFNMADD213PS Y10, Y10, Y12
+	VMOVUPS      Y9, Y13
+	VFNMADD213PS Y11, Y11, Y13
+	VMULPS       Y6, Y4, Y14
+	VMULPS       Y7, Y5, Y15
+	VMOVUPS      Y1, (SP)
+	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y1
+	VMOVUPS      Y0, 32(SP)
+	VMOVUPS      Y1, Y0
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y6, Y0
+	VMOVUPS      Y3, 64(SP)
+	VMOVUPS      Y1, Y3
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y7, Y3
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y6, Y0
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y7, Y3
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y6, Y0
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y7, Y3
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y6, Y0
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y7, Y3
+	VFMADD213PS  Y12, Y0, Y14
+	VFMADD213PS  Y13, Y3, Y15
+	VADDPS       Y14, Y4, Y14
+	VADDPS       Y15, Y5, Y15
+	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y0
+	VSUBPS       Y8, Y0, Y3
+	VSUBPS       Y9, Y0, Y12
+	VSUBPS       Y3, Y0, Y13
+	VSUBPS       Y12, Y0, Y1
+	VSUBPS       Y8, Y13, Y8
+	VSUBPS       Y9, Y1, Y9
+	VMOVUPS      Y4, Y1
+	VFMSUB213PS  Y6, Y4, Y1
 	VMOVUPS      Y5, Y13
-	VFNMADD213PS Y4, Y4, Y13
-	VMOVUPS      Y4, 768(SP)
-	VMULPS       Y0, Y10, Y4
-	VMOVUPS      Y5, 800(SP)
-	VMULPS       Y1, Y12, Y5
-	VMOVUPS      Y6, 832(SP)
-	VMULPS       Y2, Y14, Y6
-	VMOVUPS      Y7, 864(SP)
-	VMOVUPS      640(SP), Y7
-	VMOVUPS      Y8, 896(SP)
-	VMULPS       Y7, Y15, Y8
-	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y7
-	VMOVUPS      Y15, 928(SP)
-	VMOVUPS      Y7, Y15
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y0, Y15
-	VMOVUPS      Y14, 960(SP)
-	VMOVUPS      Y7, Y14
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y1, Y14
-	VMOVUPS      Y12, 992(SP)
-	VMOVUPS      Y7, Y12
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y2, Y12
-	VMOVUPS      640(SP), Y7
-	VMOVUPS      Y10, 1024(SP)
-	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y10
-	VMOVUPS      Y8, 1056(SP)
-	VMOVUPS      Y10, Y8
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y7, Y8
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y0, Y15
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y1, Y14
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y2, Y12
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y7, Y8
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y0, Y15
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y1, Y14
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y2, Y12
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y7, Y8
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y0, Y15
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y1, Y14
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y2, Y12
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y7, Y8
-	VFMADD213PS  Y3, Y15, Y4
-	VFMADD213PS  Y9, Y14, Y5
-	VFMADD213PS  Y11, Y12, Y6
-	VMOVUPS      1056(SP), Y3
-	VFMADD213PS  Y13, Y8, Y3
-	VMOVUPS      1024(SP), Y8
-	VADDPS       Y4, Y8, Y4
-	VMOVUPS      992(SP), Y9
-	VADDPS       Y5, Y9, Y5
-	VMOVUPS      960(SP), Y11
-	VADDPS       Y6, Y11, Y6
-	VMOVUPS      928(SP), Y12
-	VADDPS       Y3, Y12, Y3
-	VMOVUPS      896(SP), Y13
-	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y14
-	VSUBPS       Y13, Y14, Y15
-	VMOVUPS      864(SP), Y10
-	VSUBPS       Y10, Y14, Y7
-	VMOVUPS      832(SP), Y12
-	VSUBPS       Y12, Y14, Y11
-	VMOVUPS      800(SP), Y9
-	VSUBPS       Y9, Y14, Y8
-	VSUBPS       Y15, Y14, Y9
-	VSUBPS       Y7, Y14, Y12
-	VSUBPS       Y11, Y14, Y10
-	VSUBPS       Y8, Y14, Y13
-	VMOVUPS      896(SP), Y14
-	VSUBPS       Y14, Y9, Y14
-	VMOVUPS      864(SP), Y9
-	VSUBPS       Y9, Y12, Y9
-	VMOVUPS      832(SP), Y12
-	VSUBPS       Y12, Y10, Y12
-	VMOVUPS      800(SP), Y10
-	VSUBPS       Y10, Y13, Y10
-	VMOVUPS      1024(SP), Y13
-	VMOVUPS      Y3, 1088(SP)
-	VMOVUPS      Y13, Y3
-	VFMSUB213PS  Y0, Y13, Y3
-	VMOVUPS      992(SP), Y13
-	VMOVUPS      Y6, 1120(SP)
-	VMOVUPS      Y13, Y6
-	VFMSUB213PS  Y1, Y13, Y6
-	VMOVUPS      960(SP), Y13
-	VMOVUPS      Y5, 1152(SP)
-	VMOVUPS      Y13, Y5
-	VFMSUB213PS  Y2, Y13, Y5
-	VMOVUPS      640(SP), Y13
-	VMOVUPS      Y4, 1184(SP)
-	VMOVUPS      928(SP), Y4
-	VMOVUPS      Y8, 1216(SP)
-	VMOVUPS      Y4, Y8
-	VFMSUB213PS  Y13, Y4, Y8
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y3, Y3
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y6, Y6
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y5
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y8, Y8
-	VMULPS       Y0, Y0, Y4
-	VMULPS       Y1, Y1, Y13
-	VMOVUPS      Y11, 1248(SP)
-	VMULPS       Y2, Y2, Y11
-	VMOVUPS      Y7, 1280(SP)
-	VMOVUPS      640(SP), Y7
-	VMOVUPS      Y15, 1312(SP)
+	VFMSUB213PS  Y7, Y5, Y13
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y1, Y1
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y13, Y13
+	VMULPS       Y6, Y6, Y0
+	VMOVUPS      Y15, 96(SP)
 	VMULPS       Y7, Y7, Y15
-	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y7
-	VMOVUPS      Y15, 1344(SP)
-	VMOVUPS      Y7, Y15
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y0, Y15
-	VMOVUPS      Y11, 1376(SP)
-	VMOVUPS      Y7, Y11
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y1, Y11
-	VMOVUPS      Y13, 1408(SP)
-	VMOVUPS      Y7, Y13
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y2, Y13
-	VMOVUPS      640(SP), Y7
-	VMOVUPS      Y4, 1440(SP)
-	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y4
-	VMOVUPS      Y8, 1472(SP)
-	VMOVUPS      Y4, Y8
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y7, Y8
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y0, Y15
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y1, Y11
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y2, Y13
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y7, Y8
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y0, Y15
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y1, Y11
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y2, Y13
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y7, Y8
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y0, Y15
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y1, Y11
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y2, Y13
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y7, Y8
-	VSUBPS       Y3, Y14, Y3
-	VSUBPS       Y6, Y9, Y6
-	VSUBPS       Y5, Y12, Y5
-	VMOVUPS      1472(SP), Y0
-	VSUBPS       Y0, Y10, Y0
-	VMOVUPS      1440(SP), Y1
-	VFMADD213PS  Y3, Y15, Y1
-	VMOVUPS      1408(SP), Y2
-	VFMADD213PS  Y6, Y11, Y2
-	VMOVUPS      1376(SP), Y3
-	VFMADD213PS  Y5, Y13, Y3
-	VMOVUPS      1344(SP), Y5
-	VFMADD213PS  Y0, Y8, Y5
-	VMOVUPS      672(SP), Y0
-	VMOVUPS      1024(SP), Y6
-	VFNMADD213PS Y1, Y0, Y6
-	VMOVUPS      704(SP), Y0
-	VMOVUPS      992(SP), Y1
-	VFNMADD213PS Y2, Y0, Y1
-	VMOVUPS      736(SP), Y0
-	VMOVUPS      960(SP), Y2
-	VFNMADD213PS Y3, Y0, Y2
-	VMOVUPS      768(SP), Y0
-	VMOVUPS      928(SP), Y3
-	VFNMADD213PS Y5, Y0, Y3
-	VMOVUPS      1312(SP), Y0
-	VADDPS       Y6, Y0, Y6
-	VMOVUPS      1280(SP), Y0
-	VADDPS       Y1, Y0, Y1
-	VMOVUPS      1248(SP), Y0
-	VADDPS       Y2, Y0, Y2
-	VMOVUPS      1216(SP), Y0
-	VADDPS       Y3, Y0, Y3
-	VMOVUPS      608(SP), Y0
-	VPAND        avx2_k32_1<>+0(SB), Y0, Y5
-	VPCMPEQD     avx2_k32_1<>+0(SB), Y5, Y5
-	VMOVUPS      576(SP), Y7
-	VPAND        avx2_k32_1<>+0(SB), Y7, Y8
-	VPCMPEQD     avx2_k32_1<>+0(SB), Y8, Y8
-	VMOVUPS      544(SP), Y9
-	VPAND        avx2_k32_1<>+0(SB), Y9, Y10
-	VPCMPEQD     avx2_k32_1<>+0(SB), Y10, Y10
-	VMOVUPS      512(SP), Y11
-	VPAND        avx2_k32_1<>+0(SB), Y11, Y12
-	VPCMPEQD     avx2_k32_1<>+0(SB), Y12, Y12
+	VMOVUPS      Y14, 128(SP)
+	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y14
+	VMOVUPS      Y2, 160(SP)
+	VMOVUPS      Y14, Y2
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y6, Y2
+	VMOVUPS      Y12, 192(SP)
+	VMOVUPS      Y14, Y12
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y7, Y12
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y6, Y2
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y7, Y12
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y6, Y2
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y7, Y12
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y6, Y2
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y7, Y12
+	VSUBPS       Y1, Y8, Y1
+	VSUBPS       Y13, Y9, Y13
+	VFMADD213PS  Y1, Y2, Y0
+	VFMADD213PS  Y13, Y12, Y15
+	VFNMADD213PS Y0, Y10, Y4
+	VFNMADD213PS Y15, Y11, Y5
+	VADDPS       Y4, Y3, Y4
+	VMOVUPS      192(SP), Y0
+	VADDPS       Y5, Y0, Y5
+	VMOVUPS      160(SP), Y0
+	VPAND        avx2_k32_1<>+0(SB), Y0, Y1
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y1, Y1
+	VMOVUPS      64(SP), Y2
+	VPAND        avx2_k32_1<>+0(SB), Y2, Y3
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y3, Y3
 	VPAND        avx2_k32_2<>+0(SB), Y0, Y0
 	VPCMPEQD     avx2_k32_2<>+0(SB), Y0, Y0
-	VPAND        avx2_k32_2<>+0(SB), Y7, Y7
-	VPCMPEQD     avx2_k32_2<>+0(SB), Y7, Y7
-	VPAND        avx2_k32_2<>+0(SB), Y9, Y9
-	VPCMPEQD     avx2_k32_2<>+0(SB), Y9, Y9
-	VPAND        avx2_k32_2<>+0(SB), Y11, Y11
-	VPCMPEQD     avx2_k32_2<>+0(SB), Y11, Y11
-	VMOVUPS      1184(SP), Y13
-	VBLENDVPS    Y5, Y6, Y13, Y5
-	VMOVUPS      1152(SP), Y6
-	VBLENDVPS    Y8, Y1, Y6, Y8
-	VMOVUPS      1120(SP), Y1
-	VBLENDVPS    Y10, Y2, Y1, Y10
-	VMOVUPS      1088(SP), Y1
-	VBLENDVPS    Y12, Y3, Y1, Y12
-	VPXOR        avx2_k32_80000000<>+0(SB), Y5, Y1
-	VPXOR        avx2_k32_80000000<>+0(SB), Y8, Y2
-	VPXOR        avx2_k32_80000000<>+0(SB), Y10, Y3
-	VPXOR        avx2_k32_80000000<>+0(SB), Y12, Y6
-	VBLENDVPS    Y0, Y1, Y5, Y0
-	VBLENDVPS    Y7, Y2, Y8, Y7
-	VBLENDVPS    Y9, Y3, Y10, Y9
-	VBLENDVPS    Y11, Y6, Y12, Y11
-	VMOVUPS      96(SP), Y1
-	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y1, Y2
-	VMOVUPS      64(SP), Y3
-	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y3, Y5
-	VMOVUPS      32(SP), Y6
-	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y6, Y8
-	VMOVUPS      (SP), Y10
-	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y10, Y12
-	VBLENDVPS    Y2, Y1, Y0, Y2
-	VBLENDVPS    Y5, Y3, Y7, Y5
-	VBLENDVPS    Y8, Y6, Y9, Y8
-	VBLENDVPS    Y12, Y10, Y11, Y12
+	VPAND        avx2_k32_2<>+0(SB), Y2, Y2
+	VPCMPEQD     avx2_k32_2<>+0(SB), Y2, Y2
+	VMOVUPS      128(SP), Y6
+	VBLENDVPS    Y1, Y4, Y6, Y1
+	VMOVUPS      96(SP), Y4
+	VBLENDVPS    Y3, Y5, Y4, Y3
+	VPXOR        avx2_k32_80000000<>+0(SB), Y1, Y4
+	VPXOR        avx2_k32_80000000<>+0(SB), Y3, Y5
+	VBLENDVPS    Y0, Y4, Y1, Y0
+	VBLENDVPS    Y2, Y5, Y3, Y2
+	VMOVUPS      32(SP), Y1
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y1, Y3
+	VMOVUPS      (SP), Y4
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y4, Y5
+	VBLENDVPS    Y3, Y1, Y0, Y3
+	VBLENDVPS    Y5, Y4, Y2, Y5
 	VPAND        avx2_k32_7fffffff<>+0(SB), Y1, Y1
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y3, Y3
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y6, Y6
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y10, Y10
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y4, Y4
 	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y1, Y1
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y3, Y3
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y6, Y6
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y10, Y10
-	VPOR         Y3, Y1, Y3
-	VPOR         Y6, Y3, Y6
-	VPOR         Y10, Y6, Y10
-	VPTEST       Y10, Y10
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y4, Y4
+	VPOR         Y4, Y1, Y4
+	VPTEST       Y4, Y4
 	JNE          loop1
-	VMOVUPS      Y2, (DI)(AX*4)
+	VMOVUPS      Y3, (DI)(AX*4)
 	VMOVUPS      Y5, 32(DI)(AX*4)
-	VMOVUPS      Y8, 64(DI)(AX*4)
-	VMOVUPS      Y12, 96(DI)(AX*4)
-	ADDQ         $0x20, AX
+	ADDQ         $0x10, AX
 	JMP          loopu
 
 loop1:
@@ -3285,7 +2939,7 @@ done:
 
 // func sinF64_avx2(d *float64, a *float64, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·sinF64_avx2(SB), $1504-32
+TEXT ·sinF64_avx2(SB), $224-32
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ n+16(FP), CX
@@ -3294,492 +2948,209 @@ TEXT ·sinF64_avx2(SB), $1504-32
 loopu:
 	MOVQ         CX, BX
 	SUBQ         AX, BX
-	CMPQ         BX, $0x10
+	CMPQ         BX, $0x08
 	JL           loop1
 	VMOVUPD      (SI)(AX*8), Y0
 	VMOVUPD      32(SI)(AX*8), Y1
-	VMOVUPD      64(SI)(AX*8), Y2
-	VMOVUPD      96(SI)(AX*8), Y3
-	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y4
-	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y1, Y5
-	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y2, Y6
-	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y3, Y7
-	VROUNDPD     $0x08, Y4, Y4
-	VROUNDPD     $0x08, Y5, Y5
-	VROUNDPD     $0x08, Y6, Y6
-	VROUNDPD     $0x08, Y7, Y7
-	VMOVUPS      Y0, Y8
-	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y4, Y8
-	VMOVUPS      Y1, Y9
-	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y5, Y9
-	VMOVUPS      Y2, Y10
-	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y6, Y10
-	VMOVUPS      Y3, Y11
-	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y7, Y11
-	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y4, Y12
-	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y5, Y13
-	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y6, Y14
-	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y7, Y15
-	VMOVUPS      Y3, (SP)
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y12, Y3
-	VMOVUPS      Y2, 32(SP)
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y13, Y2
-	VMOVUPS      Y1, 64(SP)
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y14, Y1
-	VMOVUPS      Y0, 96(SP)
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y15, Y0
-	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y4, Y12
-	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y5, Y13
-	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y6, Y14
-	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y7, Y15
-	VMOVUPS      Y7, 128(SP)
-	VADDPD       Y3, Y8, Y7
-	VMOVUPS      Y6, 160(SP)
-	VADDPD       Y2, Y9, Y6
-	VMOVUPS      Y5, 192(SP)
-	VADDPD       Y1, Y10, Y5
-	VMOVUPS      Y4, 224(SP)
-	VADDPD       Y0, Y11, Y4
-	VMOVUPS      Y15, 256(SP)
-	VSUBPD       Y8, Y7, Y15
-	VMOVUPS      Y14, 288(SP)
-	VSUBPD       Y9, Y6, Y14
-	VMOVUPS      Y13, 320(SP)
-	VSUBPD       Y10, Y5, Y13
-	VMOVUPS      Y12, 352(SP)
-	VSUBPD       Y11, Y4, Y12
-	VMOVUPS      Y0, 384(SP)
-	VSUBPD       Y15, Y7, Y0
-	VMOVUPS      Y7, 416(SP)
-	VSUBPD       Y14, Y6, Y7
-	VMOVUPS      Y6, 448(SP)
-	VSUBPD       Y13, Y5, Y6
-	VMOVUPS      Y5, 480(SP)
-	VSUBPD       Y12, Y4, Y5
-	VSUBPD       Y0, Y8, Y0
-	VSUBPD       Y7, Y9, Y7
-	VSUBPD       Y6, Y10, Y6
-	VSUBPD       Y5, Y11, Y5
-	VSUBPD       Y15, Y3, Y15
-	VSUBPD       Y14, Y2, Y14
-	VSUBPD       Y13, Y1, Y13
-	VMOVUPS      384(SP), Y1
-	VSUBPD       Y12, Y1, Y12
-	VADDPD       Y15, Y0, Y15
-	VADDPD       Y14, Y7, Y14
-	VADDPD       Y13, Y6, Y13
-	VADDPD       Y12, Y5, Y12
-	VMOVUPS      352(SP), Y0
-	VSUBPD       Y0, Y15, Y0
-	VMOVUPS      320(SP), Y1
-	VSUBPD       Y1, Y14, Y1
-	VMOVUPS      288(SP), Y2
-	VSUBPD       Y2, Y13, Y2
-	VMOVUPS      256(SP), Y3
-	VSUBPD       Y3, Y12, Y3
-	VMOVUPS      224(SP), Y5
-	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y5, Y0
-	VMOVUPS      192(SP), Y6
-	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y6, Y1
-	VMOVUPS      160(SP), Y7
-	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y7, Y2
-	VMOVUPS      128(SP), Y8
-	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y8, Y3
-	VMOVUPS      416(SP), Y9
-	VADDPD       Y0, Y9, Y10
-	VMOVUPS      448(SP), Y11
-	VADDPD       Y1, Y11, Y12
-	VMOVUPS      480(SP), Y13
-	VADDPD       Y2, Y13, Y14
-	VADDPD       Y3, Y4, Y15
-	VSUBPD       Y9, Y10, Y9
-	VSUBPD       Y11, Y12, Y11
-	VSUBPD       Y13, Y14, Y13
-	VSUBPD       Y4, Y15, Y4
-	VSUBPD       Y9, Y0, Y9
-	VSUBPD       Y11, Y1, Y11
-	VSUBPD       Y13, Y2, Y13
-	VSUBPD       Y4, Y3, Y4
-	VROUNDPD     $0x0b, Y5, Y0
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
-	VPSRLQ       $0x34, Y1, Y2
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y1, Y1
-	VPOR         avx2_k64_10000000000000<>+0(SB), Y1, Y1
-	VPSUBQ       avx2_k64_433<>+0(SB), Y2, Y3
-	VMOVUPS      avx2_k64_433<>+0(SB), Y8
-	VPSUBQ       Y2, Y8, Y2
-	VPSLLVQ      Y3, Y1, Y3
-	VPSRLVQ      Y2, Y1, Y2
-	VPOR         Y2, Y3, Y2
-	VMOVUPS      avx2_k64_0<>+0(SB), Y1
-	VPCMPGTQ     Y0, Y1, Y0
-	VPXOR        Y0, Y2, Y2
-	VPSUBQ       Y0, Y2, Y0
-	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y5, Y2
-	VBLENDVPD    Y2, avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
-	VCMPPD       $0x03, Y5, Y5, Y0
-	VBLENDVPD    Y0, avx2_k64_0<>+0(SB), Y2, Y0
-	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, avx2_k64_8000000000000000<>+0(SB), Y0, Y5
-	VROUNDPD     $0x0b, Y6, Y0
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
-	VPSRLQ       $0x34, Y2, Y3
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y2, Y2
-	VPOR         avx2_k64_10000000000000<>+0(SB), Y2, Y2
-	VPSUBQ       avx2_k64_433<>+0(SB), Y3, Y7
-	VPSUBQ       Y3, Y8, Y3
-	VPSLLVQ      Y7, Y2, Y7
-	VPSRLVQ      Y3, Y2, Y3
-	VPOR         Y3, Y7, Y3
-	VPCMPGTQ     Y0, Y1, Y0
-	VPXOR        Y0, Y3, Y3
-	VPSUBQ       Y0, Y3, Y0
-	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y6, Y2
-	VBLENDVPD    Y2, avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
-	VCMPPD       $0x03, Y6, Y6, Y0
-	VBLENDVPD    Y0, avx2_k64_0<>+0(SB), Y2, Y0
-	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y6, Y6
-	VBLENDVPD    Y6, avx2_k64_8000000000000000<>+0(SB), Y0, Y6
-	VMOVUPS      160(SP), Y0
-	VROUNDPD     $0x0b, Y0, Y2
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y3
-	VPSRLQ       $0x34, Y3, Y7
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y3, Y3
-	VPOR         avx2_k64_10000000000000<>+0(SB), Y3, Y3
-	VPSUBQ       avx2_k64_433<>+0(SB), Y7, Y0
-	VPSUBQ       Y7, Y8, Y7
-	VPSLLVQ      Y0, Y3, Y0
-	VPSRLVQ      Y7, Y3, Y7
-	VPOR         Y7, Y0, Y7
-	VPCMPGTQ     Y2, Y1, Y2
-	VPXOR        Y2, Y7, Y7
-	VPSUBQ       Y2, Y7, Y2
-	VMOVUPS      160(SP), Y0
-	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y0, Y3
-	VBLENDVPD    Y3, avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y3
-	VCMPPD       $0x03, Y0, Y0, Y2
-	VBLENDVPD    Y2, avx2_k64_0<>+0(SB), Y3, Y2
-	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y0, Y0
-	VBLENDVPD    Y0, avx2_k64_8000000000000000<>+0(SB), Y2, Y0
-	VMOVUPS      128(SP), Y2
-	VROUNDPD     $0x0b, Y2, Y3
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y7
-	VPSRLQ       $0x34, Y7, Y2
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y2
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y1, Y3
+	VROUNDPD     $0x08, Y2, Y2
+	VROUNDPD     $0x08, Y3, Y3
+	VMOVUPS      Y0, Y4
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y2, Y4
+	VMOVUPS      Y1, Y5
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y3, Y5
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y6
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y3, Y7
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y6, Y8
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y7, Y9
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y6
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y3, Y7
+	VADDPD       Y8, Y4, Y10
+	VADDPD       Y9, Y5, Y11
+	VSUBPD       Y4, Y10, Y12
+	VSUBPD       Y5, Y11, Y13
+	VSUBPD       Y12, Y10, Y14
+	VSUBPD       Y13, Y11, Y15
+	VSUBPD       Y14, Y4, Y14
+	VSUBPD       Y15, Y5, Y15
+	VSUBPD       Y12, Y8, Y12
+	VSUBPD       Y13, Y9, Y13
+	VADDPD       Y12, Y14, Y12
+	VADDPD       Y13, Y15, Y13
+	VSUBPD       Y6, Y12, Y6
+	VSUBPD       Y7, Y13, Y7
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y2, Y6
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y3, Y7
+	VADDPD       Y6, Y10, Y4
+	VADDPD       Y7, Y11, Y5
+	VSUBPD       Y10, Y4, Y10
+	VSUBPD       Y11, Y5, Y11
+	VSUBPD       Y10, Y6, Y10
+	VSUBPD       Y11, Y7, Y11
+	VROUNDPD     $0x0b, Y2, Y6
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y7
+	VPSRLQ       $0x34, Y7, Y8
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y7, Y7
 	VPOR         avx2_k64_10000000000000<>+0(SB), Y7, Y7
-	VPSUBQ       avx2_k64_433<>+0(SB), Y2, Y1
-	VPSUBQ       Y2, Y8, Y2
-	VPSLLVQ      Y1, Y7, Y1
-	VPSRLVQ      Y2, Y7, Y2
-	VPOR         Y2, Y1, Y2
-	VMOVUPS      avx2_k64_0<>+0(SB), Y1
-	VPCMPGTQ     Y3, Y1, Y3
-	VPXOR        Y3, Y2, Y2
-	VPSUBQ       Y3, Y2, Y3
-	VMOVUPS      128(SP), Y2
-	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y7
-	VBLENDVPD    Y7, avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y7
-	VCMPPD       $0x03, Y2, Y2, Y3
-	VBLENDVPD    Y3, avx2_k64_0<>+0(SB), Y7, Y3
+	VPSUBQ       avx2_k64_433<>+0(SB), Y8, Y9
+	VMOVUPS      avx2_k64_433<>+0(SB), Y12
+	VPSUBQ       Y8, Y12, Y8
+	VPSLLVQ      Y9, Y7, Y9
+	VPSRLVQ      Y8, Y7, Y8
+	VPOR         Y8, Y9, Y8
+	VMOVUPS      avx2_k64_0<>+0(SB), Y7
+	VPCMPGTQ     Y6, Y7, Y6
+	VPXOR        Y6, Y8, Y8
+	VPSUBQ       Y6, Y8, Y6
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y8
+	VBLENDVPD    Y8, avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y8
+	VCMPPD       $0x03, Y2, Y2, Y6
+	VBLENDVPD    Y6, avx2_k64_0<>+0(SB), Y8, Y6
 	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y2, Y2
-	VBLENDVPD    Y2, avx2_k64_8000000000000000<>+0(SB), Y3, Y2
-	VEXTRACTI128 $0x01, Y5, X3
-	VSHUFPS      $0x88, X3, X5, X3
-	VEXTRACTI128 $0x01, Y6, X5
-	VSHUFPS      $0x88, X5, X6, X5
-	VEXTRACTI128 $0x01, Y0, X6
-	VSHUFPS      $0x88, X6, X0, X6
-	VEXTRACTI128 $0x01, Y2, X0
-	VSHUFPS      $0x88, X0, X2, X0
-	VMULPD       Y10, Y10, Y2
-	VMULPD       Y12, Y12, Y7
-	VMULPD       Y14, Y14, Y1
-	VMULPD       Y15, Y15, Y8
-	VMOVUPS      Y0, 512(SP)
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y2, Y0
-	VMOVUPS      Y6, 544(SP)
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y7, Y6
-	VMOVUPS      Y5, 576(SP)
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y1, Y5
-	VMOVUPS      Y3, 608(SP)
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y3
-	VMOVUPS      Y8, 640(SP)
-	VMOVUPS      Y0, Y8
-	VFNMADD213PD Y9, Y9, Y8
-	VMOVUPS      Y9, 672(SP)
-	VMOVUPS      Y6, Y9
-	VFNMADD213PD Y11, Y11, Y9
-	VMOVUPS      Y11, 704(SP)
-	VMOVUPS      Y5, Y11
-	VFNMADD213PD Y13, Y13, Y11
-	VMOVUPS      Y13, 736(SP)
-	VMOVUPS      Y3, Y13
-	VFNMADD213PD Y4, Y4, Y13
-	VMOVUPS      Y4, 768(SP)
-	VMULPD       Y2, Y10, Y4
-	VMOVUPS      Y3, 800(SP)
-	VMULPD       Y7, Y12, Y3
-	VMOVUPS      Y5, 832(SP)
-	VMULPD       Y1, Y14, Y5
-	VMOVUPS      Y6, 864(SP)
-	VMOVUPS      640(SP), Y6
-	VMOVUPS      Y0, 896(SP)
-	VMULPD       Y6, Y15, Y0
-	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y6
-	VMOVUPS      Y15, 928(SP)
-	VMOVUPS      Y6, Y15
-	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y2, Y15
-	VMOVUPS      Y14, 960(SP)
-	VMOVUPS      Y6, Y14
-	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y7, Y14
-	VMOVUPS      Y12, 992(SP)
-	VMOVUPS      Y6, Y12
-	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y1, Y12
-	VMOVUPS      640(SP), Y6
-	VMOVUPS      Y10, 1024(SP)
-	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y10
-	VMOVUPS      Y0, 1056(SP)
-	VMOVUPS      Y10, Y0
-	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y7, Y14
-	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y1, Y12
-	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y7, Y14
-	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y1, Y12
-	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y7, Y14
-	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y1, Y12
-	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y7, Y14
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y1, Y12
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y7, Y14
-	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y1, Y12
-	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y7, Y14
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y1, Y12
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y7, Y14
-	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y1, Y12
-	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y6, Y0
-	VFMADD213PD  Y8, Y15, Y4
-	VFMADD213PD  Y9, Y14, Y3
-	VFMADD213PD  Y11, Y12, Y5
-	VMOVUPS      1056(SP), Y8
-	VFMADD213PD  Y13, Y0, Y8
-	VMOVUPS      1024(SP), Y0
-	VADDPD       Y4, Y0, Y4
-	VMOVUPS      992(SP), Y9
-	VADDPD       Y3, Y9, Y3
-	VMOVUPS      960(SP), Y11
-	VADDPD       Y5, Y11, Y5
-	VMOVUPS      928(SP), Y12
-	VADDPD       Y8, Y12, Y8
-	VMOVUPS      896(SP), Y13
-	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y14
-	VSUBPD       Y13, Y14, Y15
-	VMOVUPS      864(SP), Y10
-	VSUBPD       Y10, Y14, Y6
-	VMOVUPS      832(SP), Y12
-	VSUBPD       Y12, Y14, Y11
-	VMOVUPS      800(SP), Y9
-	VSUBPD       Y9, Y14, Y0
-	VSUBPD       Y15, Y14, Y9
-	VSUBPD       Y6, Y14, Y12
-	VSUBPD       Y11, Y14, Y10
-	VSUBPD       Y0, Y14, Y13
-	VMOVUPS      896(SP), Y14
-	VSUBPD       Y14, Y9, Y14
-	VMOVUPS      864(SP), Y9
-	VSUBPD       Y9, Y12, Y9
-	VMOVUPS      832(SP), Y12
-	VSUBPD       Y12, Y10, Y12
-	VMOVUPS      800(SP), Y10
-	VSUBPD       Y10, Y13, Y10
-	VMOVUPS      1024(SP), Y13
-	VMOVUPS      Y8, 1088(SP)
-	VMOVUPS      Y13, Y8
-	VFMSUB213PD  Y2, Y13, Y8
-	VMOVUPS      992(SP), Y13
-	VMOVUPS      Y5, 1120(SP)
-	VMOVUPS      Y13, Y5
-	VFMSUB213PD  Y7, Y13, Y5
-	VMOVUPS      960(SP), Y13
-	VMOVUPS      Y3, 1152(SP)
-	VMOVUPS      Y13, Y3
-	VFMSUB213PD  Y1, Y13, Y3
-	VMOVUPS      640(SP), Y13
-	VMOVUPS      Y4, 1184(SP)
-	VMOVUPS      928(SP), Y4
-	VMOVUPS      Y0, 1216(SP)
-	VMOVUPS      Y4, Y0
-	VFMSUB213PD  Y13, Y4, Y0
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y8
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y5
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y3, Y3
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y0, Y0
-	VMULPD       Y2, Y2, Y4
-	VMULPD       Y7, Y7, Y13
-	VMOVUPS      Y11, 1248(SP)
-	VMULPD       Y1, Y1, Y11
-	VMOVUPS      Y6, 1280(SP)
-	VMOVUPS      640(SP), Y6
-	VMOVUPS      Y15, 1312(SP)
-	VMULPD       Y6, Y6, Y15
-	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y6
-	VMOVUPS      Y15, 1344(SP)
-	VMOVUPS      Y6, Y15
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y2, Y15
-	VMOVUPS      Y11, 1376(SP)
-	VMOVUPS      Y6, Y11
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y7, Y11
-	VMOVUPS      Y13, 1408(SP)
-	VMOVUPS      Y6, Y13
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y1, Y13
-	VMOVUPS      640(SP), Y6
-	VMOVUPS      Y4, 1440(SP)
-	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y4
-	VMOVUPS      Y0, 1472(SP)
-	VMOVUPS      Y4, Y0
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y7, Y11
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y1, Y13
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y7, Y11
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y1, Y13
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y7, Y11
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y1, Y13
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y7, Y11
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y1, Y13
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y7, Y11
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y1, Y13
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y7, Y11
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y1, Y13
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y6, Y0
-	VSUBPD       Y8, Y14, Y8
-	VSUBPD       Y5, Y9, Y5
-	VSUBPD       Y3, Y12, Y3
-	VMOVUPS      1472(SP), Y1
-	VSUBPD       Y1, Y10, Y1
-	VMOVUPS      1440(SP), Y2
-	VFMADD213PD  Y8, Y15, Y2
-	VMOVUPS      1408(SP), Y6
-	VFMADD213PD  Y5, Y11, Y6
-	VMOVUPS      1376(SP), Y5
-	VFMADD213PD  Y3, Y13, Y5
-	VMOVUPS      1344(SP), Y3
-	VFMADD213PD  Y1, Y0, Y3
-	VMOVUPS      672(SP), Y0
-	VMOVUPS      1024(SP), Y1
-	VFNMADD213PD Y2, Y0, Y1
-	VMOVUPS      704(SP), Y0
-	VMOVUPS      992(SP), Y2
-	VFNMADD213PD Y6, Y0, Y2
-	VMOVUPS      736(SP), Y0
-	VMOVUPS      960(SP), Y6
-	VFNMADD213PD Y5, Y0, Y6
-	VMOVUPS      768(SP), Y0
-	VMOVUPS      928(SP), Y5
-	VFNMADD213PD Y3, Y0, Y5
-	VMOVUPS      1312(SP), Y0
-	VADDPD       Y1, Y0, Y1
-	VMOVUPS      1280(SP), Y0
-	VADDPD       Y2, Y0, Y2
-	VMOVUPS      1248(SP), Y0
-	VADDPD       Y6, Y0, Y6
-	VMOVUPS      1216(SP), Y0
+	VBLENDVPD    Y2, avx2_k64_8000000000000000<>+0(SB), Y6, Y2
+	VROUNDPD     $0x0b, Y3, Y6
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y8
+	VPSRLQ       $0x34, Y8, Y9
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y8, Y8
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y8, Y8
+	VPSUBQ       avx2_k64_433<>+0(SB), Y9, Y13
+	VPSUBQ       Y9, Y12, Y9
+	VPSLLVQ      Y13, Y8, Y13
+	VPSRLVQ      Y9, Y8, Y9
+	VPOR         Y9, Y13, Y9
+	VPCMPGTQ     Y6, Y7, Y6
+	VPXOR        Y6, Y9, Y9
+	VPSUBQ       Y6, Y9, Y6
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y3, Y8
+	VBLENDVPD    Y8, avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y8
+	VCMPPD       $0x03, Y3, Y3, Y6
+	VBLENDVPD    Y6, avx2_k64_0<>+0(SB), Y8, Y6
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y3, Y3
+	VBLENDVPD    Y3, avx2_k64_8000000000000000<>+0(SB), Y6, Y3
+	VEXTRACTI128 $0x01, Y2, X6
+	VSHUFPS      $0x88, X6, X2, X6
+	VEXTRACTI128 $0x01, Y3, X2
+	VSHUFPS      $0x88, X2, X3, X2
+	VMULPD       Y4, Y4, Y3
+	VMULPD       Y5, Y5, Y8
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y3, Y9
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y13
+	VMOVUPS      Y9, Y14
+	VFNMADD213PD Y10, Y10, Y14
+	VMOVUPS      Y13, Y15
+	VFNMADD213PD Y11, Y11, Y15
+	VMULPD       Y3, Y4, Y7
+	VMULPD       Y8, Y5, Y12
+	VMOVUPS      Y1, (SP)
+	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y1
+	VMOVUPS      Y0, 32(SP)
+	VMOVUPS      Y1, Y0
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y3, Y0
+	VMOVUPS      Y2, 64(SP)
+	VMOVUPS      Y1, Y2
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y8, Y2
+	VFMADD213PD  Y14, Y0, Y7
+	VFMADD213PD  Y15, Y2, Y12
+	VADDPD       Y7, Y4, Y7
+	VADDPD       Y12, Y5, Y12
+	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y0
+	VSUBPD       Y9, Y0, Y2
+	VSUBPD       Y13, Y0, Y14
+	VSUBPD       Y2, Y0, Y15
+	VSUBPD       Y14, Y0, Y1
+	VSUBPD       Y9, Y15, Y9
+	VSUBPD       Y13, Y1, Y13
+	VMOVUPS      Y4, Y1
+	VFMSUB213PD  Y3, Y4, Y1
+	VMOVUPS      Y5, Y15
+	VFMSUB213PD  Y8, Y5, Y15
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y1, Y1
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y15, Y15
+	VMULPD       Y3, Y3, Y0
+	VMOVUPS      Y12, 96(SP)
+	VMULPD       Y8, Y8, Y12
+	VMOVUPS      Y7, 128(SP)
+	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y7
+	VMOVUPS      Y6, 160(SP)
+	VMOVUPS      Y7, Y6
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y3, Y6
+	VMOVUPS      Y14, 192(SP)
+	VMOVUPS      Y7, Y14
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y8, Y14
+	VSUBPD       Y1, Y9, Y1
+	VSUBPD       Y15, Y13, Y15
+	VFMADD213PD  Y1, Y6, Y0
+	VFMADD213PD  Y15, Y14, Y12
+	VFNMADD213PD Y0, Y10, Y4
+	VFNMADD213PD Y12, Y11, Y5
+	VADDPD       Y4, Y2, Y4
+	VMOVUPS      192(SP), Y0
 	VADDPD       Y5, Y0, Y5
-	VMOVUPS      608(SP), Y0
-	VPAND        avx2_k32_1<>+0(SB), X0, X3
+	VMOVUPS      160(SP), Y0
+	VPAND        avx2_k32_1<>+0(SB), X0, X1
+	VPCMPEQD     avx2_k32_1<>+0(SB), X1, X1
+	VMOVUPS      64(SP), Y2
+	VPAND        avx2_k32_1<>+0(SB), X2, X3
 	VPCMPEQD     avx2_k32_1<>+0(SB), X3, X3
-	VMOVUPS      576(SP), Y7
-	VPAND        avx2_k32_1<>+0(SB), X7, X8
-	VPCMPEQD     avx2_k32_1<>+0(SB), X8, X8
-	VMOVUPS      544(SP), Y9
-	VPAND        avx2_k32_1<>+0(SB), X9, X10
-	VPCMPEQD     avx2_k32_1<>+0(SB), X10, X10
-	VMOVUPS      512(SP), Y11
-	VPAND        avx2_k32_1<>+0(SB), X11, X12
-	VPCMPEQD     avx2_k32_1<>+0(SB), X12, X12
 	VPAND        avx2_k32_2<>+0(SB), X0, X0
 	VPCMPEQD     avx2_k32_2<>+0(SB), X0, X0
-	VPAND        avx2_k32_2<>+0(SB), X7, X7
-	VPCMPEQD     avx2_k32_2<>+0(SB), X7, X7
-	VPAND        avx2_k32_2<>+0(SB), X9, X9
-	VPCMPEQD     avx2_k32_2<>+0(SB), X9, X9
-	VPAND        avx2_k32_2<>+0(SB), X11, X11
-	VPCMPEQD     avx2_k32_2<>+0(SB), X11, X11
+	VPAND        avx2_k32_2<>+0(SB), X2, X2
+	VPCMPEQD     avx2_k32_2<>+0(SB), X2, X2
+	VPMOVSXDQ    X1, Y1
+	VMOVUPS      128(SP), Y6
+	VBLENDVPD    Y1, Y4, Y6, Y1
 	VPMOVSXDQ    X3, Y3
-	VMOVUPS      1184(SP), Y13
-	VBLENDVPD    Y3, Y1, Y13, Y3
-	VPMOVSXDQ    X8, Y8
-	VMOVUPS      1152(SP), Y1
-	VBLENDVPD    Y8, Y2, Y1, Y8
-	VPMOVSXDQ    X10, Y10
-	VMOVUPS      1120(SP), Y1
-	VBLENDVPD    Y10, Y6, Y1, Y10
-	VPMOVSXDQ    X12, Y12
-	VMOVUPS      1088(SP), Y1
-	VBLENDVPD    Y12, Y5, Y1, Y12
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y3, Y1
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y8, Y2
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y10, Y5
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y12, Y6
+	VMOVUPS      96(SP), Y4
+	VBLENDVPD    Y3, Y5, Y4, Y3
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y1, Y4
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y3, Y5
 	VPMOVSXDQ    X0, Y0
-	VBLENDVPD    Y0, Y1, Y3, Y0
-	VPMOVSXDQ    X7, Y7
-	VBLENDVPD    Y7, Y2, Y8, Y7
-	VPMOVSXDQ    X9, Y9
-	VBLENDVPD    Y9, Y5, Y10, Y9
-	VPMOVSXDQ    X11, Y11
-	VBLENDVPD    Y11, Y6, Y12, Y11
-	VMOVUPS      96(SP), Y1
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y1, Y2
-	VMOVUPS      64(SP), Y3
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y3, Y5
-	VMOVUPS      32(SP), Y6
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y6, Y8
-	VMOVUPS      (SP), Y10
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y10, Y12
-	VBLENDVPD    Y2, Y1, Y0, Y2
-	VBLENDVPD    Y5, Y3, Y7, Y5
-	VBLENDVPD    Y8, Y6, Y9, Y8
-	VBLENDVPD    Y12, Y10, Y11, Y12
+	VBLENDVPD    Y0, Y4, Y1, Y0
+	VPMOVSXDQ    X2, Y2
+	VBLENDVPD    Y2, Y5, Y3, Y2
+	VMOVUPS      32(SP), Y1
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y1, Y3
+	VMOVUPS      (SP), Y4
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y4, Y5
+	VBLENDVPD    Y3, Y1, Y0, Y3
+	VBLENDVPD    Y5, Y4, Y2, Y5
 	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y1
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y3
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y6
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y10, Y10
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y4
 	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y1, Y1
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y3, Y3
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y6, Y6
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y10, Y10
-	VPOR         Y3, Y1, Y3
-	VPOR         Y6, Y3, Y6
-	VPOR         Y10, Y6, Y10
-	VPTEST       Y10, Y10
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y4, Y4
+	VPOR         Y4, Y1, Y4
+	VPTEST       Y4, Y4
 	JNE          loop1
-	VMOVUPD      Y2, (DI)(AX*8)
+	VMOVUPD      Y3, (DI)(AX*8)
 	VMOVUPD      Y5, 32(DI)(AX*8)
-	VMOVUPD      Y8, 64(DI)(AX*8)
-	VMOVUPD      Y12, 96(DI)(AX*8)
-	ADDQ         $0x10, AX
+	ADDQ         $0x08, AX
 	JMP          loopu
 
 loop1:
@@ -4054,7 +3425,7 @@ done:
 
 // func cosF32_avx2(d *float32, a *float32, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·cosF32_avx2(SB), $1504-32
+TEXT ·cosF32_avx2(SB), $224-32
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ n+16(FP), CX
@@ -4063,369 +3434,149 @@ TEXT ·cosF32_avx2(SB), $1504-32
 loopu:
 	MOVQ         CX, BX
 	SUBQ         AX, BX
-	CMPQ         BX, $0x20
+	CMPQ         BX, $0x10
 	JL           loop1
 	VMOVUPS      (SI)(AX*4), Y0
 	VMOVUPS      32(SI)(AX*4), Y1
-	VMOVUPS      64(SI)(AX*4), Y2
-	VMOVUPS      96(SI)(AX*4), Y3
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y4
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y1, Y5
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y2, Y6
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y3, Y7
-	VROUNDPS     $0x08, Y4, Y4
-	VROUNDPS     $0x08, Y5, Y5
-	VROUNDPS     $0x08, Y6, Y6
-	VROUNDPS     $0x08, Y7, Y7
-	VMOVUPS      Y0, Y8
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y4, Y8
-	VMOVUPS      Y1, Y9
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y5, Y9
-	VMOVUPS      Y2, Y10
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y6, Y10
-	VMOVUPS      Y3, Y11
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y7, Y11
-	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y4, Y12
-	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y5, Y13
-	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y6, Y14
-	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y7, Y15
-	VMOVUPS      Y3, (SP)
-	VPXOR        avx2_k32_80000000<>+0(SB), Y12, Y3
-	VMOVUPS      Y2, 32(SP)
-	VPXOR        avx2_k32_80000000<>+0(SB), Y13, Y2
-	VMOVUPS      Y1, 64(SP)
-	VPXOR        avx2_k32_80000000<>+0(SB), Y14, Y1
-	VMOVUPS      Y0, 96(SP)
-	VPXOR        avx2_k32_80000000<>+0(SB), Y15, Y0
-	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y4, Y12
-	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y5, Y13
-	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y6, Y14
-	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y7, Y15
-	VMOVUPS      Y7, 128(SP)
-	VADDPS       Y3, Y8, Y7
-	VMOVUPS      Y6, 160(SP)
-	VADDPS       Y2, Y9, Y6
-	VMOVUPS      Y5, 192(SP)
-	VADDPS       Y1, Y10, Y5
-	VMOVUPS      Y4, 224(SP)
-	VADDPS       Y0, Y11, Y4
-	VMOVUPS      Y15, 256(SP)
-	VSUBPS       Y8, Y7, Y15
-	VMOVUPS      Y14, 288(SP)
-	VSUBPS       Y9, Y6, Y14
-	VMOVUPS      Y13, 320(SP)
-	VSUBPS       Y10, Y5, Y13
-	VMOVUPS      Y12, 352(SP)
-	VSUBPS       Y11, Y4, Y12
-	VMOVUPS      Y0, 384(SP)
-	VSUBPS       Y15, Y7, Y0
-	VMOVUPS      Y7, 416(SP)
-	VSUBPS       Y14, Y6, Y7
-	VMOVUPS      Y6, 448(SP)
-	VSUBPS       Y13, Y5, Y6
-	VMOVUPS      Y5, 480(SP)
-	VSUBPS       Y12, Y4, Y5
-	VSUBPS       Y0, Y8, Y0
-	VSUBPS       Y7, Y9, Y7
-	VSUBPS       Y6, Y10, Y6
-	VSUBPS       Y5, Y11, Y5
-	VSUBPS       Y15, Y3, Y15
-	VSUBPS       Y14, Y2, Y14
-	VSUBPS       Y13, Y1, Y13
-	VMOVUPS      384(SP), Y1
-	VSUBPS       Y12, Y1, Y12
-	VADDPS       Y15, Y0, Y15
-	VADDPS       Y14, Y7, Y14
-	VADDPS       Y13, Y6, Y13
-	VADDPS       Y12, Y5, Y12
-	VMOVUPS      352(SP), Y0
-	VSUBPS       Y0, Y15, Y0
-	VMOVUPS      320(SP), Y1
-	VSUBPS       Y1, Y14, Y1
-	VMOVUPS      288(SP), Y2
-	VSUBPS       Y2, Y13, Y2
-	VMOVUPS      256(SP), Y3
-	VSUBPS       Y3, Y12, Y3
-	VMOVUPS      224(SP), Y5
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y5, Y0
-	VMOVUPS      192(SP), Y6
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y6, Y1
-	VMOVUPS      160(SP), Y7
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y7, Y2
-	VMOVUPS      128(SP), Y8
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y8, Y3
-	VMOVUPS      416(SP), Y9
-	VADDPS       Y0, Y9, Y10
-	VMOVUPS      448(SP), Y11
-	VADDPS       Y1, Y11, Y12
-	VMOVUPS      480(SP), Y13
-	VADDPS       Y2, Y13, Y14
-	VADDPS       Y3, Y4, Y15
-	VSUBPS       Y9, Y10, Y9
-	VSUBPS       Y11, Y12, Y11
-	VSUBPS       Y13, Y14, Y13
-	VSUBPS       Y4, Y15, Y4
-	VSUBPS       Y9, Y0, Y9
-	VSUBPS       Y11, Y1, Y11
-	VSUBPS       Y13, Y2, Y13
-	VSUBPS       Y4, Y3, Y4
-	VCVTTPS2DQ   Y5, Y5
-	VCVTTPS2DQ   Y6, Y6
-	VCVTTPS2DQ   Y7, Y7
-	VCVTTPS2DQ   Y8, Y8
-	VMULPS       Y10, Y10, Y0
-	VMULPS       Y12, Y12, Y1
-	VMULPS       Y14, Y14, Y2
-	VMULPS       Y15, Y15, Y3
-	VMOVUPS      Y8, 512(SP)
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y0, Y8
-	VMOVUPS      Y7, 544(SP)
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y1, Y7
-	VMOVUPS      Y6, 576(SP)
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y2, Y6
-	VMOVUPS      Y5, 608(SP)
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y3, Y5
-	VMOVUPS      Y3, 640(SP)
-	VMOVUPS      Y8, Y3
-	VFNMADD213PS Y9, Y9, Y3
-	VMOVUPS      Y9, 672(SP)
-	VMOVUPS      Y7, Y9
-	VFNMADD213PS Y11, Y11, Y9
-	VMOVUPS      Y11, 704(SP)
-	VMOVUPS      Y6, Y11
-	VFNMADD213PS Y13, Y13, Y11
-	VMOVUPS      Y13, 736(SP)
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y2
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y1, Y3
+	VROUNDPS     $0x08, Y2, Y2
+	VROUNDPS     $0x08, Y3, Y3
+	VMOVUPS      Y0, Y4
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y2, Y4
+	VMOVUPS      Y1, Y5
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y3, Y5
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y2, Y6
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y3, Y7
+	VPXOR        avx2_k32_80000000<>+0(SB), Y6, Y8
+	VPXOR        avx2_k32_80000000<>+0(SB), Y7, Y9
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y2, Y6
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y3, Y7
+	VADDPS       Y8, Y4, Y10
+	VADDPS       Y9, Y5, Y11
+	VSUBPS       Y4, Y10, Y12
+	VSUBPS       Y5, Y11, Y13
+	VSUBPS       Y12, Y10, Y14
+	VSUBPS       Y13, Y11, Y15
+	VSUBPS       Y14, Y4, Y14
+	VSUBPS       Y15, Y5, Y15
+	VSUBPS       Y12, Y8, Y12
+	VSUBPS       Y13, Y9, Y13
+	VADDPS       Y12, Y14, Y12
+	VADDPS       Y13, Y15, Y13
+	VSUBPS       Y6, Y12, Y6
+	VSUBPS       Y7, Y13, Y7
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y2, Y6
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y3, Y7
+	VADDPS       Y6, Y10, Y4
+	VADDPS       Y7, Y11, Y5
+	VSUBPS       Y10, Y4, Y10
+	VSUBPS       Y11, Y5, Y11
+	VSUBPS       Y10, Y6, Y10
+	VSUBPS       Y11, Y7, Y11
+	VCVTTPS2DQ   Y2, Y2
+	VCVTTPS2DQ   Y3, Y3
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y7
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y6, Y8
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y7, Y9
+	VMOVUPS      Y8, Y12
+	VFNMADD213PS Y10, Y10, Y12
+	VMOVUPS      Y9, Y13
+	VFNMADD213PS Y11, Y11, Y13
+	VMULPS       Y6, Y4, Y14
+	VMULPS       Y7, Y5, Y15
+	VMOVUPS      Y1, (SP)
+	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y1
+	VMOVUPS      Y0, 32(SP)
+	VMOVUPS      Y1, Y0
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y6, Y0
+	VMOVUPS      Y3, 64(SP)
+	VMOVUPS      Y1, Y3
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y7, Y3
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y6, Y0
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y7, Y3
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y6, Y0
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y7, Y3
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y6, Y0
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y7, Y3
+	VFMADD213PS  Y12, Y0, Y14
+	VFMADD213PS  Y13, Y3, Y15
+	VADDPS       Y14, Y4, Y14
+	VADDPS       Y15, Y5, Y15
+	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y0
+	VSUBPS       Y8, Y0, Y3
+	VSUBPS       Y9, Y0, Y12
+	VSUBPS       Y3, Y0, Y13
+	VSUBPS       Y12, Y0, Y1
+	VSUBPS       Y8, Y13, Y8
+	VSUBPS       Y9, Y1, Y9
+	VMOVUPS      Y4, Y1
+	VFMSUB213PS  Y6, Y4, Y1
 	VMOVUPS      Y5, Y13
-	VFNMADD213PS Y4, Y4, Y13
-	VMOVUPS      Y4, 768(SP)
-	VMULPS       Y0, Y10, Y4
-	VMOVUPS      Y5, 800(SP)
-	VMULPS       Y1, Y12, Y5
-	VMOVUPS      Y6, 832(SP)
-	VMULPS       Y2, Y14, Y6
-	VMOVUPS      Y7, 864(SP)
-	VMOVUPS      640(SP), Y7
-	VMOVUPS      Y8, 896(SP)
-	VMULPS       Y7, Y15, Y8
-	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y7
-	VMOVUPS      Y15, 928(SP)
-	VMOVUPS      Y7, Y15
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y0, Y15
-	VMOVUPS      Y14, 960(SP)
-	VMOVUPS      Y7, Y14
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y1, Y14
-	VMOVUPS      Y12, 992(SP)
-	VMOVUPS      Y7, Y12
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y2, Y12
-	VMOVUPS      640(SP), Y7
-	VMOVUPS      Y10, 1024(SP)
-	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y10
-	VMOVUPS      Y8, 1056(SP)
-	VMOVUPS      Y10, Y8
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y7, Y8
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y0, Y15
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y1, Y14
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y2, Y12
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y7, Y8
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y0, Y15
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y1, Y14
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y2, Y12
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y7, Y8
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y0, Y15
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y1, Y14
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y2, Y12
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y7, Y8
-	VFMADD213PS  Y3, Y15, Y4
-	VFMADD213PS  Y9, Y14, Y5
-	VFMADD213PS  Y11, Y12, Y6
-	VMOVUPS      1056(SP), Y3
-	VFMADD213PS  Y13, Y8, Y3
-	VMOVUPS      1024(SP), Y8
-	VADDPS       Y4, Y8, Y4
-	VMOVUPS      992(SP), Y9
-	VADDPS       Y5, Y9, Y5
-	VMOVUPS      960(SP), Y11
-	VADDPS       Y6, Y11, Y6
-	VMOVUPS      928(SP), Y12
-	VADDPS       Y3, Y12, Y3
-	VMOVUPS      896(SP), Y13
-	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y14
-	VSUBPS       Y13, Y14, Y15
-	VMOVUPS      864(SP), Y10
-	VSUBPS       Y10, Y14, Y7
-	VMOVUPS      832(SP), Y12
-	VSUBPS       Y12, Y14, Y11
-	VMOVUPS      800(SP), Y9
-	VSUBPS       Y9, Y14, Y8
-	VSUBPS       Y15, Y14, Y9
-	VSUBPS       Y7, Y14, Y12
-	VSUBPS       Y11, Y14, Y10
-	VSUBPS       Y8, Y14, Y13
-	VMOVUPS      896(SP), Y14
-	VSUBPS       Y14, Y9, Y14
-	VMOVUPS      864(SP), Y9
-	VSUBPS       Y9, Y12, Y9
-	VMOVUPS      832(SP), Y12
-	VSUBPS       Y12, Y10, Y12
-	VMOVUPS      800(SP), Y10
-	VSUBPS       Y10, Y13, Y10
-	VMOVUPS      1024(SP), Y13
-	VMOVUPS      Y3, 1088(SP)
-	VMOVUPS      Y13, Y3
-	VFMSUB213PS  Y0, Y13, Y3
-	VMOVUPS      992(SP), Y13
-	VMOVUPS      Y6, 1120(SP)
-	VMOVUPS      Y13, Y6
-	VFMSUB213PS  Y1, Y13, Y6
-	VMOVUPS      960(SP), Y13
-	VMOVUPS      Y5, 1152(SP)
-	VMOVUPS      Y13, Y5
-	VFMSUB213PS  Y2, Y13, Y5
-	VMOVUPS      640(SP), Y13
-	VMOVUPS      Y4, 1184(SP)
-	VMOVUPS      928(SP), Y4
-	VMOVUPS      Y8, 1216(SP)
-	VMOVUPS      Y4, Y8
-	VFMSUB213PS  Y13, Y4, Y8
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y3, Y3
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y6, Y6
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y5
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y8, Y8
-	VMULPS       Y0, Y0, Y4
-	VMULPS       Y1, Y1, Y13
-	VMOVUPS      Y11, 1248(SP)
-	VMULPS       Y2, Y2, Y11
-	VMOVUPS      Y7, 1280(SP)
-	VMOVUPS      640(SP), Y7
-	VMOVUPS      Y15, 1312(SP)
+	VFMSUB213PS  Y7, Y5, Y13
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y1, Y1
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y13, Y13
+	VMULPS       Y6, Y6, Y0
+	VMOVUPS      Y15, 96(SP)
 	VMULPS       Y7, Y7, Y15
-	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y7
-	VMOVUPS      Y15, 1344(SP)
-	VMOVUPS      Y7, Y15
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y0, Y15
-	VMOVUPS      Y11, 1376(SP)
-	VMOVUPS      Y7, Y11
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y1, Y11
-	VMOVUPS      Y13, 1408(SP)
-	VMOVUPS      Y7, Y13
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y2, Y13
-	VMOVUPS      640(SP), Y7
-	VMOVUPS      Y4, 1440(SP)
-	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y4
-	VMOVUPS      Y8, 1472(SP)
-	VMOVUPS      Y4, Y8
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y7, Y8
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y0, Y15
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y1, Y11
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y2, Y13
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y7, Y8
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y0, Y15
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y1, Y11
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y2, Y13
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y7, Y8
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y0, Y15
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y1, Y11
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y2, Y13
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y7, Y8
-	VSUBPS       Y3, Y14, Y3
-	VSUBPS       Y6, Y9, Y6
-	VSUBPS       Y5, Y12, Y5
-	VMOVUPS      1472(SP), Y0
-	VSUBPS       Y0, Y10, Y0
-	VMOVUPS      1440(SP), Y1
-	VFMADD213PS  Y3, Y15, Y1
-	VMOVUPS      1408(SP), Y2
-	VFMADD213PS  Y6, Y11, Y2
-	VMOVUPS      1376(SP), Y3
-	VFMADD213PS  Y5, Y13, Y3
-	VMOVUPS      1344(SP), Y5
-	VFMADD213PS  Y0, Y8, Y5
-	VMOVUPS      672(SP), Y0
-	VMOVUPS      1024(SP), Y6
-	VFNMADD213PS Y1, Y0, Y6
-	VMOVUPS      704(SP), Y0
-	VMOVUPS      992(SP), Y1
-	VFNMADD213PS Y2, Y0, Y1
-	VMOVUPS      736(SP), Y0
-	VMOVUPS      960(SP), Y2
-	VFNMADD213PS Y3, Y0, Y2
-	VMOVUPS      768(SP), Y0
-	VMOVUPS      928(SP), Y3
-	VFNMADD213PS Y5, Y0, Y3
-	VMOVUPS      1312(SP), Y0
-	VADDPS       Y6, Y0, Y6
-	VMOVUPS      1280(SP), Y0
-	VADDPS       Y1, Y0, Y1
-	VMOVUPS      1248(SP), Y0
-	VADDPS       Y2, Y0, Y2
-	VMOVUPS      1216(SP), Y0
-	VADDPS       Y3, Y0, Y3
-	VMOVUPS      608(SP), Y0
+	VMOVUPS      Y14, 128(SP)
+	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y14
+	VMOVUPS      Y2, 160(SP)
+	VMOVUPS      Y14, Y2
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y6, Y2
+	VMOVUPS      Y12, 192(SP)
+	VMOVUPS      Y14, Y12
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y7, Y12
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y6, Y2
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y7, Y12
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y6, Y2
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y7, Y12
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y6, Y2
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y7, Y12
+	VSUBPS       Y1, Y8, Y1
+	VSUBPS       Y13, Y9, Y13
+	VFMADD213PS  Y1, Y2, Y0
+	VFMADD213PS  Y13, Y12, Y15
+	VFNMADD213PS Y0, Y10, Y4
+	VFNMADD213PS Y15, Y11, Y5
+	VADDPS       Y4, Y3, Y4
+	VMOVUPS      192(SP), Y0
+	VADDPS       Y5, Y0, Y5
+	VMOVUPS      160(SP), Y0
 	VPAND        avx2_k32_3<>+0(SB), Y0, Y0
-	VMOVUPS      576(SP), Y5
-	VPAND        avx2_k32_3<>+0(SB), Y5, Y5
-	VMOVUPS      544(SP), Y7
-	VPAND        avx2_k32_3<>+0(SB), Y7, Y7
-	VMOVUPS      512(SP), Y8
-	VPAND        avx2_k32_3<>+0(SB), Y8, Y8
+	VMOVUPS      64(SP), Y1
+	VPAND        avx2_k32_3<>+0(SB), Y1, Y1
 	VPADDD       avx2_k32_1<>+0(SB), Y0, Y0
-	VPADDD       avx2_k32_1<>+0(SB), Y5, Y5
-	VPADDD       avx2_k32_1<>+0(SB), Y7, Y7
-	VPADDD       avx2_k32_1<>+0(SB), Y8, Y8
-	VPAND        avx2_k32_1<>+0(SB), Y0, Y9
-	VPCMPEQD     avx2_k32_1<>+0(SB), Y9, Y9
-	VPAND        avx2_k32_1<>+0(SB), Y5, Y10
-	VPCMPEQD     avx2_k32_1<>+0(SB), Y10, Y10
-	VPAND        avx2_k32_1<>+0(SB), Y7, Y11
-	VPCMPEQD     avx2_k32_1<>+0(SB), Y11, Y11
-	VPAND        avx2_k32_1<>+0(SB), Y8, Y12
-	VPCMPEQD     avx2_k32_1<>+0(SB), Y12, Y12
+	VPADDD       avx2_k32_1<>+0(SB), Y1, Y1
+	VPAND        avx2_k32_1<>+0(SB), Y0, Y2
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y2, Y2
+	VPAND        avx2_k32_1<>+0(SB), Y1, Y3
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y3, Y3
 	VPAND        avx2_k32_2<>+0(SB), Y0, Y0
 	VPCMPEQD     avx2_k32_2<>+0(SB), Y0, Y0
-	VPAND        avx2_k32_2<>+0(SB), Y5, Y5
-	VPCMPEQD     avx2_k32_2<>+0(SB), Y5, Y5
-	VPAND        avx2_k32_2<>+0(SB), Y7, Y7
-	VPCMPEQD     avx2_k32_2<>+0(SB), Y7, Y7
-	VPAND        avx2_k32_2<>+0(SB), Y8, Y8
-	VPCMPEQD     avx2_k32_2<>+0(SB), Y8, Y8
-	VMOVUPS      1184(SP), Y13
-	VBLENDVPS    Y9, Y6, Y13, Y9
-	VMOVUPS      1152(SP), Y6
-	VBLENDVPS    Y10, Y1, Y6, Y10
-	VMOVUPS      1120(SP), Y1
-	VBLENDVPS    Y11, Y2, Y1, Y11
-	VMOVUPS      1088(SP), Y1
-	VBLENDVPS    Y12, Y3, Y1, Y12
-	VPXOR        avx2_k32_80000000<>+0(SB), Y9, Y1
-	VPXOR        avx2_k32_80000000<>+0(SB), Y10, Y2
-	VPXOR        avx2_k32_80000000<>+0(SB), Y11, Y3
-	VPXOR        avx2_k32_80000000<>+0(SB), Y12, Y6
-	VBLENDVPS    Y0, Y1, Y9, Y0
-	VBLENDVPS    Y5, Y2, Y10, Y5
-	VBLENDVPS    Y7, Y3, Y11, Y7
-	VBLENDVPS    Y8, Y6, Y12, Y8
-	VMOVUPS      96(SP), Y1
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y1, Y1
-	VMOVUPS      64(SP), Y2
+	VPAND        avx2_k32_2<>+0(SB), Y1, Y1
+	VPCMPEQD     avx2_k32_2<>+0(SB), Y1, Y1
+	VMOVUPS      128(SP), Y6
+	VBLENDVPS    Y2, Y4, Y6, Y2
+	VMOVUPS      96(SP), Y4
+	VBLENDVPS    Y3, Y5, Y4, Y3
+	VPXOR        avx2_k32_80000000<>+0(SB), Y2, Y4
+	VPXOR        avx2_k32_80000000<>+0(SB), Y3, Y5
+	VBLENDVPS    Y0, Y4, Y2, Y0
+	VBLENDVPS    Y1, Y5, Y3, Y1
+	VMOVUPS      32(SP), Y2
 	VPAND        avx2_k32_7fffffff<>+0(SB), Y2, Y2
-	VMOVUPS      32(SP), Y3
+	VMOVUPS      (SP), Y3
 	VPAND        avx2_k32_7fffffff<>+0(SB), Y3, Y3
-	VMOVUPS      (SP), Y6
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y6, Y6
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y1, Y1
 	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y2, Y2
 	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y3, Y3
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y6, Y6
-	VPOR         Y2, Y1, Y2
 	VPOR         Y3, Y2, Y3
-	VPOR         Y6, Y3, Y6
-	VPTEST       Y6, Y6
+	VPTEST       Y3, Y3
 	JNE          loop1
 	VMOVUPS      Y0, (DI)(AX*4)
-	VMOVUPS      Y5, 32(DI)(AX*4)
-	VMOVUPS      Y7, 64(DI)(AX*4)
-	VMOVUPS      Y8, 96(DI)(AX*4)
-	ADDQ         $0x20, AX
+	VMOVUPS      Y1, 32(DI)(AX*4)
+	ADDQ         $0x10, AX
 	JMP          loopu
 
 loop1:
@@ -4641,7 +3792,7 @@ done:
 
 // func cosF64_avx2(d *float64, a *float64, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·cosF64_avx2(SB), $1504-32
+TEXT ·cosF64_avx2(SB), $224-32
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ n+16(FP), CX
@@ -4650,492 +3801,209 @@ TEXT ·cosF64_avx2(SB), $1504-32
 loopu:
 	MOVQ         CX, BX
 	SUBQ         AX, BX
-	CMPQ         BX, $0x10
+	CMPQ         BX, $0x08
 	JL           loop1
 	VMOVUPD      (SI)(AX*8), Y0
 	VMOVUPD      32(SI)(AX*8), Y1
-	VMOVUPD      64(SI)(AX*8), Y2
-	VMOVUPD      96(SI)(AX*8), Y3
-	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y4
-	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y1, Y5
-	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y2, Y6
-	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y3, Y7
-	VROUNDPD     $0x08, Y4, Y4
-	VROUNDPD     $0x08, Y5, Y5
-	VROUNDPD     $0x08, Y6, Y6
-	VROUNDPD     $0x08, Y7, Y7
-	VMOVUPS      Y0, Y8
-	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y4, Y8
-	VMOVUPS      Y1, Y9
-	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y5, Y9
-	VMOVUPS      Y2, Y10
-	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y6, Y10
-	VMOVUPS      Y3, Y11
-	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y7, Y11
-	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y4, Y12
-	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y5, Y13
-	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y6, Y14
-	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y7, Y15
-	VMOVUPS      Y3, (SP)
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y12, Y3
-	VMOVUPS      Y2, 32(SP)
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y13, Y2
-	VMOVUPS      Y1, 64(SP)
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y14, Y1
-	VMOVUPS      Y0, 96(SP)
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y15, Y0
-	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y4, Y12
-	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y5, Y13
-	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y6, Y14
-	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y7, Y15
-	VMOVUPS      Y7, 128(SP)
-	VADDPD       Y3, Y8, Y7
-	VMOVUPS      Y6, 160(SP)
-	VADDPD       Y2, Y9, Y6
-	VMOVUPS      Y5, 192(SP)
-	VADDPD       Y1, Y10, Y5
-	VMOVUPS      Y4, 224(SP)
-	VADDPD       Y0, Y11, Y4
-	VMOVUPS      Y15, 256(SP)
-	VSUBPD       Y8, Y7, Y15
-	VMOVUPS      Y14, 288(SP)
-	VSUBPD       Y9, Y6, Y14
-	VMOVUPS      Y13, 320(SP)
-	VSUBPD       Y10, Y5, Y13
-	VMOVUPS      Y12, 352(SP)
-	VSUBPD       Y11, Y4, Y12
-	VMOVUPS      Y0, 384(SP)
-	VSUBPD       Y15, Y7, Y0
-	VMOVUPS      Y7, 416(SP)
-	VSUBPD       Y14, Y6, Y7
-	VMOVUPS      Y6, 448(SP)
-	VSUBPD       Y13, Y5, Y6
-	VMOVUPS      Y5, 480(SP)
-	VSUBPD       Y12, Y4, Y5
-	VSUBPD       Y0, Y8, Y0
-	VSUBPD       Y7, Y9, Y7
-	VSUBPD       Y6, Y10, Y6
-	VSUBPD       Y5, Y11, Y5
-	VSUBPD       Y15, Y3, Y15
-	VSUBPD       Y14, Y2, Y14
-	VSUBPD       Y13, Y1, Y13
-	VMOVUPS      384(SP), Y1
-	VSUBPD       Y12, Y1, Y12
-	VADDPD       Y15, Y0, Y15
-	VADDPD       Y14, Y7, Y14
-	VADDPD       Y13, Y6, Y13
-	VADDPD       Y12, Y5, Y12
-	VMOVUPS      352(SP), Y0
-	VSUBPD       Y0, Y15, Y0
-	VMOVUPS      320(SP), Y1
-	VSUBPD       Y1, Y14, Y1
-	VMOVUPS      288(SP), Y2
-	VSUBPD       Y2, Y13, Y2
-	VMOVUPS      256(SP), Y3
-	VSUBPD       Y3, Y12, Y3
-	VMOVUPS      224(SP), Y5
-	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y5, Y0
-	VMOVUPS      192(SP), Y6
-	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y6, Y1
-	VMOVUPS      160(SP), Y7
-	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y7, Y2
-	VMOVUPS      128(SP), Y8
-	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y8, Y3
-	VMOVUPS      416(SP), Y9
-	VADDPD       Y0, Y9, Y10
-	VMOVUPS      448(SP), Y11
-	VADDPD       Y1, Y11, Y12
-	VMOVUPS      480(SP), Y13
-	VADDPD       Y2, Y13, Y14
-	VADDPD       Y3, Y4, Y15
-	VSUBPD       Y9, Y10, Y9
-	VSUBPD       Y11, Y12, Y11
-	VSUBPD       Y13, Y14, Y13
-	VSUBPD       Y4, Y15, Y4
-	VSUBPD       Y9, Y0, Y9
-	VSUBPD       Y11, Y1, Y11
-	VSUBPD       Y13, Y2, Y13
-	VSUBPD       Y4, Y3, Y4
-	VROUNDPD     $0x0b, Y5, Y0
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
-	VPSRLQ       $0x34, Y1, Y2
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y1, Y1
-	VPOR         avx2_k64_10000000000000<>+0(SB), Y1, Y1
-	VPSUBQ       avx2_k64_433<>+0(SB), Y2, Y3
-	VMOVUPS      avx2_k64_433<>+0(SB), Y8
-	VPSUBQ       Y2, Y8, Y2
-	VPSLLVQ      Y3, Y1, Y3
-	VPSRLVQ      Y2, Y1, Y2
-	VPOR         Y2, Y3, Y2
-	VMOVUPS      avx2_k64_0<>+0(SB), Y1
-	VPCMPGTQ     Y0, Y1, Y0
-	VPXOR        Y0, Y2, Y2
-	VPSUBQ       Y0, Y2, Y0
-	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y5, Y2
-	VBLENDVPD    Y2, avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
-	VCMPPD       $0x03, Y5, Y5, Y0
-	VBLENDVPD    Y0, avx2_k64_0<>+0(SB), Y2, Y0
-	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, avx2_k64_8000000000000000<>+0(SB), Y0, Y5
-	VROUNDPD     $0x0b, Y6, Y0
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
-	VPSRLQ       $0x34, Y2, Y3
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y2, Y2
-	VPOR         avx2_k64_10000000000000<>+0(SB), Y2, Y2
-	VPSUBQ       avx2_k64_433<>+0(SB), Y3, Y7
-	VPSUBQ       Y3, Y8, Y3
-	VPSLLVQ      Y7, Y2, Y7
-	VPSRLVQ      Y3, Y2, Y3
-	VPOR         Y3, Y7, Y3
-	VPCMPGTQ     Y0, Y1, Y0
-	VPXOR        Y0, Y3, Y3
-	VPSUBQ       Y0, Y3, Y0
-	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y6, Y2
-	VBLENDVPD    Y2, avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
-	VCMPPD       $0x03, Y6, Y6, Y0
-	VBLENDVPD    Y0, avx2_k64_0<>+0(SB), Y2, Y0
-	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y6, Y6
-	VBLENDVPD    Y6, avx2_k64_8000000000000000<>+0(SB), Y0, Y6
-	VMOVUPS      160(SP), Y0
-	VROUNDPD     $0x0b, Y0, Y2
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y3
-	VPSRLQ       $0x34, Y3, Y7
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y3, Y3
-	VPOR         avx2_k64_10000000000000<>+0(SB), Y3, Y3
-	VPSUBQ       avx2_k64_433<>+0(SB), Y7, Y0
-	VPSUBQ       Y7, Y8, Y7
-	VPSLLVQ      Y0, Y3, Y0
-	VPSRLVQ      Y7, Y3, Y7
-	VPOR         Y7, Y0, Y7
-	VPCMPGTQ     Y2, Y1, Y2
-	VPXOR        Y2, Y7, Y7
-	VPSUBQ       Y2, Y7, Y2
-	VMOVUPS      160(SP), Y0
-	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y0, Y3
-	VBLENDVPD    Y3, avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y3
-	VCMPPD       $0x03, Y0, Y0, Y2
-	VBLENDVPD    Y2, avx2_k64_0<>+0(SB), Y3, Y2
-	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y0, Y0
-	VBLENDVPD    Y0, avx2_k64_8000000000000000<>+0(SB), Y2, Y0
-	VMOVUPS      128(SP), Y2
-	VROUNDPD     $0x0b, Y2, Y3
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y7
-	VPSRLQ       $0x34, Y7, Y2
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y2
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y1, Y3
+	VROUNDPD     $0x08, Y2, Y2
+	VROUNDPD     $0x08, Y3, Y3
+	VMOVUPS      Y0, Y4
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y2, Y4
+	VMOVUPS      Y1, Y5
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y3, Y5
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y6
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y3, Y7
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y6, Y8
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y7, Y9
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y6
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y3, Y7
+	VADDPD       Y8, Y4, Y10
+	VADDPD       Y9, Y5, Y11
+	VSUBPD       Y4, Y10, Y12
+	VSUBPD       Y5, Y11, Y13
+	VSUBPD       Y12, Y10, Y14
+	VSUBPD       Y13, Y11, Y15
+	VSUBPD       Y14, Y4, Y14
+	VSUBPD       Y15, Y5, Y15
+	VSUBPD       Y12, Y8, Y12
+	VSUBPD       Y13, Y9, Y13
+	VADDPD       Y12, Y14, Y12
+	VADDPD       Y13, Y15, Y13
+	VSUBPD       Y6, Y12, Y6
+	VSUBPD       Y7, Y13, Y7
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y2, Y6
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y3, Y7
+	VADDPD       Y6, Y10, Y4
+	VADDPD       Y7, Y11, Y5
+	VSUBPD       Y10, Y4, Y10
+	VSUBPD       Y11, Y5, Y11
+	VSUBPD       Y10, Y6, Y10
+	VSUBPD       Y11, Y7, Y11
+	VROUNDPD     $0x0b, Y2, Y6
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y7
+	VPSRLQ       $0x34, Y7, Y8
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y7, Y7
 	VPOR         avx2_k64_10000000000000<>+0(SB), Y7, Y7
-	VPSUBQ       avx2_k64_433<>+0(SB), Y2, Y1
-	VPSUBQ       Y2, Y8, Y2
-	VPSLLVQ      Y1, Y7, Y1
-	VPSRLVQ      Y2, Y7, Y2
-	VPOR         Y2, Y1, Y2
-	VMOVUPS      avx2_k64_0<>+0(SB), Y1
-	VPCMPGTQ     Y3, Y1, Y3
-	VPXOR        Y3, Y2, Y2
-	VPSUBQ       Y3, Y2, Y3
-	VMOVUPS      128(SP), Y2
-	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y7
-	VBLENDVPD    Y7, avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y7
-	VCMPPD       $0x03, Y2, Y2, Y3
-	VBLENDVPD    Y3, avx2_k64_0<>+0(SB), Y7, Y3
+	VPSUBQ       avx2_k64_433<>+0(SB), Y8, Y9
+	VMOVUPS      avx2_k64_433<>+0(SB), Y12
+	VPSUBQ       Y8, Y12, Y8
+	VPSLLVQ      Y9, Y7, Y9
+	VPSRLVQ      Y8, Y7, Y8
+	VPOR         Y8, Y9, Y8
+	VMOVUPS      avx2_k64_0<>+0(SB), Y7
+	VPCMPGTQ     Y6, Y7, Y6
+	VPXOR        Y6, Y8, Y8
+	VPSUBQ       Y6, Y8, Y6
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y8
+	VBLENDVPD    Y8, avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y8
+	VCMPPD       $0x03, Y2, Y2, Y6
+	VBLENDVPD    Y6, avx2_k64_0<>+0(SB), Y8, Y6
 	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y2, Y2
-	VBLENDVPD    Y2, avx2_k64_8000000000000000<>+0(SB), Y3, Y2
-	VEXTRACTI128 $0x01, Y5, X3
-	VSHUFPS      $0x88, X3, X5, X3
-	VEXTRACTI128 $0x01, Y6, X5
-	VSHUFPS      $0x88, X5, X6, X5
-	VEXTRACTI128 $0x01, Y0, X6
-	VSHUFPS      $0x88, X6, X0, X6
-	VEXTRACTI128 $0x01, Y2, X0
-	VSHUFPS      $0x88, X0, X2, X0
-	VMULPD       Y10, Y10, Y2
-	VMULPD       Y12, Y12, Y7
-	VMULPD       Y14, Y14, Y1
-	VMULPD       Y15, Y15, Y8
-	VMOVUPS      Y0, 512(SP)
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y2, Y0
-	VMOVUPS      Y6, 544(SP)
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y7, Y6
-	VMOVUPS      Y5, 576(SP)
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y1, Y5
-	VMOVUPS      Y3, 608(SP)
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y3
-	VMOVUPS      Y8, 640(SP)
-	VMOVUPS      Y0, Y8
-	VFNMADD213PD Y9, Y9, Y8
-	VMOVUPS      Y9, 672(SP)
-	VMOVUPS      Y6, Y9
-	VFNMADD213PD Y11, Y11, Y9
-	VMOVUPS      Y11, 704(SP)
-	VMOVUPS      Y5, Y11
-	VFNMADD213PD Y13, Y13, Y11
-	VMOVUPS      Y13, 736(SP)
-	VMOVUPS      Y3, Y13
-	VFNMADD213PD Y4, Y4, Y13
-	VMOVUPS      Y4, 768(SP)
-	VMULPD       Y2, Y10, Y4
-	VMOVUPS      Y3, 800(SP)
-	VMULPD       Y7, Y12, Y3
-	VMOVUPS      Y5, 832(SP)
-	VMULPD       Y1, Y14, Y5
-	VMOVUPS      Y6, 864(SP)
-	VMOVUPS      640(SP), Y6
-	VMOVUPS      Y0, 896(SP)
-	VMULPD       Y6, Y15, Y0
-	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y6
-	VMOVUPS      Y15, 928(SP)
-	VMOVUPS      Y6, Y15
-	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y2, Y15
-	VMOVUPS      Y14, 960(SP)
-	VMOVUPS      Y6, Y14
-	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y7, Y14
-	VMOVUPS      Y12, 992(SP)
-	VMOVUPS      Y6, Y12
-	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y1, Y12
-	VMOVUPS      640(SP), Y6
-	VMOVUPS      Y10, 1024(SP)
-	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y10
-	VMOVUPS      Y0, 1056(SP)
-	VMOVUPS      Y10, Y0
-	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y7, Y14
-	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y1, Y12
-	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y7, Y14
-	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y1, Y12
-	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y7, Y14
-	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y1, Y12
-	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y7, Y14
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y1, Y12
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y7, Y14
-	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y1, Y12
-	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y7, Y14
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y1, Y12
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y7, Y14
-	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y1, Y12
-	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y6, Y0
-	VFMADD213PD  Y8, Y15, Y4
-	VFMADD213PD  Y9, Y14, Y3
-	VFMADD213PD  Y11, Y12, Y5
-	VMOVUPS      1056(SP), Y8
-	VFMADD213PD  Y13, Y0, Y8
-	VMOVUPS      1024(SP), Y0
-	VADDPD       Y4, Y0, Y4
-	VMOVUPS      992(SP), Y9
-	VADDPD       Y3, Y9, Y3
-	VMOVUPS      960(SP), Y11
-	VADDPD       Y5, Y11, Y5
-	VMOVUPS      928(SP), Y12
-	VADDPD       Y8, Y12, Y8
-	VMOVUPS      896(SP), Y13
-	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y14
-	VSUBPD       Y13, Y14, Y15
-	VMOVUPS      864(SP), Y10
-	VSUBPD       Y10, Y14, Y6
-	VMOVUPS      832(SP), Y12
-	VSUBPD       Y12, Y14, Y11
-	VMOVUPS      800(SP), Y9
-	VSUBPD       Y9, Y14, Y0
-	VSUBPD       Y15, Y14, Y9
-	VSUBPD       Y6, Y14, Y12
-	VSUBPD       Y11, Y14, Y10
-	VSUBPD       Y0, Y14, Y13
-	VMOVUPS      896(SP), Y14
-	VSUBPD       Y14, Y9, Y14
-	VMOVUPS      864(SP), Y9
-	VSUBPD       Y9, Y12, Y9
-	VMOVUPS      832(SP), Y12
-	VSUBPD       Y12, Y10, Y12
-	VMOVUPS      800(SP), Y10
-	VSUBPD       Y10, Y13, Y10
-	VMOVUPS      1024(SP), Y13
-	VMOVUPS      Y8, 1088(SP)
-	VMOVUPS      Y13, Y8
-	VFMSUB213PD  Y2, Y13, Y8
-	VMOVUPS      992(SP), Y13
-	VMOVUPS      Y5, 1120(SP)
-	VMOVUPS      Y13, Y5
-	VFMSUB213PD  Y7, Y13, Y5
-	VMOVUPS      960(SP), Y13
-	VMOVUPS      Y3, 1152(SP)
-	VMOVUPS      Y13, Y3
-	VFMSUB213PD  Y1, Y13, Y3
-	VMOVUPS      640(SP), Y13
-	VMOVUPS      Y4, 1184(SP)
-	VMOVUPS      928(SP), Y4
-	VMOVUPS      Y0, 1216(SP)
-	VMOVUPS      Y4, Y0
-	VFMSUB213PD  Y13, Y4, Y0
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y8
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y5
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y3, Y3
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y0, Y0
-	VMULPD       Y2, Y2, Y4
-	VMULPD       Y7, Y7, Y13
-	VMOVUPS      Y11, 1248(SP)
-	VMULPD       Y1, Y1, Y11
-	VMOVUPS      Y6, 1280(SP)
-	VMOVUPS      640(SP), Y6
-	VMOVUPS      Y15, 1312(SP)
-	VMULPD       Y6, Y6, Y15
-	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y6
-	VMOVUPS      Y15, 1344(SP)
-	VMOVUPS      Y6, Y15
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y2, Y15
-	VMOVUPS      Y11, 1376(SP)
-	VMOVUPS      Y6, Y11
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y7, Y11
-	VMOVUPS      Y13, 1408(SP)
-	VMOVUPS      Y6, Y13
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y1, Y13
-	VMOVUPS      640(SP), Y6
-	VMOVUPS      Y4, 1440(SP)
-	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y4
-	VMOVUPS      Y0, 1472(SP)
-	VMOVUPS      Y4, Y0
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y7, Y11
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y1, Y13
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y7, Y11
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y1, Y13
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y7, Y11
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y1, Y13
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y7, Y11
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y1, Y13
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y7, Y11
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y1, Y13
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y7, Y11
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y1, Y13
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y6, Y0
-	VSUBPD       Y8, Y14, Y8
-	VSUBPD       Y5, Y9, Y5
-	VSUBPD       Y3, Y12, Y3
-	VMOVUPS      1472(SP), Y1
-	VSUBPD       Y1, Y10, Y1
-	VMOVUPS      1440(SP), Y2
-	VFMADD213PD  Y8, Y15, Y2
-	VMOVUPS      1408(SP), Y6
-	VFMADD213PD  Y5, Y11, Y6
-	VMOVUPS      1376(SP), Y5
-	VFMADD213PD  Y3, Y13, Y5
-	VMOVUPS      1344(SP), Y3
-	VFMADD213PD  Y1, Y0, Y3
-	VMOVUPS      672(SP), Y0
-	VMOVUPS      1024(SP), Y1
-	VFNMADD213PD Y2, Y0, Y1
-	VMOVUPS      704(SP), Y0
-	VMOVUPS      992(SP), Y2
-	VFNMADD213PD Y6, Y0, Y2
-	VMOVUPS      736(SP), Y0
-	VMOVUPS      960(SP), Y6
-	VFNMADD213PD Y5, Y0, Y6
-	VMOVUPS      768(SP), Y0
-	VMOVUPS      928(SP), Y5
-	VFNMADD213PD Y3, Y0, Y5
-	VMOVUPS      1312(SP), Y0
-	VADDPD       Y1, Y0, Y1
-	VMOVUPS      1280(SP), Y0
-	VADDPD       Y2, Y0, Y2
-	VMOVUPS      1248(SP), Y0
-	VADDPD       Y6, Y0, Y6
-	VMOVUPS      1216(SP), Y0
+	VBLENDVPD    Y2, avx2_k64_8000000000000000<>+0(SB), Y6, Y2
+	VROUNDPD     $0x0b, Y3, Y6
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y8
+	VPSRLQ       $0x34, Y8, Y9
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y8, Y8
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y8, Y8
+	VPSUBQ       avx2_k64_433<>+0(SB), Y9, Y13
+	VPSUBQ       Y9, Y12, Y9
+	VPSLLVQ      Y13, Y8, Y13
+	VPSRLVQ      Y9, Y8, Y9
+	VPOR         Y9, Y13, Y9
+	VPCMPGTQ     Y6, Y7, Y6
+	VPXOR        Y6, Y9, Y9
+	VPSUBQ       Y6, Y9, Y6
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y3, Y8
+	VBLENDVPD    Y8, avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y8
+	VCMPPD       $0x03, Y3, Y3, Y6
+	VBLENDVPD    Y6, avx2_k64_0<>+0(SB), Y8, Y6
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y3, Y3
+	VBLENDVPD    Y3, avx2_k64_8000000000000000<>+0(SB), Y6, Y3
+	VEXTRACTI128 $0x01, Y2, X6
+	VSHUFPS      $0x88, X6, X2, X6
+	VEXTRACTI128 $0x01, Y3, X2
+	VSHUFPS      $0x88, X2, X3, X2
+	VMULPD       Y4, Y4, Y3
+	VMULPD       Y5, Y5, Y8
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y3, Y9
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y13
+	VMOVUPS      Y9, Y14
+	VFNMADD213PD Y10, Y10, Y14
+	VMOVUPS      Y13, Y15
+	VFNMADD213PD Y11, Y11, Y15
+	VMULPD       Y3, Y4, Y7
+	VMULPD       Y8, Y5, Y12
+	VMOVUPS      Y1, (SP)
+	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y1
+	VMOVUPS      Y0, 32(SP)
+	VMOVUPS      Y1, Y0
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y3, Y0
+	VMOVUPS      Y2, 64(SP)
+	VMOVUPS      Y1, Y2
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y8, Y2
+	VFMADD213PD  Y14, Y0, Y7
+	VFMADD213PD  Y15, Y2, Y12
+	VADDPD       Y7, Y4, Y7
+	VADDPD       Y12, Y5, Y12
+	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y0
+	VSUBPD       Y9, Y0, Y2
+	VSUBPD       Y13, Y0, Y14
+	VSUBPD       Y2, Y0, Y15
+	VSUBPD       Y14, Y0, Y1
+	VSUBPD       Y9, Y15, Y9
+	VSUBPD       Y13, Y1, Y13
+	VMOVUPS      Y4, Y1
+	VFMSUB213PD  Y3, Y4, Y1
+	VMOVUPS      Y5, Y15
+	VFMSUB213PD  Y8, Y5, Y15
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y1, Y1
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y15, Y15
+	VMULPD       Y3, Y3, Y0
+	VMOVUPS      Y12, 96(SP)
+	VMULPD       Y8, Y8, Y12
+	VMOVUPS      Y7, 128(SP)
+	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y7
+	VMOVUPS      Y6, 160(SP)
+	VMOVUPS      Y7, Y6
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y3, Y6
+	VMOVUPS      Y14, 192(SP)
+	VMOVUPS      Y7, Y14
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y8, Y14
+	VSUBPD       Y1, Y9, Y1
+	VSUBPD       Y15, Y13, Y15
+	VFMADD213PD  Y1, Y6, Y0
+	VFMADD213PD  Y15, Y14, Y12
+	VFNMADD213PD Y0, Y10, Y4
+	VFNMADD213PD Y12, Y11, Y5
+	VADDPD       Y4, Y2, Y4
+	VMOVUPS      192(SP), Y0
 	VADDPD       Y5, Y0, Y5
-	VMOVUPS      608(SP), Y0
+	VMOVUPS      160(SP), Y0
 	VPAND        avx2_k32_3<>+0(SB), X0, X0
-	VMOVUPS      576(SP), Y3
-	VPAND        avx2_k32_3<>+0(SB), X3, X3
-	VMOVUPS      544(SP), Y7
-	VPAND        avx2_k32_3<>+0(SB), X7, X7
-	VMOVUPS      512(SP), Y8
-	VPAND        avx2_k32_3<>+0(SB), X8, X8
+	VMOVUPS      64(SP), Y1
+	VPAND        avx2_k32_3<>+0(SB), X1, X1
 	VPADDD       avx2_k32_1<>+0(SB), X0, X0
-	VPADDD       avx2_k32_1<>+0(SB), X3, X3
-	VPADDD       avx2_k32_1<>+0(SB), X7, X7
-	VPADDD       avx2_k32_1<>+0(SB), X8, X8
-	VPAND        avx2_k32_1<>+0(SB), X0, X9
-	VPCMPEQD     avx2_k32_1<>+0(SB), X9, X9
-	VPAND        avx2_k32_1<>+0(SB), X3, X10
-	VPCMPEQD     avx2_k32_1<>+0(SB), X10, X10
-	VPAND        avx2_k32_1<>+0(SB), X7, X11
-	VPCMPEQD     avx2_k32_1<>+0(SB), X11, X11
-	VPAND        avx2_k32_1<>+0(SB), X8, X12
-	VPCMPEQD     avx2_k32_1<>+0(SB), X12, X12
+	VPADDD       avx2_k32_1<>+0(SB), X1, X1
+	VPAND        avx2_k32_1<>+0(SB), X0, X2
+	VPCMPEQD     avx2_k32_1<>+0(SB), X2, X2
+	VPAND        avx2_k32_1<>+0(SB), X1, X3
+	VPCMPEQD     avx2_k32_1<>+0(SB), X3, X3
 	VPAND        avx2_k32_2<>+0(SB), X0, X0
 	VPCMPEQD     avx2_k32_2<>+0(SB), X0, X0
-	VPAND        avx2_k32_2<>+0(SB), X3, X3
-	VPCMPEQD     avx2_k32_2<>+0(SB), X3, X3
-	VPAND        avx2_k32_2<>+0(SB), X7, X7
-	VPCMPEQD     avx2_k32_2<>+0(SB), X7, X7
-	VPAND        avx2_k32_2<>+0(SB), X8, X8
-	VPCMPEQD     avx2_k32_2<>+0(SB), X8, X8
-	VPMOVSXDQ    X9, Y9
-	VMOVUPS      1184(SP), Y13
-	VBLENDVPD    Y9, Y1, Y13, Y9
-	VPMOVSXDQ    X10, Y10
-	VMOVUPS      1152(SP), Y1
-	VBLENDVPD    Y10, Y2, Y1, Y10
-	VPMOVSXDQ    X11, Y11
-	VMOVUPS      1120(SP), Y1
-	VBLENDVPD    Y11, Y6, Y1, Y11
-	VPMOVSXDQ    X12, Y12
-	VMOVUPS      1088(SP), Y1
-	VBLENDVPD    Y12, Y5, Y1, Y12
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y9, Y1
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y10, Y2
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y11, Y5
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y12, Y6
-	VPMOVSXDQ    X0, Y0
-	VBLENDVPD    Y0, Y1, Y9, Y0
+	VPAND        avx2_k32_2<>+0(SB), X1, X1
+	VPCMPEQD     avx2_k32_2<>+0(SB), X1, X1
+	VPMOVSXDQ    X2, Y2
+	VMOVUPS      128(SP), Y6
+	VBLENDVPD    Y2, Y4, Y6, Y2
 	VPMOVSXDQ    X3, Y3
-	VBLENDVPD    Y3, Y2, Y10, Y3
-	VPMOVSXDQ    X7, Y7
-	VBLENDVPD    Y7, Y5, Y11, Y7
-	VPMOVSXDQ    X8, Y8
-	VBLENDVPD    Y8, Y6, Y12, Y8
-	VMOVUPS      96(SP), Y1
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y1
-	VMOVUPS      64(SP), Y2
+	VMOVUPS      96(SP), Y4
+	VBLENDVPD    Y3, Y5, Y4, Y3
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y2, Y4
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y3, Y5
+	VPMOVSXDQ    X0, Y0
+	VBLENDVPD    Y0, Y4, Y2, Y0
+	VPMOVSXDQ    X1, Y1
+	VBLENDVPD    Y1, Y5, Y3, Y1
+	VMOVUPS      32(SP), Y2
 	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y2
-	VMOVUPS      32(SP), Y5
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y5, Y5
-	VMOVUPS      (SP), Y6
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y6
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y1, Y1
+	VMOVUPS      (SP), Y3
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y3
 	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y2, Y2
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y5, Y5
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y6, Y6
-	VPOR         Y2, Y1, Y2
-	VPOR         Y5, Y2, Y5
-	VPOR         Y6, Y5, Y6
-	VPTEST       Y6, Y6
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y3
+	VPTEST       Y3, Y3
 	JNE          loop1
 	VMOVUPD      Y0, (DI)(AX*8)
-	VMOVUPD      Y3, 32(DI)(AX*8)
-	VMOVUPD      Y7, 64(DI)(AX*8)
-	VMOVUPD      Y8, 96(DI)(AX*8)
-	ADDQ         $0x10, AX
+	VMOVUPD      Y1, 32(DI)(AX*8)
+	ADDQ         $0x08, AX
 	JMP          loopu
 
 loop1:
@@ -5409,7 +4277,7 @@ done:
 
 // func tanF32_avx2(d *float32, a *float32, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·tanF32_avx2(SB), $1504-32
+TEXT ·tanF32_avx2(SB), $224-32
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ n+16(FP), CX
@@ -5418,365 +4286,147 @@ TEXT ·tanF32_avx2(SB), $1504-32
 loopu:
 	MOVQ         CX, BX
 	SUBQ         AX, BX
-	CMPQ         BX, $0x20
+	CMPQ         BX, $0x10
 	JL           loop1
 	VMOVUPS      (SI)(AX*4), Y0
 	VMOVUPS      32(SI)(AX*4), Y1
-	VMOVUPS      64(SI)(AX*4), Y2
-	VMOVUPS      96(SI)(AX*4), Y3
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y4
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y1, Y5
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y2, Y6
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y3, Y7
-	VROUNDPS     $0x08, Y4, Y4
-	VROUNDPS     $0x08, Y5, Y5
-	VROUNDPS     $0x08, Y6, Y6
-	VROUNDPS     $0x08, Y7, Y7
-	VMOVUPS      Y0, Y8
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y4, Y8
-	VMOVUPS      Y1, Y9
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y5, Y9
-	VMOVUPS      Y2, Y10
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y6, Y10
-	VMOVUPS      Y3, Y11
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y7, Y11
-	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y4, Y12
-	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y5, Y13
-	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y6, Y14
-	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y7, Y15
-	VMOVUPS      Y3, (SP)
-	VPXOR        avx2_k32_80000000<>+0(SB), Y12, Y3
-	VMOVUPS      Y2, 32(SP)
-	VPXOR        avx2_k32_80000000<>+0(SB), Y13, Y2
-	VMOVUPS      Y1, 64(SP)
-	VPXOR        avx2_k32_80000000<>+0(SB), Y14, Y1
-	VMOVUPS      Y0, 96(SP)
-	VPXOR        avx2_k32_80000000<>+0(SB), Y15, Y0
-	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y4, Y12
-	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y5, Y13
-	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y6, Y14
-	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y7, Y15
-	VMOVUPS      Y7, 128(SP)
-	VADDPS       Y3, Y8, Y7
-	VMOVUPS      Y6, 160(SP)
-	VADDPS       Y2, Y9, Y6
-	VMOVUPS      Y5, 192(SP)
-	VADDPS       Y1, Y10, Y5
-	VMOVUPS      Y4, 224(SP)
-	VADDPS       Y0, Y11, Y4
-	VMOVUPS      Y15, 256(SP)
-	VSUBPS       Y8, Y7, Y15
-	VMOVUPS      Y14, 288(SP)
-	VSUBPS       Y9, Y6, Y14
-	VMOVUPS      Y13, 320(SP)
-	VSUBPS       Y10, Y5, Y13
-	VMOVUPS      Y12, 352(SP)
-	VSUBPS       Y11, Y4, Y12
-	VMOVUPS      Y0, 384(SP)
-	VSUBPS       Y15, Y7, Y0
-	VMOVUPS      Y7, 416(SP)
-	VSUBPS       Y14, Y6, Y7
-	VMOVUPS      Y6, 448(SP)
-	VSUBPS       Y13, Y5, Y6
-	VMOVUPS      Y5, 480(SP)
-	VSUBPS       Y12, Y4, Y5
-	VSUBPS       Y0, Y8, Y0
-	VSUBPS       Y7, Y9, Y7
-	VSUBPS       Y6, Y10, Y6
-	VSUBPS       Y5, Y11, Y5
-	VSUBPS       Y15, Y3, Y15
-	VSUBPS       Y14, Y2, Y14
-	VSUBPS       Y13, Y1, Y13
-	VMOVUPS      384(SP), Y1
-	VSUBPS       Y12, Y1, Y12
-	VADDPS       Y15, Y0, Y15
-	VADDPS       Y14, Y7, Y14
-	VADDPS       Y13, Y6, Y13
-	VADDPS       Y12, Y5, Y12
-	VMOVUPS      352(SP), Y0
-	VSUBPS       Y0, Y15, Y0
-	VMOVUPS      320(SP), Y1
-	VSUBPS       Y1, Y14, Y1
-	VMOVUPS      288(SP), Y2
-	VSUBPS       Y2, Y13, Y2
-	VMOVUPS      256(SP), Y3
-	VSUBPS       Y3, Y12, Y3
-	VMOVUPS      224(SP), Y5
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y5, Y0
-	VMOVUPS      192(SP), Y6
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y6, Y1
-	VMOVUPS      160(SP), Y7
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y7, Y2
-	VMOVUPS      128(SP), Y8
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y8, Y3
-	VMOVUPS      416(SP), Y9
-	VADDPS       Y0, Y9, Y10
-	VMOVUPS      448(SP), Y11
-	VADDPS       Y1, Y11, Y12
-	VMOVUPS      480(SP), Y13
-	VADDPS       Y2, Y13, Y14
-	VADDPS       Y3, Y4, Y15
-	VSUBPS       Y9, Y10, Y9
-	VSUBPS       Y11, Y12, Y11
-	VSUBPS       Y13, Y14, Y13
-	VSUBPS       Y4, Y15, Y4
-	VSUBPS       Y9, Y0, Y9
-	VSUBPS       Y11, Y1, Y11
-	VSUBPS       Y13, Y2, Y13
-	VSUBPS       Y4, Y3, Y4
-	VCVTTPS2DQ   Y5, Y5
-	VCVTTPS2DQ   Y6, Y6
-	VCVTTPS2DQ   Y7, Y7
-	VCVTTPS2DQ   Y8, Y8
-	VMULPS       Y10, Y10, Y0
-	VMULPS       Y12, Y12, Y1
-	VMULPS       Y14, Y14, Y2
-	VMULPS       Y15, Y15, Y3
-	VMOVUPS      Y8, 512(SP)
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y0, Y8
-	VMOVUPS      Y7, 544(SP)
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y1, Y7
-	VMOVUPS      Y6, 576(SP)
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y2, Y6
-	VMOVUPS      Y5, 608(SP)
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y3, Y5
-	VMOVUPS      Y3, 640(SP)
-	VMOVUPS      Y8, Y3
-	VFNMADD213PS Y9, Y9, Y3
-	VMOVUPS      Y9, 672(SP)
-	VMOVUPS      Y7, Y9
-	VFNMADD213PS Y11, Y11, Y9
-	VMOVUPS      Y11, 704(SP)
-	VMOVUPS      Y6, Y11
-	VFNMADD213PS Y13, Y13, Y11
-	VMOVUPS      Y13, 736(SP)
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y2
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y1, Y3
+	VROUNDPS     $0x08, Y2, Y2
+	VROUNDPS     $0x08, Y3, Y3
+	VMOVUPS      Y0, Y4
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y2, Y4
+	VMOVUPS      Y1, Y5
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y3, Y5
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y2, Y6
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y3, Y7
+	VPXOR        avx2_k32_80000000<>+0(SB), Y6, Y8
+	VPXOR        avx2_k32_80000000<>+0(SB), Y7, Y9
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y2, Y6
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y3, Y7
+	VADDPS       Y8, Y4, Y10
+	VADDPS       Y9, Y5, Y11
+	VSUBPS       Y4, Y10, Y12
+	VSUBPS       Y5, Y11, Y13
+	VSUBPS       Y12, Y10, Y14
+	VSUBPS       Y13, Y11, Y15
+	VSUBPS       Y14, Y4, Y14
+	VSUBPS       Y15, Y5, Y15
+	VSUBPS       Y12, Y8, Y12
+	VSUBPS       Y13, Y9, Y13
+	VADDPS       Y12, Y14, Y12
+	VADDPS       Y13, Y15, Y13
+	VSUBPS       Y6, Y12, Y6
+	VSUBPS       Y7, Y13, Y7
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y2, Y6
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y3, Y7
+	VADDPS       Y6, Y10, Y4
+	VADDPS       Y7, Y11, Y5
+	VSUBPS       Y10, Y4, Y10
+	VSUBPS       Y11, Y5, Y11
+	VSUBPS       Y10, Y6, Y10
+	VSUBPS       Y11, Y7, Y11
+	VCVTTPS2DQ   Y2, Y2
+	VCVTTPS2DQ   Y3, Y3
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y7
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y6, Y8
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y7, Y9
+	VMOVUPS      Y8, Y12
+	VFNMADD213PS Y10, Y10, Y12
+	VMOVUPS      Y9, Y13
+	VFNMADD213PS Y11, Y11, Y13
+	VMULPS       Y6, Y4, Y14
+	VMULPS       Y7, Y5, Y15
+	VMOVUPS      Y1, (SP)
+	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y1
+	VMOVUPS      Y0, 32(SP)
+	VMOVUPS      Y1, Y0
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y6, Y0
+	VMOVUPS      Y3, 64(SP)
+	VMOVUPS      Y1, Y3
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y7, Y3
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y6, Y0
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y7, Y3
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y6, Y0
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y7, Y3
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y6, Y0
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y7, Y3
+	VFMADD213PS  Y12, Y0, Y14
+	VFMADD213PS  Y13, Y3, Y15
+	VADDPS       Y14, Y4, Y14
+	VADDPS       Y15, Y5, Y15
+	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y0
+	VSUBPS       Y8, Y0, Y3
+	VSUBPS       Y9, Y0, Y12
+	VSUBPS       Y3, Y0, Y13
+	VSUBPS       Y12, Y0, Y1
+	VSUBPS       Y8, Y13, Y8
+	VSUBPS       Y9, Y1, Y9
+	VMOVUPS      Y4, Y1
+	VFMSUB213PS  Y6, Y4, Y1
 	VMOVUPS      Y5, Y13
-	VFNMADD213PS Y4, Y4, Y13
-	VMOVUPS      Y4, 768(SP)
-	VMULPS       Y0, Y10, Y4
-	VMOVUPS      Y5, 800(SP)
-	VMULPS       Y1, Y12, Y5
-	VMOVUPS      Y6, 832(SP)
-	VMULPS       Y2, Y14, Y6
-	VMOVUPS      Y7, 864(SP)
-	VMOVUPS      640(SP), Y7
-	VMOVUPS      Y8, 896(SP)
-	VMULPS       Y7, Y15, Y8
-	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y7
-	VMOVUPS      Y15, 928(SP)
-	VMOVUPS      Y7, Y15
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y0, Y15
-	VMOVUPS      Y14, 960(SP)
-	VMOVUPS      Y7, Y14
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y1, Y14
-	VMOVUPS      Y12, 992(SP)
-	VMOVUPS      Y7, Y12
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y2, Y12
-	VMOVUPS      640(SP), Y7
-	VMOVUPS      Y10, 1024(SP)
-	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y10
-	VMOVUPS      Y8, 1056(SP)
-	VMOVUPS      Y10, Y8
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y7, Y8
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y0, Y15
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y1, Y14
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y2, Y12
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y7, Y8
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y0, Y15
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y1, Y14
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y2, Y12
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y7, Y8
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y0, Y15
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y1, Y14
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y2, Y12
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y7, Y8
-	VFMADD213PS  Y3, Y15, Y4
-	VFMADD213PS  Y9, Y14, Y5
-	VFMADD213PS  Y11, Y12, Y6
-	VMOVUPS      1056(SP), Y3
-	VFMADD213PS  Y13, Y8, Y3
-	VMOVUPS      1024(SP), Y8
-	VADDPS       Y4, Y8, Y4
-	VMOVUPS      992(SP), Y9
-	VADDPS       Y5, Y9, Y5
-	VMOVUPS      960(SP), Y11
-	VADDPS       Y6, Y11, Y6
-	VMOVUPS      928(SP), Y12
-	VADDPS       Y3, Y12, Y3
-	VMOVUPS      896(SP), Y13
-	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y14
-	VSUBPS       Y13, Y14, Y15
-	VMOVUPS      864(SP), Y10
-	VSUBPS       Y10, Y14, Y7
-	VMOVUPS      832(SP), Y12
-	VSUBPS       Y12, Y14, Y11
-	VMOVUPS      800(SP), Y9
-	VSUBPS       Y9, Y14, Y8
-	VSUBPS       Y15, Y14, Y9
-	VSUBPS       Y7, Y14, Y12
-	VSUBPS       Y11, Y14, Y10
-	VSUBPS       Y8, Y14, Y13
-	VMOVUPS      896(SP), Y14
-	VSUBPS       Y14, Y9, Y14
-	VMOVUPS      864(SP), Y9
-	VSUBPS       Y9, Y12, Y9
-	VMOVUPS      832(SP), Y12
-	VSUBPS       Y12, Y10, Y12
-	VMOVUPS      800(SP), Y10
-	VSUBPS       Y10, Y13, Y10
-	VMOVUPS      1024(SP), Y13
-	VMOVUPS      Y3, 1088(SP)
-	VMOVUPS      Y13, Y3
-	VFMSUB213PS  Y0, Y13, Y3
-	VMOVUPS      992(SP), Y13
-	VMOVUPS      Y6, 1120(SP)
-	VMOVUPS      Y13, Y6
-	VFMSUB213PS  Y1, Y13, Y6
-	VMOVUPS      960(SP), Y13
-	VMOVUPS      Y5, 1152(SP)
-	VMOVUPS      Y13, Y5
-	VFMSUB213PS  Y2, Y13, Y5
-	VMOVUPS      640(SP), Y13
-	VMOVUPS      Y4, 1184(SP)
-	VMOVUPS      928(SP), Y4
-	VMOVUPS      Y8, 1216(SP)
-	VMOVUPS      Y4, Y8
-	VFMSUB213PS  Y13, Y4, Y8
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y3, Y3
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y6, Y6
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y5
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y8, Y8
-	VMULPS       Y0, Y0, Y4
-	VMULPS       Y1, Y1, Y13
-	VMOVUPS      Y11, 1248(SP)
-	VMULPS       Y2, Y2, Y11
-	VMOVUPS      Y7, 1280(SP)
-	VMOVUPS      640(SP), Y7
-	VMOVUPS      Y15, 1312(SP)
+	VFMSUB213PS  Y7, Y5, Y13
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y1, Y1
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y13, Y13
+	VMULPS       Y6, Y6, Y0
+	VMOVUPS      Y15, 96(SP)
 	VMULPS       Y7, Y7, Y15
-	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y7
-	VMOVUPS      Y15, 1344(SP)
-	VMOVUPS      Y7, Y15
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y0, Y15
-	VMOVUPS      Y11, 1376(SP)
-	VMOVUPS      Y7, Y11
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y1, Y11
-	VMOVUPS      Y13, 1408(SP)
-	VMOVUPS      Y7, Y13
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y2, Y13
-	VMOVUPS      640(SP), Y7
-	VMOVUPS      Y4, 1440(SP)
-	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y4
-	VMOVUPS      Y8, 1472(SP)
-	VMOVUPS      Y4, Y8
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y7, Y8
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y0, Y15
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y1, Y11
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y2, Y13
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y7, Y8
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y0, Y15
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y1, Y11
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y2, Y13
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y7, Y8
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y0, Y15
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y1, Y11
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y2, Y13
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y7, Y8
-	VSUBPS       Y3, Y14, Y3
-	VSUBPS       Y6, Y9, Y6
-	VSUBPS       Y5, Y12, Y5
-	VMOVUPS      1472(SP), Y0
-	VSUBPS       Y0, Y10, Y0
-	VMOVUPS      1440(SP), Y1
-	VFMADD213PS  Y3, Y15, Y1
-	VMOVUPS      1408(SP), Y2
-	VFMADD213PS  Y6, Y11, Y2
-	VMOVUPS      1376(SP), Y3
-	VFMADD213PS  Y5, Y13, Y3
-	VMOVUPS      1344(SP), Y5
-	VFMADD213PS  Y0, Y8, Y5
-	VMOVUPS      672(SP), Y0
-	VMOVUPS      1024(SP), Y6
-	VFNMADD213PS Y1, Y0, Y6
-	VMOVUPS      704(SP), Y0
-	VMOVUPS      992(SP), Y1
-	VFNMADD213PS Y2, Y0, Y1
-	VMOVUPS      736(SP), Y0
-	VMOVUPS      960(SP), Y2
-	VFNMADD213PS Y3, Y0, Y2
-	VMOVUPS      768(SP), Y0
-	VMOVUPS      928(SP), Y3
-	VFNMADD213PS Y5, Y0, Y3
-	VMOVUPS      1312(SP), Y0
-	VADDPS       Y6, Y0, Y6
-	VMOVUPS      1280(SP), Y0
-	VADDPS       Y1, Y0, Y1
-	VMOVUPS      1248(SP), Y0
-	VADDPS       Y2, Y0, Y2
-	VMOVUPS      1216(SP), Y0
-	VADDPS       Y3, Y0, Y3
-	VMOVUPS      608(SP), Y0
+	VMOVUPS      Y14, 128(SP)
+	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y14
+	VMOVUPS      Y2, 160(SP)
+	VMOVUPS      Y14, Y2
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y6, Y2
+	VMOVUPS      Y12, 192(SP)
+	VMOVUPS      Y14, Y12
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y7, Y12
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y6, Y2
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y7, Y12
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y6, Y2
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y7, Y12
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y6, Y2
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y7, Y12
+	VSUBPS       Y1, Y8, Y1
+	VSUBPS       Y13, Y9, Y13
+	VFMADD213PS  Y1, Y2, Y0
+	VFMADD213PS  Y13, Y12, Y15
+	VFNMADD213PS Y0, Y10, Y4
+	VFNMADD213PS Y15, Y11, Y5
+	VADDPS       Y4, Y3, Y4
+	VMOVUPS      192(SP), Y0
+	VADDPS       Y5, Y0, Y5
+	VMOVUPS      160(SP), Y0
 	VPAND        avx2_k32_1<>+0(SB), Y0, Y0
 	VPCMPEQD     avx2_k32_1<>+0(SB), Y0, Y0
-	VMOVUPS      576(SP), Y5
-	VPAND        avx2_k32_1<>+0(SB), Y5, Y5
-	VPCMPEQD     avx2_k32_1<>+0(SB), Y5, Y5
-	VMOVUPS      544(SP), Y7
-	VPAND        avx2_k32_1<>+0(SB), Y7, Y7
-	VPCMPEQD     avx2_k32_1<>+0(SB), Y7, Y7
-	VMOVUPS      512(SP), Y8
-	VPAND        avx2_k32_1<>+0(SB), Y8, Y8
-	VPCMPEQD     avx2_k32_1<>+0(SB), Y8, Y8
-	VMOVUPS      1184(SP), Y9
-	VBLENDVPS    Y0, Y6, Y9, Y10
-	VMOVUPS      1152(SP), Y11
-	VBLENDVPS    Y5, Y1, Y11, Y12
-	VMOVUPS      1120(SP), Y13
-	VBLENDVPS    Y7, Y2, Y13, Y14
-	VMOVUPS      1088(SP), Y15
-	VBLENDVPS    Y8, Y3, Y15, Y4
-	VPXOR        avx2_k32_80000000<>+0(SB), Y9, Y9
-	VPXOR        avx2_k32_80000000<>+0(SB), Y11, Y11
-	VPXOR        avx2_k32_80000000<>+0(SB), Y13, Y13
-	VPXOR        avx2_k32_80000000<>+0(SB), Y15, Y15
-	VBLENDVPS    Y0, Y9, Y6, Y0
-	VBLENDVPS    Y5, Y11, Y1, Y5
-	VBLENDVPS    Y7, Y13, Y2, Y7
-	VBLENDVPS    Y8, Y15, Y3, Y8
-	VDIVPS       Y0, Y10, Y0
-	VDIVPS       Y5, Y12, Y5
-	VDIVPS       Y7, Y14, Y7
-	VDIVPS       Y8, Y4, Y8
-	VMOVUPS      96(SP), Y1
-	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y1, Y2
-	VMOVUPS      64(SP), Y3
-	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y3, Y4
-	VMOVUPS      32(SP), Y6
-	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y6, Y9
-	VMOVUPS      (SP), Y10
-	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y10, Y11
-	VBLENDVPS    Y2, Y1, Y0, Y2
-	VBLENDVPS    Y4, Y3, Y5, Y4
-	VBLENDVPS    Y9, Y6, Y7, Y9
-	VBLENDVPS    Y11, Y10, Y8, Y11
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y1, Y1
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y3, Y3
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y6, Y6
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y10, Y10
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y1, Y1
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y3, Y3
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y6, Y6
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y10, Y10
-	VPOR         Y3, Y1, Y3
-	VPOR         Y6, Y3, Y6
-	VPOR         Y10, Y6, Y10
-	VPTEST       Y10, Y10
+	VMOVUPS      64(SP), Y1
+	VPAND        avx2_k32_1<>+0(SB), Y1, Y1
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y1, Y1
+	VMOVUPS      128(SP), Y2
+	VBLENDVPS    Y0, Y4, Y2, Y3
+	VMOVUPS      96(SP), Y6
+	VBLENDVPS    Y1, Y5, Y6, Y7
+	VPXOR        avx2_k32_80000000<>+0(SB), Y2, Y2
+	VPXOR        avx2_k32_80000000<>+0(SB), Y6, Y6
+	VBLENDVPS    Y0, Y2, Y4, Y0
+	VBLENDVPS    Y1, Y6, Y5, Y1
+	VDIVPS       Y0, Y3, Y0
+	VDIVPS       Y1, Y7, Y1
+	VMOVUPS      32(SP), Y2
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y2, Y3
+	VMOVUPS      (SP), Y4
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y4, Y5
+	VBLENDVPS    Y3, Y2, Y0, Y3
+	VBLENDVPS    Y5, Y4, Y1, Y5
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y2, Y2
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y4, Y4
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y2, Y2
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y4, Y4
+	VPOR         Y4, Y2, Y4
+	VPTEST       Y4, Y4
 	JNE          loop1
-	VMOVUPS      Y2, (DI)(AX*4)
-	VMOVUPS      Y4, 32(DI)(AX*4)
-	VMOVUPS      Y9, 64(DI)(AX*4)
-	VMOVUPS      Y11, 96(DI)(AX*4)
-	ADDQ         $0x20, AX
+	VMOVUPS      Y3, (DI)(AX*4)
+	VMOVUPS      Y5, 32(DI)(AX*4)
+	ADDQ         $0x10, AX
 	JMP          loopu
 
 loop1:
@@ -5991,7 +4641,7 @@ done:
 
 // func tanF64_avx2(d *float64, a *float64, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·tanF64_avx2(SB), $1504-32
+TEXT ·tanF64_avx2(SB), $224-32
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ n+16(FP), CX
@@ -6000,484 +4650,205 @@ TEXT ·tanF64_avx2(SB), $1504-32
 loopu:
 	MOVQ         CX, BX
 	SUBQ         AX, BX
-	CMPQ         BX, $0x10
+	CMPQ         BX, $0x08
 	JL           loop1
 	VMOVUPD      (SI)(AX*8), Y0
 	VMOVUPD      32(SI)(AX*8), Y1
-	VMOVUPD      64(SI)(AX*8), Y2
-	VMOVUPD      96(SI)(AX*8), Y3
-	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y4
-	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y1, Y5
-	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y2, Y6
-	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y3, Y7
-	VROUNDPD     $0x08, Y4, Y4
-	VROUNDPD     $0x08, Y5, Y5
-	VROUNDPD     $0x08, Y6, Y6
-	VROUNDPD     $0x08, Y7, Y7
-	VMOVUPS      Y0, Y8
-	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y4, Y8
-	VMOVUPS      Y1, Y9
-	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y5, Y9
-	VMOVUPS      Y2, Y10
-	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y6, Y10
-	VMOVUPS      Y3, Y11
-	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y7, Y11
-	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y4, Y12
-	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y5, Y13
-	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y6, Y14
-	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y7, Y15
-	VMOVUPS      Y3, (SP)
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y12, Y3
-	VMOVUPS      Y2, 32(SP)
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y13, Y2
-	VMOVUPS      Y1, 64(SP)
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y14, Y1
-	VMOVUPS      Y0, 96(SP)
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y15, Y0
-	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y4, Y12
-	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y5, Y13
-	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y6, Y14
-	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y7, Y15
-	VMOVUPS      Y7, 128(SP)
-	VADDPD       Y3, Y8, Y7
-	VMOVUPS      Y6, 160(SP)
-	VADDPD       Y2, Y9, Y6
-	VMOVUPS      Y5, 192(SP)
-	VADDPD       Y1, Y10, Y5
-	VMOVUPS      Y4, 224(SP)
-	VADDPD       Y0, Y11, Y4
-	VMOVUPS      Y15, 256(SP)
-	VSUBPD       Y8, Y7, Y15
-	VMOVUPS      Y14, 288(SP)
-	VSUBPD       Y9, Y6, Y14
-	VMOVUPS      Y13, 320(SP)
-	VSUBPD       Y10, Y5, Y13
-	VMOVUPS      Y12, 352(SP)
-	VSUBPD       Y11, Y4, Y12
-	VMOVUPS      Y0, 384(SP)
-	VSUBPD       Y15, Y7, Y0
-	VMOVUPS      Y7, 416(SP)
-	VSUBPD       Y14, Y6, Y7
-	VMOVUPS      Y6, 448(SP)
-	VSUBPD       Y13, Y5, Y6
-	VMOVUPS      Y5, 480(SP)
-	VSUBPD       Y12, Y4, Y5
-	VSUBPD       Y0, Y8, Y0
-	VSUBPD       Y7, Y9, Y7
-	VSUBPD       Y6, Y10, Y6
-	VSUBPD       Y5, Y11, Y5
-	VSUBPD       Y15, Y3, Y15
-	VSUBPD       Y14, Y2, Y14
-	VSUBPD       Y13, Y1, Y13
-	VMOVUPS      384(SP), Y1
-	VSUBPD       Y12, Y1, Y12
-	VADDPD       Y15, Y0, Y15
-	VADDPD       Y14, Y7, Y14
-	VADDPD       Y13, Y6, Y13
-	VADDPD       Y12, Y5, Y12
-	VMOVUPS      352(SP), Y0
-	VSUBPD       Y0, Y15, Y0
-	VMOVUPS      320(SP), Y1
-	VSUBPD       Y1, Y14, Y1
-	VMOVUPS      288(SP), Y2
-	VSUBPD       Y2, Y13, Y2
-	VMOVUPS      256(SP), Y3
-	VSUBPD       Y3, Y12, Y3
-	VMOVUPS      224(SP), Y5
-	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y5, Y0
-	VMOVUPS      192(SP), Y6
-	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y6, Y1
-	VMOVUPS      160(SP), Y7
-	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y7, Y2
-	VMOVUPS      128(SP), Y8
-	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y8, Y3
-	VMOVUPS      416(SP), Y9
-	VADDPD       Y0, Y9, Y10
-	VMOVUPS      448(SP), Y11
-	VADDPD       Y1, Y11, Y12
-	VMOVUPS      480(SP), Y13
-	VADDPD       Y2, Y13, Y14
-	VADDPD       Y3, Y4, Y15
-	VSUBPD       Y9, Y10, Y9
-	VSUBPD       Y11, Y12, Y11
-	VSUBPD       Y13, Y14, Y13
-	VSUBPD       Y4, Y15, Y4
-	VSUBPD       Y9, Y0, Y9
-	VSUBPD       Y11, Y1, Y11
-	VSUBPD       Y13, Y2, Y13
-	VSUBPD       Y4, Y3, Y4
-	VROUNDPD     $0x0b, Y5, Y0
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
-	VPSRLQ       $0x34, Y1, Y2
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y1, Y1
-	VPOR         avx2_k64_10000000000000<>+0(SB), Y1, Y1
-	VPSUBQ       avx2_k64_433<>+0(SB), Y2, Y3
-	VMOVUPS      avx2_k64_433<>+0(SB), Y8
-	VPSUBQ       Y2, Y8, Y2
-	VPSLLVQ      Y3, Y1, Y3
-	VPSRLVQ      Y2, Y1, Y2
-	VPOR         Y2, Y3, Y2
-	VMOVUPS      avx2_k64_0<>+0(SB), Y1
-	VPCMPGTQ     Y0, Y1, Y0
-	VPXOR        Y0, Y2, Y2
-	VPSUBQ       Y0, Y2, Y0
-	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y5, Y2
-	VBLENDVPD    Y2, avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
-	VCMPPD       $0x03, Y5, Y5, Y0
-	VBLENDVPD    Y0, avx2_k64_0<>+0(SB), Y2, Y0
-	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, avx2_k64_8000000000000000<>+0(SB), Y0, Y5
-	VROUNDPD     $0x0b, Y6, Y0
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
-	VPSRLQ       $0x34, Y2, Y3
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y2, Y2
-	VPOR         avx2_k64_10000000000000<>+0(SB), Y2, Y2
-	VPSUBQ       avx2_k64_433<>+0(SB), Y3, Y7
-	VPSUBQ       Y3, Y8, Y3
-	VPSLLVQ      Y7, Y2, Y7
-	VPSRLVQ      Y3, Y2, Y3
-	VPOR         Y3, Y7, Y3
-	VPCMPGTQ     Y0, Y1, Y0
-	VPXOR        Y0, Y3, Y3
-	VPSUBQ       Y0, Y3, Y0
-	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y6, Y2
-	VBLENDVPD    Y2, avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
-	VCMPPD       $0x03, Y6, Y6, Y0
-	VBLENDVPD    Y0, avx2_k64_0<>+0(SB), Y2, Y0
-	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y6, Y6
-	VBLENDVPD    Y6, avx2_k64_8000000000000000<>+0(SB), Y0, Y6
-	VMOVUPS      160(SP), Y0
-	VROUNDPD     $0x0b, Y0, Y2
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y3
-	VPSRLQ       $0x34, Y3, Y7
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y3, Y3
-	VPOR         avx2_k64_10000000000000<>+0(SB), Y3, Y3
-	VPSUBQ       avx2_k64_433<>+0(SB), Y7, Y0
-	VPSUBQ       Y7, Y8, Y7
-	VPSLLVQ      Y0, Y3, Y0
-	VPSRLVQ      Y7, Y3, Y7
-	VPOR         Y7, Y0, Y7
-	VPCMPGTQ     Y2, Y1, Y2
-	VPXOR        Y2, Y7, Y7
-	VPSUBQ       Y2, Y7, Y2
-	VMOVUPS      160(SP), Y0
-	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y0, Y3
-	VBLENDVPD    Y3, avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y3
-	VCMPPD       $0x03, Y0, Y0, Y2
-	VBLENDVPD    Y2, avx2_k64_0<>+0(SB), Y3, Y2
-	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y0, Y0
-	VBLENDVPD    Y0, avx2_k64_8000000000000000<>+0(SB), Y2, Y0
-	VMOVUPS      128(SP), Y2
-	VROUNDPD     $0x0b, Y2, Y3
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y7
-	VPSRLQ       $0x34, Y7, Y2
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y2
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y1, Y3
+	VROUNDPD     $0x08, Y2, Y2
+	VROUNDPD     $0x08, Y3, Y3
+	VMOVUPS      Y0, Y4
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y2, Y4
+	VMOVUPS      Y1, Y5
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y3, Y5
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y6
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y3, Y7
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y6, Y8
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y7, Y9
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y6
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y3, Y7
+	VADDPD       Y8, Y4, Y10
+	VADDPD       Y9, Y5, Y11
+	VSUBPD       Y4, Y10, Y12
+	VSUBPD       Y5, Y11, Y13
+	VSUBPD       Y12, Y10, Y14
+	VSUBPD       Y13, Y11, Y15
+	VSUBPD       Y14, Y4, Y14
+	VSUBPD       Y15, Y5, Y15
+	VSUBPD       Y12, Y8, Y12
+	VSUBPD       Y13, Y9, Y13
+	VADDPD       Y12, Y14, Y12
+	VADDPD       Y13, Y15, Y13
+	VSUBPD       Y6, Y12, Y6
+	VSUBPD       Y7, Y13, Y7
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y2, Y6
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y3, Y7
+	VADDPD       Y6, Y10, Y4
+	VADDPD       Y7, Y11, Y5
+	VSUBPD       Y10, Y4, Y10
+	VSUBPD       Y11, Y5, Y11
+	VSUBPD       Y10, Y6, Y10
+	VSUBPD       Y11, Y7, Y11
+	VROUNDPD     $0x0b, Y2, Y6
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y7
+	VPSRLQ       $0x34, Y7, Y8
 	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y7, Y7
 	VPOR         avx2_k64_10000000000000<>+0(SB), Y7, Y7
-	VPSUBQ       avx2_k64_433<>+0(SB), Y2, Y1
-	VPSUBQ       Y2, Y8, Y2
-	VPSLLVQ      Y1, Y7, Y1
-	VPSRLVQ      Y2, Y7, Y2
-	VPOR         Y2, Y1, Y2
-	VMOVUPS      avx2_k64_0<>+0(SB), Y1
-	VPCMPGTQ     Y3, Y1, Y3
-	VPXOR        Y3, Y2, Y2
-	VPSUBQ       Y3, Y2, Y3
-	VMOVUPS      128(SP), Y2
-	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y7
-	VBLENDVPD    Y7, avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y7
-	VCMPPD       $0x03, Y2, Y2, Y3
-	VBLENDVPD    Y3, avx2_k64_0<>+0(SB), Y7, Y3
+	VPSUBQ       avx2_k64_433<>+0(SB), Y8, Y9
+	VMOVUPS      avx2_k64_433<>+0(SB), Y12
+	VPSUBQ       Y8, Y12, Y8
+	VPSLLVQ      Y9, Y7, Y9
+	VPSRLVQ      Y8, Y7, Y8
+	VPOR         Y8, Y9, Y8
+	VMOVUPS      avx2_k64_0<>+0(SB), Y7
+	VPCMPGTQ     Y6, Y7, Y6
+	VPXOR        Y6, Y8, Y8
+	VPSUBQ       Y6, Y8, Y6
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y8
+	VBLENDVPD    Y8, avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y8
+	VCMPPD       $0x03, Y2, Y2, Y6
+	VBLENDVPD    Y6, avx2_k64_0<>+0(SB), Y8, Y6
 	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y2, Y2
-	VBLENDVPD    Y2, avx2_k64_8000000000000000<>+0(SB), Y3, Y2
-	VEXTRACTI128 $0x01, Y5, X3
-	VSHUFPS      $0x88, X3, X5, X3
-	VEXTRACTI128 $0x01, Y6, X5
-	VSHUFPS      $0x88, X5, X6, X5
-	VEXTRACTI128 $0x01, Y0, X6
-	VSHUFPS      $0x88, X6, X0, X6
-	VEXTRACTI128 $0x01, Y2, X0
-	VSHUFPS      $0x88, X0, X2, X0
-	VMULPD       Y10, Y10, Y2
-	VMULPD       Y12, Y12, Y7
-	VMULPD       Y14, Y14, Y1
-	VMULPD       Y15, Y15, Y8
-	VMOVUPS      Y0, 512(SP)
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y2, Y0
-	VMOVUPS      Y6, 544(SP)
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y7, Y6
-	VMOVUPS      Y5, 576(SP)
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y1, Y5
-	VMOVUPS      Y3, 608(SP)
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y3
-	VMOVUPS      Y8, 640(SP)
-	VMOVUPS      Y0, Y8
-	VFNMADD213PD Y9, Y9, Y8
-	VMOVUPS      Y9, 672(SP)
-	VMOVUPS      Y6, Y9
-	VFNMADD213PD Y11, Y11, Y9
-	VMOVUPS      Y11, 704(SP)
-	VMOVUPS      Y5, Y11
-	VFNMADD213PD Y13, Y13, Y11
-	VMOVUPS      Y13, 736(SP)
-	VMOVUPS      Y3, Y13
-	VFNMADD213PD Y4, Y4, Y13
-	VMOVUPS      Y4, 768(SP)
-	VMULPD       Y2, Y10, Y4
-	VMOVUPS      Y3, 800(SP)
-	VMULPD       Y7, Y12, Y3
-	VMOVUPS      Y5, 832(SP)
-	VMULPD       Y1, Y14, Y5
-	VMOVUPS      Y6, 864(SP)
-	VMOVUPS      640(SP), Y6
-	VMOVUPS      Y0, 896(SP)
-	VMULPD       Y6, Y15, Y0
-	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y6
-	VMOVUPS      Y15, 928(SP)
-	VMOVUPS      Y6, Y15
-	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y2, Y15
-	VMOVUPS      Y14, 960(SP)
-	VMOVUPS      Y6, Y14
-	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y7, Y14
-	VMOVUPS      Y12, 992(SP)
-	VMOVUPS      Y6, Y12
-	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y1, Y12
-	VMOVUPS      640(SP), Y6
-	VMOVUPS      Y10, 1024(SP)
-	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y10
-	VMOVUPS      Y0, 1056(SP)
-	VMOVUPS      Y10, Y0
-	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y7, Y14
-	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y1, Y12
-	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y7, Y14
-	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y1, Y12
-	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y7, Y14
-	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y1, Y12
-	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y7, Y14
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y1, Y12
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y7, Y14
-	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y1, Y12
-	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y7, Y14
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y1, Y12
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y7, Y14
-	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y1, Y12
-	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y6, Y0
-	VFMADD213PD  Y8, Y15, Y4
-	VFMADD213PD  Y9, Y14, Y3
-	VFMADD213PD  Y11, Y12, Y5
-	VMOVUPS      1056(SP), Y8
-	VFMADD213PD  Y13, Y0, Y8
-	VMOVUPS      1024(SP), Y0
-	VADDPD       Y4, Y0, Y4
-	VMOVUPS      992(SP), Y9
-	VADDPD       Y3, Y9, Y3
-	VMOVUPS      960(SP), Y11
-	VADDPD       Y5, Y11, Y5
-	VMOVUPS      928(SP), Y12
-	VADDPD       Y8, Y12, Y8
-	VMOVUPS      896(SP), Y13
-	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y14
-	VSUBPD       Y13, Y14, Y15
-	VMOVUPS      864(SP), Y10
-	VSUBPD       Y10, Y14, Y6
-	VMOVUPS      832(SP), Y12
-	VSUBPD       Y12, Y14, Y11
-	VMOVUPS      800(SP), Y9
-	VSUBPD       Y9, Y14, Y0
-	VSUBPD       Y15, Y14, Y9
-	VSUBPD       Y6, Y14, Y12
-	VSUBPD       Y11, Y14, Y10
-	VSUBPD       Y0, Y14, Y13
-	VMOVUPS      896(SP), Y14
-	VSUBPD       Y14, Y9, Y14
-	VMOVUPS      864(SP), Y9
-	VSUBPD       Y9, Y12, Y9
-	VMOVUPS      832(SP), Y12
-	VSUBPD       Y12, Y10, Y12
-	VMOVUPS      800(SP), Y10
-	VSUBPD       Y10, Y13, Y10
-	VMOVUPS      1024(SP), Y13
-	VMOVUPS      Y8, 1088(SP)
-	VMOVUPS      Y13, Y8
-	VFMSUB213PD  Y2, Y13, Y8
-	VMOVUPS      992(SP), Y13
-	VMOVUPS      Y5, 1120(SP)
-	VMOVUPS      Y13, Y5
-	VFMSUB213PD  Y7, Y13, Y5
-	VMOVUPS      960(SP), Y13
-	VMOVUPS      Y3, 1152(SP)
-	VMOVUPS      Y13, Y3
-	VFMSUB213PD  Y1, Y13, Y3
-	VMOVUPS      640(SP), Y13
-	VMOVUPS      Y4, 1184(SP)
-	VMOVUPS      928(SP), Y4
-	VMOVUPS      Y0, 1216(SP)
-	VMOVUPS      Y4, Y0
-	VFMSUB213PD  Y13, Y4, Y0
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y8
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y5
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y3, Y3
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y0, Y0
-	VMULPD       Y2, Y2, Y4
-	VMULPD       Y7, Y7, Y13
-	VMOVUPS      Y11, 1248(SP)
-	VMULPD       Y1, Y1, Y11
-	VMOVUPS      Y6, 1280(SP)
-	VMOVUPS      640(SP), Y6
-	VMOVUPS      Y15, 1312(SP)
-	VMULPD       Y6, Y6, Y15
-	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y6
-	VMOVUPS      Y15, 1344(SP)
-	VMOVUPS      Y6, Y15
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y2, Y15
-	VMOVUPS      Y11, 1376(SP)
-	VMOVUPS      Y6, Y11
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y7, Y11
-	VMOVUPS      Y13, 1408(SP)
-	VMOVUPS      Y6, Y13
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y1, Y13
-	VMOVUPS      640(SP), Y6
-	VMOVUPS      Y4, 1440(SP)
-	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y4
-	VMOVUPS      Y0, 1472(SP)
-	VMOVUPS      Y4, Y0
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y7, Y11
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y1, Y13
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y7, Y11
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y1, Y13
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y7, Y11
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y1, Y13
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y7, Y11
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y1, Y13
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y7, Y11
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y1, Y13
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y6, Y0
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y7, Y11
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y1, Y13
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y6, Y0
-	VSUBPD       Y8, Y14, Y8
-	VSUBPD       Y5, Y9, Y5
-	VSUBPD       Y3, Y12, Y3
-	VMOVUPS      1472(SP), Y1
-	VSUBPD       Y1, Y10, Y1
-	VMOVUPS      1440(SP), Y2
-	VFMADD213PD  Y8, Y15, Y2
-	VMOVUPS      1408(SP), Y6
-	VFMADD213PD  Y5, Y11, Y6
-	VMOVUPS      1376(SP), Y5
-	VFMADD213PD  Y3, Y13, Y5
-	VMOVUPS      1344(SP), Y3
-	VFMADD213PD  Y1, Y0, Y3
-	VMOVUPS      672(SP), Y0
-	VMOVUPS      1024(SP), Y1
-	VFNMADD213PD Y2, Y0, Y1
-	VMOVUPS      704(SP), Y0
-	VMOVUPS      992(SP), Y2
-	VFNMADD213PD Y6, Y0, Y2
-	VMOVUPS      736(SP), Y0
-	VMOVUPS      960(SP), Y6
-	VFNMADD213PD Y5, Y0, Y6
-	VMOVUPS      768(SP), Y0
-	VMOVUPS      928(SP), Y5
-	VFNMADD213PD Y3, Y0, Y5
-	VMOVUPS      1312(SP), Y0
-	VADDPD       Y1, Y0, Y1
-	VMOVUPS      1280(SP), Y0
-	VADDPD       Y2, Y0, Y2
-	VMOVUPS      1248(SP), Y0
-	VADDPD       Y6, Y0, Y6
-	VMOVUPS      1216(SP), Y0
+	VBLENDVPD    Y2, avx2_k64_8000000000000000<>+0(SB), Y6, Y2
+	VROUNDPD     $0x0b, Y3, Y6
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y8
+	VPSRLQ       $0x34, Y8, Y9
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y8, Y8
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y8, Y8
+	VPSUBQ       avx2_k64_433<>+0(SB), Y9, Y13
+	VPSUBQ       Y9, Y12, Y9
+	VPSLLVQ      Y13, Y8, Y13
+	VPSRLVQ      Y9, Y8, Y9
+	VPOR         Y9, Y13, Y9
+	VPCMPGTQ     Y6, Y7, Y6
+	VPXOR        Y6, Y9, Y9
+	VPSUBQ       Y6, Y9, Y6
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y3, Y8
+	VBLENDVPD    Y8, avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y8
+	VCMPPD       $0x03, Y3, Y3, Y6
+	VBLENDVPD    Y6, avx2_k64_0<>+0(SB), Y8, Y6
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y3, Y3
+	VBLENDVPD    Y3, avx2_k64_8000000000000000<>+0(SB), Y6, Y3
+	VEXTRACTI128 $0x01, Y2, X6
+	VSHUFPS      $0x88, X6, X2, X6
+	VEXTRACTI128 $0x01, Y3, X2
+	VSHUFPS      $0x88, X2, X3, X2
+	VMULPD       Y4, Y4, Y3
+	VMULPD       Y5, Y5, Y8
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y3, Y9
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y13
+	VMOVUPS      Y9, Y14
+	VFNMADD213PD Y10, Y10, Y14
+	VMOVUPS      Y13, Y15
+	VFNMADD213PD Y11, Y11, Y15
+	VMULPD       Y3, Y4, Y7
+	VMULPD       Y8, Y5, Y12
+	VMOVUPS      Y1, (SP)
+	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y1
+	VMOVUPS      Y0, 32(SP)
+	VMOVUPS      Y1, Y0
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y3, Y0
+	VMOVUPS      Y2, 64(SP)
+	VMOVUPS      Y1, Y2
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y8, Y2
+	VFMADD213PD  Y14, Y0, Y7
+	VFMADD213PD  Y15, Y2, Y12
+	VADDPD       Y7, Y4, Y7
+	VADDPD       Y12, Y5, Y12
+	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y0
+	VSUBPD       Y9, Y0, Y2
+	VSUBPD       Y13, Y0, Y14
+	VSUBPD       Y2, Y0, Y15
+	VSUBPD       Y14, Y0, Y1
+	VSUBPD       Y9, Y15, Y9
+	VSUBPD       Y13, Y1, Y13
+	VMOVUPS      Y4, Y1
+	VFMSUB213PD  Y3, Y4, Y1
+	VMOVUPS      Y5, Y15
+	VFMSUB213PD  Y8, Y5, Y15
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y1, Y1
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y15, Y15
+	VMULPD       Y3, Y3, Y0
+	VMOVUPS      Y12, 96(SP)
+	VMULPD       Y8, Y8, Y12
+	VMOVUPS      Y7, 128(SP)
+	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y7
+	VMOVUPS      Y6, 160(SP)
+	VMOVUPS      Y7, Y6
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y3, Y6
+	VMOVUPS      Y14, 192(SP)
+	VMOVUPS      Y7, Y14
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y8, Y14
+	VSUBPD       Y1, Y9, Y1
+	VSUBPD       Y15, Y13, Y15
+	VFMADD213PD  Y1, Y6, Y0
+	VFMADD213PD  Y15, Y14, Y12
+	VFNMADD213PD Y0, Y10, Y4
+	VFNMADD213PD Y12, Y11, Y5
+	VADDPD       Y4, Y2, Y4
+	VMOVUPS      192(SP), Y0
 	VADDPD       Y5, Y0, Y5
-	VMOVUPS      608(SP), Y0
+	VMOVUPS      160(SP), Y0
 	VPAND        avx2_k32_1<>+0(SB), X0, X0
 	VPCMPEQD     avx2_k32_1<>+0(SB), X0, X0
-	VMOVUPS      576(SP), Y3
-	VPAND        avx2_k32_1<>+0(SB), X3, X3
-	VPCMPEQD     avx2_k32_1<>+0(SB), X3, X3
-	VMOVUPS      544(SP), Y7
-	VPAND        avx2_k32_1<>+0(SB), X7, X7
-	VPCMPEQD     avx2_k32_1<>+0(SB), X7, X7
-	VMOVUPS      512(SP), Y8
-	VPAND        avx2_k32_1<>+0(SB), X8, X8
-	VPCMPEQD     avx2_k32_1<>+0(SB), X8, X8
+	VMOVUPS      64(SP), Y1
+	VPAND        avx2_k32_1<>+0(SB), X1, X1
+	VPCMPEQD     avx2_k32_1<>+0(SB), X1, X1
 	VPMOVSXDQ    X0, Y0
-	VMOVUPS      1184(SP), Y9
-	VBLENDVPD    Y0, Y1, Y9, Y10
-	VPMOVSXDQ    X3, Y3
-	VMOVUPS      1152(SP), Y11
-	VBLENDVPD    Y3, Y2, Y11, Y12
-	VPMOVSXDQ    X7, Y7
-	VMOVUPS      1120(SP), Y13
-	VBLENDVPD    Y7, Y6, Y13, Y14
-	VPMOVSXDQ    X8, Y8
-	VMOVUPS      1088(SP), Y15
-	VBLENDVPD    Y8, Y5, Y15, Y4
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y9, Y9
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y11, Y11
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y13, Y13
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y15, Y15
-	VBLENDVPD    Y0, Y9, Y1, Y0
-	VBLENDVPD    Y3, Y11, Y2, Y3
-	VBLENDVPD    Y7, Y13, Y6, Y7
-	VBLENDVPD    Y8, Y15, Y5, Y8
-	VDIVPD       Y0, Y10, Y0
-	VDIVPD       Y3, Y12, Y3
-	VDIVPD       Y7, Y14, Y7
-	VDIVPD       Y8, Y4, Y8
-	VMOVUPS      96(SP), Y1
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y1, Y2
-	VMOVUPS      64(SP), Y4
+	VMOVUPS      128(SP), Y2
+	VBLENDVPD    Y0, Y4, Y2, Y3
+	VPMOVSXDQ    X1, Y1
+	VMOVUPS      96(SP), Y6
+	VBLENDVPD    Y1, Y5, Y6, Y8
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y2, Y2
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y6, Y6
+	VBLENDVPD    Y0, Y2, Y4, Y0
+	VBLENDVPD    Y1, Y6, Y5, Y1
+	VDIVPD       Y0, Y3, Y0
+	VDIVPD       Y1, Y8, Y1
+	VMOVUPS      32(SP), Y2
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y2, Y3
+	VMOVUPS      (SP), Y4
 	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y4, Y5
-	VMOVUPS      32(SP), Y6
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y6, Y9
-	VMOVUPS      (SP), Y10
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y10, Y11
-	VBLENDVPD    Y2, Y1, Y0, Y2
-	VBLENDVPD    Y5, Y4, Y3, Y5
-	VBLENDVPD    Y9, Y6, Y7, Y9
-	VBLENDVPD    Y11, Y10, Y8, Y11
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y1
+	VBLENDVPD    Y3, Y2, Y0, Y3
+	VBLENDVPD    Y5, Y4, Y1, Y5
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y2
 	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y4
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y6
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y10, Y10
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y1, Y1
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y2, Y2
 	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y4, Y4
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y6, Y6
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y10, Y10
-	VPOR         Y4, Y1, Y4
-	VPOR         Y6, Y4, Y6
-	VPOR         Y10, Y6, Y10
-	VPTEST       Y10, Y10
+	VPOR         Y4, Y2, Y4
+	VPTEST       Y4, Y4
 	JNE          loop1
-	VMOVUPD      Y2, (DI)(AX*8)
+	VMOVUPD      Y3, (DI)(AX*8)
 	VMOVUPD      Y5, 32(DI)(AX*8)
-	VMOVUPD      Y9, 64(DI)(AX*8)
-	VMOVUPD      Y11, 96(DI)(AX*8)
-	ADDQ         $0x10, AX
+	ADDQ         $0x08, AX
 	JMP          loopu
 
 loop1:
@@ -6748,14 +5119,11 @@ done:
 
 // func tanhF32_avx2(d *float32, a *float32, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·tanhF32_avx2(SB), $32-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k32_7f<>+0(SB), Y15
-	VMOVUPS avx2_k32_3f800000<>+0(SB), Y14
-	VMOVUPS avx2_k32_7fffffff<>+0(SB), Y13
-	XORQ    AX, AX
+TEXT ·tanhF32_avx2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ         CX, BX
@@ -6764,8 +5132,8 @@ loopu:
 	JL           loop1
 	VMOVUPS      (SI)(AX*4), Y0
 	VMOVUPS      32(SI)(AX*4), Y1
-	VPAND        Y13, Y0, Y2
-	VPAND        Y13, Y1, Y3
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y2
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y1, Y3
 	VMINPS       avx2_k32_4111999a<>+0(SB), Y2, Y2
 	VMINPS       avx2_k32_4111999a<>+0(SB), Y3, Y3
 	VADDPS       Y2, Y2, Y2
@@ -6803,60 +5171,58 @@ loopu:
 	VCVTTPS2DQ   Y5, Y3
 	VPMINSD      avx2_k32_1a<>+0(SB), Y2, Y9
 	VPMINSD      avx2_k32_1a<>+0(SB), Y3, Y10
-	VPADDD       Y15, Y9, Y9
-	VPADDD       Y15, Y10, Y10
+	VPADDD       avx2_k32_7f<>+0(SB), Y9, Y9
+	VPADDD       avx2_k32_7f<>+0(SB), Y10, Y10
 	VPSLLD       $0x17, Y9, Y9
 	VPSLLD       $0x17, Y10, Y10
-	VSUBPS       Y14, Y9, Y11
-	VSUBPS       Y14, Y10, Y12
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y9, Y11
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y10, Y12
 	VFMADD213PS  Y11, Y6, Y9
 	VFMADD213PS  Y12, Y7, Y10
-	VADDPS       Y14, Y6, Y11
-	VADDPS       Y14, Y7, Y12
-	VPSRAD       $0x01, Y2, Y8
-	VMOVUPS      Y1, (SP)
-	VPSRAD       $0x01, Y3, Y1
-	VPSUBD       Y8, Y2, Y2
-	VPSUBD       Y1, Y3, Y3
-	VPADDD       Y15, Y8, Y8
-	VPADDD       Y15, Y1, Y1
-	VPSLLD       $0x17, Y8, Y8
-	VPSLLD       $0x17, Y1, Y1
-	VMULPS       Y8, Y11, Y8
-	VMULPS       Y1, Y12, Y1
-	VPADDD       Y15, Y2, Y2
-	VPADDD       Y15, Y3, Y3
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y6, Y11
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y7, Y12
+	VPSRAD       $0x01, Y2, Y13
+	VPSRAD       $0x01, Y3, Y14
+	VPSUBD       Y13, Y2, Y2
+	VPSUBD       Y14, Y3, Y3
+	VPADDD       avx2_k32_7f<>+0(SB), Y13, Y13
+	VPADDD       avx2_k32_7f<>+0(SB), Y14, Y14
+	VPSLLD       $0x17, Y13, Y13
+	VPSLLD       $0x17, Y14, Y14
+	VMULPS       Y13, Y11, Y13
+	VMULPS       Y14, Y12, Y14
+	VPADDD       avx2_k32_7f<>+0(SB), Y2, Y2
+	VPADDD       avx2_k32_7f<>+0(SB), Y3, Y3
 	VPSLLD       $0x17, Y2, Y2
 	VPSLLD       $0x17, Y3, Y3
-	VMULPS       Y2, Y8, Y2
-	VMULPS       Y3, Y1, Y3
-	VSUBPS       Y14, Y2, Y2
-	VSUBPS       Y14, Y3, Y3
-	VCMPPS       $0x1e, avx2_k32_41d00000<>+0(SB), Y4, Y1
-	VCMPPS       $0x1e, avx2_k32_41d00000<>+0(SB), Y5, Y8
-	VBLENDVPS    Y1, Y2, Y9, Y1
-	VBLENDVPS    Y8, Y3, Y10, Y8
+	VMULPS       Y2, Y13, Y2
+	VMULPS       Y3, Y14, Y3
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y2, Y2
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y3, Y3
+	VCMPPS       $0x1e, avx2_k32_41d00000<>+0(SB), Y4, Y11
+	VCMPPS       $0x1e, avx2_k32_41d00000<>+0(SB), Y5, Y12
+	VBLENDVPS    Y11, Y2, Y9, Y11
+	VBLENDVPS    Y12, Y3, Y10, Y12
 	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y4, Y4
 	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y4, Y6, Y1, Y4
-	VBLENDVPS    Y5, Y7, Y8, Y5
-	VADDPS       avx2_k32_40000000<>+0(SB), Y4, Y1
-	VADDPS       avx2_k32_40000000<>+0(SB), Y5, Y2
-	VDIVPS       Y1, Y4, Y1
-	VDIVPS       Y2, Y5, Y2
-	VPAND        Y13, Y1, Y1
-	VPAND        Y13, Y2, Y2
-	VPAND        avx2_k32_80000000<>+0(SB), Y0, Y3
-	VMOVUPS      (SP), Y4
-	VPAND        avx2_k32_80000000<>+0(SB), Y4, Y5
-	VPOR         Y3, Y1, Y3
-	VPOR         Y5, Y2, Y5
-	VCMPPS       $0x03, Y0, Y0, Y1
-	VCMPPS       $0x03, Y4, Y4, Y2
-	VBLENDVPS    Y1, Y0, Y3, Y1
-	VBLENDVPS    Y2, Y4, Y5, Y2
-	VMOVUPS      Y1, (DI)(AX*4)
-	VMOVUPS      Y2, 32(DI)(AX*4)
+	VBLENDVPS    Y4, Y6, Y11, Y4
+	VBLENDVPS    Y5, Y7, Y12, Y5
+	VADDPS       avx2_k32_40000000<>+0(SB), Y4, Y2
+	VADDPS       avx2_k32_40000000<>+0(SB), Y5, Y3
+	VDIVPS       Y2, Y4, Y2
+	VDIVPS       Y3, Y5, Y3
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y2, Y2
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y3, Y3
+	VPAND        avx2_k32_80000000<>+0(SB), Y0, Y4
+	VPAND        avx2_k32_80000000<>+0(SB), Y1, Y5
+	VPOR         Y4, Y2, Y4
+	VPOR         Y5, Y3, Y5
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VCMPPS       $0x03, Y1, Y1, Y3
+	VBLENDVPS    Y2, Y0, Y4, Y2
+	VBLENDVPS    Y3, Y1, Y5, Y3
+	VMOVUPS      Y2, (DI)(AX*4)
+	VMOVUPS      Y3, 32(DI)(AX*4)
 	ADDQ         $0x10, AX
 	JMP          loopu
 
@@ -6887,7 +5253,7 @@ ltail113:
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
 lend114:
-	VPAND        Y13, Y0, Y1
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y1
 	VMINPS       avx2_k32_4111999a<>+0(SB), Y1, Y1
 	VADDPS       Y1, Y1, Y1
 	VMAXPS       avx2_k32_c1900000<>+0(SB), Y1, Y1
@@ -6907,27 +5273,27 @@ lend114:
 	VFMADD213PS  Y1, Y5, Y3
 	VCVTTPS2DQ   Y2, Y1
 	VPMINSD      avx2_k32_1a<>+0(SB), Y1, Y5
-	VPADDD       Y15, Y5, Y5
+	VPADDD       avx2_k32_7f<>+0(SB), Y5, Y5
 	VPSLLD       $0x17, Y5, Y5
-	VSUBPS       Y14, Y5, Y6
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y5, Y6
 	VFMADD213PS  Y6, Y3, Y5
-	VADDPS       Y14, Y3, Y6
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y3, Y6
 	VPSRAD       $0x01, Y1, Y7
 	VPSUBD       Y7, Y1, Y1
-	VPADDD       Y15, Y7, Y7
+	VPADDD       avx2_k32_7f<>+0(SB), Y7, Y7
 	VPSLLD       $0x17, Y7, Y7
 	VMULPS       Y7, Y6, Y7
-	VPADDD       Y15, Y1, Y1
+	VPADDD       avx2_k32_7f<>+0(SB), Y1, Y1
 	VPSLLD       $0x17, Y1, Y1
 	VMULPS       Y1, Y7, Y1
-	VSUBPS       Y14, Y1, Y1
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y1, Y1
 	VCMPPS       $0x1e, avx2_k32_41d00000<>+0(SB), Y2, Y6
 	VBLENDVPS    Y6, Y1, Y5, Y6
 	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y2, Y2
 	VBLENDVPS    Y2, Y3, Y6, Y2
 	VADDPS       avx2_k32_40000000<>+0(SB), Y2, Y1
 	VDIVPS       Y1, Y2, Y1
-	VPAND        Y13, Y1, Y1
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y1, Y1
 	VPAND        avx2_k32_80000000<>+0(SB), Y0, Y2
 	VPOR         Y2, Y1, Y2
 	VCMPPS       $0x03, Y0, Y0, Y1
@@ -6954,14 +5320,11 @@ done:
 
 // func tanhF64_avx2(d *float64, a *float64, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·tanhF64_avx2(SB), $32-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k32_3ff<>+0(SB), Y15
-	VMOVUPS avx2_k64_3ff0000000000000<>+0(SB), Y14
-	VMOVUPS avx2_k64_7fffffffffffffff<>+0(SB), Y13
-	XORQ    AX, AX
+TEXT ·tanhF64_avx2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ         CX, BX
@@ -6970,8 +5333,8 @@ loopu:
 	JL           loop1
 	VMOVUPD      (SI)(AX*8), Y0
 	VMOVUPD      32(SI)(AX*8), Y1
-	VPAND        Y13, Y0, Y2
-	VPAND        Y13, Y1, Y3
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y3
 	VMINPD       avx2_k64_4036000000000000<>+0(SB), Y2, Y2
 	VMINPD       avx2_k64_4036000000000000<>+0(SB), Y3, Y3
 	VADDPD       Y2, Y2, Y2
@@ -7021,66 +5384,64 @@ loopu:
 	VCVTTPD2DQY  Y5, X3
 	VPMINSD      avx2_k32_38<>+0(SB), X2, X9
 	VPMINSD      avx2_k32_38<>+0(SB), X3, X10
-	VPADDD       X15, X9, X9
-	VPADDD       X15, X10, X10
+	VPADDD       avx2_k32_3ff<>+0(SB), X9, X9
+	VPADDD       avx2_k32_3ff<>+0(SB), X10, X10
 	VPMOVSXDQ    X9, Y9
 	VPMOVSXDQ    X10, Y10
 	VPSLLQ       $0x34, Y9, Y9
 	VPSLLQ       $0x34, Y10, Y10
-	VSUBPD       Y14, Y9, Y11
-	VSUBPD       Y14, Y10, Y12
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y9, Y11
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y10, Y12
 	VFMADD213PD  Y11, Y6, Y9
 	VFMADD213PD  Y12, Y7, Y10
-	VADDPD       Y14, Y6, Y11
-	VADDPD       Y14, Y7, Y12
-	VPSRAD       $0x01, X2, X8
-	VMOVUPS      Y1, (SP)
-	VPSRAD       $0x01, X3, X1
-	VPSUBD       X8, X2, X2
-	VPSUBD       X1, X3, X3
-	VPADDD       X15, X8, X8
-	VPADDD       X15, X1, X1
-	VPMOVSXDQ    X8, Y8
-	VPMOVSXDQ    X1, Y1
-	VPSLLQ       $0x34, Y8, Y8
-	VPSLLQ       $0x34, Y1, Y1
-	VMULPD       Y8, Y11, Y8
-	VMULPD       Y1, Y12, Y1
-	VPADDD       X15, X2, X2
-	VPADDD       X15, X3, X3
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y6, Y11
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y7, Y12
+	VPSRAD       $0x01, X2, X13
+	VPSRAD       $0x01, X3, X14
+	VPSUBD       X13, X2, X2
+	VPSUBD       X14, X3, X3
+	VPADDD       avx2_k32_3ff<>+0(SB), X13, X13
+	VPADDD       avx2_k32_3ff<>+0(SB), X14, X14
+	VPMOVSXDQ    X13, Y13
+	VPMOVSXDQ    X14, Y14
+	VPSLLQ       $0x34, Y13, Y13
+	VPSLLQ       $0x34, Y14, Y14
+	VMULPD       Y13, Y11, Y13
+	VMULPD       Y14, Y12, Y14
+	VPADDD       avx2_k32_3ff<>+0(SB), X2, X2
+	VPADDD       avx2_k32_3ff<>+0(SB), X3, X3
 	VPMOVSXDQ    X2, Y2
 	VPMOVSXDQ    X3, Y3
 	VPSLLQ       $0x34, Y2, Y2
 	VPSLLQ       $0x34, Y3, Y3
-	VMULPD       Y2, Y8, Y2
-	VMULPD       Y3, Y1, Y3
-	VSUBPD       Y14, Y2, Y2
-	VSUBPD       Y14, Y3, Y3
-	VCMPPD       $0x1e, avx2_k64_404c000000000000<>+0(SB), Y4, Y1
-	VCMPPD       $0x1e, avx2_k64_404c000000000000<>+0(SB), Y5, Y8
-	VBLENDVPD    Y1, Y2, Y9, Y1
-	VBLENDVPD    Y8, Y3, Y10, Y8
+	VMULPD       Y2, Y13, Y2
+	VMULPD       Y3, Y14, Y3
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y2, Y2
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y3, Y3
+	VCMPPD       $0x1e, avx2_k64_404c000000000000<>+0(SB), Y4, Y11
+	VCMPPD       $0x1e, avx2_k64_404c000000000000<>+0(SB), Y5, Y12
+	VBLENDVPD    Y11, Y2, Y9, Y11
+	VBLENDVPD    Y12, Y3, Y10, Y12
 	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y4, Y4
 	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y5, Y5
-	VBLENDVPD    Y4, Y6, Y1, Y4
-	VBLENDVPD    Y5, Y7, Y8, Y5
-	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y4, Y1
-	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y5, Y2
-	VDIVPD       Y1, Y4, Y1
-	VDIVPD       Y2, Y5, Y2
-	VPAND        Y13, Y1, Y1
-	VPAND        Y13, Y2, Y2
-	VPAND        avx2_k64_8000000000000000<>+0(SB), Y0, Y3
-	VMOVUPS      (SP), Y4
-	VPAND        avx2_k64_8000000000000000<>+0(SB), Y4, Y5
-	VPOR         Y3, Y1, Y3
-	VPOR         Y5, Y2, Y5
-	VCMPPD       $0x03, Y0, Y0, Y1
-	VCMPPD       $0x03, Y4, Y4, Y2
-	VBLENDVPD    Y1, Y0, Y3, Y1
-	VBLENDVPD    Y2, Y4, Y5, Y2
-	VMOVUPD      Y1, (DI)(AX*8)
-	VMOVUPD      Y2, 32(DI)(AX*8)
+	VBLENDVPD    Y4, Y6, Y11, Y4
+	VBLENDVPD    Y5, Y7, Y12, Y5
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y4, Y2
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y5, Y3
+	VDIVPD       Y2, Y4, Y2
+	VDIVPD       Y3, Y5, Y3
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y2
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VPAND        avx2_k64_8000000000000000<>+0(SB), Y0, Y4
+	VPAND        avx2_k64_8000000000000000<>+0(SB), Y1, Y5
+	VPOR         Y4, Y2, Y4
+	VPOR         Y5, Y3, Y5
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VCMPPD       $0x03, Y1, Y1, Y3
+	VBLENDVPD    Y2, Y0, Y4, Y2
+	VBLENDVPD    Y3, Y1, Y5, Y3
+	VMOVUPD      Y2, (DI)(AX*8)
+	VMOVUPD      Y3, 32(DI)(AX*8)
 	ADDQ         $0x08, AX
 	JMP          loopu
 
@@ -7111,7 +5472,7 @@ ltail117:
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
 lend118:
-	VPAND        Y13, Y0, Y1
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
 	VMINPD       avx2_k64_4036000000000000<>+0(SB), Y1, Y1
 	VADDPD       Y1, Y1, Y1
 	VMAXPD       avx2_k64_c046800000000000<>+0(SB), Y1, Y1
@@ -7137,30 +5498,30 @@ lend118:
 	VFMADD213PD  Y1, Y5, Y3
 	VCVTTPD2DQY  Y2, X1
 	VPMINSD      avx2_k32_38<>+0(SB), X1, X5
-	VPADDD       X15, X5, X5
+	VPADDD       avx2_k32_3ff<>+0(SB), X5, X5
 	VPMOVSXDQ    X5, Y5
 	VPSLLQ       $0x34, Y5, Y5
-	VSUBPD       Y14, Y5, Y6
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y5, Y6
 	VFMADD213PD  Y6, Y3, Y5
-	VADDPD       Y14, Y3, Y6
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y3, Y6
 	VPSRAD       $0x01, X1, X7
 	VPSUBD       X7, X1, X1
-	VPADDD       X15, X7, X7
+	VPADDD       avx2_k32_3ff<>+0(SB), X7, X7
 	VPMOVSXDQ    X7, Y7
 	VPSLLQ       $0x34, Y7, Y7
 	VMULPD       Y7, Y6, Y7
-	VPADDD       X15, X1, X1
+	VPADDD       avx2_k32_3ff<>+0(SB), X1, X1
 	VPMOVSXDQ    X1, Y1
 	VPSLLQ       $0x34, Y1, Y1
 	VMULPD       Y1, Y7, Y1
-	VSUBPD       Y14, Y1, Y1
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y1, Y1
 	VCMPPD       $0x1e, avx2_k64_404c000000000000<>+0(SB), Y2, Y6
 	VBLENDVPD    Y6, Y1, Y5, Y6
 	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y2, Y2
 	VBLENDVPD    Y2, Y3, Y6, Y2
 	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y2, Y1
 	VDIVPD       Y1, Y2, Y1
-	VPAND        Y13, Y1, Y1
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y1
 	VPAND        avx2_k64_8000000000000000<>+0(SB), Y0, Y2
 	VPOR         Y2, Y1, Y2
 	VCMPPD       $0x03, Y0, Y0, Y1
@@ -7188,15 +5549,10 @@ done:
 // func sigmoidF32_avx2(d *float32, a *float32, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
 TEXT ·sigmoidF32_avx2(SB), NOSPLIT, $0-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k32_3f800000<>+0(SB), Y15
-	VMOVUPS avx2_k32_7f<>+0(SB), Y14
-	VMOVUPS avx2_k32_7fffffff<>+0(SB), Y13
-	VMOVUPS avx2_k32_80000000<>+0(SB), Y12
-	VMOVUPS avx2_k32_c2d00000<>+0(SB), Y11
-	XORQ    AX, AX
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ         CX, BX
@@ -7205,12 +5561,12 @@ loopu:
 	JL           loop1
 	VMOVUPS      (SI)(AX*4), Y0
 	VMOVUPS      32(SI)(AX*4), Y1
-	VPAND        Y13, Y0, Y2
-	VPAND        Y13, Y1, Y3
-	VPXOR        Y12, Y2, Y2
-	VPXOR        Y12, Y3, Y3
-	VMAXPS       Y11, Y2, Y2
-	VMAXPS       Y11, Y3, Y3
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y2
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y1, Y3
+	VPXOR        avx2_k32_80000000<>+0(SB), Y2, Y2
+	VPXOR        avx2_k32_80000000<>+0(SB), Y3, Y3
+	VMAXPS       avx2_k32_c2d00000<>+0(SB), Y2, Y2
+	VMAXPS       avx2_k32_c2d00000<>+0(SB), Y3, Y3
 	VMINPS       avx2_k32_42b20000<>+0(SB), Y2, Y2
 	VMINPS       avx2_k32_42b20000<>+0(SB), Y3, Y3
 	VMULPS       avx2_k32_3fb8aa3b<>+0(SB), Y2, Y4
@@ -7240,30 +5596,31 @@ loopu:
 	VFMADD213PS  Y3, Y10, Y7
 	VCVTTPS2DQ   Y4, Y4
 	VCVTTPS2DQ   Y5, Y5
-	VADDPS       Y15, Y6, Y6
-	VADDPS       Y15, Y7, Y7
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y6, Y6
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y7, Y7
 	VPSRAD       $0x01, Y4, Y2
 	VPSRAD       $0x01, Y5, Y3
 	VPSUBD       Y2, Y4, Y4
 	VPSUBD       Y3, Y5, Y5
-	VPADDD       Y14, Y2, Y2
-	VPADDD       Y14, Y3, Y3
+	VPADDD       avx2_k32_7f<>+0(SB), Y2, Y2
+	VPADDD       avx2_k32_7f<>+0(SB), Y3, Y3
 	VPSLLD       $0x17, Y2, Y2
 	VPSLLD       $0x17, Y3, Y3
 	VMULPS       Y2, Y6, Y2
 	VMULPS       Y3, Y7, Y3
-	VPADDD       Y14, Y4, Y4
-	VPADDD       Y14, Y5, Y5
+	VPADDD       avx2_k32_7f<>+0(SB), Y4, Y4
+	VPADDD       avx2_k32_7f<>+0(SB), Y5, Y5
 	VPSLLD       $0x17, Y4, Y4
 	VPSLLD       $0x17, Y5, Y5
 	VMULPS       Y4, Y2, Y4
 	VMULPS       Y5, Y3, Y5
 	VCMPPS       $0x11, avx2_k32_0<>+0(SB), Y0, Y2
 	VCMPPS       $0x11, avx2_k32_0<>+0(SB), Y1, Y3
-	VBLENDVPS    Y2, Y4, Y15, Y2
-	VBLENDVPS    Y3, Y5, Y15, Y3
-	VADDPS       Y15, Y4, Y4
-	VADDPS       Y15, Y5, Y5
+	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y6
+	VBLENDVPS    Y2, Y4, Y6, Y2
+	VBLENDVPS    Y3, Y5, Y6, Y3
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y4, Y4
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y5, Y5
 	VDIVPS       Y4, Y2, Y4
 	VDIVPS       Y5, Y3, Y5
 	VCMPPS       $0x03, Y0, Y0, Y2
@@ -7302,9 +5659,9 @@ ltail121:
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
 lend122:
-	VPAND        Y13, Y0, Y1
-	VPXOR        Y12, Y1, Y1
-	VMAXPS       Y11, Y1, Y1
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y1
+	VPXOR        avx2_k32_80000000<>+0(SB), Y1, Y1
+	VMAXPS       avx2_k32_c2d00000<>+0(SB), Y1, Y1
 	VMINPS       avx2_k32_42b20000<>+0(SB), Y1, Y1
 	VMULPS       avx2_k32_3fb8aa3b<>+0(SB), Y1, Y2
 	VROUNDPS     $0x08, Y2, Y2
@@ -7320,18 +5677,19 @@ lend122:
 	VFMADD213PS  avx2_k32_3f000000<>+0(SB), Y1, Y5
 	VFMADD213PS  Y1, Y5, Y3
 	VCVTTPS2DQ   Y2, Y2
-	VADDPS       Y15, Y3, Y3
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y3, Y3
 	VPSRAD       $0x01, Y2, Y1
 	VPSUBD       Y1, Y2, Y2
-	VPADDD       Y14, Y1, Y1
+	VPADDD       avx2_k32_7f<>+0(SB), Y1, Y1
 	VPSLLD       $0x17, Y1, Y1
 	VMULPS       Y1, Y3, Y1
-	VPADDD       Y14, Y2, Y2
+	VPADDD       avx2_k32_7f<>+0(SB), Y2, Y2
 	VPSLLD       $0x17, Y2, Y2
 	VMULPS       Y2, Y1, Y2
 	VCMPPS       $0x11, avx2_k32_0<>+0(SB), Y0, Y1
-	VBLENDVPS    Y1, Y2, Y15, Y1
-	VADDPS       Y15, Y2, Y2
+	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y3
+	VBLENDVPS    Y1, Y2, Y3, Y1
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y2, Y2
 	VDIVPS       Y2, Y1, Y2
 	VCMPPS       $0x03, Y0, Y0, Y1
 	VBLENDVPS    Y1, Y0, Y2, Y1
@@ -7358,15 +5716,10 @@ done:
 // func sigmoidF64_avx2(d *float64, a *float64, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
 TEXT ·sigmoidF64_avx2(SB), NOSPLIT, $0-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k64_3ff0000000000000<>+0(SB), Y15
-	VMOVUPS avx2_k32_3ff<>+0(SB), Y14
-	VMOVUPS avx2_k64_7fffffffffffffff<>+0(SB), Y13
-	VMOVUPS avx2_k64_8000000000000000<>+0(SB), Y12
-	VMOVUPS avx2_k64_c087500000000000<>+0(SB), Y11
-	XORQ    AX, AX
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ         CX, BX
@@ -7375,12 +5728,12 @@ loopu:
 	JL           loop1
 	VMOVUPD      (SI)(AX*8), Y0
 	VMOVUPD      32(SI)(AX*8), Y1
-	VPAND        Y13, Y0, Y2
-	VPAND        Y13, Y1, Y3
-	VPXOR        Y12, Y2, Y2
-	VPXOR        Y12, Y3, Y3
-	VMAXPD       Y11, Y2, Y2
-	VMAXPD       Y11, Y3, Y3
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y3
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y2, Y2
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y3, Y3
+	VMAXPD       avx2_k64_c087500000000000<>+0(SB), Y2, Y2
+	VMAXPD       avx2_k64_c087500000000000<>+0(SB), Y3, Y3
 	VMINPD       avx2_k64_4086300000000000<>+0(SB), Y2, Y2
 	VMINPD       avx2_k64_4086300000000000<>+0(SB), Y3, Y3
 	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y2, Y4
@@ -7422,22 +5775,22 @@ loopu:
 	VFMADD213PD  Y3, Y10, Y7
 	VCVTTPD2DQY  Y4, X4
 	VCVTTPD2DQY  Y5, X5
-	VADDPD       Y15, Y6, Y6
-	VADDPD       Y15, Y7, Y7
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y6, Y6
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y7, Y7
 	VPSRAD       $0x01, X4, X2
 	VPSRAD       $0x01, X5, X3
 	VPSUBD       X2, X4, X4
 	VPSUBD       X3, X5, X5
-	VPADDD       X14, X2, X2
-	VPADDD       X14, X3, X3
+	VPADDD       avx2_k32_3ff<>+0(SB), X2, X2
+	VPADDD       avx2_k32_3ff<>+0(SB), X3, X3
 	VPMOVSXDQ    X2, Y2
 	VPMOVSXDQ    X3, Y3
 	VPSLLQ       $0x34, Y2, Y2
 	VPSLLQ       $0x34, Y3, Y3
 	VMULPD       Y2, Y6, Y2
 	VMULPD       Y3, Y7, Y3
-	VPADDD       X14, X4, X4
-	VPADDD       X14, X5, X5
+	VPADDD       avx2_k32_3ff<>+0(SB), X4, X4
+	VPADDD       avx2_k32_3ff<>+0(SB), X5, X5
 	VPMOVSXDQ    X4, Y4
 	VPMOVSXDQ    X5, Y5
 	VPSLLQ       $0x34, Y4, Y4
@@ -7446,10 +5799,11 @@ loopu:
 	VMULPD       Y5, Y3, Y5
 	VCMPPD       $0x11, avx2_k64_0<>+0(SB), Y0, Y2
 	VCMPPD       $0x11, avx2_k64_0<>+0(SB), Y1, Y3
-	VBLENDVPD    Y2, Y4, Y15, Y2
-	VBLENDVPD    Y3, Y5, Y15, Y3
-	VADDPD       Y15, Y4, Y4
-	VADDPD       Y15, Y5, Y5
+	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y6
+	VBLENDVPD    Y2, Y4, Y6, Y2
+	VBLENDVPD    Y3, Y5, Y6, Y3
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y4, Y4
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y5, Y5
 	VDIVPD       Y4, Y2, Y4
 	VDIVPD       Y5, Y3, Y5
 	VCMPPD       $0x03, Y0, Y0, Y2
@@ -7488,9 +5842,9 @@ ltail125:
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
 lend126:
-	VPAND        Y13, Y0, Y1
-	VPXOR        Y12, Y1, Y1
-	VMAXPD       Y11, Y1, Y1
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y1, Y1
+	VMAXPD       avx2_k64_c087500000000000<>+0(SB), Y1, Y1
 	VMINPD       avx2_k64_4086300000000000<>+0(SB), Y1, Y1
 	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y1, Y2
 	VROUNDPD     $0x08, Y2, Y2
@@ -7512,20 +5866,21 @@ lend126:
 	VFMADD213PD  avx2_k64_3fe0000000000000<>+0(SB), Y1, Y5
 	VFMADD213PD  Y1, Y5, Y3
 	VCVTTPD2DQY  Y2, X2
-	VADDPD       Y15, Y3, Y3
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y3, Y3
 	VPSRAD       $0x01, X2, X1
 	VPSUBD       X1, X2, X2
-	VPADDD       X14, X1, X1
+	VPADDD       avx2_k32_3ff<>+0(SB), X1, X1
 	VPMOVSXDQ    X1, Y1
 	VPSLLQ       $0x34, Y1, Y1
 	VMULPD       Y1, Y3, Y1
-	VPADDD       X14, X2, X2
+	VPADDD       avx2_k32_3ff<>+0(SB), X2, X2
 	VPMOVSXDQ    X2, Y2
 	VPSLLQ       $0x34, Y2, Y2
 	VMULPD       Y2, Y1, Y2
 	VCMPPD       $0x11, avx2_k64_0<>+0(SB), Y0, Y1
-	VBLENDVPD    Y1, Y2, Y15, Y1
-	VADDPD       Y15, Y2, Y2
+	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y3
+	VBLENDVPD    Y1, Y2, Y3, Y1
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y2, Y2
 	VDIVPD       Y2, Y1, Y2
 	VCMPPD       $0x03, Y0, Y0, Y1
 	VBLENDVPD    Y1, Y0, Y2, Y1
@@ -7551,15 +5906,11 @@ done:
 
 // func erfF32_avx2(d *float32, a *float32, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·erfF32_avx2(SB), $160-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k32_3f800000<>+0(SB), Y15
-	VMOVUPS avx2_k32_7fffffff<>+0(SB), Y14
-	VMOVUPS avx2_k32_ffffffff<>+0(SB), Y13
-	VMOVUPS avx2_k32_40000000<>+0(SB), Y12
-	XORQ    AX, AX
+TEXT ·erfF32_avx2(SB), $32-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ        CX, BX
@@ -7568,137 +5919,131 @@ loopu:
 	JL          loop1
 	VMOVUPS     (SI)(AX*4), Y0
 	VMOVUPS     32(SI)(AX*4), Y1
-	VPAND       Y14, Y0, Y2
-	VPAND       Y14, Y1, Y3
-	VCMPPS      $0x11, Y15, Y2, Y4
-	VCMPPS      $0x11, Y15, Y3, Y5
-	VPXOR       Y13, Y4, Y6
-	VPXOR       Y13, Y5, Y7
+	VPAND       avx2_k32_7fffffff<>+0(SB), Y0, Y2
+	VPAND       avx2_k32_7fffffff<>+0(SB), Y1, Y3
+	VCMPPS      $0x11, avx2_k32_3f800000<>+0(SB), Y2, Y4
+	VCMPPS      $0x11, avx2_k32_3f800000<>+0(SB), Y3, Y5
+	VPXOR       avx2_k32_ffffffff<>+0(SB), Y4, Y6
+	VPXOR       avx2_k32_ffffffff<>+0(SB), Y5, Y7
 	VMULPS      Y2, Y2, Y8
 	VMULPS      Y3, Y3, Y9
 	VMOVUPS     avx2_k32_327e62b9<>+0(SB), Y10
 	VMOVUPS     Y10, Y11
 	VFMADD213PS avx2_k32_b42fba17<>+0(SB), Y8, Y11
-	VMOVUPS     Y1, (SP)
-	VMOVUPS     Y10, Y1
-	VFMADD213PS avx2_k32_b42fba17<>+0(SB), Y9, Y1
+	VMOVUPS     Y10, Y12
+	VFMADD213PS avx2_k32_b42fba17<>+0(SB), Y9, Y12
 	VFMADD213PS avx2_k32_35dcf365<>+0(SB), Y8, Y11
-	VFMADD213PS avx2_k32_35dcf365<>+0(SB), Y9, Y1
+	VFMADD213PS avx2_k32_35dcf365<>+0(SB), Y9, Y12
 	VFMADD213PS avx2_k32_b77a692e<>+0(SB), Y8, Y11
-	VFMADD213PS avx2_k32_b77a692e<>+0(SB), Y9, Y1
+	VFMADD213PS avx2_k32_b77a692e<>+0(SB), Y9, Y12
 	VFMADD213PS avx2_k32_38fcd193<>+0(SB), Y8, Y11
-	VFMADD213PS avx2_k32_38fcd193<>+0(SB), Y9, Y1
+	VFMADD213PS avx2_k32_38fcd193<>+0(SB), Y9, Y12
 	VFMADD213PS avx2_k32_ba6016da<>+0(SB), Y8, Y11
-	VFMADD213PS avx2_k32_ba6016da<>+0(SB), Y9, Y1
+	VFMADD213PS avx2_k32_ba6016da<>+0(SB), Y9, Y12
 	VFMADD213PS avx2_k32_3bab2de7<>+0(SB), Y8, Y11
-	VFMADD213PS avx2_k32_3bab2de7<>+0(SB), Y9, Y1
+	VFMADD213PS avx2_k32_3bab2de7<>+0(SB), Y9, Y12
 	VFMADD213PS avx2_k32_bcdc1672<>+0(SB), Y8, Y11
-	VFMADD213PS avx2_k32_bcdc1672<>+0(SB), Y9, Y1
+	VFMADD213PS avx2_k32_bcdc1672<>+0(SB), Y9, Y12
 	VFMADD213PS avx2_k32_3de71791<>+0(SB), Y8, Y11
-	VFMADD213PS avx2_k32_3de71791<>+0(SB), Y9, Y1
+	VFMADD213PS avx2_k32_3de71791<>+0(SB), Y9, Y12
 	VFMADD213PS avx2_k32_bec093a3<>+0(SB), Y8, Y11
-	VFMADD213PS avx2_k32_bec093a3<>+0(SB), Y9, Y1
+	VFMADD213PS avx2_k32_bec093a3<>+0(SB), Y9, Y12
 	VFMADD213PS avx2_k32_3e0375d4<>+0(SB), Y8, Y11
-	VFMADD213PS avx2_k32_3e0375d4<>+0(SB), Y9, Y1
+	VFMADD213PS avx2_k32_3e0375d4<>+0(SB), Y9, Y12
 	VFMADD213PS Y2, Y2, Y11
-	VFMADD213PS Y3, Y3, Y1
-	VCMPPS      $0x11, Y12, Y2, Y8
-	VCMPPS      $0x11, Y12, Y3, Y9
-	VPAND       Y8, Y6, Y10
-	VMOVUPS     Y0, 32(SP)
-	VPAND       Y9, Y7, Y0
-	VPXOR       Y13, Y8, Y8
-	VPXOR       Y13, Y9, Y9
+	VFMADD213PS Y3, Y3, Y12
+	VCMPPS      $0x11, avx2_k32_40000000<>+0(SB), Y2, Y8
+	VCMPPS      $0x11, avx2_k32_40000000<>+0(SB), Y3, Y9
+	VPAND       Y8, Y6, Y13
+	VPAND       Y9, Y7, Y14
+	VPXOR       avx2_k32_ffffffff<>+0(SB), Y8, Y8
+	VPXOR       avx2_k32_ffffffff<>+0(SB), Y9, Y9
 	VPAND       Y8, Y6, Y8
 	VPAND       Y9, Y7, Y9
 	VSUBPS      avx2_k32_3fc00000<>+0(SB), Y2, Y6
 	VSUBPS      avx2_k32_3fc00000<>+0(SB), Y3, Y7
-	VMULPS      Y12, Y6, Y6
-	VMULPS      Y12, Y7, Y7
-	VMOVUPS     Y1, 64(SP)
-	VMOVUPS     avx2_k32_b649e7a2<>+0(SB), Y1
-	VMOVUPS     Y5, 96(SP)
-	VMOVUPS     Y1, Y5
-	VFMADD213PS avx2_k32_371d69b4<>+0(SB), Y6, Y5
-	VMOVUPS     Y4, 128(SP)
-	VMOVUPS     Y1, Y4
-	VFMADD213PS avx2_k32_371d69b4<>+0(SB), Y7, Y4
-	VFMADD213PS avx2_k32_381a0c38<>+0(SB), Y6, Y5
-	VFMADD213PS avx2_k32_381a0c38<>+0(SB), Y7, Y4
-	VFMADD213PS avx2_k32_b99e6124<>+0(SB), Y6, Y5
-	VFMADD213PS avx2_k32_b99e6124<>+0(SB), Y7, Y4
-	VFMADD213PS avx2_k32_39f3a4d6<>+0(SB), Y6, Y5
-	VFMADD213PS avx2_k32_39f3a4d6<>+0(SB), Y7, Y4
-	VFMADD213PS avx2_k32_3b36ade9<>+0(SB), Y6, Y5
-	VFMADD213PS avx2_k32_3b36ade9<>+0(SB), Y7, Y4
-	VFMADD213PS avx2_k32_bc8e150f<>+0(SB), Y6, Y5
-	VFMADD213PS avx2_k32_bc8e150f<>+0(SB), Y7, Y4
-	VFMADD213PS avx2_k32_3d36ad4a<>+0(SB), Y6, Y5
-	VFMADD213PS avx2_k32_3d36ad4a<>+0(SB), Y7, Y4
-	VFMADD213PS avx2_k32_bd7391b9<>+0(SB), Y6, Y5
-	VFMADD213PS avx2_k32_bd7391b9<>+0(SB), Y7, Y4
-	VFMADD213PS avx2_k32_3d0ad554<>+0(SB), Y6, Y5
-	VFMADD213PS avx2_k32_3d0ad554<>+0(SB), Y7, Y4
-	VSUBPS      Y5, Y15, Y5
-	VSUBPS      Y4, Y15, Y4
-	VCMPPS      $0x11, avx2_k32_40800000<>+0(SB), Y2, Y6
-	VCMPPS      $0x11, avx2_k32_40800000<>+0(SB), Y3, Y7
-	VPAND       Y6, Y8, Y6
-	VPAND       Y7, Y9, Y7
+	VMULPS      avx2_k32_40000000<>+0(SB), Y6, Y6
+	VMULPS      avx2_k32_40000000<>+0(SB), Y7, Y7
+	VMOVUPS     avx2_k32_b649e7a2<>+0(SB), Y15
+	VMOVUPS     Y15, Y10
+	VFMADD213PS avx2_k32_371d69b4<>+0(SB), Y6, Y10
+	VMOVUPS     Y1, (SP)
+	VMOVUPS     Y15, Y1
+	VFMADD213PS avx2_k32_371d69b4<>+0(SB), Y7, Y1
+	VFMADD213PS avx2_k32_381a0c38<>+0(SB), Y6, Y10
+	VFMADD213PS avx2_k32_381a0c38<>+0(SB), Y7, Y1
+	VFMADD213PS avx2_k32_b99e6124<>+0(SB), Y6, Y10
+	VFMADD213PS avx2_k32_b99e6124<>+0(SB), Y7, Y1
+	VFMADD213PS avx2_k32_39f3a4d6<>+0(SB), Y6, Y10
+	VFMADD213PS avx2_k32_39f3a4d6<>+0(SB), Y7, Y1
+	VFMADD213PS avx2_k32_3b36ade9<>+0(SB), Y6, Y10
+	VFMADD213PS avx2_k32_3b36ade9<>+0(SB), Y7, Y1
+	VFMADD213PS avx2_k32_bc8e150f<>+0(SB), Y6, Y10
+	VFMADD213PS avx2_k32_bc8e150f<>+0(SB), Y7, Y1
+	VFMADD213PS avx2_k32_3d36ad4a<>+0(SB), Y6, Y10
+	VFMADD213PS avx2_k32_3d36ad4a<>+0(SB), Y7, Y1
+	VFMADD213PS avx2_k32_bd7391b9<>+0(SB), Y6, Y10
+	VFMADD213PS avx2_k32_bd7391b9<>+0(SB), Y7, Y1
+	VFMADD213PS avx2_k32_3d0ad554<>+0(SB), Y6, Y10
+	VFMADD213PS avx2_k32_3d0ad554<>+0(SB), Y7, Y1
+	VMOVUPS     avx2_k32_3f800000<>+0(SB), Y6
+	VSUBPS      Y10, Y6, Y10
+	VSUBPS      Y1, Y6, Y1
+	VCMPPS      $0x11, avx2_k32_40800000<>+0(SB), Y2, Y7
+	VCMPPS      $0x11, avx2_k32_40800000<>+0(SB), Y3, Y15
+	VPAND       Y7, Y8, Y7
+	VPAND       Y15, Y9, Y15
 	VSUBPS      avx2_k32_40400000<>+0(SB), Y2, Y2
 	VSUBPS      avx2_k32_40400000<>+0(SB), Y3, Y3
-	VMULPS      Y15, Y2, Y2
-	VMULPS      Y15, Y3, Y3
+	VMULPS      avx2_k32_3f800000<>+0(SB), Y2, Y2
+	VMULPS      avx2_k32_3f800000<>+0(SB), Y3, Y3
 	VMOVUPS     avx2_k32_371ed517<>+0(SB), Y8
 	VMOVUPS     Y8, Y9
 	VFMADD213PS avx2_k32_b7b98885<>+0(SB), Y2, Y9
-	VMOVUPS     Y8, Y1
-	VFMADD213PS avx2_k32_b7b98885<>+0(SB), Y3, Y1
+	VMOVUPS     Y8, Y6
+	VFMADD213PS avx2_k32_b7b98885<>+0(SB), Y3, Y6
 	VFMADD213PS avx2_k32_b74799c5<>+0(SB), Y2, Y9
-	VFMADD213PS avx2_k32_b74799c5<>+0(SB), Y3, Y1
+	VFMADD213PS avx2_k32_b74799c5<>+0(SB), Y3, Y6
 	VFMADD213PS avx2_k32_3913fa4f<>+0(SB), Y2, Y9
-	VFMADD213PS avx2_k32_3913fa4f<>+0(SB), Y3, Y1
+	VFMADD213PS avx2_k32_3913fa4f<>+0(SB), Y3, Y6
 	VFMADD213PS avx2_k32_b9cd74d4<>+0(SB), Y2, Y9
-	VFMADD213PS avx2_k32_b9cd74d4<>+0(SB), Y3, Y1
+	VFMADD213PS avx2_k32_b9cd74d4<>+0(SB), Y3, Y6
 	VFMADD213PS avx2_k32_3a40ad10<>+0(SB), Y2, Y9
-	VFMADD213PS avx2_k32_3a40ad10<>+0(SB), Y3, Y1
+	VFMADD213PS avx2_k32_3a40ad10<>+0(SB), Y3, Y6
 	VFMADD213PS avx2_k32_ba853055<>+0(SB), Y2, Y9
-	VFMADD213PS avx2_k32_ba853055<>+0(SB), Y3, Y1
+	VFMADD213PS avx2_k32_ba853055<>+0(SB), Y3, Y6
 	VFMADD213PS avx2_k32_3a88faea<>+0(SB), Y2, Y9
-	VFMADD213PS avx2_k32_3a88faea<>+0(SB), Y3, Y1
+	VFMADD213PS avx2_k32_3a88faea<>+0(SB), Y3, Y6
 	VFMADD213PS avx2_k32_ba4edf12<>+0(SB), Y2, Y9
-	VFMADD213PS avx2_k32_ba4edf12<>+0(SB), Y3, Y1
+	VFMADD213PS avx2_k32_ba4edf12<>+0(SB), Y3, Y6
 	VFMADD213PS avx2_k32_39daff28<>+0(SB), Y2, Y9
-	VFMADD213PS avx2_k32_39daff28<>+0(SB), Y3, Y1
+	VFMADD213PS avx2_k32_39daff28<>+0(SB), Y3, Y6
 	VFMADD213PS avx2_k32_b91203f5<>+0(SB), Y2, Y9
-	VFMADD213PS avx2_k32_b91203f5<>+0(SB), Y3, Y1
+	VFMADD213PS avx2_k32_b91203f5<>+0(SB), Y3, Y6
 	VFMADD213PS avx2_k32_37b9509d<>+0(SB), Y2, Y9
-	VFMADD213PS avx2_k32_37b9509d<>+0(SB), Y3, Y1
-	VSUBPS      Y9, Y15, Y9
-	VSUBPS      Y1, Y15, Y1
-	VBLENDVPS   Y6, Y9, Y15, Y6
-	VBLENDVPS   Y7, Y1, Y15, Y7
-	VBLENDVPS   Y10, Y5, Y6, Y10
-	VBLENDVPS   Y0, Y4, Y7, Y0
-	VMOVUPS     128(SP), Y1
-	VBLENDVPS   Y1, Y11, Y10, Y1
-	VMOVUPS     96(SP), Y2
-	VMOVUPS     64(SP), Y3
-	VBLENDVPS   Y2, Y3, Y0, Y2
-	VPAND       Y14, Y1, Y1
-	VPAND       Y14, Y2, Y2
-	VMOVUPS     32(SP), Y0
-	VPAND       avx2_k32_80000000<>+0(SB), Y0, Y3
-	VMOVUPS     (SP), Y4
-	VPAND       avx2_k32_80000000<>+0(SB), Y4, Y5
-	VPOR        Y3, Y1, Y3
-	VPOR        Y5, Y2, Y5
-	VCMPPS      $0x03, Y0, Y0, Y1
-	VCMPPS      $0x03, Y4, Y4, Y2
-	VBLENDVPS   Y1, Y0, Y3, Y1
-	VBLENDVPS   Y2, Y4, Y5, Y2
-	VMOVUPS     Y1, (DI)(AX*4)
-	VMOVUPS     Y2, 32(DI)(AX*4)
+	VFMADD213PS avx2_k32_37b9509d<>+0(SB), Y3, Y6
+	VMOVUPS     avx2_k32_3f800000<>+0(SB), Y2
+	VSUBPS      Y9, Y2, Y9
+	VSUBPS      Y6, Y2, Y6
+	VBLENDVPS   Y7, Y9, Y2, Y7
+	VBLENDVPS   Y15, Y6, Y2, Y15
+	VBLENDVPS   Y13, Y10, Y7, Y13
+	VBLENDVPS   Y14, Y1, Y15, Y14
+	VBLENDVPS   Y4, Y11, Y13, Y4
+	VBLENDVPS   Y5, Y12, Y14, Y5
+	VPAND       avx2_k32_7fffffff<>+0(SB), Y4, Y4
+	VPAND       avx2_k32_7fffffff<>+0(SB), Y5, Y5
+	VPAND       avx2_k32_80000000<>+0(SB), Y0, Y1
+	VMOVUPS     (SP), Y3
+	VPAND       avx2_k32_80000000<>+0(SB), Y3, Y6
+	VPOR        Y1, Y4, Y1
+	VPOR        Y6, Y5, Y6
+	VCMPPS      $0x03, Y0, Y0, Y4
+	VCMPPS      $0x03, Y3, Y3, Y5
+	VBLENDVPS   Y4, Y0, Y1, Y4
+	VBLENDVPS   Y5, Y3, Y6, Y5
+	VMOVUPS     Y4, (DI)(AX*4)
+	VMOVUPS     Y5, 32(DI)(AX*4)
 	ADDQ        $0x10, AX
 	JMP         loopu
 
@@ -7729,9 +6074,9 @@ ltail129:
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
 lend130:
-	VPAND       Y14, Y0, Y1
-	VCMPPS      $0x11, Y15, Y1, Y2
-	VPXOR       Y13, Y2, Y3
+	VPAND       avx2_k32_7fffffff<>+0(SB), Y0, Y1
+	VCMPPS      $0x11, avx2_k32_3f800000<>+0(SB), Y1, Y2
+	VPXOR       avx2_k32_ffffffff<>+0(SB), Y2, Y3
 	VMULPS      Y1, Y1, Y4
 	VMOVUPS     avx2_k32_327e62b9<>+0(SB), Y5
 	VMOVUPS     Y5, Y6
@@ -7746,12 +6091,12 @@ lend130:
 	VFMADD213PS avx2_k32_bec093a3<>+0(SB), Y4, Y6
 	VFMADD213PS avx2_k32_3e0375d4<>+0(SB), Y4, Y6
 	VFMADD213PS Y1, Y1, Y6
-	VCMPPS      $0x11, Y12, Y1, Y4
+	VCMPPS      $0x11, avx2_k32_40000000<>+0(SB), Y1, Y4
 	VPAND       Y4, Y3, Y7
-	VPXOR       Y13, Y4, Y4
+	VPXOR       avx2_k32_ffffffff<>+0(SB), Y4, Y4
 	VPAND       Y4, Y3, Y4
 	VSUBPS      avx2_k32_3fc00000<>+0(SB), Y1, Y3
-	VMULPS      Y12, Y3, Y3
+	VMULPS      avx2_k32_40000000<>+0(SB), Y3, Y3
 	VMOVUPS     avx2_k32_b649e7a2<>+0(SB), Y8
 	VMOVUPS     Y8, Y9
 	VFMADD213PS avx2_k32_371d69b4<>+0(SB), Y3, Y9
@@ -7763,29 +6108,30 @@ lend130:
 	VFMADD213PS avx2_k32_3d36ad4a<>+0(SB), Y3, Y9
 	VFMADD213PS avx2_k32_bd7391b9<>+0(SB), Y3, Y9
 	VFMADD213PS avx2_k32_3d0ad554<>+0(SB), Y3, Y9
-	VSUBPS      Y9, Y15, Y9
-	VCMPPS      $0x11, avx2_k32_40800000<>+0(SB), Y1, Y3
-	VPAND       Y3, Y4, Y3
+	VMOVUPS     avx2_k32_3f800000<>+0(SB), Y3
+	VSUBPS      Y9, Y3, Y9
+	VCMPPS      $0x11, avx2_k32_40800000<>+0(SB), Y1, Y10
+	VPAND       Y10, Y4, Y10
 	VSUBPS      avx2_k32_40400000<>+0(SB), Y1, Y1
-	VMULPS      Y15, Y1, Y1
+	VMULPS      avx2_k32_3f800000<>+0(SB), Y1, Y1
 	VMOVUPS     avx2_k32_371ed517<>+0(SB), Y4
-	VMOVUPS     Y4, Y10
-	VFMADD213PS avx2_k32_b7b98885<>+0(SB), Y1, Y10
-	VFMADD213PS avx2_k32_b74799c5<>+0(SB), Y1, Y10
-	VFMADD213PS avx2_k32_3913fa4f<>+0(SB), Y1, Y10
-	VFMADD213PS avx2_k32_b9cd74d4<>+0(SB), Y1, Y10
-	VFMADD213PS avx2_k32_3a40ad10<>+0(SB), Y1, Y10
-	VFMADD213PS avx2_k32_ba853055<>+0(SB), Y1, Y10
-	VFMADD213PS avx2_k32_3a88faea<>+0(SB), Y1, Y10
-	VFMADD213PS avx2_k32_ba4edf12<>+0(SB), Y1, Y10
-	VFMADD213PS avx2_k32_39daff28<>+0(SB), Y1, Y10
-	VFMADD213PS avx2_k32_b91203f5<>+0(SB), Y1, Y10
-	VFMADD213PS avx2_k32_37b9509d<>+0(SB), Y1, Y10
-	VSUBPS      Y10, Y15, Y10
-	VBLENDVPS   Y3, Y10, Y15, Y3
-	VBLENDVPS   Y7, Y9, Y3, Y7
+	VMOVUPS     Y4, Y11
+	VFMADD213PS avx2_k32_b7b98885<>+0(SB), Y1, Y11
+	VFMADD213PS avx2_k32_b74799c5<>+0(SB), Y1, Y11
+	VFMADD213PS avx2_k32_3913fa4f<>+0(SB), Y1, Y11
+	VFMADD213PS avx2_k32_b9cd74d4<>+0(SB), Y1, Y11
+	VFMADD213PS avx2_k32_3a40ad10<>+0(SB), Y1, Y11
+	VFMADD213PS avx2_k32_ba853055<>+0(SB), Y1, Y11
+	VFMADD213PS avx2_k32_3a88faea<>+0(SB), Y1, Y11
+	VFMADD213PS avx2_k32_ba4edf12<>+0(SB), Y1, Y11
+	VFMADD213PS avx2_k32_39daff28<>+0(SB), Y1, Y11
+	VFMADD213PS avx2_k32_b91203f5<>+0(SB), Y1, Y11
+	VFMADD213PS avx2_k32_37b9509d<>+0(SB), Y1, Y11
+	VSUBPS      Y11, Y3, Y11
+	VBLENDVPS   Y10, Y11, Y3, Y10
+	VBLENDVPS   Y7, Y9, Y10, Y7
 	VBLENDVPS   Y2, Y6, Y7, Y2
-	VPAND       Y14, Y2, Y2
+	VPAND       avx2_k32_7fffffff<>+0(SB), Y2, Y2
 	VPAND       avx2_k32_80000000<>+0(SB), Y0, Y1
 	VPOR        Y1, Y2, Y1
 	VCMPPS      $0x03, Y0, Y0, Y2
@@ -7812,14 +6158,11 @@ done:
 
 // func erfF64_avx2(d *float64, a *float64, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·erfF64_avx2(SB), $384-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k64_3ff0000000000000<>+0(SB), Y15
-	VMOVUPS avx2_k64_ffffffffffffffff<>+0(SB), Y14
-	VMOVUPS avx2_k64_4000000000000000<>+0(SB), Y13
-	XORQ    AX, AX
+TEXT ·erfF64_avx2(SB), $288-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ        CX, BX
@@ -7830,10 +6173,10 @@ loopu:
 	VMOVUPD     32(SI)(AX*8), Y1
 	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
 	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y3
-	VCMPPD      $0x11, Y15, Y2, Y4
-	VCMPPD      $0x11, Y15, Y3, Y5
-	VPXOR       Y14, Y4, Y6
-	VPXOR       Y14, Y5, Y7
+	VCMPPD      $0x11, avx2_k64_3ff0000000000000<>+0(SB), Y2, Y4
+	VCMPPD      $0x11, avx2_k64_3ff0000000000000<>+0(SB), Y3, Y5
+	VPXOR       avx2_k64_ffffffffffffffff<>+0(SB), Y4, Y6
+	VPXOR       avx2_k64_ffffffffffffffff<>+0(SB), Y5, Y7
 	VMULPD      Y2, Y2, Y8
 	VMULPD      Y3, Y3, Y9
 	VMOVUPS     avx2_k64_3c55f7919bc67b8c<>+0(SB), Y10
@@ -7877,244 +6220,242 @@ loopu:
 	VFMADD213PD avx2_k64_3fc06eba8214db69<>+0(SB), Y9, Y12
 	VFMADD213PD Y2, Y2, Y11
 	VFMADD213PD Y3, Y3, Y12
-	VCMPPD      $0x11, Y13, Y2, Y8
-	VCMPPD      $0x11, Y13, Y3, Y9
-	VPAND       Y8, Y6, Y10
-	VMOVUPS     Y1, (SP)
-	VPAND       Y9, Y7, Y1
-	VPXOR       Y14, Y8, Y8
-	VPXOR       Y14, Y9, Y9
+	VCMPPD      $0x11, avx2_k64_4000000000000000<>+0(SB), Y2, Y8
+	VCMPPD      $0x11, avx2_k64_4000000000000000<>+0(SB), Y3, Y9
+	VPAND       Y8, Y6, Y13
+	VPAND       Y9, Y7, Y14
+	VPXOR       avx2_k64_ffffffffffffffff<>+0(SB), Y8, Y8
+	VPXOR       avx2_k64_ffffffffffffffff<>+0(SB), Y9, Y9
 	VPAND       Y8, Y6, Y8
 	VPAND       Y9, Y7, Y9
 	VSUBPD      avx2_k64_3ff8000000000000<>+0(SB), Y2, Y6
 	VSUBPD      avx2_k64_3ff8000000000000<>+0(SB), Y3, Y7
-	VMULPD      Y13, Y6, Y6
-	VMULPD      Y13, Y7, Y7
+	VMULPD      avx2_k64_4000000000000000<>+0(SB), Y6, Y6
+	VMULPD      avx2_k64_4000000000000000<>+0(SB), Y7, Y7
+	VMOVUPS     avx2_k64_3d82d6c2fd7cf7c7<>+0(SB), Y15
+	VMOVUPS     Y15, Y10
+	VFMADD213PD avx2_k64_bdb7c68a583bbbbd<>+0(SB), Y6, Y10
+	VMOVUPS     Y1, (SP)
+	VMOVUPS     Y15, Y1
+	VFMADD213PD avx2_k64_bdb7c68a583bbbbd<>+0(SB), Y7, Y1
+	VFMADD213PD avx2_k64_bdb312555dc02866<>+0(SB), Y6, Y10
+	VFMADD213PD avx2_k64_bdb312555dc02866<>+0(SB), Y7, Y1
+	VFMADD213PD avx2_k64_3e0d70f1501b75db<>+0(SB), Y6, Y10
+	VFMADD213PD avx2_k64_3e0d70f1501b75db<>+0(SB), Y7, Y1
+	VFMADD213PD avx2_k64_be22d5cc4e7f71ac<>+0(SB), Y6, Y10
+	VFMADD213PD avx2_k64_be22d5cc4e7f71ac<>+0(SB), Y7, Y1
+	VFMADD213PD avx2_k64_be545cc7adcba15f<>+0(SB), Y6, Y10
+	VFMADD213PD avx2_k64_be545cc7adcba15f<>+0(SB), Y7, Y1
+	VFMADD213PD avx2_k64_3e80acf499607902<>+0(SB), Y6, Y10
+	VFMADD213PD avx2_k64_3e80acf499607902<>+0(SB), Y7, Y1
+	VFMADD213PD avx2_k64_3e785b3d19739a65<>+0(SB), Y6, Y10
+	VFMADD213PD avx2_k64_3e785b3d19739a65<>+0(SB), Y7, Y1
+	VFMADD213PD avx2_k64_becc0380e351c793<>+0(SB), Y6, Y10
+	VFMADD213PD avx2_k64_becc0380e351c793<>+0(SB), Y7, Y1
+	VFMADD213PD avx2_k64_3ee35ae4fb3fa34b<>+0(SB), Y6, Y10
+	VFMADD213PD avx2_k64_3ee35ae4fb3fa34b<>+0(SB), Y7, Y1
+	VFMADD213PD avx2_k64_3f036d73a6927dba<>+0(SB), Y6, Y10
+	VFMADD213PD avx2_k64_3f036d73a6927dba<>+0(SB), Y7, Y1
+	VFMADD213PD avx2_k64_bf33ca3d72e944ea<>+0(SB), Y6, Y10
+	VFMADD213PD avx2_k64_bf33ca3d72e944ea<>+0(SB), Y7, Y1
+	VFMADD213PD avx2_k64_3f3e723726b652c4<>+0(SB), Y6, Y10
+	VFMADD213PD avx2_k64_3f3e723726b652c4<>+0(SB), Y7, Y1
+	VFMADD213PD avx2_k64_3f66d5a95d0a8e0c<>+0(SB), Y6, Y10
+	VFMADD213PD avx2_k64_3f66d5a95d0a8e0c<>+0(SB), Y7, Y1
+	VFMADD213PD avx2_k64_bf91c2a02beb6a4e<>+0(SB), Y6, Y10
+	VFMADD213PD avx2_k64_bf91c2a02beb6a4e<>+0(SB), Y7, Y1
+	VFMADD213PD avx2_k64_3fa6d5a95d0a1b3a<>+0(SB), Y6, Y10
+	VFMADD213PD avx2_k64_3fa6d5a95d0a1b3a<>+0(SB), Y7, Y1
+	VFMADD213PD avx2_k64_bfae723726b824aa<>+0(SB), Y6, Y10
+	VFMADD213PD avx2_k64_bfae723726b824aa<>+0(SB), Y7, Y1
+	VFMADD213PD avx2_k64_3fa15aaa8ec85205<>+0(SB), Y6, Y10
+	VFMADD213PD avx2_k64_3fa15aaa8ec85205<>+0(SB), Y7, Y1
+	VMOVUPS     avx2_k64_3ff0000000000000<>+0(SB), Y6
+	VSUBPD      Y10, Y6, Y10
+	VSUBPD      Y1, Y6, Y1
+	VCMPPD      $0x11, avx2_k64_4008000000000000<>+0(SB), Y2, Y7
+	VCMPPD      $0x11, avx2_k64_4008000000000000<>+0(SB), Y3, Y15
+	VPAND       Y7, Y8, Y6
 	VMOVUPS     Y0, 32(SP)
-	VMOVUPS     avx2_k64_3d82d6c2fd7cf7c7<>+0(SB), Y0
-	VMOVUPS     Y5, 64(SP)
-	VMOVUPS     Y0, Y5
-	VFMADD213PD avx2_k64_bdb7c68a583bbbbd<>+0(SB), Y6, Y5
-	VMOVUPS     Y12, 96(SP)
-	VMOVUPS     Y0, Y12
-	VFMADD213PD avx2_k64_bdb7c68a583bbbbd<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_bdb312555dc02866<>+0(SB), Y6, Y5
-	VFMADD213PD avx2_k64_bdb312555dc02866<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_3e0d70f1501b75db<>+0(SB), Y6, Y5
-	VFMADD213PD avx2_k64_3e0d70f1501b75db<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_be22d5cc4e7f71ac<>+0(SB), Y6, Y5
-	VFMADD213PD avx2_k64_be22d5cc4e7f71ac<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_be545cc7adcba15f<>+0(SB), Y6, Y5
-	VFMADD213PD avx2_k64_be545cc7adcba15f<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_3e80acf499607902<>+0(SB), Y6, Y5
-	VFMADD213PD avx2_k64_3e80acf499607902<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_3e785b3d19739a65<>+0(SB), Y6, Y5
-	VFMADD213PD avx2_k64_3e785b3d19739a65<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_becc0380e351c793<>+0(SB), Y6, Y5
-	VFMADD213PD avx2_k64_becc0380e351c793<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_3ee35ae4fb3fa34b<>+0(SB), Y6, Y5
-	VFMADD213PD avx2_k64_3ee35ae4fb3fa34b<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_3f036d73a6927dba<>+0(SB), Y6, Y5
-	VFMADD213PD avx2_k64_3f036d73a6927dba<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_bf33ca3d72e944ea<>+0(SB), Y6, Y5
-	VFMADD213PD avx2_k64_bf33ca3d72e944ea<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_3f3e723726b652c4<>+0(SB), Y6, Y5
-	VFMADD213PD avx2_k64_3f3e723726b652c4<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_3f66d5a95d0a8e0c<>+0(SB), Y6, Y5
-	VFMADD213PD avx2_k64_3f66d5a95d0a8e0c<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_bf91c2a02beb6a4e<>+0(SB), Y6, Y5
-	VFMADD213PD avx2_k64_bf91c2a02beb6a4e<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_3fa6d5a95d0a1b3a<>+0(SB), Y6, Y5
-	VFMADD213PD avx2_k64_3fa6d5a95d0a1b3a<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_bfae723726b824aa<>+0(SB), Y6, Y5
-	VFMADD213PD avx2_k64_bfae723726b824aa<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_3fa15aaa8ec85205<>+0(SB), Y6, Y5
-	VFMADD213PD avx2_k64_3fa15aaa8ec85205<>+0(SB), Y7, Y12
-	VSUBPD      Y5, Y15, Y5
-	VSUBPD      Y12, Y15, Y12
-	VCMPPD      $0x11, avx2_k64_4008000000000000<>+0(SB), Y2, Y6
-	VCMPPD      $0x11, avx2_k64_4008000000000000<>+0(SB), Y3, Y7
-	VPAND       Y6, Y8, Y0
-	VMOVUPS     Y4, 128(SP)
-	VPAND       Y7, Y9, Y4
-	VPXOR       Y14, Y6, Y6
-	VPXOR       Y14, Y7, Y7
-	VPAND       Y6, Y8, Y6
-	VPAND       Y7, Y9, Y7
+	VPAND       Y15, Y9, Y0
+	VPXOR       avx2_k64_ffffffffffffffff<>+0(SB), Y7, Y7
+	VPXOR       avx2_k64_ffffffffffffffff<>+0(SB), Y15, Y15
+	VPAND       Y7, Y8, Y7
+	VPAND       Y15, Y9, Y15
 	VSUBPD      avx2_k64_4004000000000000<>+0(SB), Y2, Y8
 	VSUBPD      avx2_k64_4004000000000000<>+0(SB), Y3, Y9
-	VMULPD      Y13, Y8, Y8
-	VMULPD      Y13, Y9, Y9
+	VMULPD      avx2_k64_4000000000000000<>+0(SB), Y8, Y8
+	VMULPD      avx2_k64_4000000000000000<>+0(SB), Y9, Y9
+	VMOVUPS     Y5, 64(SP)
+	VMOVUPS     avx2_k64_bd8495e821f36660<>+0(SB), Y5
+	VMOVUPS     Y12, 96(SP)
+	VMOVUPS     Y5, Y12
+	VFMADD213PD avx2_k64_3db4c811f9a4c378<>+0(SB), Y8, Y12
+	VMOVUPS     Y4, 128(SP)
+	VMOVUPS     Y5, Y4
+	VFMADD213PD avx2_k64_3db4c811f9a4c378<>+0(SB), Y9, Y4
+	VFMADD213PD avx2_k64_bda9f38631ca6b1f<>+0(SB), Y8, Y12
+	VFMADD213PD avx2_k64_bda9f38631ca6b1f<>+0(SB), Y9, Y4
+	VFMADD213PD avx2_k64_be03a22761f487d5<>+0(SB), Y8, Y12
+	VFMADD213PD avx2_k64_be03a22761f487d5<>+0(SB), Y9, Y4
+	VFMADD213PD avx2_k64_3e2d88c44cc0578c<>+0(SB), Y8, Y12
+	VFMADD213PD avx2_k64_3e2d88c44cc0578c<>+0(SB), Y9, Y4
+	VFMADD213PD avx2_k64_be258e595de3b050<>+0(SB), Y8, Y12
+	VFMADD213PD avx2_k64_be258e595de3b050<>+0(SB), Y9, Y4
+	VFMADD213PD avx2_k64_be74a84c1e4e2d04<>+0(SB), Y8, Y12
+	VFMADD213PD avx2_k64_be74a84c1e4e2d04<>+0(SB), Y9, Y4
+	VFMADD213PD avx2_k64_3ea06718e721d8cd<>+0(SB), Y8, Y12
+	VFMADD213PD avx2_k64_3ea06718e721d8cd<>+0(SB), Y9, Y4
+	VFMADD213PD avx2_k64_beb11551b53cf545<>+0(SB), Y8, Y12
+	VFMADD213PD avx2_k64_beb11551b53cf545<>+0(SB), Y9, Y4
+	VFMADD213PD avx2_k64_bed1c610c9d165f2<>+0(SB), Y8, Y12
+	VFMADD213PD avx2_k64_bed1c610c9d165f2<>+0(SB), Y9, Y4
+	VFMADD213PD avx2_k64_3f06ecdbf63b68c3<>+0(SB), Y8, Y12
+	VFMADD213PD avx2_k64_3f06ecdbf63b68c3<>+0(SB), Y9, Y4
+	VFMADD213PD avx2_k64_bf290e81282eebcb<>+0(SB), Y8, Y12
+	VFMADD213PD avx2_k64_bf290e81282eebcb<>+0(SB), Y9, Y4
+	VFMADD213PD avx2_k64_3f41a89b97cf11de<>+0(SB), Y8, Y12
+	VFMADD213PD avx2_k64_3f41a89b97cf11de<>+0(SB), Y9, Y4
+	VFMADD213PD avx2_k64_bf5119da0c46f31d<>+0(SB), Y8, Y12
+	VFMADD213PD avx2_k64_bf5119da0c46f31d<>+0(SB), Y9, Y4
+	VFMADD213PD avx2_k64_3f564e3dcd3af2d4<>+0(SB), Y8, Y12
+	VFMADD213PD avx2_k64_3f564e3dcd3af2d4<>+0(SB), Y9, Y4
+	VFMADD213PD avx2_k64_bf51d83170fbf62e<>+0(SB), Y8, Y12
+	VFMADD213PD avx2_k64_bf51d83170fbf62e<>+0(SB), Y9, Y4
+	VFMADD213PD avx2_k64_3f3aab859b20acaa<>+0(SB), Y8, Y12
+	VFMADD213PD avx2_k64_3f3aab859b20acaa<>+0(SB), Y9, Y4
+	VMOVUPS     avx2_k64_3ff0000000000000<>+0(SB), Y8
+	VSUBPD      Y12, Y8, Y12
+	VSUBPD      Y4, Y8, Y4
+	VCMPPD      $0x11, avx2_k64_4010000000000000<>+0(SB), Y2, Y9
+	VCMPPD      $0x11, avx2_k64_4010000000000000<>+0(SB), Y3, Y5
+	VPAND       Y9, Y7, Y8
 	VMOVUPS     Y11, 160(SP)
-	VMOVUPS     avx2_k64_bd8495e821f36660<>+0(SB), Y11
-	VMOVUPS     Y1, 192(SP)
-	VMOVUPS     Y11, Y1
-	VFMADD213PD avx2_k64_3db4c811f9a4c378<>+0(SB), Y8, Y1
-	VMOVUPS     Y12, 224(SP)
-	VMOVUPS     Y11, Y12
-	VFMADD213PD avx2_k64_3db4c811f9a4c378<>+0(SB), Y9, Y12
-	VFMADD213PD avx2_k64_bda9f38631ca6b1f<>+0(SB), Y8, Y1
-	VFMADD213PD avx2_k64_bda9f38631ca6b1f<>+0(SB), Y9, Y12
-	VFMADD213PD avx2_k64_be03a22761f487d5<>+0(SB), Y8, Y1
-	VFMADD213PD avx2_k64_be03a22761f487d5<>+0(SB), Y9, Y12
-	VFMADD213PD avx2_k64_3e2d88c44cc0578c<>+0(SB), Y8, Y1
-	VFMADD213PD avx2_k64_3e2d88c44cc0578c<>+0(SB), Y9, Y12
-	VFMADD213PD avx2_k64_be258e595de3b050<>+0(SB), Y8, Y1
-	VFMADD213PD avx2_k64_be258e595de3b050<>+0(SB), Y9, Y12
-	VFMADD213PD avx2_k64_be74a84c1e4e2d04<>+0(SB), Y8, Y1
-	VFMADD213PD avx2_k64_be74a84c1e4e2d04<>+0(SB), Y9, Y12
-	VFMADD213PD avx2_k64_3ea06718e721d8cd<>+0(SB), Y8, Y1
-	VFMADD213PD avx2_k64_3ea06718e721d8cd<>+0(SB), Y9, Y12
-	VFMADD213PD avx2_k64_beb11551b53cf545<>+0(SB), Y8, Y1
-	VFMADD213PD avx2_k64_beb11551b53cf545<>+0(SB), Y9, Y12
-	VFMADD213PD avx2_k64_bed1c610c9d165f2<>+0(SB), Y8, Y1
-	VFMADD213PD avx2_k64_bed1c610c9d165f2<>+0(SB), Y9, Y12
-	VFMADD213PD avx2_k64_3f06ecdbf63b68c3<>+0(SB), Y8, Y1
-	VFMADD213PD avx2_k64_3f06ecdbf63b68c3<>+0(SB), Y9, Y12
-	VFMADD213PD avx2_k64_bf290e81282eebcb<>+0(SB), Y8, Y1
-	VFMADD213PD avx2_k64_bf290e81282eebcb<>+0(SB), Y9, Y12
-	VFMADD213PD avx2_k64_3f41a89b97cf11de<>+0(SB), Y8, Y1
-	VFMADD213PD avx2_k64_3f41a89b97cf11de<>+0(SB), Y9, Y12
-	VFMADD213PD avx2_k64_bf5119da0c46f31d<>+0(SB), Y8, Y1
-	VFMADD213PD avx2_k64_bf5119da0c46f31d<>+0(SB), Y9, Y12
-	VFMADD213PD avx2_k64_3f564e3dcd3af2d4<>+0(SB), Y8, Y1
-	VFMADD213PD avx2_k64_3f564e3dcd3af2d4<>+0(SB), Y9, Y12
-	VFMADD213PD avx2_k64_bf51d83170fbf62e<>+0(SB), Y8, Y1
-	VFMADD213PD avx2_k64_bf51d83170fbf62e<>+0(SB), Y9, Y12
-	VFMADD213PD avx2_k64_3f3aab859b20acaa<>+0(SB), Y8, Y1
-	VFMADD213PD avx2_k64_3f3aab859b20acaa<>+0(SB), Y9, Y12
-	VSUBPD      Y1, Y15, Y1
-	VSUBPD      Y12, Y15, Y12
-	VCMPPD      $0x11, avx2_k64_4010000000000000<>+0(SB), Y2, Y8
-	VCMPPD      $0x11, avx2_k64_4010000000000000<>+0(SB), Y3, Y9
-	VPAND       Y8, Y6, Y11
-	VMOVUPS     Y5, 256(SP)
-	VPAND       Y9, Y7, Y5
-	VPXOR       Y14, Y8, Y8
-	VPXOR       Y14, Y9, Y9
-	VPAND       Y8, Y6, Y8
+	VPAND       Y5, Y15, Y11
+	VPXOR       avx2_k64_ffffffffffffffff<>+0(SB), Y9, Y9
+	VPXOR       avx2_k64_ffffffffffffffff<>+0(SB), Y5, Y5
 	VPAND       Y9, Y7, Y9
-	VSUBPD      avx2_k64_400c000000000000<>+0(SB), Y2, Y6
-	VSUBPD      avx2_k64_400c000000000000<>+0(SB), Y3, Y7
-	VMULPD      Y13, Y6, Y6
-	VMULPD      Y13, Y7, Y7
-	VMOVUPS     Y10, 288(SP)
-	VMOVUPS     avx2_k64_bd96754c1b54b70c<>+0(SB), Y10
-	VMOVUPS     Y4, 320(SP)
-	VMOVUPS     Y10, Y4
-	VFMADD213PD avx2_k64_3dc476be39a8bfff<>+0(SB), Y6, Y4
-	VMOVUPS     Y12, 352(SP)
-	VMOVUPS     Y10, Y12
-	VFMADD213PD avx2_k64_3dc476be39a8bfff<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_bdde053b71d4783b<>+0(SB), Y6, Y4
-	VFMADD213PD avx2_k64_bdde053b71d4783b<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_bdede88053967403<>+0(SB), Y6, Y4
-	VFMADD213PD avx2_k64_bdede88053967403<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_3e337811fbd74ef2<>+0(SB), Y6, Y4
-	VFMADD213PD avx2_k64_3e337811fbd74ef2<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_be6013476f73877c<>+0(SB), Y6, Y4
-	VFMADD213PD avx2_k64_be6013476f73877c<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_3e81f62d3be770f6<>+0(SB), Y6, Y4
-	VFMADD213PD avx2_k64_3e81f62d3be770f6<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_be9e828031837362<>+0(SB), Y6, Y4
-	VFMADD213PD avx2_k64_be9e828031837362<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_3eb4615414abb04a<>+0(SB), Y6, Y4
-	VFMADD213PD avx2_k64_3eb4615414abb04a<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_bec586baf96e97df<>+0(SB), Y6, Y4
-	VFMADD213PD avx2_k64_bec586baf96e97df<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_3ed1c07720e38723<>+0(SB), Y6, Y4
-	VFMADD213PD avx2_k64_3ed1c07720e38723<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_bed62ccea6605cfe<>+0(SB), Y6, Y4
-	VFMADD213PD avx2_k64_bed62ccea6605cfe<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_3ed3d0e43d70d6b6<>+0(SB), Y6, Y4
-	VFMADD213PD avx2_k64_3ed3d0e43d70d6b6<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_bec6a5972198bed1<>+0(SB), Y6, Y4
-	VFMADD213PD avx2_k64_bec6a5972198bed1<>+0(SB), Y7, Y12
-	VFMADD213PD avx2_k64_3ea8ef2a9a183ed7<>+0(SB), Y6, Y4
-	VFMADD213PD avx2_k64_3ea8ef2a9a183ed7<>+0(SB), Y7, Y12
-	VSUBPD      Y4, Y15, Y4
-	VSUBPD      Y12, Y15, Y12
-	VCMPPD      $0x11, avx2_k64_4018000000000000<>+0(SB), Y2, Y6
-	VCMPPD      $0x11, avx2_k64_4018000000000000<>+0(SB), Y3, Y7
-	VPAND       Y6, Y8, Y6
-	VPAND       Y7, Y9, Y7
+	VPAND       Y5, Y15, Y5
+	VSUBPD      avx2_k64_400c000000000000<>+0(SB), Y2, Y7
+	VSUBPD      avx2_k64_400c000000000000<>+0(SB), Y3, Y15
+	VMULPD      avx2_k64_4000000000000000<>+0(SB), Y7, Y7
+	VMULPD      avx2_k64_4000000000000000<>+0(SB), Y15, Y15
+	VMOVUPS     Y1, 192(SP)
+	VMOVUPS     avx2_k64_bd96754c1b54b70c<>+0(SB), Y1
+	VMOVUPS     Y14, 224(SP)
+	VMOVUPS     Y1, Y14
+	VFMADD213PD avx2_k64_3dc476be39a8bfff<>+0(SB), Y7, Y14
+	VMOVUPS     Y10, 256(SP)
+	VMOVUPS     Y1, Y10
+	VFMADD213PD avx2_k64_3dc476be39a8bfff<>+0(SB), Y15, Y10
+	VFMADD213PD avx2_k64_bdde053b71d4783b<>+0(SB), Y7, Y14
+	VFMADD213PD avx2_k64_bdde053b71d4783b<>+0(SB), Y15, Y10
+	VFMADD213PD avx2_k64_bdede88053967403<>+0(SB), Y7, Y14
+	VFMADD213PD avx2_k64_bdede88053967403<>+0(SB), Y15, Y10
+	VFMADD213PD avx2_k64_3e337811fbd74ef2<>+0(SB), Y7, Y14
+	VFMADD213PD avx2_k64_3e337811fbd74ef2<>+0(SB), Y15, Y10
+	VFMADD213PD avx2_k64_be6013476f73877c<>+0(SB), Y7, Y14
+	VFMADD213PD avx2_k64_be6013476f73877c<>+0(SB), Y15, Y10
+	VFMADD213PD avx2_k64_3e81f62d3be770f6<>+0(SB), Y7, Y14
+	VFMADD213PD avx2_k64_3e81f62d3be770f6<>+0(SB), Y15, Y10
+	VFMADD213PD avx2_k64_be9e828031837362<>+0(SB), Y7, Y14
+	VFMADD213PD avx2_k64_be9e828031837362<>+0(SB), Y15, Y10
+	VFMADD213PD avx2_k64_3eb4615414abb04a<>+0(SB), Y7, Y14
+	VFMADD213PD avx2_k64_3eb4615414abb04a<>+0(SB), Y15, Y10
+	VFMADD213PD avx2_k64_bec586baf96e97df<>+0(SB), Y7, Y14
+	VFMADD213PD avx2_k64_bec586baf96e97df<>+0(SB), Y15, Y10
+	VFMADD213PD avx2_k64_3ed1c07720e38723<>+0(SB), Y7, Y14
+	VFMADD213PD avx2_k64_3ed1c07720e38723<>+0(SB), Y15, Y10
+	VFMADD213PD avx2_k64_bed62ccea6605cfe<>+0(SB), Y7, Y14
+	VFMADD213PD avx2_k64_bed62ccea6605cfe<>+0(SB), Y15, Y10
+	VFMADD213PD avx2_k64_3ed3d0e43d70d6b6<>+0(SB), Y7, Y14
+	VFMADD213PD avx2_k64_3ed3d0e43d70d6b6<>+0(SB), Y15, Y10
+	VFMADD213PD avx2_k64_bec6a5972198bed1<>+0(SB), Y7, Y14
+	VFMADD213PD avx2_k64_bec6a5972198bed1<>+0(SB), Y15, Y10
+	VFMADD213PD avx2_k64_3ea8ef2a9a183ed7<>+0(SB), Y7, Y14
+	VFMADD213PD avx2_k64_3ea8ef2a9a183ed7<>+0(SB), Y15, Y10
+	VMOVUPS     avx2_k64_3ff0000000000000<>+0(SB), Y7
+	VSUBPD      Y14, Y7, Y14
+	VSUBPD      Y10, Y7, Y10
+	VCMPPD      $0x11, avx2_k64_4018000000000000<>+0(SB), Y2, Y15
+	VCMPPD      $0x11, avx2_k64_4018000000000000<>+0(SB), Y3, Y1
+	VPAND       Y15, Y9, Y15
+	VPAND       Y1, Y5, Y1
 	VSUBPD      avx2_k64_4014000000000000<>+0(SB), Y2, Y2
 	VSUBPD      avx2_k64_4014000000000000<>+0(SB), Y3, Y3
-	VMULPD      Y15, Y2, Y2
-	VMULPD      Y15, Y3, Y3
-	VMOVUPS     avx2_k64_bd988e59e21ba78e<>+0(SB), Y8
-	VMOVUPS     Y8, Y9
+	VMULPD      avx2_k64_3ff0000000000000<>+0(SB), Y2, Y2
+	VMULPD      avx2_k64_3ff0000000000000<>+0(SB), Y3, Y3
+	VMOVUPS     avx2_k64_bd988e59e21ba78e<>+0(SB), Y5
+	VMOVUPS     Y5, Y9
 	VFMADD213PD avx2_k64_3dc08460255c5011<>+0(SB), Y2, Y9
-	VMOVUPS     Y8, Y10
-	VFMADD213PD avx2_k64_3dc08460255c5011<>+0(SB), Y3, Y10
+	VMOVUPS     Y5, Y7
+	VFMADD213PD avx2_k64_3dc08460255c5011<>+0(SB), Y3, Y7
 	VFMADD213PD avx2_k64_bdd78a0a784d8fd8<>+0(SB), Y2, Y9
-	VFMADD213PD avx2_k64_bdd78a0a784d8fd8<>+0(SB), Y3, Y10
+	VFMADD213PD avx2_k64_bdd78a0a784d8fd8<>+0(SB), Y3, Y7
 	VFMADD213PD avx2_k64_3deb722631a8f2d5<>+0(SB), Y2, Y9
-	VFMADD213PD avx2_k64_3deb722631a8f2d5<>+0(SB), Y3, Y10
+	VFMADD213PD avx2_k64_3deb722631a8f2d5<>+0(SB), Y3, Y7
 	VFMADD213PD avx2_k64_bdfd4ec43b36caf4<>+0(SB), Y2, Y9
-	VFMADD213PD avx2_k64_bdfd4ec43b36caf4<>+0(SB), Y3, Y10
+	VFMADD213PD avx2_k64_bdfd4ec43b36caf4<>+0(SB), Y3, Y7
 	VFMADD213PD avx2_k64_3e0b6e0a44d262dd<>+0(SB), Y2, Y9
-	VFMADD213PD avx2_k64_3e0b6e0a44d262dd<>+0(SB), Y3, Y10
+	VFMADD213PD avx2_k64_3e0b6e0a44d262dd<>+0(SB), Y3, Y7
 	VFMADD213PD avx2_k64_be1624e861b67e4a<>+0(SB), Y2, Y9
-	VFMADD213PD avx2_k64_be1624e861b67e4a<>+0(SB), Y3, Y10
+	VFMADD213PD avx2_k64_be1624e861b67e4a<>+0(SB), Y3, Y7
 	VFMADD213PD avx2_k64_3e1f3c658c14b49e<>+0(SB), Y2, Y9
-	VFMADD213PD avx2_k64_3e1f3c658c14b49e<>+0(SB), Y3, Y10
+	VFMADD213PD avx2_k64_3e1f3c658c14b49e<>+0(SB), Y3, Y7
 	VFMADD213PD avx2_k64_be234daf1253e019<>+0(SB), Y2, Y9
-	VFMADD213PD avx2_k64_be234daf1253e019<>+0(SB), Y3, Y10
+	VFMADD213PD avx2_k64_be234daf1253e019<>+0(SB), Y3, Y7
 	VFMADD213PD avx2_k64_3e24bd9403ec6265<>+0(SB), Y2, Y9
-	VFMADD213PD avx2_k64_3e24bd9403ec6265<>+0(SB), Y3, Y10
+	VFMADD213PD avx2_k64_3e24bd9403ec6265<>+0(SB), Y3, Y7
 	VFMADD213PD avx2_k64_be232d14bac6bef4<>+0(SB), Y2, Y9
-	VFMADD213PD avx2_k64_be232d14bac6bef4<>+0(SB), Y3, Y10
+	VFMADD213PD avx2_k64_be232d14bac6bef4<>+0(SB), Y3, Y7
 	VFMADD213PD avx2_k64_3e1e2321b9fef5da<>+0(SB), Y2, Y9
-	VFMADD213PD avx2_k64_3e1e2321b9fef5da<>+0(SB), Y3, Y10
+	VFMADD213PD avx2_k64_3e1e2321b9fef5da<>+0(SB), Y3, Y7
 	VFMADD213PD avx2_k64_be13c4f3e5bfec82<>+0(SB), Y2, Y9
-	VFMADD213PD avx2_k64_be13c4f3e5bfec82<>+0(SB), Y3, Y10
+	VFMADD213PD avx2_k64_be13c4f3e5bfec82<>+0(SB), Y3, Y7
 	VFMADD213PD avx2_k64_3e0516dcc96571a2<>+0(SB), Y2, Y9
-	VFMADD213PD avx2_k64_3e0516dcc96571a2<>+0(SB), Y3, Y10
+	VFMADD213PD avx2_k64_3e0516dcc96571a2<>+0(SB), Y3, Y7
 	VFMADD213PD avx2_k64_bdf196e37fbdd093<>+0(SB), Y2, Y9
-	VFMADD213PD avx2_k64_bdf196e37fbdd093<>+0(SB), Y3, Y10
+	VFMADD213PD avx2_k64_bdf196e37fbdd093<>+0(SB), Y3, Y7
 	VFMADD213PD avx2_k64_3dd589afdde8dd56<>+0(SB), Y2, Y9
-	VFMADD213PD avx2_k64_3dd589afdde8dd56<>+0(SB), Y3, Y10
+	VFMADD213PD avx2_k64_3dd589afdde8dd56<>+0(SB), Y3, Y7
 	VFMADD213PD avx2_k64_bdb13af264e17ac0<>+0(SB), Y2, Y9
-	VFMADD213PD avx2_k64_bdb13af264e17ac0<>+0(SB), Y3, Y10
+	VFMADD213PD avx2_k64_bdb13af264e17ac0<>+0(SB), Y3, Y7
 	VFMADD213PD avx2_k64_3d7b0c1b3f1787f2<>+0(SB), Y2, Y9
-	VFMADD213PD avx2_k64_3d7b0c1b3f1787f2<>+0(SB), Y3, Y10
-	VSUBPD      Y9, Y15, Y9
-	VSUBPD      Y10, Y15, Y10
-	VBLENDVPD   Y6, Y9, Y15, Y6
-	VBLENDVPD   Y7, Y10, Y15, Y7
-	VBLENDVPD   Y11, Y4, Y6, Y11
-	VBLENDVPD   Y5, Y12, Y7, Y5
-	VBLENDVPD   Y0, Y1, Y11, Y0
-	VMOVUPS     320(SP), Y1
-	VMOVUPS     352(SP), Y2
-	VBLENDVPD   Y1, Y2, Y5, Y1
-	VMOVUPS     288(SP), Y2
-	VMOVUPS     256(SP), Y3
-	VBLENDVPD   Y2, Y3, Y0, Y2
-	VMOVUPS     192(SP), Y0
-	VMOVUPS     224(SP), Y3
-	VBLENDVPD   Y0, Y3, Y1, Y0
-	VMOVUPS     128(SP), Y1
+	VFMADD213PD avx2_k64_3d7b0c1b3f1787f2<>+0(SB), Y3, Y7
+	VMOVUPS     avx2_k64_3ff0000000000000<>+0(SB), Y2
+	VSUBPD      Y9, Y2, Y9
+	VSUBPD      Y7, Y2, Y7
+	VBLENDVPD   Y15, Y9, Y2, Y15
+	VBLENDVPD   Y1, Y7, Y2, Y1
+	VBLENDVPD   Y8, Y14, Y15, Y8
+	VBLENDVPD   Y11, Y10, Y1, Y11
+	VBLENDVPD   Y6, Y12, Y8, Y6
+	VBLENDVPD   Y0, Y4, Y11, Y0
+	VMOVUPS     256(SP), Y1
+	VBLENDVPD   Y13, Y1, Y6, Y13
+	VMOVUPS     224(SP), Y1
+	VMOVUPS     192(SP), Y3
+	VBLENDVPD   Y1, Y3, Y0, Y1
+	VMOVUPS     128(SP), Y0
 	VMOVUPS     160(SP), Y3
-	VBLENDVPD   Y1, Y3, Y2, Y1
-	VMOVUPS     64(SP), Y2
-	VMOVUPS     96(SP), Y3
-	VBLENDVPD   Y2, Y3, Y0, Y2
-	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y1
-	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y2
-	VMOVUPS     32(SP), Y0
-	VPAND       avx2_k64_8000000000000000<>+0(SB), Y0, Y3
-	VMOVUPS     (SP), Y4
-	VPAND       avx2_k64_8000000000000000<>+0(SB), Y4, Y5
-	VPOR        Y3, Y1, Y3
-	VPOR        Y5, Y2, Y5
-	VCMPPD      $0x03, Y0, Y0, Y1
-	VCMPPD      $0x03, Y4, Y4, Y2
-	VBLENDVPD   Y1, Y0, Y3, Y1
-	VBLENDVPD   Y2, Y4, Y5, Y2
-	VMOVUPD     Y1, (DI)(AX*8)
-	VMOVUPD     Y2, 32(DI)(AX*8)
+	VBLENDVPD   Y0, Y3, Y13, Y0
+	VMOVUPS     64(SP), Y3
+	VMOVUPS     96(SP), Y4
+	VBLENDVPD   Y3, Y4, Y1, Y3
+	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y0
+	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VMOVUPS     32(SP), Y1
+	VPAND       avx2_k64_8000000000000000<>+0(SB), Y1, Y4
+	VMOVUPS     (SP), Y6
+	VPAND       avx2_k64_8000000000000000<>+0(SB), Y6, Y7
+	VPOR        Y4, Y0, Y4
+	VPOR        Y7, Y3, Y7
+	VCMPPD      $0x03, Y1, Y1, Y0
+	VCMPPD      $0x03, Y6, Y6, Y3
+	VBLENDVPD   Y0, Y1, Y4, Y0
+	VBLENDVPD   Y3, Y6, Y7, Y3
+	VMOVUPD     Y0, (DI)(AX*8)
+	VMOVUPD     Y3, 32(DI)(AX*8)
 	ADDQ        $0x08, AX
 	JMP         loopu
 
@@ -8146,8 +6487,8 @@ ltail133:
 
 lend134:
 	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
-	VCMPPD      $0x11, Y15, Y1, Y2
-	VPXOR       Y14, Y2, Y3
+	VCMPPD      $0x11, avx2_k64_3ff0000000000000<>+0(SB), Y1, Y2
+	VPXOR       avx2_k64_ffffffffffffffff<>+0(SB), Y2, Y3
 	VMULPD      Y1, Y1, Y4
 	VMOVUPS     avx2_k64_3c55f7919bc67b8c<>+0(SB), Y5
 	VMOVUPS     Y5, Y6
@@ -8170,12 +6511,12 @@ lend134:
 	VFMADD213PD avx2_k64_bfd812746b0379e7<>+0(SB), Y4, Y6
 	VFMADD213PD avx2_k64_3fc06eba8214db69<>+0(SB), Y4, Y6
 	VFMADD213PD Y1, Y1, Y6
-	VCMPPD      $0x11, Y13, Y1, Y4
+	VCMPPD      $0x11, avx2_k64_4000000000000000<>+0(SB), Y1, Y4
 	VPAND       Y4, Y3, Y7
-	VPXOR       Y14, Y4, Y4
+	VPXOR       avx2_k64_ffffffffffffffff<>+0(SB), Y4, Y4
 	VPAND       Y4, Y3, Y4
 	VSUBPD      avx2_k64_3ff8000000000000<>+0(SB), Y1, Y3
-	VMULPD      Y13, Y3, Y3
+	VMULPD      avx2_k64_4000000000000000<>+0(SB), Y3, Y3
 	VMOVUPS     avx2_k64_3d82d6c2fd7cf7c7<>+0(SB), Y8
 	VMOVUPS     Y8, Y9
 	VFMADD213PD avx2_k64_bdb7c68a583bbbbd<>+0(SB), Y3, Y9
@@ -8195,59 +6536,60 @@ lend134:
 	VFMADD213PD avx2_k64_3fa6d5a95d0a1b3a<>+0(SB), Y3, Y9
 	VFMADD213PD avx2_k64_bfae723726b824aa<>+0(SB), Y3, Y9
 	VFMADD213PD avx2_k64_3fa15aaa8ec85205<>+0(SB), Y3, Y9
-	VSUBPD      Y9, Y15, Y9
-	VCMPPD      $0x11, avx2_k64_4008000000000000<>+0(SB), Y1, Y3
-	VPAND       Y3, Y4, Y10
-	VPXOR       Y14, Y3, Y3
-	VPAND       Y3, Y4, Y3
+	VMOVUPS     avx2_k64_3ff0000000000000<>+0(SB), Y3
+	VSUBPD      Y9, Y3, Y9
+	VCMPPD      $0x11, avx2_k64_4008000000000000<>+0(SB), Y1, Y10
+	VPAND       Y10, Y4, Y11
+	VPXOR       avx2_k64_ffffffffffffffff<>+0(SB), Y10, Y10
+	VPAND       Y10, Y4, Y10
 	VSUBPD      avx2_k64_4004000000000000<>+0(SB), Y1, Y4
-	VMULPD      Y13, Y4, Y4
-	VMOVUPS     avx2_k64_bd8495e821f36660<>+0(SB), Y11
-	VMOVUPS     Y11, Y12
-	VFMADD213PD avx2_k64_3db4c811f9a4c378<>+0(SB), Y4, Y12
-	VFMADD213PD avx2_k64_bda9f38631ca6b1f<>+0(SB), Y4, Y12
-	VFMADD213PD avx2_k64_be03a22761f487d5<>+0(SB), Y4, Y12
-	VFMADD213PD avx2_k64_3e2d88c44cc0578c<>+0(SB), Y4, Y12
-	VFMADD213PD avx2_k64_be258e595de3b050<>+0(SB), Y4, Y12
-	VFMADD213PD avx2_k64_be74a84c1e4e2d04<>+0(SB), Y4, Y12
-	VFMADD213PD avx2_k64_3ea06718e721d8cd<>+0(SB), Y4, Y12
-	VFMADD213PD avx2_k64_beb11551b53cf545<>+0(SB), Y4, Y12
-	VFMADD213PD avx2_k64_bed1c610c9d165f2<>+0(SB), Y4, Y12
-	VFMADD213PD avx2_k64_3f06ecdbf63b68c3<>+0(SB), Y4, Y12
-	VFMADD213PD avx2_k64_bf290e81282eebcb<>+0(SB), Y4, Y12
-	VFMADD213PD avx2_k64_3f41a89b97cf11de<>+0(SB), Y4, Y12
-	VFMADD213PD avx2_k64_bf5119da0c46f31d<>+0(SB), Y4, Y12
-	VFMADD213PD avx2_k64_3f564e3dcd3af2d4<>+0(SB), Y4, Y12
-	VFMADD213PD avx2_k64_bf51d83170fbf62e<>+0(SB), Y4, Y12
-	VFMADD213PD avx2_k64_3f3aab859b20acaa<>+0(SB), Y4, Y12
-	VSUBPD      Y12, Y15, Y12
+	VMULPD      avx2_k64_4000000000000000<>+0(SB), Y4, Y4
+	VMOVUPS     avx2_k64_bd8495e821f36660<>+0(SB), Y12
+	VMOVUPS     Y12, Y13
+	VFMADD213PD avx2_k64_3db4c811f9a4c378<>+0(SB), Y4, Y13
+	VFMADD213PD avx2_k64_bda9f38631ca6b1f<>+0(SB), Y4, Y13
+	VFMADD213PD avx2_k64_be03a22761f487d5<>+0(SB), Y4, Y13
+	VFMADD213PD avx2_k64_3e2d88c44cc0578c<>+0(SB), Y4, Y13
+	VFMADD213PD avx2_k64_be258e595de3b050<>+0(SB), Y4, Y13
+	VFMADD213PD avx2_k64_be74a84c1e4e2d04<>+0(SB), Y4, Y13
+	VFMADD213PD avx2_k64_3ea06718e721d8cd<>+0(SB), Y4, Y13
+	VFMADD213PD avx2_k64_beb11551b53cf545<>+0(SB), Y4, Y13
+	VFMADD213PD avx2_k64_bed1c610c9d165f2<>+0(SB), Y4, Y13
+	VFMADD213PD avx2_k64_3f06ecdbf63b68c3<>+0(SB), Y4, Y13
+	VFMADD213PD avx2_k64_bf290e81282eebcb<>+0(SB), Y4, Y13
+	VFMADD213PD avx2_k64_3f41a89b97cf11de<>+0(SB), Y4, Y13
+	VFMADD213PD avx2_k64_bf5119da0c46f31d<>+0(SB), Y4, Y13
+	VFMADD213PD avx2_k64_3f564e3dcd3af2d4<>+0(SB), Y4, Y13
+	VFMADD213PD avx2_k64_bf51d83170fbf62e<>+0(SB), Y4, Y13
+	VFMADD213PD avx2_k64_3f3aab859b20acaa<>+0(SB), Y4, Y13
+	VSUBPD      Y13, Y3, Y13
 	VCMPPD      $0x11, avx2_k64_4010000000000000<>+0(SB), Y1, Y4
-	VPAND       Y4, Y3, Y5
-	VPXOR       Y14, Y4, Y4
-	VPAND       Y4, Y3, Y4
-	VSUBPD      avx2_k64_400c000000000000<>+0(SB), Y1, Y3
-	VMULPD      Y13, Y3, Y3
-	VMOVUPS     avx2_k64_bd96754c1b54b70c<>+0(SB), Y8
-	VMOVUPS     Y8, Y11
-	VFMADD213PD avx2_k64_3dc476be39a8bfff<>+0(SB), Y3, Y11
-	VFMADD213PD avx2_k64_bdde053b71d4783b<>+0(SB), Y3, Y11
-	VFMADD213PD avx2_k64_bdede88053967403<>+0(SB), Y3, Y11
-	VFMADD213PD avx2_k64_3e337811fbd74ef2<>+0(SB), Y3, Y11
-	VFMADD213PD avx2_k64_be6013476f73877c<>+0(SB), Y3, Y11
-	VFMADD213PD avx2_k64_3e81f62d3be770f6<>+0(SB), Y3, Y11
-	VFMADD213PD avx2_k64_be9e828031837362<>+0(SB), Y3, Y11
-	VFMADD213PD avx2_k64_3eb4615414abb04a<>+0(SB), Y3, Y11
-	VFMADD213PD avx2_k64_bec586baf96e97df<>+0(SB), Y3, Y11
-	VFMADD213PD avx2_k64_3ed1c07720e38723<>+0(SB), Y3, Y11
-	VFMADD213PD avx2_k64_bed62ccea6605cfe<>+0(SB), Y3, Y11
-	VFMADD213PD avx2_k64_3ed3d0e43d70d6b6<>+0(SB), Y3, Y11
-	VFMADD213PD avx2_k64_bec6a5972198bed1<>+0(SB), Y3, Y11
-	VFMADD213PD avx2_k64_3ea8ef2a9a183ed7<>+0(SB), Y3, Y11
-	VSUBPD      Y11, Y15, Y11
-	VCMPPD      $0x11, avx2_k64_4018000000000000<>+0(SB), Y1, Y3
-	VPAND       Y3, Y4, Y3
+	VPAND       Y4, Y10, Y14
+	VPXOR       avx2_k64_ffffffffffffffff<>+0(SB), Y4, Y4
+	VPAND       Y4, Y10, Y4
+	VSUBPD      avx2_k64_400c000000000000<>+0(SB), Y1, Y10
+	VMULPD      avx2_k64_4000000000000000<>+0(SB), Y10, Y10
+	VMOVUPS     avx2_k64_bd96754c1b54b70c<>+0(SB), Y15
+	VMOVUPS     Y15, Y5
+	VFMADD213PD avx2_k64_3dc476be39a8bfff<>+0(SB), Y10, Y5
+	VFMADD213PD avx2_k64_bdde053b71d4783b<>+0(SB), Y10, Y5
+	VFMADD213PD avx2_k64_bdede88053967403<>+0(SB), Y10, Y5
+	VFMADD213PD avx2_k64_3e337811fbd74ef2<>+0(SB), Y10, Y5
+	VFMADD213PD avx2_k64_be6013476f73877c<>+0(SB), Y10, Y5
+	VFMADD213PD avx2_k64_3e81f62d3be770f6<>+0(SB), Y10, Y5
+	VFMADD213PD avx2_k64_be9e828031837362<>+0(SB), Y10, Y5
+	VFMADD213PD avx2_k64_3eb4615414abb04a<>+0(SB), Y10, Y5
+	VFMADD213PD avx2_k64_bec586baf96e97df<>+0(SB), Y10, Y5
+	VFMADD213PD avx2_k64_3ed1c07720e38723<>+0(SB), Y10, Y5
+	VFMADD213PD avx2_k64_bed62ccea6605cfe<>+0(SB), Y10, Y5
+	VFMADD213PD avx2_k64_3ed3d0e43d70d6b6<>+0(SB), Y10, Y5
+	VFMADD213PD avx2_k64_bec6a5972198bed1<>+0(SB), Y10, Y5
+	VFMADD213PD avx2_k64_3ea8ef2a9a183ed7<>+0(SB), Y10, Y5
+	VSUBPD      Y5, Y3, Y5
+	VCMPPD      $0x11, avx2_k64_4018000000000000<>+0(SB), Y1, Y10
+	VPAND       Y10, Y4, Y10
 	VSUBPD      avx2_k64_4014000000000000<>+0(SB), Y1, Y1
-	VMULPD      Y15, Y1, Y1
+	VMULPD      avx2_k64_3ff0000000000000<>+0(SB), Y1, Y1
 	VMOVUPS     avx2_k64_bd988e59e21ba78e<>+0(SB), Y4
 	VMOVUPS     Y4, Y8
 	VFMADD213PD avx2_k64_3dc08460255c5011<>+0(SB), Y1, Y8
@@ -8267,11 +6609,11 @@ lend134:
 	VFMADD213PD avx2_k64_3dd589afdde8dd56<>+0(SB), Y1, Y8
 	VFMADD213PD avx2_k64_bdb13af264e17ac0<>+0(SB), Y1, Y8
 	VFMADD213PD avx2_k64_3d7b0c1b3f1787f2<>+0(SB), Y1, Y8
-	VSUBPD      Y8, Y15, Y8
-	VBLENDVPD   Y3, Y8, Y15, Y3
-	VBLENDVPD   Y5, Y11, Y3, Y5
-	VBLENDVPD   Y10, Y12, Y5, Y10
-	VBLENDVPD   Y7, Y9, Y10, Y7
+	VSUBPD      Y8, Y3, Y8
+	VBLENDVPD   Y10, Y8, Y3, Y10
+	VBLENDVPD   Y14, Y5, Y10, Y14
+	VBLENDVPD   Y11, Y13, Y14, Y11
+	VBLENDVPD   Y7, Y9, Y11, Y7
 	VBLENDVPD   Y2, Y6, Y7, Y2
 	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y2
 	VPAND       avx2_k64_8000000000000000<>+0(SB), Y0, Y1
@@ -8301,12 +6643,11 @@ done:
 // func powF32_avx2(d *float32, a *float32, b *float32, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
 TEXT ·powF32_avx2(SB), NOSPLIT, $0-40
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    b+16(FP), DX
-	MOVQ    n+24(FP), CX
-	VMOVUPS avx2_k64_4338000000000000<>+0(SB), Y15
-	XORQ    AX, AX
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ        CX, BX
@@ -8358,10 +6699,10 @@ loopu:
 	VADDPD      Y14, Y9, Y14
 	VMULPD      Y13, Y2, Y13
 	VMULPD      Y14, Y3, Y14
-	VADDPD      Y15, Y13, Y2
-	VADDPD      Y15, Y14, Y3
-	VSUBPD      Y15, Y2, Y6
-	VSUBPD      Y15, Y3, Y7
+	VADDPD      avx2_k64_4338000000000000<>+0(SB), Y13, Y2
+	VADDPD      avx2_k64_4338000000000000<>+0(SB), Y14, Y3
+	VSUBPD      avx2_k64_4338000000000000<>+0(SB), Y2, Y6
+	VSUBPD      avx2_k64_4338000000000000<>+0(SB), Y3, Y7
 	VSUBPD      Y6, Y13, Y6
 	VSUBPD      Y7, Y14, Y7
 	VMOVUPS     avx2_k64_3e7b6571f6519786<>+0(SB), Y8
@@ -8487,8 +6828,8 @@ lend140:
 	VCVTDQ2PD   X4, Y4
 	VADDPD      Y7, Y4, Y7
 	VMULPD      Y7, Y1, Y7
-	VADDPD      Y15, Y7, Y1
-	VSUBPD      Y15, Y1, Y3
+	VADDPD      avx2_k64_4338000000000000<>+0(SB), Y7, Y1
+	VSUBPD      avx2_k64_4338000000000000<>+0(SB), Y1, Y3
 	VSUBPD      Y3, Y7, Y3
 	VMOVUPS     avx2_k64_3e7b6571f6519786<>+0(SB), Y4
 	VMOVUPS     Y4, Y5
@@ -8593,8 +6934,8 @@ lend146:
 	VMULPD      Y10, Y4, Y10
 	VMAXPD      avx2_k64_c08f400000000000<>+0(SB), Y10, Y10
 	VMINPD      avx2_k64_408f400000000000<>+0(SB), Y10, Y10
-	VADDPD      Y15, Y10, Y4
-	VSUBPD      Y15, Y4, Y5
+	VADDPD      avx2_k64_4338000000000000<>+0(SB), Y10, Y4
+	VSUBPD      avx2_k64_4338000000000000<>+0(SB), Y4, Y5
 	VSUBPD      Y5, Y10, Y5
 	VMOVUPS     avx2_k64_3e7b6571f6519786<>+0(SB), Y6
 	VMOVUPS     Y6, Y7
@@ -8687,7 +7028,7 @@ done:
 
 // func powF64_avx2(d *float64, a *float64, b *float64, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·powF64_avx2(SB), $1888-40
+TEXT ·powF64_avx2(SB), $96-40
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
@@ -8697,794 +7038,328 @@ TEXT ·powF64_avx2(SB), $1888-40
 loopu:
 	MOVQ         CX, BX
 	SUBQ         AX, BX
-	CMPQ         BX, $0x10
+	CMPQ         BX, $0x08
 	JL           loop1
 	VMOVUPD      (SI)(AX*8), Y0
 	VMOVUPD      32(SI)(AX*8), Y1
-	VMOVUPD      64(SI)(AX*8), Y2
-	VMOVUPD      96(SI)(AX*8), Y3
-	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y0, Y4
-	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y1, Y5
-	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y2, Y6
-	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y3, Y7
-	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y0, Y8
-	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y1, Y9
-	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y2, Y10
-	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y3, Y11
-	VBLENDVPD    Y4, Y8, Y0, Y8
-	VBLENDVPD    Y5, Y9, Y1, Y9
-	VBLENDVPD    Y6, Y10, Y2, Y10
-	VBLENDVPD    Y7, Y11, Y3, Y11
-	VPSRLQ       $0x34, Y8, Y12
-	VPSRLQ       $0x34, Y9, Y13
-	VPSRLQ       $0x34, Y10, Y14
-	VPSRLQ       $0x34, Y11, Y15
-	VMOVUPS      Y3, (SP)
-	VEXTRACTI128 $0x01, Y12, X3
-	VSHUFPS      $0x88, X3, X12, X3
-	VEXTRACTI128 $0x01, Y13, X12
-	VSHUFPS      $0x88, X12, X13, X12
-	VEXTRACTI128 $0x01, Y14, X13
-	VSHUFPS      $0x88, X13, X14, X13
-	VEXTRACTI128 $0x01, Y15, X14
-	VSHUFPS      $0x88, X14, X15, X14
-	VEXTRACTI128 $0x01, Y4, X15
-	VSHUFPS      $0x88, X15, X4, X15
-	VMOVUPS      avx2_k32_3ff<>+0(SB), Y4
-	VBLENDVPS    X15, avx2_k32_435<>+0(SB), X4, X15
-	VEXTRACTI128 $0x01, Y5, X4
-	VSHUFPS      $0x88, X4, X5, X4
-	VMOVUPS      avx2_k32_3ff<>+0(SB), Y5
-	VBLENDVPS    X4, avx2_k32_435<>+0(SB), X5, X4
-	VEXTRACTI128 $0x01, Y6, X5
-	VSHUFPS      $0x88, X5, X6, X5
-	VMOVUPS      avx2_k32_3ff<>+0(SB), Y6
-	VBLENDVPS    X5, avx2_k32_435<>+0(SB), X6, X5
+	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y0, Y2
+	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y1, Y3
+	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y0, Y4
+	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y1, Y5
+	VBLENDVPD    Y2, Y4, Y0, Y4
+	VBLENDVPD    Y3, Y5, Y1, Y5
+	VPSRLQ       $0x34, Y4, Y6
+	VPSRLQ       $0x34, Y5, Y7
+	VEXTRACTI128 $0x01, Y6, X8
+	VSHUFPS      $0x88, X8, X6, X8
 	VEXTRACTI128 $0x01, Y7, X6
 	VSHUFPS      $0x88, X6, X7, X6
-	VMOVUPS      avx2_k32_3ff<>+0(SB), Y7
-	VBLENDVPS    X6, avx2_k32_435<>+0(SB), X7, X6
-	VPSUBD       X15, X3, X15
-	VPSUBD       X4, X12, X4
-	VPSUBD       X5, X13, X5
-	VPSUBD       X6, X14, X6
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y8, Y8
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y9, Y9
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y10, Y10
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y11, Y11
-	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y8, Y8
-	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y9, Y9
-	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y10, Y10
-	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y11, Y11
-	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y8, Y3
-	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y9, Y12
-	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y10, Y13
-	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y11, Y14
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y7
-	VMOVUPS      Y2, 32(SP)
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y9, Y2
-	VMOVUPS      Y1, 64(SP)
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y10, Y1
-	VMOVUPS      Y0, 96(SP)
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y11, Y0
-	VBLENDVPD    Y3, Y7, Y8, Y7
-	VBLENDVPD    Y12, Y2, Y9, Y2
-	VBLENDVPD    Y13, Y1, Y10, Y1
-	VBLENDVPD    Y14, Y0, Y11, Y0
-	VEXTRACTI128 $0x01, Y3, X8
-	VSHUFPS      $0x88, X8, X3, X8
+	VEXTRACTI128 $0x01, Y2, X7
+	VSHUFPS      $0x88, X7, X2, X7
+	VMOVUPS      avx2_k32_3ff<>+0(SB), Y2
+	VBLENDVPS    X7, avx2_k32_435<>+0(SB), X2, X7
+	VEXTRACTI128 $0x01, Y3, X9
+	VSHUFPS      $0x88, X9, X3, X9
+	VBLENDVPS    X9, avx2_k32_435<>+0(SB), X2, X9
+	VPSUBD       X7, X8, X7
+	VPSUBD       X9, X6, X9
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y4, Y4
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y5, Y5
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y4, Y4
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y5, Y5
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y4, Y3
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y5, Y6
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y4, Y8
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y10
+	VBLENDVPD    Y3, Y8, Y4, Y8
+	VBLENDVPD    Y6, Y10, Y5, Y10
+	VEXTRACTI128 $0x01, Y3, X4
+	VSHUFPS      $0x88, X4, X3, X4
 	VMOVUPS      avx2_k32_0<>+0(SB), Y3
-	VBLENDVPS    X8, avx2_k32_1<>+0(SB), X3, X8
-	VEXTRACTI128 $0x01, Y12, X9
-	VSHUFPS      $0x88, X9, X12, X9
-	VBLENDVPS    X9, avx2_k32_1<>+0(SB), X3, X9
-	VEXTRACTI128 $0x01, Y13, X10
-	VSHUFPS      $0x88, X10, X13, X10
-	VBLENDVPS    X10, avx2_k32_1<>+0(SB), X3, X10
-	VEXTRACTI128 $0x01, Y14, X11
-	VSHUFPS      $0x88, X11, X14, X11
-	VBLENDVPS    X11, avx2_k32_1<>+0(SB), X3, X11
-	VPADDD       X8, X15, X8
-	VPADDD       X9, X4, X9
-	VPADDD       X10, X5, X10
-	VPADDD       X11, X6, X11
-	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y7, Y7
-	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y2, Y2
-	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y1, Y1
-	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y0, Y0
-	VCVTDQ2PD    X8, Y8
-	VCVTDQ2PD    X9, Y9
-	VCVTDQ2PD    X10, Y10
-	VCVTDQ2PD    X11, Y11
-	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y7, Y4
-	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y2, Y5
-	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y1, Y6
-	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y0, Y12
-	VSUBPD       avx2_k64_4000000000000000<>+0(SB), Y4, Y13
-	VSUBPD       avx2_k64_4000000000000000<>+0(SB), Y5, Y14
-	VSUBPD       avx2_k64_4000000000000000<>+0(SB), Y6, Y15
-	VSUBPD       avx2_k64_4000000000000000<>+0(SB), Y12, Y3
-	VSUBPD       Y13, Y7, Y13
-	VSUBPD       Y14, Y2, Y14
-	VSUBPD       Y15, Y1, Y15
-	VSUBPD       Y3, Y0, Y3
-	VMOVUPS      Y11, 128(SP)
-	VDIVPD       Y4, Y7, Y11
-	VMOVUPS      Y10, 160(SP)
-	VDIVPD       Y5, Y2, Y10
-	VMOVUPS      Y9, 192(SP)
-	VDIVPD       Y6, Y1, Y9
-	VMOVUPS      Y8, 224(SP)
-	VDIVPD       Y12, Y0, Y8
-	VFNMADD231PD Y4, Y11, Y7
-	VFNMADD231PD Y5, Y10, Y2
-	VFNMADD231PD Y6, Y9, Y1
-	VFNMADD231PD Y12, Y8, Y0
-	VFNMADD213PD Y7, Y11, Y13
-	VFNMADD213PD Y2, Y10, Y14
-	VFNMADD213PD Y1, Y9, Y15
-	VFNMADD213PD Y0, Y8, Y3
-	VDIVPD       Y4, Y13, Y4
-	VDIVPD       Y5, Y14, Y5
-	VDIVPD       Y6, Y15, Y6
-	VDIVPD       Y12, Y3, Y12
-	VMULPD       Y11, Y11, Y0
-	VMULPD       Y10, Y10, Y1
-	VMULPD       Y9, Y9, Y2
-	VMULPD       Y8, Y8, Y3
-	VMOVUPS      Y11, Y7
-	VFMSUB213PD  Y0, Y11, Y7
-	VMOVUPS      Y10, Y13
-	VFMSUB213PD  Y1, Y10, Y13
-	VMOVUPS      Y9, Y14
-	VFMSUB213PD  Y2, Y9, Y14
-	VMOVUPS      Y8, Y15
-	VFMSUB213PD  Y3, Y8, Y15
-	VFMADD231PD  Y4, Y11, Y7
-	VFMADD231PD  Y5, Y10, Y13
-	VFMADD231PD  Y6, Y9, Y14
-	VFMADD231PD  Y12, Y8, Y15
-	VFMADD231PD  Y11, Y4, Y7
-	VFMADD231PD  Y10, Y5, Y13
-	VFMADD231PD  Y9, Y6, Y14
-	VFMADD231PD  Y8, Y12, Y15
-	VMOVUPS      Y12, 256(SP)
-	VADDPD       Y7, Y0, Y12
-	VMOVUPS      Y6, 288(SP)
-	VADDPD       Y13, Y1, Y6
-	VMOVUPS      Y5, 320(SP)
-	VADDPD       Y14, Y2, Y5
-	VMOVUPS      Y4, 352(SP)
-	VADDPD       Y15, Y3, Y4
-	VSUBPD       Y0, Y12, Y0
-	VSUBPD       Y1, Y6, Y1
-	VSUBPD       Y2, Y5, Y2
-	VSUBPD       Y3, Y4, Y3
-	VSUBPD       Y0, Y7, Y0
-	VSUBPD       Y1, Y13, Y1
-	VSUBPD       Y2, Y14, Y2
-	VSUBPD       Y3, Y15, Y3
-	VMULPD       Y11, Y12, Y7
-	VMULPD       Y10, Y6, Y13
-	VMULPD       Y9, Y5, Y14
-	VMULPD       Y8, Y4, Y15
-	VMOVUPS      Y3, 384(SP)
-	VMOVUPS      Y12, Y3
-	VFMSUB213PD  Y7, Y11, Y3
-	VMOVUPS      Y7, 416(SP)
-	VMOVUPS      Y6, Y7
-	VFMSUB213PD  Y13, Y10, Y7
-	VMOVUPS      Y13, 448(SP)
-	VMOVUPS      Y5, Y13
-	VFMSUB213PD  Y14, Y9, Y13
-	VMOVUPS      Y14, 480(SP)
-	VMOVUPS      Y4, Y14
-	VFMSUB213PD  Y15, Y8, Y14
-	VMOVUPS      Y15, 512(SP)
-	VMOVUPS      352(SP), Y15
-	VFMADD231PD  Y15, Y12, Y3
-	VMOVUPS      320(SP), Y15
-	VFMADD231PD  Y15, Y6, Y7
-	VMOVUPS      288(SP), Y15
-	VFMADD231PD  Y15, Y5, Y13
-	VMOVUPS      256(SP), Y15
-	VFMADD231PD  Y15, Y4, Y14
-	VFMADD213PD  Y3, Y11, Y0
-	VFMADD213PD  Y7, Y10, Y1
-	VFMADD213PD  Y13, Y9, Y2
-	VMOVUPS      384(SP), Y3
-	VFMADD213PD  Y14, Y8, Y3
-	VMOVUPS      416(SP), Y7
-	VADDPD       Y0, Y7, Y13
-	VMOVUPS      448(SP), Y14
-	VADDPD       Y1, Y14, Y15
-	VMOVUPS      480(SP), Y14
-	VADDPD       Y2, Y14, Y7
-	VMOVUPS      512(SP), Y14
-	VMOVUPS      Y8, 544(SP)
-	VADDPD       Y3, Y14, Y8
-	VMOVUPS      416(SP), Y14
-	VSUBPD       Y14, Y13, Y14
-	VMOVUPS      Y9, 576(SP)
-	VMOVUPS      448(SP), Y9
+	VBLENDVPS    X4, avx2_k32_1<>+0(SB), X3, X4
+	VEXTRACTI128 $0x01, Y6, X5
+	VSHUFPS      $0x88, X5, X6, X5
+	VBLENDVPS    X5, avx2_k32_1<>+0(SB), X3, X5
+	VPADDD       X4, X7, X4
+	VPADDD       X5, X9, X5
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y8, Y8
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y10, Y10
+	VCVTDQ2PD    X4, Y4
+	VCVTDQ2PD    X5, Y5
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y8, Y6
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y10, Y7
+	VSUBPD       avx2_k64_4000000000000000<>+0(SB), Y6, Y9
+	VSUBPD       avx2_k64_4000000000000000<>+0(SB), Y7, Y11
+	VSUBPD       Y9, Y8, Y9
+	VSUBPD       Y11, Y10, Y11
+	VDIVPD       Y6, Y8, Y12
+	VDIVPD       Y7, Y10, Y13
+	VFNMADD231PD Y6, Y12, Y8
+	VFNMADD231PD Y7, Y13, Y10
+	VFNMADD213PD Y8, Y12, Y9
+	VFNMADD213PD Y10, Y13, Y11
+	VDIVPD       Y6, Y9, Y6
+	VDIVPD       Y7, Y11, Y7
+	VMULPD       Y12, Y12, Y8
+	VMULPD       Y13, Y13, Y9
+	VMOVUPS      Y12, Y10
+	VFMSUB213PD  Y8, Y12, Y10
+	VMOVUPS      Y13, Y11
+	VFMSUB213PD  Y9, Y13, Y11
+	VFMADD231PD  Y6, Y12, Y10
+	VFMADD231PD  Y7, Y13, Y11
+	VFMADD231PD  Y12, Y6, Y10
+	VFMADD231PD  Y13, Y7, Y11
+	VADDPD       Y10, Y8, Y14
+	VADDPD       Y11, Y9, Y15
+	VSUBPD       Y8, Y14, Y8
 	VSUBPD       Y9, Y15, Y9
-	VMOVUPS      Y10, 608(SP)
-	VMOVUPS      480(SP), Y10
-	VSUBPD       Y10, Y7, Y10
-	VMOVUPS      Y11, 640(SP)
-	VMOVUPS      512(SP), Y11
-	VSUBPD       Y11, Y8, Y11
-	VSUBPD       Y14, Y0, Y14
-	VSUBPD       Y9, Y1, Y9
+	VSUBPD       Y8, Y10, Y8
+	VSUBPD       Y9, Y11, Y9
+	VMULPD       Y12, Y14, Y10
+	VMULPD       Y13, Y15, Y11
+	VMOVUPS      Y14, Y2
+	VFMSUB213PD  Y10, Y12, Y2
+	VMOVUPS      Y15, Y3
+	VFMSUB213PD  Y11, Y13, Y3
+	VFMADD231PD  Y6, Y14, Y2
+	VFMADD231PD  Y7, Y15, Y3
+	VFMADD213PD  Y2, Y12, Y8
+	VFMADD213PD  Y3, Y13, Y9
+	VADDPD       Y8, Y10, Y2
+	VADDPD       Y9, Y11, Y3
 	VSUBPD       Y10, Y2, Y10
 	VSUBPD       Y11, Y3, Y11
-	VMULPD       avx2_k64_3fe5555555555555<>+0(SB), Y13, Y0
-	VMULPD       avx2_k64_3fe5555555555555<>+0(SB), Y15, Y1
-	VMULPD       avx2_k64_3fe5555555555555<>+0(SB), Y7, Y2
-	VMULPD       avx2_k64_3fe5555555555555<>+0(SB), Y8, Y3
-	VMOVUPS      Y4, 672(SP)
-	VMOVUPS      Y0, Y4
-	VFMSUB231PD  avx2_k64_3fe5555555555555<>+0(SB), Y13, Y4
-	VMOVUPS      Y5, 704(SP)
-	VMOVUPS      Y1, Y5
-	VFMSUB231PD  avx2_k64_3fe5555555555555<>+0(SB), Y15, Y5
-	VMOVUPS      Y6, 736(SP)
-	VMOVUPS      Y2, Y6
-	VFMSUB231PD  avx2_k64_3fe5555555555555<>+0(SB), Y7, Y6
-	VMOVUPS      Y12, 768(SP)
-	VMOVUPS      Y3, Y12
-	VFMSUB231PD  avx2_k64_3fe5555555555555<>+0(SB), Y8, Y12
-	VFMADD231PD  avx2_k64_3c85555555555555<>+0(SB), Y13, Y4
-	VFMADD231PD  avx2_k64_3c85555555555555<>+0(SB), Y15, Y5
-	VFMADD231PD  avx2_k64_3c85555555555555<>+0(SB), Y7, Y6
-	VFMADD231PD  avx2_k64_3c85555555555555<>+0(SB), Y8, Y12
-	VFMADD231PD  avx2_k64_3fe5555555555555<>+0(SB), Y14, Y4
-	VFMADD231PD  avx2_k64_3fe5555555555555<>+0(SB), Y9, Y5
-	VFMADD231PD  avx2_k64_3fe5555555555555<>+0(SB), Y10, Y6
-	VFMADD231PD  avx2_k64_3fe5555555555555<>+0(SB), Y11, Y12
-	VADDPD       Y4, Y0, Y9
-	VADDPD       Y5, Y1, Y10
-	VADDPD       Y6, Y2, Y11
-	VADDPD       Y12, Y3, Y14
-	VSUBPD       Y0, Y9, Y0
-	VSUBPD       Y1, Y10, Y1
-	VSUBPD       Y2, Y11, Y2
-	VSUBPD       Y3, Y14, Y3
-	VSUBPD       Y0, Y4, Y0
-	VSUBPD       Y1, Y5, Y1
-	VSUBPD       Y2, Y6, Y2
-	VSUBPD       Y3, Y12, Y3
-	VMOVUPS      768(SP), Y4
-	VMULPD       Y4, Y13, Y13
-	VMOVUPS      736(SP), Y5
-	VMULPD       Y5, Y15, Y15
-	VMOVUPS      704(SP), Y6
-	VMULPD       Y6, Y7, Y7
-	VMOVUPS      672(SP), Y12
-	VMULPD       Y12, Y8, Y8
-	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y12
-	VMOVUPS      Y12, Y6
-	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y4, Y6
-	VMOVUPS      Y12, Y4
-	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y5, Y4
-	VMOVUPS      704(SP), Y5
-	VMOVUPS      Y14, 800(SP)
-	VMOVUPS      Y12, Y14
-	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y5, Y14
-	VMOVUPS      672(SP), Y5
-	VMOVUPS      Y11, 832(SP)
-	VMOVUPS      Y12, Y11
-	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y5, Y11
-	VMOVUPS      768(SP), Y12
-	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y12, Y6
-	VMOVUPS      736(SP), Y12
-	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y12, Y4
-	VMOVUPS      704(SP), Y12
-	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y12, Y14
-	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y5, Y11
-	VMOVUPS      768(SP), Y5
-	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y5, Y6
-	VMOVUPS      736(SP), Y5
-	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y5, Y4
-	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y12, Y14
-	VMOVUPS      672(SP), Y12
-	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y12, Y11
-	VMOVUPS      768(SP), Y12
-	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y12, Y6
-	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y5, Y4
-	VMOVUPS      704(SP), Y5
-	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y5, Y14
-	VMOVUPS      672(SP), Y5
-	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y5, Y11
-	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y12, Y6
-	VMOVUPS      736(SP), Y12
-	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y12, Y4
-	VMOVUPS      704(SP), Y12
-	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y12, Y14
-	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y5, Y11
-	VMOVUPS      768(SP), Y5
-	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y5, Y6
-	VMOVUPS      736(SP), Y5
-	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y5, Y4
-	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y12, Y14
-	VMOVUPS      672(SP), Y12
-	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y12, Y11
-	VMOVUPS      768(SP), Y12
-	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y12, Y6
-	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y5, Y4
-	VMOVUPS      704(SP), Y5
-	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y5, Y14
-	VMOVUPS      672(SP), Y5
-	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y5, Y11
-	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y12, Y6
-	VMOVUPS      736(SP), Y12
-	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y12, Y4
-	VMOVUPS      704(SP), Y12
-	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y12, Y14
-	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y5, Y11
-	VMOVUPS      768(SP), Y5
-	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y5, Y6
-	VMOVUPS      736(SP), Y5
-	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y5, Y4
-	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y12, Y14
-	VMOVUPS      672(SP), Y5
-	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y5, Y11
-	VMULPD       Y6, Y13, Y6
-	VMULPD       Y4, Y15, Y4
-	VMULPD       Y14, Y7, Y14
-	VMULPD       Y11, Y8, Y11
-	VMOVUPS      640(SP), Y5
-	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y5, Y5
-	VMOVUPS      608(SP), Y7
-	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y7, Y7
-	VMOVUPS      576(SP), Y8
-	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y8, Y8
-	VMOVUPS      544(SP), Y12
+	VSUBPD       Y10, Y8, Y10
+	VSUBPD       Y11, Y9, Y11
+	VMULPD       avx2_k64_3fe5555555555555<>+0(SB), Y2, Y8
+	VMULPD       avx2_k64_3fe5555555555555<>+0(SB), Y3, Y9
+	VMOVUPS      Y1, (SP)
+	VMOVUPS      Y8, Y1
+	VFMSUB231PD  avx2_k64_3fe5555555555555<>+0(SB), Y2, Y1
+	VMOVUPS      Y0, 32(SP)
+	VMOVUPS      Y9, Y0
+	VFMSUB231PD  avx2_k64_3fe5555555555555<>+0(SB), Y3, Y0
+	VFMADD231PD  avx2_k64_3c85555555555555<>+0(SB), Y2, Y1
+	VFMADD231PD  avx2_k64_3c85555555555555<>+0(SB), Y3, Y0
+	VFMADD231PD  avx2_k64_3fe5555555555555<>+0(SB), Y10, Y1
+	VFMADD231PD  avx2_k64_3fe5555555555555<>+0(SB), Y11, Y0
+	VADDPD       Y1, Y8, Y10
+	VADDPD       Y0, Y9, Y11
+	VSUBPD       Y8, Y10, Y8
+	VSUBPD       Y9, Y11, Y9
+	VSUBPD       Y8, Y1, Y8
+	VSUBPD       Y9, Y0, Y9
+	VMULPD       Y14, Y2, Y2
+	VMULPD       Y15, Y3, Y3
+	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y0
+	VMOVUPS      Y0, Y1
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y14, Y1
+	VMOVUPS      Y5, 64(SP)
+	VMOVUPS      Y0, Y5
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y15, Y5
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y14, Y1
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y15, Y5
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y14, Y1
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y15, Y5
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y14, Y1
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y15, Y5
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y14, Y1
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y15, Y5
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y14, Y1
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y15, Y5
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y14, Y1
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y15, Y5
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y14, Y1
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y15, Y5
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y14, Y1
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y15, Y5
+	VMULPD       Y1, Y2, Y1
+	VMULPD       Y5, Y3, Y5
 	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y12, Y12
-	VMOVUPS      352(SP), Y13
 	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y13, Y13
-	VMOVUPS      320(SP), Y15
-	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y15, Y15
-	VMOVUPS      Y15, 864(SP)
-	VMOVUPS      288(SP), Y15
-	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y15, Y15
-	VMOVUPS      Y15, 896(SP)
-	VMOVUPS      256(SP), Y15
-	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y15, Y15
-	VADDPD       Y6, Y0, Y6
-	VADDPD       Y4, Y1, Y4
-	VADDPD       Y14, Y2, Y14
-	VADDPD       Y11, Y3, Y11
-	VADDPD       Y9, Y5, Y0
-	VADDPD       Y10, Y7, Y1
-	VMOVUPS      832(SP), Y2
-	VADDPD       Y2, Y8, Y3
-	VMOVUPS      800(SP), Y2
-	VMOVUPS      Y11, 928(SP)
-	VADDPD       Y2, Y12, Y11
-	VSUBPD       Y5, Y0, Y2
-	VMOVUPS      Y15, 960(SP)
-	VSUBPD       Y7, Y1, Y15
-	VMOVUPS      Y14, 992(SP)
-	VSUBPD       Y8, Y3, Y14
-	VMOVUPS      Y4, 1024(SP)
-	VSUBPD       Y12, Y11, Y4
-	VMOVUPS      Y6, 1056(SP)
-	VSUBPD       Y2, Y0, Y6
-	VMOVUPS      Y0, 1088(SP)
-	VSUBPD       Y15, Y1, Y0
-	VMOVUPS      Y1, 1120(SP)
-	VSUBPD       Y14, Y3, Y1
-	VMOVUPS      Y3, 1152(SP)
-	VSUBPD       Y4, Y11, Y3
-	VSUBPD       Y6, Y5, Y6
-	VSUBPD       Y0, Y7, Y0
-	VSUBPD       Y1, Y8, Y1
-	VSUBPD       Y3, Y12, Y3
-	VSUBPD       Y2, Y9, Y2
-	VSUBPD       Y15, Y10, Y15
-	VMOVUPS      832(SP), Y5
-	VSUBPD       Y14, Y5, Y14
-	VMOVUPS      800(SP), Y5
-	VSUBPD       Y4, Y5, Y4
-	VADDPD       Y2, Y6, Y2
-	VADDPD       Y15, Y0, Y15
-	VADDPD       Y14, Y1, Y14
-	VADDPD       Y4, Y3, Y4
-	VMOVUPS      1056(SP), Y0
-	VADDPD       Y0, Y13, Y0
-	VMOVUPS      1024(SP), Y1
-	VMOVUPS      864(SP), Y3
-	VADDPD       Y1, Y3, Y1
-	VMOVUPS      992(SP), Y3
-	VMOVUPS      896(SP), Y5
-	VADDPD       Y3, Y5, Y3
-	VMOVUPS      928(SP), Y5
-	VMOVUPS      960(SP), Y6
-	VADDPD       Y5, Y6, Y5
-	VADDPD       Y0, Y2, Y0
-	VADDPD       Y1, Y15, Y1
-	VADDPD       Y3, Y14, Y3
-	VADDPD       Y5, Y4, Y5
-	VMOVUPS      1088(SP), Y2
-	VADDPD       Y0, Y2, Y4
-	VMOVUPS      1120(SP), Y6
-	VADDPD       Y1, Y6, Y7
-	VMOVUPS      1152(SP), Y8
-	VADDPD       Y3, Y8, Y9
-	VADDPD       Y5, Y11, Y10
-	VSUBPD       Y2, Y4, Y2
-	VSUBPD       Y6, Y7, Y6
-	VSUBPD       Y8, Y9, Y8
-	VSUBPD       Y11, Y10, Y11
-	VSUBPD       Y2, Y0, Y2
-	VSUBPD       Y6, Y1, Y6
-	VSUBPD       Y8, Y3, Y8
-	VSUBPD       Y11, Y5, Y11
-	VMOVUPS      224(SP), Y0
-	VMULPD       avx2_k64_3fe62e42fefa39ef<>+0(SB), Y0, Y1
-	VMOVUPS      192(SP), Y3
-	VMULPD       avx2_k64_3fe62e42fefa39ef<>+0(SB), Y3, Y5
-	VMOVUPS      160(SP), Y12
-	VMULPD       avx2_k64_3fe62e42fefa39ef<>+0(SB), Y12, Y13
-	VMOVUPS      128(SP), Y14
-	VMULPD       avx2_k64_3fe62e42fefa39ef<>+0(SB), Y14, Y15
-	VMOVUPS      Y1, Y14
-	VFMSUB231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y0, Y14
-	VMOVUPS      Y5, Y0
-	VFMSUB231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y3, Y0
-	VMOVUPS      Y13, Y3
-	VFMSUB231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y12, Y3
-	VMOVUPS      128(SP), Y12
-	VMOVUPS      Y11, 1184(SP)
-	VMOVUPS      Y15, Y11
-	VFMSUB231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y12, Y11
-	VMOVUPS      224(SP), Y12
-	VFMADD231PD  avx2_k64_3c7abc9e3b39803f<>+0(SB), Y12, Y14
-	VMOVUPS      192(SP), Y12
-	VFMADD231PD  avx2_k64_3c7abc9e3b39803f<>+0(SB), Y12, Y0
-	VMOVUPS      160(SP), Y12
-	VFMADD231PD  avx2_k64_3c7abc9e3b39803f<>+0(SB), Y12, Y3
-	VMOVUPS      128(SP), Y12
-	VFMADD231PD  avx2_k64_3c7abc9e3b39803f<>+0(SB), Y12, Y11
-	VADDPD       Y4, Y1, Y12
-	VMOVUPS      Y11, 1216(SP)
-	VADDPD       Y7, Y5, Y11
-	VMOVUPS      Y3, 1248(SP)
-	VADDPD       Y9, Y13, Y3
-	VMOVUPS      Y8, 1280(SP)
-	VADDPD       Y10, Y15, Y8
-	VMOVUPS      Y0, 1312(SP)
-	VSUBPD       Y1, Y12, Y0
-	VMOVUPS      Y6, 1344(SP)
-	VSUBPD       Y5, Y11, Y6
-	VMOVUPS      Y2, 1376(SP)
-	VSUBPD       Y13, Y3, Y2
-	VMOVUPS      Y14, 1408(SP)
-	VSUBPD       Y15, Y8, Y14
-	VMOVUPS      Y10, 1440(SP)
-	VSUBPD       Y0, Y12, Y10
-	VMOVUPS      Y12, 1472(SP)
-	VSUBPD       Y6, Y11, Y12
-	VMOVUPS      Y11, 1504(SP)
-	VSUBPD       Y2, Y3, Y11
-	VMOVUPS      Y3, 1536(SP)
-	VSUBPD       Y14, Y8, Y3
-	VSUBPD       Y10, Y1, Y10
-	VSUBPD       Y12, Y5, Y12
-	VSUBPD       Y11, Y13, Y11
-	VSUBPD       Y3, Y15, Y3
-	VSUBPD       Y0, Y4, Y0
-	VSUBPD       Y6, Y7, Y6
-	VSUBPD       Y2, Y9, Y2
-	VMOVUPS      1440(SP), Y1
-	VSUBPD       Y14, Y1, Y14
-	VADDPD       Y0, Y10, Y0
-	VADDPD       Y6, Y12, Y6
-	VADDPD       Y2, Y11, Y2
-	VADDPD       Y14, Y3, Y14
-	VMOVUPS      1376(SP), Y1
-	VMOVUPS      1408(SP), Y3
-	VADDPD       Y1, Y3, Y1
-	VMOVUPS      1344(SP), Y3
-	VMOVUPS      1312(SP), Y4
-	VADDPD       Y3, Y4, Y3
-	VMOVUPS      1280(SP), Y4
-	VMOVUPS      1248(SP), Y5
-	VADDPD       Y4, Y5, Y4
-	VMOVUPS      1184(SP), Y5
-	VMOVUPS      1216(SP), Y7
+	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y6, Y6
+	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y7, Y7
+	VADDPD       Y1, Y8, Y1
+	VADDPD       Y5, Y9, Y5
+	VADDPD       Y10, Y12, Y2
+	VADDPD       Y11, Y13, Y3
+	VSUBPD       Y12, Y2, Y8
+	VSUBPD       Y13, Y3, Y9
+	VSUBPD       Y8, Y2, Y14
+	VSUBPD       Y9, Y3, Y15
+	VSUBPD       Y14, Y12, Y14
+	VSUBPD       Y15, Y13, Y15
+	VSUBPD       Y8, Y10, Y8
+	VSUBPD       Y9, Y11, Y9
+	VADDPD       Y8, Y14, Y8
+	VADDPD       Y9, Y15, Y9
+	VADDPD       Y1, Y6, Y1
 	VADDPD       Y5, Y7, Y5
-	VADDPD       Y1, Y0, Y1
-	VADDPD       Y3, Y6, Y3
-	VADDPD       Y4, Y2, Y4
-	VADDPD       Y5, Y14, Y5
-	VMOVUPS      1472(SP), Y0
-	VADDPD       Y1, Y0, Y2
-	VMOVUPS      1504(SP), Y6
-	VADDPD       Y3, Y6, Y7
-	VMOVUPS      1536(SP), Y9
-	VADDPD       Y4, Y9, Y10
-	VADDPD       Y5, Y8, Y11
-	VSUBPD       Y0, Y2, Y0
-	VSUBPD       Y6, Y7, Y6
-	VSUBPD       Y9, Y10, Y9
-	VSUBPD       Y8, Y11, Y8
-	VSUBPD       Y0, Y1, Y0
-	VSUBPD       Y6, Y3, Y6
-	VSUBPD       Y9, Y4, Y9
-	VSUBPD       Y8, Y5, Y8
-	VMOVUPD      (DX)(AX*8), Y1
-	VMOVUPD      32(DX)(AX*8), Y3
-	VMOVUPD      64(DX)(AX*8), Y4
-	VMOVUPD      96(DX)(AX*8), Y5
-	VMULPD       Y2, Y1, Y12
-	VMULPD       Y7, Y3, Y13
-	VMULPD       Y10, Y4, Y14
-	VMULPD       Y11, Y5, Y15
-	VFMSUB213PD  Y12, Y1, Y2
-	VFMSUB213PD  Y13, Y3, Y7
-	VFMSUB213PD  Y14, Y4, Y10
-	VFMSUB213PD  Y15, Y5, Y11
-	VFMADD213PD  Y2, Y1, Y0
-	VFMADD213PD  Y7, Y3, Y6
-	VFMADD213PD  Y10, Y4, Y9
-	VFMADD213PD  Y11, Y5, Y8
-	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y12, Y2
-	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y13, Y7
-	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y14, Y10
-	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y15, Y11
-	VROUNDPD     $0x08, Y2, Y2
-	VROUNDPD     $0x08, Y7, Y7
-	VROUNDPD     $0x08, Y10, Y10
-	VROUNDPD     $0x08, Y11, Y11
-	VMOVUPS      Y5, 1568(SP)
-	VMOVUPS      Y12, Y5
-	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y2, Y5
-	VMOVUPS      Y4, 1600(SP)
-	VMOVUPS      Y13, Y4
-	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y7, Y4
-	VMOVUPS      Y3, 1632(SP)
-	VMOVUPS      Y14, Y3
-	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y10, Y3
-	VMOVUPS      Y1, 1664(SP)
-	VMOVUPS      Y15, Y1
-	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y11, Y1
-	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y2, Y5
-	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y7, Y4
-	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y10, Y3
-	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y11, Y1
-	VADDPD       Y0, Y5, Y0
-	VADDPD       Y6, Y4, Y6
-	VADDPD       Y9, Y3, Y9
-	VADDPD       Y8, Y1, Y8
-	VMULPD       Y0, Y0, Y1
-	VMULPD       Y6, Y6, Y3
-	VMULPD       Y9, Y9, Y4
-	VMULPD       Y8, Y8, Y5
-	VMOVUPS      Y15, 1696(SP)
-	VMOVUPS      avx2_k64_3de6124613a86d09<>+0(SB), Y15
-	VMOVUPS      Y14, 1728(SP)
-	VMOVUPS      Y15, Y14
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y0, Y14
-	VMOVUPS      Y13, 1760(SP)
-	VMOVUPS      Y15, Y13
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y6, Y13
-	VMOVUPS      Y12, 1792(SP)
-	VMOVUPS      Y15, Y12
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y9, Y12
-	VMOVUPS      Y11, 1824(SP)
-	VMOVUPS      Y15, Y11
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y8, Y11
-	VFMADD213PD  avx2_k64_3e5ae64567f544e4<>+0(SB), Y0, Y14
-	VFMADD213PD  avx2_k64_3e5ae64567f544e4<>+0(SB), Y6, Y13
-	VFMADD213PD  avx2_k64_3e5ae64567f544e4<>+0(SB), Y9, Y12
-	VFMADD213PD  avx2_k64_3e5ae64567f544e4<>+0(SB), Y8, Y11
-	VFMADD213PD  avx2_k64_3e927e4fb7789f5c<>+0(SB), Y0, Y14
-	VFMADD213PD  avx2_k64_3e927e4fb7789f5c<>+0(SB), Y6, Y13
-	VFMADD213PD  avx2_k64_3e927e4fb7789f5c<>+0(SB), Y9, Y12
-	VFMADD213PD  avx2_k64_3e927e4fb7789f5c<>+0(SB), Y8, Y11
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y0, Y14
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y6, Y13
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y9, Y12
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y8, Y11
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y0, Y14
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y6, Y13
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y9, Y12
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y8, Y11
-	VFMADD213PD  avx2_k64_3f2a01a01a01a01a<>+0(SB), Y0, Y14
-	VFMADD213PD  avx2_k64_3f2a01a01a01a01a<>+0(SB), Y6, Y13
-	VFMADD213PD  avx2_k64_3f2a01a01a01a01a<>+0(SB), Y9, Y12
-	VFMADD213PD  avx2_k64_3f2a01a01a01a01a<>+0(SB), Y8, Y11
-	VFMADD213PD  avx2_k64_3f56c16c16c16c17<>+0(SB), Y0, Y14
-	VFMADD213PD  avx2_k64_3f56c16c16c16c17<>+0(SB), Y6, Y13
-	VFMADD213PD  avx2_k64_3f56c16c16c16c17<>+0(SB), Y9, Y12
-	VFMADD213PD  avx2_k64_3f56c16c16c16c17<>+0(SB), Y8, Y11
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y0, Y14
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y6, Y13
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y9, Y12
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y8, Y11
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y0, Y14
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y6, Y13
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y9, Y12
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y8, Y11
-	VFMADD213PD  avx2_k64_3fc5555555555555<>+0(SB), Y0, Y14
-	VFMADD213PD  avx2_k64_3fc5555555555555<>+0(SB), Y6, Y13
-	VFMADD213PD  avx2_k64_3fc5555555555555<>+0(SB), Y9, Y12
-	VFMADD213PD  avx2_k64_3fc5555555555555<>+0(SB), Y8, Y11
-	VFMADD213PD  avx2_k64_3fe0000000000000<>+0(SB), Y0, Y14
-	VFMADD213PD  avx2_k64_3fe0000000000000<>+0(SB), Y6, Y13
-	VFMADD213PD  avx2_k64_3fe0000000000000<>+0(SB), Y9, Y12
-	VFMADD213PD  avx2_k64_3fe0000000000000<>+0(SB), Y8, Y11
-	VFMADD213PD  Y0, Y14, Y1
-	VFMADD213PD  Y6, Y13, Y3
-	VFMADD213PD  Y9, Y12, Y4
-	VFMADD213PD  Y8, Y11, Y5
-	VCVTTPD2DQY  Y2, X0
-	VCMPPD       $0x1d, avx2_k64_41e0000000000000<>+0(SB), Y2, Y6
-	VEXTRACTI128 $0x01, Y6, X8
-	VSHUFPS      $0x88, X8, X6, X8
-	VBLENDVPS    X8, avx2_k32_7fffffff<>+0(SB), X0, X8
-	VCMPPD       $0x03, Y2, Y2, Y2
-	VEXTRACTI128 $0x01, Y2, X0
-	VSHUFPS      $0x88, X0, X2, X0
-	VBLENDVPS    X0, avx2_k32_0<>+0(SB), X8, X0
-	VCVTTPD2DQY  Y7, X2
-	VCMPPD       $0x1d, avx2_k64_41e0000000000000<>+0(SB), Y7, Y6
-	VEXTRACTI128 $0x01, Y6, X8
-	VSHUFPS      $0x88, X8, X6, X8
-	VBLENDVPS    X8, avx2_k32_7fffffff<>+0(SB), X2, X8
-	VCMPPD       $0x03, Y7, Y7, Y7
-	VEXTRACTI128 $0x01, Y7, X2
-	VSHUFPS      $0x88, X2, X7, X2
-	VBLENDVPS    X2, avx2_k32_0<>+0(SB), X8, X2
-	VCVTTPD2DQY  Y10, X6
-	VCMPPD       $0x1d, avx2_k64_41e0000000000000<>+0(SB), Y10, Y7
-	VEXTRACTI128 $0x01, Y7, X8
-	VSHUFPS      $0x88, X8, X7, X8
-	VBLENDVPS    X8, avx2_k32_7fffffff<>+0(SB), X6, X8
-	VCMPPD       $0x03, Y10, Y10, Y10
-	VEXTRACTI128 $0x01, Y10, X6
-	VSHUFPS      $0x88, X6, X10, X6
-	VBLENDVPS    X6, avx2_k32_0<>+0(SB), X8, X6
-	VMOVUPS      1824(SP), Y7
-	VCVTTPD2DQY  Y7, X8
-	VCMPPD       $0x1d, avx2_k64_41e0000000000000<>+0(SB), Y7, Y9
-	VEXTRACTI128 $0x01, Y9, X10
-	VSHUFPS      $0x88, X10, X9, X10
-	VBLENDVPS    X10, avx2_k32_7fffffff<>+0(SB), X8, X10
-	VCMPPD       $0x03, Y7, Y7, Y7
-	VEXTRACTI128 $0x01, Y7, X8
-	VSHUFPS      $0x88, X8, X7, X8
-	VBLENDVPS    X8, avx2_k32_0<>+0(SB), X10, X8
-	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y1, Y1
-	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y3, Y3
-	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y4, Y4
-	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y5, Y5
-	VPADDD       avx2_k32_3ff<>+0(SB), X0, X0
-	VPADDD       avx2_k32_3ff<>+0(SB), X2, X2
-	VPADDD       avx2_k32_3ff<>+0(SB), X6, X6
-	VPADDD       avx2_k32_3ff<>+0(SB), X8, X8
-	VPMOVSXDQ    X0, Y0
-	VPMOVSXDQ    X2, Y2
-	VPMOVSXDQ    X6, Y6
-	VPMOVSXDQ    X8, Y8
-	VPSLLQ       $0x34, Y0, Y0
-	VPSLLQ       $0x34, Y2, Y2
-	VPSLLQ       $0x34, Y6, Y6
-	VPSLLQ       $0x34, Y8, Y8
-	VMULPD       Y0, Y1, Y0
-	VMULPD       Y2, Y3, Y2
-	VMULPD       Y6, Y4, Y6
-	VMULPD       Y8, Y5, Y8
-	VMOVUPS      1792(SP), Y1
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y1
-	VMOVUPS      1760(SP), Y3
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y3
-	VMOVUPS      1728(SP), Y4
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y4
-	VMOVUPS      1696(SP), Y5
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y5, Y5
-	VCMPPD       $0x11, avx2_k64_4086200000000000<>+0(SB), Y1, Y1
-	VCMPPD       $0x11, avx2_k64_4086200000000000<>+0(SB), Y3, Y3
-	VCMPPD       $0x11, avx2_k64_4086200000000000<>+0(SB), Y4, Y4
-	VCMPPD       $0x11, avx2_k64_4086200000000000<>+0(SB), Y5, Y5
-	VMOVUPS      96(SP), Y7
-	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y7, Y9
-	VMOVUPS      64(SP), Y10
-	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y10, Y11
-	VMOVUPS      32(SP), Y12
-	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y12, Y13
-	VMOVUPS      (SP), Y14
-	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y14, Y15
-	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y7, Y14
-	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y10, Y7
-	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y12, Y10
-	VMOVUPS      (SP), Y12
-	VMOVUPS      Y8, 1856(SP)
-	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y12, Y8
-	VPAND        Y14, Y9, Y14
-	VPAND        Y7, Y11, Y7
-	VPAND        Y10, Y13, Y10
-	VPAND        Y8, Y15, Y8
-	VPAND        Y14, Y1, Y14
-	VPAND        Y7, Y3, Y7
-	VPAND        Y10, Y4, Y10
-	VPAND        Y8, Y5, Y8
-	VMOVUPS      1664(SP), Y1
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y3
-	VMOVUPS      1632(SP), Y4
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y5
-	VMOVUPS      1600(SP), Y9
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y9, Y11
-	VMOVUPS      1568(SP), Y13
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y13, Y15
-	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y3, Y3
-	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y5, Y5
-	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y11, Y11
-	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y15, Y15
-	VPAND        Y3, Y14, Y3
-	VPAND        Y5, Y7, Y5
-	VPAND        Y11, Y10, Y11
-	VPAND        Y15, Y8, Y15
-	VCMPPD       $0x04, avx2_k64_0<>+0(SB), Y1, Y7
-	VCMPPD       $0x04, avx2_k64_0<>+0(SB), Y4, Y8
-	VCMPPD       $0x04, avx2_k64_0<>+0(SB), Y9, Y10
-	VCMPPD       $0x04, avx2_k64_0<>+0(SB), Y13, Y14
-	VPAND        Y7, Y3, Y7
-	VPAND        Y8, Y5, Y8
-	VPAND        Y10, Y11, Y10
-	VPAND        Y14, Y15, Y14
-	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y1, Y3
-	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y4, Y5
-	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y9, Y11
-	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y13, Y15
-	VPAND        Y3, Y7, Y3
-	VPAND        Y5, Y8, Y5
-	VPAND        Y11, Y10, Y11
-	VPAND        Y15, Y14, Y15
-	VCMPPD       $0x04, avx2_k64_3fe0000000000000<>+0(SB), Y1, Y7
-	VCMPPD       $0x04, avx2_k64_3fe0000000000000<>+0(SB), Y4, Y8
-	VCMPPD       $0x04, avx2_k64_3fe0000000000000<>+0(SB), Y9, Y10
-	VCMPPD       $0x04, avx2_k64_3fe0000000000000<>+0(SB), Y13, Y14
-	VPAND        Y7, Y3, Y7
-	VPAND        Y8, Y5, Y8
-	VPAND        Y10, Y11, Y10
-	VPAND        Y14, Y15, Y14
-	VCMPPD       $0x04, avx2_k64_bfe0000000000000<>+0(SB), Y1, Y1
-	VCMPPD       $0x04, avx2_k64_bfe0000000000000<>+0(SB), Y4, Y4
-	VCMPPD       $0x04, avx2_k64_bfe0000000000000<>+0(SB), Y9, Y9
-	VCMPPD       $0x04, avx2_k64_bfe0000000000000<>+0(SB), Y13, Y13
-	VPAND        Y1, Y7, Y1
-	VPAND        Y4, Y8, Y4
-	VPAND        Y9, Y10, Y9
-	VPAND        Y13, Y14, Y13
-	VMOVUPS      96(SP), Y3
-	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y3, Y3
+	VADDPD       Y1, Y8, Y1
+	VADDPD       Y5, Y9, Y5
+	VADDPD       Y1, Y2, Y6
+	VADDPD       Y5, Y3, Y7
+	VSUBPD       Y2, Y6, Y2
+	VSUBPD       Y3, Y7, Y3
+	VSUBPD       Y2, Y1, Y2
+	VSUBPD       Y3, Y5, Y3
+	VMULPD       avx2_k64_3fe62e42fefa39ef<>+0(SB), Y4, Y1
 	VMOVUPS      64(SP), Y5
+	VMULPD       avx2_k64_3fe62e42fefa39ef<>+0(SB), Y5, Y8
+	VMOVUPS      Y1, Y9
+	VFMSUB231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y4, Y9
+	VMOVUPS      Y8, Y10
+	VFMSUB231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y5, Y10
+	VFMADD231PD  avx2_k64_3c7abc9e3b39803f<>+0(SB), Y4, Y9
+	VFMADD231PD  avx2_k64_3c7abc9e3b39803f<>+0(SB), Y5, Y10
+	VADDPD       Y6, Y1, Y4
+	VADDPD       Y7, Y8, Y5
+	VSUBPD       Y1, Y4, Y11
+	VSUBPD       Y8, Y5, Y12
+	VSUBPD       Y11, Y4, Y13
+	VSUBPD       Y12, Y5, Y14
+	VSUBPD       Y13, Y1, Y13
+	VSUBPD       Y14, Y8, Y14
+	VSUBPD       Y11, Y6, Y11
+	VSUBPD       Y12, Y7, Y12
+	VADDPD       Y11, Y13, Y11
+	VADDPD       Y12, Y14, Y12
+	VADDPD       Y2, Y9, Y2
+	VADDPD       Y3, Y10, Y3
+	VADDPD       Y2, Y11, Y2
+	VADDPD       Y3, Y12, Y3
+	VADDPD       Y2, Y4, Y1
+	VADDPD       Y3, Y5, Y6
+	VSUBPD       Y4, Y1, Y4
+	VSUBPD       Y5, Y6, Y5
+	VSUBPD       Y4, Y2, Y4
+	VSUBPD       Y5, Y3, Y5
+	VMOVUPD      (DX)(AX*8), Y2
+	VMOVUPD      32(DX)(AX*8), Y3
+	VMULPD       Y1, Y2, Y7
+	VMULPD       Y6, Y3, Y8
+	VFMSUB213PD  Y7, Y2, Y1
+	VFMSUB213PD  Y8, Y3, Y6
+	VFMADD213PD  Y1, Y2, Y4
+	VFMADD213PD  Y6, Y3, Y5
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y7, Y1
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y8, Y6
+	VROUNDPD     $0x08, Y1, Y1
+	VROUNDPD     $0x08, Y6, Y6
+	VMOVUPS      Y7, Y9
+	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y1, Y9
+	VMOVUPS      Y8, Y10
+	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y6, Y10
+	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y1, Y9
+	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y6, Y10
+	VADDPD       Y4, Y9, Y4
+	VADDPD       Y5, Y10, Y5
+	VMULPD       Y4, Y4, Y9
+	VMULPD       Y5, Y5, Y10
+	VMOVUPS      avx2_k64_3de6124613a86d09<>+0(SB), Y11
+	VMOVUPS      Y11, Y12
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y4, Y12
+	VMOVUPS      Y11, Y13
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y5, Y13
+	VFMADD213PD  avx2_k64_3e5ae64567f544e4<>+0(SB), Y4, Y12
+	VFMADD213PD  avx2_k64_3e5ae64567f544e4<>+0(SB), Y5, Y13
+	VFMADD213PD  avx2_k64_3e927e4fb7789f5c<>+0(SB), Y4, Y12
+	VFMADD213PD  avx2_k64_3e927e4fb7789f5c<>+0(SB), Y5, Y13
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y4, Y12
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y5, Y13
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y4, Y12
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y5, Y13
+	VFMADD213PD  avx2_k64_3f2a01a01a01a01a<>+0(SB), Y4, Y12
+	VFMADD213PD  avx2_k64_3f2a01a01a01a01a<>+0(SB), Y5, Y13
+	VFMADD213PD  avx2_k64_3f56c16c16c16c17<>+0(SB), Y4, Y12
+	VFMADD213PD  avx2_k64_3f56c16c16c16c17<>+0(SB), Y5, Y13
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y4, Y12
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y5, Y13
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y4, Y12
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y5, Y13
+	VFMADD213PD  avx2_k64_3fc5555555555555<>+0(SB), Y4, Y12
+	VFMADD213PD  avx2_k64_3fc5555555555555<>+0(SB), Y5, Y13
+	VFMADD213PD  avx2_k64_3fe0000000000000<>+0(SB), Y4, Y12
+	VFMADD213PD  avx2_k64_3fe0000000000000<>+0(SB), Y5, Y13
+	VFMADD213PD  Y4, Y12, Y9
+	VFMADD213PD  Y5, Y13, Y10
+	VCVTTPD2DQY  Y1, X4
+	VCMPPD       $0x1d, avx2_k64_41e0000000000000<>+0(SB), Y1, Y5
+	VEXTRACTI128 $0x01, Y5, X12
+	VSHUFPS      $0x88, X12, X5, X12
+	VBLENDVPS    X12, avx2_k32_7fffffff<>+0(SB), X4, X12
+	VCMPPD       $0x03, Y1, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X4
+	VSHUFPS      $0x88, X4, X1, X4
+	VBLENDVPS    X4, avx2_k32_0<>+0(SB), X12, X4
+	VCVTTPD2DQY  Y6, X1
+	VCMPPD       $0x1d, avx2_k64_41e0000000000000<>+0(SB), Y6, Y5
+	VEXTRACTI128 $0x01, Y5, X12
+	VSHUFPS      $0x88, X12, X5, X12
+	VBLENDVPS    X12, avx2_k32_7fffffff<>+0(SB), X1, X12
+	VCMPPD       $0x03, Y6, Y6, Y6
+	VEXTRACTI128 $0x01, Y6, X1
+	VSHUFPS      $0x88, X1, X6, X1
+	VBLENDVPS    X1, avx2_k32_0<>+0(SB), X12, X1
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y9, Y9
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y10, Y10
+	VPADDD       avx2_k32_3ff<>+0(SB), X4, X4
+	VPADDD       avx2_k32_3ff<>+0(SB), X1, X1
+	VPMOVSXDQ    X4, Y4
+	VPMOVSXDQ    X1, Y1
+	VPSLLQ       $0x34, Y4, Y4
+	VPSLLQ       $0x34, Y1, Y1
+	VMULPD       Y4, Y9, Y4
+	VMULPD       Y1, Y10, Y1
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y7, Y7
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y8, Y8
+	VCMPPD       $0x11, avx2_k64_4086200000000000<>+0(SB), Y7, Y7
+	VCMPPD       $0x11, avx2_k64_4086200000000000<>+0(SB), Y8, Y8
+	VMOVUPS      32(SP), Y5
+	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y5, Y6
+	VMOVUPS      (SP), Y9
+	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y9, Y10
+	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y5, Y12
+	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y9, Y13
+	VPAND        Y12, Y6, Y12
+	VPAND        Y13, Y10, Y13
+	VPAND        Y12, Y7, Y12
+	VPAND        Y13, Y8, Y13
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y6
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y7
+	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y6, Y6
+	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y7, Y7
+	VPAND        Y6, Y12, Y6
+	VPAND        Y7, Y13, Y7
+	VCMPPD       $0x04, avx2_k64_0<>+0(SB), Y2, Y8
+	VCMPPD       $0x04, avx2_k64_0<>+0(SB), Y3, Y10
+	VPAND        Y8, Y6, Y8
+	VPAND        Y10, Y7, Y10
+	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y2, Y6
+	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y3, Y7
+	VPAND        Y6, Y8, Y6
+	VPAND        Y7, Y10, Y7
+	VCMPPD       $0x04, avx2_k64_3fe0000000000000<>+0(SB), Y2, Y8
+	VCMPPD       $0x04, avx2_k64_3fe0000000000000<>+0(SB), Y3, Y10
+	VPAND        Y8, Y6, Y8
+	VPAND        Y10, Y7, Y10
+	VCMPPD       $0x04, avx2_k64_bfe0000000000000<>+0(SB), Y2, Y2
+	VCMPPD       $0x04, avx2_k64_bfe0000000000000<>+0(SB), Y3, Y3
+	VPAND        Y2, Y8, Y2
+	VPAND        Y3, Y10, Y3
 	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y5, Y5
-	VMOVUPS      32(SP), Y7
-	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y7, Y7
-	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y12, Y12
-	VPAND        Y3, Y1, Y3
-	VPAND        Y5, Y4, Y5
-	VPAND        Y7, Y9, Y7
-	VPAND        Y12, Y13, Y12
-	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y3, Y3
+	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y9, Y9
+	VPAND        Y5, Y2, Y5
+	VPAND        Y9, Y3, Y9
 	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y5, Y5
-	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y7, Y7
-	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y12, Y12
-	VPOR         Y5, Y3, Y5
-	VPOR         Y7, Y5, Y7
-	VPOR         Y12, Y7, Y12
-	VPTEST       Y12, Y12
+	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y9, Y9
+	VPOR         Y9, Y5, Y9
+	VPTEST       Y9, Y9
 	JNE          loop1
-	VMOVUPD      Y0, (DI)(AX*8)
-	VMOVUPD      Y2, 32(DI)(AX*8)
-	VMOVUPD      Y6, 64(DI)(AX*8)
-	VMOVUPS      1856(SP), Y0
-	VMOVUPD      Y0, 96(DI)(AX*8)
-	ADDQ         $0x10, AX
+	VMOVUPD      Y4, (DI)(AX*8)
+	VMOVUPD      Y1, 32(DI)(AX*8)
+	ADDQ         $0x08, AX
 	JMP          loopu
 
 loop1:
@@ -9939,14 +7814,12 @@ done:
 
 // func atan2F32_avx2(d *float32, a *float32, b *float32, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·atan2F32_avx2(SB), $128-40
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    b+16(FP), DX
-	MOVQ    n+24(FP), CX
-	VMOVUPS avx2_k32_3f800000<>+0(SB), Y15
-	VMOVUPS avx2_k32_7fffffff<>+0(SB), Y14
-	XORQ    AX, AX
+TEXT ·atan2F32_avx2(SB), $64-40
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ        CX, BX
@@ -9955,12 +7828,12 @@ loopu:
 	JL          loop1
 	VMOVUPS     (DX)(AX*4), Y0
 	VMOVUPS     32(DX)(AX*4), Y1
-	VPAND       Y14, Y0, Y2
-	VPAND       Y14, Y1, Y3
+	VPAND       avx2_k32_7fffffff<>+0(SB), Y0, Y2
+	VPAND       avx2_k32_7fffffff<>+0(SB), Y1, Y3
 	VMOVUPS     (SI)(AX*4), Y4
 	VMOVUPS     32(SI)(AX*4), Y5
-	VPAND       Y14, Y4, Y6
-	VPAND       Y14, Y5, Y7
+	VPAND       avx2_k32_7fffffff<>+0(SB), Y4, Y6
+	VPAND       avx2_k32_7fffffff<>+0(SB), Y5, Y7
 	VCMPPS      $0x1e, Y2, Y6, Y8
 	VCMPPS      $0x1e, Y3, Y7, Y9
 	VBLENDVPS   Y8, Y2, Y6, Y10
@@ -9973,132 +7846,130 @@ loopu:
 	VCMPPS      $0x00, avx2_k32_7f800000<>+0(SB), Y7, Y7
 	VPAND       Y6, Y2, Y6
 	VPAND       Y7, Y3, Y7
-	VBLENDVPS   Y6, Y15, Y10, Y10
-	VBLENDVPS   Y7, Y15, Y11, Y11
-	VBLENDVPS   Y6, Y15, Y12, Y6
-	VBLENDVPS   Y7, Y15, Y13, Y7
+	VBLENDVPS   Y6, avx2_k32_3f800000<>+0(SB), Y10, Y10
+	VBLENDVPS   Y7, avx2_k32_3f800000<>+0(SB), Y11, Y11
+	VBLENDVPS   Y6, avx2_k32_3f800000<>+0(SB), Y12, Y6
+	VBLENDVPS   Y7, avx2_k32_3f800000<>+0(SB), Y13, Y7
 	VCMPPS      $0x1e, avx2_k32_7b800000<>+0(SB), Y6, Y2
 	VCMPPS      $0x1e, avx2_k32_7b800000<>+0(SB), Y7, Y3
-	VBLENDVPS   Y2, avx2_k32_3b800000<>+0(SB), Y15, Y2
-	VBLENDVPS   Y3, avx2_k32_3b800000<>+0(SB), Y15, Y3
+	VMOVUPS     avx2_k32_3f800000<>+0(SB), Y12
+	VBLENDVPS   Y2, avx2_k32_3b800000<>+0(SB), Y12, Y2
+	VBLENDVPS   Y3, avx2_k32_3b800000<>+0(SB), Y12, Y3
 	VMULPS      Y2, Y10, Y10
 	VMULPS      Y3, Y11, Y11
 	VMULPS      Y2, Y6, Y2
 	VMULPS      Y3, Y7, Y3
 	VCMPPS      $0x00, avx2_k32_0<>+0(SB), Y2, Y6
 	VCMPPS      $0x00, avx2_k32_0<>+0(SB), Y3, Y7
-	VBLENDVPS   Y6, Y15, Y2, Y6
-	VBLENDVPS   Y7, Y15, Y3, Y7
+	VBLENDVPS   Y6, avx2_k32_3f800000<>+0(SB), Y2, Y6
+	VBLENDVPS   Y7, avx2_k32_3f800000<>+0(SB), Y3, Y7
 	VDIVPS      Y6, Y10, Y2
 	VDIVPS      Y7, Y11, Y3
-	VCMPPS      $0x1e, avx2_k32_3ed413cd<>+0(SB), Y2, Y12
-	VCMPPS      $0x1e, avx2_k32_3ed413cd<>+0(SB), Y3, Y13
-	VMOVUPS     Y5, (SP)
-	VSUBPS      Y6, Y10, Y5
-	VMOVUPS     Y4, 32(SP)
-	VSUBPS      Y7, Y11, Y4
+	VCMPPS      $0x1e, avx2_k32_3ed413cd<>+0(SB), Y2, Y13
+	VCMPPS      $0x1e, avx2_k32_3ed413cd<>+0(SB), Y3, Y14
+	VSUBPS      Y6, Y10, Y15
+	VSUBPS      Y7, Y11, Y12
 	VADDPS      Y6, Y10, Y6
 	VADDPS      Y7, Y11, Y7
-	VDIVPS      Y6, Y5, Y6
-	VDIVPS      Y7, Y4, Y7
-	VBLENDVPS   Y12, Y6, Y2, Y6
-	VBLENDVPS   Y13, Y7, Y3, Y7
+	VDIVPS      Y6, Y15, Y6
+	VDIVPS      Y7, Y12, Y7
+	VBLENDVPS   Y13, Y6, Y2, Y6
+	VBLENDVPS   Y14, Y7, Y3, Y7
 	VMOVUPS     avx2_k32_0<>+0(SB), Y2
-	VBLENDVPS   Y12, Y15, Y2, Y12
-	VBLENDVPS   Y13, Y15, Y2, Y13
+	VBLENDVPS   Y13, avx2_k32_3f800000<>+0(SB), Y2, Y13
+	VBLENDVPS   Y14, avx2_k32_3f800000<>+0(SB), Y2, Y14
 	VMOVUPS     avx2_k32_40000000<>+0(SB), Y3
-	VSUBPS      Y12, Y3, Y4
-	VSUBPS      Y13, Y3, Y5
-	VBLENDVPS   Y8, Y4, Y12, Y4
-	VBLENDVPS   Y9, Y5, Y13, Y5
-	VBLENDVPS   Y8, avx2_k32_bf800000<>+0(SB), Y15, Y8
-	VBLENDVPS   Y9, avx2_k32_bf800000<>+0(SB), Y15, Y9
-	VPCMPGTD    Y0, Y2, Y10
-	VPCMPGTD    Y1, Y2, Y11
-	VMOVUPS     avx2_k32_40800000<>+0(SB), Y12
-	VSUBPS      Y4, Y12, Y13
-	VSUBPS      Y5, Y12, Y2
-	VBLENDVPS   Y10, Y13, Y4, Y13
-	VBLENDVPS   Y11, Y2, Y5, Y2
-	VPXOR       avx2_k32_80000000<>+0(SB), Y8, Y4
-	VPXOR       avx2_k32_80000000<>+0(SB), Y9, Y5
-	VBLENDVPS   Y10, Y4, Y8, Y10
-	VBLENDVPS   Y11, Y5, Y9, Y11
-	VMULPS      Y6, Y6, Y4
-	VMULPS      Y7, Y7, Y5
-	VMULPS      Y6, Y10, Y6
-	VMULPS      Y7, Y11, Y7
-	VMULPS      Y4, Y6, Y8
-	VMULPS      Y5, Y7, Y9
-	VMOVUPS     avx2_k32_bd579436<>+0(SB), Y10
-	VMOVUPS     Y10, Y11
-	VFMADD213PS avx2_k32_3d70f0f1<>+0(SB), Y4, Y11
-	VMOVUPS     Y10, Y3
-	VFMADD213PS avx2_k32_3d70f0f1<>+0(SB), Y5, Y3
-	VFMADD213PS avx2_k32_bd888889<>+0(SB), Y4, Y11
-	VFMADD213PS avx2_k32_bd888889<>+0(SB), Y5, Y3
-	VFMADD213PS avx2_k32_3d9d89d9<>+0(SB), Y4, Y11
-	VFMADD213PS avx2_k32_3d9d89d9<>+0(SB), Y5, Y3
-	VFMADD213PS avx2_k32_bdba2e8c<>+0(SB), Y4, Y11
-	VFMADD213PS avx2_k32_bdba2e8c<>+0(SB), Y5, Y3
-	VFMADD213PS avx2_k32_3de38e39<>+0(SB), Y4, Y11
-	VFMADD213PS avx2_k32_3de38e39<>+0(SB), Y5, Y3
-	VFMADD213PS avx2_k32_be124925<>+0(SB), Y4, Y11
-	VFMADD213PS avx2_k32_be124925<>+0(SB), Y5, Y3
-	VFMADD213PS avx2_k32_3e4ccccd<>+0(SB), Y4, Y11
-	VFMADD213PS avx2_k32_3e4ccccd<>+0(SB), Y5, Y3
-	VFMADD213PS avx2_k32_beaaaaab<>+0(SB), Y4, Y11
-	VFMADD213PS avx2_k32_beaaaaab<>+0(SB), Y5, Y3
-	VMULPS      Y11, Y8, Y11
-	VMULPS      Y3, Y9, Y3
-	VMULPS      avx2_k32_3f490fdb<>+0(SB), Y13, Y4
-	VMULPS      avx2_k32_3f490fdb<>+0(SB), Y2, Y5
-	VMOVUPS     Y4, Y8
-	VFMSUB231PS avx2_k32_3f490fdb<>+0(SB), Y13, Y8
-	VMOVUPS     Y5, Y9
-	VFMSUB231PS avx2_k32_3f490fdb<>+0(SB), Y2, Y9
-	VFMADD231PS avx2_k32_b2bbbd2e<>+0(SB), Y13, Y8
-	VFMADD231PS avx2_k32_b2bbbd2e<>+0(SB), Y2, Y9
-	VADDPS      Y6, Y4, Y2
-	VADDPS      Y7, Y5, Y13
-	VSUBPS      Y4, Y2, Y10
-	VSUBPS      Y5, Y13, Y12
-	VMOVUPS     Y1, 64(SP)
-	VSUBPS      Y10, Y2, Y1
-	VMOVUPS     Y0, 96(SP)
-	VSUBPS      Y12, Y13, Y0
-	VSUBPS      Y1, Y4, Y1
-	VSUBPS      Y0, Y5, Y0
-	VSUBPS      Y10, Y6, Y10
-	VSUBPS      Y12, Y7, Y12
-	VADDPS      Y10, Y1, Y10
-	VADDPS      Y12, Y0, Y12
-	VADDPS      Y11, Y8, Y11
-	VADDPS      Y3, Y9, Y3
-	VADDPS      Y11, Y10, Y11
-	VADDPS      Y3, Y12, Y3
-	VADDPS      Y11, Y2, Y11
-	VADDPS      Y3, Y13, Y3
-	VPAND       Y14, Y11, Y11
-	VPAND       Y14, Y3, Y3
-	VMOVUPS     32(SP), Y0
-	VPAND       avx2_k32_80000000<>+0(SB), Y0, Y1
-	VMOVUPS     (SP), Y2
-	VPAND       avx2_k32_80000000<>+0(SB), Y2, Y4
-	VPOR        Y1, Y11, Y1
-	VPOR        Y4, Y3, Y4
-	VMOVUPS     96(SP), Y3
-	VCMPPS      $0x03, Y3, Y3, Y5
-	VMOVUPS     64(SP), Y6
+	VSUBPS      Y13, Y3, Y10
+	VSUBPS      Y14, Y3, Y11
+	VBLENDVPS   Y8, Y10, Y13, Y10
+	VBLENDVPS   Y9, Y11, Y14, Y11
+	VMOVUPS     avx2_k32_3f800000<>+0(SB), Y12
+	VBLENDVPS   Y8, avx2_k32_bf800000<>+0(SB), Y12, Y8
+	VBLENDVPS   Y9, avx2_k32_bf800000<>+0(SB), Y12, Y9
+	VPCMPGTD    Y0, Y2, Y13
+	VPCMPGTD    Y1, Y2, Y14
+	VMOVUPS     avx2_k32_40800000<>+0(SB), Y15
+	VSUBPS      Y10, Y15, Y2
+	VSUBPS      Y11, Y15, Y3
+	VBLENDVPS   Y13, Y2, Y10, Y2
+	VBLENDVPS   Y14, Y3, Y11, Y3
+	VPXOR       avx2_k32_80000000<>+0(SB), Y8, Y10
+	VPXOR       avx2_k32_80000000<>+0(SB), Y9, Y11
+	VBLENDVPS   Y13, Y10, Y8, Y13
+	VBLENDVPS   Y14, Y11, Y9, Y14
+	VMULPS      Y6, Y6, Y8
+	VMULPS      Y7, Y7, Y9
+	VMULPS      Y6, Y13, Y6
+	VMULPS      Y7, Y14, Y7
+	VMULPS      Y8, Y6, Y10
+	VMULPS      Y9, Y7, Y11
+	VMOVUPS     avx2_k32_bd579436<>+0(SB), Y13
+	VMOVUPS     Y13, Y14
+	VFMADD213PS avx2_k32_3d70f0f1<>+0(SB), Y8, Y14
+	VMOVUPS     Y13, Y12
+	VFMADD213PS avx2_k32_3d70f0f1<>+0(SB), Y9, Y12
+	VFMADD213PS avx2_k32_bd888889<>+0(SB), Y8, Y14
+	VFMADD213PS avx2_k32_bd888889<>+0(SB), Y9, Y12
+	VFMADD213PS avx2_k32_3d9d89d9<>+0(SB), Y8, Y14
+	VFMADD213PS avx2_k32_3d9d89d9<>+0(SB), Y9, Y12
+	VFMADD213PS avx2_k32_bdba2e8c<>+0(SB), Y8, Y14
+	VFMADD213PS avx2_k32_bdba2e8c<>+0(SB), Y9, Y12
+	VFMADD213PS avx2_k32_3de38e39<>+0(SB), Y8, Y14
+	VFMADD213PS avx2_k32_3de38e39<>+0(SB), Y9, Y12
+	VFMADD213PS avx2_k32_be124925<>+0(SB), Y8, Y14
+	VFMADD213PS avx2_k32_be124925<>+0(SB), Y9, Y12
+	VFMADD213PS avx2_k32_3e4ccccd<>+0(SB), Y8, Y14
+	VFMADD213PS avx2_k32_3e4ccccd<>+0(SB), Y9, Y12
+	VFMADD213PS avx2_k32_beaaaaab<>+0(SB), Y8, Y14
+	VFMADD213PS avx2_k32_beaaaaab<>+0(SB), Y9, Y12
+	VMULPS      Y14, Y10, Y14
+	VMULPS      Y12, Y11, Y12
+	VMULPS      avx2_k32_3f490fdb<>+0(SB), Y2, Y8
+	VMULPS      avx2_k32_3f490fdb<>+0(SB), Y3, Y9
+	VMOVUPS     Y8, Y10
+	VFMSUB231PS avx2_k32_3f490fdb<>+0(SB), Y2, Y10
+	VMOVUPS     Y9, Y11
+	VFMSUB231PS avx2_k32_3f490fdb<>+0(SB), Y3, Y11
+	VFMADD231PS avx2_k32_b2bbbd2e<>+0(SB), Y2, Y10
+	VFMADD231PS avx2_k32_b2bbbd2e<>+0(SB), Y3, Y11
+	VADDPS      Y6, Y8, Y2
+	VADDPS      Y7, Y9, Y3
+	VSUBPS      Y8, Y2, Y13
+	VSUBPS      Y9, Y3, Y15
+	VMOVUPS     Y1, (SP)
+	VSUBPS      Y13, Y2, Y1
+	VMOVUPS     Y0, 32(SP)
+	VSUBPS      Y15, Y3, Y0
+	VSUBPS      Y1, Y8, Y1
+	VSUBPS      Y0, Y9, Y0
+	VSUBPS      Y13, Y6, Y13
+	VSUBPS      Y15, Y7, Y15
+	VADDPS      Y13, Y1, Y13
+	VADDPS      Y15, Y0, Y15
+	VADDPS      Y14, Y10, Y14
+	VADDPS      Y12, Y11, Y12
+	VADDPS      Y14, Y13, Y14
+	VADDPS      Y12, Y15, Y12
+	VADDPS      Y14, Y2, Y14
+	VADDPS      Y12, Y3, Y12
+	VPAND       avx2_k32_7fffffff<>+0(SB), Y14, Y14
+	VPAND       avx2_k32_7fffffff<>+0(SB), Y12, Y12
+	VPAND       avx2_k32_80000000<>+0(SB), Y4, Y0
+	VPAND       avx2_k32_80000000<>+0(SB), Y5, Y1
+	VPOR        Y0, Y14, Y0
+	VPOR        Y1, Y12, Y1
+	VMOVUPS     32(SP), Y2
+	VCMPPS      $0x03, Y2, Y2, Y3
+	VMOVUPS     (SP), Y6
 	VCMPPS      $0x03, Y6, Y6, Y7
-	VCMPPS      $0x03, Y0, Y0, Y8
-	VCMPPS      $0x03, Y2, Y2, Y9
-	VPOR        Y8, Y5, Y8
+	VCMPPS      $0x03, Y4, Y4, Y8
+	VCMPPS      $0x03, Y5, Y5, Y9
+	VPOR        Y8, Y3, Y8
 	VPOR        Y9, Y7, Y9
-	VADDPS      Y0, Y3, Y0
-	VADDPS      Y2, Y6, Y2
-	VBLENDVPS   Y8, Y0, Y1, Y8
-	VBLENDVPS   Y9, Y2, Y4, Y9
+	VADDPS      Y4, Y2, Y4
+	VADDPS      Y5, Y6, Y5
+	VBLENDVPS   Y8, Y4, Y0, Y8
+	VBLENDVPS   Y9, Y5, Y1, Y9
 	VMOVUPS     Y8, (DI)(AX*4)
 	VMOVUPS     Y9, 32(DI)(AX*4)
 	ADDQ        $0x10, AX
@@ -10131,7 +8002,7 @@ ltail161:
 	VMASKMOVPS   (DX)(AX*4), Y1, Y0
 
 lend162:
-	VPAND   Y14, Y0, Y1
+	VPAND   avx2_k32_7fffffff<>+0(SB), Y0, Y1
 	CMPQ    BX, $0x08
 	JB      ltail163
 	VMOVUPS (SI)(AX*4), Y2
@@ -10144,84 +8015,85 @@ ltail163:
 	VMASKMOVPS   (SI)(AX*4), Y3, Y2
 
 lend164:
-	VPAND       Y14, Y2, Y3
+	VPAND       avx2_k32_7fffffff<>+0(SB), Y2, Y3
 	VCMPPS      $0x1e, Y1, Y3, Y4
 	VBLENDVPS   Y4, Y1, Y3, Y5
 	VBLENDVPS   Y4, Y3, Y1, Y6
 	VCMPPS      $0x00, avx2_k32_7f800000<>+0(SB), Y1, Y1
 	VCMPPS      $0x00, avx2_k32_7f800000<>+0(SB), Y3, Y3
 	VPAND       Y3, Y1, Y3
-	VBLENDVPS   Y3, Y15, Y5, Y5
-	VBLENDVPS   Y3, Y15, Y6, Y3
+	VBLENDVPS   Y3, avx2_k32_3f800000<>+0(SB), Y5, Y5
+	VBLENDVPS   Y3, avx2_k32_3f800000<>+0(SB), Y6, Y3
 	VCMPPS      $0x1e, avx2_k32_7b800000<>+0(SB), Y3, Y1
-	VBLENDVPS   Y1, avx2_k32_3b800000<>+0(SB), Y15, Y1
+	VMOVUPS     avx2_k32_3f800000<>+0(SB), Y6
+	VBLENDVPS   Y1, avx2_k32_3b800000<>+0(SB), Y6, Y1
 	VMULPS      Y1, Y5, Y5
 	VMULPS      Y1, Y3, Y1
 	VCMPPS      $0x00, avx2_k32_0<>+0(SB), Y1, Y3
-	VBLENDVPS   Y3, Y15, Y1, Y3
+	VBLENDVPS   Y3, avx2_k32_3f800000<>+0(SB), Y1, Y3
 	VDIVPS      Y3, Y5, Y1
-	VCMPPS      $0x1e, avx2_k32_3ed413cd<>+0(SB), Y1, Y6
-	VSUBPS      Y3, Y5, Y7
+	VCMPPS      $0x1e, avx2_k32_3ed413cd<>+0(SB), Y1, Y7
+	VSUBPS      Y3, Y5, Y8
 	VADDPS      Y3, Y5, Y3
-	VDIVPS      Y3, Y7, Y3
-	VBLENDVPS   Y6, Y3, Y1, Y3
+	VDIVPS      Y3, Y8, Y3
+	VBLENDVPS   Y7, Y3, Y1, Y3
 	VMOVUPS     avx2_k32_0<>+0(SB), Y1
-	VBLENDVPS   Y6, Y15, Y1, Y6
+	VBLENDVPS   Y7, avx2_k32_3f800000<>+0(SB), Y1, Y7
 	VMOVUPS     avx2_k32_40000000<>+0(SB), Y5
-	VSUBPS      Y6, Y5, Y7
-	VBLENDVPS   Y4, Y7, Y6, Y7
-	VBLENDVPS   Y4, avx2_k32_bf800000<>+0(SB), Y15, Y4
-	VPCMPGTD    Y0, Y1, Y6
-	VMOVUPS     avx2_k32_40800000<>+0(SB), Y8
-	VSUBPS      Y7, Y8, Y9
-	VBLENDVPS   Y6, Y9, Y7, Y9
-	VPXOR       avx2_k32_80000000<>+0(SB), Y4, Y7
-	VBLENDVPS   Y6, Y7, Y4, Y6
+	VSUBPS      Y7, Y5, Y8
+	VBLENDVPS   Y4, Y8, Y7, Y8
+	VBLENDVPS   Y4, avx2_k32_bf800000<>+0(SB), Y6, Y4
+	VPCMPGTD    Y0, Y1, Y7
+	VMOVUPS     avx2_k32_40800000<>+0(SB), Y9
+	VSUBPS      Y8, Y9, Y10
+	VBLENDVPS   Y7, Y10, Y8, Y10
+	VPXOR       avx2_k32_80000000<>+0(SB), Y4, Y8
+	VBLENDVPS   Y7, Y8, Y4, Y7
 	VMULPS      Y3, Y3, Y4
-	VMULPS      Y3, Y6, Y3
-	VMULPS      Y4, Y3, Y6
-	VMOVUPS     avx2_k32_bd579436<>+0(SB), Y7
-	VMOVUPS     Y7, Y10
-	VFMADD213PS avx2_k32_3d70f0f1<>+0(SB), Y4, Y10
-	VFMADD213PS avx2_k32_bd888889<>+0(SB), Y4, Y10
-	VFMADD213PS avx2_k32_3d9d89d9<>+0(SB), Y4, Y10
-	VFMADD213PS avx2_k32_bdba2e8c<>+0(SB), Y4, Y10
-	VFMADD213PS avx2_k32_3de38e39<>+0(SB), Y4, Y10
-	VFMADD213PS avx2_k32_be124925<>+0(SB), Y4, Y10
-	VFMADD213PS avx2_k32_3e4ccccd<>+0(SB), Y4, Y10
-	VFMADD213PS avx2_k32_beaaaaab<>+0(SB), Y4, Y10
-	VMULPS      Y10, Y6, Y10
-	VMULPS      avx2_k32_3f490fdb<>+0(SB), Y9, Y4
-	VMOVUPS     Y4, Y6
-	VFMSUB231PS avx2_k32_3f490fdb<>+0(SB), Y9, Y6
-	VFMADD231PS avx2_k32_b2bbbd2e<>+0(SB), Y9, Y6
-	VADDPS      Y3, Y4, Y9
-	VSUBPS      Y4, Y9, Y11
-	VSUBPS      Y11, Y9, Y12
-	VSUBPS      Y12, Y4, Y12
-	VSUBPS      Y11, Y3, Y11
+	VMULPS      Y3, Y7, Y3
+	VMULPS      Y4, Y3, Y7
+	VMOVUPS     avx2_k32_bd579436<>+0(SB), Y8
+	VMOVUPS     Y8, Y11
+	VFMADD213PS avx2_k32_3d70f0f1<>+0(SB), Y4, Y11
+	VFMADD213PS avx2_k32_bd888889<>+0(SB), Y4, Y11
+	VFMADD213PS avx2_k32_3d9d89d9<>+0(SB), Y4, Y11
+	VFMADD213PS avx2_k32_bdba2e8c<>+0(SB), Y4, Y11
+	VFMADD213PS avx2_k32_3de38e39<>+0(SB), Y4, Y11
+	VFMADD213PS avx2_k32_be124925<>+0(SB), Y4, Y11
+	VFMADD213PS avx2_k32_3e4ccccd<>+0(SB), Y4, Y11
+	VFMADD213PS avx2_k32_beaaaaab<>+0(SB), Y4, Y11
+	VMULPS      Y11, Y7, Y11
+	VMULPS      avx2_k32_3f490fdb<>+0(SB), Y10, Y4
+	VMOVUPS     Y4, Y7
+	VFMSUB231PS avx2_k32_3f490fdb<>+0(SB), Y10, Y7
+	VFMADD231PS avx2_k32_b2bbbd2e<>+0(SB), Y10, Y7
+	VADDPS      Y3, Y4, Y10
+	VSUBPS      Y4, Y10, Y12
+	VSUBPS      Y12, Y10, Y13
+	VSUBPS      Y13, Y4, Y13
+	VSUBPS      Y12, Y3, Y12
+	VADDPS      Y12, Y13, Y12
+	VADDPS      Y11, Y7, Y11
 	VADDPS      Y11, Y12, Y11
-	VADDPS      Y10, Y6, Y10
-	VADDPS      Y10, Y11, Y10
-	VADDPS      Y10, Y9, Y10
-	VPAND       Y14, Y10, Y10
+	VADDPS      Y11, Y10, Y11
+	VPAND       avx2_k32_7fffffff<>+0(SB), Y11, Y11
 	VPAND       avx2_k32_80000000<>+0(SB), Y2, Y3
-	VPOR        Y3, Y10, Y3
+	VPOR        Y3, Y11, Y3
 	VCMPPS      $0x03, Y0, Y0, Y4
-	VCMPPS      $0x03, Y2, Y2, Y6
-	VPOR        Y6, Y4, Y6
+	VCMPPS      $0x03, Y2, Y2, Y7
+	VPOR        Y7, Y4, Y7
 	VADDPS      Y2, Y0, Y2
-	VBLENDVPS   Y6, Y2, Y3, Y6
+	VBLENDVPS   Y7, Y2, Y3, Y7
 	CMPQ        BX, $0x08
 	JB          stail165
-	VMOVUPS     Y6, (DI)(AX*4)
+	VMOVUPS     Y7, (DI)(AX*4)
 	JMP         send166
 
 stail165:
 	VMOVQ        BX, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
-	VMASKMOVPS   Y6, Y0, (DI)(AX*4)
+	VMASKMOVPS   Y7, Y0, (DI)(AX*4)
 
 send166:
 	ADDQ $0x08, AX
@@ -10234,14 +8106,12 @@ done:
 
 // func atan2F64_avx2(d *float64, a *float64, b *float64, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·atan2F64_avx2(SB), $128-40
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    b+16(FP), DX
-	MOVQ    n+24(FP), CX
-	VMOVUPS avx2_k64_3ff0000000000000<>+0(SB), Y15
-	VMOVUPS avx2_k64_7fffffffffffffff<>+0(SB), Y14
-	XORQ    AX, AX
+TEXT ·atan2F64_avx2(SB), $64-40
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ        CX, BX
@@ -10250,12 +8120,12 @@ loopu:
 	JL          loop1
 	VMOVUPD     (DX)(AX*8), Y0
 	VMOVUPD     32(DX)(AX*8), Y1
-	VPAND       Y14, Y0, Y2
-	VPAND       Y14, Y1, Y3
+	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
+	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y3
 	VMOVUPD     (SI)(AX*8), Y4
 	VMOVUPD     32(SI)(AX*8), Y5
-	VPAND       Y14, Y4, Y6
-	VPAND       Y14, Y5, Y7
+	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y6
+	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y5, Y7
 	VCMPPD      $0x1e, Y2, Y6, Y8
 	VCMPPD      $0x1e, Y3, Y7, Y9
 	VBLENDVPD   Y8, Y2, Y6, Y10
@@ -10268,154 +8138,152 @@ loopu:
 	VCMPPD      $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y7, Y7
 	VPAND       Y6, Y2, Y6
 	VPAND       Y7, Y3, Y7
-	VBLENDVPD   Y6, Y15, Y10, Y10
-	VBLENDVPD   Y7, Y15, Y11, Y11
-	VBLENDVPD   Y6, Y15, Y12, Y6
-	VBLENDVPD   Y7, Y15, Y13, Y7
+	VBLENDVPD   Y6, avx2_k64_3ff0000000000000<>+0(SB), Y10, Y10
+	VBLENDVPD   Y7, avx2_k64_3ff0000000000000<>+0(SB), Y11, Y11
+	VBLENDVPD   Y6, avx2_k64_3ff0000000000000<>+0(SB), Y12, Y6
+	VBLENDVPD   Y7, avx2_k64_3ff0000000000000<>+0(SB), Y13, Y7
 	VCMPPD      $0x1e, avx2_k64_7e70000000000000<>+0(SB), Y6, Y2
 	VCMPPD      $0x1e, avx2_k64_7e70000000000000<>+0(SB), Y7, Y3
-	VBLENDVPD   Y2, avx2_k64_3f70000000000000<>+0(SB), Y15, Y2
-	VBLENDVPD   Y3, avx2_k64_3f70000000000000<>+0(SB), Y15, Y3
+	VMOVUPS     avx2_k64_3ff0000000000000<>+0(SB), Y12
+	VBLENDVPD   Y2, avx2_k64_3f70000000000000<>+0(SB), Y12, Y2
+	VBLENDVPD   Y3, avx2_k64_3f70000000000000<>+0(SB), Y12, Y3
 	VMULPD      Y2, Y10, Y10
 	VMULPD      Y3, Y11, Y11
 	VMULPD      Y2, Y6, Y2
 	VMULPD      Y3, Y7, Y3
 	VCMPPD      $0x00, avx2_k64_0<>+0(SB), Y2, Y6
 	VCMPPD      $0x00, avx2_k64_0<>+0(SB), Y3, Y7
-	VBLENDVPD   Y6, Y15, Y2, Y6
-	VBLENDVPD   Y7, Y15, Y3, Y7
+	VBLENDVPD   Y6, avx2_k64_3ff0000000000000<>+0(SB), Y2, Y6
+	VBLENDVPD   Y7, avx2_k64_3ff0000000000000<>+0(SB), Y3, Y7
 	VDIVPD      Y6, Y10, Y2
 	VDIVPD      Y7, Y11, Y3
-	VCMPPD      $0x1e, avx2_k64_3fda827999fcef32<>+0(SB), Y2, Y12
-	VCMPPD      $0x1e, avx2_k64_3fda827999fcef32<>+0(SB), Y3, Y13
-	VMOVUPS     Y5, (SP)
-	VSUBPD      Y6, Y10, Y5
-	VMOVUPS     Y4, 32(SP)
-	VSUBPD      Y7, Y11, Y4
+	VCMPPD      $0x1e, avx2_k64_3fda827999fcef32<>+0(SB), Y2, Y13
+	VCMPPD      $0x1e, avx2_k64_3fda827999fcef32<>+0(SB), Y3, Y14
+	VSUBPD      Y6, Y10, Y15
+	VSUBPD      Y7, Y11, Y12
 	VADDPD      Y6, Y10, Y6
 	VADDPD      Y7, Y11, Y7
-	VDIVPD      Y6, Y5, Y6
-	VDIVPD      Y7, Y4, Y7
-	VBLENDVPD   Y12, Y6, Y2, Y6
-	VBLENDVPD   Y13, Y7, Y3, Y7
+	VDIVPD      Y6, Y15, Y6
+	VDIVPD      Y7, Y12, Y7
+	VBLENDVPD   Y13, Y6, Y2, Y6
+	VBLENDVPD   Y14, Y7, Y3, Y7
 	VMOVUPS     avx2_k64_0<>+0(SB), Y2
-	VBLENDVPD   Y12, Y15, Y2, Y12
-	VBLENDVPD   Y13, Y15, Y2, Y13
+	VBLENDVPD   Y13, avx2_k64_3ff0000000000000<>+0(SB), Y2, Y13
+	VBLENDVPD   Y14, avx2_k64_3ff0000000000000<>+0(SB), Y2, Y14
 	VMOVUPS     avx2_k64_4000000000000000<>+0(SB), Y3
-	VSUBPD      Y12, Y3, Y4
-	VSUBPD      Y13, Y3, Y5
-	VBLENDVPD   Y8, Y4, Y12, Y4
-	VBLENDVPD   Y9, Y5, Y13, Y5
-	VBLENDVPD   Y8, avx2_k64_bff0000000000000<>+0(SB), Y15, Y8
-	VBLENDVPD   Y9, avx2_k64_bff0000000000000<>+0(SB), Y15, Y9
-	VPCMPGTQ    Y0, Y2, Y10
-	VPCMPGTQ    Y1, Y2, Y11
-	VMOVUPS     avx2_k64_4010000000000000<>+0(SB), Y12
-	VSUBPD      Y4, Y12, Y13
-	VSUBPD      Y5, Y12, Y2
-	VBLENDVPD   Y10, Y13, Y4, Y13
-	VBLENDVPD   Y11, Y2, Y5, Y2
-	VPXOR       avx2_k64_8000000000000000<>+0(SB), Y8, Y4
-	VPXOR       avx2_k64_8000000000000000<>+0(SB), Y9, Y5
-	VBLENDVPD   Y10, Y4, Y8, Y10
-	VBLENDVPD   Y11, Y5, Y9, Y11
-	VMULPD      Y6, Y6, Y4
-	VMULPD      Y7, Y7, Y5
-	VMULPD      Y6, Y10, Y6
-	VMULPD      Y7, Y11, Y7
-	VMULPD      Y4, Y6, Y8
-	VMULPD      Y5, Y7, Y9
-	VMOVUPS     avx2_k64_3f98f9c18f9c18fa<>+0(SB), Y10
-	VMOVUPS     Y10, Y11
-	VFMADD213PD avx2_k64_bf9a41a41a41a41a<>+0(SB), Y4, Y11
-	VMOVUPS     Y10, Y3
-	VFMADD213PD avx2_k64_bf9a41a41a41a41a<>+0(SB), Y5, Y3
-	VFMADD213PD avx2_k64_3f9bacf914c1bad0<>+0(SB), Y4, Y11
-	VFMADD213PD avx2_k64_3f9bacf914c1bad0<>+0(SB), Y5, Y3
-	VFMADD213PD avx2_k64_bf9d41d41d41d41d<>+0(SB), Y4, Y11
-	VFMADD213PD avx2_k64_bf9d41d41d41d41d<>+0(SB), Y5, Y3
-	VFMADD213PD avx2_k64_3f9f07c1f07c1f08<>+0(SB), Y4, Y11
-	VFMADD213PD avx2_k64_3f9f07c1f07c1f08<>+0(SB), Y5, Y3
-	VFMADD213PD avx2_k64_bfa0842108421084<>+0(SB), Y4, Y11
-	VFMADD213PD avx2_k64_bfa0842108421084<>+0(SB), Y5, Y3
-	VFMADD213PD avx2_k64_3fa1a7b9611a7b96<>+0(SB), Y4, Y11
-	VFMADD213PD avx2_k64_3fa1a7b9611a7b96<>+0(SB), Y5, Y3
-	VFMADD213PD avx2_k64_bfa2f684bda12f68<>+0(SB), Y4, Y11
-	VFMADD213PD avx2_k64_bfa2f684bda12f68<>+0(SB), Y5, Y3
-	VFMADD213PD avx2_k64_3fa47ae147ae147b<>+0(SB), Y4, Y11
-	VFMADD213PD avx2_k64_3fa47ae147ae147b<>+0(SB), Y5, Y3
-	VFMADD213PD avx2_k64_bfa642c8590b2164<>+0(SB), Y4, Y11
-	VFMADD213PD avx2_k64_bfa642c8590b2164<>+0(SB), Y5, Y3
-	VFMADD213PD avx2_k64_3fa8618618618618<>+0(SB), Y4, Y11
-	VFMADD213PD avx2_k64_3fa8618618618618<>+0(SB), Y5, Y3
-	VFMADD213PD avx2_k64_bfaaf286bca1af28<>+0(SB), Y4, Y11
-	VFMADD213PD avx2_k64_bfaaf286bca1af28<>+0(SB), Y5, Y3
-	VFMADD213PD avx2_k64_3fae1e1e1e1e1e1e<>+0(SB), Y4, Y11
-	VFMADD213PD avx2_k64_3fae1e1e1e1e1e1e<>+0(SB), Y5, Y3
-	VFMADD213PD avx2_k64_bfb1111111111111<>+0(SB), Y4, Y11
-	VFMADD213PD avx2_k64_bfb1111111111111<>+0(SB), Y5, Y3
-	VFMADD213PD avx2_k64_3fb3b13b13b13b14<>+0(SB), Y4, Y11
-	VFMADD213PD avx2_k64_3fb3b13b13b13b14<>+0(SB), Y5, Y3
-	VFMADD213PD avx2_k64_bfb745d1745d1746<>+0(SB), Y4, Y11
-	VFMADD213PD avx2_k64_bfb745d1745d1746<>+0(SB), Y5, Y3
-	VFMADD213PD avx2_k64_3fbc71c71c71c71c<>+0(SB), Y4, Y11
-	VFMADD213PD avx2_k64_3fbc71c71c71c71c<>+0(SB), Y5, Y3
-	VFMADD213PD avx2_k64_bfc2492492492492<>+0(SB), Y4, Y11
-	VFMADD213PD avx2_k64_bfc2492492492492<>+0(SB), Y5, Y3
-	VFMADD213PD avx2_k64_3fc999999999999a<>+0(SB), Y4, Y11
-	VFMADD213PD avx2_k64_3fc999999999999a<>+0(SB), Y5, Y3
-	VFMADD213PD avx2_k64_bfd5555555555555<>+0(SB), Y4, Y11
-	VFMADD213PD avx2_k64_bfd5555555555555<>+0(SB), Y5, Y3
-	VMULPD      Y11, Y8, Y11
-	VMULPD      Y3, Y9, Y3
-	VMULPD      avx2_k64_3fe921fb54442d18<>+0(SB), Y13, Y4
-	VMULPD      avx2_k64_3fe921fb54442d18<>+0(SB), Y2, Y5
-	VMOVUPS     Y4, Y8
-	VFMSUB231PD avx2_k64_3fe921fb54442d18<>+0(SB), Y13, Y8
-	VMOVUPS     Y5, Y9
-	VFMSUB231PD avx2_k64_3fe921fb54442d18<>+0(SB), Y2, Y9
-	VFMADD231PD avx2_k64_3c81a62633145c07<>+0(SB), Y13, Y8
-	VFMADD231PD avx2_k64_3c81a62633145c07<>+0(SB), Y2, Y9
-	VADDPD      Y6, Y4, Y2
-	VADDPD      Y7, Y5, Y13
-	VSUBPD      Y4, Y2, Y10
-	VSUBPD      Y5, Y13, Y12
-	VMOVUPS     Y1, 64(SP)
-	VSUBPD      Y10, Y2, Y1
-	VMOVUPS     Y0, 96(SP)
-	VSUBPD      Y12, Y13, Y0
-	VSUBPD      Y1, Y4, Y1
-	VSUBPD      Y0, Y5, Y0
-	VSUBPD      Y10, Y6, Y10
-	VSUBPD      Y12, Y7, Y12
-	VADDPD      Y10, Y1, Y10
-	VADDPD      Y12, Y0, Y12
-	VADDPD      Y11, Y8, Y11
-	VADDPD      Y3, Y9, Y3
-	VADDPD      Y11, Y10, Y11
-	VADDPD      Y3, Y12, Y3
-	VADDPD      Y11, Y2, Y11
-	VADDPD      Y3, Y13, Y3
-	VPAND       Y14, Y11, Y11
-	VPAND       Y14, Y3, Y3
-	VMOVUPS     32(SP), Y0
-	VPAND       avx2_k64_8000000000000000<>+0(SB), Y0, Y1
-	VMOVUPS     (SP), Y2
-	VPAND       avx2_k64_8000000000000000<>+0(SB), Y2, Y4
-	VPOR        Y1, Y11, Y1
-	VPOR        Y4, Y3, Y4
-	VMOVUPS     96(SP), Y3
-	VCMPPD      $0x03, Y3, Y3, Y5
-	VMOVUPS     64(SP), Y6
+	VSUBPD      Y13, Y3, Y10
+	VSUBPD      Y14, Y3, Y11
+	VBLENDVPD   Y8, Y10, Y13, Y10
+	VBLENDVPD   Y9, Y11, Y14, Y11
+	VMOVUPS     avx2_k64_3ff0000000000000<>+0(SB), Y12
+	VBLENDVPD   Y8, avx2_k64_bff0000000000000<>+0(SB), Y12, Y8
+	VBLENDVPD   Y9, avx2_k64_bff0000000000000<>+0(SB), Y12, Y9
+	VPCMPGTQ    Y0, Y2, Y13
+	VPCMPGTQ    Y1, Y2, Y14
+	VMOVUPS     avx2_k64_4010000000000000<>+0(SB), Y15
+	VSUBPD      Y10, Y15, Y2
+	VSUBPD      Y11, Y15, Y3
+	VBLENDVPD   Y13, Y2, Y10, Y2
+	VBLENDVPD   Y14, Y3, Y11, Y3
+	VPXOR       avx2_k64_8000000000000000<>+0(SB), Y8, Y10
+	VPXOR       avx2_k64_8000000000000000<>+0(SB), Y9, Y11
+	VBLENDVPD   Y13, Y10, Y8, Y13
+	VBLENDVPD   Y14, Y11, Y9, Y14
+	VMULPD      Y6, Y6, Y8
+	VMULPD      Y7, Y7, Y9
+	VMULPD      Y6, Y13, Y6
+	VMULPD      Y7, Y14, Y7
+	VMULPD      Y8, Y6, Y10
+	VMULPD      Y9, Y7, Y11
+	VMOVUPS     avx2_k64_3f98f9c18f9c18fa<>+0(SB), Y13
+	VMOVUPS     Y13, Y14
+	VFMADD213PD avx2_k64_bf9a41a41a41a41a<>+0(SB), Y8, Y14
+	VMOVUPS     Y13, Y12
+	VFMADD213PD avx2_k64_bf9a41a41a41a41a<>+0(SB), Y9, Y12
+	VFMADD213PD avx2_k64_3f9bacf914c1bad0<>+0(SB), Y8, Y14
+	VFMADD213PD avx2_k64_3f9bacf914c1bad0<>+0(SB), Y9, Y12
+	VFMADD213PD avx2_k64_bf9d41d41d41d41d<>+0(SB), Y8, Y14
+	VFMADD213PD avx2_k64_bf9d41d41d41d41d<>+0(SB), Y9, Y12
+	VFMADD213PD avx2_k64_3f9f07c1f07c1f08<>+0(SB), Y8, Y14
+	VFMADD213PD avx2_k64_3f9f07c1f07c1f08<>+0(SB), Y9, Y12
+	VFMADD213PD avx2_k64_bfa0842108421084<>+0(SB), Y8, Y14
+	VFMADD213PD avx2_k64_bfa0842108421084<>+0(SB), Y9, Y12
+	VFMADD213PD avx2_k64_3fa1a7b9611a7b96<>+0(SB), Y8, Y14
+	VFMADD213PD avx2_k64_3fa1a7b9611a7b96<>+0(SB), Y9, Y12
+	VFMADD213PD avx2_k64_bfa2f684bda12f68<>+0(SB), Y8, Y14
+	VFMADD213PD avx2_k64_bfa2f684bda12f68<>+0(SB), Y9, Y12
+	VFMADD213PD avx2_k64_3fa47ae147ae147b<>+0(SB), Y8, Y14
+	VFMADD213PD avx2_k64_3fa47ae147ae147b<>+0(SB), Y9, Y12
+	VFMADD213PD avx2_k64_bfa642c8590b2164<>+0(SB), Y8, Y14
+	VFMADD213PD avx2_k64_bfa642c8590b2164<>+0(SB), Y9, Y12
+	VFMADD213PD avx2_k64_3fa8618618618618<>+0(SB), Y8, Y14
+	VFMADD213PD avx2_k64_3fa8618618618618<>+0(SB), Y9, Y12
+	VFMADD213PD avx2_k64_bfaaf286bca1af28<>+0(SB), Y8, Y14
+	VFMADD213PD avx2_k64_bfaaf286bca1af28<>+0(SB), Y9, Y12
+	VFMADD213PD avx2_k64_3fae1e1e1e1e1e1e<>+0(SB), Y8, Y14
+	VFMADD213PD avx2_k64_3fae1e1e1e1e1e1e<>+0(SB), Y9, Y12
+	VFMADD213PD avx2_k64_bfb1111111111111<>+0(SB), Y8, Y14
+	VFMADD213PD avx2_k64_bfb1111111111111<>+0(SB), Y9, Y12
+	VFMADD213PD avx2_k64_3fb3b13b13b13b14<>+0(SB), Y8, Y14
+	VFMADD213PD avx2_k64_3fb3b13b13b13b14<>+0(SB), Y9, Y12
+	VFMADD213PD avx2_k64_bfb745d1745d1746<>+0(SB), Y8, Y14
+	VFMADD213PD avx2_k64_bfb745d1745d1746<>+0(SB), Y9, Y12
+	VFMADD213PD avx2_k64_3fbc71c71c71c71c<>+0(SB), Y8, Y14
+	VFMADD213PD avx2_k64_3fbc71c71c71c71c<>+0(SB), Y9, Y12
+	VFMADD213PD avx2_k64_bfc2492492492492<>+0(SB), Y8, Y14
+	VFMADD213PD avx2_k64_bfc2492492492492<>+0(SB), Y9, Y12
+	VFMADD213PD avx2_k64_3fc999999999999a<>+0(SB), Y8, Y14
+	VFMADD213PD avx2_k64_3fc999999999999a<>+0(SB), Y9, Y12
+	VFMADD213PD avx2_k64_bfd5555555555555<>+0(SB), Y8, Y14
+	VFMADD213PD avx2_k64_bfd5555555555555<>+0(SB), Y9, Y12
+	VMULPD      Y14, Y10, Y14
+	VMULPD      Y12, Y11, Y12
+	VMULPD      avx2_k64_3fe921fb54442d18<>+0(SB), Y2, Y8
+	VMULPD      avx2_k64_3fe921fb54442d18<>+0(SB), Y3, Y9
+	VMOVUPS     Y8, Y10
+	VFMSUB231PD avx2_k64_3fe921fb54442d18<>+0(SB), Y2, Y10
+	VMOVUPS     Y9, Y11
+	VFMSUB231PD avx2_k64_3fe921fb54442d18<>+0(SB), Y3, Y11
+	VFMADD231PD avx2_k64_3c81a62633145c07<>+0(SB), Y2, Y10
+	VFMADD231PD avx2_k64_3c81a62633145c07<>+0(SB), Y3, Y11
+	VADDPD      Y6, Y8, Y2
+	VADDPD      Y7, Y9, Y3
+	VSUBPD      Y8, Y2, Y13
+	VSUBPD      Y9, Y3, Y15
+	VMOVUPS     Y1, (SP)
+	VSUBPD      Y13, Y2, Y1
+	VMOVUPS     Y0, 32(SP)
+	VSUBPD      Y15, Y3, Y0
+	VSUBPD      Y1, Y8, Y1
+	VSUBPD      Y0, Y9, Y0
+	VSUBPD      Y13, Y6, Y13
+	VSUBPD      Y15, Y7, Y15
+	VADDPD      Y13, Y1, Y13
+	VADDPD      Y15, Y0, Y15
+	VADDPD      Y14, Y10, Y14
+	VADDPD      Y12, Y11, Y12
+	VADDPD      Y14, Y13, Y14
+	VADDPD      Y12, Y15, Y12
+	VADDPD      Y14, Y2, Y14
+	VADDPD      Y12, Y3, Y12
+	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y14, Y14
+	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y12, Y12
+	VPAND       avx2_k64_8000000000000000<>+0(SB), Y4, Y0
+	VPAND       avx2_k64_8000000000000000<>+0(SB), Y5, Y1
+	VPOR        Y0, Y14, Y0
+	VPOR        Y1, Y12, Y1
+	VMOVUPS     32(SP), Y2
+	VCMPPD      $0x03, Y2, Y2, Y3
+	VMOVUPS     (SP), Y6
 	VCMPPD      $0x03, Y6, Y6, Y7
-	VCMPPD      $0x03, Y0, Y0, Y8
-	VCMPPD      $0x03, Y2, Y2, Y9
-	VPOR        Y8, Y5, Y8
+	VCMPPD      $0x03, Y4, Y4, Y8
+	VCMPPD      $0x03, Y5, Y5, Y9
+	VPOR        Y8, Y3, Y8
 	VPOR        Y9, Y7, Y9
-	VADDPD      Y0, Y3, Y0
-	VADDPD      Y2, Y6, Y2
-	VBLENDVPD   Y8, Y0, Y1, Y8
-	VBLENDVPD   Y9, Y2, Y4, Y9
+	VADDPD      Y4, Y2, Y4
+	VADDPD      Y5, Y6, Y5
+	VBLENDVPD   Y8, Y4, Y0, Y8
+	VBLENDVPD   Y9, Y5, Y1, Y9
 	VMOVUPD     Y8, (DI)(AX*8)
 	VMOVUPD     Y9, 32(DI)(AX*8)
 	ADDQ        $0x08, AX
@@ -10448,7 +8316,7 @@ ltail167:
 	VMASKMOVPD   (DX)(AX*8), Y1, Y0
 
 lend168:
-	VPAND   Y14, Y0, Y1
+	VPAND   avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
 	CMPQ    BX, $0x04
 	JB      ltail169
 	VMOVUPD (SI)(AX*8), Y2
@@ -10461,95 +8329,96 @@ ltail169:
 	VMASKMOVPD   (SI)(AX*8), Y3, Y2
 
 lend170:
-	VPAND       Y14, Y2, Y3
+	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y3
 	VCMPPD      $0x1e, Y1, Y3, Y4
 	VBLENDVPD   Y4, Y1, Y3, Y5
 	VBLENDVPD   Y4, Y3, Y1, Y6
 	VCMPPD      $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y1, Y1
 	VCMPPD      $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y3, Y3
 	VPAND       Y3, Y1, Y3
-	VBLENDVPD   Y3, Y15, Y5, Y5
-	VBLENDVPD   Y3, Y15, Y6, Y3
+	VBLENDVPD   Y3, avx2_k64_3ff0000000000000<>+0(SB), Y5, Y5
+	VBLENDVPD   Y3, avx2_k64_3ff0000000000000<>+0(SB), Y6, Y3
 	VCMPPD      $0x1e, avx2_k64_7e70000000000000<>+0(SB), Y3, Y1
-	VBLENDVPD   Y1, avx2_k64_3f70000000000000<>+0(SB), Y15, Y1
+	VMOVUPS     avx2_k64_3ff0000000000000<>+0(SB), Y6
+	VBLENDVPD   Y1, avx2_k64_3f70000000000000<>+0(SB), Y6, Y1
 	VMULPD      Y1, Y5, Y5
 	VMULPD      Y1, Y3, Y1
 	VCMPPD      $0x00, avx2_k64_0<>+0(SB), Y1, Y3
-	VBLENDVPD   Y3, Y15, Y1, Y3
+	VBLENDVPD   Y3, avx2_k64_3ff0000000000000<>+0(SB), Y1, Y3
 	VDIVPD      Y3, Y5, Y1
-	VCMPPD      $0x1e, avx2_k64_3fda827999fcef32<>+0(SB), Y1, Y6
-	VSUBPD      Y3, Y5, Y7
+	VCMPPD      $0x1e, avx2_k64_3fda827999fcef32<>+0(SB), Y1, Y7
+	VSUBPD      Y3, Y5, Y8
 	VADDPD      Y3, Y5, Y3
-	VDIVPD      Y3, Y7, Y3
-	VBLENDVPD   Y6, Y3, Y1, Y3
+	VDIVPD      Y3, Y8, Y3
+	VBLENDVPD   Y7, Y3, Y1, Y3
 	VMOVUPS     avx2_k64_0<>+0(SB), Y1
-	VBLENDVPD   Y6, Y15, Y1, Y6
+	VBLENDVPD   Y7, avx2_k64_3ff0000000000000<>+0(SB), Y1, Y7
 	VMOVUPS     avx2_k64_4000000000000000<>+0(SB), Y5
-	VSUBPD      Y6, Y5, Y7
-	VBLENDVPD   Y4, Y7, Y6, Y7
-	VBLENDVPD   Y4, avx2_k64_bff0000000000000<>+0(SB), Y15, Y4
-	VPCMPGTQ    Y0, Y1, Y6
-	VMOVUPS     avx2_k64_4010000000000000<>+0(SB), Y8
-	VSUBPD      Y7, Y8, Y9
-	VBLENDVPD   Y6, Y9, Y7, Y9
-	VPXOR       avx2_k64_8000000000000000<>+0(SB), Y4, Y7
-	VBLENDVPD   Y6, Y7, Y4, Y6
+	VSUBPD      Y7, Y5, Y8
+	VBLENDVPD   Y4, Y8, Y7, Y8
+	VBLENDVPD   Y4, avx2_k64_bff0000000000000<>+0(SB), Y6, Y4
+	VPCMPGTQ    Y0, Y1, Y7
+	VMOVUPS     avx2_k64_4010000000000000<>+0(SB), Y9
+	VSUBPD      Y8, Y9, Y10
+	VBLENDVPD   Y7, Y10, Y8, Y10
+	VPXOR       avx2_k64_8000000000000000<>+0(SB), Y4, Y8
+	VBLENDVPD   Y7, Y8, Y4, Y7
 	VMULPD      Y3, Y3, Y4
-	VMULPD      Y3, Y6, Y3
-	VMULPD      Y4, Y3, Y6
-	VMOVUPS     avx2_k64_3f98f9c18f9c18fa<>+0(SB), Y7
-	VMOVUPS     Y7, Y10
-	VFMADD213PD avx2_k64_bf9a41a41a41a41a<>+0(SB), Y4, Y10
-	VFMADD213PD avx2_k64_3f9bacf914c1bad0<>+0(SB), Y4, Y10
-	VFMADD213PD avx2_k64_bf9d41d41d41d41d<>+0(SB), Y4, Y10
-	VFMADD213PD avx2_k64_3f9f07c1f07c1f08<>+0(SB), Y4, Y10
-	VFMADD213PD avx2_k64_bfa0842108421084<>+0(SB), Y4, Y10
-	VFMADD213PD avx2_k64_3fa1a7b9611a7b96<>+0(SB), Y4, Y10
-	VFMADD213PD avx2_k64_bfa2f684bda12f68<>+0(SB), Y4, Y10
-	VFMADD213PD avx2_k64_3fa47ae147ae147b<>+0(SB), Y4, Y10
-	VFMADD213PD avx2_k64_bfa642c8590b2164<>+0(SB), Y4, Y10
-	VFMADD213PD avx2_k64_3fa8618618618618<>+0(SB), Y4, Y10
-	VFMADD213PD avx2_k64_bfaaf286bca1af28<>+0(SB), Y4, Y10
-	VFMADD213PD avx2_k64_3fae1e1e1e1e1e1e<>+0(SB), Y4, Y10
-	VFMADD213PD avx2_k64_bfb1111111111111<>+0(SB), Y4, Y10
-	VFMADD213PD avx2_k64_3fb3b13b13b13b14<>+0(SB), Y4, Y10
-	VFMADD213PD avx2_k64_bfb745d1745d1746<>+0(SB), Y4, Y10
-	VFMADD213PD avx2_k64_3fbc71c71c71c71c<>+0(SB), Y4, Y10
-	VFMADD213PD avx2_k64_bfc2492492492492<>+0(SB), Y4, Y10
-	VFMADD213PD avx2_k64_3fc999999999999a<>+0(SB), Y4, Y10
-	VFMADD213PD avx2_k64_bfd5555555555555<>+0(SB), Y4, Y10
-	VMULPD      Y10, Y6, Y10
-	VMULPD      avx2_k64_3fe921fb54442d18<>+0(SB), Y9, Y4
-	VMOVUPS     Y4, Y6
-	VFMSUB231PD avx2_k64_3fe921fb54442d18<>+0(SB), Y9, Y6
-	VFMADD231PD avx2_k64_3c81a62633145c07<>+0(SB), Y9, Y6
-	VADDPD      Y3, Y4, Y9
-	VSUBPD      Y4, Y9, Y11
-	VSUBPD      Y11, Y9, Y12
-	VSUBPD      Y12, Y4, Y12
-	VSUBPD      Y11, Y3, Y11
+	VMULPD      Y3, Y7, Y3
+	VMULPD      Y4, Y3, Y7
+	VMOVUPS     avx2_k64_3f98f9c18f9c18fa<>+0(SB), Y8
+	VMOVUPS     Y8, Y11
+	VFMADD213PD avx2_k64_bf9a41a41a41a41a<>+0(SB), Y4, Y11
+	VFMADD213PD avx2_k64_3f9bacf914c1bad0<>+0(SB), Y4, Y11
+	VFMADD213PD avx2_k64_bf9d41d41d41d41d<>+0(SB), Y4, Y11
+	VFMADD213PD avx2_k64_3f9f07c1f07c1f08<>+0(SB), Y4, Y11
+	VFMADD213PD avx2_k64_bfa0842108421084<>+0(SB), Y4, Y11
+	VFMADD213PD avx2_k64_3fa1a7b9611a7b96<>+0(SB), Y4, Y11
+	VFMADD213PD avx2_k64_bfa2f684bda12f68<>+0(SB), Y4, Y11
+	VFMADD213PD avx2_k64_3fa47ae147ae147b<>+0(SB), Y4, Y11
+	VFMADD213PD avx2_k64_bfa642c8590b2164<>+0(SB), Y4, Y11
+	VFMADD213PD avx2_k64_3fa8618618618618<>+0(SB), Y4, Y11
+	VFMADD213PD avx2_k64_bfaaf286bca1af28<>+0(SB), Y4, Y11
+	VFMADD213PD avx2_k64_3fae1e1e1e1e1e1e<>+0(SB), Y4, Y11
+	VFMADD213PD avx2_k64_bfb1111111111111<>+0(SB), Y4, Y11
+	VFMADD213PD avx2_k64_3fb3b13b13b13b14<>+0(SB), Y4, Y11
+	VFMADD213PD avx2_k64_bfb745d1745d1746<>+0(SB), Y4, Y11
+	VFMADD213PD avx2_k64_3fbc71c71c71c71c<>+0(SB), Y4, Y11
+	VFMADD213PD avx2_k64_bfc2492492492492<>+0(SB), Y4, Y11
+	VFMADD213PD avx2_k64_3fc999999999999a<>+0(SB), Y4, Y11
+	VFMADD213PD avx2_k64_bfd5555555555555<>+0(SB), Y4, Y11
+	VMULPD      Y11, Y7, Y11
+	VMULPD      avx2_k64_3fe921fb54442d18<>+0(SB), Y10, Y4
+	VMOVUPS     Y4, Y7
+	VFMSUB231PD avx2_k64_3fe921fb54442d18<>+0(SB), Y10, Y7
+	VFMADD231PD avx2_k64_3c81a62633145c07<>+0(SB), Y10, Y7
+	VADDPD      Y3, Y4, Y10
+	VSUBPD      Y4, Y10, Y12
+	VSUBPD      Y12, Y10, Y13
+	VSUBPD      Y13, Y4, Y13
+	VSUBPD      Y12, Y3, Y12
+	VADDPD      Y12, Y13, Y12
+	VADDPD      Y11, Y7, Y11
 	VADDPD      Y11, Y12, Y11
-	VADDPD      Y10, Y6, Y10
-	VADDPD      Y10, Y11, Y10
-	VADDPD      Y10, Y9, Y10
-	VPAND       Y14, Y10, Y10
+	VADDPD      Y11, Y10, Y11
+	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y11, Y11
 	VPAND       avx2_k64_8000000000000000<>+0(SB), Y2, Y3
-	VPOR        Y3, Y10, Y3
+	VPOR        Y3, Y11, Y3
 	VCMPPD      $0x03, Y0, Y0, Y4
-	VCMPPD      $0x03, Y2, Y2, Y6
-	VPOR        Y6, Y4, Y6
+	VCMPPD      $0x03, Y2, Y2, Y7
+	VPOR        Y7, Y4, Y7
 	VADDPD      Y2, Y0, Y2
-	VBLENDVPD   Y6, Y2, Y3, Y6
+	VBLENDVPD   Y7, Y2, Y3, Y7
 	CMPQ        BX, $0x04
 	JB          stail171
-	VMOVUPD     Y6, (DI)(AX*8)
+	VMOVUPD     Y7, (DI)(AX*8)
 	JMP         send172
 
 stail171:
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
-	VMASKMOVPD   Y6, Y0, (DI)(AX*8)
+	VMASKMOVPD   Y7, Y0, (DI)(AX*8)
 
 send172:
 	ADDQ $0x04, AX
@@ -10563,11 +8432,10 @@ done:
 // func rsqrtF32_avx2(d *float32, a *float32, n int) int
 // Requires: AVX, AVX2, BMI2
 TEXT ·rsqrtF32_avx2(SB), NOSPLIT, $0-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k32_3f800000<>+0(SB), Y15
-	XORQ    AX, AX
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ    CX, BX
@@ -10578,8 +8446,9 @@ loopu:
 	VMOVUPS 32(SI)(AX*4), Y1
 	VSQRTPS Y0, Y0
 	VSQRTPS Y1, Y1
-	VDIVPS  Y0, Y15, Y0
-	VDIVPS  Y1, Y15, Y1
+	VMOVUPS avx2_k32_3f800000<>+0(SB), Y2
+	VDIVPS  Y0, Y2, Y0
+	VDIVPS  Y1, Y2, Y1
 	VMOVUPS Y0, (DI)(AX*4)
 	VMOVUPS Y1, 32(DI)(AX*4)
 	ADDQ    $0x10, AX
@@ -10613,17 +8482,18 @@ ltail173:
 
 lend174:
 	VSQRTPS Y0, Y0
-	VDIVPS  Y0, Y15, Y0
+	VMOVUPS avx2_k32_3f800000<>+0(SB), Y1
+	VDIVPS  Y0, Y1, Y0
 	CMPQ    BX, $0x08
 	JB      stail175
 	VMOVUPS Y0, (DI)(AX*4)
 	JMP     send176
 
 stail175:
-	VMOVQ        BX, X1
-	VPBROADCASTD X1, Y1
-	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
-	VMASKMOVPS   Y0, Y1, (DI)(AX*4)
+	VMOVQ        BX, X2
+	VPBROADCASTD X2, Y2
+	VPCMPGTD     avx2_iota32<>+0(SB), Y2, Y2
+	VMASKMOVPS   Y0, Y2, (DI)(AX*4)
 
 send176:
 	ADDQ $0x08, AX
@@ -10637,11 +8507,10 @@ done:
 // func rsqrtF64_avx2(d *float64, a *float64, n int) int
 // Requires: AVX, AVX2, BMI2
 TEXT ·rsqrtF64_avx2(SB), NOSPLIT, $0-32
-	MOVQ    d+0(FP), DI
-	MOVQ    a+8(FP), SI
-	MOVQ    n+16(FP), CX
-	VMOVUPS avx2_k64_3ff0000000000000<>+0(SB), Y15
-	XORQ    AX, AX
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
 
 loopu:
 	MOVQ    CX, BX
@@ -10652,8 +8521,9 @@ loopu:
 	VMOVUPD 32(SI)(AX*8), Y1
 	VSQRTPD Y0, Y0
 	VSQRTPD Y1, Y1
-	VDIVPD  Y0, Y15, Y0
-	VDIVPD  Y1, Y15, Y1
+	VMOVUPS avx2_k64_3ff0000000000000<>+0(SB), Y2
+	VDIVPD  Y0, Y2, Y0
+	VDIVPD  Y1, Y2, Y1
 	VMOVUPD Y0, (DI)(AX*8)
 	VMOVUPD Y1, 32(DI)(AX*8)
 	ADDQ    $0x08, AX
@@ -10687,17 +8557,18 @@ ltail177:
 
 lend178:
 	VSQRTPD Y0, Y0
-	VDIVPD  Y0, Y15, Y0
+	VMOVUPS avx2_k64_3ff0000000000000<>+0(SB), Y1
+	VDIVPD  Y0, Y1, Y0
 	CMPQ    BX, $0x04
 	JB      stail179
 	VMOVUPD Y0, (DI)(AX*8)
 	JMP     send180
 
 stail179:
-	VMOVQ        BX, X1
-	VPBROADCASTQ X1, Y1
-	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
-	VMASKMOVPD   Y0, Y1, (DI)(AX*8)
+	VMOVQ        BX, X2
+	VPBROADCASTQ X2, Y2
+	VPCMPGTQ     avx2_iota64<>+0(SB), Y2, Y2
+	VMASKMOVPD   Y0, Y2, (DI)(AX*8)
 
 send180:
 	ADDQ $0x04, AX

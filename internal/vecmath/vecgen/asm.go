@@ -119,11 +119,12 @@ func Lanes(isa *ISA, p *Program) int { return isa.VecBits / p.MaxBits() }
 const Unroll = 2
 
 // unrollBy gives the functions whose main loop computes more vectors an
-// iteration: those with long dependency chains (two polynomials on a
-// double-float reduction) where the registers allow it. Measured on Zen 4
-// in L1: sin, cos and tan 6-9% faster by 4 than by 2, pow on float64
-// 18%, exp on float32 8%; log and log2 slower (their constants no longer
-// fit beside the values).
+// iteration on AVX-512: those with long dependency chains (two
+// polynomials on a double-float reduction) where its 32 registers allow
+// it. Measured on Zen 4 in L1: sin, cos and tan 6-9% faster by 4 than by
+// 2, pow on float64 18%, exp on float32 8%; log and log2 slower (their
+// constants no longer fit beside the values), and on AVX2's 16 registers
+// sin, cos and tan 6-13% slower (spills).
 var unrollBy = map[Func]int{
 	{ir.MathSin, ir.F32}: 4, {ir.MathSin, ir.F64}: 4,
 	{ir.MathCos, ir.F32}: 4, {ir.MathCos, ir.F64}: 4,
@@ -131,9 +132,9 @@ var unrollBy = map[Func]int{
 	{ir.MathPow, ir.F64}: 4, {ir.MathExp, ir.F32}: 4,
 }
 
-// unroll returns the vectors of fn's main loop an iteration.
-func unroll(fn Func) int {
-	if u, ok := unrollBy[fn]; ok {
+// unroll returns the vectors of fn's main loop an iteration on isa.
+func unroll(fn Func, isa *ISA) int {
+	if u, ok := unrollBy[fn]; ok && isa.NVec >= 32 {
 		return u
 	}
 	return Unroll
@@ -192,7 +193,7 @@ func (f *asmFile) function(p, full *Program) error {
 		return fmt.Errorf("vecgen: %s, %s: %w", fn.Name(), f.isa.Name, err)
 	}
 	lanes := lone.lanes
-	u := unroll(fn)
+	u := unroll(fn, f.isa)
 	lmany, err := f.body(p, u)
 	if err != nil {
 		return fmt.Errorf("vecgen: %s, %s: %w", fn.Name(), f.isa.Name, err)
