@@ -41,11 +41,12 @@
 // skips the special-value selects and clamps, which change nothing
 // there; a vector with any other lane runs the full expansion in the
 // same loop. Both give the interpreter's bits. Log and log2 (on the
-// positive normal finite numbers) and sin, cos and tan (within the
-// Cody-Waite range) have such a fast path too, the expansion specialized
-// by the generator to that range: the selects of zeros, infinities,
-// NaNs, subnormals and the conversions' saturation left out, a vector
-// with a lane outside it computed by the full expansion.
+// positive normal finite numbers), log1p (above -1) and sin, cos and
+// tan (within the Cody-Waite range) have such a fast path too, the
+// expansion specialized by the generator to that range: the selects of
+// zeros, infinities, NaNs, subnormals and the conversions' saturation
+// left out, a vector with a lane outside it computed by the full
+// expansion.
 //
 // # Slices
 //

@@ -19,11 +19,12 @@ import (
 // rangePaths are the functions with an ordinary-range fast path and the
 // range, by float type (vecgen's table ordinary).
 var rangePaths = map[ir.MathFn][2][2]float64{
-	ir.MathLog:  {{0x1p-126, math.MaxFloat32}, {0x1p-1022, math.MaxFloat64}},
-	ir.MathLog2: {{0x1p-126, math.MaxFloat32}, {0x1p-1022, math.MaxFloat64}},
-	ir.MathSin:  {{-0x1p21, 0x1p21}, {-0x1p50, 0x1p50}},
-	ir.MathCos:  {{-0x1p21, 0x1p21}, {-0x1p50, 0x1p50}},
-	ir.MathTan:  {{-0x1p21, 0x1p21}, {-0x1p50, 0x1p50}},
+	ir.MathLog:   {{0x1p-126, math.MaxFloat32}, {0x1p-1022, math.MaxFloat64}},
+	ir.MathLog2:  {{0x1p-126, math.MaxFloat32}, {0x1p-1022, math.MaxFloat64}},
+	ir.MathLog1p: {{-1 + 0x1p-24, math.MaxFloat32}, {-1 + 0x1p-53, 0x1p1023}},
+	ir.MathSin:   {{-0x1p21, 0x1p21}, {-0x1p50, 0x1p50}},
+	ir.MathCos:   {{-0x1p21, 0x1p21}, {-0x1p50, 0x1p50}},
+	ir.MathTan:   {{-0x1p21, 0x1p21}, {-0x1p50, 0x1p50}},
 }
 
 // rangeInputs returns n inputs of typ: values inside [lo, hi] (spread

@@ -2140,93 +2140,81 @@ loopu:
 	VSUBPS       Y5, Y1, Y5
 	VDIVPS       Y2, Y4, Y4
 	VDIVPS       Y3, Y5, Y5
-	VCMPPS       $0x11, avx2_k32_800000<>+0(SB), Y2, Y6
-	VCMPPS       $0x11, avx2_k32_800000<>+0(SB), Y3, Y7
-	VMULPS       avx2_k32_4c000000<>+0(SB), Y2, Y8
-	VMULPS       avx2_k32_4c000000<>+0(SB), Y3, Y9
-	VBLENDVPS    Y6, Y8, Y2, Y8
-	VBLENDVPS    Y7, Y9, Y3, Y9
-	VPSRLD       $0x17, Y8, Y2
-	VPSRLD       $0x17, Y9, Y3
-	VMOVUPS      avx2_k32_7f<>+0(SB), Y10
-	VBLENDVPS    Y6, avx2_k32_98<>+0(SB), Y10, Y6
-	VBLENDVPS    Y7, avx2_k32_98<>+0(SB), Y10, Y7
-	VPSUBD       Y6, Y2, Y6
-	VPSUBD       Y7, Y3, Y7
-	VPAND        avx2_k32_7fffff<>+0(SB), Y8, Y8
-	VPAND        avx2_k32_7fffff<>+0(SB), Y9, Y9
-	VPOR         avx2_k32_3f800000<>+0(SB), Y8, Y8
-	VPOR         avx2_k32_3f800000<>+0(SB), Y9, Y9
-	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y8, Y2
-	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y9, Y3
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y8, Y11
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y9, Y12
-	VBLENDVPS    Y2, Y11, Y8, Y11
-	VBLENDVPS    Y3, Y12, Y9, Y12
-	VMOVUPS      avx2_k32_0<>+0(SB), Y8
-	VBLENDVPS    Y2, avx2_k32_1<>+0(SB), Y8, Y2
-	VBLENDVPS    Y3, avx2_k32_1<>+0(SB), Y8, Y3
-	VPADDD       Y2, Y6, Y2
-	VPADDD       Y3, Y7, Y3
+	VPSRLD       $0x17, Y2, Y6
+	VPSRLD       $0x17, Y3, Y7
+	VPSUBD       avx2_k32_7f<>+0(SB), Y6, Y6
+	VPSUBD       avx2_k32_7f<>+0(SB), Y7, Y7
+	VPAND        avx2_k32_7fffff<>+0(SB), Y2, Y2
+	VPAND        avx2_k32_7fffff<>+0(SB), Y3, Y3
+	VPOR         avx2_k32_3f800000<>+0(SB), Y2, Y2
+	VPOR         avx2_k32_3f800000<>+0(SB), Y3, Y3
+	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y2, Y8
+	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y3, Y9
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y2, Y10
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y3, Y11
+	VBLENDVPS    Y8, Y10, Y2, Y10
+	VBLENDVPS    Y9, Y11, Y3, Y11
+	VMOVUPS      avx2_k32_0<>+0(SB), Y2
+	VBLENDVPS    Y8, avx2_k32_1<>+0(SB), Y2, Y8
+	VBLENDVPS    Y9, avx2_k32_1<>+0(SB), Y2, Y9
+	VPADDD       Y8, Y6, Y8
+	VPADDD       Y9, Y7, Y9
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y10, Y10
 	VSUBPS       avx2_k32_3f800000<>+0(SB), Y11, Y11
-	VSUBPS       avx2_k32_3f800000<>+0(SB), Y12, Y12
+	VADDPS       avx2_k32_40000000<>+0(SB), Y10, Y3
 	VADDPS       avx2_k32_40000000<>+0(SB), Y11, Y6
-	VADDPS       avx2_k32_40000000<>+0(SB), Y12, Y7
+	VDIVPS       Y3, Y10, Y3
 	VDIVPS       Y6, Y11, Y6
-	VDIVPS       Y7, Y12, Y7
-	VMULPS       Y6, Y6, Y9
-	VMULPS       Y7, Y7, Y13
-	VMOVUPS      avx2_k32_3e3a2e8c<>+0(SB), Y14
-	VMOVUPS      Y14, Y15
-	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y9, Y15
-	VMOVUPS      Y14, Y8
-	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y13, Y8
-	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y9, Y15
-	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y13, Y8
-	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y9, Y15
-	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y13, Y8
-	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y9, Y15
-	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y13, Y8
-	VMULPS       Y15, Y9, Y15
-	VMULPS       Y8, Y13, Y8
-	VMULPS       Y11, Y11, Y9
-	VMULPS       Y12, Y12, Y13
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y9, Y9
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y13, Y13
-	VCVTDQ2PS    Y2, Y2
-	VCVTDQ2PS    Y3, Y3
-	VADDPS       Y15, Y9, Y15
-	VADDPS       Y8, Y13, Y8
+	VMULPS       Y3, Y3, Y7
+	VMULPS       Y6, Y6, Y12
+	VMOVUPS      avx2_k32_3e3a2e8c<>+0(SB), Y13
+	VMOVUPS      Y13, Y14
+	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y7, Y14
+	VMOVUPS      Y13, Y15
+	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y12, Y15
+	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y7, Y14
+	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y12, Y15
+	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y7, Y14
+	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y12, Y15
+	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y7, Y14
+	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y12, Y15
+	VMULPS       Y14, Y7, Y14
+	VMULPS       Y15, Y12, Y15
+	VMULPS       Y10, Y10, Y7
+	VMULPS       Y11, Y11, Y12
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y7, Y7
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y12, Y12
+	VCVTDQ2PS    Y8, Y8
+	VCVTDQ2PS    Y9, Y9
+	VADDPS       Y14, Y7, Y14
+	VADDPS       Y15, Y12, Y15
+	VMULPS       Y14, Y3, Y14
 	VMULPS       Y15, Y6, Y15
-	VMULPS       Y8, Y7, Y8
-	VADDPS       Y4, Y15, Y4
-	VADDPS       Y5, Y8, Y5
-	VSUBPS       Y4, Y9, Y4
-	VSUBPS       Y5, Y13, Y5
-	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y2, Y4
-	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y3, Y5
-	VSUBPS       Y4, Y11, Y4
+	VADDPS       Y4, Y14, Y4
+	VADDPS       Y5, Y15, Y5
+	VSUBPS       Y4, Y7, Y4
 	VSUBPS       Y5, Y12, Y5
-	VFMADD231PS  avx2_k32_3f317218<>+0(SB), Y2, Y4
-	VFMADD231PS  avx2_k32_3f317218<>+0(SB), Y3, Y5
-	VCMPPS       $0x00, avx2_k32_7f800000<>+0(SB), Y0, Y2
-	VCMPPS       $0x00, avx2_k32_7f800000<>+0(SB), Y1, Y3
-	VBLENDVPS    Y2, Y0, Y4, Y2
-	VBLENDVPS    Y3, Y1, Y5, Y3
-	VCMPPS       $0x00, avx2_k32_bf800000<>+0(SB), Y0, Y4
-	VCMPPS       $0x00, avx2_k32_bf800000<>+0(SB), Y1, Y5
-	VBLENDVPS    Y4, avx2_k32_ff800000<>+0(SB), Y2, Y4
-	VBLENDVPS    Y5, avx2_k32_ff800000<>+0(SB), Y3, Y5
-	VCMPPS       $0x19, avx2_k32_bf800000<>+0(SB), Y0, Y2
-	VCMPPS       $0x19, avx2_k32_bf800000<>+0(SB), Y1, Y3
-	VBLENDVPS    Y2, avx2_k32_7fc00000<>+0(SB), Y4, Y2
-	VBLENDVPS    Y3, avx2_k32_7fc00000<>+0(SB), Y5, Y3
-	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y4
-	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y1, Y5
-	VBLENDVPS    Y4, Y0, Y2, Y4
-	VBLENDVPS    Y5, Y1, Y3, Y5
-	VMOVUPS      Y4, (DI)(AX*4)
-	VMOVUPS      Y5, 32(DI)(AX*4)
+	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y8, Y4
+	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y9, Y5
+	VSUBPS       Y4, Y10, Y4
+	VSUBPS       Y5, Y11, Y5
+	VFMADD231PS  avx2_k32_3f317218<>+0(SB), Y8, Y4
+	VFMADD231PS  avx2_k32_3f317218<>+0(SB), Y9, Y5
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y3
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y1, Y6
+	VBLENDVPS    Y3, Y0, Y4, Y3
+	VBLENDVPS    Y6, Y1, Y5, Y6
+	VCMPPS       $0x19, avx2_k32_bf7fffff<>+0(SB), Y0, Y4
+	VCMPPS       $0x19, avx2_k32_bf7fffff<>+0(SB), Y1, Y5
+	VCMPPS       $0x16, avx2_k32_7f7fffff<>+0(SB), Y0, Y0
+	VCMPPS       $0x16, avx2_k32_7f7fffff<>+0(SB), Y1, Y1
+	VPOR         Y0, Y4, Y0
+	VPOR         Y1, Y5, Y1
+	VPOR         Y1, Y0, Y1
+	VPTEST       Y1, Y1
+	JNE          loop1
+	VMOVUPS      Y3, (DI)(AX*4)
+	VMOVUPS      Y6, 32(DI)(AX*4)
 	ADDQ         $0x10, AX
 	JMP          loopu
 
@@ -2257,6 +2245,78 @@ ltail57:
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
 lend58:
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y0, Y1
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y1, Y2
+	VSUBPS       Y2, Y0, Y2
+	VDIVPS       Y1, Y2, Y2
+	VPSRLD       $0x17, Y1, Y3
+	VPSUBD       avx2_k32_7f<>+0(SB), Y3, Y3
+	VPAND        avx2_k32_7fffff<>+0(SB), Y1, Y1
+	VPOR         avx2_k32_3f800000<>+0(SB), Y1, Y1
+	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y1, Y4
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y1, Y5
+	VBLENDVPS    Y4, Y5, Y1, Y5
+	VMOVUPS      avx2_k32_0<>+0(SB), Y1
+	VBLENDVPS    Y4, avx2_k32_1<>+0(SB), Y1, Y4
+	VPADDD       Y4, Y3, Y4
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y5, Y5
+	VADDPS       avx2_k32_40000000<>+0(SB), Y5, Y3
+	VDIVPS       Y3, Y5, Y3
+	VMULPS       Y3, Y3, Y6
+	VMOVUPS      avx2_k32_3e3a2e8c<>+0(SB), Y7
+	VMOVUPS      Y7, Y8
+	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y6, Y8
+	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y6, Y8
+	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y6, Y8
+	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y6, Y8
+	VMULPS       Y8, Y6, Y8
+	VMULPS       Y5, Y5, Y6
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y6, Y6
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y8, Y6, Y8
+	VMULPS       Y8, Y3, Y8
+	VADDPS       Y2, Y8, Y2
+	VSUBPS       Y2, Y6, Y2
+	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y4, Y2
+	VSUBPS       Y2, Y5, Y2
+	VFMADD231PS  avx2_k32_3f317218<>+0(SB), Y4, Y2
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y3
+	VBLENDVPS    Y3, Y0, Y2, Y3
+	VCMPPS       $0x19, avx2_k32_bf7fffff<>+0(SB), Y0, Y2
+	VCMPPS       $0x16, avx2_k32_7f7fffff<>+0(SB), Y0, Y0
+	VPOR         Y0, Y2, Y0
+	VMOVMSKPS    Y0, R8
+	TESTL        R9, R8
+	JNE          bail
+	CMPQ         BX, $0x08
+	JB           stail59
+	VMOVUPS      Y3, (DI)(AX*4)
+	JMP          send60
+
+stail59:
+	VMOVQ        BX, X0
+	VPBROADCASTD X0, Y0
+	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
+	VMASKMOVPS   Y3, Y0, (DI)(AX*4)
+
+send60:
+next:
+	ADDQ $0x08, AX
+	JMP  loopu
+
+bail:
+	CMPQ    BX, $0x08
+	JB      ltail61
+	VMOVUPS (SI)(AX*4), Y0
+	JMP     lend62
+
+ltail61:
+	VMOVQ        BX, X1
+	VPBROADCASTD X1, Y1
+	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
+	VMASKMOVPS   (SI)(AX*4), Y1, Y0
+
+lend62:
 	VADDPS       avx2_k32_3f800000<>+0(SB), Y0, Y1
 	VSUBPS       avx2_k32_3f800000<>+0(SB), Y1, Y2
 	VSUBPS       Y2, Y0, Y2
@@ -2306,19 +2366,18 @@ lend58:
 	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y2
 	VBLENDVPS    Y2, Y0, Y1, Y2
 	CMPQ         BX, $0x08
-	JB           stail59
+	JB           stail63
 	VMOVUPS      Y2, (DI)(AX*4)
-	JMP          send60
+	JMP          send64
 
-stail59:
+stail63:
 	VMOVQ        BX, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
 	VMASKMOVPS   Y2, Y0, (DI)(AX*4)
 
-send60:
-	ADDQ $0x08, AX
-	JMP  loopu
+send64:
+	JMP next
 
 done:
 	MOVQ CX, ret+24(FP)
@@ -2348,117 +2407,101 @@ loopu:
 	VSUBPD       Y5, Y1, Y5
 	VDIVPD       Y2, Y4, Y4
 	VDIVPD       Y3, Y5, Y5
-	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y2, Y6
-	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y3, Y7
-	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y2, Y8
-	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y3, Y9
-	VBLENDVPD    Y6, Y8, Y2, Y8
-	VBLENDVPD    Y7, Y9, Y3, Y9
-	VPSRLQ       $0x34, Y8, Y2
-	VPSRLQ       $0x34, Y9, Y3
-	VEXTRACTI128 $0x01, Y2, X10
-	VSHUFPS      $0x88, X10, X2, X10
-	VEXTRACTI128 $0x01, Y3, X2
-	VSHUFPS      $0x88, X2, X3, X2
-	VEXTRACTI128 $0x01, Y6, X3
-	VSHUFPS      $0x88, X3, X6, X3
-	VMOVUPS      avx2_k32_3ff<>+0(SB), Y6
-	VBLENDVPS    X3, avx2_k32_435<>+0(SB), X6, X3
-	VEXTRACTI128 $0x01, Y7, X11
-	VSHUFPS      $0x88, X11, X7, X11
-	VBLENDVPS    X11, avx2_k32_435<>+0(SB), X6, X11
-	VPSUBD       X3, X10, X3
-	VPSUBD       X11, X2, X11
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y8, Y8
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y9, Y9
-	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y8, Y8
-	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y9, Y9
-	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y8, Y2
-	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y9, Y7
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y10
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y9, Y12
-	VBLENDVPD    Y2, Y10, Y8, Y10
-	VBLENDVPD    Y7, Y12, Y9, Y12
-	VEXTRACTI128 $0x01, Y2, X8
-	VSHUFPS      $0x88, X8, X2, X8
-	VMOVUPS      avx2_k32_0<>+0(SB), Y2
-	VBLENDVPS    X8, avx2_k32_1<>+0(SB), X2, X8
-	VEXTRACTI128 $0x01, Y7, X9
-	VSHUFPS      $0x88, X9, X7, X9
-	VBLENDVPS    X9, avx2_k32_1<>+0(SB), X2, X9
-	VPADDD       X8, X3, X8
-	VPADDD       X9, X11, X9
+	VPSRLQ       $0x34, Y2, Y6
+	VPSRLQ       $0x34, Y3, Y7
+	VEXTRACTI128 $0x01, Y6, X8
+	VSHUFPS      $0x88, X8, X6, X8
+	VEXTRACTI128 $0x01, Y7, X6
+	VSHUFPS      $0x88, X6, X7, X6
+	VPSUBD       avx2_k32_3ff<>+0(SB), X8, X8
+	VPSUBD       avx2_k32_3ff<>+0(SB), X6, X6
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y2, Y2
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y3, Y3
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y2, Y2
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y3, Y3
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y2, Y7
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y3, Y9
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y2, Y10
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y3, Y11
+	VBLENDVPD    Y7, Y10, Y2, Y10
+	VBLENDVPD    Y9, Y11, Y3, Y11
+	VEXTRACTI128 $0x01, Y7, X2
+	VSHUFPS      $0x88, X2, X7, X2
+	VMOVUPS      avx2_k32_0<>+0(SB), Y3
+	VBLENDVPS    X2, avx2_k32_1<>+0(SB), X3, X2
+	VEXTRACTI128 $0x01, Y9, X7
+	VSHUFPS      $0x88, X7, X9, X7
+	VBLENDVPS    X7, avx2_k32_1<>+0(SB), X3, X7
+	VPADDD       X2, X8, X2
+	VPADDD       X7, X6, X7
 	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y10, Y10
-	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y12, Y12
-	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y10, Y3
-	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y12, Y7
-	VDIVPD       Y3, Y10, Y3
-	VDIVPD       Y7, Y12, Y7
-	VMULPD       Y3, Y3, Y11
-	VMULPD       Y7, Y7, Y13
-	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y14
-	VMOVUPS      Y14, Y15
-	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y11, Y15
-	VMOVUPS      Y14, Y2
-	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y13, Y2
-	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y11, Y15
-	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y13, Y2
-	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y11, Y15
-	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y13, Y2
-	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y11, Y15
-	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y13, Y2
-	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y11, Y15
-	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y13, Y2
-	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y11, Y15
-	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y13, Y2
-	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y11, Y15
-	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y13, Y2
-	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y11, Y15
-	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y13, Y2
-	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y11, Y15
-	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y13, Y2
-	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y11, Y15
-	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y13, Y2
-	VMULPD       Y15, Y11, Y15
-	VMULPD       Y2, Y13, Y2
-	VMULPD       Y10, Y10, Y11
-	VMULPD       Y12, Y12, Y13
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y11, Y11
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y13, Y13
-	VCVTDQ2PD    X8, Y8
-	VCVTDQ2PD    X9, Y9
-	VADDPD       Y15, Y11, Y15
-	VADDPD       Y2, Y13, Y2
-	VMULPD       Y15, Y3, Y15
-	VMULPD       Y2, Y7, Y2
-	VADDPD       Y4, Y15, Y4
-	VADDPD       Y5, Y2, Y5
-	VSUBPD       Y4, Y11, Y4
-	VSUBPD       Y5, Y13, Y5
-	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y8, Y4
-	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y9, Y5
-	VSUBPD       Y4, Y10, Y4
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y11, Y11
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y10, Y6
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y11, Y8
+	VDIVPD       Y6, Y10, Y6
+	VDIVPD       Y8, Y11, Y8
+	VMULPD       Y6, Y6, Y9
+	VMULPD       Y8, Y8, Y12
+	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y13
+	VMOVUPS      Y13, Y14
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y9, Y14
+	VMOVUPS      Y13, Y15
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y12, Y15
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y9, Y14
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y12, Y15
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y9, Y14
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y12, Y15
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y9, Y14
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y12, Y15
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y9, Y14
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y12, Y15
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y9, Y14
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y12, Y15
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y9, Y14
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y12, Y15
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y9, Y14
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y12, Y15
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y9, Y14
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y12, Y15
+	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y9, Y14
+	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y12, Y15
+	VMULPD       Y14, Y9, Y14
+	VMULPD       Y15, Y12, Y15
+	VMULPD       Y10, Y10, Y9
+	VMULPD       Y11, Y11, Y12
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y9, Y9
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y12, Y12
+	VCVTDQ2PD    X2, Y2
+	VCVTDQ2PD    X7, Y7
+	VADDPD       Y14, Y9, Y14
+	VADDPD       Y15, Y12, Y15
+	VMULPD       Y14, Y6, Y14
+	VMULPD       Y15, Y8, Y15
+	VADDPD       Y4, Y14, Y4
+	VADDPD       Y5, Y15, Y5
+	VSUBPD       Y4, Y9, Y4
 	VSUBPD       Y5, Y12, Y5
-	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y8, Y4
-	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y9, Y5
-	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y0, Y2
-	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y1, Y3
+	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y2, Y4
+	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y7, Y5
+	VSUBPD       Y4, Y10, Y4
+	VSUBPD       Y5, Y11, Y5
+	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y2, Y4
+	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y7, Y5
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y2
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y1, Y6
 	VBLENDVPD    Y2, Y0, Y4, Y2
-	VBLENDVPD    Y3, Y1, Y5, Y3
-	VCMPPD       $0x00, avx2_k64_bff0000000000000<>+0(SB), Y0, Y4
-	VCMPPD       $0x00, avx2_k64_bff0000000000000<>+0(SB), Y1, Y5
-	VBLENDVPD    Y4, avx2_k64_fff0000000000000<>+0(SB), Y2, Y4
-	VBLENDVPD    Y5, avx2_k64_fff0000000000000<>+0(SB), Y3, Y5
-	VCMPPD       $0x19, avx2_k64_bff0000000000000<>+0(SB), Y0, Y2
-	VCMPPD       $0x19, avx2_k64_bff0000000000000<>+0(SB), Y1, Y3
-	VBLENDVPD    Y2, avx2_k64_7ff8000000000001<>+0(SB), Y4, Y2
-	VBLENDVPD    Y3, avx2_k64_7ff8000000000001<>+0(SB), Y5, Y3
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y4
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y1, Y5
-	VBLENDVPD    Y4, Y0, Y2, Y4
-	VBLENDVPD    Y5, Y1, Y3, Y5
-	VMOVUPD      Y4, (DI)(AX*8)
-	VMOVUPD      Y5, 32(DI)(AX*8)
+	VBLENDVPD    Y6, Y1, Y5, Y6
+	VCMPPD       $0x19, avx2_k64_bfefffffffffffff<>+0(SB), Y0, Y4
+	VCMPPD       $0x19, avx2_k64_bfefffffffffffff<>+0(SB), Y1, Y5
+	VCMPPD       $0x16, avx2_k64_7fe0000000000000<>+0(SB), Y0, Y0
+	VCMPPD       $0x16, avx2_k64_7fe0000000000000<>+0(SB), Y1, Y1
+	VPOR         Y0, Y4, Y0
+	VPOR         Y1, Y5, Y1
+	VPOR         Y1, Y0, Y1
+	VPTEST       Y1, Y1
+	JNE          loop1
+	VMOVUPD      Y2, (DI)(AX*8)
+	VMOVUPD      Y6, 32(DI)(AX*8)
 	ADDQ         $0x08, AX
 	JMP          loopu
 
@@ -2478,17 +2521,99 @@ whole:
 
 active:
 	CMPQ    BX, $0x04
-	JB      ltail61
+	JB      ltail65
 	VMOVUPD (SI)(AX*8), Y0
-	JMP     lend62
+	JMP     lend66
 
-ltail61:
+ltail65:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
-lend62:
+lend66:
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y0, Y1
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y1, Y2
+	VSUBPD       Y2, Y0, Y2
+	VDIVPD       Y1, Y2, Y2
+	VPSRLQ       $0x34, Y1, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VSHUFPS      $0x88, X4, X3, X4
+	VPSUBD       avx2_k32_3ff<>+0(SB), X4, X4
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y1, Y1
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y1, Y1
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y1, Y3
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y1, Y5
+	VBLENDVPD    Y3, Y5, Y1, Y5
+	VEXTRACTI128 $0x01, Y3, X1
+	VSHUFPS      $0x88, X1, X3, X1
+	VMOVUPS      avx2_k32_0<>+0(SB), Y3
+	VBLENDVPS    X1, avx2_k32_1<>+0(SB), X3, X1
+	VPADDD       X1, X4, X1
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y5, Y5
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y5, Y4
+	VDIVPD       Y4, Y5, Y4
+	VMULPD       Y4, Y4, Y6
+	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y7
+	VMOVUPS      Y7, Y8
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y6, Y8
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y6, Y8
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y6, Y8
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y6, Y8
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y6, Y8
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y6, Y8
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y6, Y8
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y6, Y8
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y6, Y8
+	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y6, Y8
+	VMULPD       Y8, Y6, Y8
+	VMULPD       Y5, Y5, Y6
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y6, Y6
+	VCVTDQ2PD    X1, Y1
+	VADDPD       Y8, Y6, Y8
+	VMULPD       Y8, Y4, Y8
+	VADDPD       Y2, Y8, Y2
+	VSUBPD       Y2, Y6, Y2
+	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y1, Y2
+	VSUBPD       Y2, Y5, Y2
+	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y1, Y2
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y1
+	VBLENDVPD    Y1, Y0, Y2, Y1
+	VCMPPD       $0x19, avx2_k64_bfefffffffffffff<>+0(SB), Y0, Y2
+	VCMPPD       $0x16, avx2_k64_7fe0000000000000<>+0(SB), Y0, Y0
+	VPOR         Y0, Y2, Y0
+	VMOVMSKPD    Y0, R8
+	TESTL        R9, R8
+	JNE          bail
+	CMPQ         BX, $0x04
+	JB           stail67
+	VMOVUPD      Y1, (DI)(AX*8)
+	JMP          send68
+
+stail67:
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y0
+	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
+	VMASKMOVPD   Y1, Y0, (DI)(AX*8)
+
+send68:
+next:
+	ADDQ $0x04, AX
+	JMP  loopu
+
+bail:
+	CMPQ    BX, $0x04
+	JB      ltail69
+	VMOVUPD (SI)(AX*8), Y0
+	JMP     lend70
+
+ltail69:
+	VMOVQ        BX, X1
+	VPBROADCASTQ X1, Y1
+	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
+	VMASKMOVPD   (SI)(AX*8), Y1, Y0
+
+lend70:
 	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y0, Y1
 	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y1, Y2
 	VSUBPD       Y2, Y0, Y2
@@ -2550,19 +2675,18 @@ lend62:
 	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y2
 	VBLENDVPD    Y2, Y0, Y1, Y2
 	CMPQ         BX, $0x04
-	JB           stail63
+	JB           stail71
 	VMOVUPD      Y2, (DI)(AX*8)
-	JMP          send64
+	JMP          send72
 
-stail63:
+stail71:
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
 	VMASKMOVPD   Y2, Y0, (DI)(AX*8)
 
-send64:
-	ADDQ $0x04, AX
-	JMP  loopu
+send72:
+	JMP next
 
 done:
 	MOVQ CX, ret+24(FP)
@@ -2741,17 +2865,17 @@ whole:
 
 active:
 	CMPQ    BX, $0x08
-	JB      ltail65
+	JB      ltail73
 	VMOVUPS (SI)(AX*4), Y0
-	JMP     lend66
+	JMP     lend74
 
-ltail65:
+ltail73:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
-lend66:
+lend74:
 	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y1
 	VROUNDPS     $0x08, Y1, Y1
 	VMOVUPS      Y0, Y2
@@ -2817,34 +2941,34 @@ lend66:
 	TESTL        R9, R8
 	JNE          bail
 	CMPQ         BX, $0x08
-	JB           stail67
+	JB           stail75
 	VMOVUPS      Y2, (DI)(AX*4)
-	JMP          send68
+	JMP          send76
 
-stail67:
+stail75:
 	VMOVQ        BX, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
 	VMASKMOVPS   Y2, Y0, (DI)(AX*4)
 
-send68:
+send76:
 next:
 	ADDQ $0x08, AX
 	JMP  loopu
 
 bail:
 	CMPQ    BX, $0x08
-	JB      ltail69
+	JB      ltail77
 	VMOVUPS (SI)(AX*4), Y0
-	JMP     lend70
+	JMP     lend78
 
-ltail69:
+ltail77:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
-lend70:
+lend78:
 	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y1
 	VCMPPS       $0x1e, avx2_k32_4a000000<>+0(SB), Y1, Y1
 	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y2
@@ -2914,17 +3038,17 @@ lend70:
 	TESTL        R9, R8
 	JNE          port
 	CMPQ         BX, $0x08
-	JB           stail71
+	JB           stail79
 	VMOVUPS      Y3, (DI)(AX*4)
-	JMP          send72
+	JMP          send80
 
-stail71:
+stail79:
 	VMOVQ        BX, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
 	VMASKMOVPS   Y3, Y0, (DI)(AX*4)
 
-send72:
+send80:
 	JMP next
 
 port:
@@ -3169,17 +3293,17 @@ whole:
 
 active:
 	CMPQ    BX, $0x04
-	JB      ltail73
+	JB      ltail81
 	VMOVUPD (SI)(AX*8), Y0
-	JMP     lend74
+	JMP     lend82
 
-ltail73:
+ltail81:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
-lend74:
+lend82:
 	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y1
 	VROUNDPD     $0x08, Y1, Y1
 	VMOVUPS      Y0, Y2
@@ -3276,34 +3400,34 @@ lend74:
 	TESTL        R9, R8
 	JNE          bail
 	CMPQ         BX, $0x04
-	JB           stail75
+	JB           stail83
 	VMOVUPD      Y1, (DI)(AX*8)
-	JMP          send76
+	JMP          send84
 
-stail75:
+stail83:
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
 	VMASKMOVPD   Y1, Y0, (DI)(AX*8)
 
-send76:
+send84:
 next:
 	ADDQ $0x04, AX
 	JMP  loopu
 
 bail:
 	CMPQ    BX, $0x04
-	JB      ltail77
+	JB      ltail85
 	VMOVUPD (SI)(AX*8), Y0
-	JMP     lend78
+	JMP     lend86
 
-ltail77:
+ltail85:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
-lend78:
+lend86:
 	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
 	VCMPPD       $0x1e, avx2_k64_4310000000000000<>+0(SB), Y1, Y1
 	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y2
@@ -3400,17 +3524,17 @@ lend78:
 	TESTL        R9, R8
 	JNE          port
 	CMPQ         BX, $0x04
-	JB           stail79
+	JB           stail87
 	VMOVUPD      Y2, (DI)(AX*8)
-	JMP          send80
+	JMP          send88
 
-stail79:
+stail87:
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
 	VMASKMOVPD   Y2, Y0, (DI)(AX*8)
 
-send80:
+send88:
 	JMP next
 
 port:
@@ -3595,17 +3719,17 @@ whole:
 
 active:
 	CMPQ    BX, $0x08
-	JB      ltail81
+	JB      ltail89
 	VMOVUPS (SI)(AX*4), Y0
-	JMP     lend82
+	JMP     lend90
 
-ltail81:
+ltail89:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
-lend82:
+lend90:
 	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y1
 	VROUNDPS     $0x08, Y1, Y1
 	VMOVUPS      Y0, Y2
@@ -3671,34 +3795,34 @@ lend82:
 	TESTL        R9, R8
 	JNE          bail
 	CMPQ         BX, $0x08
-	JB           stail83
+	JB           stail91
 	VMOVUPS      Y1, (DI)(AX*4)
-	JMP          send84
+	JMP          send92
 
-stail83:
+stail91:
 	VMOVQ        BX, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
 	VMASKMOVPS   Y1, Y0, (DI)(AX*4)
 
-send84:
+send92:
 next:
 	ADDQ $0x08, AX
 	JMP  loopu
 
 bail:
 	CMPQ    BX, $0x08
-	JB      ltail85
+	JB      ltail93
 	VMOVUPS (SI)(AX*4), Y0
-	JMP     lend86
+	JMP     lend94
 
-ltail85:
+ltail93:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
-lend86:
+lend94:
 	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y1
 	VCMPPS       $0x1e, avx2_k32_4a000000<>+0(SB), Y1, Y1
 	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y2
@@ -3767,17 +3891,17 @@ lend86:
 	TESTL        R9, R8
 	JNE          port
 	CMPQ         BX, $0x08
-	JB           stail87
+	JB           stail95
 	VMOVUPS      Y2, (DI)(AX*4)
-	JMP          send88
+	JMP          send96
 
-stail87:
+stail95:
 	VMOVQ        BX, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
 	VMASKMOVPS   Y2, Y0, (DI)(AX*4)
 
-send88:
+send96:
 	JMP next
 
 port:
@@ -4022,17 +4146,17 @@ whole:
 
 active:
 	CMPQ    BX, $0x04
-	JB      ltail89
+	JB      ltail97
 	VMOVUPD (SI)(AX*8), Y0
-	JMP     lend90
+	JMP     lend98
 
-ltail89:
+ltail97:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
-lend90:
+lend98:
 	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y1
 	VROUNDPD     $0x08, Y1, Y1
 	VMOVUPS      Y0, Y2
@@ -4129,34 +4253,34 @@ lend90:
 	TESTL        R9, R8
 	JNE          bail
 	CMPQ         BX, $0x04
-	JB           stail91
+	JB           stail99
 	VMOVUPD      Y3, (DI)(AX*8)
-	JMP          send92
+	JMP          send100
 
-stail91:
+stail99:
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
 	VMASKMOVPD   Y3, Y0, (DI)(AX*8)
 
-send92:
+send100:
 next:
 	ADDQ $0x04, AX
 	JMP  loopu
 
 bail:
 	CMPQ    BX, $0x04
-	JB      ltail93
+	JB      ltail101
 	VMOVUPD (SI)(AX*8), Y0
-	JMP     lend94
+	JMP     lend102
 
-ltail93:
+ltail101:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
-lend94:
+lend102:
 	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
 	VCMPPD       $0x1e, avx2_k64_4310000000000000<>+0(SB), Y1, Y1
 	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y2
@@ -4252,17 +4376,17 @@ lend94:
 	TESTL        R9, R8
 	JNE          port
 	CMPQ         BX, $0x04
-	JB           stail95
+	JB           stail103
 	VMOVUPD      Y3, (DI)(AX*8)
-	JMP          send96
+	JMP          send104
 
-stail95:
+stail103:
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
 	VMASKMOVPD   Y3, Y0, (DI)(AX*8)
 
-send96:
+send104:
 	JMP next
 
 port:
@@ -4445,17 +4569,17 @@ whole:
 
 active:
 	CMPQ    BX, $0x08
-	JB      ltail97
+	JB      ltail105
 	VMOVUPS (SI)(AX*4), Y0
-	JMP     lend98
+	JMP     lend106
 
-ltail97:
+ltail105:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
-lend98:
+lend106:
 	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y1
 	VROUNDPS     $0x08, Y1, Y1
 	VMOVUPS      Y0, Y2
@@ -4520,34 +4644,34 @@ lend98:
 	TESTL        R9, R8
 	JNE          bail
 	CMPQ         BX, $0x08
-	JB           stail99
+	JB           stail107
 	VMOVUPS      Y2, (DI)(AX*4)
-	JMP          send100
+	JMP          send108
 
-stail99:
+stail107:
 	VMOVQ        BX, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
 	VMASKMOVPS   Y2, Y0, (DI)(AX*4)
 
-send100:
+send108:
 next:
 	ADDQ $0x08, AX
 	JMP  loopu
 
 bail:
 	CMPQ    BX, $0x08
-	JB      ltail101
+	JB      ltail109
 	VMOVUPS (SI)(AX*4), Y0
-	JMP     lend102
+	JMP     lend110
 
-ltail101:
+ltail109:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
-lend102:
+lend110:
 	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y1
 	VCMPPS       $0x1e, avx2_k32_4a000000<>+0(SB), Y1, Y1
 	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y2
@@ -4616,17 +4740,17 @@ lend102:
 	TESTL        R9, R8
 	JNE          port
 	CMPQ         BX, $0x08
-	JB           stail103
+	JB           stail111
 	VMOVUPS      Y3, (DI)(AX*4)
-	JMP          send104
+	JMP          send112
 
-stail103:
+stail111:
 	VMOVQ        BX, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
 	VMASKMOVPS   Y3, Y0, (DI)(AX*4)
 
-send104:
+send112:
 	JMP next
 
 port:
@@ -4867,17 +4991,17 @@ whole:
 
 active:
 	CMPQ    BX, $0x04
-	JB      ltail105
+	JB      ltail113
 	VMOVUPD (SI)(AX*8), Y0
-	JMP     lend106
+	JMP     lend114
 
-ltail105:
+ltail113:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
-lend106:
+lend114:
 	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y1
 	VROUNDPD     $0x08, Y1, Y1
 	VMOVUPS      Y0, Y2
@@ -4972,34 +5096,34 @@ lend106:
 	TESTL        R9, R8
 	JNE          bail
 	CMPQ         BX, $0x04
-	JB           stail107
+	JB           stail115
 	VMOVUPD      Y1, (DI)(AX*8)
-	JMP          send108
+	JMP          send116
 
-stail107:
+stail115:
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
 	VMASKMOVPD   Y1, Y0, (DI)(AX*8)
 
-send108:
+send116:
 next:
 	ADDQ $0x04, AX
 	JMP  loopu
 
 bail:
 	CMPQ    BX, $0x04
-	JB      ltail109
+	JB      ltail117
 	VMOVUPD (SI)(AX*8), Y0
-	JMP     lend110
+	JMP     lend118
 
-ltail109:
+ltail117:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
-lend110:
+lend118:
 	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
 	VCMPPD       $0x1e, avx2_k64_4310000000000000<>+0(SB), Y1, Y1
 	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y2
@@ -5094,17 +5218,17 @@ lend110:
 	TESTL        R9, R8
 	JNE          port
 	CMPQ         BX, $0x04
-	JB           stail111
+	JB           stail119
 	VMOVUPD      Y2, (DI)(AX*8)
-	JMP          send112
+	JMP          send120
 
-stail111:
+stail119:
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
 	VMASKMOVPD   Y2, Y0, (DI)(AX*8)
 
-send112:
+send120:
 	JMP next
 
 port:
@@ -5242,17 +5366,17 @@ whole:
 
 active:
 	CMPQ    BX, $0x08
-	JB      ltail113
+	JB      ltail121
 	VMOVUPS (SI)(AX*4), Y0
-	JMP     lend114
+	JMP     lend122
 
-ltail113:
+ltail121:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
-lend114:
+lend122:
 	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y1
 	VMINPS       avx2_k32_4111999a<>+0(SB), Y1, Y1
 	VADDPS       Y1, Y1, Y1
@@ -5299,17 +5423,17 @@ lend114:
 	VCMPPS       $0x03, Y0, Y0, Y1
 	VBLENDVPS    Y1, Y0, Y2, Y1
 	CMPQ         BX, $0x08
-	JB           stail115
+	JB           stail123
 	VMOVUPS      Y1, (DI)(AX*4)
-	JMP          send116
+	JMP          send124
 
-stail115:
+stail123:
 	VMOVQ        BX, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
 	VMASKMOVPS   Y1, Y0, (DI)(AX*4)
 
-send116:
+send124:
 	ADDQ $0x08, AX
 	JMP  loopu
 
@@ -5461,17 +5585,17 @@ whole:
 
 active:
 	CMPQ    BX, $0x04
-	JB      ltail117
+	JB      ltail125
 	VMOVUPD (SI)(AX*8), Y0
-	JMP     lend118
+	JMP     lend126
 
-ltail117:
+ltail125:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
-lend118:
+lend126:
 	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
 	VMINPD       avx2_k64_4036000000000000<>+0(SB), Y1, Y1
 	VADDPD       Y1, Y1, Y1
@@ -5527,17 +5651,17 @@ lend118:
 	VCMPPD       $0x03, Y0, Y0, Y1
 	VBLENDVPD    Y1, Y0, Y2, Y1
 	CMPQ         BX, $0x04
-	JB           stail119
+	JB           stail127
 	VMOVUPD      Y1, (DI)(AX*8)
-	JMP          send120
+	JMP          send128
 
-stail119:
+stail127:
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
 	VMASKMOVPD   Y1, Y0, (DI)(AX*8)
 
-send120:
+send128:
 	ADDQ $0x04, AX
 	JMP  loopu
 
@@ -5648,17 +5772,17 @@ whole:
 
 active:
 	CMPQ    BX, $0x08
-	JB      ltail121
+	JB      ltail129
 	VMOVUPS (SI)(AX*4), Y0
-	JMP     lend122
+	JMP     lend130
 
-ltail121:
+ltail129:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
-lend122:
+lend130:
 	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y1
 	VPXOR        avx2_k32_80000000<>+0(SB), Y1, Y1
 	VMAXPS       avx2_k32_c2d00000<>+0(SB), Y1, Y1
@@ -5694,17 +5818,17 @@ lend122:
 	VCMPPS       $0x03, Y0, Y0, Y1
 	VBLENDVPS    Y1, Y0, Y2, Y1
 	CMPQ         BX, $0x08
-	JB           stail123
+	JB           stail131
 	VMOVUPS      Y1, (DI)(AX*4)
-	JMP          send124
+	JMP          send132
 
-stail123:
+stail131:
 	VMOVQ        BX, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
 	VMASKMOVPS   Y1, Y0, (DI)(AX*4)
 
-send124:
+send132:
 	ADDQ $0x08, AX
 	JMP  loopu
 
@@ -5831,17 +5955,17 @@ whole:
 
 active:
 	CMPQ    BX, $0x04
-	JB      ltail125
+	JB      ltail133
 	VMOVUPD (SI)(AX*8), Y0
-	JMP     lend126
+	JMP     lend134
 
-ltail125:
+ltail133:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
-lend126:
+lend134:
 	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
 	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y1, Y1
 	VMAXPD       avx2_k64_c087500000000000<>+0(SB), Y1, Y1
@@ -5885,17 +6009,17 @@ lend126:
 	VCMPPD       $0x03, Y0, Y0, Y1
 	VBLENDVPD    Y1, Y0, Y2, Y1
 	CMPQ         BX, $0x04
-	JB           stail127
+	JB           stail135
 	VMOVUPD      Y1, (DI)(AX*8)
-	JMP          send128
+	JMP          send136
 
-stail127:
+stail135:
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
 	VMASKMOVPD   Y1, Y0, (DI)(AX*8)
 
-send128:
+send136:
 	ADDQ $0x04, AX
 	JMP  loopu
 
@@ -6063,17 +6187,17 @@ whole:
 
 active:
 	CMPQ    BX, $0x08
-	JB      ltail129
+	JB      ltail137
 	VMOVUPS (SI)(AX*4), Y0
-	JMP     lend130
+	JMP     lend138
 
-ltail129:
+ltail137:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
-lend130:
+lend138:
 	VPAND       avx2_k32_7fffffff<>+0(SB), Y0, Y1
 	VCMPPS      $0x11, avx2_k32_3f800000<>+0(SB), Y1, Y2
 	VPXOR       avx2_k32_ffffffff<>+0(SB), Y2, Y3
@@ -6137,17 +6261,17 @@ lend130:
 	VCMPPS      $0x03, Y0, Y0, Y2
 	VBLENDVPS   Y2, Y0, Y1, Y2
 	CMPQ        BX, $0x08
-	JB          stail131
+	JB          stail139
 	VMOVUPS     Y2, (DI)(AX*4)
-	JMP         send132
+	JMP         send140
 
-stail131:
+stail139:
 	VMOVQ        BX, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
 	VMASKMOVPS   Y2, Y0, (DI)(AX*4)
 
-send132:
+send140:
 	ADDQ $0x08, AX
 	JMP  loopu
 
@@ -6475,17 +6599,17 @@ whole:
 
 active:
 	CMPQ    BX, $0x04
-	JB      ltail133
+	JB      ltail141
 	VMOVUPD (SI)(AX*8), Y0
-	JMP     lend134
+	JMP     lend142
 
-ltail133:
+ltail141:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
-lend134:
+lend142:
 	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
 	VCMPPD      $0x11, avx2_k64_3ff0000000000000<>+0(SB), Y1, Y2
 	VPXOR       avx2_k64_ffffffffffffffff<>+0(SB), Y2, Y3
@@ -6621,17 +6745,17 @@ lend134:
 	VCMPPD      $0x03, Y0, Y0, Y2
 	VBLENDVPD   Y2, Y0, Y1, Y2
 	CMPQ        BX, $0x04
-	JB          stail135
+	JB          stail143
 	VMOVUPD     Y2, (DI)(AX*8)
-	JMP         send136
+	JMP         send144
 
-stail135:
+stail143:
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
 	VMASKMOVPD   Y2, Y0, (DI)(AX*8)
 
-send136:
+send144:
 	ADDQ $0x04, AX
 	JMP  loopu
 
@@ -6784,30 +6908,30 @@ whole:
 
 active:
 	CMPQ    BX, $0x04
-	JB      ltail137
+	JB      ltail145
 	VMOVUPS (DX)(AX*4), X0
-	JMP     lend138
+	JMP     lend146
 
-ltail137:
+ltail145:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, X1
 	VPCMPGTD     avx2_iota32<>+0(SB), X1, X1
 	VMASKMOVPS   (DX)(AX*4), X1, X0
 
-lend138:
+lend146:
 	VCVTPS2PD X0, Y1
 	CMPQ      BX, $0x04
-	JB        ltail139
+	JB        ltail147
 	VMOVUPS   (SI)(AX*4), X2
-	JMP       lend140
+	JMP       lend148
 
-ltail139:
+ltail147:
 	VMOVQ        BX, X3
 	VPBROADCASTD X3, X3
 	VPCMPGTD     avx2_iota32<>+0(SB), X3, X3
 	VMASKMOVPS   (SI)(AX*4), X3, X2
 
-lend140:
+lend148:
 	VPSUBD      avx2_k32_3f3504f3<>+0(SB), X2, X3
 	VPSRAD      $0x17, X3, X4
 	VPAND       avx2_k32_ff800000<>+0(SB), X3, X3
@@ -6863,47 +6987,47 @@ lend140:
 	TESTL       R9, R8
 	JNE         bail
 	CMPQ        BX, $0x04
-	JB          stail141
+	JB          stail149
 	VMOVUPS     X1, (DI)(AX*4)
-	JMP         send142
+	JMP         send150
 
-stail141:
+stail149:
 	VMOVQ        BX, X0
 	VPBROADCASTD X0, X0
 	VPCMPGTD     avx2_iota32<>+0(SB), X0, X0
 	VMASKMOVPS   X1, X0, (DI)(AX*4)
 
-send142:
+send150:
 next:
 	ADDQ $0x04, AX
 	JMP  loopu
 
 bail:
 	CMPQ    BX, $0x04
-	JB      ltail143
+	JB      ltail151
 	VMOVUPS (SI)(AX*4), X0
-	JMP     lend144
+	JMP     lend152
 
-ltail143:
+ltail151:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, X1
 	VPCMPGTD     avx2_iota32<>+0(SB), X1, X1
 	VMASKMOVPS   (SI)(AX*4), X1, X0
 
-lend144:
+lend152:
 	VPAND   avx2_k32_7fffffff<>+0(SB), X0, X1
 	CMPQ    BX, $0x04
-	JB      ltail145
+	JB      ltail153
 	VMOVUPS (DX)(AX*4), X2
-	JMP     lend146
+	JMP     lend154
 
-ltail145:
+ltail153:
 	VMOVQ        BX, X3
 	VPBROADCASTD X3, X3
 	VPCMPGTD     avx2_iota32<>+0(SB), X3, X3
 	VMASKMOVPS   (DX)(AX*4), X3, X2
 
-lend146:
+lend154:
 	VPAND       avx2_k32_7fffffff<>+0(SB), X2, X3
 	VCVTPS2PD   X2, Y4
 	VCMPPS      $0x11, avx2_k32_800000<>+0(SB), X1, X5
@@ -7008,17 +7132,17 @@ lend146:
 	VPOR        X0, X2, X0
 	VBLENDVPS   X0, avx2_k32_3f800000<>+0(SB), X1, X0
 	CMPQ        BX, $0x04
-	JB          stail147
+	JB          stail155
 	VMOVUPS     X0, (DI)(AX*4)
-	JMP         send148
+	JMP         send156
 
-stail147:
+stail155:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, X1
 	VPCMPGTD     avx2_iota32<>+0(SB), X1, X1
 	VMASKMOVPS   X0, X1, (DI)(AX*4)
 
-send148:
+send156:
 	JMP next
 
 done:
@@ -7378,17 +7502,17 @@ whole:
 
 active:
 	CMPQ    BX, $0x04
-	JB      ltail149
+	JB      ltail157
 	VMOVUPD (SI)(AX*8), Y0
-	JMP     lend150
+	JMP     lend158
 
-ltail149:
+ltail157:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
-lend150:
+lend158:
 	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y0, Y1
 	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y0, Y2
 	VBLENDVPD    Y1, Y2, Y0, Y2
@@ -7486,17 +7610,17 @@ lend150:
 	VSUBPD       Y2, Y3, Y2
 	VSUBPD       Y2, Y5, Y2
 	CMPQ         BX, $0x04
-	JB           ltail151
+	JB           ltail159
 	VMOVUPD      (DX)(AX*8), Y5
-	JMP          lend152
+	JMP          lend160
 
-ltail151:
+ltail159:
 	VMOVQ        BX, X6
 	VPBROADCASTQ X6, Y6
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y6, Y6
 	VMASKMOVPD   (DX)(AX*8), Y6, Y5
 
-lend152:
+lend160:
 	VMULPD       Y3, Y5, Y6
 	VFMSUB213PD  Y6, Y5, Y3
 	VFMADD213PD  Y3, Y5, Y2
@@ -7559,47 +7683,47 @@ lend152:
 	TESTL        R9, R8
 	JNE          bail
 	CMPQ         BX, $0x04
-	JB           stail153
+	JB           stail161
 	VMOVUPD      Y2, (DI)(AX*8)
-	JMP          send154
+	JMP          send162
 
-stail153:
+stail161:
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
 	VMASKMOVPD   Y2, Y0, (DI)(AX*8)
 
-send154:
+send162:
 next:
 	ADDQ $0x04, AX
 	JMP  loopu
 
 bail:
 	CMPQ    BX, $0x04
-	JB      ltail155
+	JB      ltail163
 	VMOVUPD (SI)(AX*8), Y0
-	JMP     lend156
+	JMP     lend164
 
-ltail155:
+ltail163:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
-lend156:
+lend164:
 	VPAND   avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
 	CMPQ    BX, $0x04
-	JB      ltail157
+	JB      ltail165
 	VMOVUPD (DX)(AX*8), Y2
-	JMP     lend158
+	JMP     lend166
 
-ltail157:
+ltail165:
 	VMOVQ        BX, X3
 	VPBROADCASTQ X3, Y3
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y3, Y3
 	VMASKMOVPD   (DX)(AX*8), Y3, Y2
 
-lend158:
+lend166:
 	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y3
 	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y1, Y4
 	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y1, Y5
@@ -7794,17 +7918,17 @@ lend158:
 	VPOR         Y0, Y2, Y0
 	VBLENDVPD    Y0, avx2_k64_3ff0000000000000<>+0(SB), Y1, Y0
 	CMPQ         BX, $0x04
-	JB           stail159
+	JB           stail167
 	VMOVUPD      Y0, (DI)(AX*8)
-	JMP          send160
+	JMP          send168
 
-stail159:
+stail167:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   Y0, Y1, (DI)(AX*8)
 
-send160:
+send168:
 	JMP next
 
 done:
@@ -7991,30 +8115,30 @@ whole:
 
 active:
 	CMPQ    BX, $0x08
-	JB      ltail161
+	JB      ltail169
 	VMOVUPS (DX)(AX*4), Y0
-	JMP     lend162
+	JMP     lend170
 
-ltail161:
+ltail169:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
 	VMASKMOVPS   (DX)(AX*4), Y1, Y0
 
-lend162:
+lend170:
 	VPAND   avx2_k32_7fffffff<>+0(SB), Y0, Y1
 	CMPQ    BX, $0x08
-	JB      ltail163
+	JB      ltail171
 	VMOVUPS (SI)(AX*4), Y2
-	JMP     lend164
+	JMP     lend172
 
-ltail163:
+ltail171:
 	VMOVQ        BX, X3
 	VPBROADCASTD X3, Y3
 	VPCMPGTD     avx2_iota32<>+0(SB), Y3, Y3
 	VMASKMOVPS   (SI)(AX*4), Y3, Y2
 
-lend164:
+lend172:
 	VPAND       avx2_k32_7fffffff<>+0(SB), Y2, Y3
 	VCMPPS      $0x1e, Y1, Y3, Y4
 	VBLENDVPS   Y4, Y1, Y3, Y5
@@ -8085,17 +8209,17 @@ lend164:
 	VADDPS      Y2, Y0, Y2
 	VBLENDVPS   Y7, Y2, Y3, Y7
 	CMPQ        BX, $0x08
-	JB          stail165
+	JB          stail173
 	VMOVUPS     Y7, (DI)(AX*4)
-	JMP         send166
+	JMP         send174
 
-stail165:
+stail173:
 	VMOVQ        BX, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
 	VMASKMOVPS   Y7, Y0, (DI)(AX*4)
 
-send166:
+send174:
 	ADDQ $0x08, AX
 	JMP  loopu
 
@@ -8305,30 +8429,30 @@ whole:
 
 active:
 	CMPQ    BX, $0x04
-	JB      ltail167
+	JB      ltail175
 	VMOVUPD (DX)(AX*8), Y0
-	JMP     lend168
+	JMP     lend176
 
-ltail167:
+ltail175:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   (DX)(AX*8), Y1, Y0
 
-lend168:
+lend176:
 	VPAND   avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
 	CMPQ    BX, $0x04
-	JB      ltail169
+	JB      ltail177
 	VMOVUPD (SI)(AX*8), Y2
-	JMP     lend170
+	JMP     lend178
 
-ltail169:
+ltail177:
 	VMOVQ        BX, X3
 	VPBROADCASTQ X3, Y3
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y3, Y3
 	VMASKMOVPD   (SI)(AX*8), Y3, Y2
 
-lend170:
+lend178:
 	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y3
 	VCMPPD      $0x1e, Y1, Y3, Y4
 	VBLENDVPD   Y4, Y1, Y3, Y5
@@ -8410,17 +8534,17 @@ lend170:
 	VADDPD      Y2, Y0, Y2
 	VBLENDVPD   Y7, Y2, Y3, Y7
 	CMPQ        BX, $0x04
-	JB          stail171
+	JB          stail179
 	VMOVUPD     Y7, (DI)(AX*8)
-	JMP         send172
+	JMP         send180
 
-stail171:
+stail179:
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
 	VMASKMOVPD   Y7, Y0, (DI)(AX*8)
 
-send172:
+send180:
 	ADDQ $0x04, AX
 	JMP  loopu
 
@@ -8470,32 +8594,32 @@ whole:
 
 active:
 	CMPQ    BX, $0x08
-	JB      ltail173
+	JB      ltail181
 	VMOVUPS (SI)(AX*4), Y0
-	JMP     lend174
+	JMP     lend182
 
-ltail173:
+ltail181:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
-lend174:
+lend182:
 	VSQRTPS Y0, Y0
 	VMOVUPS avx2_k32_3f800000<>+0(SB), Y1
 	VDIVPS  Y0, Y1, Y0
 	CMPQ    BX, $0x08
-	JB      stail175
+	JB      stail183
 	VMOVUPS Y0, (DI)(AX*4)
-	JMP     send176
+	JMP     send184
 
-stail175:
+stail183:
 	VMOVQ        BX, X2
 	VPBROADCASTD X2, Y2
 	VPCMPGTD     avx2_iota32<>+0(SB), Y2, Y2
 	VMASKMOVPS   Y0, Y2, (DI)(AX*4)
 
-send176:
+send184:
 	ADDQ $0x08, AX
 	JMP  loopu
 
@@ -8545,32 +8669,32 @@ whole:
 
 active:
 	CMPQ    BX, $0x04
-	JB      ltail177
+	JB      ltail185
 	VMOVUPD (SI)(AX*8), Y0
-	JMP     lend178
+	JMP     lend186
 
-ltail177:
+ltail185:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
-lend178:
+lend186:
 	VSQRTPD Y0, Y0
 	VMOVUPS avx2_k64_3ff0000000000000<>+0(SB), Y1
 	VDIVPD  Y0, Y1, Y0
 	CMPQ    BX, $0x04
-	JB      stail179
+	JB      stail187
 	VMOVUPD Y0, (DI)(AX*8)
-	JMP     send180
+	JMP     send188
 
-stail179:
+stail187:
 	VMOVQ        BX, X2
 	VPBROADCASTQ X2, Y2
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y2, Y2
 	VMASKMOVPD   Y0, Y2, (DI)(AX*8)
 
-send180:
+send188:
 	ADDQ $0x04, AX
 	JMP  loopu
 
@@ -8617,30 +8741,30 @@ whole:
 
 active:
 	CMPQ    BX, $0x08
-	JB      ltail181
+	JB      ltail189
 	VMOVUPS (SI)(AX*4), Y0
-	JMP     lend182
+	JMP     lend190
 
-ltail181:
+ltail189:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
-lend182:
+lend190:
 	VSQRTPS Y0, Y0
 	CMPQ    BX, $0x08
-	JB      stail183
+	JB      stail191
 	VMOVUPS Y0, (DI)(AX*4)
-	JMP     send184
+	JMP     send192
 
-stail183:
+stail191:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
 	VMASKMOVPS   Y0, Y1, (DI)(AX*4)
 
-send184:
+send192:
 	ADDQ $0x08, AX
 	JMP  loopu
 
@@ -8687,30 +8811,30 @@ whole:
 
 active:
 	CMPQ    BX, $0x04
-	JB      ltail185
+	JB      ltail193
 	VMOVUPD (SI)(AX*8), Y0
-	JMP     lend186
+	JMP     lend194
 
-ltail185:
+ltail193:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
-lend186:
+lend194:
 	VSQRTPD Y0, Y0
 	CMPQ    BX, $0x04
-	JB      stail187
+	JB      stail195
 	VMOVUPD Y0, (DI)(AX*8)
-	JMP     send188
+	JMP     send196
 
-stail187:
+stail195:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   Y0, Y1, (DI)(AX*8)
 
-send188:
+send196:
 	ADDQ $0x04, AX
 	JMP  loopu
 
@@ -8757,30 +8881,30 @@ whole:
 
 active:
 	CMPQ    BX, $0x08
-	JB      ltail189
+	JB      ltail197
 	VMOVUPS (SI)(AX*4), Y0
-	JMP     lend190
+	JMP     lend198
 
-ltail189:
+ltail197:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
-lend190:
+lend198:
 	VROUNDPS $0x09, Y0, Y0
 	CMPQ     BX, $0x08
-	JB       stail191
+	JB       stail199
 	VMOVUPS  Y0, (DI)(AX*4)
-	JMP      send192
+	JMP      send200
 
-stail191:
+stail199:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
 	VMASKMOVPS   Y0, Y1, (DI)(AX*4)
 
-send192:
+send200:
 	ADDQ $0x08, AX
 	JMP  loopu
 
@@ -8827,30 +8951,30 @@ whole:
 
 active:
 	CMPQ    BX, $0x04
-	JB      ltail193
+	JB      ltail201
 	VMOVUPD (SI)(AX*8), Y0
-	JMP     lend194
+	JMP     lend202
 
-ltail193:
+ltail201:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
-lend194:
+lend202:
 	VROUNDPD $0x09, Y0, Y0
 	CMPQ     BX, $0x04
-	JB       stail195
+	JB       stail203
 	VMOVUPD  Y0, (DI)(AX*8)
-	JMP      send196
+	JMP      send204
 
-stail195:
+stail203:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   Y0, Y1, (DI)(AX*8)
 
-send196:
+send204:
 	ADDQ $0x04, AX
 	JMP  loopu
 
@@ -8897,30 +9021,30 @@ whole:
 
 active:
 	CMPQ    BX, $0x08
-	JB      ltail197
+	JB      ltail205
 	VMOVUPS (SI)(AX*4), Y0
-	JMP     lend198
+	JMP     lend206
 
-ltail197:
+ltail205:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
-lend198:
+lend206:
 	VROUNDPS $0x0a, Y0, Y0
 	CMPQ     BX, $0x08
-	JB       stail199
+	JB       stail207
 	VMOVUPS  Y0, (DI)(AX*4)
-	JMP      send200
+	JMP      send208
 
-stail199:
+stail207:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
 	VMASKMOVPS   Y0, Y1, (DI)(AX*4)
 
-send200:
+send208:
 	ADDQ $0x08, AX
 	JMP  loopu
 
@@ -8967,30 +9091,30 @@ whole:
 
 active:
 	CMPQ    BX, $0x04
-	JB      ltail201
+	JB      ltail209
 	VMOVUPD (SI)(AX*8), Y0
-	JMP     lend202
+	JMP     lend210
 
-ltail201:
+ltail209:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
-lend202:
+lend210:
 	VROUNDPD $0x0a, Y0, Y0
 	CMPQ     BX, $0x04
-	JB       stail203
+	JB       stail211
 	VMOVUPD  Y0, (DI)(AX*8)
-	JMP      send204
+	JMP      send212
 
-stail203:
+stail211:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   Y0, Y1, (DI)(AX*8)
 
-send204:
+send212:
 	ADDQ $0x04, AX
 	JMP  loopu
 
@@ -9037,30 +9161,30 @@ whole:
 
 active:
 	CMPQ    BX, $0x08
-	JB      ltail205
+	JB      ltail213
 	VMOVUPS (SI)(AX*4), Y0
-	JMP     lend206
+	JMP     lend214
 
-ltail205:
+ltail213:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
-lend206:
+lend214:
 	VROUNDPS $0x08, Y0, Y0
 	CMPQ     BX, $0x08
-	JB       stail207
+	JB       stail215
 	VMOVUPS  Y0, (DI)(AX*4)
-	JMP      send208
+	JMP      send216
 
-stail207:
+stail215:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
 	VMASKMOVPS   Y0, Y1, (DI)(AX*4)
 
-send208:
+send216:
 	ADDQ $0x08, AX
 	JMP  loopu
 
@@ -9107,30 +9231,30 @@ whole:
 
 active:
 	CMPQ    BX, $0x04
-	JB      ltail209
+	JB      ltail217
 	VMOVUPD (SI)(AX*8), Y0
-	JMP     lend210
+	JMP     lend218
 
-ltail209:
+ltail217:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
-lend210:
+lend218:
 	VROUNDPD $0x08, Y0, Y0
 	CMPQ     BX, $0x04
-	JB       stail211
+	JB       stail219
 	VMOVUPD  Y0, (DI)(AX*8)
-	JMP      send212
+	JMP      send220
 
-stail211:
+stail219:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   Y0, Y1, (DI)(AX*8)
 
-send212:
+send220:
 	ADDQ $0x04, AX
 	JMP  loopu
 
@@ -9177,30 +9301,30 @@ whole:
 
 active:
 	CMPQ    BX, $0x08
-	JB      ltail213
+	JB      ltail221
 	VMOVUPS (SI)(AX*4), Y0
-	JMP     lend214
+	JMP     lend222
 
-ltail213:
+ltail221:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
-lend214:
+lend222:
 	VROUNDPS $0x0b, Y0, Y0
 	CMPQ     BX, $0x08
-	JB       stail215
+	JB       stail223
 	VMOVUPS  Y0, (DI)(AX*4)
-	JMP      send216
+	JMP      send224
 
-stail215:
+stail223:
 	VMOVQ        BX, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
 	VMASKMOVPS   Y0, Y1, (DI)(AX*4)
 
-send216:
+send224:
 	ADDQ $0x08, AX
 	JMP  loopu
 
@@ -9247,30 +9371,30 @@ whole:
 
 active:
 	CMPQ    BX, $0x04
-	JB      ltail217
+	JB      ltail225
 	VMOVUPD (SI)(AX*8), Y0
-	JMP     lend218
+	JMP     lend226
 
-ltail217:
+ltail225:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
-lend218:
+lend226:
 	VROUNDPD $0x0b, Y0, Y0
 	CMPQ     BX, $0x04
-	JB       stail219
+	JB       stail227
 	VMOVUPD  Y0, (DI)(AX*8)
-	JMP      send220
+	JMP      send228
 
-stail219:
+stail227:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   Y0, Y1, (DI)(AX*8)
 
-send220:
+send228:
 	ADDQ $0x04, AX
 	JMP  loopu
 
@@ -10081,6 +10205,16 @@ DATA avx2_k64_3c7777d0ffda0d24<>+16(SB)/8, $0x3c7777d0ffda0d24
 DATA avx2_k64_3c7777d0ffda0d24<>+24(SB)/8, $0x3c7777d0ffda0d24
 GLOBL avx2_k64_3c7777d0ffda0d24<>(SB), RODATA|NOPTR, $32
 
+DATA avx2_k32_bf7fffff<>+0(SB)/4, $0xbf7fffff
+DATA avx2_k32_bf7fffff<>+4(SB)/4, $0xbf7fffff
+DATA avx2_k32_bf7fffff<>+8(SB)/4, $0xbf7fffff
+DATA avx2_k32_bf7fffff<>+12(SB)/4, $0xbf7fffff
+DATA avx2_k32_bf7fffff<>+16(SB)/4, $0xbf7fffff
+DATA avx2_k32_bf7fffff<>+20(SB)/4, $0xbf7fffff
+DATA avx2_k32_bf7fffff<>+24(SB)/4, $0xbf7fffff
+DATA avx2_k32_bf7fffff<>+28(SB)/4, $0xbf7fffff
+GLOBL avx2_k32_bf7fffff<>(SB), RODATA|NOPTR, $32
+
 DATA avx2_k32_bf800000<>+0(SB)/4, $0xbf800000
 DATA avx2_k32_bf800000<>+4(SB)/4, $0xbf800000
 DATA avx2_k32_bf800000<>+8(SB)/4, $0xbf800000
@@ -10090,6 +10224,18 @@ DATA avx2_k32_bf800000<>+20(SB)/4, $0xbf800000
 DATA avx2_k32_bf800000<>+24(SB)/4, $0xbf800000
 DATA avx2_k32_bf800000<>+28(SB)/4, $0xbf800000
 GLOBL avx2_k32_bf800000<>(SB), RODATA|NOPTR, $32
+
+DATA avx2_k64_bfefffffffffffff<>+0(SB)/8, $0xbfefffffffffffff
+DATA avx2_k64_bfefffffffffffff<>+8(SB)/8, $0xbfefffffffffffff
+DATA avx2_k64_bfefffffffffffff<>+16(SB)/8, $0xbfefffffffffffff
+DATA avx2_k64_bfefffffffffffff<>+24(SB)/8, $0xbfefffffffffffff
+GLOBL avx2_k64_bfefffffffffffff<>(SB), RODATA|NOPTR, $32
+
+DATA avx2_k64_7fe0000000000000<>+0(SB)/8, $0x7fe0000000000000
+DATA avx2_k64_7fe0000000000000<>+8(SB)/8, $0x7fe0000000000000
+DATA avx2_k64_7fe0000000000000<>+16(SB)/8, $0x7fe0000000000000
+DATA avx2_k64_7fe0000000000000<>+24(SB)/8, $0x7fe0000000000000
+GLOBL avx2_k64_7fe0000000000000<>(SB), RODATA|NOPTR, $32
 
 DATA avx2_k64_bff0000000000000<>+0(SB)/8, $0xbff0000000000000
 DATA avx2_k64_bff0000000000000<>+8(SB)/8, $0xbff0000000000000

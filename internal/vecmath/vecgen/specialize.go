@@ -21,19 +21,23 @@ import (
 
 // ordinary gives the interval of ordinary inputs of the functions with a
 // range fast path, by function and float type: for log and log2 the
-// positive normal finite numbers; for sin, cos and tan the range of the
-// Cody-Waite reduction, beyond which the expansion takes Payne-Hanek's.
+// positive normal finite numbers; for log1p those above -1 (on float64
+// below 2^1023, so that the range analysis bounds 1 + x); for sin, cos
+// and tan the range of the Cody-Waite reduction, beyond which the
+// expansion takes Payne-Hanek's.
 var ordinary = map[Func]interval{
-	{ir.MathLog, ir.F32}:  {0x1p-126, math.MaxFloat32, true},
-	{ir.MathLog, ir.F64}:  {0x1p-1022, math.MaxFloat64, true},
-	{ir.MathLog2, ir.F32}: {0x1p-126, math.MaxFloat32, true},
-	{ir.MathLog2, ir.F64}: {0x1p-1022, math.MaxFloat64, true},
-	{ir.MathSin, ir.F32}:  {-0x1p21, 0x1p21, true},
-	{ir.MathSin, ir.F64}:  {-0x1p50, 0x1p50, true},
-	{ir.MathCos, ir.F32}:  {-0x1p21, 0x1p21, true},
-	{ir.MathCos, ir.F64}:  {-0x1p50, 0x1p50, true},
-	{ir.MathTan, ir.F32}:  {-0x1p21, 0x1p21, true},
-	{ir.MathTan, ir.F64}:  {-0x1p50, 0x1p50, true},
+	{ir.MathLog, ir.F32}:   {0x1p-126, math.MaxFloat32, true},
+	{ir.MathLog, ir.F64}:   {0x1p-1022, math.MaxFloat64, true},
+	{ir.MathLog2, ir.F32}:  {0x1p-126, math.MaxFloat32, true},
+	{ir.MathLog2, ir.F64}:  {0x1p-1022, math.MaxFloat64, true},
+	{ir.MathLog1p, ir.F32}: {-1 + 0x1p-24, math.MaxFloat32, true},
+	{ir.MathLog1p, ir.F64}: {-1 + 0x1p-53, 0x1p1023, true},
+	{ir.MathSin, ir.F32}:   {-0x1p21, 0x1p21, true},
+	{ir.MathSin, ir.F64}:   {-0x1p50, 0x1p50, true},
+	{ir.MathCos, ir.F32}:   {-0x1p21, 0x1p21, true},
+	{ir.MathCos, ir.F64}:   {-0x1p50, 0x1p50, true},
+	{ir.MathTan, ir.F32}:   {-0x1p21, 0x1p21, true},
+	{ir.MathTan, ir.F64}:   {-0x1p50, 0x1p50, true},
 }
 
 // Specialize returns p specialized to inputs in iv (the same for every
