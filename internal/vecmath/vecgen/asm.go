@@ -188,6 +188,12 @@ func (f *asmFile) body(p *Program, copies int) (*lowered, error) {
 func (f *asmFile) function(p, full *Program) error {
 	fn := p.Func
 	es := fn.Type.Size()
+	if f.isa.Masks {
+		p.mergeSelects()
+		if full != nil {
+			full.mergeSelects()
+		}
+	}
 	lone, err := f.body(p, 1)
 	if err != nil {
 		return fmt.Errorf("vecgen: %s, %s: %w", fn.Name(), f.isa.Name, err)

@@ -40,6 +40,10 @@ type Node struct {
 	// NegMul and NegAdd negate the product and the addend of a fused
 	// multiply-add (set by fold for negated operands).
 	NegMul, NegAdd bool
+	// Merge makes the operation a masked one: its last argument is a
+	// predicate, and the lanes outside it keep the first argument (set
+	// by mergeSelects for AVX-512).
+	Merge bool
 }
 
 // IsConst reports whether n is a constant.
@@ -76,6 +80,11 @@ func (n *Node) attr() string {
 		return "." + n.Fn.String()
 	case ir.OpCvt:
 		return "." + n.Rnd.String()
+	}
+	if n.Merge {
+		return ".merge"
+	}
+	switch n.Op {
 	case ir.OpFMA:
 		return map[[2]bool]string{{true, false}: ".negmul", {false, true}: ".negadd", {true, true}: ".negmul.negadd"}[[2]bool{n.NegMul, n.NegAdd}]
 	}

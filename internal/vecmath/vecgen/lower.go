@@ -306,6 +306,10 @@ func (l *lowerer) node(n *Node) {
 	}
 	x512 := l.isa.Masks
 	var d *vreg
+	if n.Merge {
+		l.val[n] = l.merged(n)
+		return
+	}
 	switch n.Op {
 	case ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv:
 		if t.IsFloat() {
@@ -509,4 +513,43 @@ var fmaFamilies = map[[2]bool][6]ctor{
 	{false, true}:  {x86.VFMSUB213PS, x86.VFMSUB213PD, x86.VFMSUB231PS, x86.VFMSUB231PD, x86.VFMSUB132PS, x86.VFMSUB132PD},
 	{true, false}:  {x86.VFNMADD213PS, x86.VFNMADD213PD, x86.VFNMADD231PS, x86.VFNMADD231PD, x86.VFNMADD132PS, x86.VFNMADD132PD},
 	{true, true}:   {x86.VFNMSUB213PS, x86.VFNMSUB213PD, x86.VFNMSUB231PS, x86.VFNMSUB231PD, x86.VFNMSUB132PS, x86.VFNMSUB132PD},
+}
+
+// merged lowers an operation under a mask (Node.Merge, AVX-512 only):
+// the result takes the register of the first operand, whose lanes
+// outside the mask it keeps.
+func (l *lowerer) merged(n *Node) *vreg {
+	t := n.Type
+	eb := t.Bits()
+	x := n.Args[0]
+	k := use(l.reg(n.Args[len(n.Args)-1]))
+	d := l.vec(t)
+	xr := l.reg(x)
+	var c ctor
+	var b marg
+	switch n.Op {
+	case ir.OpNeg:
+		c, b = l.xor(eb), l.constArg(uint64(1)<<uint(eb-1), eb, l.width(t))
+	case ir.OpAbs:
+		c, b = l.and(eb), l.constArg(uint64(1)<<uint(eb-1)-1, eb, l.width(t))
+	default:
+		if t.IsFloat() {
+			c = map[ir.Op][2]ctor{
+				ir.OpAdd: {x86.VADDPS, x86.VADDPD}, ir.OpSub: {x86.VSUBPS, x86.VSUBPD}, ir.OpMul: {x86.VMULPS, x86.VMULPD},
+				ir.OpAnd: {x86.VANDPS, x86.VANDPD}, ir.OpOr: {x86.VORPS, x86.VORPD}, ir.OpXor: {x86.VXORPS, x86.VXORPD},
+			}[n.Op][map[int]int{32: 0, 64: 1}[eb]]
+		} else {
+			c = map[ir.Op][2]ctor{
+				ir.OpAdd: {x86.VPADDD, x86.VPADDQ}, ir.OpSub: {x86.VPSUBD, x86.VPSUBQ}, ir.OpMul: {x86.VPMULLD, x86.VPMULLQ},
+				ir.OpAnd: {x86.VPANDD, x86.VPANDQ}, ir.OpOr: {x86.VPORD, x86.VPORQ}, ir.OpXor: {x86.VPXORD, x86.VPXORQ},
+			}[n.Op][map[int]int{32: 0, 64: 1}[eb]]
+		}
+		b = l.src(n.Args[1])
+	}
+	if c == nil || !l.isa.Masks {
+		l.fail("no masked form of %s", n)
+		return d
+	}
+	l.emit(c, b, use(xr), k, tied(d, xr))
+	return d
 }

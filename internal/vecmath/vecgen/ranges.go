@@ -60,6 +60,9 @@ func ranges(p *Program) map[*Node]interval {
 			}
 			continue
 		}
+		if n.Merge { // either the operation's result or its first operand
+			continue
+		}
 		if n.Op == opInput {
 			if p.In.known {
 				r[n] = p.In

@@ -165,3 +165,22 @@ func TestPinning(t *testing.T) {
 		t.Errorf("got:%d memory operands in the unrolled body want:0", got)
 	}
 }
+
+// TestMergeSelects checks that log2's ordinary-range program puts its
+// select of a halved mantissa and its exponent's conditional increment
+// under masks, and that a second pass changes nothing.
+func TestMergeSelects(t *testing.T) {
+	f := Func{ir.MathLog2, ir.F32}
+	p := Specialize(flat(t, f), ordinary[f])
+	sel := count(p, func(n *Node) bool { return n.Op == ir.OpSelect })
+	p.mergeSelects()
+	merged := count(p, func(n *Node) bool { return n.Merge })
+	if got := count(p, func(n *Node) bool { return n.Op == ir.OpSelect }); merged != 2 || got != sel-2 {
+		t.Errorf("got:%d merged, %d selects want:2 merged, %d selects", merged, got, sel-2)
+	}
+	nodes := len(p.Nodes)
+	p.mergeSelects()
+	if len(p.Nodes) != nodes || count(p, func(n *Node) bool { return n.Merge }) != merged {
+		t.Errorf("a second pass changed the program")
+	}
+}
