@@ -9,6 +9,7 @@ package vecmath
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -40,6 +41,13 @@ func benchData[T floats](n int, lo, hi float64, seed uint64) []T {
 	return v
 }
 
+// withNaN sets every every-th element of v to NaN (none for 0).
+func withNaN[T floats](v []T, every int) {
+	for i := 0; every > 0 && i < len(v); i += every {
+		v[i] = T(math.NaN())
+	}
+}
+
 // benchKernel benchmarks one kernel on one path over n elements.
 func benchKernel(b *testing.B, e kernelEntry, p path, n int) {
 	lo, hi, ylo, yhi := benchRange(mathFnOf(b, e.fn))
@@ -49,6 +57,12 @@ func benchKernel(b *testing.B, e kernelEntry, p path, n int) {
 // benchKernelIn benchmarks one kernel on one path over n elements drawn
 // from [lo, hi) (and [ylo, yhi) for the second operand).
 func benchKernelIn(b *testing.B, e kernelEntry, p path, n int, lo, hi, ylo, yhi float64) {
+	benchKernelNaN(b, e, p, n, lo, hi, ylo, yhi, 0)
+}
+
+// benchKernelNaN is benchKernelIn with a NaN in the first operand every
+// so many elements (none for 0).
+func benchKernelNaN(b *testing.B, e kernelEntry, p path, n int, lo, hi, ylo, yhi float64, every int) {
 	size := 8
 	if e.typ() == ir.F32 {
 		size = 4
@@ -62,15 +76,19 @@ func benchKernelIn(b *testing.B, e kernelEntry, p path, n int, lo, hi, ylo, yhi 
 	switch {
 	case e.k1f32 != nil:
 		x, d := benchData[float32](n, lo, hi, 1), make([]float32, n)
+		withNaN(x, every)
 		run = func() { e.k1f32.runOn(p, d, x) }
 	case e.k1f64 != nil:
 		x, d := benchData[float64](n, lo, hi, 1), make([]float64, n)
+		withNaN(x, every)
 		run = func() { e.k1f64.runOn(p, d, x) }
 	case e.k2f32 != nil:
 		x, y, d := benchData[float32](n, lo, hi, 1), benchData[float32](n, ylo, yhi, 2), make([]float32, n)
+		withNaN(x, every)
 		run = func() { e.k2f32.runOn(p, d, x, y) }
 	default:
 		x, y, d := benchData[float64](n, lo, hi, 1), benchData[float64](n, ylo, yhi, 2), make([]float64, n)
+		withNaN(x, every)
 		run = func() { e.k2f64.runOn(p, d, x, y) }
 	}
 	b.ResetTimer()
@@ -119,17 +137,19 @@ func suiteRange(fn ir.MathFn) (lo, hi, ylo, yhi float64) {
 
 // BenchmarkFuncsCached runs every function and type on the best path
 // over operands held in L1 (2048 elements) and in L2 (32768), in the
-// suite's ranges: BenchmarkFuncsCached/log2/f32/l1. It reports ns/elem;
-// the throughput of the code itself, without memory traffic.
+// suite's ranges, and in L1 with a NaN every 16 elements (every vector
+// leaves the ordinary-range fast paths): BenchmarkFuncsCached/log2/f32/l1.
+// It reports ns/elem; the throughput of the code itself, without memory
+// traffic.
 func BenchmarkFuncsCached(b *testing.B) {
 	for _, size := range []struct {
-		name string
-		n    int
-	}{{"l1", 2048}, {"l2", 32768}} {
+		name     string
+		n, every int
+	}{{"l1", 2048, 0}, {"l2", 32768, 0}, {"l1nan", 2048, 16}} {
 		for _, e := range kernels {
 			b.Run(fmt.Sprintf("%s/%s/%s", e.fn, e.typ(), size.name), func(b *testing.B) {
 				lo, hi, ylo, yhi := suiteRange(mathFnOf(b, e.fn))
-				benchKernelIn(b, e, active, size.n, lo, hi, ylo, yhi)
+				benchKernelNaN(b, e, active, size.n, lo, hi, ylo, yhi, size.every)
 			})
 		}
 	}

@@ -1036,75 +1036,162 @@ loopu:
 	JL           loop1
 	VMOVUPS      (SI)(AX*4), Y0
 	VMOVUPS      32(SI)(AX*4), Y1
+	VCMPPS       $0x19, avx2_k32_800000<>+0(SB), Y0, Y2
+	VCMPPS       $0x19, avx2_k32_800000<>+0(SB), Y1, Y3
+	VCMPPS       $0x16, avx2_k32_7f7fffff<>+0(SB), Y0, Y4
+	VCMPPS       $0x16, avx2_k32_7f7fffff<>+0(SB), Y1, Y5
+	VPOR         Y4, Y2, Y4
+	VPOR         Y5, Y3, Y5
+	VPOR         Y5, Y4, Y5
+	VPTEST       Y5, Y5
+	JNE          fullu
 	VPSRLD       $0x17, Y0, Y2
 	VPSRLD       $0x17, Y1, Y3
 	VPSUBD       avx2_k32_7f<>+0(SB), Y2, Y2
 	VPSUBD       avx2_k32_7f<>+0(SB), Y3, Y3
-	VPAND        avx2_k32_7fffff<>+0(SB), Y0, Y4
-	VPAND        avx2_k32_7fffff<>+0(SB), Y1, Y5
+	VPAND        avx2_k32_7fffff<>+0(SB), Y0, Y0
+	VPAND        avx2_k32_7fffff<>+0(SB), Y1, Y1
+	VPOR         avx2_k32_3f800000<>+0(SB), Y0, Y0
+	VPOR         avx2_k32_3f800000<>+0(SB), Y1, Y1
+	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y0, Y4
+	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y1, Y5
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y0, Y6
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y1, Y7
+	VBLENDVPS    Y4, Y6, Y0, Y6
+	VBLENDVPS    Y5, Y7, Y1, Y7
+	VMOVUPS      avx2_k32_0<>+0(SB), Y0
+	VBLENDVPS    Y4, avx2_k32_1<>+0(SB), Y0, Y4
+	VBLENDVPS    Y5, avx2_k32_1<>+0(SB), Y0, Y5
+	VPADDD       Y4, Y2, Y4
+	VPADDD       Y5, Y3, Y5
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y6, Y6
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y7, Y7
+	VADDPS       avx2_k32_40000000<>+0(SB), Y6, Y1
+	VADDPS       avx2_k32_40000000<>+0(SB), Y7, Y2
+	VDIVPS       Y1, Y6, Y1
+	VDIVPS       Y2, Y7, Y2
+	VMULPS       Y1, Y1, Y3
+	VMULPS       Y2, Y2, Y8
+	VMOVUPS      avx2_k32_3e3a2e8c<>+0(SB), Y9
+	VMOVUPS      Y9, Y10
+	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y3, Y10
+	VMOVUPS      Y9, Y11
+	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y8, Y11
+	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y3, Y10
+	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y8, Y11
+	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y3, Y10
+	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y8, Y11
+	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y3, Y10
+	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y8, Y11
+	VMULPS       Y10, Y3, Y10
+	VMULPS       Y11, Y8, Y11
+	VMULPS       Y6, Y6, Y3
+	VMULPS       Y7, Y7, Y8
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y3, Y3
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y8, Y8
+	VCVTDQ2PS    Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VADDPS       Y10, Y3, Y10
+	VADDPS       Y11, Y8, Y11
+	VMULPS       Y10, Y1, Y10
+	VMULPS       Y11, Y2, Y11
+	VSUBPS       Y10, Y3, Y10
+	VSUBPS       Y11, Y8, Y11
+	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y4, Y10
+	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y5, Y11
+	VSUBPS       Y10, Y6, Y10
+	VSUBPS       Y11, Y7, Y11
+	VFMADD231PS  avx2_k32_3f317218<>+0(SB), Y4, Y10
+	VFMADD231PS  avx2_k32_3f317218<>+0(SB), Y5, Y11
+	VMOVUPS      Y10, (DI)(AX*4)
+	VMOVUPS      Y11, 32(DI)(AX*4)
+	ADDQ         $0x10, AX
+	JMP          loopu
+
+fullu:
+	VMOVUPS      (SI)(AX*4), Y0
+	VMOVUPS      32(SI)(AX*4), Y1
+	VCMPPS       $0x11, avx2_k32_800000<>+0(SB), Y0, Y2
+	VCMPPS       $0x11, avx2_k32_800000<>+0(SB), Y1, Y3
+	VMULPS       avx2_k32_4c000000<>+0(SB), Y0, Y4
+	VMULPS       avx2_k32_4c000000<>+0(SB), Y1, Y5
+	VBLENDVPS    Y2, Y4, Y0, Y4
+	VBLENDVPS    Y3, Y5, Y1, Y5
+	VPSRLD       $0x17, Y4, Y6
+	VPSRLD       $0x17, Y5, Y7
+	VMOVUPS      avx2_k32_7f<>+0(SB), Y8
+	VBLENDVPS    Y2, avx2_k32_98<>+0(SB), Y8, Y2
+	VBLENDVPS    Y3, avx2_k32_98<>+0(SB), Y8, Y3
+	VPSUBD       Y2, Y6, Y2
+	VPSUBD       Y3, Y7, Y3
+	VPAND        avx2_k32_7fffff<>+0(SB), Y4, Y4
+	VPAND        avx2_k32_7fffff<>+0(SB), Y5, Y5
 	VPOR         avx2_k32_3f800000<>+0(SB), Y4, Y4
 	VPOR         avx2_k32_3f800000<>+0(SB), Y5, Y5
 	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y4, Y6
 	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y5, Y7
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y4, Y8
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y9
-	VBLENDVPS    Y6, Y8, Y4, Y8
-	VBLENDVPS    Y7, Y9, Y5, Y9
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y4, Y9
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y10
+	VBLENDVPS    Y6, Y9, Y4, Y9
+	VBLENDVPS    Y7, Y10, Y5, Y10
 	VMOVUPS      avx2_k32_0<>+0(SB), Y4
 	VBLENDVPS    Y6, avx2_k32_1<>+0(SB), Y4, Y6
 	VBLENDVPS    Y7, avx2_k32_1<>+0(SB), Y4, Y7
 	VPADDD       Y6, Y2, Y6
 	VPADDD       Y7, Y3, Y7
-	VSUBPS       avx2_k32_3f800000<>+0(SB), Y8, Y8
 	VSUBPS       avx2_k32_3f800000<>+0(SB), Y9, Y9
-	VADDPS       avx2_k32_40000000<>+0(SB), Y8, Y2
-	VADDPS       avx2_k32_40000000<>+0(SB), Y9, Y3
-	VDIVPS       Y2, Y8, Y2
-	VDIVPS       Y3, Y9, Y3
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y10, Y10
+	VADDPS       avx2_k32_40000000<>+0(SB), Y9, Y2
+	VADDPS       avx2_k32_40000000<>+0(SB), Y10, Y3
+	VDIVPS       Y2, Y9, Y2
+	VDIVPS       Y3, Y10, Y3
 	VMULPS       Y2, Y2, Y5
-	VMULPS       Y3, Y3, Y10
-	VMOVUPS      avx2_k32_3e3a2e8c<>+0(SB), Y11
-	VMOVUPS      Y11, Y12
-	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y5, Y12
-	VMOVUPS      Y11, Y13
-	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y10, Y13
-	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y5, Y12
-	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y10, Y13
-	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y5, Y12
-	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y10, Y13
-	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y5, Y12
-	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y10, Y13
-	VMULPS       Y12, Y5, Y12
-	VMULPS       Y13, Y10, Y13
-	VMULPS       Y8, Y8, Y5
-	VMULPS       Y9, Y9, Y10
+	VMULPS       Y3, Y3, Y11
+	VMOVUPS      avx2_k32_3e3a2e8c<>+0(SB), Y12
+	VMOVUPS      Y12, Y13
+	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y5, Y13
+	VMOVUPS      Y12, Y14
+	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y11, Y14
+	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y5, Y13
+	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y11, Y14
+	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y5, Y13
+	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y11, Y14
+	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y5, Y13
+	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y11, Y14
+	VMULPS       Y13, Y5, Y13
+	VMULPS       Y14, Y11, Y14
+	VMULPS       Y9, Y9, Y5
+	VMULPS       Y10, Y10, Y11
 	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y5
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y10, Y10
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y11, Y11
 	VCVTDQ2PS    Y6, Y6
 	VCVTDQ2PS    Y7, Y7
-	VADDPS       Y12, Y5, Y12
-	VADDPS       Y13, Y10, Y13
-	VMULPS       Y12, Y2, Y12
-	VMULPS       Y13, Y3, Y13
-	VSUBPS       Y12, Y5, Y12
-	VSUBPS       Y13, Y10, Y13
-	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y6, Y12
-	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y7, Y13
-	VSUBPS       Y12, Y8, Y12
+	VADDPS       Y13, Y5, Y13
+	VADDPS       Y14, Y11, Y14
+	VMULPS       Y13, Y2, Y13
+	VMULPS       Y14, Y3, Y14
+	VSUBPS       Y13, Y5, Y13
+	VSUBPS       Y14, Y11, Y14
+	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y6, Y13
+	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y7, Y14
 	VSUBPS       Y13, Y9, Y13
-	VFMADD231PS  avx2_k32_3f317218<>+0(SB), Y6, Y12
-	VFMADD231PS  avx2_k32_3f317218<>+0(SB), Y7, Y13
-	VCMPPS       $0x19, avx2_k32_800000<>+0(SB), Y0, Y2
-	VCMPPS       $0x19, avx2_k32_800000<>+0(SB), Y1, Y3
-	VCMPPS       $0x16, avx2_k32_7f7fffff<>+0(SB), Y0, Y0
-	VCMPPS       $0x16, avx2_k32_7f7fffff<>+0(SB), Y1, Y1
-	VPOR         Y0, Y2, Y0
-	VPOR         Y1, Y3, Y1
-	VPOR         Y1, Y0, Y1
-	VPTEST       Y1, Y1
-	JNE          loop1
-	VMOVUPS      Y12, (DI)(AX*4)
-	VMOVUPS      Y13, 32(DI)(AX*4)
+	VSUBPS       Y14, Y10, Y14
+	VFMADD231PS  avx2_k32_3f317218<>+0(SB), Y6, Y13
+	VFMADD231PS  avx2_k32_3f317218<>+0(SB), Y7, Y14
+	VCMPPS       $0x00, avx2_k32_7f800000<>+0(SB), Y0, Y2
+	VCMPPS       $0x00, avx2_k32_7f800000<>+0(SB), Y1, Y3
+	VBLENDVPS    Y2, Y0, Y13, Y2
+	VBLENDVPS    Y3, Y1, Y14, Y3
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y5
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y1, Y6
+	VBLENDVPS    Y5, avx2_k32_ff800000<>+0(SB), Y2, Y5
+	VBLENDVPS    Y6, avx2_k32_ff800000<>+0(SB), Y3, Y6
+	VCMPPS       $0x19, avx2_k32_0<>+0(SB), Y0, Y0
+	VCMPPS       $0x19, avx2_k32_0<>+0(SB), Y1, Y1
+	VBLENDVPS    Y0, avx2_k32_7fc00000<>+0(SB), Y5, Y0
+	VBLENDVPS    Y1, avx2_k32_7fc00000<>+0(SB), Y6, Y1
+	VMOVUPS      Y0, (DI)(AX*4)
+	VMOVUPS      Y1, 32(DI)(AX*4)
 	ADDQ         $0x10, AX
 	JMP          loopu
 
@@ -1135,52 +1222,52 @@ ltail25:
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
 lend26:
-	VPSRLD       $0x17, Y0, Y1
-	VPSUBD       avx2_k32_7f<>+0(SB), Y1, Y1
-	VPAND        avx2_k32_7fffff<>+0(SB), Y0, Y2
-	VPOR         avx2_k32_3f800000<>+0(SB), Y2, Y2
-	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y2, Y3
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y2, Y4
-	VBLENDVPS    Y3, Y4, Y2, Y4
-	VMOVUPS      avx2_k32_0<>+0(SB), Y2
-	VBLENDVPS    Y3, avx2_k32_1<>+0(SB), Y2, Y3
-	VPADDD       Y3, Y1, Y3
-	VSUBPS       avx2_k32_3f800000<>+0(SB), Y4, Y4
-	VADDPS       avx2_k32_40000000<>+0(SB), Y4, Y1
-	VDIVPS       Y1, Y4, Y1
-	VMULPS       Y1, Y1, Y5
-	VMOVUPS      avx2_k32_3e3a2e8c<>+0(SB), Y6
-	VMOVUPS      Y6, Y7
-	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y5, Y7
-	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y5, Y7
-	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y5, Y7
-	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y5, Y7
-	VMULPS       Y7, Y5, Y7
-	VMULPS       Y4, Y4, Y5
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y5
-	VCVTDQ2PS    Y3, Y3
-	VADDPS       Y7, Y5, Y7
-	VMULPS       Y7, Y1, Y7
-	VSUBPS       Y7, Y5, Y7
-	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y3, Y7
-	VSUBPS       Y7, Y4, Y7
-	VFMADD231PS  avx2_k32_3f317218<>+0(SB), Y3, Y7
 	VCMPPS       $0x19, avx2_k32_800000<>+0(SB), Y0, Y1
-	VCMPPS       $0x16, avx2_k32_7f7fffff<>+0(SB), Y0, Y0
-	VPOR         Y0, Y1, Y0
-	VMOVMSKPS    Y0, R8
+	VCMPPS       $0x16, avx2_k32_7f7fffff<>+0(SB), Y0, Y2
+	VPOR         Y2, Y1, Y2
+	VMOVMSKPS    Y2, R8
 	TESTL        R9, R8
 	JNE          bail
+	VPSRLD       $0x17, Y0, Y1
+	VPSUBD       avx2_k32_7f<>+0(SB), Y1, Y1
+	VPAND        avx2_k32_7fffff<>+0(SB), Y0, Y0
+	VPOR         avx2_k32_3f800000<>+0(SB), Y0, Y0
+	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y0, Y2
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y0, Y3
+	VBLENDVPS    Y2, Y3, Y0, Y3
+	VMOVUPS      avx2_k32_0<>+0(SB), Y0
+	VBLENDVPS    Y2, avx2_k32_1<>+0(SB), Y0, Y2
+	VPADDD       Y2, Y1, Y2
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y3, Y3
+	VADDPS       avx2_k32_40000000<>+0(SB), Y3, Y1
+	VDIVPS       Y1, Y3, Y1
+	VMULPS       Y1, Y1, Y4
+	VMOVUPS      avx2_k32_3e3a2e8c<>+0(SB), Y5
+	VMOVUPS      Y5, Y6
+	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y4, Y6
+	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y4, Y6
+	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y4, Y6
+	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y4, Y6
+	VMULPS       Y6, Y4, Y6
+	VMULPS       Y3, Y3, Y4
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y4, Y4
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       Y6, Y4, Y6
+	VMULPS       Y6, Y1, Y6
+	VSUBPS       Y6, Y4, Y6
+	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y2, Y6
+	VSUBPS       Y6, Y3, Y6
+	VFMADD231PS  avx2_k32_3f317218<>+0(SB), Y2, Y6
 	CMPQ         BX, $0x08
 	JB           stail27
-	VMOVUPS      Y7, (DI)(AX*4)
+	VMOVUPS      Y6, (DI)(AX*4)
 	JMP          send28
 
 stail27:
-	VMOVQ        BX, X0
-	VPBROADCASTD X0, Y0
-	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
-	VMASKMOVPS   Y7, Y0, (DI)(AX*4)
+	VMOVQ        BX, X1
+	VPBROADCASTD X1, Y1
+	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
+	VMASKMOVPS   Y6, Y1, (DI)(AX*4)
 
 send28:
 next:
@@ -1275,6 +1362,15 @@ loopu:
 	JL           loop1
 	VMOVUPD      (SI)(AX*8), Y0
 	VMOVUPD      32(SI)(AX*8), Y1
+	VCMPPD       $0x19, avx2_k64_10000000000000<>+0(SB), Y0, Y2
+	VCMPPD       $0x19, avx2_k64_10000000000000<>+0(SB), Y1, Y3
+	VCMPPD       $0x16, avx2_k64_7fefffffffffffff<>+0(SB), Y0, Y4
+	VCMPPD       $0x16, avx2_k64_7fefffffffffffff<>+0(SB), Y1, Y5
+	VPOR         Y4, Y2, Y4
+	VPOR         Y5, Y3, Y5
+	VPOR         Y5, Y4, Y5
+	VPTEST       Y5, Y5
+	JNE          fullu
 	VPSRLQ       $0x34, Y0, Y2
 	VPSRLQ       $0x34, Y1, Y3
 	VEXTRACTI128 $0x01, Y2, X4
@@ -1283,87 +1379,189 @@ loopu:
 	VSHUFPS      $0x88, X2, X3, X2
 	VPSUBD       avx2_k32_3ff<>+0(SB), X4, X4
 	VPSUBD       avx2_k32_3ff<>+0(SB), X2, X2
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y0, Y3
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y1, Y5
-	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y3, Y3
-	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y5, Y5
-	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y3, Y6
-	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y5, Y7
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y3, Y8
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y9
-	VBLENDVPD    Y6, Y8, Y3, Y8
-	VBLENDVPD    Y7, Y9, Y5, Y9
-	VEXTRACTI128 $0x01, Y6, X3
-	VSHUFPS      $0x88, X3, X6, X3
-	VMOVUPS      avx2_k32_0<>+0(SB), Y5
-	VBLENDVPS    X3, avx2_k32_1<>+0(SB), X5, X3
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y0, Y0
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y1, Y1
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y0, Y0
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y1, Y1
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y0, Y3
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y1, Y5
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y0, Y6
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y1, Y7
+	VBLENDVPD    Y3, Y6, Y0, Y6
+	VBLENDVPD    Y5, Y7, Y1, Y7
+	VEXTRACTI128 $0x01, Y3, X0
+	VSHUFPS      $0x88, X0, X3, X0
+	VMOVUPS      avx2_k32_0<>+0(SB), Y1
+	VBLENDVPS    X0, avx2_k32_1<>+0(SB), X1, X0
+	VEXTRACTI128 $0x01, Y5, X3
+	VSHUFPS      $0x88, X3, X5, X3
+	VBLENDVPS    X3, avx2_k32_1<>+0(SB), X1, X3
+	VPADDD       X0, X4, X0
+	VPADDD       X3, X2, X3
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y6, Y6
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y7, Y7
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y6, Y2
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y7, Y4
+	VDIVPD       Y2, Y6, Y2
+	VDIVPD       Y4, Y7, Y4
+	VMULPD       Y2, Y2, Y5
+	VMULPD       Y4, Y4, Y8
+	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y9
+	VMOVUPS      Y9, Y10
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y5, Y10
+	VMOVUPS      Y9, Y11
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y5, Y10
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y5, Y10
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y5, Y10
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y5, Y10
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y5, Y10
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y5, Y10
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y5, Y10
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y5, Y10
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y5, Y10
+	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y8, Y11
+	VMULPD       Y10, Y5, Y10
+	VMULPD       Y11, Y8, Y11
+	VMULPD       Y6, Y6, Y5
+	VMULPD       Y7, Y7, Y8
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y5
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y8
+	VCVTDQ2PD    X0, Y0
+	VCVTDQ2PD    X3, Y3
+	VADDPD       Y10, Y5, Y10
+	VADDPD       Y11, Y8, Y11
+	VMULPD       Y10, Y2, Y10
+	VMULPD       Y11, Y4, Y11
+	VSUBPD       Y10, Y5, Y10
+	VSUBPD       Y11, Y8, Y11
+	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y0, Y10
+	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y3, Y11
+	VSUBPD       Y10, Y6, Y10
+	VSUBPD       Y11, Y7, Y11
+	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y0, Y10
+	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y3, Y11
+	VMOVUPD      Y10, (DI)(AX*8)
+	VMOVUPD      Y11, 32(DI)(AX*8)
+	ADDQ         $0x08, AX
+	JMP          loopu
+
+fullu:
+	VMOVUPD      (SI)(AX*8), Y0
+	VMOVUPD      32(SI)(AX*8), Y1
+	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y0, Y2
+	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y1, Y3
+	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y0, Y4
+	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y1, Y5
+	VBLENDVPD    Y2, Y4, Y0, Y4
+	VBLENDVPD    Y3, Y5, Y1, Y5
+	VPSRLQ       $0x34, Y4, Y6
+	VPSRLQ       $0x34, Y5, Y7
+	VEXTRACTI128 $0x01, Y6, X8
+	VSHUFPS      $0x88, X8, X6, X8
 	VEXTRACTI128 $0x01, Y7, X6
 	VSHUFPS      $0x88, X6, X7, X6
-	VBLENDVPS    X6, avx2_k32_1<>+0(SB), X5, X6
-	VPADDD       X3, X4, X3
-	VPADDD       X6, X2, X6
+	VEXTRACTI128 $0x01, Y2, X7
+	VSHUFPS      $0x88, X7, X2, X7
+	VMOVUPS      avx2_k32_3ff<>+0(SB), Y2
+	VBLENDVPS    X7, avx2_k32_435<>+0(SB), X2, X7
+	VEXTRACTI128 $0x01, Y3, X9
+	VSHUFPS      $0x88, X9, X3, X9
+	VBLENDVPS    X9, avx2_k32_435<>+0(SB), X2, X9
+	VPSUBD       X7, X8, X7
+	VPSUBD       X9, X6, X9
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y4, Y4
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y5, Y5
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y4, Y4
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y5, Y5
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y4, Y3
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y5, Y6
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y4, Y8
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y10
+	VBLENDVPD    Y3, Y8, Y4, Y8
+	VBLENDVPD    Y6, Y10, Y5, Y10
+	VEXTRACTI128 $0x01, Y3, X4
+	VSHUFPS      $0x88, X4, X3, X4
+	VMOVUPS      avx2_k32_0<>+0(SB), Y3
+	VBLENDVPS    X4, avx2_k32_1<>+0(SB), X3, X4
+	VEXTRACTI128 $0x01, Y6, X5
+	VSHUFPS      $0x88, X5, X6, X5
+	VBLENDVPS    X5, avx2_k32_1<>+0(SB), X3, X5
+	VPADDD       X4, X7, X4
+	VPADDD       X5, X9, X5
 	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y8, Y8
-	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y9, Y9
-	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y8, Y2
-	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y9, Y4
-	VDIVPD       Y2, Y8, Y2
-	VDIVPD       Y4, Y9, Y4
-	VMULPD       Y2, Y2, Y7
-	VMULPD       Y4, Y4, Y10
-	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y11
-	VMOVUPS      Y11, Y12
-	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y7, Y12
-	VMOVUPS      Y11, Y13
-	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y10, Y13
-	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y10, Y13
-	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y10, Y13
-	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y10, Y13
-	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y10, Y13
-	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y10, Y13
-	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y10, Y13
-	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y10, Y13
-	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y10, Y13
-	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y10, Y13
-	VMULPD       Y12, Y7, Y12
-	VMULPD       Y13, Y10, Y13
-	VMULPD       Y8, Y8, Y7
-	VMULPD       Y9, Y9, Y10
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y7, Y7
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y10, Y10
-	VCVTDQ2PD    X3, Y3
-	VCVTDQ2PD    X6, Y6
-	VADDPD       Y12, Y7, Y12
-	VADDPD       Y13, Y10, Y13
-	VMULPD       Y12, Y2, Y12
-	VMULPD       Y13, Y4, Y13
-	VSUBPD       Y12, Y7, Y12
-	VSUBPD       Y13, Y10, Y13
-	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y3, Y12
-	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y6, Y13
-	VSUBPD       Y12, Y8, Y12
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y10, Y10
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y8, Y6
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y10, Y7
+	VDIVPD       Y6, Y8, Y6
+	VDIVPD       Y7, Y10, Y7
+	VMULPD       Y6, Y6, Y9
+	VMULPD       Y7, Y7, Y11
+	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y12
+	VMOVUPS      Y12, Y13
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y9, Y13
+	VMOVUPS      Y12, Y14
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y9, Y13
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y9, Y13
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y9, Y13
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y9, Y13
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y9, Y13
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y9, Y13
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y9, Y13
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y9, Y13
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y9, Y13
+	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y11, Y14
+	VMULPD       Y13, Y9, Y13
+	VMULPD       Y14, Y11, Y14
+	VMULPD       Y8, Y8, Y9
+	VMULPD       Y10, Y10, Y11
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y9, Y9
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y11, Y11
+	VCVTDQ2PD    X4, Y4
+	VCVTDQ2PD    X5, Y5
+	VADDPD       Y13, Y9, Y13
+	VADDPD       Y14, Y11, Y14
+	VMULPD       Y13, Y6, Y13
+	VMULPD       Y14, Y7, Y14
 	VSUBPD       Y13, Y9, Y13
-	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y3, Y12
-	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y6, Y13
-	VCMPPD       $0x19, avx2_k64_10000000000000<>+0(SB), Y0, Y2
-	VCMPPD       $0x19, avx2_k64_10000000000000<>+0(SB), Y1, Y3
-	VCMPPD       $0x16, avx2_k64_7fefffffffffffff<>+0(SB), Y0, Y0
-	VCMPPD       $0x16, avx2_k64_7fefffffffffffff<>+0(SB), Y1, Y1
-	VPOR         Y0, Y2, Y0
-	VPOR         Y1, Y3, Y1
-	VPOR         Y1, Y0, Y1
-	VPTEST       Y1, Y1
-	JNE          loop1
-	VMOVUPD      Y12, (DI)(AX*8)
-	VMOVUPD      Y13, 32(DI)(AX*8)
+	VSUBPD       Y14, Y11, Y14
+	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y4, Y13
+	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y5, Y14
+	VSUBPD       Y13, Y8, Y13
+	VSUBPD       Y14, Y10, Y14
+	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y4, Y13
+	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y5, Y14
+	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y0, Y4
+	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y1, Y5
+	VBLENDVPD    Y4, Y0, Y13, Y4
+	VBLENDVPD    Y5, Y1, Y14, Y5
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y6
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y1, Y7
+	VBLENDVPD    Y6, avx2_k64_fff0000000000000<>+0(SB), Y4, Y6
+	VBLENDVPD    Y7, avx2_k64_fff0000000000000<>+0(SB), Y5, Y7
+	VCMPPD       $0x19, avx2_k64_0<>+0(SB), Y0, Y0
+	VCMPPD       $0x19, avx2_k64_0<>+0(SB), Y1, Y1
+	VBLENDVPD    Y0, avx2_k64_7ff8000000000001<>+0(SB), Y6, Y0
+	VBLENDVPD    Y1, avx2_k64_7ff8000000000001<>+0(SB), Y7, Y1
+	VMOVUPD      Y0, (DI)(AX*8)
+	VMOVUPD      Y1, 32(DI)(AX*8)
 	ADDQ         $0x08, AX
 	JMP          loopu
 
@@ -1394,62 +1592,62 @@ ltail33:
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
 lend34:
+	VCMPPD       $0x19, avx2_k64_10000000000000<>+0(SB), Y0, Y1
+	VCMPPD       $0x16, avx2_k64_7fefffffffffffff<>+0(SB), Y0, Y2
+	VPOR         Y2, Y1, Y2
+	VMOVMSKPD    Y2, R8
+	TESTL        R9, R8
+	JNE          bail
 	VPSRLQ       $0x34, Y0, Y1
 	VEXTRACTI128 $0x01, Y1, X2
 	VSHUFPS      $0x88, X2, X1, X2
 	VPSUBD       avx2_k32_3ff<>+0(SB), X2, X2
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y0, Y1
-	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y1, Y1
-	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y1, Y3
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y1, Y4
-	VBLENDVPD    Y3, Y4, Y1, Y4
-	VEXTRACTI128 $0x01, Y3, X1
-	VSHUFPS      $0x88, X1, X3, X1
-	VMOVUPS      avx2_k32_0<>+0(SB), Y3
-	VBLENDVPS    X1, avx2_k32_1<>+0(SB), X3, X1
-	VPADDD       X1, X2, X1
-	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y4, Y4
-	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y4, Y2
-	VDIVPD       Y2, Y4, Y2
-	VMULPD       Y2, Y2, Y5
-	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y6
-	VMOVUPS      Y6, Y7
-	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y5, Y7
-	VMULPD       Y7, Y5, Y7
-	VMULPD       Y4, Y4, Y5
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y5
-	VCVTDQ2PD    X1, Y1
-	VADDPD       Y7, Y5, Y7
-	VMULPD       Y7, Y2, Y7
-	VSUBPD       Y7, Y5, Y7
-	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y1, Y7
-	VSUBPD       Y7, Y4, Y7
-	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y1, Y7
-	VCMPPD       $0x19, avx2_k64_10000000000000<>+0(SB), Y0, Y1
-	VCMPPD       $0x16, avx2_k64_7fefffffffffffff<>+0(SB), Y0, Y0
-	VPOR         Y0, Y1, Y0
-	VMOVMSKPD    Y0, R8
-	TESTL        R9, R8
-	JNE          bail
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y0, Y0
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y0, Y0
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y0, Y1
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y0, Y3
+	VBLENDVPD    Y1, Y3, Y0, Y3
+	VEXTRACTI128 $0x01, Y1, X0
+	VSHUFPS      $0x88, X0, X1, X0
+	VMOVUPS      avx2_k32_0<>+0(SB), Y1
+	VBLENDVPS    X0, avx2_k32_1<>+0(SB), X1, X0
+	VPADDD       X0, X2, X0
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y3, Y3
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y3, Y2
+	VDIVPD       Y2, Y3, Y2
+	VMULPD       Y2, Y2, Y4
+	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y5
+	VMOVUPS      Y5, Y6
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y4, Y6
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y4, Y6
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y4, Y6
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y4, Y6
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y4, Y6
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y4, Y6
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y4, Y6
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y4, Y6
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y4, Y6
+	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y4, Y6
+	VMULPD       Y6, Y4, Y6
+	VMULPD       Y3, Y3, Y4
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y4, Y4
+	VCVTDQ2PD    X0, Y0
+	VADDPD       Y6, Y4, Y6
+	VMULPD       Y6, Y2, Y6
+	VSUBPD       Y6, Y4, Y6
+	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y0, Y6
+	VSUBPD       Y6, Y3, Y6
+	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y0, Y6
 	CMPQ         BX, $0x04
 	JB           stail35
-	VMOVUPD      Y7, (DI)(AX*8)
+	VMOVUPD      Y6, (DI)(AX*8)
 	JMP          send36
 
 stail35:
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
-	VMASKMOVPD   Y7, Y0, (DI)(AX*8)
+	VMASKMOVPD   Y6, Y0, (DI)(AX*8)
 
 send36:
 next:
@@ -1556,89 +1754,190 @@ loopu:
 	JL           loop1
 	VMOVUPS      (SI)(AX*4), Y0
 	VMOVUPS      32(SI)(AX*4), Y1
+	VCMPPS       $0x19, avx2_k32_800000<>+0(SB), Y0, Y2
+	VCMPPS       $0x19, avx2_k32_800000<>+0(SB), Y1, Y3
+	VCMPPS       $0x16, avx2_k32_7f7fffff<>+0(SB), Y0, Y4
+	VCMPPS       $0x16, avx2_k32_7f7fffff<>+0(SB), Y1, Y5
+	VPOR         Y4, Y2, Y4
+	VPOR         Y5, Y3, Y5
+	VPOR         Y5, Y4, Y5
+	VPTEST       Y5, Y5
+	JNE          fullu
 	VPSRLD       $0x17, Y0, Y2
 	VPSRLD       $0x17, Y1, Y3
 	VPSUBD       avx2_k32_7f<>+0(SB), Y2, Y2
 	VPSUBD       avx2_k32_7f<>+0(SB), Y3, Y3
-	VPAND        avx2_k32_7fffff<>+0(SB), Y0, Y4
-	VPAND        avx2_k32_7fffff<>+0(SB), Y1, Y5
+	VPAND        avx2_k32_7fffff<>+0(SB), Y0, Y0
+	VPAND        avx2_k32_7fffff<>+0(SB), Y1, Y1
+	VPOR         avx2_k32_3f800000<>+0(SB), Y0, Y0
+	VPOR         avx2_k32_3f800000<>+0(SB), Y1, Y1
+	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y0, Y4
+	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y1, Y5
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y0, Y6
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y1, Y7
+	VBLENDVPS    Y4, Y6, Y0, Y6
+	VBLENDVPS    Y5, Y7, Y1, Y7
+	VMOVUPS      avx2_k32_0<>+0(SB), Y0
+	VBLENDVPS    Y4, avx2_k32_1<>+0(SB), Y0, Y4
+	VBLENDVPS    Y5, avx2_k32_1<>+0(SB), Y0, Y5
+	VPADDD       Y4, Y2, Y4
+	VPADDD       Y5, Y3, Y5
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y6, Y6
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y7, Y7
+	VADDPS       avx2_k32_40000000<>+0(SB), Y6, Y1
+	VADDPS       avx2_k32_40000000<>+0(SB), Y7, Y2
+	VDIVPS       Y1, Y6, Y1
+	VDIVPS       Y2, Y7, Y2
+	VMULPS       Y1, Y1, Y3
+	VMULPS       Y2, Y2, Y8
+	VMOVUPS      avx2_k32_3e3a2e8c<>+0(SB), Y9
+	VMOVUPS      Y9, Y10
+	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y3, Y10
+	VMOVUPS      Y9, Y11
+	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y8, Y11
+	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y3, Y10
+	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y8, Y11
+	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y3, Y10
+	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y8, Y11
+	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y3, Y10
+	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y8, Y11
+	VMULPS       Y10, Y3, Y10
+	VMULPS       Y11, Y8, Y11
+	VMULPS       Y6, Y6, Y3
+	VMULPS       Y7, Y7, Y8
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y3, Y3
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y8, Y8
+	VCVTDQ2PS    Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VADDPS       Y10, Y3, Y10
+	VADDPS       Y11, Y8, Y11
+	VMULPS       Y10, Y1, Y10
+	VMULPS       Y11, Y2, Y11
+	VSUBPS       Y10, Y3, Y10
+	VSUBPS       Y11, Y8, Y11
+	VMULPS       avx2_k32_3fb8aa3b<>+0(SB), Y6, Y1
+	VMULPS       avx2_k32_3fb8aa3b<>+0(SB), Y7, Y2
+	VMOVUPS      Y1, Y3
+	VFMSUB231PS  avx2_k32_3fb8aa3b<>+0(SB), Y6, Y3
+	VMOVUPS      Y2, Y8
+	VFMSUB231PS  avx2_k32_3fb8aa3b<>+0(SB), Y7, Y8
+	VFMADD231PS  avx2_k32_32a57060<>+0(SB), Y6, Y3
+	VFMADD231PS  avx2_k32_32a57060<>+0(SB), Y7, Y8
+	VFNMADD231PS avx2_k32_3fb8aa3b<>+0(SB), Y10, Y3
+	VFNMADD231PS avx2_k32_3fb8aa3b<>+0(SB), Y11, Y8
+	VADDPS       Y1, Y4, Y6
+	VADDPS       Y2, Y5, Y7
+	VSUBPS       Y4, Y6, Y4
+	VSUBPS       Y5, Y7, Y5
+	VSUBPS       Y4, Y1, Y4
+	VSUBPS       Y5, Y2, Y5
+	VADDPS       Y3, Y4, Y3
+	VADDPS       Y8, Y5, Y8
+	VADDPS       Y3, Y6, Y3
+	VADDPS       Y8, Y7, Y8
+	VMOVUPS      Y3, (DI)(AX*4)
+	VMOVUPS      Y8, 32(DI)(AX*4)
+	ADDQ         $0x10, AX
+	JMP          loopu
+
+fullu:
+	VMOVUPS      (SI)(AX*4), Y0
+	VMOVUPS      32(SI)(AX*4), Y1
+	VCMPPS       $0x11, avx2_k32_800000<>+0(SB), Y0, Y2
+	VCMPPS       $0x11, avx2_k32_800000<>+0(SB), Y1, Y3
+	VMULPS       avx2_k32_4c000000<>+0(SB), Y0, Y4
+	VMULPS       avx2_k32_4c000000<>+0(SB), Y1, Y5
+	VBLENDVPS    Y2, Y4, Y0, Y4
+	VBLENDVPS    Y3, Y5, Y1, Y5
+	VPSRLD       $0x17, Y4, Y6
+	VPSRLD       $0x17, Y5, Y7
+	VMOVUPS      avx2_k32_7f<>+0(SB), Y8
+	VBLENDVPS    Y2, avx2_k32_98<>+0(SB), Y8, Y2
+	VBLENDVPS    Y3, avx2_k32_98<>+0(SB), Y8, Y3
+	VPSUBD       Y2, Y6, Y2
+	VPSUBD       Y3, Y7, Y3
+	VPAND        avx2_k32_7fffff<>+0(SB), Y4, Y4
+	VPAND        avx2_k32_7fffff<>+0(SB), Y5, Y5
 	VPOR         avx2_k32_3f800000<>+0(SB), Y4, Y4
 	VPOR         avx2_k32_3f800000<>+0(SB), Y5, Y5
 	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y4, Y6
 	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y5, Y7
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y4, Y8
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y9
-	VBLENDVPS    Y6, Y8, Y4, Y8
-	VBLENDVPS    Y7, Y9, Y5, Y9
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y4, Y9
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y10
+	VBLENDVPS    Y6, Y9, Y4, Y9
+	VBLENDVPS    Y7, Y10, Y5, Y10
 	VMOVUPS      avx2_k32_0<>+0(SB), Y4
 	VBLENDVPS    Y6, avx2_k32_1<>+0(SB), Y4, Y6
 	VBLENDVPS    Y7, avx2_k32_1<>+0(SB), Y4, Y7
 	VPADDD       Y6, Y2, Y6
 	VPADDD       Y7, Y3, Y7
-	VSUBPS       avx2_k32_3f800000<>+0(SB), Y8, Y8
 	VSUBPS       avx2_k32_3f800000<>+0(SB), Y9, Y9
-	VADDPS       avx2_k32_40000000<>+0(SB), Y8, Y2
-	VADDPS       avx2_k32_40000000<>+0(SB), Y9, Y3
-	VDIVPS       Y2, Y8, Y2
-	VDIVPS       Y3, Y9, Y3
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y10, Y10
+	VADDPS       avx2_k32_40000000<>+0(SB), Y9, Y2
+	VADDPS       avx2_k32_40000000<>+0(SB), Y10, Y3
+	VDIVPS       Y2, Y9, Y2
+	VDIVPS       Y3, Y10, Y3
 	VMULPS       Y2, Y2, Y5
-	VMULPS       Y3, Y3, Y10
-	VMOVUPS      avx2_k32_3e3a2e8c<>+0(SB), Y11
-	VMOVUPS      Y11, Y12
-	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y5, Y12
-	VMOVUPS      Y11, Y13
-	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y10, Y13
-	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y5, Y12
-	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y10, Y13
-	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y5, Y12
-	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y10, Y13
-	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y5, Y12
-	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y10, Y13
-	VMULPS       Y12, Y5, Y12
-	VMULPS       Y13, Y10, Y13
-	VMULPS       Y8, Y8, Y5
-	VMULPS       Y9, Y9, Y10
+	VMULPS       Y3, Y3, Y11
+	VMOVUPS      avx2_k32_3e3a2e8c<>+0(SB), Y12
+	VMOVUPS      Y12, Y13
+	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y5, Y13
+	VMOVUPS      Y12, Y14
+	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y11, Y14
+	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y5, Y13
+	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y11, Y14
+	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y5, Y13
+	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y11, Y14
+	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y5, Y13
+	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y11, Y14
+	VMULPS       Y13, Y5, Y13
+	VMULPS       Y14, Y11, Y14
+	VMULPS       Y9, Y9, Y5
+	VMULPS       Y10, Y10, Y11
 	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y5
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y10, Y10
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y11, Y11
 	VCVTDQ2PS    Y6, Y6
 	VCVTDQ2PS    Y7, Y7
-	VADDPS       Y12, Y5, Y12
-	VADDPS       Y13, Y10, Y13
-	VMULPS       Y12, Y2, Y12
-	VMULPS       Y13, Y3, Y13
-	VSUBPS       Y12, Y5, Y12
-	VSUBPS       Y13, Y10, Y13
-	VMULPS       avx2_k32_3fb8aa3b<>+0(SB), Y8, Y2
-	VMULPS       avx2_k32_3fb8aa3b<>+0(SB), Y9, Y3
+	VADDPS       Y13, Y5, Y13
+	VADDPS       Y14, Y11, Y14
+	VMULPS       Y13, Y2, Y13
+	VMULPS       Y14, Y3, Y14
+	VSUBPS       Y13, Y5, Y13
+	VSUBPS       Y14, Y11, Y14
+	VMULPS       avx2_k32_3fb8aa3b<>+0(SB), Y9, Y2
+	VMULPS       avx2_k32_3fb8aa3b<>+0(SB), Y10, Y3
 	VMOVUPS      Y2, Y5
-	VFMSUB231PS  avx2_k32_3fb8aa3b<>+0(SB), Y8, Y5
-	VMOVUPS      Y3, Y10
-	VFMSUB231PS  avx2_k32_3fb8aa3b<>+0(SB), Y9, Y10
-	VFMADD231PS  avx2_k32_32a57060<>+0(SB), Y8, Y5
-	VFMADD231PS  avx2_k32_32a57060<>+0(SB), Y9, Y10
-	VFNMADD231PS avx2_k32_3fb8aa3b<>+0(SB), Y12, Y5
-	VFNMADD231PS avx2_k32_3fb8aa3b<>+0(SB), Y13, Y10
-	VADDPS       Y2, Y6, Y8
-	VADDPS       Y3, Y7, Y9
-	VSUBPS       Y6, Y8, Y6
-	VSUBPS       Y7, Y9, Y7
+	VFMSUB231PS  avx2_k32_3fb8aa3b<>+0(SB), Y9, Y5
+	VMOVUPS      Y3, Y11
+	VFMSUB231PS  avx2_k32_3fb8aa3b<>+0(SB), Y10, Y11
+	VFMADD231PS  avx2_k32_32a57060<>+0(SB), Y9, Y5
+	VFMADD231PS  avx2_k32_32a57060<>+0(SB), Y10, Y11
+	VFNMADD231PS avx2_k32_3fb8aa3b<>+0(SB), Y13, Y5
+	VFNMADD231PS avx2_k32_3fb8aa3b<>+0(SB), Y14, Y11
+	VADDPS       Y2, Y6, Y9
+	VADDPS       Y3, Y7, Y10
+	VSUBPS       Y6, Y9, Y6
+	VSUBPS       Y7, Y10, Y7
 	VSUBPS       Y6, Y2, Y6
 	VSUBPS       Y7, Y3, Y7
 	VADDPS       Y5, Y6, Y5
-	VADDPS       Y10, Y7, Y10
-	VADDPS       Y5, Y8, Y5
-	VADDPS       Y10, Y9, Y10
-	VCMPPS       $0x19, avx2_k32_800000<>+0(SB), Y0, Y2
-	VCMPPS       $0x19, avx2_k32_800000<>+0(SB), Y1, Y3
-	VCMPPS       $0x16, avx2_k32_7f7fffff<>+0(SB), Y0, Y0
-	VCMPPS       $0x16, avx2_k32_7f7fffff<>+0(SB), Y1, Y1
-	VPOR         Y0, Y2, Y0
-	VPOR         Y1, Y3, Y1
-	VPOR         Y1, Y0, Y1
-	VPTEST       Y1, Y1
-	JNE          loop1
-	VMOVUPS      Y5, (DI)(AX*4)
-	VMOVUPS      Y10, 32(DI)(AX*4)
+	VADDPS       Y11, Y7, Y11
+	VADDPS       Y5, Y9, Y5
+	VADDPS       Y11, Y10, Y11
+	VCMPPS       $0x00, avx2_k32_7f800000<>+0(SB), Y0, Y2
+	VCMPPS       $0x00, avx2_k32_7f800000<>+0(SB), Y1, Y3
+	VBLENDVPS    Y2, Y0, Y5, Y2
+	VBLENDVPS    Y3, Y1, Y11, Y3
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y5
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y1, Y6
+	VBLENDVPS    Y5, avx2_k32_ff800000<>+0(SB), Y2, Y5
+	VBLENDVPS    Y6, avx2_k32_ff800000<>+0(SB), Y3, Y6
+	VCMPPS       $0x19, avx2_k32_0<>+0(SB), Y0, Y0
+	VCMPPS       $0x19, avx2_k32_0<>+0(SB), Y1, Y1
+	VBLENDVPS    Y0, avx2_k32_7fc00000<>+0(SB), Y5, Y0
+	VBLENDVPS    Y1, avx2_k32_7fc00000<>+0(SB), Y6, Y1
+	VMOVUPS      Y0, (DI)(AX*4)
+	VMOVUPS      Y1, 32(DI)(AX*4)
 	ADDQ         $0x10, AX
 	JMP          loopu
 
@@ -1669,59 +1968,59 @@ ltail41:
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
 lend42:
-	VPSRLD       $0x17, Y0, Y1
-	VPSUBD       avx2_k32_7f<>+0(SB), Y1, Y1
-	VPAND        avx2_k32_7fffff<>+0(SB), Y0, Y2
-	VPOR         avx2_k32_3f800000<>+0(SB), Y2, Y2
-	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y2, Y3
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y2, Y4
-	VBLENDVPS    Y3, Y4, Y2, Y4
-	VMOVUPS      avx2_k32_0<>+0(SB), Y2
-	VBLENDVPS    Y3, avx2_k32_1<>+0(SB), Y2, Y3
-	VPADDD       Y3, Y1, Y3
-	VSUBPS       avx2_k32_3f800000<>+0(SB), Y4, Y4
-	VADDPS       avx2_k32_40000000<>+0(SB), Y4, Y1
-	VDIVPS       Y1, Y4, Y1
-	VMULPS       Y1, Y1, Y5
-	VMOVUPS      avx2_k32_3e3a2e8c<>+0(SB), Y6
-	VMOVUPS      Y6, Y7
-	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y5, Y7
-	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y5, Y7
-	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y5, Y7
-	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y5, Y7
-	VMULPS       Y7, Y5, Y7
-	VMULPS       Y4, Y4, Y5
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y5
-	VCVTDQ2PS    Y3, Y3
-	VADDPS       Y7, Y5, Y7
-	VMULPS       Y7, Y1, Y7
-	VSUBPS       Y7, Y5, Y7
-	VMULPS       avx2_k32_3fb8aa3b<>+0(SB), Y4, Y1
-	VMOVUPS      Y1, Y5
-	VFMSUB231PS  avx2_k32_3fb8aa3b<>+0(SB), Y4, Y5
-	VFMADD231PS  avx2_k32_32a57060<>+0(SB), Y4, Y5
-	VFNMADD231PS avx2_k32_3fb8aa3b<>+0(SB), Y7, Y5
-	VADDPS       Y1, Y3, Y4
-	VSUBPS       Y3, Y4, Y3
-	VSUBPS       Y3, Y1, Y3
-	VADDPS       Y5, Y3, Y5
-	VADDPS       Y5, Y4, Y5
 	VCMPPS       $0x19, avx2_k32_800000<>+0(SB), Y0, Y1
-	VCMPPS       $0x16, avx2_k32_7f7fffff<>+0(SB), Y0, Y0
-	VPOR         Y0, Y1, Y0
-	VMOVMSKPS    Y0, R8
+	VCMPPS       $0x16, avx2_k32_7f7fffff<>+0(SB), Y0, Y2
+	VPOR         Y2, Y1, Y2
+	VMOVMSKPS    Y2, R8
 	TESTL        R9, R8
 	JNE          bail
+	VPSRLD       $0x17, Y0, Y1
+	VPSUBD       avx2_k32_7f<>+0(SB), Y1, Y1
+	VPAND        avx2_k32_7fffff<>+0(SB), Y0, Y0
+	VPOR         avx2_k32_3f800000<>+0(SB), Y0, Y0
+	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y0, Y2
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y0, Y3
+	VBLENDVPS    Y2, Y3, Y0, Y3
+	VMOVUPS      avx2_k32_0<>+0(SB), Y0
+	VBLENDVPS    Y2, avx2_k32_1<>+0(SB), Y0, Y2
+	VPADDD       Y2, Y1, Y2
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y3, Y3
+	VADDPS       avx2_k32_40000000<>+0(SB), Y3, Y1
+	VDIVPS       Y1, Y3, Y1
+	VMULPS       Y1, Y1, Y4
+	VMOVUPS      avx2_k32_3e3a2e8c<>+0(SB), Y5
+	VMOVUPS      Y5, Y6
+	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y4, Y6
+	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y4, Y6
+	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y4, Y6
+	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y4, Y6
+	VMULPS       Y6, Y4, Y6
+	VMULPS       Y3, Y3, Y4
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y4, Y4
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       Y6, Y4, Y6
+	VMULPS       Y6, Y1, Y6
+	VSUBPS       Y6, Y4, Y6
+	VMULPS       avx2_k32_3fb8aa3b<>+0(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFMSUB231PS  avx2_k32_3fb8aa3b<>+0(SB), Y3, Y4
+	VFMADD231PS  avx2_k32_32a57060<>+0(SB), Y3, Y4
+	VFNMADD231PS avx2_k32_3fb8aa3b<>+0(SB), Y6, Y4
+	VADDPS       Y1, Y2, Y3
+	VSUBPS       Y2, Y3, Y2
+	VSUBPS       Y2, Y1, Y2
+	VADDPS       Y4, Y2, Y4
+	VADDPS       Y4, Y3, Y4
 	CMPQ         BX, $0x08
 	JB           stail43
-	VMOVUPS      Y5, (DI)(AX*4)
+	VMOVUPS      Y4, (DI)(AX*4)
 	JMP          send44
 
 stail43:
-	VMOVQ        BX, X0
-	VPBROADCASTD X0, Y0
-	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
-	VMASKMOVPS   Y5, Y0, (DI)(AX*4)
+	VMOVQ        BX, X1
+	VPBROADCASTD X1, Y1
+	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
+	VMASKMOVPS   Y4, Y1, (DI)(AX*4)
 
 send44:
 next:
@@ -1823,6 +2122,15 @@ loopu:
 	JL           loop1
 	VMOVUPD      (SI)(AX*8), Y0
 	VMOVUPD      32(SI)(AX*8), Y1
+	VCMPPD       $0x19, avx2_k64_10000000000000<>+0(SB), Y0, Y2
+	VCMPPD       $0x19, avx2_k64_10000000000000<>+0(SB), Y1, Y3
+	VCMPPD       $0x16, avx2_k64_7fefffffffffffff<>+0(SB), Y0, Y4
+	VCMPPD       $0x16, avx2_k64_7fefffffffffffff<>+0(SB), Y1, Y5
+	VPOR         Y4, Y2, Y4
+	VPOR         Y5, Y3, Y5
+	VPOR         Y5, Y4, Y5
+	VPTEST       Y5, Y5
+	JNE          fullu
 	VPSRLQ       $0x34, Y0, Y2
 	VPSRLQ       $0x34, Y1, Y3
 	VEXTRACTI128 $0x01, Y2, X4
@@ -1831,101 +2139,217 @@ loopu:
 	VSHUFPS      $0x88, X2, X3, X2
 	VPSUBD       avx2_k32_3ff<>+0(SB), X4, X4
 	VPSUBD       avx2_k32_3ff<>+0(SB), X2, X2
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y0, Y3
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y1, Y5
-	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y3, Y3
-	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y5, Y5
-	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y3, Y6
-	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y5, Y7
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y3, Y8
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y9
-	VBLENDVPD    Y6, Y8, Y3, Y8
-	VBLENDVPD    Y7, Y9, Y5, Y9
-	VEXTRACTI128 $0x01, Y6, X3
-	VSHUFPS      $0x88, X3, X6, X3
-	VMOVUPS      avx2_k32_0<>+0(SB), Y5
-	VBLENDVPS    X3, avx2_k32_1<>+0(SB), X5, X3
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y0, Y0
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y1, Y1
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y0, Y0
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y1, Y1
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y0, Y3
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y1, Y5
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y0, Y6
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y1, Y7
+	VBLENDVPD    Y3, Y6, Y0, Y6
+	VBLENDVPD    Y5, Y7, Y1, Y7
+	VEXTRACTI128 $0x01, Y3, X0
+	VSHUFPS      $0x88, X0, X3, X0
+	VMOVUPS      avx2_k32_0<>+0(SB), Y1
+	VBLENDVPS    X0, avx2_k32_1<>+0(SB), X1, X0
+	VEXTRACTI128 $0x01, Y5, X3
+	VSHUFPS      $0x88, X3, X5, X3
+	VBLENDVPS    X3, avx2_k32_1<>+0(SB), X1, X3
+	VPADDD       X0, X4, X0
+	VPADDD       X3, X2, X3
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y6, Y6
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y7, Y7
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y6, Y2
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y7, Y4
+	VDIVPD       Y2, Y6, Y2
+	VDIVPD       Y4, Y7, Y4
+	VMULPD       Y2, Y2, Y5
+	VMULPD       Y4, Y4, Y8
+	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y9
+	VMOVUPS      Y9, Y10
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y5, Y10
+	VMOVUPS      Y9, Y11
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y5, Y10
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y5, Y10
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y5, Y10
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y5, Y10
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y5, Y10
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y5, Y10
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y5, Y10
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y5, Y10
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y8, Y11
+	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y5, Y10
+	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y8, Y11
+	VMULPD       Y10, Y5, Y10
+	VMULPD       Y11, Y8, Y11
+	VMULPD       Y6, Y6, Y5
+	VMULPD       Y7, Y7, Y8
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y5
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y8
+	VCVTDQ2PD    X0, Y0
+	VCVTDQ2PD    X3, Y3
+	VADDPD       Y10, Y5, Y10
+	VADDPD       Y11, Y8, Y11
+	VMULPD       Y10, Y2, Y10
+	VMULPD       Y11, Y4, Y11
+	VSUBPD       Y10, Y5, Y10
+	VSUBPD       Y11, Y8, Y11
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y6, Y2
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y7, Y4
+	VMOVUPS      Y2, Y5
+	VFMSUB231PD  avx2_k64_3ff71547652b82fe<>+0(SB), Y6, Y5
+	VMOVUPS      Y4, Y8
+	VFMSUB231PD  avx2_k64_3ff71547652b82fe<>+0(SB), Y7, Y8
+	VFMADD231PD  avx2_k64_3c7777d0ffda0d24<>+0(SB), Y6, Y5
+	VFMADD231PD  avx2_k64_3c7777d0ffda0d24<>+0(SB), Y7, Y8
+	VFNMADD231PD avx2_k64_3ff71547652b82fe<>+0(SB), Y10, Y5
+	VFNMADD231PD avx2_k64_3ff71547652b82fe<>+0(SB), Y11, Y8
+	VADDPD       Y2, Y0, Y6
+	VADDPD       Y4, Y3, Y7
+	VSUBPD       Y0, Y6, Y0
+	VSUBPD       Y3, Y7, Y3
+	VSUBPD       Y0, Y2, Y0
+	VSUBPD       Y3, Y4, Y3
+	VADDPD       Y5, Y0, Y5
+	VADDPD       Y8, Y3, Y8
+	VADDPD       Y5, Y6, Y5
+	VADDPD       Y8, Y7, Y8
+	VMOVUPD      Y5, (DI)(AX*8)
+	VMOVUPD      Y8, 32(DI)(AX*8)
+	ADDQ         $0x08, AX
+	JMP          loopu
+
+fullu:
+	VMOVUPD      (SI)(AX*8), Y0
+	VMOVUPD      32(SI)(AX*8), Y1
+	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y0, Y2
+	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y1, Y3
+	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y0, Y4
+	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y1, Y5
+	VBLENDVPD    Y2, Y4, Y0, Y4
+	VBLENDVPD    Y3, Y5, Y1, Y5
+	VPSRLQ       $0x34, Y4, Y6
+	VPSRLQ       $0x34, Y5, Y7
+	VEXTRACTI128 $0x01, Y6, X8
+	VSHUFPS      $0x88, X8, X6, X8
 	VEXTRACTI128 $0x01, Y7, X6
 	VSHUFPS      $0x88, X6, X7, X6
-	VBLENDVPS    X6, avx2_k32_1<>+0(SB), X5, X6
-	VPADDD       X3, X4, X3
-	VPADDD       X6, X2, X6
+	VEXTRACTI128 $0x01, Y2, X7
+	VSHUFPS      $0x88, X7, X2, X7
+	VMOVUPS      avx2_k32_3ff<>+0(SB), Y2
+	VBLENDVPS    X7, avx2_k32_435<>+0(SB), X2, X7
+	VEXTRACTI128 $0x01, Y3, X9
+	VSHUFPS      $0x88, X9, X3, X9
+	VBLENDVPS    X9, avx2_k32_435<>+0(SB), X2, X9
+	VPSUBD       X7, X8, X7
+	VPSUBD       X9, X6, X9
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y4, Y4
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y5, Y5
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y4, Y4
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y5, Y5
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y4, Y3
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y5, Y6
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y4, Y8
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y10
+	VBLENDVPD    Y3, Y8, Y4, Y8
+	VBLENDVPD    Y6, Y10, Y5, Y10
+	VEXTRACTI128 $0x01, Y3, X4
+	VSHUFPS      $0x88, X4, X3, X4
+	VMOVUPS      avx2_k32_0<>+0(SB), Y3
+	VBLENDVPS    X4, avx2_k32_1<>+0(SB), X3, X4
+	VEXTRACTI128 $0x01, Y6, X5
+	VSHUFPS      $0x88, X5, X6, X5
+	VBLENDVPS    X5, avx2_k32_1<>+0(SB), X3, X5
+	VPADDD       X4, X7, X4
+	VPADDD       X5, X9, X5
 	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y8, Y8
-	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y9, Y9
-	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y8, Y2
-	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y9, Y4
-	VDIVPD       Y2, Y8, Y2
-	VDIVPD       Y4, Y9, Y4
-	VMULPD       Y2, Y2, Y7
-	VMULPD       Y4, Y4, Y10
-	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y11
-	VMOVUPS      Y11, Y12
-	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y7, Y12
-	VMOVUPS      Y11, Y13
-	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y10, Y13
-	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y10, Y13
-	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y10, Y13
-	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y10, Y13
-	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y10, Y13
-	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y10, Y13
-	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y10, Y13
-	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y10, Y13
-	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y10, Y13
-	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y7, Y12
-	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y10, Y13
-	VMULPD       Y12, Y7, Y12
-	VMULPD       Y13, Y10, Y13
-	VMULPD       Y8, Y8, Y7
-	VMULPD       Y9, Y9, Y10
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y7, Y7
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y10, Y10
-	VCVTDQ2PD    X3, Y3
-	VCVTDQ2PD    X6, Y6
-	VADDPD       Y12, Y7, Y12
-	VADDPD       Y13, Y10, Y13
-	VMULPD       Y12, Y2, Y12
-	VMULPD       Y13, Y4, Y13
-	VSUBPD       Y12, Y7, Y12
-	VSUBPD       Y13, Y10, Y13
-	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y8, Y2
-	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y9, Y4
-	VMOVUPS      Y2, Y7
-	VFMSUB231PD  avx2_k64_3ff71547652b82fe<>+0(SB), Y8, Y7
-	VMOVUPS      Y4, Y10
-	VFMSUB231PD  avx2_k64_3ff71547652b82fe<>+0(SB), Y9, Y10
-	VFMADD231PD  avx2_k64_3c7777d0ffda0d24<>+0(SB), Y8, Y7
-	VFMADD231PD  avx2_k64_3c7777d0ffda0d24<>+0(SB), Y9, Y10
-	VFNMADD231PD avx2_k64_3ff71547652b82fe<>+0(SB), Y12, Y7
-	VFNMADD231PD avx2_k64_3ff71547652b82fe<>+0(SB), Y13, Y10
-	VADDPD       Y2, Y3, Y8
-	VADDPD       Y4, Y6, Y9
-	VSUBPD       Y3, Y8, Y3
-	VSUBPD       Y6, Y9, Y6
-	VSUBPD       Y3, Y2, Y3
-	VSUBPD       Y6, Y4, Y6
-	VADDPD       Y7, Y3, Y7
-	VADDPD       Y10, Y6, Y10
-	VADDPD       Y7, Y8, Y7
-	VADDPD       Y10, Y9, Y10
-	VCMPPD       $0x19, avx2_k64_10000000000000<>+0(SB), Y0, Y2
-	VCMPPD       $0x19, avx2_k64_10000000000000<>+0(SB), Y1, Y3
-	VCMPPD       $0x16, avx2_k64_7fefffffffffffff<>+0(SB), Y0, Y0
-	VCMPPD       $0x16, avx2_k64_7fefffffffffffff<>+0(SB), Y1, Y1
-	VPOR         Y0, Y2, Y0
-	VPOR         Y1, Y3, Y1
-	VPOR         Y1, Y0, Y1
-	VPTEST       Y1, Y1
-	JNE          loop1
-	VMOVUPD      Y7, (DI)(AX*8)
-	VMOVUPD      Y10, 32(DI)(AX*8)
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y10, Y10
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y8, Y6
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y10, Y7
+	VDIVPD       Y6, Y8, Y6
+	VDIVPD       Y7, Y10, Y7
+	VMULPD       Y6, Y6, Y9
+	VMULPD       Y7, Y7, Y11
+	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y12
+	VMOVUPS      Y12, Y13
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y9, Y13
+	VMOVUPS      Y12, Y14
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y9, Y13
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y9, Y13
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y9, Y13
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y9, Y13
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y9, Y13
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y9, Y13
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y9, Y13
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y9, Y13
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y11, Y14
+	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y9, Y13
+	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y11, Y14
+	VMULPD       Y13, Y9, Y13
+	VMULPD       Y14, Y11, Y14
+	VMULPD       Y8, Y8, Y9
+	VMULPD       Y10, Y10, Y11
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y9, Y9
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y11, Y11
+	VCVTDQ2PD    X4, Y4
+	VCVTDQ2PD    X5, Y5
+	VADDPD       Y13, Y9, Y13
+	VADDPD       Y14, Y11, Y14
+	VMULPD       Y13, Y6, Y13
+	VMULPD       Y14, Y7, Y14
+	VSUBPD       Y13, Y9, Y13
+	VSUBPD       Y14, Y11, Y14
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y8, Y6
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y10, Y7
+	VMOVUPS      Y6, Y9
+	VFMSUB231PD  avx2_k64_3ff71547652b82fe<>+0(SB), Y8, Y9
+	VMOVUPS      Y7, Y11
+	VFMSUB231PD  avx2_k64_3ff71547652b82fe<>+0(SB), Y10, Y11
+	VFMADD231PD  avx2_k64_3c7777d0ffda0d24<>+0(SB), Y8, Y9
+	VFMADD231PD  avx2_k64_3c7777d0ffda0d24<>+0(SB), Y10, Y11
+	VFNMADD231PD avx2_k64_3ff71547652b82fe<>+0(SB), Y13, Y9
+	VFNMADD231PD avx2_k64_3ff71547652b82fe<>+0(SB), Y14, Y11
+	VADDPD       Y6, Y4, Y8
+	VADDPD       Y7, Y5, Y10
+	VSUBPD       Y4, Y8, Y4
+	VSUBPD       Y5, Y10, Y5
+	VSUBPD       Y4, Y6, Y4
+	VSUBPD       Y5, Y7, Y5
+	VADDPD       Y9, Y4, Y9
+	VADDPD       Y11, Y5, Y11
+	VADDPD       Y9, Y8, Y9
+	VADDPD       Y11, Y10, Y11
+	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y0, Y4
+	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y1, Y5
+	VBLENDVPD    Y4, Y0, Y9, Y4
+	VBLENDVPD    Y5, Y1, Y11, Y5
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y6
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y1, Y7
+	VBLENDVPD    Y6, avx2_k64_fff0000000000000<>+0(SB), Y4, Y6
+	VBLENDVPD    Y7, avx2_k64_fff0000000000000<>+0(SB), Y5, Y7
+	VCMPPD       $0x19, avx2_k64_0<>+0(SB), Y0, Y0
+	VCMPPD       $0x19, avx2_k64_0<>+0(SB), Y1, Y1
+	VBLENDVPD    Y0, avx2_k64_7ff8000000000001<>+0(SB), Y6, Y0
+	VBLENDVPD    Y1, avx2_k64_7ff8000000000001<>+0(SB), Y7, Y1
+	VMOVUPD      Y0, (DI)(AX*8)
+	VMOVUPD      Y1, 32(DI)(AX*8)
 	ADDQ         $0x08, AX
 	JMP          loopu
 
@@ -1956,69 +2380,69 @@ ltail49:
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
 lend50:
+	VCMPPD       $0x19, avx2_k64_10000000000000<>+0(SB), Y0, Y1
+	VCMPPD       $0x16, avx2_k64_7fefffffffffffff<>+0(SB), Y0, Y2
+	VPOR         Y2, Y1, Y2
+	VMOVMSKPD    Y2, R8
+	TESTL        R9, R8
+	JNE          bail
 	VPSRLQ       $0x34, Y0, Y1
 	VEXTRACTI128 $0x01, Y1, X2
 	VSHUFPS      $0x88, X2, X1, X2
 	VPSUBD       avx2_k32_3ff<>+0(SB), X2, X2
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y0, Y1
-	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y1, Y1
-	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y1, Y3
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y1, Y4
-	VBLENDVPD    Y3, Y4, Y1, Y4
-	VEXTRACTI128 $0x01, Y3, X1
-	VSHUFPS      $0x88, X1, X3, X1
-	VMOVUPS      avx2_k32_0<>+0(SB), Y3
-	VBLENDVPS    X1, avx2_k32_1<>+0(SB), X3, X1
-	VPADDD       X1, X2, X1
-	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y4, Y4
-	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y4, Y2
-	VDIVPD       Y2, Y4, Y2
-	VMULPD       Y2, Y2, Y5
-	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y6
-	VMOVUPS      Y6, Y7
-	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y5, Y7
-	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y5, Y7
-	VMULPD       Y7, Y5, Y7
-	VMULPD       Y4, Y4, Y5
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y5
-	VCVTDQ2PD    X1, Y1
-	VADDPD       Y7, Y5, Y7
-	VMULPD       Y7, Y2, Y7
-	VSUBPD       Y7, Y5, Y7
-	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y4, Y2
-	VMOVUPS      Y2, Y5
-	VFMSUB231PD  avx2_k64_3ff71547652b82fe<>+0(SB), Y4, Y5
-	VFMADD231PD  avx2_k64_3c7777d0ffda0d24<>+0(SB), Y4, Y5
-	VFNMADD231PD avx2_k64_3ff71547652b82fe<>+0(SB), Y7, Y5
-	VADDPD       Y2, Y1, Y4
-	VSUBPD       Y1, Y4, Y1
-	VSUBPD       Y1, Y2, Y1
-	VADDPD       Y5, Y1, Y5
-	VADDPD       Y5, Y4, Y5
-	VCMPPD       $0x19, avx2_k64_10000000000000<>+0(SB), Y0, Y1
-	VCMPPD       $0x16, avx2_k64_7fefffffffffffff<>+0(SB), Y0, Y0
-	VPOR         Y0, Y1, Y0
-	VMOVMSKPD    Y0, R8
-	TESTL        R9, R8
-	JNE          bail
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y0, Y0
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y0, Y0
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y0, Y1
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y0, Y3
+	VBLENDVPD    Y1, Y3, Y0, Y3
+	VEXTRACTI128 $0x01, Y1, X0
+	VSHUFPS      $0x88, X0, X1, X0
+	VMOVUPS      avx2_k32_0<>+0(SB), Y1
+	VBLENDVPS    X0, avx2_k32_1<>+0(SB), X1, X0
+	VPADDD       X0, X2, X0
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y3, Y3
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y3, Y2
+	VDIVPD       Y2, Y3, Y2
+	VMULPD       Y2, Y2, Y4
+	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y5
+	VMOVUPS      Y5, Y6
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y4, Y6
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y4, Y6
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y4, Y6
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y4, Y6
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y4, Y6
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y4, Y6
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y4, Y6
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y4, Y6
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y4, Y6
+	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y4, Y6
+	VMULPD       Y6, Y4, Y6
+	VMULPD       Y3, Y3, Y4
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y4, Y4
+	VCVTDQ2PD    X0, Y0
+	VADDPD       Y6, Y4, Y6
+	VMULPD       Y6, Y2, Y6
+	VSUBPD       Y6, Y4, Y6
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y3, Y2
+	VMOVUPS      Y2, Y4
+	VFMSUB231PD  avx2_k64_3ff71547652b82fe<>+0(SB), Y3, Y4
+	VFMADD231PD  avx2_k64_3c7777d0ffda0d24<>+0(SB), Y3, Y4
+	VFNMADD231PD avx2_k64_3ff71547652b82fe<>+0(SB), Y6, Y4
+	VADDPD       Y2, Y0, Y3
+	VSUBPD       Y0, Y3, Y0
+	VSUBPD       Y0, Y2, Y0
+	VADDPD       Y4, Y0, Y4
+	VADDPD       Y4, Y3, Y4
 	CMPQ         BX, $0x04
 	JB           stail51
-	VMOVUPD      Y5, (DI)(AX*8)
+	VMOVUPD      Y4, (DI)(AX*8)
 	JMP          send52
 
 stail51:
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
-	VMASKMOVPD   Y5, Y0, (DI)(AX*8)
+	VMASKMOVPD   Y4, Y0, (DI)(AX*8)
 
 send52:
 next:
@@ -2132,6 +2556,15 @@ loopu:
 	JL           loop1
 	VMOVUPS      (SI)(AX*4), Y0
 	VMOVUPS      32(SI)(AX*4), Y1
+	VCMPPS       $0x19, avx2_k32_bf7fffff<>+0(SB), Y0, Y2
+	VCMPPS       $0x19, avx2_k32_bf7fffff<>+0(SB), Y1, Y3
+	VCMPPS       $0x16, avx2_k32_7f7fffff<>+0(SB), Y0, Y4
+	VCMPPS       $0x16, avx2_k32_7f7fffff<>+0(SB), Y1, Y5
+	VPOR         Y4, Y2, Y4
+	VPOR         Y5, Y3, Y5
+	VPOR         Y5, Y4, Y5
+	VPTEST       Y5, Y5
+	JNE          fullu
 	VADDPS       avx2_k32_3f800000<>+0(SB), Y0, Y2
 	VADDPS       avx2_k32_3f800000<>+0(SB), Y1, Y3
 	VSUBPS       avx2_k32_3f800000<>+0(SB), Y2, Y4
@@ -2204,17 +2637,109 @@ loopu:
 	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y1, Y6
 	VBLENDVPS    Y3, Y0, Y4, Y3
 	VBLENDVPS    Y6, Y1, Y5, Y6
-	VCMPPS       $0x19, avx2_k32_bf7fffff<>+0(SB), Y0, Y4
-	VCMPPS       $0x19, avx2_k32_bf7fffff<>+0(SB), Y1, Y5
-	VCMPPS       $0x16, avx2_k32_7f7fffff<>+0(SB), Y0, Y0
-	VCMPPS       $0x16, avx2_k32_7f7fffff<>+0(SB), Y1, Y1
-	VPOR         Y0, Y4, Y0
-	VPOR         Y1, Y5, Y1
-	VPOR         Y1, Y0, Y1
-	VPTEST       Y1, Y1
-	JNE          loop1
 	VMOVUPS      Y3, (DI)(AX*4)
 	VMOVUPS      Y6, 32(DI)(AX*4)
+	ADDQ         $0x10, AX
+	JMP          loopu
+
+fullu:
+	VMOVUPS      (SI)(AX*4), Y0
+	VMOVUPS      32(SI)(AX*4), Y1
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y0, Y2
+	VADDPS       avx2_k32_3f800000<>+0(SB), Y1, Y3
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y2, Y4
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y3, Y5
+	VSUBPS       Y4, Y0, Y4
+	VSUBPS       Y5, Y1, Y5
+	VDIVPS       Y2, Y4, Y4
+	VDIVPS       Y3, Y5, Y5
+	VCMPPS       $0x11, avx2_k32_800000<>+0(SB), Y2, Y6
+	VCMPPS       $0x11, avx2_k32_800000<>+0(SB), Y3, Y7
+	VMULPS       avx2_k32_4c000000<>+0(SB), Y2, Y8
+	VMULPS       avx2_k32_4c000000<>+0(SB), Y3, Y9
+	VBLENDVPS    Y6, Y8, Y2, Y8
+	VBLENDVPS    Y7, Y9, Y3, Y9
+	VPSRLD       $0x17, Y8, Y2
+	VPSRLD       $0x17, Y9, Y3
+	VMOVUPS      avx2_k32_7f<>+0(SB), Y10
+	VBLENDVPS    Y6, avx2_k32_98<>+0(SB), Y10, Y6
+	VBLENDVPS    Y7, avx2_k32_98<>+0(SB), Y10, Y7
+	VPSUBD       Y6, Y2, Y6
+	VPSUBD       Y7, Y3, Y7
+	VPAND        avx2_k32_7fffff<>+0(SB), Y8, Y8
+	VPAND        avx2_k32_7fffff<>+0(SB), Y9, Y9
+	VPOR         avx2_k32_3f800000<>+0(SB), Y8, Y8
+	VPOR         avx2_k32_3f800000<>+0(SB), Y9, Y9
+	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y8, Y2
+	VCMPPS       $0x1e, avx2_k32_3fb504f3<>+0(SB), Y9, Y3
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y8, Y11
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y9, Y12
+	VBLENDVPS    Y2, Y11, Y8, Y11
+	VBLENDVPS    Y3, Y12, Y9, Y12
+	VMOVUPS      avx2_k32_0<>+0(SB), Y8
+	VBLENDVPS    Y2, avx2_k32_1<>+0(SB), Y8, Y2
+	VBLENDVPS    Y3, avx2_k32_1<>+0(SB), Y8, Y3
+	VPADDD       Y2, Y6, Y2
+	VPADDD       Y3, Y7, Y3
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y11, Y11
+	VSUBPS       avx2_k32_3f800000<>+0(SB), Y12, Y12
+	VADDPS       avx2_k32_40000000<>+0(SB), Y11, Y6
+	VADDPS       avx2_k32_40000000<>+0(SB), Y12, Y7
+	VDIVPS       Y6, Y11, Y6
+	VDIVPS       Y7, Y12, Y7
+	VMULPS       Y6, Y6, Y9
+	VMULPS       Y7, Y7, Y13
+	VMOVUPS      avx2_k32_3e3a2e8c<>+0(SB), Y14
+	VMOVUPS      Y14, Y15
+	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y9, Y15
+	VMOVUPS      Y14, Y8
+	VFMADD213PS  avx2_k32_3e638e39<>+0(SB), Y13, Y8
+	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y9, Y15
+	VFMADD213PS  avx2_k32_3e924925<>+0(SB), Y13, Y8
+	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y9, Y15
+	VFMADD213PS  avx2_k32_3ecccccd<>+0(SB), Y13, Y8
+	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y9, Y15
+	VFMADD213PS  avx2_k32_3f2aaaab<>+0(SB), Y13, Y8
+	VMULPS       Y15, Y9, Y15
+	VMULPS       Y8, Y13, Y8
+	VMULPS       Y11, Y11, Y9
+	VMULPS       Y12, Y12, Y13
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y9, Y9
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y13, Y13
+	VCVTDQ2PS    Y2, Y2
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y15, Y9, Y15
+	VADDPS       Y8, Y13, Y8
+	VMULPS       Y15, Y6, Y15
+	VMULPS       Y8, Y7, Y8
+	VADDPS       Y4, Y15, Y4
+	VADDPS       Y5, Y8, Y5
+	VSUBPS       Y4, Y9, Y4
+	VSUBPS       Y5, Y13, Y5
+	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y2, Y4
+	VFNMADD231PS avx2_k32_b102e308<>+0(SB), Y3, Y5
+	VSUBPS       Y4, Y11, Y4
+	VSUBPS       Y5, Y12, Y5
+	VFMADD231PS  avx2_k32_3f317218<>+0(SB), Y2, Y4
+	VFMADD231PS  avx2_k32_3f317218<>+0(SB), Y3, Y5
+	VCMPPS       $0x00, avx2_k32_7f800000<>+0(SB), Y0, Y2
+	VCMPPS       $0x00, avx2_k32_7f800000<>+0(SB), Y1, Y3
+	VBLENDVPS    Y2, Y0, Y4, Y2
+	VBLENDVPS    Y3, Y1, Y5, Y3
+	VCMPPS       $0x00, avx2_k32_bf800000<>+0(SB), Y0, Y4
+	VCMPPS       $0x00, avx2_k32_bf800000<>+0(SB), Y1, Y5
+	VBLENDVPS    Y4, avx2_k32_ff800000<>+0(SB), Y2, Y4
+	VBLENDVPS    Y5, avx2_k32_ff800000<>+0(SB), Y3, Y5
+	VCMPPS       $0x19, avx2_k32_bf800000<>+0(SB), Y0, Y2
+	VCMPPS       $0x19, avx2_k32_bf800000<>+0(SB), Y1, Y3
+	VBLENDVPS    Y2, avx2_k32_7fc00000<>+0(SB), Y4, Y2
+	VBLENDVPS    Y3, avx2_k32_7fc00000<>+0(SB), Y5, Y3
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y4
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y1, Y5
+	VBLENDVPS    Y4, Y0, Y2, Y4
+	VBLENDVPS    Y5, Y1, Y3, Y5
+	VMOVUPS      Y4, (DI)(AX*4)
+	VMOVUPS      Y5, 32(DI)(AX*4)
 	ADDQ         $0x10, AX
 	JMP          loopu
 
@@ -2245,6 +2770,12 @@ ltail57:
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
 lend58:
+	VCMPPS       $0x19, avx2_k32_bf7fffff<>+0(SB), Y0, Y1
+	VCMPPS       $0x16, avx2_k32_7f7fffff<>+0(SB), Y0, Y2
+	VPOR         Y2, Y1, Y2
+	VMOVMSKPS    Y2, R8
+	TESTL        R9, R8
+	JNE          bail
 	VADDPS       avx2_k32_3f800000<>+0(SB), Y0, Y1
 	VSUBPS       avx2_k32_3f800000<>+0(SB), Y1, Y2
 	VSUBPS       Y2, Y0, Y2
@@ -2282,12 +2813,6 @@ lend58:
 	VFMADD231PS  avx2_k32_3f317218<>+0(SB), Y4, Y2
 	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y3
 	VBLENDVPS    Y3, Y0, Y2, Y3
-	VCMPPS       $0x19, avx2_k32_bf7fffff<>+0(SB), Y0, Y2
-	VCMPPS       $0x16, avx2_k32_7f7fffff<>+0(SB), Y0, Y0
-	VPOR         Y0, Y2, Y0
-	VMOVMSKPS    Y0, R8
-	TESTL        R9, R8
-	JNE          bail
 	CMPQ         BX, $0x08
 	JB           stail59
 	VMOVUPS      Y3, (DI)(AX*4)
@@ -2399,6 +2924,15 @@ loopu:
 	JL           loop1
 	VMOVUPD      (SI)(AX*8), Y0
 	VMOVUPD      32(SI)(AX*8), Y1
+	VCMPPD       $0x19, avx2_k64_bfefffffffffffff<>+0(SB), Y0, Y2
+	VCMPPD       $0x19, avx2_k64_bfefffffffffffff<>+0(SB), Y1, Y3
+	VCMPPD       $0x16, avx2_k64_7fe0000000000000<>+0(SB), Y0, Y4
+	VCMPPD       $0x16, avx2_k64_7fe0000000000000<>+0(SB), Y1, Y5
+	VPOR         Y4, Y2, Y4
+	VPOR         Y5, Y3, Y5
+	VPOR         Y5, Y4, Y5
+	VPTEST       Y5, Y5
+	JNE          fullu
 	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y0, Y2
 	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y1, Y3
 	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y2, Y4
@@ -2491,17 +3025,133 @@ loopu:
 	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y1, Y6
 	VBLENDVPD    Y2, Y0, Y4, Y2
 	VBLENDVPD    Y6, Y1, Y5, Y6
-	VCMPPD       $0x19, avx2_k64_bfefffffffffffff<>+0(SB), Y0, Y4
-	VCMPPD       $0x19, avx2_k64_bfefffffffffffff<>+0(SB), Y1, Y5
-	VCMPPD       $0x16, avx2_k64_7fe0000000000000<>+0(SB), Y0, Y0
-	VCMPPD       $0x16, avx2_k64_7fe0000000000000<>+0(SB), Y1, Y1
-	VPOR         Y0, Y4, Y0
-	VPOR         Y1, Y5, Y1
-	VPOR         Y1, Y0, Y1
-	VPTEST       Y1, Y1
-	JNE          loop1
 	VMOVUPD      Y2, (DI)(AX*8)
 	VMOVUPD      Y6, 32(DI)(AX*8)
+	ADDQ         $0x08, AX
+	JMP          loopu
+
+fullu:
+	VMOVUPD      (SI)(AX*8), Y0
+	VMOVUPD      32(SI)(AX*8), Y1
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y0, Y2
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y1, Y3
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y2, Y4
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y3, Y5
+	VSUBPD       Y4, Y0, Y4
+	VSUBPD       Y5, Y1, Y5
+	VDIVPD       Y2, Y4, Y4
+	VDIVPD       Y3, Y5, Y5
+	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y2, Y6
+	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y3, Y7
+	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y2, Y8
+	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y3, Y9
+	VBLENDVPD    Y6, Y8, Y2, Y8
+	VBLENDVPD    Y7, Y9, Y3, Y9
+	VPSRLQ       $0x34, Y8, Y2
+	VPSRLQ       $0x34, Y9, Y3
+	VEXTRACTI128 $0x01, Y2, X10
+	VSHUFPS      $0x88, X10, X2, X10
+	VEXTRACTI128 $0x01, Y3, X2
+	VSHUFPS      $0x88, X2, X3, X2
+	VEXTRACTI128 $0x01, Y6, X3
+	VSHUFPS      $0x88, X3, X6, X3
+	VMOVUPS      avx2_k32_3ff<>+0(SB), Y6
+	VBLENDVPS    X3, avx2_k32_435<>+0(SB), X6, X3
+	VEXTRACTI128 $0x01, Y7, X11
+	VSHUFPS      $0x88, X11, X7, X11
+	VBLENDVPS    X11, avx2_k32_435<>+0(SB), X6, X11
+	VPSUBD       X3, X10, X3
+	VPSUBD       X11, X2, X11
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y8, Y8
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y9, Y9
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y8, Y8
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y9, Y9
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y8, Y2
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y9, Y7
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y10
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y9, Y12
+	VBLENDVPD    Y2, Y10, Y8, Y10
+	VBLENDVPD    Y7, Y12, Y9, Y12
+	VEXTRACTI128 $0x01, Y2, X8
+	VSHUFPS      $0x88, X8, X2, X8
+	VMOVUPS      avx2_k32_0<>+0(SB), Y2
+	VBLENDVPS    X8, avx2_k32_1<>+0(SB), X2, X8
+	VEXTRACTI128 $0x01, Y7, X9
+	VSHUFPS      $0x88, X9, X7, X9
+	VBLENDVPS    X9, avx2_k32_1<>+0(SB), X2, X9
+	VPADDD       X8, X3, X8
+	VPADDD       X9, X11, X9
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y10, Y10
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y12, Y12
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y10, Y3
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y12, Y7
+	VDIVPD       Y3, Y10, Y3
+	VDIVPD       Y7, Y12, Y7
+	VMULPD       Y3, Y3, Y11
+	VMULPD       Y7, Y7, Y13
+	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y14
+	VMOVUPS      Y14, Y15
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y11, Y15
+	VMOVUPS      Y14, Y2
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y13, Y2
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y11, Y15
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y13, Y2
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y11, Y15
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y13, Y2
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y11, Y15
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y13, Y2
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y11, Y15
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y13, Y2
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y11, Y15
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y13, Y2
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y11, Y15
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y13, Y2
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y11, Y15
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y13, Y2
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y11, Y15
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y13, Y2
+	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y11, Y15
+	VFMADD213PD  avx2_k64_3fe5555555555555<>+0(SB), Y13, Y2
+	VMULPD       Y15, Y11, Y15
+	VMULPD       Y2, Y13, Y2
+	VMULPD       Y10, Y10, Y11
+	VMULPD       Y12, Y12, Y13
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y11, Y11
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y13, Y13
+	VCVTDQ2PD    X8, Y8
+	VCVTDQ2PD    X9, Y9
+	VADDPD       Y15, Y11, Y15
+	VADDPD       Y2, Y13, Y2
+	VMULPD       Y15, Y3, Y15
+	VMULPD       Y2, Y7, Y2
+	VADDPD       Y4, Y15, Y4
+	VADDPD       Y5, Y2, Y5
+	VSUBPD       Y4, Y11, Y4
+	VSUBPD       Y5, Y13, Y5
+	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y8, Y4
+	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y9, Y5
+	VSUBPD       Y4, Y10, Y4
+	VSUBPD       Y5, Y12, Y5
+	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y8, Y4
+	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y9, Y5
+	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y0, Y2
+	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y1, Y3
+	VBLENDVPD    Y2, Y0, Y4, Y2
+	VBLENDVPD    Y3, Y1, Y5, Y3
+	VCMPPD       $0x00, avx2_k64_bff0000000000000<>+0(SB), Y0, Y4
+	VCMPPD       $0x00, avx2_k64_bff0000000000000<>+0(SB), Y1, Y5
+	VBLENDVPD    Y4, avx2_k64_fff0000000000000<>+0(SB), Y2, Y4
+	VBLENDVPD    Y5, avx2_k64_fff0000000000000<>+0(SB), Y3, Y5
+	VCMPPD       $0x19, avx2_k64_bff0000000000000<>+0(SB), Y0, Y2
+	VCMPPD       $0x19, avx2_k64_bff0000000000000<>+0(SB), Y1, Y3
+	VBLENDVPD    Y2, avx2_k64_7ff8000000000001<>+0(SB), Y4, Y2
+	VBLENDVPD    Y3, avx2_k64_7ff8000000000001<>+0(SB), Y5, Y3
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y4
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y1, Y5
+	VBLENDVPD    Y4, Y0, Y2, Y4
+	VBLENDVPD    Y5, Y1, Y3, Y5
+	VMOVUPD      Y4, (DI)(AX*8)
+	VMOVUPD      Y5, 32(DI)(AX*8)
 	ADDQ         $0x08, AX
 	JMP          loopu
 
@@ -2532,6 +3182,12 @@ ltail65:
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
 lend66:
+	VCMPPD       $0x19, avx2_k64_bfefffffffffffff<>+0(SB), Y0, Y1
+	VCMPPD       $0x16, avx2_k64_7fe0000000000000<>+0(SB), Y0, Y2
+	VPOR         Y2, Y1, Y2
+	VMOVMSKPD    Y2, R8
+	TESTL        R9, R8
+	JNE          bail
 	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y0, Y1
 	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y1, Y2
 	VSUBPD       Y2, Y0, Y2
@@ -2579,12 +3235,6 @@ lend66:
 	VFMADD231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y1, Y2
 	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y1
 	VBLENDVPD    Y1, Y0, Y2, Y1
-	VCMPPD       $0x19, avx2_k64_bfefffffffffffff<>+0(SB), Y0, Y2
-	VCMPPD       $0x16, avx2_k64_7fe0000000000000<>+0(SB), Y0, Y0
-	VPOR         Y0, Y2, Y0
-	VMOVMSKPD    Y0, R8
-	TESTL        R9, R8
-	JNE          bail
 	CMPQ         BX, $0x04
 	JB           stail67
 	VMOVUPD      Y1, (DI)(AX*8)
@@ -2708,6 +3358,13 @@ loopu:
 	JL           loop1
 	VMOVUPS      (SI)(AX*4), Y0
 	VMOVUPS      32(SI)(AX*4), Y1
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y2
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y1, Y3
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y2, Y2
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y3
+	VPTEST       Y3, Y3
+	JNE          fullu
 	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y2
 	VMULPS       avx2_k32_3f22f983<>+0(SB), Y1, Y3
 	VROUNDPS     $0x08, Y2, Y2
@@ -2837,13 +3494,158 @@ loopu:
 	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y4, Y5
 	VBLENDVPS    Y3, Y1, Y0, Y3
 	VBLENDVPS    Y5, Y4, Y2, Y5
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y1, Y1
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y4, Y4
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y1, Y1
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y4, Y4
-	VPOR         Y4, Y1, Y4
-	VPTEST       Y4, Y4
+	VMOVUPS      Y3, (DI)(AX*4)
+	VMOVUPS      Y5, 32(DI)(AX*4)
+	ADDQ         $0x10, AX
+	JMP          loopu
+
+fullu:
+	VMOVUPS      (SI)(AX*4), Y0
+	VMOVUPS      32(SI)(AX*4), Y1
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y2
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y1, Y3
+	VCMPPS       $0x1e, avx2_k32_4a000000<>+0(SB), Y2, Y2
+	VCMPPS       $0x1e, avx2_k32_4a000000<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y3
+	VPTEST       Y3, Y3
 	JNE          loop1
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y2
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y1, Y3
+	VROUNDPS     $0x08, Y2, Y2
+	VROUNDPS     $0x08, Y3, Y3
+	VMOVUPS      Y0, Y4
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y2, Y4
+	VMOVUPS      Y1, Y5
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y3, Y5
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y2, Y6
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y3, Y7
+	VPXOR        avx2_k32_80000000<>+0(SB), Y6, Y8
+	VPXOR        avx2_k32_80000000<>+0(SB), Y7, Y9
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y2, Y6
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y3, Y7
+	VADDPS       Y8, Y4, Y10
+	VADDPS       Y9, Y5, Y11
+	VSUBPS       Y4, Y10, Y12
+	VSUBPS       Y5, Y11, Y13
+	VSUBPS       Y12, Y10, Y14
+	VSUBPS       Y13, Y11, Y15
+	VSUBPS       Y14, Y4, Y14
+	VSUBPS       Y15, Y5, Y15
+	VSUBPS       Y12, Y8, Y12
+	VSUBPS       Y13, Y9, Y13
+	VADDPS       Y12, Y14, Y12
+	VADDPS       Y13, Y15, Y13
+	VSUBPS       Y6, Y12, Y6
+	VSUBPS       Y7, Y13, Y7
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y2, Y6
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y3, Y7
+	VADDPS       Y6, Y10, Y4
+	VADDPS       Y7, Y11, Y5
+	VSUBPS       Y10, Y4, Y10
+	VSUBPS       Y11, Y5, Y11
+	VSUBPS       Y10, Y6, Y10
+	VSUBPS       Y11, Y7, Y11
+	VCVTTPS2DQ   Y2, Y6
+	VCMPPS       $0x1d, avx2_k32_4f000000<>+0(SB), Y2, Y7
+	VBLENDVPS    Y7, avx2_k32_7fffffff<>+0(SB), Y6, Y7
+	VCMPPS       $0x03, Y2, Y2, Y2
+	VBLENDVPS    Y2, avx2_k32_0<>+0(SB), Y7, Y2
+	VCVTTPS2DQ   Y3, Y6
+	VCMPPS       $0x1d, avx2_k32_4f000000<>+0(SB), Y3, Y7
+	VBLENDVPS    Y7, avx2_k32_7fffffff<>+0(SB), Y6, Y7
+	VCMPPS       $0x03, Y3, Y3, Y3
+	VBLENDVPS    Y3, avx2_k32_0<>+0(SB), Y7, Y3
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y7
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y6, Y8
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y7, Y9
+	VMOVUPS      Y8, Y12
+	VFNMADD213PS Y10, Y10, Y12
+	VMOVUPS      Y9, Y13
+	VFNMADD213PS Y11, Y11, Y13
+	VMULPS       Y6, Y4, Y14
+	VMULPS       Y7, Y5, Y15
+	VMOVUPS      Y1, (SP)
+	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y1
+	VMOVUPS      Y0, 32(SP)
+	VMOVUPS      Y1, Y0
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y6, Y0
+	VMOVUPS      Y3, 64(SP)
+	VMOVUPS      Y1, Y3
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y7, Y3
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y6, Y0
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y7, Y3
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y6, Y0
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y7, Y3
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y6, Y0
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y7, Y3
+	VFMADD213PS  Y12, Y0, Y14
+	VFMADD213PS  Y13, Y3, Y15
+	VADDPS       Y14, Y4, Y14
+	VADDPS       Y15, Y5, Y15
+	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y0
+	VSUBPS       Y8, Y0, Y3
+	VSUBPS       Y9, Y0, Y12
+	VSUBPS       Y3, Y0, Y13
+	VSUBPS       Y12, Y0, Y1
+	VSUBPS       Y8, Y13, Y8
+	VSUBPS       Y9, Y1, Y9
+	VMOVUPS      Y4, Y1
+	VFMSUB213PS  Y6, Y4, Y1
+	VMOVUPS      Y5, Y13
+	VFMSUB213PS  Y7, Y5, Y13
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y1, Y1
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y13, Y13
+	VMULPS       Y6, Y6, Y0
+	VMOVUPS      Y15, 96(SP)
+	VMULPS       Y7, Y7, Y15
+	VMOVUPS      Y14, 128(SP)
+	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y14
+	VMOVUPS      Y2, 160(SP)
+	VMOVUPS      Y14, Y2
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y6, Y2
+	VMOVUPS      Y12, 192(SP)
+	VMOVUPS      Y14, Y12
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y7, Y12
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y6, Y2
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y7, Y12
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y6, Y2
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y7, Y12
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y6, Y2
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y7, Y12
+	VSUBPS       Y1, Y8, Y1
+	VSUBPS       Y13, Y9, Y13
+	VFMADD213PS  Y1, Y2, Y0
+	VFMADD213PS  Y13, Y12, Y15
+	VFNMADD213PS Y0, Y10, Y4
+	VFNMADD213PS Y15, Y11, Y5
+	VADDPS       Y4, Y3, Y4
+	VMOVUPS      192(SP), Y0
+	VADDPS       Y5, Y0, Y5
+	VMOVUPS      160(SP), Y0
+	VPAND        avx2_k32_1<>+0(SB), Y0, Y1
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y1, Y1
+	VMOVUPS      64(SP), Y2
+	VPAND        avx2_k32_1<>+0(SB), Y2, Y3
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y3, Y3
+	VPAND        avx2_k32_2<>+0(SB), Y0, Y0
+	VPCMPEQD     avx2_k32_2<>+0(SB), Y0, Y0
+	VPAND        avx2_k32_2<>+0(SB), Y2, Y2
+	VPCMPEQD     avx2_k32_2<>+0(SB), Y2, Y2
+	VMOVUPS      128(SP), Y6
+	VBLENDVPS    Y1, Y4, Y6, Y1
+	VMOVUPS      96(SP), Y4
+	VBLENDVPS    Y3, Y5, Y4, Y3
+	VPXOR        avx2_k32_80000000<>+0(SB), Y1, Y4
+	VPXOR        avx2_k32_80000000<>+0(SB), Y3, Y5
+	VBLENDVPS    Y0, Y4, Y1, Y0
+	VBLENDVPS    Y2, Y5, Y3, Y2
+	VMOVUPS      32(SP), Y1
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y1, Y3
+	VMOVUPS      (SP), Y4
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y4, Y5
+	VBLENDVPS    Y3, Y1, Y0, Y3
+	VBLENDVPS    Y5, Y4, Y2, Y5
 	VMOVUPS      Y3, (DI)(AX*4)
 	VMOVUPS      Y5, 32(DI)(AX*4)
 	ADDQ         $0x10, AX
@@ -2876,6 +3678,11 @@ ltail73:
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
 lend74:
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y1
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y1, Y1
+	VMOVMSKPS    Y1, R8
+	TESTL        R9, R8
+	JNE          bail
 	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y1
 	VROUNDPS     $0x08, Y1, Y1
 	VMOVUPS      Y0, Y2
@@ -2935,11 +3742,6 @@ lend74:
 	VBLENDVPS    Y1, Y2, Y3, Y1
 	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y2
 	VBLENDVPS    Y2, Y0, Y1, Y2
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y0
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y0, Y0
-	VMOVMSKPS    Y0, R8
-	TESTL        R9, R8
-	JNE          bail
 	CMPQ         BX, $0x08
 	JB           stail75
 	VMOVUPS      Y2, (DI)(AX*4)
@@ -2971,82 +3773,82 @@ ltail77:
 lend78:
 	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y1
 	VCMPPS       $0x1e, avx2_k32_4a000000<>+0(SB), Y1, Y1
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y2
-	VROUNDPS     $0x08, Y2, Y2
-	VMOVUPS      Y0, Y3
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y2, Y3
-	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y2, Y4
-	VPXOR        avx2_k32_80000000<>+0(SB), Y4, Y5
-	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y2, Y4
-	VADDPS       Y5, Y3, Y6
-	VSUBPS       Y3, Y6, Y7
-	VSUBPS       Y7, Y6, Y8
-	VSUBPS       Y8, Y3, Y8
-	VSUBPS       Y7, Y5, Y7
-	VADDPS       Y7, Y8, Y7
-	VSUBPS       Y4, Y7, Y4
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y2, Y4
-	VADDPS       Y4, Y6, Y3
-	VSUBPS       Y6, Y3, Y6
-	VSUBPS       Y6, Y4, Y6
-	VCVTTPS2DQ   Y2, Y4
-	VCMPPS       $0x1d, avx2_k32_4f000000<>+0(SB), Y2, Y5
-	VBLENDVPS    Y5, avx2_k32_7fffffff<>+0(SB), Y4, Y5
-	VCMPPS       $0x03, Y2, Y2, Y2
-	VBLENDVPS    Y2, avx2_k32_0<>+0(SB), Y5, Y2
-	VMULPS       Y3, Y3, Y4
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y4, Y5
-	VMOVUPS      Y5, Y7
-	VFNMADD213PS Y6, Y6, Y7
-	VMULPS       Y4, Y3, Y8
-	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y9
-	VMOVUPS      Y9, Y10
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y4, Y10
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y4, Y10
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y4, Y10
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y4, Y10
-	VFMADD213PS  Y7, Y10, Y8
-	VADDPS       Y8, Y3, Y8
-	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y7
-	VSUBPS       Y5, Y7, Y10
-	VSUBPS       Y10, Y7, Y11
-	VSUBPS       Y5, Y11, Y5
-	VMOVUPS      Y3, Y11
-	VFMSUB213PS  Y4, Y3, Y11
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y11, Y11
-	VMULPS       Y4, Y4, Y12
-	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y13
-	VMOVUPS      Y13, Y14
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y4, Y14
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y4, Y14
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y4, Y14
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y4, Y14
-	VSUBPS       Y11, Y5, Y11
-	VFMADD213PS  Y11, Y14, Y12
-	VFNMADD213PS Y12, Y6, Y3
-	VADDPS       Y3, Y10, Y3
-	VPAND        avx2_k32_1<>+0(SB), Y2, Y4
-	VPCMPEQD     avx2_k32_1<>+0(SB), Y4, Y4
-	VPAND        avx2_k32_2<>+0(SB), Y2, Y2
-	VPCMPEQD     avx2_k32_2<>+0(SB), Y2, Y2
-	VBLENDVPS    Y4, Y3, Y8, Y4
-	VPXOR        avx2_k32_80000000<>+0(SB), Y4, Y3
-	VBLENDVPS    Y2, Y3, Y4, Y2
-	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y3
-	VBLENDVPS    Y3, Y0, Y2, Y3
 	VMOVMSKPS    Y1, R8
 	TESTL        R9, R8
 	JNE          port
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y1
+	VROUNDPS     $0x08, Y1, Y1
+	VMOVUPS      Y0, Y2
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y1, Y2
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y1, Y3
+	VPXOR        avx2_k32_80000000<>+0(SB), Y3, Y4
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y1, Y3
+	VADDPS       Y4, Y2, Y5
+	VSUBPS       Y2, Y5, Y6
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y2, Y7
+	VSUBPS       Y6, Y4, Y6
+	VADDPS       Y6, Y7, Y6
+	VSUBPS       Y3, Y6, Y3
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y1, Y3
+	VADDPS       Y3, Y5, Y2
+	VSUBPS       Y5, Y2, Y5
+	VSUBPS       Y5, Y3, Y5
+	VCVTTPS2DQ   Y1, Y3
+	VCMPPS       $0x1d, avx2_k32_4f000000<>+0(SB), Y1, Y4
+	VBLENDVPS    Y4, avx2_k32_7fffffff<>+0(SB), Y3, Y4
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, avx2_k32_0<>+0(SB), Y4, Y1
+	VMULPS       Y2, Y2, Y3
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y3, Y4
+	VMOVUPS      Y4, Y6
+	VFNMADD213PS Y5, Y5, Y6
+	VMULPS       Y3, Y2, Y7
+	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y8
+	VMOVUPS      Y8, Y9
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y3, Y9
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y3, Y9
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y3, Y9
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y3, Y9
+	VFMADD213PS  Y6, Y9, Y7
+	VADDPS       Y7, Y2, Y7
+	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y6
+	VSUBPS       Y4, Y6, Y9
+	VSUBPS       Y9, Y6, Y10
+	VSUBPS       Y4, Y10, Y4
+	VMOVUPS      Y2, Y10
+	VFMSUB213PS  Y3, Y2, Y10
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y10, Y10
+	VMULPS       Y3, Y3, Y11
+	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y12
+	VMOVUPS      Y12, Y13
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y3, Y13
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y3, Y13
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y3, Y13
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y3, Y13
+	VSUBPS       Y10, Y4, Y10
+	VFMADD213PS  Y10, Y13, Y11
+	VFNMADD213PS Y11, Y5, Y2
+	VADDPS       Y2, Y9, Y2
+	VPAND        avx2_k32_1<>+0(SB), Y1, Y3
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y3, Y3
+	VPAND        avx2_k32_2<>+0(SB), Y1, Y1
+	VPCMPEQD     avx2_k32_2<>+0(SB), Y1, Y1
+	VBLENDVPS    Y3, Y2, Y7, Y3
+	VPXOR        avx2_k32_80000000<>+0(SB), Y3, Y2
+	VBLENDVPS    Y1, Y2, Y3, Y1
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y2
+	VBLENDVPS    Y2, Y0, Y1, Y2
 	CMPQ         BX, $0x08
 	JB           stail79
-	VMOVUPS      Y3, (DI)(AX*4)
+	VMOVUPS      Y2, (DI)(AX*4)
 	JMP          send80
 
 stail79:
 	VMOVQ        BX, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
-	VMASKMOVPS   Y3, Y0, (DI)(AX*4)
+	VMASKMOVPS   Y2, Y0, (DI)(AX*4)
 
 send80:
 	JMP next
@@ -3076,6 +3878,13 @@ loopu:
 	JL           loop1
 	VMOVUPD      (SI)(AX*8), Y0
 	VMOVUPD      32(SI)(AX*8), Y1
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y3
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y2, Y2
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y3
+	VPTEST       Y3, Y3
+	JNE          fullu
 	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y2
 	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y1, Y3
 	VROUNDPD     $0x08, Y2, Y2
@@ -3265,670 +4074,21 @@ loopu:
 	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y4, Y5
 	VBLENDVPD    Y3, Y1, Y0, Y3
 	VBLENDVPD    Y5, Y4, Y2, Y5
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y1
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y4
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y1, Y1
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y4, Y4
-	VPOR         Y4, Y1, Y4
-	VPTEST       Y4, Y4
-	JNE          loop1
 	VMOVUPD      Y3, (DI)(AX*8)
 	VMOVUPD      Y5, 32(DI)(AX*8)
 	ADDQ         $0x08, AX
 	JMP          loopu
 
-loop1:
-	MOVQ  CX, BX
-	SUBQ  AX, BX
-	JLE   done
-	CMPQ  BX, $0x04
-	JAE   whole
-	MOVQ  $0x00000001, R9
-	SHLXQ BX, R9, R9
-	DECQ  R9
-	JMP   active
-
-whole:
-	MOVQ $0x0000000f, R9
-
-active:
-	CMPQ    BX, $0x04
-	JB      ltail81
-	VMOVUPD (SI)(AX*8), Y0
-	JMP     lend82
-
-ltail81:
-	VMOVQ        BX, X1
-	VPBROADCASTQ X1, Y1
-	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
-	VMASKMOVPD   (SI)(AX*8), Y1, Y0
-
-lend82:
-	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y1
-	VROUNDPD     $0x08, Y1, Y1
-	VMOVUPS      Y0, Y2
-	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y1, Y2
-	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y1, Y3
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y3, Y4
-	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y1, Y3
-	VADDPD       Y4, Y2, Y5
-	VSUBPD       Y2, Y5, Y6
-	VSUBPD       Y6, Y5, Y7
-	VSUBPD       Y7, Y2, Y7
-	VSUBPD       Y6, Y4, Y6
-	VADDPD       Y6, Y7, Y6
-	VSUBPD       Y3, Y6, Y3
-	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y1, Y3
-	VADDPD       Y3, Y5, Y2
-	VSUBPD       Y5, Y2, Y5
-	VSUBPD       Y5, Y3, Y5
-	VROUNDPD     $0x0b, Y1, Y3
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y4
-	VPSRLQ       $0x34, Y4, Y6
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y4, Y4
-	VPOR         avx2_k64_10000000000000<>+0(SB), Y4, Y4
-	VPSUBQ       avx2_k64_433<>+0(SB), Y6, Y7
-	VMOVUPS      avx2_k64_433<>+0(SB), Y8
-	VPSUBQ       Y6, Y8, Y6
-	VPSLLVQ      Y7, Y4, Y7
-	VPSRLVQ      Y6, Y4, Y6
-	VPOR         Y6, Y7, Y6
-	VMOVUPS      avx2_k64_0<>+0(SB), Y4
-	VPCMPGTQ     Y3, Y4, Y3
-	VPXOR        Y3, Y6, Y6
-	VPSUBQ       Y3, Y6, Y3
-	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y1, Y6
-	VBLENDVPD    Y6, avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y6
-	VCMPPD       $0x03, Y1, Y1, Y3
-	VBLENDVPD    Y3, avx2_k64_0<>+0(SB), Y6, Y3
-	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y1, Y1
-	VBLENDVPD    Y1, avx2_k64_8000000000000000<>+0(SB), Y3, Y1
-	VEXTRACTI128 $0x01, Y1, X3
-	VSHUFPS      $0x88, X3, X1, X3
-	VMULPD       Y2, Y2, Y1
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y1, Y6
-	VMOVUPS      Y6, Y7
-	VFNMADD213PD Y5, Y5, Y7
-	VMULPD       Y1, Y2, Y9
-	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y10
-	VMOVUPS      Y10, Y11
-	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y1, Y11
-	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y1, Y11
-	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y1, Y11
-	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y1, Y11
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y1, Y11
-	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y1, Y11
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y1, Y11
-	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y1, Y11
-	VFMADD213PD  Y7, Y11, Y9
-	VADDPD       Y9, Y2, Y9
-	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y7
-	VSUBPD       Y6, Y7, Y11
-	VSUBPD       Y11, Y7, Y12
-	VSUBPD       Y6, Y12, Y6
-	VMOVUPS      Y2, Y12
-	VFMSUB213PD  Y1, Y2, Y12
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y12, Y12
-	VMULPD       Y1, Y1, Y13
-	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y14
-	VMOVUPS      Y14, Y15
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y1, Y15
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y1, Y15
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y1, Y15
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y1, Y15
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y1, Y15
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y1, Y15
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y1, Y15
-	VSUBPD       Y12, Y6, Y12
-	VFMADD213PD  Y12, Y15, Y13
-	VFNMADD213PD Y13, Y5, Y2
-	VADDPD       Y2, Y11, Y2
-	VPAND        avx2_k32_1<>+0(SB), X3, X1
-	VPCMPEQD     avx2_k32_1<>+0(SB), X1, X1
-	VPAND        avx2_k32_2<>+0(SB), X3, X3
-	VPCMPEQD     avx2_k32_2<>+0(SB), X3, X3
-	VPMOVSXDQ    X1, Y1
-	VBLENDVPD    Y1, Y2, Y9, Y1
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y1, Y2
-	VPMOVSXDQ    X3, Y3
-	VBLENDVPD    Y3, Y2, Y1, Y3
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y1
-	VBLENDVPD    Y1, Y0, Y3, Y1
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y0
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y0, Y0
-	VMOVMSKPD    Y0, R8
-	TESTL        R9, R8
-	JNE          bail
-	CMPQ         BX, $0x04
-	JB           stail83
-	VMOVUPD      Y1, (DI)(AX*8)
-	JMP          send84
-
-stail83:
-	VMOVQ        BX, X0
-	VPBROADCASTQ X0, Y0
-	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
-	VMASKMOVPD   Y1, Y0, (DI)(AX*8)
-
-send84:
-next:
-	ADDQ $0x04, AX
-	JMP  loopu
-
-bail:
-	CMPQ    BX, $0x04
-	JB      ltail85
-	VMOVUPD (SI)(AX*8), Y0
-	JMP     lend86
-
-ltail85:
-	VMOVQ        BX, X1
-	VPBROADCASTQ X1, Y1
-	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
-	VMASKMOVPD   (SI)(AX*8), Y1, Y0
-
-lend86:
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
-	VCMPPD       $0x1e, avx2_k64_4310000000000000<>+0(SB), Y1, Y1
-	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y2
-	VROUNDPD     $0x08, Y2, Y2
-	VMOVUPS      Y0, Y3
-	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y2, Y3
-	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y4
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y4, Y5
-	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y4
-	VADDPD       Y5, Y3, Y6
-	VSUBPD       Y3, Y6, Y7
-	VSUBPD       Y7, Y6, Y8
-	VSUBPD       Y8, Y3, Y8
-	VSUBPD       Y7, Y5, Y7
-	VADDPD       Y7, Y8, Y7
-	VSUBPD       Y4, Y7, Y4
-	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y2, Y4
-	VADDPD       Y4, Y6, Y3
-	VSUBPD       Y6, Y3, Y6
-	VSUBPD       Y6, Y4, Y6
-	VROUNDPD     $0x0b, Y2, Y4
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y5
-	VPSRLQ       $0x34, Y5, Y7
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y5, Y5
-	VPOR         avx2_k64_10000000000000<>+0(SB), Y5, Y5
-	VPSUBQ       avx2_k64_433<>+0(SB), Y7, Y8
-	VMOVUPS      avx2_k64_433<>+0(SB), Y9
-	VPSUBQ       Y7, Y9, Y7
-	VPSLLVQ      Y8, Y5, Y8
-	VPSRLVQ      Y7, Y5, Y7
-	VPOR         Y7, Y8, Y7
-	VMOVUPS      avx2_k64_0<>+0(SB), Y5
-	VPCMPGTQ     Y4, Y5, Y4
-	VPXOR        Y4, Y7, Y7
-	VPSUBQ       Y4, Y7, Y4
-	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y7
-	VBLENDVPD    Y7, avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y7
-	VCMPPD       $0x03, Y2, Y2, Y4
-	VBLENDVPD    Y4, avx2_k64_0<>+0(SB), Y7, Y4
-	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y2, Y2
-	VBLENDVPD    Y2, avx2_k64_8000000000000000<>+0(SB), Y4, Y2
-	VEXTRACTI128 $0x01, Y2, X4
-	VSHUFPS      $0x88, X4, X2, X4
-	VMULPD       Y3, Y3, Y2
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y2, Y7
-	VMOVUPS      Y7, Y8
-	VFNMADD213PD Y6, Y6, Y8
-	VMULPD       Y2, Y3, Y10
-	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y11
-	VMOVUPS      Y11, Y12
-	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y2, Y12
-	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y2, Y12
-	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y2, Y12
-	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y2, Y12
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y2, Y12
-	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y2, Y12
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y2, Y12
-	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y2, Y12
-	VFMADD213PD  Y8, Y12, Y10
-	VADDPD       Y10, Y3, Y10
-	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y8
-	VSUBPD       Y7, Y8, Y12
-	VSUBPD       Y12, Y8, Y13
-	VSUBPD       Y7, Y13, Y7
-	VMOVUPS      Y3, Y13
-	VFMSUB213PD  Y2, Y3, Y13
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y13, Y13
-	VMULPD       Y2, Y2, Y14
-	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y15
-	VMOVUPS      Y15, Y5
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y2, Y5
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y2, Y5
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y2, Y5
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y2, Y5
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y2, Y5
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y2, Y5
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y2, Y5
-	VSUBPD       Y13, Y7, Y13
-	VFMADD213PD  Y13, Y5, Y14
-	VFNMADD213PD Y14, Y6, Y3
-	VADDPD       Y3, Y12, Y3
-	VPAND        avx2_k32_1<>+0(SB), X4, X2
-	VPCMPEQD     avx2_k32_1<>+0(SB), X2, X2
-	VPAND        avx2_k32_2<>+0(SB), X4, X4
-	VPCMPEQD     avx2_k32_2<>+0(SB), X4, X4
-	VPMOVSXDQ    X2, Y2
-	VBLENDVPD    Y2, Y3, Y10, Y2
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y2, Y3
-	VPMOVSXDQ    X4, Y4
-	VBLENDVPD    Y4, Y3, Y2, Y4
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y2
-	VBLENDVPD    Y2, Y0, Y4, Y2
-	VMOVMSKPD    Y1, R8
-	TESTL        R9, R8
-	JNE          port
-	CMPQ         BX, $0x04
-	JB           stail87
-	VMOVUPD      Y2, (DI)(AX*8)
-	JMP          send88
-
-stail87:
-	VMOVQ        BX, X0
-	VPBROADCASTQ X0, Y0
-	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
-	VMASKMOVPD   Y2, Y0, (DI)(AX*8)
-
-send88:
-	JMP next
-
-port:
-	MOVQ AX, ret+24(FP)
-	VZEROUPPER
-	RET
-
-done:
-	MOVQ CX, ret+24(FP)
-	VZEROUPPER
-	RET
-
-// func cosF32_avx2(d *float32, a *float32, n int) int
-// Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·cosF32_avx2(SB), $224-32
-	MOVQ d+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ n+16(FP), CX
-	XORQ AX, AX
-
-loopu:
-	MOVQ         CX, BX
-	SUBQ         AX, BX
-	CMPQ         BX, $0x10
-	JL           loop1
-	VMOVUPS      (SI)(AX*4), Y0
-	VMOVUPS      32(SI)(AX*4), Y1
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y2
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y1, Y3
-	VROUNDPS     $0x08, Y2, Y2
-	VROUNDPS     $0x08, Y3, Y3
-	VMOVUPS      Y0, Y4
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y2, Y4
-	VMOVUPS      Y1, Y5
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y3, Y5
-	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y2, Y6
-	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y3, Y7
-	VPXOR        avx2_k32_80000000<>+0(SB), Y6, Y8
-	VPXOR        avx2_k32_80000000<>+0(SB), Y7, Y9
-	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y2, Y6
-	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y3, Y7
-	VADDPS       Y8, Y4, Y10
-	VADDPS       Y9, Y5, Y11
-	VSUBPS       Y4, Y10, Y12
-	VSUBPS       Y5, Y11, Y13
-	VSUBPS       Y12, Y10, Y14
-	VSUBPS       Y13, Y11, Y15
-	VSUBPS       Y14, Y4, Y14
-	VSUBPS       Y15, Y5, Y15
-	VSUBPS       Y12, Y8, Y12
-	VSUBPS       Y13, Y9, Y13
-	VADDPS       Y12, Y14, Y12
-	VADDPS       Y13, Y15, Y13
-	VSUBPS       Y6, Y12, Y6
-	VSUBPS       Y7, Y13, Y7
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y2, Y6
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y3, Y7
-	VADDPS       Y6, Y10, Y4
-	VADDPS       Y7, Y11, Y5
-	VSUBPS       Y10, Y4, Y10
-	VSUBPS       Y11, Y5, Y11
-	VSUBPS       Y10, Y6, Y10
-	VSUBPS       Y11, Y7, Y11
-	VCVTTPS2DQ   Y2, Y2
-	VCVTTPS2DQ   Y3, Y3
-	VMULPS       Y4, Y4, Y6
-	VMULPS       Y5, Y5, Y7
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y6, Y8
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y7, Y9
-	VMOVUPS      Y8, Y12
-	VFNMADD213PS Y10, Y10, Y12
-	VMOVUPS      Y9, Y13
-	VFNMADD213PS Y11, Y11, Y13
-	VMULPS       Y6, Y4, Y14
-	VMULPS       Y7, Y5, Y15
-	VMOVUPS      Y1, (SP)
-	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y1
-	VMOVUPS      Y0, 32(SP)
-	VMOVUPS      Y1, Y0
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y6, Y0
-	VMOVUPS      Y3, 64(SP)
-	VMOVUPS      Y1, Y3
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y7, Y3
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y6, Y0
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y7, Y3
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y6, Y0
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y7, Y3
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y6, Y0
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y7, Y3
-	VFMADD213PS  Y12, Y0, Y14
-	VFMADD213PS  Y13, Y3, Y15
-	VADDPS       Y14, Y4, Y14
-	VADDPS       Y15, Y5, Y15
-	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y0
-	VSUBPS       Y8, Y0, Y3
-	VSUBPS       Y9, Y0, Y12
-	VSUBPS       Y3, Y0, Y13
-	VSUBPS       Y12, Y0, Y1
-	VSUBPS       Y8, Y13, Y8
-	VSUBPS       Y9, Y1, Y9
-	VMOVUPS      Y4, Y1
-	VFMSUB213PS  Y6, Y4, Y1
-	VMOVUPS      Y5, Y13
-	VFMSUB213PS  Y7, Y5, Y13
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y1, Y1
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y13, Y13
-	VMULPS       Y6, Y6, Y0
-	VMOVUPS      Y15, 96(SP)
-	VMULPS       Y7, Y7, Y15
-	VMOVUPS      Y14, 128(SP)
-	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y14
-	VMOVUPS      Y2, 160(SP)
-	VMOVUPS      Y14, Y2
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y6, Y2
-	VMOVUPS      Y12, 192(SP)
-	VMOVUPS      Y14, Y12
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y7, Y12
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y6, Y2
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y7, Y12
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y6, Y2
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y7, Y12
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y6, Y2
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y7, Y12
-	VSUBPS       Y1, Y8, Y1
-	VSUBPS       Y13, Y9, Y13
-	VFMADD213PS  Y1, Y2, Y0
-	VFMADD213PS  Y13, Y12, Y15
-	VFNMADD213PS Y0, Y10, Y4
-	VFNMADD213PS Y15, Y11, Y5
-	VADDPS       Y4, Y3, Y4
-	VMOVUPS      192(SP), Y0
-	VADDPS       Y5, Y0, Y5
-	VMOVUPS      160(SP), Y0
-	VPAND        avx2_k32_3<>+0(SB), Y0, Y0
-	VMOVUPS      64(SP), Y1
-	VPAND        avx2_k32_3<>+0(SB), Y1, Y1
-	VPADDD       avx2_k32_1<>+0(SB), Y0, Y0
-	VPADDD       avx2_k32_1<>+0(SB), Y1, Y1
-	VPAND        avx2_k32_1<>+0(SB), Y0, Y2
-	VPCMPEQD     avx2_k32_1<>+0(SB), Y2, Y2
-	VPAND        avx2_k32_1<>+0(SB), Y1, Y3
-	VPCMPEQD     avx2_k32_1<>+0(SB), Y3, Y3
-	VPAND        avx2_k32_2<>+0(SB), Y0, Y0
-	VPCMPEQD     avx2_k32_2<>+0(SB), Y0, Y0
-	VPAND        avx2_k32_2<>+0(SB), Y1, Y1
-	VPCMPEQD     avx2_k32_2<>+0(SB), Y1, Y1
-	VMOVUPS      128(SP), Y6
-	VBLENDVPS    Y2, Y4, Y6, Y2
-	VMOVUPS      96(SP), Y4
-	VBLENDVPS    Y3, Y5, Y4, Y3
-	VPXOR        avx2_k32_80000000<>+0(SB), Y2, Y4
-	VPXOR        avx2_k32_80000000<>+0(SB), Y3, Y5
-	VBLENDVPS    Y0, Y4, Y2, Y0
-	VBLENDVPS    Y1, Y5, Y3, Y1
-	VMOVUPS      32(SP), Y2
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y2, Y2
-	VMOVUPS      (SP), Y3
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y3, Y3
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y2, Y2
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y3, Y3
+fullu:
+	VMOVUPD      (SI)(AX*8), Y0
+	VMOVUPD      32(SI)(AX*8), Y1
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y3
+	VCMPPD       $0x1e, avx2_k64_4310000000000000<>+0(SB), Y2, Y2
+	VCMPPD       $0x1e, avx2_k64_4310000000000000<>+0(SB), Y3, Y3
 	VPOR         Y3, Y2, Y3
 	VPTEST       Y3, Y3
 	JNE          loop1
-	VMOVUPS      Y0, (DI)(AX*4)
-	VMOVUPS      Y1, 32(DI)(AX*4)
-	ADDQ         $0x10, AX
-	JMP          loopu
-
-loop1:
-	MOVQ  CX, BX
-	SUBQ  AX, BX
-	JLE   done
-	CMPQ  BX, $0x08
-	JAE   whole
-	MOVQ  $0x00000001, R9
-	SHLXQ BX, R9, R9
-	DECQ  R9
-	JMP   active
-
-whole:
-	MOVQ $0x000000ff, R9
-
-active:
-	CMPQ    BX, $0x08
-	JB      ltail89
-	VMOVUPS (SI)(AX*4), Y0
-	JMP     lend90
-
-ltail89:
-	VMOVQ        BX, X1
-	VPBROADCASTD X1, Y1
-	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
-	VMASKMOVPS   (SI)(AX*4), Y1, Y0
-
-lend90:
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y1
-	VROUNDPS     $0x08, Y1, Y1
-	VMOVUPS      Y0, Y2
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y1, Y2
-	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y1, Y3
-	VPXOR        avx2_k32_80000000<>+0(SB), Y3, Y4
-	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y1, Y3
-	VADDPS       Y4, Y2, Y5
-	VSUBPS       Y2, Y5, Y6
-	VSUBPS       Y6, Y5, Y7
-	VSUBPS       Y7, Y2, Y7
-	VSUBPS       Y6, Y4, Y6
-	VADDPS       Y6, Y7, Y6
-	VSUBPS       Y3, Y6, Y3
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y1, Y3
-	VADDPS       Y3, Y5, Y2
-	VSUBPS       Y5, Y2, Y5
-	VSUBPS       Y5, Y3, Y5
-	VCVTTPS2DQ   Y1, Y1
-	VMULPS       Y2, Y2, Y3
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y3, Y4
-	VMOVUPS      Y4, Y6
-	VFNMADD213PS Y5, Y5, Y6
-	VMULPS       Y3, Y2, Y7
-	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y8
-	VMOVUPS      Y8, Y9
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y3, Y9
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y3, Y9
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y3, Y9
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y3, Y9
-	VFMADD213PS  Y6, Y9, Y7
-	VADDPS       Y7, Y2, Y7
-	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y6
-	VSUBPS       Y4, Y6, Y9
-	VSUBPS       Y9, Y6, Y10
-	VSUBPS       Y4, Y10, Y4
-	VMOVUPS      Y2, Y10
-	VFMSUB213PS  Y3, Y2, Y10
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y10, Y10
-	VMULPS       Y3, Y3, Y11
-	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y12
-	VMOVUPS      Y12, Y13
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y3, Y13
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y3, Y13
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y3, Y13
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y3, Y13
-	VSUBPS       Y10, Y4, Y10
-	VFMADD213PS  Y10, Y13, Y11
-	VFNMADD213PS Y11, Y5, Y2
-	VADDPS       Y2, Y9, Y2
-	VPAND        avx2_k32_3<>+0(SB), Y1, Y1
-	VPADDD       avx2_k32_1<>+0(SB), Y1, Y1
-	VPAND        avx2_k32_1<>+0(SB), Y1, Y3
-	VPCMPEQD     avx2_k32_1<>+0(SB), Y3, Y3
-	VPAND        avx2_k32_2<>+0(SB), Y1, Y1
-	VPCMPEQD     avx2_k32_2<>+0(SB), Y1, Y1
-	VBLENDVPS    Y3, Y2, Y7, Y3
-	VPXOR        avx2_k32_80000000<>+0(SB), Y3, Y2
-	VBLENDVPS    Y1, Y2, Y3, Y1
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y0
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y0, Y0
-	VMOVMSKPS    Y0, R8
-	TESTL        R9, R8
-	JNE          bail
-	CMPQ         BX, $0x08
-	JB           stail91
-	VMOVUPS      Y1, (DI)(AX*4)
-	JMP          send92
-
-stail91:
-	VMOVQ        BX, X0
-	VPBROADCASTD X0, Y0
-	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
-	VMASKMOVPS   Y1, Y0, (DI)(AX*4)
-
-send92:
-next:
-	ADDQ $0x08, AX
-	JMP  loopu
-
-bail:
-	CMPQ    BX, $0x08
-	JB      ltail93
-	VMOVUPS (SI)(AX*4), Y0
-	JMP     lend94
-
-ltail93:
-	VMOVQ        BX, X1
-	VPBROADCASTD X1, Y1
-	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
-	VMASKMOVPS   (SI)(AX*4), Y1, Y0
-
-lend94:
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y1
-	VCMPPS       $0x1e, avx2_k32_4a000000<>+0(SB), Y1, Y1
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y2
-	VROUNDPS     $0x08, Y2, Y2
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y2, Y0
-	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y2, Y3
-	VPXOR        avx2_k32_80000000<>+0(SB), Y3, Y4
-	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y2, Y3
-	VADDPS       Y4, Y0, Y5
-	VSUBPS       Y0, Y5, Y6
-	VSUBPS       Y6, Y5, Y7
-	VSUBPS       Y7, Y0, Y7
-	VSUBPS       Y6, Y4, Y6
-	VADDPS       Y6, Y7, Y6
-	VSUBPS       Y3, Y6, Y3
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y2, Y3
-	VADDPS       Y3, Y5, Y0
-	VSUBPS       Y5, Y0, Y5
-	VSUBPS       Y5, Y3, Y5
-	VCVTTPS2DQ   Y2, Y3
-	VCMPPS       $0x1d, avx2_k32_4f000000<>+0(SB), Y2, Y4
-	VBLENDVPS    Y4, avx2_k32_7fffffff<>+0(SB), Y3, Y4
-	VCMPPS       $0x03, Y2, Y2, Y2
-	VBLENDVPS    Y2, avx2_k32_0<>+0(SB), Y4, Y2
-	VMULPS       Y0, Y0, Y3
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y3, Y4
-	VMOVUPS      Y4, Y6
-	VFNMADD213PS Y5, Y5, Y6
-	VMULPS       Y3, Y0, Y7
-	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y8
-	VMOVUPS      Y8, Y9
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y3, Y9
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y3, Y9
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y3, Y9
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y3, Y9
-	VFMADD213PS  Y6, Y9, Y7
-	VADDPS       Y7, Y0, Y7
-	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y6
-	VSUBPS       Y4, Y6, Y9
-	VSUBPS       Y9, Y6, Y10
-	VSUBPS       Y4, Y10, Y4
-	VMOVUPS      Y0, Y10
-	VFMSUB213PS  Y3, Y0, Y10
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y10, Y10
-	VMULPS       Y3, Y3, Y11
-	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y12
-	VMOVUPS      Y12, Y13
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y3, Y13
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y3, Y13
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y3, Y13
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y3, Y13
-	VSUBPS       Y10, Y4, Y10
-	VFMADD213PS  Y10, Y13, Y11
-	VFNMADD213PS Y11, Y5, Y0
-	VADDPS       Y0, Y9, Y0
-	VPAND        avx2_k32_3<>+0(SB), Y2, Y2
-	VPADDD       avx2_k32_1<>+0(SB), Y2, Y2
-	VPAND        avx2_k32_1<>+0(SB), Y2, Y3
-	VPCMPEQD     avx2_k32_1<>+0(SB), Y3, Y3
-	VPAND        avx2_k32_2<>+0(SB), Y2, Y2
-	VPCMPEQD     avx2_k32_2<>+0(SB), Y2, Y2
-	VBLENDVPS    Y3, Y0, Y7, Y3
-	VPXOR        avx2_k32_80000000<>+0(SB), Y3, Y0
-	VBLENDVPS    Y2, Y0, Y3, Y2
-	VMOVMSKPS    Y1, R8
-	TESTL        R9, R8
-	JNE          port
-	CMPQ         BX, $0x08
-	JB           stail95
-	VMOVUPS      Y2, (DI)(AX*4)
-	JMP          send96
-
-stail95:
-	VMOVQ        BX, X0
-	VPBROADCASTD X0, Y0
-	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
-	VMASKMOVPS   Y2, Y0, (DI)(AX*4)
-
-send96:
-	JMP next
-
-port:
-	MOVQ AX, ret+24(FP)
-	VZEROUPPER
-	RET
-
-done:
-	MOVQ CX, ret+24(FP)
-	VZEROUPPER
-	RET
-
-// func cosF64_avx2(d *float64, a *float64, n int) int
-// Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·cosF64_avx2(SB), $224-32
-	MOVQ d+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ n+16(FP), CX
-	XORQ AX, AX
-
-loopu:
-	MOVQ         CX, BX
-	SUBQ         AX, BX
-	CMPQ         BX, $0x08
-	JL           loop1
-	VMOVUPD      (SI)(AX*8), Y0
-	VMOVUPD      32(SI)(AX*8), Y1
 	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y2
 	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y1, Y3
 	VROUNDPD     $0x08, Y2, Y2
@@ -4091,42 +4251,35 @@ loopu:
 	VMOVUPS      192(SP), Y0
 	VADDPD       Y5, Y0, Y5
 	VMOVUPS      160(SP), Y0
-	VPAND        avx2_k32_3<>+0(SB), X0, X0
-	VMOVUPS      64(SP), Y1
-	VPAND        avx2_k32_3<>+0(SB), X1, X1
-	VPADDD       avx2_k32_1<>+0(SB), X0, X0
-	VPADDD       avx2_k32_1<>+0(SB), X1, X1
-	VPAND        avx2_k32_1<>+0(SB), X0, X2
-	VPCMPEQD     avx2_k32_1<>+0(SB), X2, X2
-	VPAND        avx2_k32_1<>+0(SB), X1, X3
+	VPAND        avx2_k32_1<>+0(SB), X0, X1
+	VPCMPEQD     avx2_k32_1<>+0(SB), X1, X1
+	VMOVUPS      64(SP), Y2
+	VPAND        avx2_k32_1<>+0(SB), X2, X3
 	VPCMPEQD     avx2_k32_1<>+0(SB), X3, X3
 	VPAND        avx2_k32_2<>+0(SB), X0, X0
 	VPCMPEQD     avx2_k32_2<>+0(SB), X0, X0
-	VPAND        avx2_k32_2<>+0(SB), X1, X1
-	VPCMPEQD     avx2_k32_2<>+0(SB), X1, X1
-	VPMOVSXDQ    X2, Y2
+	VPAND        avx2_k32_2<>+0(SB), X2, X2
+	VPCMPEQD     avx2_k32_2<>+0(SB), X2, X2
+	VPMOVSXDQ    X1, Y1
 	VMOVUPS      128(SP), Y6
-	VBLENDVPD    Y2, Y4, Y6, Y2
+	VBLENDVPD    Y1, Y4, Y6, Y1
 	VPMOVSXDQ    X3, Y3
 	VMOVUPS      96(SP), Y4
 	VBLENDVPD    Y3, Y5, Y4, Y3
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y2, Y4
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y1, Y4
 	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y3, Y5
 	VPMOVSXDQ    X0, Y0
-	VBLENDVPD    Y0, Y4, Y2, Y0
-	VPMOVSXDQ    X1, Y1
-	VBLENDVPD    Y1, Y5, Y3, Y1
-	VMOVUPS      32(SP), Y2
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y2
-	VMOVUPS      (SP), Y3
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y3
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y2, Y2
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y3, Y3
-	VPOR         Y3, Y2, Y3
-	VPTEST       Y3, Y3
-	JNE          loop1
-	VMOVUPD      Y0, (DI)(AX*8)
-	VMOVUPD      Y1, 32(DI)(AX*8)
+	VBLENDVPD    Y0, Y4, Y1, Y0
+	VPMOVSXDQ    X2, Y2
+	VBLENDVPD    Y2, Y5, Y3, Y2
+	VMOVUPS      32(SP), Y1
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y1, Y3
+	VMOVUPS      (SP), Y4
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y4, Y5
+	VBLENDVPD    Y3, Y1, Y0, Y3
+	VBLENDVPD    Y5, Y4, Y2, Y5
+	VMOVUPD      Y3, (DI)(AX*8)
+	VMOVUPD      Y5, 32(DI)(AX*8)
 	ADDQ         $0x08, AX
 	JMP          loopu
 
@@ -4146,17 +4299,22 @@ whole:
 
 active:
 	CMPQ    BX, $0x04
-	JB      ltail97
+	JB      ltail81
 	VMOVUPD (SI)(AX*8), Y0
-	JMP     lend98
+	JMP     lend82
 
-ltail97:
+ltail81:
 	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
-lend98:
+lend82:
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y1, Y1
+	VMOVMSKPD    Y1, R8
+	TESTL        R9, R8
+	JNE          bail
 	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y1
 	VROUNDPD     $0x08, Y1, Y1
 	VMOVUPS      Y0, Y2
@@ -4236,8 +4394,6 @@ lend98:
 	VFMADD213PD  Y12, Y15, Y13
 	VFNMADD213PD Y13, Y5, Y2
 	VADDPD       Y2, Y11, Y2
-	VPAND        avx2_k32_3<>+0(SB), X3, X3
-	VPADDD       avx2_k32_1<>+0(SB), X3, X3
 	VPAND        avx2_k32_1<>+0(SB), X3, X1
 	VPCMPEQD     avx2_k32_1<>+0(SB), X1, X1
 	VPAND        avx2_k32_2<>+0(SB), X3, X3
@@ -4247,21 +4403,1201 @@ lend98:
 	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y1, Y2
 	VPMOVSXDQ    X3, Y3
 	VBLENDVPD    Y3, Y2, Y1, Y3
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y0
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y0, Y0
-	VMOVMSKPD    Y0, R8
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y1
+	VBLENDVPD    Y1, Y0, Y3, Y1
+	CMPQ         BX, $0x04
+	JB           stail83
+	VMOVUPD      Y1, (DI)(AX*8)
+	JMP          send84
+
+stail83:
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y0
+	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
+	VMASKMOVPD   Y1, Y0, (DI)(AX*8)
+
+send84:
+next:
+	ADDQ $0x04, AX
+	JMP  loopu
+
+bail:
+	CMPQ    BX, $0x04
+	JB      ltail85
+	VMOVUPD (SI)(AX*8), Y0
+	JMP     lend86
+
+ltail85:
+	VMOVQ        BX, X1
+	VPBROADCASTQ X1, Y1
+	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
+	VMASKMOVPD   (SI)(AX*8), Y1, Y0
+
+lend86:
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
+	VCMPPD       $0x1e, avx2_k64_4310000000000000<>+0(SB), Y1, Y1
+	VMOVMSKPD    Y1, R8
+	TESTL        R9, R8
+	JNE          port
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y1
+	VROUNDPD     $0x08, Y1, Y1
+	VMOVUPS      Y0, Y2
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y1, Y2
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y1, Y3
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y3, Y4
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y1, Y3
+	VADDPD       Y4, Y2, Y5
+	VSUBPD       Y2, Y5, Y6
+	VSUBPD       Y6, Y5, Y7
+	VSUBPD       Y7, Y2, Y7
+	VSUBPD       Y6, Y4, Y6
+	VADDPD       Y6, Y7, Y6
+	VSUBPD       Y3, Y6, Y3
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y1, Y3
+	VADDPD       Y3, Y5, Y2
+	VSUBPD       Y5, Y2, Y5
+	VSUBPD       Y5, Y3, Y5
+	VROUNDPD     $0x0b, Y1, Y3
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y4
+	VPSRLQ       $0x34, Y4, Y6
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y4, Y4
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y4, Y4
+	VPSUBQ       avx2_k64_433<>+0(SB), Y6, Y7
+	VMOVUPS      avx2_k64_433<>+0(SB), Y8
+	VPSUBQ       Y6, Y8, Y6
+	VPSLLVQ      Y7, Y4, Y7
+	VPSRLVQ      Y6, Y4, Y6
+	VPOR         Y6, Y7, Y6
+	VMOVUPS      avx2_k64_0<>+0(SB), Y4
+	VPCMPGTQ     Y3, Y4, Y3
+	VPXOR        Y3, Y6, Y6
+	VPSUBQ       Y3, Y6, Y3
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y1, Y6
+	VBLENDVPD    Y6, avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y6
+	VCMPPD       $0x03, Y1, Y1, Y3
+	VBLENDVPD    Y3, avx2_k64_0<>+0(SB), Y6, Y3
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y1, Y1
+	VBLENDVPD    Y1, avx2_k64_8000000000000000<>+0(SB), Y3, Y1
+	VEXTRACTI128 $0x01, Y1, X3
+	VSHUFPS      $0x88, X3, X1, X3
+	VMULPD       Y2, Y2, Y1
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y1, Y6
+	VMOVUPS      Y6, Y7
+	VFNMADD213PD Y5, Y5, Y7
+	VMULPD       Y1, Y2, Y9
+	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y10
+	VMOVUPS      Y10, Y11
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y1, Y11
+	VFMADD213PD  Y7, Y11, Y9
+	VADDPD       Y9, Y2, Y9
+	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y7
+	VSUBPD       Y6, Y7, Y11
+	VSUBPD       Y11, Y7, Y12
+	VSUBPD       Y6, Y12, Y6
+	VMOVUPS      Y2, Y12
+	VFMSUB213PD  Y1, Y2, Y12
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y12, Y12
+	VMULPD       Y1, Y1, Y13
+	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y14
+	VMOVUPS      Y14, Y15
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y1, Y15
+	VSUBPD       Y12, Y6, Y12
+	VFMADD213PD  Y12, Y15, Y13
+	VFNMADD213PD Y13, Y5, Y2
+	VADDPD       Y2, Y11, Y2
+	VPAND        avx2_k32_1<>+0(SB), X3, X1
+	VPCMPEQD     avx2_k32_1<>+0(SB), X1, X1
+	VPAND        avx2_k32_2<>+0(SB), X3, X3
+	VPCMPEQD     avx2_k32_2<>+0(SB), X3, X3
+	VPMOVSXDQ    X1, Y1
+	VBLENDVPD    Y1, Y2, Y9, Y1
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y1, Y2
+	VPMOVSXDQ    X3, Y3
+	VBLENDVPD    Y3, Y2, Y1, Y3
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y1
+	VBLENDVPD    Y1, Y0, Y3, Y1
+	CMPQ         BX, $0x04
+	JB           stail87
+	VMOVUPD      Y1, (DI)(AX*8)
+	JMP          send88
+
+stail87:
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y0
+	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
+	VMASKMOVPD   Y1, Y0, (DI)(AX*8)
+
+send88:
+	JMP next
+
+port:
+	MOVQ AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+done:
+	MOVQ CX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func cosF32_avx2(d *float32, a *float32, n int) int
+// Requires: AVX, AVX2, BMI2, FMA3
+TEXT ·cosF32_avx2(SB), $160-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
+
+loopu:
+	MOVQ         CX, BX
+	SUBQ         AX, BX
+	CMPQ         BX, $0x10
+	JL           loop1
+	VMOVUPS      (SI)(AX*4), Y0
+	VMOVUPS      32(SI)(AX*4), Y1
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y2
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y1, Y3
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y2, Y2
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y3
+	VPTEST       Y3, Y3
+	JNE          fullu
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y2
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y1, Y3
+	VROUNDPS     $0x08, Y2, Y2
+	VROUNDPS     $0x08, Y3, Y3
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y2, Y0
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y3, Y1
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y2, Y4
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y3, Y5
+	VPXOR        avx2_k32_80000000<>+0(SB), Y4, Y6
+	VPXOR        avx2_k32_80000000<>+0(SB), Y5, Y7
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y2, Y4
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y3, Y5
+	VADDPS       Y6, Y0, Y8
+	VADDPS       Y7, Y1, Y9
+	VSUBPS       Y0, Y8, Y10
+	VSUBPS       Y1, Y9, Y11
+	VSUBPS       Y10, Y8, Y12
+	VSUBPS       Y11, Y9, Y13
+	VSUBPS       Y12, Y0, Y12
+	VSUBPS       Y13, Y1, Y13
+	VSUBPS       Y10, Y6, Y10
+	VSUBPS       Y11, Y7, Y11
+	VADDPS       Y10, Y12, Y10
+	VADDPS       Y11, Y13, Y11
+	VSUBPS       Y4, Y10, Y4
+	VSUBPS       Y5, Y11, Y5
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y2, Y4
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y3, Y5
+	VADDPS       Y4, Y8, Y0
+	VADDPS       Y5, Y9, Y1
+	VSUBPS       Y8, Y0, Y8
+	VSUBPS       Y9, Y1, Y9
+	VSUBPS       Y8, Y4, Y8
+	VSUBPS       Y9, Y5, Y9
+	VCVTTPS2DQ   Y2, Y2
+	VCVTTPS2DQ   Y3, Y3
+	VMULPS       Y0, Y0, Y4
+	VMULPS       Y1, Y1, Y5
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y4, Y6
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y7
+	VMOVUPS      Y6, Y10
+	VFNMADD213PS Y8, Y8, Y10
+	VMOVUPS      Y7, Y11
+	VFNMADD213PS Y9, Y9, Y11
+	VMULPS       Y4, Y0, Y12
+	VMULPS       Y5, Y1, Y13
+	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y14
+	VMOVUPS      Y14, Y15
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y4, Y15
+	VMOVUPS      Y3, (SP)
+	VMOVUPS      Y14, Y3
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y5, Y3
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y4, Y15
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y5, Y3
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y4, Y15
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y5, Y3
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y4, Y15
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y5, Y3
+	VFMADD213PS  Y10, Y15, Y12
+	VFMADD213PS  Y11, Y3, Y13
+	VADDPS       Y12, Y0, Y12
+	VADDPS       Y13, Y1, Y13
+	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y3
+	VSUBPS       Y6, Y3, Y10
+	VSUBPS       Y7, Y3, Y11
+	VSUBPS       Y10, Y3, Y15
+	VSUBPS       Y11, Y3, Y14
+	VSUBPS       Y6, Y15, Y6
+	VSUBPS       Y7, Y14, Y7
+	VMOVUPS      Y0, Y14
+	VFMSUB213PS  Y4, Y0, Y14
+	VMOVUPS      Y1, Y15
+	VFMSUB213PS  Y5, Y1, Y15
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y14, Y14
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y15, Y15
+	VMULPS       Y4, Y4, Y3
+	VMOVUPS      Y13, 32(SP)
+	VMULPS       Y5, Y5, Y13
+	VMOVUPS      Y12, 64(SP)
+	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y12
+	VMOVUPS      Y2, 96(SP)
+	VMOVUPS      Y12, Y2
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y4, Y2
+	VMOVUPS      Y11, 128(SP)
+	VMOVUPS      Y12, Y11
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y5, Y11
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y4, Y2
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y5, Y11
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y4, Y2
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y5, Y11
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y4, Y2
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y5, Y11
+	VSUBPS       Y14, Y6, Y14
+	VSUBPS       Y15, Y7, Y15
+	VFMADD213PS  Y14, Y2, Y3
+	VFMADD213PS  Y15, Y11, Y13
+	VFNMADD213PS Y3, Y8, Y0
+	VFNMADD213PS Y13, Y9, Y1
+	VADDPS       Y0, Y10, Y0
+	VMOVUPS      128(SP), Y2
+	VADDPS       Y1, Y2, Y1
+	VMOVUPS      96(SP), Y2
+	VPAND        avx2_k32_3<>+0(SB), Y2, Y2
+	VMOVUPS      (SP), Y3
+	VPAND        avx2_k32_3<>+0(SB), Y3, Y3
+	VPADDD       avx2_k32_1<>+0(SB), Y2, Y2
+	VPADDD       avx2_k32_1<>+0(SB), Y3, Y3
+	VPAND        avx2_k32_1<>+0(SB), Y2, Y4
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y4, Y4
+	VPAND        avx2_k32_1<>+0(SB), Y3, Y5
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y5, Y5
+	VPAND        avx2_k32_2<>+0(SB), Y2, Y2
+	VPCMPEQD     avx2_k32_2<>+0(SB), Y2, Y2
+	VPAND        avx2_k32_2<>+0(SB), Y3, Y3
+	VPCMPEQD     avx2_k32_2<>+0(SB), Y3, Y3
+	VMOVUPS      64(SP), Y6
+	VBLENDVPS    Y4, Y0, Y6, Y4
+	VMOVUPS      32(SP), Y0
+	VBLENDVPS    Y5, Y1, Y0, Y5
+	VPXOR        avx2_k32_80000000<>+0(SB), Y4, Y0
+	VPXOR        avx2_k32_80000000<>+0(SB), Y5, Y1
+	VBLENDVPS    Y2, Y0, Y4, Y2
+	VBLENDVPS    Y3, Y1, Y5, Y3
+	VMOVUPS      Y2, (DI)(AX*4)
+	VMOVUPS      Y3, 32(DI)(AX*4)
+	ADDQ         $0x10, AX
+	JMP          loopu
+
+fullu:
+	VMOVUPS      (SI)(AX*4), Y0
+	VMOVUPS      32(SI)(AX*4), Y1
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y2
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y1, Y3
+	VCMPPS       $0x1e, avx2_k32_4a000000<>+0(SB), Y2, Y2
+	VCMPPS       $0x1e, avx2_k32_4a000000<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y3
+	VPTEST       Y3, Y3
+	JNE          loop1
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y2
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y1, Y3
+	VROUNDPS     $0x08, Y2, Y2
+	VROUNDPS     $0x08, Y3, Y3
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y2, Y0
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y3, Y1
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y2, Y4
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y3, Y5
+	VPXOR        avx2_k32_80000000<>+0(SB), Y4, Y6
+	VPXOR        avx2_k32_80000000<>+0(SB), Y5, Y7
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y2, Y4
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y3, Y5
+	VADDPS       Y6, Y0, Y8
+	VADDPS       Y7, Y1, Y9
+	VSUBPS       Y0, Y8, Y10
+	VSUBPS       Y1, Y9, Y11
+	VSUBPS       Y10, Y8, Y12
+	VSUBPS       Y11, Y9, Y13
+	VSUBPS       Y12, Y0, Y12
+	VSUBPS       Y13, Y1, Y13
+	VSUBPS       Y10, Y6, Y10
+	VSUBPS       Y11, Y7, Y11
+	VADDPS       Y10, Y12, Y10
+	VADDPS       Y11, Y13, Y11
+	VSUBPS       Y4, Y10, Y4
+	VSUBPS       Y5, Y11, Y5
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y2, Y4
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y3, Y5
+	VADDPS       Y4, Y8, Y0
+	VADDPS       Y5, Y9, Y1
+	VSUBPS       Y8, Y0, Y8
+	VSUBPS       Y9, Y1, Y9
+	VSUBPS       Y8, Y4, Y8
+	VSUBPS       Y9, Y5, Y9
+	VCVTTPS2DQ   Y2, Y4
+	VCMPPS       $0x1d, avx2_k32_4f000000<>+0(SB), Y2, Y5
+	VBLENDVPS    Y5, avx2_k32_7fffffff<>+0(SB), Y4, Y5
+	VCMPPS       $0x03, Y2, Y2, Y2
+	VBLENDVPS    Y2, avx2_k32_0<>+0(SB), Y5, Y2
+	VCVTTPS2DQ   Y3, Y4
+	VCMPPS       $0x1d, avx2_k32_4f000000<>+0(SB), Y3, Y5
+	VBLENDVPS    Y5, avx2_k32_7fffffff<>+0(SB), Y4, Y5
+	VCMPPS       $0x03, Y3, Y3, Y3
+	VBLENDVPS    Y3, avx2_k32_0<>+0(SB), Y5, Y3
+	VMULPS       Y0, Y0, Y4
+	VMULPS       Y1, Y1, Y5
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y4, Y6
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y5, Y7
+	VMOVUPS      Y6, Y10
+	VFNMADD213PS Y8, Y8, Y10
+	VMOVUPS      Y7, Y11
+	VFNMADD213PS Y9, Y9, Y11
+	VMULPS       Y4, Y0, Y12
+	VMULPS       Y5, Y1, Y13
+	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y14
+	VMOVUPS      Y14, Y15
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y4, Y15
+	VMOVUPS      Y3, (SP)
+	VMOVUPS      Y14, Y3
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y5, Y3
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y4, Y15
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y5, Y3
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y4, Y15
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y5, Y3
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y4, Y15
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y5, Y3
+	VFMADD213PS  Y10, Y15, Y12
+	VFMADD213PS  Y11, Y3, Y13
+	VADDPS       Y12, Y0, Y12
+	VADDPS       Y13, Y1, Y13
+	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y3
+	VSUBPS       Y6, Y3, Y10
+	VSUBPS       Y7, Y3, Y11
+	VSUBPS       Y10, Y3, Y15
+	VSUBPS       Y11, Y3, Y14
+	VSUBPS       Y6, Y15, Y6
+	VSUBPS       Y7, Y14, Y7
+	VMOVUPS      Y0, Y14
+	VFMSUB213PS  Y4, Y0, Y14
+	VMOVUPS      Y1, Y15
+	VFMSUB213PS  Y5, Y1, Y15
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y14, Y14
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y15, Y15
+	VMULPS       Y4, Y4, Y3
+	VMOVUPS      Y13, 32(SP)
+	VMULPS       Y5, Y5, Y13
+	VMOVUPS      Y12, 64(SP)
+	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y12
+	VMOVUPS      Y2, 96(SP)
+	VMOVUPS      Y12, Y2
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y4, Y2
+	VMOVUPS      Y11, 128(SP)
+	VMOVUPS      Y12, Y11
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y5, Y11
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y4, Y2
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y5, Y11
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y4, Y2
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y5, Y11
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y4, Y2
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y5, Y11
+	VSUBPS       Y14, Y6, Y14
+	VSUBPS       Y15, Y7, Y15
+	VFMADD213PS  Y14, Y2, Y3
+	VFMADD213PS  Y15, Y11, Y13
+	VFNMADD213PS Y3, Y8, Y0
+	VFNMADD213PS Y13, Y9, Y1
+	VADDPS       Y0, Y10, Y0
+	VMOVUPS      128(SP), Y2
+	VADDPS       Y1, Y2, Y1
+	VMOVUPS      96(SP), Y2
+	VPAND        avx2_k32_3<>+0(SB), Y2, Y2
+	VMOVUPS      (SP), Y3
+	VPAND        avx2_k32_3<>+0(SB), Y3, Y3
+	VPADDD       avx2_k32_1<>+0(SB), Y2, Y2
+	VPADDD       avx2_k32_1<>+0(SB), Y3, Y3
+	VPAND        avx2_k32_1<>+0(SB), Y2, Y4
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y4, Y4
+	VPAND        avx2_k32_1<>+0(SB), Y3, Y5
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y5, Y5
+	VPAND        avx2_k32_2<>+0(SB), Y2, Y2
+	VPCMPEQD     avx2_k32_2<>+0(SB), Y2, Y2
+	VPAND        avx2_k32_2<>+0(SB), Y3, Y3
+	VPCMPEQD     avx2_k32_2<>+0(SB), Y3, Y3
+	VMOVUPS      64(SP), Y6
+	VBLENDVPS    Y4, Y0, Y6, Y4
+	VMOVUPS      32(SP), Y0
+	VBLENDVPS    Y5, Y1, Y0, Y5
+	VPXOR        avx2_k32_80000000<>+0(SB), Y4, Y0
+	VPXOR        avx2_k32_80000000<>+0(SB), Y5, Y1
+	VBLENDVPS    Y2, Y0, Y4, Y2
+	VBLENDVPS    Y3, Y1, Y5, Y3
+	VMOVUPS      Y2, (DI)(AX*4)
+	VMOVUPS      Y3, 32(DI)(AX*4)
+	ADDQ         $0x10, AX
+	JMP          loopu
+
+loop1:
+	MOVQ  CX, BX
+	SUBQ  AX, BX
+	JLE   done
+	CMPQ  BX, $0x08
+	JAE   whole
+	MOVQ  $0x00000001, R9
+	SHLXQ BX, R9, R9
+	DECQ  R9
+	JMP   active
+
+whole:
+	MOVQ $0x000000ff, R9
+
+active:
+	CMPQ    BX, $0x08
+	JB      ltail89
+	VMOVUPS (SI)(AX*4), Y0
+	JMP     lend90
+
+ltail89:
+	VMOVQ        BX, X1
+	VPBROADCASTD X1, Y1
+	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
+	VMASKMOVPS   (SI)(AX*4), Y1, Y0
+
+lend90:
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y1
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y1, Y1
+	VMOVMSKPS    Y1, R8
 	TESTL        R9, R8
 	JNE          bail
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y1
+	VROUNDPS     $0x08, Y1, Y1
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y1, Y0
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y1, Y2
+	VPXOR        avx2_k32_80000000<>+0(SB), Y2, Y3
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y1, Y2
+	VADDPS       Y3, Y0, Y4
+	VSUBPS       Y0, Y4, Y5
+	VSUBPS       Y5, Y4, Y6
+	VSUBPS       Y6, Y0, Y6
+	VSUBPS       Y5, Y3, Y5
+	VADDPS       Y5, Y6, Y5
+	VSUBPS       Y2, Y5, Y2
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y1, Y2
+	VADDPS       Y2, Y4, Y0
+	VSUBPS       Y4, Y0, Y4
+	VSUBPS       Y4, Y2, Y4
+	VCVTTPS2DQ   Y1, Y1
+	VMULPS       Y0, Y0, Y2
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y2, Y3
+	VMOVUPS      Y3, Y5
+	VFNMADD213PS Y4, Y4, Y5
+	VMULPS       Y2, Y0, Y6
+	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y7
+	VMOVUPS      Y7, Y8
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y2, Y8
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y2, Y8
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y2, Y8
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y2, Y8
+	VFMADD213PS  Y5, Y8, Y6
+	VADDPS       Y6, Y0, Y6
+	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y5
+	VSUBPS       Y3, Y5, Y8
+	VSUBPS       Y8, Y5, Y9
+	VSUBPS       Y3, Y9, Y3
+	VMOVUPS      Y0, Y9
+	VFMSUB213PS  Y2, Y0, Y9
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y9, Y9
+	VMULPS       Y2, Y2, Y10
+	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y11
+	VMOVUPS      Y11, Y12
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y2, Y12
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y2, Y12
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y2, Y12
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y2, Y12
+	VSUBPS       Y9, Y3, Y9
+	VFMADD213PS  Y9, Y12, Y10
+	VFNMADD213PS Y10, Y4, Y0
+	VADDPS       Y0, Y8, Y0
+	VPAND        avx2_k32_3<>+0(SB), Y1, Y1
+	VPADDD       avx2_k32_1<>+0(SB), Y1, Y1
+	VPAND        avx2_k32_1<>+0(SB), Y1, Y2
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y2, Y2
+	VPAND        avx2_k32_2<>+0(SB), Y1, Y1
+	VPCMPEQD     avx2_k32_2<>+0(SB), Y1, Y1
+	VBLENDVPS    Y2, Y0, Y6, Y2
+	VPXOR        avx2_k32_80000000<>+0(SB), Y2, Y0
+	VBLENDVPS    Y1, Y0, Y2, Y1
+	CMPQ         BX, $0x08
+	JB           stail91
+	VMOVUPS      Y1, (DI)(AX*4)
+	JMP          send92
+
+stail91:
+	VMOVQ        BX, X0
+	VPBROADCASTD X0, Y0
+	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
+	VMASKMOVPS   Y1, Y0, (DI)(AX*4)
+
+send92:
+next:
+	ADDQ $0x08, AX
+	JMP  loopu
+
+bail:
+	CMPQ    BX, $0x08
+	JB      ltail93
+	VMOVUPS (SI)(AX*4), Y0
+	JMP     lend94
+
+ltail93:
+	VMOVQ        BX, X1
+	VPBROADCASTD X1, Y1
+	VPCMPGTD     avx2_iota32<>+0(SB), Y1, Y1
+	VMASKMOVPS   (SI)(AX*4), Y1, Y0
+
+lend94:
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y1
+	VCMPPS       $0x1e, avx2_k32_4a000000<>+0(SB), Y1, Y1
+	VMOVMSKPS    Y1, R8
+	TESTL        R9, R8
+	JNE          port
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y1
+	VROUNDPS     $0x08, Y1, Y1
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y1, Y0
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y1, Y2
+	VPXOR        avx2_k32_80000000<>+0(SB), Y2, Y3
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y1, Y2
+	VADDPS       Y3, Y0, Y4
+	VSUBPS       Y0, Y4, Y5
+	VSUBPS       Y5, Y4, Y6
+	VSUBPS       Y6, Y0, Y6
+	VSUBPS       Y5, Y3, Y5
+	VADDPS       Y5, Y6, Y5
+	VSUBPS       Y2, Y5, Y2
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y1, Y2
+	VADDPS       Y2, Y4, Y0
+	VSUBPS       Y4, Y0, Y4
+	VSUBPS       Y4, Y2, Y4
+	VCVTTPS2DQ   Y1, Y2
+	VCMPPS       $0x1d, avx2_k32_4f000000<>+0(SB), Y1, Y3
+	VBLENDVPS    Y3, avx2_k32_7fffffff<>+0(SB), Y2, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, avx2_k32_0<>+0(SB), Y3, Y1
+	VMULPS       Y0, Y0, Y2
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y2, Y3
+	VMOVUPS      Y3, Y5
+	VFNMADD213PS Y4, Y4, Y5
+	VMULPS       Y2, Y0, Y6
+	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y7
+	VMOVUPS      Y7, Y8
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y2, Y8
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y2, Y8
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y2, Y8
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y2, Y8
+	VFMADD213PS  Y5, Y8, Y6
+	VADDPS       Y6, Y0, Y6
+	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y5
+	VSUBPS       Y3, Y5, Y8
+	VSUBPS       Y8, Y5, Y9
+	VSUBPS       Y3, Y9, Y3
+	VMOVUPS      Y0, Y9
+	VFMSUB213PS  Y2, Y0, Y9
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y9, Y9
+	VMULPS       Y2, Y2, Y10
+	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y11
+	VMOVUPS      Y11, Y12
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y2, Y12
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y2, Y12
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y2, Y12
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y2, Y12
+	VSUBPS       Y9, Y3, Y9
+	VFMADD213PS  Y9, Y12, Y10
+	VFNMADD213PS Y10, Y4, Y0
+	VADDPS       Y0, Y8, Y0
+	VPAND        avx2_k32_3<>+0(SB), Y1, Y1
+	VPADDD       avx2_k32_1<>+0(SB), Y1, Y1
+	VPAND        avx2_k32_1<>+0(SB), Y1, Y2
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y2, Y2
+	VPAND        avx2_k32_2<>+0(SB), Y1, Y1
+	VPCMPEQD     avx2_k32_2<>+0(SB), Y1, Y1
+	VBLENDVPS    Y2, Y0, Y6, Y2
+	VPXOR        avx2_k32_80000000<>+0(SB), Y2, Y0
+	VBLENDVPS    Y1, Y0, Y2, Y1
+	CMPQ         BX, $0x08
+	JB           stail95
+	VMOVUPS      Y1, (DI)(AX*4)
+	JMP          send96
+
+stail95:
+	VMOVQ        BX, X0
+	VPBROADCASTD X0, Y0
+	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
+	VMASKMOVPS   Y1, Y0, (DI)(AX*4)
+
+send96:
+	JMP next
+
+port:
+	MOVQ AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+done:
+	MOVQ CX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func cosF64_avx2(d *float64, a *float64, n int) int
+// Requires: AVX, AVX2, BMI2, FMA3
+TEXT ·cosF64_avx2(SB), $160-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
+
+loopu:
+	MOVQ         CX, BX
+	SUBQ         AX, BX
+	CMPQ         BX, $0x08
+	JL           loop1
+	VMOVUPD      (SI)(AX*8), Y0
+	VMOVUPD      32(SI)(AX*8), Y1
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y3
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y2, Y2
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y3
+	VPTEST       Y3, Y3
+	JNE          fullu
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y2
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y1, Y3
+	VROUNDPD     $0x08, Y2, Y2
+	VROUNDPD     $0x08, Y3, Y3
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y2, Y0
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y3, Y1
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y4
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y3, Y5
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y4, Y6
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y5, Y7
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y4
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y3, Y5
+	VADDPD       Y6, Y0, Y8
+	VADDPD       Y7, Y1, Y9
+	VSUBPD       Y0, Y8, Y10
+	VSUBPD       Y1, Y9, Y11
+	VSUBPD       Y10, Y8, Y12
+	VSUBPD       Y11, Y9, Y13
+	VSUBPD       Y12, Y0, Y12
+	VSUBPD       Y13, Y1, Y13
+	VSUBPD       Y10, Y6, Y10
+	VSUBPD       Y11, Y7, Y11
+	VADDPD       Y10, Y12, Y10
+	VADDPD       Y11, Y13, Y11
+	VSUBPD       Y4, Y10, Y4
+	VSUBPD       Y5, Y11, Y5
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y2, Y4
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y3, Y5
+	VADDPD       Y4, Y8, Y0
+	VADDPD       Y5, Y9, Y1
+	VSUBPD       Y8, Y0, Y8
+	VSUBPD       Y9, Y1, Y9
+	VSUBPD       Y8, Y4, Y8
+	VSUBPD       Y9, Y5, Y9
+	VROUNDPD     $0x0b, Y2, Y4
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y5
+	VPSRLQ       $0x34, Y5, Y6
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y5, Y5
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y5, Y5
+	VPSUBQ       avx2_k64_433<>+0(SB), Y6, Y7
+	VMOVUPS      avx2_k64_433<>+0(SB), Y10
+	VPSUBQ       Y6, Y10, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VPSRLVQ      Y6, Y5, Y6
+	VPOR         Y6, Y7, Y6
+	VMOVUPS      avx2_k64_0<>+0(SB), Y5
+	VPCMPGTQ     Y4, Y5, Y4
+	VPXOR        Y4, Y6, Y6
+	VPSUBQ       Y4, Y6, Y4
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y6
+	VBLENDVPD    Y6, avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y6
+	VCMPPD       $0x03, Y2, Y2, Y4
+	VBLENDVPD    Y4, avx2_k64_0<>+0(SB), Y6, Y4
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y2, Y2
+	VBLENDVPD    Y2, avx2_k64_8000000000000000<>+0(SB), Y4, Y2
+	VROUNDPD     $0x0b, Y3, Y4
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y6
+	VPSRLQ       $0x34, Y6, Y7
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y6, Y6
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y6, Y6
+	VPSUBQ       avx2_k64_433<>+0(SB), Y7, Y11
+	VPSUBQ       Y7, Y10, Y7
+	VPSLLVQ      Y11, Y6, Y11
+	VPSRLVQ      Y7, Y6, Y7
+	VPOR         Y7, Y11, Y7
+	VPCMPGTQ     Y4, Y5, Y4
+	VPXOR        Y4, Y7, Y7
+	VPSUBQ       Y4, Y7, Y4
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y3, Y6
+	VBLENDVPD    Y6, avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y6
+	VCMPPD       $0x03, Y3, Y3, Y4
+	VBLENDVPD    Y4, avx2_k64_0<>+0(SB), Y6, Y4
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y3, Y3
+	VBLENDVPD    Y3, avx2_k64_8000000000000000<>+0(SB), Y4, Y3
+	VEXTRACTI128 $0x01, Y2, X4
+	VSHUFPS      $0x88, X4, X2, X4
+	VEXTRACTI128 $0x01, Y3, X2
+	VSHUFPS      $0x88, X2, X3, X2
+	VMULPD       Y0, Y0, Y3
+	VMULPD       Y1, Y1, Y6
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y3, Y7
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y6, Y11
+	VMOVUPS      Y7, Y12
+	VFNMADD213PD Y8, Y8, Y12
+	VMOVUPS      Y11, Y13
+	VFNMADD213PD Y9, Y9, Y13
+	VMULPD       Y3, Y0, Y14
+	VMULPD       Y6, Y1, Y15
+	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y5
+	VMOVUPS      Y5, Y10
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y3, Y10
+	VMOVUPS      Y2, (SP)
+	VMOVUPS      Y5, Y2
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y6, Y2
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y3, Y10
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y6, Y2
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y3, Y10
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y6, Y2
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y3, Y10
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y6, Y2
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y3, Y10
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y6, Y2
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y3, Y10
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y6, Y2
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y3, Y10
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y6, Y2
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y3, Y10
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y6, Y2
+	VFMADD213PD  Y12, Y10, Y14
+	VFMADD213PD  Y13, Y2, Y15
+	VADDPD       Y14, Y0, Y14
+	VADDPD       Y15, Y1, Y15
+	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y2
+	VSUBPD       Y7, Y2, Y10
+	VSUBPD       Y11, Y2, Y12
+	VSUBPD       Y10, Y2, Y13
+	VSUBPD       Y12, Y2, Y5
+	VSUBPD       Y7, Y13, Y7
+	VSUBPD       Y11, Y5, Y11
+	VMOVUPS      Y0, Y5
+	VFMSUB213PD  Y3, Y0, Y5
+	VMOVUPS      Y1, Y13
+	VFMSUB213PD  Y6, Y1, Y13
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y5
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y13, Y13
+	VMULPD       Y3, Y3, Y2
+	VMOVUPS      Y15, 32(SP)
+	VMULPD       Y6, Y6, Y15
+	VMOVUPS      Y14, 64(SP)
+	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y14
+	VMOVUPS      Y4, 96(SP)
+	VMOVUPS      Y14, Y4
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y3, Y4
+	VMOVUPS      Y12, 128(SP)
+	VMOVUPS      Y14, Y12
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y6, Y12
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y3, Y4
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y6, Y12
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y3, Y4
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y6, Y12
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y3, Y4
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y6, Y12
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y3, Y4
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y6, Y12
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y3, Y4
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y6, Y12
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y3, Y4
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y6, Y12
+	VSUBPD       Y5, Y7, Y5
+	VSUBPD       Y13, Y11, Y13
+	VFMADD213PD  Y5, Y4, Y2
+	VFMADD213PD  Y13, Y12, Y15
+	VFNMADD213PD Y2, Y8, Y0
+	VFNMADD213PD Y15, Y9, Y1
+	VADDPD       Y0, Y10, Y0
+	VMOVUPS      128(SP), Y2
+	VADDPD       Y1, Y2, Y1
+	VMOVUPS      96(SP), Y2
+	VPAND        avx2_k32_3<>+0(SB), X2, X2
+	VMOVUPS      (SP), Y3
+	VPAND        avx2_k32_3<>+0(SB), X3, X3
+	VPADDD       avx2_k32_1<>+0(SB), X2, X2
+	VPADDD       avx2_k32_1<>+0(SB), X3, X3
+	VPAND        avx2_k32_1<>+0(SB), X2, X4
+	VPCMPEQD     avx2_k32_1<>+0(SB), X4, X4
+	VPAND        avx2_k32_1<>+0(SB), X3, X5
+	VPCMPEQD     avx2_k32_1<>+0(SB), X5, X5
+	VPAND        avx2_k32_2<>+0(SB), X2, X2
+	VPCMPEQD     avx2_k32_2<>+0(SB), X2, X2
+	VPAND        avx2_k32_2<>+0(SB), X3, X3
+	VPCMPEQD     avx2_k32_2<>+0(SB), X3, X3
+	VPMOVSXDQ    X4, Y4
+	VMOVUPS      64(SP), Y6
+	VBLENDVPD    Y4, Y0, Y6, Y4
+	VPMOVSXDQ    X5, Y5
+	VMOVUPS      32(SP), Y0
+	VBLENDVPD    Y5, Y1, Y0, Y5
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y4, Y0
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y5, Y1
+	VPMOVSXDQ    X2, Y2
+	VBLENDVPD    Y2, Y0, Y4, Y2
+	VPMOVSXDQ    X3, Y3
+	VBLENDVPD    Y3, Y1, Y5, Y3
+	VMOVUPD      Y2, (DI)(AX*8)
+	VMOVUPD      Y3, 32(DI)(AX*8)
+	ADDQ         $0x08, AX
+	JMP          loopu
+
+fullu:
+	VMOVUPD      (SI)(AX*8), Y0
+	VMOVUPD      32(SI)(AX*8), Y1
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y3
+	VCMPPD       $0x1e, avx2_k64_4310000000000000<>+0(SB), Y2, Y2
+	VCMPPD       $0x1e, avx2_k64_4310000000000000<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y3
+	VPTEST       Y3, Y3
+	JNE          loop1
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y2
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y1, Y3
+	VROUNDPD     $0x08, Y2, Y2
+	VROUNDPD     $0x08, Y3, Y3
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y2, Y0
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y3, Y1
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y4
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y3, Y5
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y4, Y6
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y5, Y7
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y4
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y3, Y5
+	VADDPD       Y6, Y0, Y8
+	VADDPD       Y7, Y1, Y9
+	VSUBPD       Y0, Y8, Y10
+	VSUBPD       Y1, Y9, Y11
+	VSUBPD       Y10, Y8, Y12
+	VSUBPD       Y11, Y9, Y13
+	VSUBPD       Y12, Y0, Y12
+	VSUBPD       Y13, Y1, Y13
+	VSUBPD       Y10, Y6, Y10
+	VSUBPD       Y11, Y7, Y11
+	VADDPD       Y10, Y12, Y10
+	VADDPD       Y11, Y13, Y11
+	VSUBPD       Y4, Y10, Y4
+	VSUBPD       Y5, Y11, Y5
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y2, Y4
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y3, Y5
+	VADDPD       Y4, Y8, Y0
+	VADDPD       Y5, Y9, Y1
+	VSUBPD       Y8, Y0, Y8
+	VSUBPD       Y9, Y1, Y9
+	VSUBPD       Y8, Y4, Y8
+	VSUBPD       Y9, Y5, Y9
+	VROUNDPD     $0x0b, Y2, Y4
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y5
+	VPSRLQ       $0x34, Y5, Y6
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y5, Y5
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y5, Y5
+	VPSUBQ       avx2_k64_433<>+0(SB), Y6, Y7
+	VMOVUPS      avx2_k64_433<>+0(SB), Y10
+	VPSUBQ       Y6, Y10, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VPSRLVQ      Y6, Y5, Y6
+	VPOR         Y6, Y7, Y6
+	VMOVUPS      avx2_k64_0<>+0(SB), Y5
+	VPCMPGTQ     Y4, Y5, Y4
+	VPXOR        Y4, Y6, Y6
+	VPSUBQ       Y4, Y6, Y4
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y6
+	VBLENDVPD    Y6, avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y6
+	VCMPPD       $0x03, Y2, Y2, Y4
+	VBLENDVPD    Y4, avx2_k64_0<>+0(SB), Y6, Y4
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y2, Y2
+	VBLENDVPD    Y2, avx2_k64_8000000000000000<>+0(SB), Y4, Y2
+	VROUNDPD     $0x0b, Y3, Y4
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y6
+	VPSRLQ       $0x34, Y6, Y7
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y6, Y6
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y6, Y6
+	VPSUBQ       avx2_k64_433<>+0(SB), Y7, Y11
+	VPSUBQ       Y7, Y10, Y7
+	VPSLLVQ      Y11, Y6, Y11
+	VPSRLVQ      Y7, Y6, Y7
+	VPOR         Y7, Y11, Y7
+	VPCMPGTQ     Y4, Y5, Y4
+	VPXOR        Y4, Y7, Y7
+	VPSUBQ       Y4, Y7, Y4
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y3, Y6
+	VBLENDVPD    Y6, avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y6
+	VCMPPD       $0x03, Y3, Y3, Y4
+	VBLENDVPD    Y4, avx2_k64_0<>+0(SB), Y6, Y4
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y3, Y3
+	VBLENDVPD    Y3, avx2_k64_8000000000000000<>+0(SB), Y4, Y3
+	VEXTRACTI128 $0x01, Y2, X4
+	VSHUFPS      $0x88, X4, X2, X4
+	VEXTRACTI128 $0x01, Y3, X2
+	VSHUFPS      $0x88, X2, X3, X2
+	VMULPD       Y0, Y0, Y3
+	VMULPD       Y1, Y1, Y6
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y3, Y7
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y6, Y11
+	VMOVUPS      Y7, Y12
+	VFNMADD213PD Y8, Y8, Y12
+	VMOVUPS      Y11, Y13
+	VFNMADD213PD Y9, Y9, Y13
+	VMULPD       Y3, Y0, Y14
+	VMULPD       Y6, Y1, Y15
+	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y5
+	VMOVUPS      Y5, Y10
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y3, Y10
+	VMOVUPS      Y2, (SP)
+	VMOVUPS      Y5, Y2
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y6, Y2
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y3, Y10
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y6, Y2
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y3, Y10
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y6, Y2
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y3, Y10
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y6, Y2
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y3, Y10
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y6, Y2
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y3, Y10
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y6, Y2
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y3, Y10
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y6, Y2
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y3, Y10
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y6, Y2
+	VFMADD213PD  Y12, Y10, Y14
+	VFMADD213PD  Y13, Y2, Y15
+	VADDPD       Y14, Y0, Y14
+	VADDPD       Y15, Y1, Y15
+	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y2
+	VSUBPD       Y7, Y2, Y10
+	VSUBPD       Y11, Y2, Y12
+	VSUBPD       Y10, Y2, Y13
+	VSUBPD       Y12, Y2, Y5
+	VSUBPD       Y7, Y13, Y7
+	VSUBPD       Y11, Y5, Y11
+	VMOVUPS      Y0, Y5
+	VFMSUB213PD  Y3, Y0, Y5
+	VMOVUPS      Y1, Y13
+	VFMSUB213PD  Y6, Y1, Y13
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y5
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y13, Y13
+	VMULPD       Y3, Y3, Y2
+	VMOVUPS      Y15, 32(SP)
+	VMULPD       Y6, Y6, Y15
+	VMOVUPS      Y14, 64(SP)
+	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y14
+	VMOVUPS      Y4, 96(SP)
+	VMOVUPS      Y14, Y4
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y3, Y4
+	VMOVUPS      Y12, 128(SP)
+	VMOVUPS      Y14, Y12
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y6, Y12
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y3, Y4
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y6, Y12
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y3, Y4
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y6, Y12
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y3, Y4
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y6, Y12
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y3, Y4
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y6, Y12
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y3, Y4
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y6, Y12
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y3, Y4
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y6, Y12
+	VSUBPD       Y5, Y7, Y5
+	VSUBPD       Y13, Y11, Y13
+	VFMADD213PD  Y5, Y4, Y2
+	VFMADD213PD  Y13, Y12, Y15
+	VFNMADD213PD Y2, Y8, Y0
+	VFNMADD213PD Y15, Y9, Y1
+	VADDPD       Y0, Y10, Y0
+	VMOVUPS      128(SP), Y2
+	VADDPD       Y1, Y2, Y1
+	VMOVUPS      96(SP), Y2
+	VPAND        avx2_k32_3<>+0(SB), X2, X2
+	VMOVUPS      (SP), Y3
+	VPAND        avx2_k32_3<>+0(SB), X3, X3
+	VPADDD       avx2_k32_1<>+0(SB), X2, X2
+	VPADDD       avx2_k32_1<>+0(SB), X3, X3
+	VPAND        avx2_k32_1<>+0(SB), X2, X4
+	VPCMPEQD     avx2_k32_1<>+0(SB), X4, X4
+	VPAND        avx2_k32_1<>+0(SB), X3, X5
+	VPCMPEQD     avx2_k32_1<>+0(SB), X5, X5
+	VPAND        avx2_k32_2<>+0(SB), X2, X2
+	VPCMPEQD     avx2_k32_2<>+0(SB), X2, X2
+	VPAND        avx2_k32_2<>+0(SB), X3, X3
+	VPCMPEQD     avx2_k32_2<>+0(SB), X3, X3
+	VPMOVSXDQ    X4, Y4
+	VMOVUPS      64(SP), Y6
+	VBLENDVPD    Y4, Y0, Y6, Y4
+	VPMOVSXDQ    X5, Y5
+	VMOVUPS      32(SP), Y0
+	VBLENDVPD    Y5, Y1, Y0, Y5
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y4, Y0
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y5, Y1
+	VPMOVSXDQ    X2, Y2
+	VBLENDVPD    Y2, Y0, Y4, Y2
+	VPMOVSXDQ    X3, Y3
+	VBLENDVPD    Y3, Y1, Y5, Y3
+	VMOVUPD      Y2, (DI)(AX*8)
+	VMOVUPD      Y3, 32(DI)(AX*8)
+	ADDQ         $0x08, AX
+	JMP          loopu
+
+loop1:
+	MOVQ  CX, BX
+	SUBQ  AX, BX
+	JLE   done
+	CMPQ  BX, $0x04
+	JAE   whole
+	MOVQ  $0x00000001, R9
+	SHLXQ BX, R9, R9
+	DECQ  R9
+	JMP   active
+
+whole:
+	MOVQ $0x0000000f, R9
+
+active:
+	CMPQ    BX, $0x04
+	JB      ltail97
+	VMOVUPD (SI)(AX*8), Y0
+	JMP     lend98
+
+ltail97:
+	VMOVQ        BX, X1
+	VPBROADCASTQ X1, Y1
+	VPCMPGTQ     avx2_iota64<>+0(SB), Y1, Y1
+	VMASKMOVPD   (SI)(AX*8), Y1, Y0
+
+lend98:
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y1, Y1
+	VMOVMSKPD    Y1, R8
+	TESTL        R9, R8
+	JNE          bail
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y1
+	VROUNDPD     $0x08, Y1, Y1
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y1, Y0
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y1, Y2
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y2, Y3
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y1, Y2
+	VADDPD       Y3, Y0, Y4
+	VSUBPD       Y0, Y4, Y5
+	VSUBPD       Y5, Y4, Y6
+	VSUBPD       Y6, Y0, Y6
+	VSUBPD       Y5, Y3, Y5
+	VADDPD       Y5, Y6, Y5
+	VSUBPD       Y2, Y5, Y2
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y1, Y2
+	VADDPD       Y2, Y4, Y0
+	VSUBPD       Y4, Y0, Y4
+	VSUBPD       Y4, Y2, Y4
+	VROUNDPD     $0x0b, Y1, Y2
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y3
+	VPSRLQ       $0x34, Y3, Y5
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y3, Y3
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y3, Y3
+	VPSUBQ       avx2_k64_433<>+0(SB), Y5, Y6
+	VMOVUPS      avx2_k64_433<>+0(SB), Y7
+	VPSUBQ       Y5, Y7, Y5
+	VPSLLVQ      Y6, Y3, Y6
+	VPSRLVQ      Y5, Y3, Y5
+	VPOR         Y5, Y6, Y5
+	VMOVUPS      avx2_k64_0<>+0(SB), Y3
+	VPCMPGTQ     Y2, Y3, Y2
+	VPXOR        Y2, Y5, Y5
+	VPSUBQ       Y2, Y5, Y2
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y1, Y5
+	VBLENDVPD    Y5, avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y5
+	VCMPPD       $0x03, Y1, Y1, Y2
+	VBLENDVPD    Y2, avx2_k64_0<>+0(SB), Y5, Y2
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y1, Y1
+	VBLENDVPD    Y1, avx2_k64_8000000000000000<>+0(SB), Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VSHUFPS      $0x88, X2, X1, X2
+	VMULPD       Y0, Y0, Y1
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y1, Y5
+	VMOVUPS      Y5, Y6
+	VFNMADD213PD Y4, Y4, Y6
+	VMULPD       Y1, Y0, Y8
+	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y9
+	VMOVUPS      Y9, Y10
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y1, Y10
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y1, Y10
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y1, Y10
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y1, Y10
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y1, Y10
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y1, Y10
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y1, Y10
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y1, Y10
+	VFMADD213PD  Y6, Y10, Y8
+	VADDPD       Y8, Y0, Y8
+	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y6
+	VSUBPD       Y5, Y6, Y10
+	VSUBPD       Y10, Y6, Y11
+	VSUBPD       Y5, Y11, Y5
+	VMOVUPS      Y0, Y11
+	VFMSUB213PD  Y1, Y0, Y11
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y11, Y11
+	VMULPD       Y1, Y1, Y12
+	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y13
+	VMOVUPS      Y13, Y14
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y1, Y14
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y1, Y14
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y1, Y14
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y1, Y14
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y1, Y14
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y1, Y14
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y1, Y14
+	VSUBPD       Y11, Y5, Y11
+	VFMADD213PD  Y11, Y14, Y12
+	VFNMADD213PD Y12, Y4, Y0
+	VADDPD       Y0, Y10, Y0
+	VPAND        avx2_k32_3<>+0(SB), X2, X2
+	VPADDD       avx2_k32_1<>+0(SB), X2, X2
+	VPAND        avx2_k32_1<>+0(SB), X2, X1
+	VPCMPEQD     avx2_k32_1<>+0(SB), X1, X1
+	VPAND        avx2_k32_2<>+0(SB), X2, X2
+	VPCMPEQD     avx2_k32_2<>+0(SB), X2, X2
+	VPMOVSXDQ    X1, Y1
+	VBLENDVPD    Y1, Y0, Y8, Y1
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y1, Y0
+	VPMOVSXDQ    X2, Y2
+	VBLENDVPD    Y2, Y0, Y1, Y2
 	CMPQ         BX, $0x04
 	JB           stail99
-	VMOVUPD      Y3, (DI)(AX*8)
+	VMOVUPD      Y2, (DI)(AX*8)
 	JMP          send100
 
 stail99:
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
-	VMASKMOVPD   Y3, Y0, (DI)(AX*8)
+	VMASKMOVPD   Y2, Y0, (DI)(AX*8)
 
 send100:
 next:
@@ -4283,108 +5619,108 @@ ltail101:
 lend102:
 	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
 	VCMPPD       $0x1e, avx2_k64_4310000000000000<>+0(SB), Y1, Y1
-	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y2
-	VROUNDPD     $0x08, Y2, Y2
-	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y2, Y0
-	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y3
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y3, Y4
-	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y3
-	VADDPD       Y4, Y0, Y5
-	VSUBPD       Y0, Y5, Y6
-	VSUBPD       Y6, Y5, Y7
-	VSUBPD       Y7, Y0, Y7
-	VSUBPD       Y6, Y4, Y6
-	VADDPD       Y6, Y7, Y6
-	VSUBPD       Y3, Y6, Y3
-	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y2, Y3
-	VADDPD       Y3, Y5, Y0
-	VSUBPD       Y5, Y0, Y5
-	VSUBPD       Y5, Y3, Y5
-	VROUNDPD     $0x0b, Y2, Y3
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y4
-	VPSRLQ       $0x34, Y4, Y6
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y4, Y4
-	VPOR         avx2_k64_10000000000000<>+0(SB), Y4, Y4
-	VPSUBQ       avx2_k64_433<>+0(SB), Y6, Y7
-	VMOVUPS      avx2_k64_433<>+0(SB), Y8
-	VPSUBQ       Y6, Y8, Y6
-	VPSLLVQ      Y7, Y4, Y7
-	VPSRLVQ      Y6, Y4, Y6
-	VPOR         Y6, Y7, Y6
-	VMOVUPS      avx2_k64_0<>+0(SB), Y4
-	VPCMPGTQ     Y3, Y4, Y3
-	VPXOR        Y3, Y6, Y6
-	VPSUBQ       Y3, Y6, Y3
-	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y6
-	VBLENDVPD    Y6, avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y6
-	VCMPPD       $0x03, Y2, Y2, Y3
-	VBLENDVPD    Y3, avx2_k64_0<>+0(SB), Y6, Y3
-	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y2, Y2
-	VBLENDVPD    Y2, avx2_k64_8000000000000000<>+0(SB), Y3, Y2
-	VEXTRACTI128 $0x01, Y2, X3
-	VSHUFPS      $0x88, X3, X2, X3
-	VMULPD       Y0, Y0, Y2
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y2, Y6
-	VMOVUPS      Y6, Y7
-	VFNMADD213PD Y5, Y5, Y7
-	VMULPD       Y2, Y0, Y9
-	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y10
-	VMOVUPS      Y10, Y11
-	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y2, Y11
-	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y2, Y11
-	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y2, Y11
-	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y2, Y11
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y2, Y11
-	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y2, Y11
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y2, Y11
-	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y2, Y11
-	VFMADD213PD  Y7, Y11, Y9
-	VADDPD       Y9, Y0, Y9
-	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y7
-	VSUBPD       Y6, Y7, Y11
-	VSUBPD       Y11, Y7, Y12
-	VSUBPD       Y6, Y12, Y6
-	VMOVUPS      Y0, Y12
-	VFMSUB213PD  Y2, Y0, Y12
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y12, Y12
-	VMULPD       Y2, Y2, Y13
-	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y14
-	VMOVUPS      Y14, Y15
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y2, Y15
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y2, Y15
-	VSUBPD       Y12, Y6, Y12
-	VFMADD213PD  Y12, Y15, Y13
-	VFNMADD213PD Y13, Y5, Y0
-	VADDPD       Y0, Y11, Y0
-	VPAND        avx2_k32_3<>+0(SB), X3, X3
-	VPADDD       avx2_k32_1<>+0(SB), X3, X3
-	VPAND        avx2_k32_1<>+0(SB), X3, X2
-	VPCMPEQD     avx2_k32_1<>+0(SB), X2, X2
-	VPAND        avx2_k32_2<>+0(SB), X3, X3
-	VPCMPEQD     avx2_k32_2<>+0(SB), X3, X3
-	VPMOVSXDQ    X2, Y2
-	VBLENDVPD    Y2, Y0, Y9, Y2
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y2, Y0
-	VPMOVSXDQ    X3, Y3
-	VBLENDVPD    Y3, Y0, Y2, Y3
 	VMOVMSKPD    Y1, R8
 	TESTL        R9, R8
 	JNE          port
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y1
+	VROUNDPD     $0x08, Y1, Y1
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y1, Y0
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y1, Y2
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y2, Y3
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y1, Y2
+	VADDPD       Y3, Y0, Y4
+	VSUBPD       Y0, Y4, Y5
+	VSUBPD       Y5, Y4, Y6
+	VSUBPD       Y6, Y0, Y6
+	VSUBPD       Y5, Y3, Y5
+	VADDPD       Y5, Y6, Y5
+	VSUBPD       Y2, Y5, Y2
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y1, Y2
+	VADDPD       Y2, Y4, Y0
+	VSUBPD       Y4, Y0, Y4
+	VSUBPD       Y4, Y2, Y4
+	VROUNDPD     $0x0b, Y1, Y2
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y3
+	VPSRLQ       $0x34, Y3, Y5
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y3, Y3
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y3, Y3
+	VPSUBQ       avx2_k64_433<>+0(SB), Y5, Y6
+	VMOVUPS      avx2_k64_433<>+0(SB), Y7
+	VPSUBQ       Y5, Y7, Y5
+	VPSLLVQ      Y6, Y3, Y6
+	VPSRLVQ      Y5, Y3, Y5
+	VPOR         Y5, Y6, Y5
+	VMOVUPS      avx2_k64_0<>+0(SB), Y3
+	VPCMPGTQ     Y2, Y3, Y2
+	VPXOR        Y2, Y5, Y5
+	VPSUBQ       Y2, Y5, Y2
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y1, Y5
+	VBLENDVPD    Y5, avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y5
+	VCMPPD       $0x03, Y1, Y1, Y2
+	VBLENDVPD    Y2, avx2_k64_0<>+0(SB), Y5, Y2
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y1, Y1
+	VBLENDVPD    Y1, avx2_k64_8000000000000000<>+0(SB), Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VSHUFPS      $0x88, X2, X1, X2
+	VMULPD       Y0, Y0, Y1
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y1, Y5
+	VMOVUPS      Y5, Y6
+	VFNMADD213PD Y4, Y4, Y6
+	VMULPD       Y1, Y0, Y8
+	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y9
+	VMOVUPS      Y9, Y10
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y1, Y10
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y1, Y10
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y1, Y10
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y1, Y10
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y1, Y10
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y1, Y10
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y1, Y10
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y1, Y10
+	VFMADD213PD  Y6, Y10, Y8
+	VADDPD       Y8, Y0, Y8
+	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y6
+	VSUBPD       Y5, Y6, Y10
+	VSUBPD       Y10, Y6, Y11
+	VSUBPD       Y5, Y11, Y5
+	VMOVUPS      Y0, Y11
+	VFMSUB213PD  Y1, Y0, Y11
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y11, Y11
+	VMULPD       Y1, Y1, Y12
+	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y13
+	VMOVUPS      Y13, Y14
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y1, Y14
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y1, Y14
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y1, Y14
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y1, Y14
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y1, Y14
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y1, Y14
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y1, Y14
+	VSUBPD       Y11, Y5, Y11
+	VFMADD213PD  Y11, Y14, Y12
+	VFNMADD213PD Y12, Y4, Y0
+	VADDPD       Y0, Y10, Y0
+	VPAND        avx2_k32_3<>+0(SB), X2, X2
+	VPADDD       avx2_k32_1<>+0(SB), X2, X2
+	VPAND        avx2_k32_1<>+0(SB), X2, X1
+	VPCMPEQD     avx2_k32_1<>+0(SB), X1, X1
+	VPAND        avx2_k32_2<>+0(SB), X2, X2
+	VPCMPEQD     avx2_k32_2<>+0(SB), X2, X2
+	VPMOVSXDQ    X1, Y1
+	VBLENDVPD    Y1, Y0, Y8, Y1
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y1, Y0
+	VPMOVSXDQ    X2, Y2
+	VBLENDVPD    Y2, Y0, Y1, Y2
 	CMPQ         BX, $0x04
 	JB           stail103
-	VMOVUPD      Y3, (DI)(AX*8)
+	VMOVUPD      Y2, (DI)(AX*8)
 	JMP          send104
 
 stail103:
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
-	VMASKMOVPD   Y3, Y0, (DI)(AX*8)
+	VMASKMOVPD   Y2, Y0, (DI)(AX*8)
 
 send104:
 	JMP next
@@ -4414,6 +5750,13 @@ loopu:
 	JL           loop1
 	VMOVUPS      (SI)(AX*4), Y0
 	VMOVUPS      32(SI)(AX*4), Y1
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y2
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y1, Y3
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y2, Y2
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y3
+	VPTEST       Y3, Y3
+	JNE          fullu
 	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y2
 	VMULPS       avx2_k32_3f22f983<>+0(SB), Y1, Y3
 	VROUNDPS     $0x08, Y2, Y2
@@ -4541,13 +5884,156 @@ loopu:
 	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y4, Y5
 	VBLENDVPS    Y3, Y2, Y0, Y3
 	VBLENDVPS    Y5, Y4, Y1, Y5
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y2, Y2
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y4, Y4
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y2, Y2
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y4, Y4
-	VPOR         Y4, Y2, Y4
-	VPTEST       Y4, Y4
+	VMOVUPS      Y3, (DI)(AX*4)
+	VMOVUPS      Y5, 32(DI)(AX*4)
+	ADDQ         $0x10, AX
+	JMP          loopu
+
+fullu:
+	VMOVUPS      (SI)(AX*4), Y0
+	VMOVUPS      32(SI)(AX*4), Y1
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y2
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y1, Y3
+	VCMPPS       $0x1e, avx2_k32_4a000000<>+0(SB), Y2, Y2
+	VCMPPS       $0x1e, avx2_k32_4a000000<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y3
+	VPTEST       Y3, Y3
 	JNE          loop1
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y2
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y1, Y3
+	VROUNDPS     $0x08, Y2, Y2
+	VROUNDPS     $0x08, Y3, Y3
+	VMOVUPS      Y0, Y4
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y2, Y4
+	VMOVUPS      Y1, Y5
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y3, Y5
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y2, Y6
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y3, Y7
+	VPXOR        avx2_k32_80000000<>+0(SB), Y6, Y8
+	VPXOR        avx2_k32_80000000<>+0(SB), Y7, Y9
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y2, Y6
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y3, Y7
+	VADDPS       Y8, Y4, Y10
+	VADDPS       Y9, Y5, Y11
+	VSUBPS       Y4, Y10, Y12
+	VSUBPS       Y5, Y11, Y13
+	VSUBPS       Y12, Y10, Y14
+	VSUBPS       Y13, Y11, Y15
+	VSUBPS       Y14, Y4, Y14
+	VSUBPS       Y15, Y5, Y15
+	VSUBPS       Y12, Y8, Y12
+	VSUBPS       Y13, Y9, Y13
+	VADDPS       Y12, Y14, Y12
+	VADDPS       Y13, Y15, Y13
+	VSUBPS       Y6, Y12, Y6
+	VSUBPS       Y7, Y13, Y7
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y2, Y6
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y3, Y7
+	VADDPS       Y6, Y10, Y4
+	VADDPS       Y7, Y11, Y5
+	VSUBPS       Y10, Y4, Y10
+	VSUBPS       Y11, Y5, Y11
+	VSUBPS       Y10, Y6, Y10
+	VSUBPS       Y11, Y7, Y11
+	VCVTTPS2DQ   Y2, Y6
+	VCMPPS       $0x1d, avx2_k32_4f000000<>+0(SB), Y2, Y7
+	VBLENDVPS    Y7, avx2_k32_7fffffff<>+0(SB), Y6, Y7
+	VCMPPS       $0x03, Y2, Y2, Y2
+	VBLENDVPS    Y2, avx2_k32_0<>+0(SB), Y7, Y2
+	VCVTTPS2DQ   Y3, Y6
+	VCMPPS       $0x1d, avx2_k32_4f000000<>+0(SB), Y3, Y7
+	VBLENDVPS    Y7, avx2_k32_7fffffff<>+0(SB), Y6, Y7
+	VCMPPS       $0x03, Y3, Y3, Y3
+	VBLENDVPS    Y3, avx2_k32_0<>+0(SB), Y7, Y3
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y7
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y6, Y8
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y7, Y9
+	VMOVUPS      Y8, Y12
+	VFNMADD213PS Y10, Y10, Y12
+	VMOVUPS      Y9, Y13
+	VFNMADD213PS Y11, Y11, Y13
+	VMULPS       Y6, Y4, Y14
+	VMULPS       Y7, Y5, Y15
+	VMOVUPS      Y1, (SP)
+	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y1
+	VMOVUPS      Y0, 32(SP)
+	VMOVUPS      Y1, Y0
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y6, Y0
+	VMOVUPS      Y3, 64(SP)
+	VMOVUPS      Y1, Y3
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y7, Y3
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y6, Y0
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y7, Y3
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y6, Y0
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y7, Y3
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y6, Y0
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y7, Y3
+	VFMADD213PS  Y12, Y0, Y14
+	VFMADD213PS  Y13, Y3, Y15
+	VADDPS       Y14, Y4, Y14
+	VADDPS       Y15, Y5, Y15
+	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y0
+	VSUBPS       Y8, Y0, Y3
+	VSUBPS       Y9, Y0, Y12
+	VSUBPS       Y3, Y0, Y13
+	VSUBPS       Y12, Y0, Y1
+	VSUBPS       Y8, Y13, Y8
+	VSUBPS       Y9, Y1, Y9
+	VMOVUPS      Y4, Y1
+	VFMSUB213PS  Y6, Y4, Y1
+	VMOVUPS      Y5, Y13
+	VFMSUB213PS  Y7, Y5, Y13
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y1, Y1
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y13, Y13
+	VMULPS       Y6, Y6, Y0
+	VMOVUPS      Y15, 96(SP)
+	VMULPS       Y7, Y7, Y15
+	VMOVUPS      Y14, 128(SP)
+	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y14
+	VMOVUPS      Y2, 160(SP)
+	VMOVUPS      Y14, Y2
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y6, Y2
+	VMOVUPS      Y12, 192(SP)
+	VMOVUPS      Y14, Y12
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y7, Y12
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y6, Y2
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y7, Y12
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y6, Y2
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y7, Y12
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y6, Y2
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y7, Y12
+	VSUBPS       Y1, Y8, Y1
+	VSUBPS       Y13, Y9, Y13
+	VFMADD213PS  Y1, Y2, Y0
+	VFMADD213PS  Y13, Y12, Y15
+	VFNMADD213PS Y0, Y10, Y4
+	VFNMADD213PS Y15, Y11, Y5
+	VADDPS       Y4, Y3, Y4
+	VMOVUPS      192(SP), Y0
+	VADDPS       Y5, Y0, Y5
+	VMOVUPS      160(SP), Y0
+	VPAND        avx2_k32_1<>+0(SB), Y0, Y0
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y0, Y0
+	VMOVUPS      64(SP), Y1
+	VPAND        avx2_k32_1<>+0(SB), Y1, Y1
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y1, Y1
+	VMOVUPS      128(SP), Y2
+	VBLENDVPS    Y0, Y4, Y2, Y3
+	VMOVUPS      96(SP), Y6
+	VBLENDVPS    Y1, Y5, Y6, Y7
+	VPXOR        avx2_k32_80000000<>+0(SB), Y2, Y2
+	VPXOR        avx2_k32_80000000<>+0(SB), Y6, Y6
+	VBLENDVPS    Y0, Y2, Y4, Y0
+	VBLENDVPS    Y1, Y6, Y5, Y1
+	VDIVPS       Y0, Y3, Y0
+	VDIVPS       Y1, Y7, Y1
+	VMOVUPS      32(SP), Y2
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y2, Y3
+	VMOVUPS      (SP), Y4
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y4, Y5
+	VBLENDVPS    Y3, Y2, Y0, Y3
+	VBLENDVPS    Y5, Y4, Y1, Y5
 	VMOVUPS      Y3, (DI)(AX*4)
 	VMOVUPS      Y5, 32(DI)(AX*4)
 	ADDQ         $0x10, AX
@@ -4580,6 +6066,11 @@ ltail105:
 	VMASKMOVPS   (SI)(AX*4), Y1, Y0
 
 lend106:
+	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y1
+	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y1, Y1
+	VMOVMSKPS    Y1, R8
+	TESTL        R9, R8
+	JNE          bail
 	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y1
 	VROUNDPS     $0x08, Y1, Y1
 	VMOVUPS      Y0, Y2
@@ -4638,11 +6129,6 @@ lend106:
 	VDIVPS       Y1, Y3, Y1
 	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y2
 	VBLENDVPS    Y2, Y0, Y1, Y2
-	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y0
-	VCMPPS       $0x16, avx2_k32_4a000000<>+0(SB), Y0, Y0
-	VMOVMSKPS    Y0, R8
-	TESTL        R9, R8
-	JNE          bail
 	CMPQ         BX, $0x08
 	JB           stail107
 	VMOVUPS      Y2, (DI)(AX*4)
@@ -4674,81 +6160,81 @@ ltail109:
 lend110:
 	VPAND        avx2_k32_7fffffff<>+0(SB), Y0, Y1
 	VCMPPS       $0x1e, avx2_k32_4a000000<>+0(SB), Y1, Y1
-	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y2
-	VROUNDPS     $0x08, Y2, Y2
-	VMOVUPS      Y0, Y3
-	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y2, Y3
-	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y2, Y4
-	VPXOR        avx2_k32_80000000<>+0(SB), Y4, Y5
-	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y2, Y4
-	VADDPS       Y5, Y3, Y6
-	VSUBPS       Y3, Y6, Y7
-	VSUBPS       Y7, Y6, Y8
-	VSUBPS       Y8, Y3, Y8
-	VSUBPS       Y7, Y5, Y7
-	VADDPS       Y7, Y8, Y7
-	VSUBPS       Y4, Y7, Y4
-	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y2, Y4
-	VADDPS       Y4, Y6, Y3
-	VSUBPS       Y6, Y3, Y6
-	VSUBPS       Y6, Y4, Y6
-	VCVTTPS2DQ   Y2, Y4
-	VCMPPS       $0x1d, avx2_k32_4f000000<>+0(SB), Y2, Y5
-	VBLENDVPS    Y5, avx2_k32_7fffffff<>+0(SB), Y4, Y5
-	VCMPPS       $0x03, Y2, Y2, Y2
-	VBLENDVPS    Y2, avx2_k32_0<>+0(SB), Y5, Y2
-	VMULPS       Y3, Y3, Y4
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y4, Y5
-	VMOVUPS      Y5, Y7
-	VFNMADD213PS Y6, Y6, Y7
-	VMULPS       Y4, Y3, Y8
-	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y9
-	VMOVUPS      Y9, Y10
-	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y4, Y10
-	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y4, Y10
-	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y4, Y10
-	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y4, Y10
-	VFMADD213PS  Y7, Y10, Y8
-	VADDPS       Y8, Y3, Y8
-	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y7
-	VSUBPS       Y5, Y7, Y10
-	VSUBPS       Y10, Y7, Y11
-	VSUBPS       Y5, Y11, Y5
-	VMOVUPS      Y3, Y11
-	VFMSUB213PS  Y4, Y3, Y11
-	VMULPS       avx2_k32_3f000000<>+0(SB), Y11, Y11
-	VMULPS       Y4, Y4, Y12
-	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y13
-	VMOVUPS      Y13, Y14
-	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y4, Y14
-	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y4, Y14
-	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y4, Y14
-	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y4, Y14
-	VSUBPS       Y11, Y5, Y11
-	VFMADD213PS  Y11, Y14, Y12
-	VFNMADD213PS Y12, Y6, Y3
-	VADDPS       Y3, Y10, Y3
-	VPAND        avx2_k32_1<>+0(SB), Y2, Y2
-	VPCMPEQD     avx2_k32_1<>+0(SB), Y2, Y2
-	VBLENDVPS    Y2, Y3, Y8, Y4
-	VPXOR        avx2_k32_80000000<>+0(SB), Y8, Y8
-	VBLENDVPS    Y2, Y8, Y3, Y2
-	VDIVPS       Y2, Y4, Y2
-	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y3
-	VBLENDVPS    Y3, Y0, Y2, Y3
 	VMOVMSKPS    Y1, R8
 	TESTL        R9, R8
 	JNE          port
+	VMULPS       avx2_k32_3f22f983<>+0(SB), Y0, Y1
+	VROUNDPS     $0x08, Y1, Y1
+	VMOVUPS      Y0, Y2
+	VFNMADD231PS avx2_k32_3fc90fdb<>+0(SB), Y1, Y2
+	VMULPS       avx2_k32_b33bbd2e<>+0(SB), Y1, Y3
+	VPXOR        avx2_k32_80000000<>+0(SB), Y3, Y4
+	VFMSUB231PS  avx2_k32_b33bbd2e<>+0(SB), Y1, Y3
+	VADDPS       Y4, Y2, Y5
+	VSUBPS       Y2, Y5, Y6
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y2, Y7
+	VSUBPS       Y6, Y4, Y6
+	VADDPS       Y6, Y7, Y6
+	VSUBPS       Y3, Y6, Y3
+	VFNMADD231PS avx2_k32_a6f72ced<>+0(SB), Y1, Y3
+	VADDPS       Y3, Y5, Y2
+	VSUBPS       Y5, Y2, Y5
+	VSUBPS       Y5, Y3, Y5
+	VCVTTPS2DQ   Y1, Y3
+	VCMPPS       $0x1d, avx2_k32_4f000000<>+0(SB), Y1, Y4
+	VBLENDVPS    Y4, avx2_k32_7fffffff<>+0(SB), Y3, Y4
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, avx2_k32_0<>+0(SB), Y4, Y1
+	VMULPS       Y2, Y2, Y3
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y3, Y4
+	VMOVUPS      Y4, Y6
+	VFNMADD213PS Y5, Y5, Y6
+	VMULPS       Y3, Y2, Y7
+	VMOVUPS      avx2_k32_b2d7322b<>+0(SB), Y8
+	VMOVUPS      Y8, Y9
+	VFMADD213PS  avx2_k32_3638ef1d<>+0(SB), Y3, Y9
+	VFMADD213PS  avx2_k32_b9500d01<>+0(SB), Y3, Y9
+	VFMADD213PS  avx2_k32_3c088889<>+0(SB), Y3, Y9
+	VFMADD213PS  avx2_k32_be2aaaab<>+0(SB), Y3, Y9
+	VFMADD213PS  Y6, Y9, Y7
+	VADDPS       Y7, Y2, Y7
+	VMOVUPS      avx2_k32_3f800000<>+0(SB), Y6
+	VSUBPS       Y4, Y6, Y9
+	VSUBPS       Y9, Y6, Y10
+	VSUBPS       Y4, Y10, Y4
+	VMOVUPS      Y2, Y10
+	VFMSUB213PS  Y3, Y2, Y10
+	VMULPS       avx2_k32_3f000000<>+0(SB), Y10, Y10
+	VMULPS       Y3, Y3, Y11
+	VMOVUPS      avx2_k32_310f76c7<>+0(SB), Y12
+	VMOVUPS      Y12, Y13
+	VFMADD213PS  avx2_k32_b493f27e<>+0(SB), Y3, Y13
+	VFMADD213PS  avx2_k32_37d00d01<>+0(SB), Y3, Y13
+	VFMADD213PS  avx2_k32_bab60b61<>+0(SB), Y3, Y13
+	VFMADD213PS  avx2_k32_3d2aaaab<>+0(SB), Y3, Y13
+	VSUBPS       Y10, Y4, Y10
+	VFMADD213PS  Y10, Y13, Y11
+	VFNMADD213PS Y11, Y5, Y2
+	VADDPS       Y2, Y9, Y2
+	VPAND        avx2_k32_1<>+0(SB), Y1, Y1
+	VPCMPEQD     avx2_k32_1<>+0(SB), Y1, Y1
+	VBLENDVPS    Y1, Y2, Y7, Y3
+	VPXOR        avx2_k32_80000000<>+0(SB), Y7, Y7
+	VBLENDVPS    Y1, Y7, Y2, Y1
+	VDIVPS       Y1, Y3, Y1
+	VCMPPS       $0x00, avx2_k32_0<>+0(SB), Y0, Y2
+	VBLENDVPS    Y2, Y0, Y1, Y2
 	CMPQ         BX, $0x08
 	JB           stail111
-	VMOVUPS      Y3, (DI)(AX*4)
+	VMOVUPS      Y2, (DI)(AX*4)
 	JMP          send112
 
 stail111:
 	VMOVQ        BX, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     avx2_iota32<>+0(SB), Y0, Y0
-	VMASKMOVPS   Y3, Y0, (DI)(AX*4)
+	VMASKMOVPS   Y2, Y0, (DI)(AX*4)
 
 send112:
 	JMP next
@@ -4778,6 +6264,13 @@ loopu:
 	JL           loop1
 	VMOVUPD      (SI)(AX*8), Y0
 	VMOVUPD      32(SI)(AX*8), Y1
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y3
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y2, Y2
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y3
+	VPTEST       Y3, Y3
+	JNE          fullu
 	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y2
 	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y1, Y3
 	VROUNDPD     $0x08, Y2, Y2
@@ -4963,13 +6456,206 @@ loopu:
 	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y4, Y5
 	VBLENDVPD    Y3, Y2, Y0, Y3
 	VBLENDVPD    Y5, Y4, Y1, Y5
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y2
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y4
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y2, Y2
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y4, Y4
-	VPOR         Y4, Y2, Y4
-	VPTEST       Y4, Y4
+	VMOVUPD      Y3, (DI)(AX*8)
+	VMOVUPD      Y5, 32(DI)(AX*8)
+	ADDQ         $0x08, AX
+	JMP          loopu
+
+fullu:
+	VMOVUPD      (SI)(AX*8), Y0
+	VMOVUPD      32(SI)(AX*8), Y1
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y3
+	VCMPPD       $0x1e, avx2_k64_4310000000000000<>+0(SB), Y2, Y2
+	VCMPPD       $0x1e, avx2_k64_4310000000000000<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y3
+	VPTEST       Y3, Y3
 	JNE          loop1
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y2
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y1, Y3
+	VROUNDPD     $0x08, Y2, Y2
+	VROUNDPD     $0x08, Y3, Y3
+	VMOVUPS      Y0, Y4
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y2, Y4
+	VMOVUPS      Y1, Y5
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y3, Y5
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y6
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y3, Y7
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y6, Y8
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y7, Y9
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y6
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y3, Y7
+	VADDPD       Y8, Y4, Y10
+	VADDPD       Y9, Y5, Y11
+	VSUBPD       Y4, Y10, Y12
+	VSUBPD       Y5, Y11, Y13
+	VSUBPD       Y12, Y10, Y14
+	VSUBPD       Y13, Y11, Y15
+	VSUBPD       Y14, Y4, Y14
+	VSUBPD       Y15, Y5, Y15
+	VSUBPD       Y12, Y8, Y12
+	VSUBPD       Y13, Y9, Y13
+	VADDPD       Y12, Y14, Y12
+	VADDPD       Y13, Y15, Y13
+	VSUBPD       Y6, Y12, Y6
+	VSUBPD       Y7, Y13, Y7
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y2, Y6
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y3, Y7
+	VADDPD       Y6, Y10, Y4
+	VADDPD       Y7, Y11, Y5
+	VSUBPD       Y10, Y4, Y10
+	VSUBPD       Y11, Y5, Y11
+	VSUBPD       Y10, Y6, Y10
+	VSUBPD       Y11, Y7, Y11
+	VROUNDPD     $0x0b, Y2, Y6
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y7
+	VPSRLQ       $0x34, Y7, Y8
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y7, Y7
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y7, Y7
+	VPSUBQ       avx2_k64_433<>+0(SB), Y8, Y9
+	VMOVUPS      avx2_k64_433<>+0(SB), Y12
+	VPSUBQ       Y8, Y12, Y8
+	VPSLLVQ      Y9, Y7, Y9
+	VPSRLVQ      Y8, Y7, Y8
+	VPOR         Y8, Y9, Y8
+	VMOVUPS      avx2_k64_0<>+0(SB), Y7
+	VPCMPGTQ     Y6, Y7, Y6
+	VPXOR        Y6, Y8, Y8
+	VPSUBQ       Y6, Y8, Y6
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y8
+	VBLENDVPD    Y8, avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y8
+	VCMPPD       $0x03, Y2, Y2, Y6
+	VBLENDVPD    Y6, avx2_k64_0<>+0(SB), Y8, Y6
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y2, Y2
+	VBLENDVPD    Y2, avx2_k64_8000000000000000<>+0(SB), Y6, Y2
+	VROUNDPD     $0x0b, Y3, Y6
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y8
+	VPSRLQ       $0x34, Y8, Y9
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y8, Y8
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y8, Y8
+	VPSUBQ       avx2_k64_433<>+0(SB), Y9, Y13
+	VPSUBQ       Y9, Y12, Y9
+	VPSLLVQ      Y13, Y8, Y13
+	VPSRLVQ      Y9, Y8, Y9
+	VPOR         Y9, Y13, Y9
+	VPCMPGTQ     Y6, Y7, Y6
+	VPXOR        Y6, Y9, Y9
+	VPSUBQ       Y6, Y9, Y6
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y3, Y8
+	VBLENDVPD    Y8, avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y8
+	VCMPPD       $0x03, Y3, Y3, Y6
+	VBLENDVPD    Y6, avx2_k64_0<>+0(SB), Y8, Y6
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y3, Y3
+	VBLENDVPD    Y3, avx2_k64_8000000000000000<>+0(SB), Y6, Y3
+	VEXTRACTI128 $0x01, Y2, X6
+	VSHUFPS      $0x88, X6, X2, X6
+	VEXTRACTI128 $0x01, Y3, X2
+	VSHUFPS      $0x88, X2, X3, X2
+	VMULPD       Y4, Y4, Y3
+	VMULPD       Y5, Y5, Y8
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y3, Y9
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y8, Y13
+	VMOVUPS      Y9, Y14
+	VFNMADD213PD Y10, Y10, Y14
+	VMOVUPS      Y13, Y15
+	VFNMADD213PD Y11, Y11, Y15
+	VMULPD       Y3, Y4, Y7
+	VMULPD       Y8, Y5, Y12
+	VMOVUPS      Y1, (SP)
+	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y1
+	VMOVUPS      Y0, 32(SP)
+	VMOVUPS      Y1, Y0
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y3, Y0
+	VMOVUPS      Y2, 64(SP)
+	VMOVUPS      Y1, Y2
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y8, Y2
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y3, Y0
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y8, Y2
+	VFMADD213PD  Y14, Y0, Y7
+	VFMADD213PD  Y15, Y2, Y12
+	VADDPD       Y7, Y4, Y7
+	VADDPD       Y12, Y5, Y12
+	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y0
+	VSUBPD       Y9, Y0, Y2
+	VSUBPD       Y13, Y0, Y14
+	VSUBPD       Y2, Y0, Y15
+	VSUBPD       Y14, Y0, Y1
+	VSUBPD       Y9, Y15, Y9
+	VSUBPD       Y13, Y1, Y13
+	VMOVUPS      Y4, Y1
+	VFMSUB213PD  Y3, Y4, Y1
+	VMOVUPS      Y5, Y15
+	VFMSUB213PD  Y8, Y5, Y15
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y1, Y1
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y15, Y15
+	VMULPD       Y3, Y3, Y0
+	VMOVUPS      Y12, 96(SP)
+	VMULPD       Y8, Y8, Y12
+	VMOVUPS      Y7, 128(SP)
+	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y7
+	VMOVUPS      Y6, 160(SP)
+	VMOVUPS      Y7, Y6
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y3, Y6
+	VMOVUPS      Y14, 192(SP)
+	VMOVUPS      Y7, Y14
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y8, Y14
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y3, Y6
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y8, Y14
+	VSUBPD       Y1, Y9, Y1
+	VSUBPD       Y15, Y13, Y15
+	VFMADD213PD  Y1, Y6, Y0
+	VFMADD213PD  Y15, Y14, Y12
+	VFNMADD213PD Y0, Y10, Y4
+	VFNMADD213PD Y12, Y11, Y5
+	VADDPD       Y4, Y2, Y4
+	VMOVUPS      192(SP), Y0
+	VADDPD       Y5, Y0, Y5
+	VMOVUPS      160(SP), Y0
+	VPAND        avx2_k32_1<>+0(SB), X0, X0
+	VPCMPEQD     avx2_k32_1<>+0(SB), X0, X0
+	VMOVUPS      64(SP), Y1
+	VPAND        avx2_k32_1<>+0(SB), X1, X1
+	VPCMPEQD     avx2_k32_1<>+0(SB), X1, X1
+	VPMOVSXDQ    X0, Y0
+	VMOVUPS      128(SP), Y2
+	VBLENDVPD    Y0, Y4, Y2, Y3
+	VPMOVSXDQ    X1, Y1
+	VMOVUPS      96(SP), Y6
+	VBLENDVPD    Y1, Y5, Y6, Y8
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y2, Y2
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y6, Y6
+	VBLENDVPD    Y0, Y2, Y4, Y0
+	VBLENDVPD    Y1, Y6, Y5, Y1
+	VDIVPD       Y0, Y3, Y0
+	VDIVPD       Y1, Y8, Y1
+	VMOVUPS      32(SP), Y2
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y2, Y3
+	VMOVUPS      (SP), Y4
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y4, Y5
+	VBLENDVPD    Y3, Y2, Y0, Y3
+	VBLENDVPD    Y5, Y4, Y1, Y5
 	VMOVUPD      Y3, (DI)(AX*8)
 	VMOVUPD      Y5, 32(DI)(AX*8)
 	ADDQ         $0x08, AX
@@ -5002,6 +6688,11 @@ ltail113:
 	VMASKMOVPD   (SI)(AX*8), Y1, Y0
 
 lend114:
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
+	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y1, Y1
+	VMOVMSKPD    Y1, R8
+	TESTL        R9, R8
+	JNE          bail
 	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y1
 	VROUNDPD     $0x08, Y1, Y1
 	VMOVUPS      Y0, Y2
@@ -5090,11 +6781,6 @@ lend114:
 	VDIVPD       Y3, Y1, Y3
 	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y1
 	VBLENDVPD    Y1, Y0, Y3, Y1
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y0
-	VCMPPD       $0x16, avx2_k64_4310000000000000<>+0(SB), Y0, Y0
-	VMOVMSKPD    Y0, R8
-	TESTL        R9, R8
-	JNE          bail
 	CMPQ         BX, $0x04
 	JB           stail115
 	VMOVUPD      Y1, (DI)(AX*8)
@@ -5126,107 +6812,107 @@ ltail117:
 lend118:
 	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y1
 	VCMPPD       $0x1e, avx2_k64_4310000000000000<>+0(SB), Y1, Y1
-	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y2
-	VROUNDPD     $0x08, Y2, Y2
-	VMOVUPS      Y0, Y3
-	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y2, Y3
-	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y4
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y4, Y5
-	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y2, Y4
-	VADDPD       Y5, Y3, Y6
-	VSUBPD       Y3, Y6, Y7
-	VSUBPD       Y7, Y6, Y8
-	VSUBPD       Y8, Y3, Y8
-	VSUBPD       Y7, Y5, Y7
-	VADDPD       Y7, Y8, Y7
-	VSUBPD       Y4, Y7, Y4
-	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y2, Y4
-	VADDPD       Y4, Y6, Y3
-	VSUBPD       Y6, Y3, Y6
-	VSUBPD       Y6, Y4, Y6
-	VROUNDPD     $0x0b, Y2, Y4
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y5
-	VPSRLQ       $0x34, Y5, Y7
-	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y5, Y5
-	VPOR         avx2_k64_10000000000000<>+0(SB), Y5, Y5
-	VPSUBQ       avx2_k64_433<>+0(SB), Y7, Y8
-	VMOVUPS      avx2_k64_433<>+0(SB), Y9
-	VPSUBQ       Y7, Y9, Y7
-	VPSLLVQ      Y8, Y5, Y8
-	VPSRLVQ      Y7, Y5, Y7
-	VPOR         Y7, Y8, Y7
-	VMOVUPS      avx2_k64_0<>+0(SB), Y5
-	VPCMPGTQ     Y4, Y5, Y4
-	VPXOR        Y4, Y7, Y7
-	VPSUBQ       Y4, Y7, Y4
-	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y2, Y7
-	VBLENDVPD    Y7, avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y7
-	VCMPPD       $0x03, Y2, Y2, Y4
-	VBLENDVPD    Y4, avx2_k64_0<>+0(SB), Y7, Y4
-	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y2, Y2
-	VBLENDVPD    Y2, avx2_k64_8000000000000000<>+0(SB), Y4, Y2
-	VEXTRACTI128 $0x01, Y2, X4
-	VSHUFPS      $0x88, X4, X2, X4
-	VMULPD       Y3, Y3, Y2
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y2, Y7
-	VMOVUPS      Y7, Y8
-	VFNMADD213PD Y6, Y6, Y8
-	VMULPD       Y2, Y3, Y10
-	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y11
-	VMOVUPS      Y11, Y12
-	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y2, Y12
-	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y2, Y12
-	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y2, Y12
-	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y2, Y12
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y2, Y12
-	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y2, Y12
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y2, Y12
-	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y2, Y12
-	VFMADD213PD  Y8, Y12, Y10
-	VADDPD       Y10, Y3, Y10
-	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y8
-	VSUBPD       Y7, Y8, Y12
-	VSUBPD       Y12, Y8, Y13
-	VSUBPD       Y7, Y13, Y7
-	VMOVUPS      Y3, Y13
-	VFMSUB213PD  Y2, Y3, Y13
-	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y13, Y13
-	VMULPD       Y2, Y2, Y14
-	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y15
-	VMOVUPS      Y15, Y5
-	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y2, Y5
-	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y2, Y5
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y2, Y5
-	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y2, Y5
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y2, Y5
-	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y2, Y5
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y2, Y5
-	VSUBPD       Y13, Y7, Y13
-	VFMADD213PD  Y13, Y5, Y14
-	VFNMADD213PD Y14, Y6, Y3
-	VADDPD       Y3, Y12, Y3
-	VPAND        avx2_k32_1<>+0(SB), X4, X4
-	VPCMPEQD     avx2_k32_1<>+0(SB), X4, X4
-	VPMOVSXDQ    X4, Y4
-	VBLENDVPD    Y4, Y3, Y10, Y2
-	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y10, Y10
-	VBLENDVPD    Y4, Y10, Y3, Y4
-	VDIVPD       Y4, Y2, Y4
-	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y2
-	VBLENDVPD    Y2, Y0, Y4, Y2
 	VMOVMSKPD    Y1, R8
 	TESTL        R9, R8
 	JNE          port
+	VMULPD       avx2_k64_3fe45f306dc9c883<>+0(SB), Y0, Y1
+	VROUNDPD     $0x08, Y1, Y1
+	VMOVUPS      Y0, Y2
+	VFNMADD231PD avx2_k64_3ff921fb54442d18<>+0(SB), Y1, Y2
+	VMULPD       avx2_k64_3c91a62633145c07<>+0(SB), Y1, Y3
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y3, Y4
+	VFMSUB231PD  avx2_k64_3c91a62633145c07<>+0(SB), Y1, Y3
+	VADDPD       Y4, Y2, Y5
+	VSUBPD       Y2, Y5, Y6
+	VSUBPD       Y6, Y5, Y7
+	VSUBPD       Y7, Y2, Y7
+	VSUBPD       Y6, Y4, Y6
+	VADDPD       Y6, Y7, Y6
+	VSUBPD       Y3, Y6, Y3
+	VFNMADD231PD avx2_k64_b91f1976b7ed8fbc<>+0(SB), Y1, Y3
+	VADDPD       Y3, Y5, Y2
+	VSUBPD       Y5, Y2, Y5
+	VSUBPD       Y5, Y3, Y5
+	VROUNDPD     $0x0b, Y1, Y3
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y4
+	VPSRLQ       $0x34, Y4, Y6
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y4, Y4
+	VPOR         avx2_k64_10000000000000<>+0(SB), Y4, Y4
+	VPSUBQ       avx2_k64_433<>+0(SB), Y6, Y7
+	VMOVUPS      avx2_k64_433<>+0(SB), Y8
+	VPSUBQ       Y6, Y8, Y6
+	VPSLLVQ      Y7, Y4, Y7
+	VPSRLVQ      Y6, Y4, Y6
+	VPOR         Y6, Y7, Y6
+	VMOVUPS      avx2_k64_0<>+0(SB), Y4
+	VPCMPGTQ     Y3, Y4, Y3
+	VPXOR        Y3, Y6, Y6
+	VPSUBQ       Y3, Y6, Y3
+	VCMPPD       $0x1d, avx2_k64_43e0000000000000<>+0(SB), Y1, Y6
+	VBLENDVPD    Y6, avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y6
+	VCMPPD       $0x03, Y1, Y1, Y3
+	VBLENDVPD    Y3, avx2_k64_0<>+0(SB), Y6, Y3
+	VCMPPD       $0x12, avx2_k64_c3e0000000000000<>+0(SB), Y1, Y1
+	VBLENDVPD    Y1, avx2_k64_8000000000000000<>+0(SB), Y3, Y1
+	VEXTRACTI128 $0x01, Y1, X3
+	VSHUFPS      $0x88, X3, X1, X3
+	VMULPD       Y2, Y2, Y1
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y1, Y6
+	VMOVUPS      Y6, Y7
+	VFNMADD213PD Y5, Y5, Y7
+	VMULPD       Y1, Y2, Y9
+	VMOVUPS      avx2_k64_bc62f49b46814157<>+0(SB), Y10
+	VMOVUPS      Y10, Y11
+	VFMADD213PD  avx2_k64_3ce952c77030ad4a<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_bd6ae7f3e733b81f<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_3de6124613a86d09<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_be5ae64567f544e4<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_bf2a01a01a01a01a<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_bfc5555555555555<>+0(SB), Y1, Y11
+	VFMADD213PD  Y7, Y11, Y9
+	VADDPD       Y9, Y2, Y9
+	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y7
+	VSUBPD       Y6, Y7, Y11
+	VSUBPD       Y11, Y7, Y12
+	VSUBPD       Y6, Y12, Y6
+	VMOVUPS      Y2, Y12
+	VFMSUB213PD  Y1, Y2, Y12
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y12, Y12
+	VMULPD       Y1, Y1, Y13
+	VMOVUPS      avx2_k64_bca6827863b97d97<>+0(SB), Y14
+	VMOVUPS      Y14, Y15
+	VFMADD213PD  avx2_k64_3d2ae7f3e733b81f<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_bda93974a8c07c9d<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_be927e4fb7789f5c<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_bf56c16c16c16c17<>+0(SB), Y1, Y15
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y1, Y15
+	VSUBPD       Y12, Y6, Y12
+	VFMADD213PD  Y12, Y15, Y13
+	VFNMADD213PD Y13, Y5, Y2
+	VADDPD       Y2, Y11, Y2
+	VPAND        avx2_k32_1<>+0(SB), X3, X3
+	VPCMPEQD     avx2_k32_1<>+0(SB), X3, X3
+	VPMOVSXDQ    X3, Y3
+	VBLENDVPD    Y3, Y2, Y9, Y1
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y9, Y9
+	VBLENDVPD    Y3, Y9, Y2, Y3
+	VDIVPD       Y3, Y1, Y3
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y1
+	VBLENDVPD    Y1, Y0, Y3, Y1
 	CMPQ         BX, $0x04
 	JB           stail119
-	VMOVUPD      Y2, (DI)(AX*8)
+	VMOVUPD      Y1, (DI)(AX*8)
 	JMP          send120
 
 stail119:
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
-	VMASKMOVPD   Y2, Y0, (DI)(AX*8)
+	VMASKMOVPD   Y1, Y0, (DI)(AX*8)
 
 send120:
 	JMP next
@@ -6766,7 +8452,7 @@ done:
 
 // func powF32_avx2(d *float32, a *float32, b *float32, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·powF32_avx2(SB), NOSPLIT, $0-40
+TEXT ·powF32_avx2(SB), $160-40
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
@@ -6823,45 +8509,10 @@ loopu:
 	VADDPD      Y14, Y9, Y14
 	VMULPD      Y13, Y2, Y13
 	VMULPD      Y14, Y3, Y14
-	VADDPD      avx2_k64_4338000000000000<>+0(SB), Y13, Y2
-	VADDPD      avx2_k64_4338000000000000<>+0(SB), Y14, Y3
-	VSUBPD      avx2_k64_4338000000000000<>+0(SB), Y2, Y6
-	VSUBPD      avx2_k64_4338000000000000<>+0(SB), Y3, Y7
-	VSUBPD      Y6, Y13, Y6
-	VSUBPD      Y7, Y14, Y7
-	VMOVUPS     avx2_k64_3e7b6571f6519786<>+0(SB), Y8
-	VMOVUPS     Y8, Y9
-	VFMADD213PD avx2_k64_3eb63d137fb23633<>+0(SB), Y6, Y9
-	VMOVUPS     Y8, Y10
-	VFMADD213PD avx2_k64_3eb63d137fb23633<>+0(SB), Y7, Y10
-	VFMADD213PD avx2_k64_3eeffcb7677163b7<>+0(SB), Y6, Y9
-	VFMADD213PD avx2_k64_3eeffcb7677163b7<>+0(SB), Y7, Y10
-	VFMADD213PD avx2_k64_3f24308ac841e77e<>+0(SB), Y6, Y9
-	VFMADD213PD avx2_k64_3f24308ac841e77e<>+0(SB), Y7, Y10
-	VFMADD213PD avx2_k64_3f55d87fe9090015<>+0(SB), Y6, Y9
-	VFMADD213PD avx2_k64_3f55d87fe9090015<>+0(SB), Y7, Y10
-	VFMADD213PD avx2_k64_3f83b2ab7181c3b6<>+0(SB), Y6, Y9
-	VFMADD213PD avx2_k64_3f83b2ab7181c3b6<>+0(SB), Y7, Y10
-	VFMADD213PD avx2_k64_3fac6b08d7044116<>+0(SB), Y6, Y9
-	VFMADD213PD avx2_k64_3fac6b08d7044116<>+0(SB), Y7, Y10
-	VFMADD213PD avx2_k64_3fcebfbdff823ce7<>+0(SB), Y6, Y9
-	VFMADD213PD avx2_k64_3fcebfbdff823ce7<>+0(SB), Y7, Y10
-	VFMADD213PD avx2_k64_3fe62e42fefa39f7<>+0(SB), Y6, Y9
-	VFMADD213PD avx2_k64_3fe62e42fefa39f7<>+0(SB), Y7, Y10
-	VFMADD213PD avx2_k64_3ff0000000000000<>+0(SB), Y9, Y6
-	VFMADD213PD avx2_k64_3ff0000000000000<>+0(SB), Y10, Y7
-	VPADDQ      avx2_k64_3ff<>+0(SB), Y2, Y2
-	VPADDQ      avx2_k64_3ff<>+0(SB), Y3, Y3
-	VPSLLQ      $0x34, Y2, Y2
-	VPSLLQ      $0x34, Y3, Y3
-	VMULPD      Y2, Y6, Y2
-	VMULPD      Y3, Y7, Y3
-	VCVTPD2PSY  Y2, X2
-	VCVTPD2PSY  Y3, X3
-	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y13, Y13
-	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y14, Y14
-	VCMPPD      $0x11, avx2_k64_408f400000000000<>+0(SB), Y13, Y13
-	VCMPPD      $0x11, avx2_k64_408f400000000000<>+0(SB), Y14, Y14
+	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y13, Y2
+	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y14, Y3
+	VCMPPD      $0x11, avx2_k64_408f400000000000<>+0(SB), Y2, Y2
+	VCMPPD      $0x11, avx2_k64_408f400000000000<>+0(SB), Y3, Y3
 	VCMPPS      $0x1d, avx2_k32_800000<>+0(SB), X4, X6
 	VCMPPS      $0x1d, avx2_k32_800000<>+0(SB), X5, X7
 	VCMPPS      $0x11, avx2_k32_7f800000<>+0(SB), X4, X4
@@ -6869,15 +8520,15 @@ loopu:
 	VPAND       X4, X6, X4
 	VPAND       X5, X7, X5
 	VPMOVSXDQ   X4, Y4
-	VPAND       Y4, Y13, Y4
+	VPAND       Y4, Y2, Y4
 	VPMOVSXDQ   X5, Y5
-	VPAND       Y5, Y14, Y5
-	VCMPPS      $0x04, avx2_k32_3f000000<>+0(SB), X0, X6
-	VCMPPS      $0x04, avx2_k32_3f000000<>+0(SB), X1, X7
+	VPAND       Y5, Y3, Y5
+	VCMPPS      $0x04, avx2_k32_3f000000<>+0(SB), X0, X2
+	VCMPPS      $0x04, avx2_k32_3f000000<>+0(SB), X1, X3
 	VCMPPS      $0x04, avx2_k32_bf000000<>+0(SB), X0, X0
 	VCMPPS      $0x04, avx2_k32_bf000000<>+0(SB), X1, X1
-	VPAND       X0, X6, X0
-	VPAND       X1, X7, X1
+	VPAND       X0, X2, X0
+	VPAND       X1, X3, X1
 	VPMOVSXDQ   X0, Y0
 	VPAND       Y0, Y4, Y0
 	VPMOVSXDQ   X1, Y1
@@ -6886,9 +8537,272 @@ loopu:
 	VPXOR       avx2_k64_ffffffffffffffff<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VPTEST      Y1, Y1
-	JNE         loop1
-	VMOVUPS     X2, (DI)(AX*4)
-	VMOVUPS     X3, 16(DI)(AX*4)
+	JNE         fullu
+	VADDPD      avx2_k64_4338000000000000<>+0(SB), Y13, Y0
+	VADDPD      avx2_k64_4338000000000000<>+0(SB), Y14, Y1
+	VSUBPD      avx2_k64_4338000000000000<>+0(SB), Y0, Y2
+	VSUBPD      avx2_k64_4338000000000000<>+0(SB), Y1, Y3
+	VSUBPD      Y2, Y13, Y2
+	VSUBPD      Y3, Y14, Y3
+	VMOVUPS     avx2_k64_3e7b6571f6519786<>+0(SB), Y4
+	VMOVUPS     Y4, Y5
+	VFMADD213PD avx2_k64_3eb63d137fb23633<>+0(SB), Y2, Y5
+	VMOVUPS     Y4, Y6
+	VFMADD213PD avx2_k64_3eb63d137fb23633<>+0(SB), Y3, Y6
+	VFMADD213PD avx2_k64_3eeffcb7677163b7<>+0(SB), Y2, Y5
+	VFMADD213PD avx2_k64_3eeffcb7677163b7<>+0(SB), Y3, Y6
+	VFMADD213PD avx2_k64_3f24308ac841e77e<>+0(SB), Y2, Y5
+	VFMADD213PD avx2_k64_3f24308ac841e77e<>+0(SB), Y3, Y6
+	VFMADD213PD avx2_k64_3f55d87fe9090015<>+0(SB), Y2, Y5
+	VFMADD213PD avx2_k64_3f55d87fe9090015<>+0(SB), Y3, Y6
+	VFMADD213PD avx2_k64_3f83b2ab7181c3b6<>+0(SB), Y2, Y5
+	VFMADD213PD avx2_k64_3f83b2ab7181c3b6<>+0(SB), Y3, Y6
+	VFMADD213PD avx2_k64_3fac6b08d7044116<>+0(SB), Y2, Y5
+	VFMADD213PD avx2_k64_3fac6b08d7044116<>+0(SB), Y3, Y6
+	VFMADD213PD avx2_k64_3fcebfbdff823ce7<>+0(SB), Y2, Y5
+	VFMADD213PD avx2_k64_3fcebfbdff823ce7<>+0(SB), Y3, Y6
+	VFMADD213PD avx2_k64_3fe62e42fefa39f7<>+0(SB), Y2, Y5
+	VFMADD213PD avx2_k64_3fe62e42fefa39f7<>+0(SB), Y3, Y6
+	VFMADD213PD avx2_k64_3ff0000000000000<>+0(SB), Y5, Y2
+	VFMADD213PD avx2_k64_3ff0000000000000<>+0(SB), Y6, Y3
+	VPADDQ      avx2_k64_3ff<>+0(SB), Y0, Y0
+	VPADDQ      avx2_k64_3ff<>+0(SB), Y1, Y1
+	VPSLLQ      $0x34, Y0, Y0
+	VPSLLQ      $0x34, Y1, Y1
+	VMULPD      Y0, Y2, Y0
+	VMULPD      Y1, Y3, Y1
+	VCVTPD2PSY  Y0, X0
+	VCVTPD2PSY  Y1, X1
+	VMOVUPS     X0, (DI)(AX*4)
+	VMOVUPS     X1, 16(DI)(AX*4)
+	ADDQ        $0x08, AX
+	JMP         loopu
+
+fullu:
+	VMOVUPS     (SI)(AX*4), X0
+	VMOVUPS     16(SI)(AX*4), X1
+	VPAND       avx2_k32_7fffffff<>+0(SB), X0, X2
+	VPAND       avx2_k32_7fffffff<>+0(SB), X1, X3
+	VMOVUPS     (DX)(AX*4), X4
+	VMOVUPS     16(DX)(AX*4), X5
+	VPAND       avx2_k32_7fffffff<>+0(SB), X4, X6
+	VPAND       avx2_k32_7fffffff<>+0(SB), X5, X7
+	VCVTPS2PD   X4, Y8
+	VCVTPS2PD   X5, Y9
+	VCMPPS      $0x11, avx2_k32_800000<>+0(SB), X2, X10
+	VCMPPS      $0x11, avx2_k32_800000<>+0(SB), X3, X11
+	VMULPS      avx2_k32_4c000000<>+0(SB), X2, X12
+	VMULPS      avx2_k32_4c000000<>+0(SB), X3, X13
+	VBLENDVPS   X10, X12, X2, X12
+	VBLENDVPS   X11, X13, X3, X13
+	VPSUBD      avx2_k32_3f3504f3<>+0(SB), X12, X14
+	VPSUBD      avx2_k32_3f3504f3<>+0(SB), X13, X15
+	VMOVUPS     Y3, (SP)
+	VPSRAD      $0x17, X14, X3
+	VMOVUPS     Y2, 32(SP)
+	VPSRAD      $0x17, X15, X2
+	VMOVUPS     Y1, 64(SP)
+	VMOVUPS     avx2_k32_0<>+0(SB), Y1
+	VBLENDVPS   X10, avx2_k32_19<>+0(SB), X1, X10
+	VBLENDVPS   X11, avx2_k32_19<>+0(SB), X1, X11
+	VPSUBD      X10, X3, X10
+	VPSUBD      X11, X2, X11
+	VPAND       avx2_k32_ff800000<>+0(SB), X14, X14
+	VPAND       avx2_k32_ff800000<>+0(SB), X15, X15
+	VPSUBD      X14, X12, X14
+	VPSUBD      X15, X13, X15
+	VSUBPS      avx2_k32_3f800000<>+0(SB), X14, X14
+	VSUBPS      avx2_k32_3f800000<>+0(SB), X15, X15
+	VCVTPS2PD   X14, Y14
+	VCVTPS2PD   X15, Y15
+	VADDPD      avx2_k64_4000000000000000<>+0(SB), Y14, Y2
+	VADDPD      avx2_k64_4000000000000000<>+0(SB), Y15, Y3
+	VDIVPD      Y2, Y14, Y2
+	VDIVPD      Y3, Y15, Y3
+	VMULPD      Y2, Y2, Y12
+	VMULPD      Y3, Y3, Y13
+	VMOVUPS     avx2_k64_3fd21bbb9b5fcbff<>+0(SB), Y14
+	VMOVUPS     Y14, Y15
+	VFMADD213PD avx2_k64_3fd4794a0066d38c<>+0(SB), Y12, Y15
+	VMOVUPS     Y14, Y1
+	VFMADD213PD avx2_k64_3fd4794a0066d38c<>+0(SB), Y13, Y1
+	VFMADD213PD avx2_k64_3fda61a32ed3c2f1<>+0(SB), Y12, Y15
+	VFMADD213PD avx2_k64_3fda61a32ed3c2f1<>+0(SB), Y13, Y1
+	VFMADD213PD avx2_k64_3fe2776c28e6c1dc<>+0(SB), Y12, Y15
+	VFMADD213PD avx2_k64_3fe2776c28e6c1dc<>+0(SB), Y13, Y1
+	VFMADD213PD avx2_k64_3feec709dc5403d6<>+0(SB), Y12, Y15
+	VFMADD213PD avx2_k64_3feec709dc5403d6<>+0(SB), Y13, Y1
+	VFMADD213PD avx2_k64_40071547652b824f<>+0(SB), Y12, Y15
+	VFMADD213PD avx2_k64_40071547652b824f<>+0(SB), Y13, Y1
+	VMULPD      Y15, Y2, Y15
+	VMULPD      Y1, Y3, Y1
+	VCVTDQ2PD   X10, Y10
+	VCVTDQ2PD   X11, Y11
+	VADDPD      Y15, Y10, Y15
+	VADDPD      Y1, Y11, Y1
+	VMULPD      Y15, Y8, Y15
+	VMULPD      Y1, Y9, Y1
+	VMAXPD      avx2_k64_c08f400000000000<>+0(SB), Y15, Y15
+	VMAXPD      avx2_k64_c08f400000000000<>+0(SB), Y1, Y1
+	VMINPD      avx2_k64_408f400000000000<>+0(SB), Y15, Y15
+	VMINPD      avx2_k64_408f400000000000<>+0(SB), Y1, Y1
+	VADDPD      avx2_k64_4338000000000000<>+0(SB), Y15, Y2
+	VADDPD      avx2_k64_4338000000000000<>+0(SB), Y1, Y3
+	VSUBPD      avx2_k64_4338000000000000<>+0(SB), Y2, Y8
+	VSUBPD      avx2_k64_4338000000000000<>+0(SB), Y3, Y9
+	VSUBPD      Y8, Y15, Y8
+	VSUBPD      Y9, Y1, Y9
+	VMOVUPS     avx2_k64_3e7b6571f6519786<>+0(SB), Y1
+	VMOVUPS     Y1, Y10
+	VFMADD213PD avx2_k64_3eb63d137fb23633<>+0(SB), Y8, Y10
+	VMOVUPS     Y1, Y11
+	VFMADD213PD avx2_k64_3eb63d137fb23633<>+0(SB), Y9, Y11
+	VFMADD213PD avx2_k64_3eeffcb7677163b7<>+0(SB), Y8, Y10
+	VFMADD213PD avx2_k64_3eeffcb7677163b7<>+0(SB), Y9, Y11
+	VFMADD213PD avx2_k64_3f24308ac841e77e<>+0(SB), Y8, Y10
+	VFMADD213PD avx2_k64_3f24308ac841e77e<>+0(SB), Y9, Y11
+	VFMADD213PD avx2_k64_3f55d87fe9090015<>+0(SB), Y8, Y10
+	VFMADD213PD avx2_k64_3f55d87fe9090015<>+0(SB), Y9, Y11
+	VFMADD213PD avx2_k64_3f83b2ab7181c3b6<>+0(SB), Y8, Y10
+	VFMADD213PD avx2_k64_3f83b2ab7181c3b6<>+0(SB), Y9, Y11
+	VFMADD213PD avx2_k64_3fac6b08d7044116<>+0(SB), Y8, Y10
+	VFMADD213PD avx2_k64_3fac6b08d7044116<>+0(SB), Y9, Y11
+	VFMADD213PD avx2_k64_3fcebfbdff823ce7<>+0(SB), Y8, Y10
+	VFMADD213PD avx2_k64_3fcebfbdff823ce7<>+0(SB), Y9, Y11
+	VFMADD213PD avx2_k64_3fe62e42fefa39f7<>+0(SB), Y8, Y10
+	VFMADD213PD avx2_k64_3fe62e42fefa39f7<>+0(SB), Y9, Y11
+	VFMADD213PD avx2_k64_3ff0000000000000<>+0(SB), Y10, Y8
+	VFMADD213PD avx2_k64_3ff0000000000000<>+0(SB), Y11, Y9
+	VPADDQ      avx2_k64_3ff<>+0(SB), Y2, Y2
+	VPADDQ      avx2_k64_3ff<>+0(SB), Y3, Y3
+	VPSLLQ      $0x34, Y2, Y2
+	VPSLLQ      $0x34, Y3, Y3
+	VMULPD      Y2, Y8, Y2
+	VMULPD      Y3, Y9, Y3
+	VCVTPD2PSY  Y2, X2
+	VCVTPD2PSY  Y3, X3
+	VROUNDPS    $0x0b, X4, X8
+	VROUNDPS    $0x0b, X5, X9
+	VCMPPS      $0x00, X4, X8, X8
+	VCMPPS      $0x00, X5, X9, X9
+	VCMPPS      $0x11, avx2_k32_7f800000<>+0(SB), X6, X10
+	VCMPPS      $0x11, avx2_k32_7f800000<>+0(SB), X7, X11
+	VPAND       X10, X8, X8
+	VPAND       X11, X9, X9
+	VMULPS      avx2_k32_3f000000<>+0(SB), X4, X12
+	VMULPS      avx2_k32_3f000000<>+0(SB), X5, X13
+	VCMPPS      $0x11, avx2_k32_4b800000<>+0(SB), X6, X15
+	VCMPPS      $0x11, avx2_k32_4b800000<>+0(SB), X7, X1
+	VPAND       X15, X8, X15
+	VPAND       X1, X9, X1
+	VROUNDPS    $0x0b, X12, X14
+	VMOVUPS     Y7, 96(SP)
+	VROUNDPS    $0x0b, X13, X7
+	VCMPPS      $0x04, X12, X14, X12
+	VCMPPS      $0x04, X13, X7, X13
+	VPAND       X12, X15, X12
+	VPAND       X13, X1, X13
+	VMOVUPS     avx2_k32_0<>+0(SB), Y1
+	VPCMPGTD    X0, X1, X7
+	VMOVUPS     64(SP), Y14
+	VPCMPGTD    X14, X1, X15
+	VPAND       X12, X7, X12
+	VPAND       X13, X15, X13
+	VPXOR       avx2_k32_80000000<>+0(SB), X2, X7
+	VPXOR       avx2_k32_80000000<>+0(SB), X3, X15
+	VBLENDVPS   X12, X7, X2, X7
+	VBLENDVPS   X13, X15, X3, X15
+	VCMPPS      $0x00, avx2_k32_3f000000<>+0(SB), X4, X2
+	VCMPPS      $0x00, avx2_k32_3f000000<>+0(SB), X5, X3
+	VSQRTPS     X0, X1
+	VMOVUPS     Y13, 128(SP)
+	VSQRTPS     X14, X13
+	VBLENDVPS   X2, X1, X7, X2
+	VBLENDVPS   X3, X13, X15, X3
+	VCMPPS      $0x00, avx2_k32_bf000000<>+0(SB), X4, X7
+	VCMPPS      $0x00, avx2_k32_bf000000<>+0(SB), X5, X15
+	VMOVUPS     avx2_k32_3f800000<>+0(SB), Y14
+	VDIVPS      X1, X14, X1
+	VDIVPS      X13, X14, X13
+	VBLENDVPS   X7, X1, X2, X7
+	VBLENDVPS   X15, X13, X3, X15
+	VCMPPS      $0x11, avx2_k32_0<>+0(SB), X0, X1
+	VMOVUPS     64(SP), Y2
+	VCMPPS      $0x11, avx2_k32_0<>+0(SB), X2, X3
+	VCMPPS      $0x1e, avx2_k32_ff800000<>+0(SB), X0, X13
+	VCMPPS      $0x1e, avx2_k32_ff800000<>+0(SB), X2, X14
+	VPAND       X13, X1, X13
+	VPAND       X14, X3, X14
+	VPXOR       avx2_k32_ffffffff<>+0(SB), X8, X8
+	VPXOR       avx2_k32_ffffffff<>+0(SB), X9, X9
+	VPAND       X10, X8, X10
+	VPAND       X11, X9, X11
+	VPAND       X10, X13, X10
+	VPAND       X11, X14, X11
+	VBLENDVPS   X10, avx2_k32_7fc00000<>+0(SB), X7, X10
+	VBLENDVPS   X11, avx2_k32_7fc00000<>+0(SB), X15, X11
+	VMOVUPS     32(SP), Y1
+	VCMPPS      $0x00, avx2_k32_0<>+0(SB), X1, X3
+	VMOVUPS     (SP), Y7
+	VCMPPS      $0x00, avx2_k32_0<>+0(SB), X7, X8
+	VCMPPS      $0x00, avx2_k32_7f800000<>+0(SB), X1, X9
+	VCMPPS      $0x00, avx2_k32_7f800000<>+0(SB), X7, X13
+	VPOR        X9, X3, X9
+	VPOR        X13, X8, X13
+	VCMPPS      $0x00, avx2_k32_7f800000<>+0(SB), X6, X6
+	VMOVUPS     96(SP), Y3
+	VCMPPS      $0x00, avx2_k32_7f800000<>+0(SB), X3, X3
+	VPOR        X6, X9, X9
+	VPOR        X3, X13, X13
+	VCMPPS      $0x1e, avx2_k32_3f800000<>+0(SB), X1, X8
+	VCMPPS      $0x1e, avx2_k32_3f800000<>+0(SB), X7, X14
+	VCMPPS      $0x1e, avx2_k32_0<>+0(SB), X4, X15
+	VCMPPS      $0x1e, avx2_k32_0<>+0(SB), X5, X2
+	VPXOR       X15, X8, X15
+	VPXOR       X2, X14, X2
+	VPXOR       avx2_k32_ffffffff<>+0(SB), X15, X15
+	VPXOR       avx2_k32_ffffffff<>+0(SB), X2, X2
+	VMOVUPS     avx2_k32_0<>+0(SB), Y8
+	VBLENDVPS   X15, avx2_k32_7f800000<>+0(SB), X8, X15
+	VBLENDVPS   X2, avx2_k32_7f800000<>+0(SB), X8, X2
+	VPXOR       avx2_k32_80000000<>+0(SB), X15, X14
+	VPXOR       avx2_k32_80000000<>+0(SB), X2, X8
+	VBLENDVPS   X12, X14, X15, X12
+	VMOVUPS     128(SP), Y14
+	VBLENDVPS   X14, X8, X2, X14
+	VBLENDVPS   X9, X12, X10, X9
+	VBLENDVPS   X13, X14, X11, X13
+	VCMPPS      $0x00, avx2_k32_3f800000<>+0(SB), X1, X1
+	VCMPPS      $0x00, avx2_k32_3f800000<>+0(SB), X7, X7
+	VPAND       X6, X1, X6
+	VPAND       X3, X7, X3
+	VBLENDVPS   X6, avx2_k32_3f800000<>+0(SB), X9, X6
+	VBLENDVPS   X3, avx2_k32_3f800000<>+0(SB), X13, X3
+	VCMPPS      $0x03, X0, X0, X1
+	VMOVUPS     64(SP), Y2
+	VCMPPS      $0x03, X2, X2, X7
+	VCMPPS      $0x03, X4, X4, X8
+	VCMPPS      $0x03, X5, X5, X9
+	VPOR        X8, X1, X8
+	VPOR        X9, X7, X9
+	VADDPS      X4, X0, X1
+	VADDPS      X5, X2, X7
+	VBLENDVPS   X8, X1, X6, X8
+	VBLENDVPS   X9, X7, X3, X9
+	VCMPPS      $0x00, avx2_k32_3f800000<>+0(SB), X4, X1
+	VCMPPS      $0x00, avx2_k32_3f800000<>+0(SB), X5, X3
+	VBLENDVPS   X1, X0, X8, X1
+	VBLENDVPS   X3, X2, X9, X3
+	VCMPPS      $0x00, avx2_k32_0<>+0(SB), X4, X4
+	VCMPPS      $0x00, avx2_k32_0<>+0(SB), X5, X5
+	VCMPPS      $0x00, avx2_k32_3f800000<>+0(SB), X0, X0
+	VCMPPS      $0x00, avx2_k32_3f800000<>+0(SB), X2, X2
+	VPOR        X0, X4, X0
+	VPOR        X2, X5, X2
+	VBLENDVPS   X0, avx2_k32_3f800000<>+0(SB), X1, X0
+	VBLENDVPS   X2, avx2_k32_3f800000<>+0(SB), X3, X2
+	VMOVUPS     X0, (DI)(AX*4)
+	VMOVUPS     X2, 16(DI)(AX*4)
 	ADDQ        $0x08, AX
 	JMP         loopu
 
@@ -6952,50 +8866,50 @@ lend148:
 	VCVTDQ2PD   X4, Y4
 	VADDPD      Y7, Y4, Y7
 	VMULPD      Y7, Y1, Y7
-	VADDPD      avx2_k64_4338000000000000<>+0(SB), Y7, Y1
-	VSUBPD      avx2_k64_4338000000000000<>+0(SB), Y1, Y3
-	VSUBPD      Y3, Y7, Y3
-	VMOVUPS     avx2_k64_3e7b6571f6519786<>+0(SB), Y4
-	VMOVUPS     Y4, Y5
-	VFMADD213PD avx2_k64_3eb63d137fb23633<>+0(SB), Y3, Y5
-	VFMADD213PD avx2_k64_3eeffcb7677163b7<>+0(SB), Y3, Y5
-	VFMADD213PD avx2_k64_3f24308ac841e77e<>+0(SB), Y3, Y5
-	VFMADD213PD avx2_k64_3f55d87fe9090015<>+0(SB), Y3, Y5
-	VFMADD213PD avx2_k64_3f83b2ab7181c3b6<>+0(SB), Y3, Y5
-	VFMADD213PD avx2_k64_3fac6b08d7044116<>+0(SB), Y3, Y5
-	VFMADD213PD avx2_k64_3fcebfbdff823ce7<>+0(SB), Y3, Y5
-	VFMADD213PD avx2_k64_3fe62e42fefa39f7<>+0(SB), Y3, Y5
-	VFMADD213PD avx2_k64_3ff0000000000000<>+0(SB), Y5, Y3
-	VPADDQ      avx2_k64_3ff<>+0(SB), Y1, Y1
-	VPSLLQ      $0x34, Y1, Y1
-	VMULPD      Y1, Y3, Y1
-	VCVTPD2PSY  Y1, X1
-	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y7, Y7
-	VCMPPD      $0x11, avx2_k64_408f400000000000<>+0(SB), Y7, Y7
+	VPAND       avx2_k64_7fffffffffffffff<>+0(SB), Y7, Y1
+	VCMPPD      $0x11, avx2_k64_408f400000000000<>+0(SB), Y1, Y1
 	VCMPPS      $0x1d, avx2_k32_800000<>+0(SB), X2, X3
 	VCMPPS      $0x11, avx2_k32_7f800000<>+0(SB), X2, X2
 	VPAND       X2, X3, X2
 	VPMOVSXDQ   X2, Y2
-	VPAND       Y2, Y7, Y2
-	VCMPPS      $0x04, avx2_k32_3f000000<>+0(SB), X0, X3
+	VPAND       Y2, Y1, Y2
+	VCMPPS      $0x04, avx2_k32_3f000000<>+0(SB), X0, X1
 	VCMPPS      $0x04, avx2_k32_bf000000<>+0(SB), X0, X0
-	VPAND       X0, X3, X0
+	VPAND       X0, X1, X0
 	VPMOVSXDQ   X0, Y0
 	VPAND       Y0, Y2, Y0
 	VPXOR       avx2_k64_ffffffffffffffff<>+0(SB), Y0, Y0
 	VMOVMSKPD   Y0, R8
 	TESTL       R9, R8
 	JNE         bail
+	VADDPD      avx2_k64_4338000000000000<>+0(SB), Y7, Y0
+	VSUBPD      avx2_k64_4338000000000000<>+0(SB), Y0, Y1
+	VSUBPD      Y1, Y7, Y1
+	VMOVUPS     avx2_k64_3e7b6571f6519786<>+0(SB), Y2
+	VMOVUPS     Y2, Y3
+	VFMADD213PD avx2_k64_3eb63d137fb23633<>+0(SB), Y1, Y3
+	VFMADD213PD avx2_k64_3eeffcb7677163b7<>+0(SB), Y1, Y3
+	VFMADD213PD avx2_k64_3f24308ac841e77e<>+0(SB), Y1, Y3
+	VFMADD213PD avx2_k64_3f55d87fe9090015<>+0(SB), Y1, Y3
+	VFMADD213PD avx2_k64_3f83b2ab7181c3b6<>+0(SB), Y1, Y3
+	VFMADD213PD avx2_k64_3fac6b08d7044116<>+0(SB), Y1, Y3
+	VFMADD213PD avx2_k64_3fcebfbdff823ce7<>+0(SB), Y1, Y3
+	VFMADD213PD avx2_k64_3fe62e42fefa39f7<>+0(SB), Y1, Y3
+	VFMADD213PD avx2_k64_3ff0000000000000<>+0(SB), Y3, Y1
+	VPADDQ      avx2_k64_3ff<>+0(SB), Y0, Y0
+	VPSLLQ      $0x34, Y0, Y0
+	VMULPD      Y0, Y1, Y0
+	VCVTPD2PSY  Y0, X0
 	CMPQ        BX, $0x04
 	JB          stail149
-	VMOVUPS     X1, (DI)(AX*4)
+	VMOVUPS     X0, (DI)(AX*4)
 	JMP         send150
 
 stail149:
-	VMOVQ        BX, X0
-	VPBROADCASTD X0, X0
-	VPCMPGTD     avx2_iota32<>+0(SB), X0, X0
-	VMASKMOVPS   X1, X0, (DI)(AX*4)
+	VMOVQ        BX, X1
+	VPBROADCASTD X1, X1
+	VPCMPGTD     avx2_iota32<>+0(SB), X1, X1
+	VMASKMOVPS   X0, X1, (DI)(AX*4)
 
 send150:
 next:
@@ -7152,7 +9066,7 @@ done:
 
 // func powF64_avx2(d *float64, a *float64, b *float64, n int) int
 // Requires: AVX, AVX2, BMI2, FMA3
-TEXT ·powF64_avx2(SB), $96-40
+TEXT ·powF64_avx2(SB), $288-40
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
@@ -7355,134 +9269,552 @@ loopu:
 	VADDPD       Y3, Y12, Y3
 	VADDPD       Y2, Y4, Y1
 	VADDPD       Y3, Y5, Y6
+	VMOVUPD      (DX)(AX*8), Y7
+	VMOVUPD      32(DX)(AX*8), Y8
+	VMULPD       Y1, Y7, Y9
+	VMULPD       Y6, Y8, Y10
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y9, Y11
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y10, Y12
+	VCMPPD       $0x11, avx2_k64_4086200000000000<>+0(SB), Y11, Y11
+	VCMPPD       $0x11, avx2_k64_4086200000000000<>+0(SB), Y12, Y12
+	VMOVUPS      32(SP), Y13
+	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y13, Y14
+	VMOVUPS      (SP), Y15
+	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y15, Y0
+	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y13, Y15
+	VMOVUPS      (SP), Y13
+	VMOVUPS      Y10, 96(SP)
+	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y13, Y10
+	VPAND        Y15, Y14, Y15
+	VPAND        Y10, Y0, Y10
+	VPAND        Y15, Y11, Y15
+	VPAND        Y10, Y12, Y10
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y7, Y0
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y8, Y11
+	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y0, Y0
+	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y11, Y11
+	VPAND        Y0, Y15, Y0
+	VPAND        Y11, Y10, Y11
+	VCMPPD       $0x04, avx2_k64_0<>+0(SB), Y7, Y10
+	VCMPPD       $0x04, avx2_k64_0<>+0(SB), Y8, Y12
+	VPAND        Y10, Y0, Y10
+	VPAND        Y12, Y11, Y12
+	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y7, Y0
+	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y8, Y11
+	VPAND        Y0, Y10, Y0
+	VPAND        Y11, Y12, Y11
+	VCMPPD       $0x04, avx2_k64_3fe0000000000000<>+0(SB), Y7, Y10
+	VCMPPD       $0x04, avx2_k64_3fe0000000000000<>+0(SB), Y8, Y12
+	VPAND        Y10, Y0, Y10
+	VPAND        Y12, Y11, Y12
+	VCMPPD       $0x04, avx2_k64_bfe0000000000000<>+0(SB), Y7, Y0
+	VCMPPD       $0x04, avx2_k64_bfe0000000000000<>+0(SB), Y8, Y11
+	VPAND        Y0, Y10, Y0
+	VPAND        Y11, Y12, Y11
+	VMOVUPS      32(SP), Y10
+	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y10, Y10
+	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y13, Y13
+	VPAND        Y10, Y0, Y10
+	VPAND        Y13, Y11, Y13
+	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y10, Y10
+	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y13, Y13
+	VPOR         Y13, Y10, Y13
+	VPTEST       Y13, Y13
+	JNE          fullu
 	VSUBPD       Y4, Y1, Y4
 	VSUBPD       Y5, Y6, Y5
 	VSUBPD       Y4, Y2, Y4
 	VSUBPD       Y5, Y3, Y5
-	VMOVUPD      (DX)(AX*8), Y2
-	VMOVUPD      32(DX)(AX*8), Y3
-	VMULPD       Y1, Y2, Y7
-	VMULPD       Y6, Y3, Y8
-	VFMSUB213PD  Y7, Y2, Y1
-	VFMSUB213PD  Y8, Y3, Y6
-	VFMADD213PD  Y1, Y2, Y4
-	VFMADD213PD  Y6, Y3, Y5
-	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y7, Y1
-	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y8, Y6
+	VFMSUB213PD  Y9, Y7, Y1
+	VMOVUPS      96(SP), Y0
+	VFMSUB213PD  Y0, Y8, Y6
+	VFMADD213PD  Y1, Y4, Y7
+	VFMADD213PD  Y6, Y5, Y8
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y9, Y1
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y0, Y2
 	VROUNDPD     $0x08, Y1, Y1
-	VROUNDPD     $0x08, Y6, Y6
-	VMOVUPS      Y7, Y9
+	VROUNDPD     $0x08, Y2, Y2
 	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y1, Y9
-	VMOVUPS      Y8, Y10
-	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y6, Y10
+	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y2, Y0
 	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y1, Y9
-	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y6, Y10
-	VADDPD       Y4, Y9, Y4
-	VADDPD       Y5, Y10, Y5
-	VMULPD       Y4, Y4, Y9
-	VMULPD       Y5, Y5, Y10
-	VMOVUPS      avx2_k64_3de6124613a86d09<>+0(SB), Y11
-	VMOVUPS      Y11, Y12
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y4, Y12
-	VMOVUPS      Y11, Y13
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y5, Y13
-	VFMADD213PD  avx2_k64_3e5ae64567f544e4<>+0(SB), Y4, Y12
-	VFMADD213PD  avx2_k64_3e5ae64567f544e4<>+0(SB), Y5, Y13
-	VFMADD213PD  avx2_k64_3e927e4fb7789f5c<>+0(SB), Y4, Y12
-	VFMADD213PD  avx2_k64_3e927e4fb7789f5c<>+0(SB), Y5, Y13
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y4, Y12
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y5, Y13
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y4, Y12
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y5, Y13
-	VFMADD213PD  avx2_k64_3f2a01a01a01a01a<>+0(SB), Y4, Y12
-	VFMADD213PD  avx2_k64_3f2a01a01a01a01a<>+0(SB), Y5, Y13
-	VFMADD213PD  avx2_k64_3f56c16c16c16c17<>+0(SB), Y4, Y12
-	VFMADD213PD  avx2_k64_3f56c16c16c16c17<>+0(SB), Y5, Y13
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y4, Y12
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y5, Y13
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y4, Y12
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y5, Y13
-	VFMADD213PD  avx2_k64_3fc5555555555555<>+0(SB), Y4, Y12
-	VFMADD213PD  avx2_k64_3fc5555555555555<>+0(SB), Y5, Y13
-	VFMADD213PD  avx2_k64_3fe0000000000000<>+0(SB), Y4, Y12
-	VFMADD213PD  avx2_k64_3fe0000000000000<>+0(SB), Y5, Y13
-	VFMADD213PD  Y4, Y12, Y9
-	VFMADD213PD  Y5, Y13, Y10
-	VCVTTPD2DQY  Y1, X4
-	VCMPPD       $0x1d, avx2_k64_41e0000000000000<>+0(SB), Y1, Y5
-	VEXTRACTI128 $0x01, Y5, X12
-	VSHUFPS      $0x88, X12, X5, X12
-	VBLENDVPS    X12, avx2_k32_7fffffff<>+0(SB), X4, X12
+	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y2, Y0
+	VADDPD       Y7, Y9, Y7
+	VADDPD       Y8, Y0, Y8
+	VMULPD       Y7, Y7, Y0
+	VMULPD       Y8, Y8, Y3
+	VMOVUPS      avx2_k64_3de6124613a86d09<>+0(SB), Y4
+	VMOVUPS      Y4, Y5
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y7, Y5
+	VMOVUPS      Y4, Y6
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y8, Y6
+	VFMADD213PD  avx2_k64_3e5ae64567f544e4<>+0(SB), Y7, Y5
+	VFMADD213PD  avx2_k64_3e5ae64567f544e4<>+0(SB), Y8, Y6
+	VFMADD213PD  avx2_k64_3e927e4fb7789f5c<>+0(SB), Y7, Y5
+	VFMADD213PD  avx2_k64_3e927e4fb7789f5c<>+0(SB), Y8, Y6
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y7, Y5
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y8, Y6
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y7, Y5
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y8, Y6
+	VFMADD213PD  avx2_k64_3f2a01a01a01a01a<>+0(SB), Y7, Y5
+	VFMADD213PD  avx2_k64_3f2a01a01a01a01a<>+0(SB), Y8, Y6
+	VFMADD213PD  avx2_k64_3f56c16c16c16c17<>+0(SB), Y7, Y5
+	VFMADD213PD  avx2_k64_3f56c16c16c16c17<>+0(SB), Y8, Y6
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y7, Y5
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y8, Y6
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y7, Y5
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y8, Y6
+	VFMADD213PD  avx2_k64_3fc5555555555555<>+0(SB), Y7, Y5
+	VFMADD213PD  avx2_k64_3fc5555555555555<>+0(SB), Y8, Y6
+	VFMADD213PD  avx2_k64_3fe0000000000000<>+0(SB), Y7, Y5
+	VFMADD213PD  avx2_k64_3fe0000000000000<>+0(SB), Y8, Y6
+	VFMADD213PD  Y7, Y5, Y0
+	VFMADD213PD  Y8, Y6, Y3
+	VCVTTPD2DQY  Y1, X5
+	VCMPPD       $0x1d, avx2_k64_41e0000000000000<>+0(SB), Y1, Y6
+	VEXTRACTI128 $0x01, Y6, X7
+	VSHUFPS      $0x88, X7, X6, X7
+	VBLENDVPS    X7, avx2_k32_7fffffff<>+0(SB), X5, X7
 	VCMPPD       $0x03, Y1, Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X4
-	VSHUFPS      $0x88, X4, X1, X4
-	VBLENDVPS    X4, avx2_k32_0<>+0(SB), X12, X4
-	VCVTTPD2DQY  Y6, X1
-	VCMPPD       $0x1d, avx2_k64_41e0000000000000<>+0(SB), Y6, Y5
-	VEXTRACTI128 $0x01, Y5, X12
-	VSHUFPS      $0x88, X12, X5, X12
-	VBLENDVPS    X12, avx2_k32_7fffffff<>+0(SB), X1, X12
-	VCMPPD       $0x03, Y6, Y6, Y6
-	VEXTRACTI128 $0x01, Y6, X1
-	VSHUFPS      $0x88, X1, X6, X1
-	VBLENDVPS    X1, avx2_k32_0<>+0(SB), X12, X1
-	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y9, Y9
-	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y10, Y10
-	VPADDD       avx2_k32_3ff<>+0(SB), X4, X4
+	VEXTRACTI128 $0x01, Y1, X5
+	VSHUFPS      $0x88, X5, X1, X5
+	VBLENDVPS    X5, avx2_k32_0<>+0(SB), X7, X5
+	VCVTTPD2DQY  Y2, X1
+	VCMPPD       $0x1d, avx2_k64_41e0000000000000<>+0(SB), Y2, Y6
+	VEXTRACTI128 $0x01, Y6, X7
+	VSHUFPS      $0x88, X7, X6, X7
+	VBLENDVPS    X7, avx2_k32_7fffffff<>+0(SB), X1, X7
+	VCMPPD       $0x03, Y2, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X1
+	VSHUFPS      $0x88, X1, X2, X1
+	VBLENDVPS    X1, avx2_k32_0<>+0(SB), X7, X1
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y0, Y0
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y3, Y3
+	VPADDD       avx2_k32_3ff<>+0(SB), X5, X5
 	VPADDD       avx2_k32_3ff<>+0(SB), X1, X1
-	VPMOVSXDQ    X4, Y4
+	VPMOVSXDQ    X5, Y5
 	VPMOVSXDQ    X1, Y1
-	VPSLLQ       $0x34, Y4, Y4
+	VPSLLQ       $0x34, Y5, Y5
 	VPSLLQ       $0x34, Y1, Y1
-	VMULPD       Y4, Y9, Y4
-	VMULPD       Y1, Y10, Y1
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y7, Y7
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y8, Y8
-	VCMPPD       $0x11, avx2_k64_4086200000000000<>+0(SB), Y7, Y7
-	VCMPPD       $0x11, avx2_k64_4086200000000000<>+0(SB), Y8, Y8
-	VMOVUPS      32(SP), Y5
-	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y5, Y6
-	VMOVUPS      (SP), Y9
-	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y9, Y10
-	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y5, Y12
-	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y9, Y13
-	VPAND        Y12, Y6, Y12
-	VPAND        Y13, Y10, Y13
-	VPAND        Y12, Y7, Y12
-	VPAND        Y13, Y8, Y13
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y2, Y6
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y3, Y7
-	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y6, Y6
-	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y7, Y7
-	VPAND        Y6, Y12, Y6
-	VPAND        Y7, Y13, Y7
-	VCMPPD       $0x04, avx2_k64_0<>+0(SB), Y2, Y8
-	VCMPPD       $0x04, avx2_k64_0<>+0(SB), Y3, Y10
-	VPAND        Y8, Y6, Y8
-	VPAND        Y10, Y7, Y10
-	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y2, Y6
-	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y3, Y7
-	VPAND        Y6, Y8, Y6
-	VPAND        Y7, Y10, Y7
-	VCMPPD       $0x04, avx2_k64_3fe0000000000000<>+0(SB), Y2, Y8
-	VCMPPD       $0x04, avx2_k64_3fe0000000000000<>+0(SB), Y3, Y10
-	VPAND        Y8, Y6, Y8
-	VPAND        Y10, Y7, Y10
-	VCMPPD       $0x04, avx2_k64_bfe0000000000000<>+0(SB), Y2, Y2
-	VCMPPD       $0x04, avx2_k64_bfe0000000000000<>+0(SB), Y3, Y3
-	VPAND        Y2, Y8, Y2
-	VPAND        Y3, Y10, Y3
-	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y5, Y5
-	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y9, Y9
-	VPAND        Y5, Y2, Y5
-	VPAND        Y9, Y3, Y9
-	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y5, Y5
-	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y9, Y9
-	VPOR         Y9, Y5, Y9
-	VPTEST       Y9, Y9
-	JNE          loop1
-	VMOVUPD      Y4, (DI)(AX*8)
+	VMULPD       Y5, Y0, Y5
+	VMULPD       Y1, Y3, Y1
+	VMOVUPD      Y5, (DI)(AX*8)
 	VMOVUPD      Y1, 32(DI)(AX*8)
+	ADDQ         $0x08, AX
+	JMP          loopu
+
+fullu:
+	VMOVUPD      (SI)(AX*8), Y0
+	VMOVUPD      32(SI)(AX*8), Y1
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y0, Y2
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y3
+	VMOVUPD      (DX)(AX*8), Y4
+	VMOVUPD      32(DX)(AX*8), Y5
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y4, Y6
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y5, Y7
+	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y2, Y8
+	VCMPPD       $0x11, avx2_k64_10000000000000<>+0(SB), Y3, Y9
+	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y2, Y10
+	VMULPD       avx2_k64_4350000000000000<>+0(SB), Y3, Y11
+	VBLENDVPD    Y8, Y10, Y2, Y10
+	VBLENDVPD    Y9, Y11, Y3, Y11
+	VPSRLQ       $0x34, Y10, Y12
+	VPSRLQ       $0x34, Y11, Y13
+	VEXTRACTI128 $0x01, Y12, X14
+	VSHUFPS      $0x88, X14, X12, X14
+	VEXTRACTI128 $0x01, Y13, X12
+	VSHUFPS      $0x88, X12, X13, X12
+	VEXTRACTI128 $0x01, Y8, X13
+	VSHUFPS      $0x88, X13, X8, X13
+	VMOVUPS      avx2_k32_3ff<>+0(SB), Y8
+	VBLENDVPS    X13, avx2_k32_435<>+0(SB), X8, X13
+	VEXTRACTI128 $0x01, Y9, X15
+	VSHUFPS      $0x88, X15, X9, X15
+	VBLENDVPS    X15, avx2_k32_435<>+0(SB), X8, X15
+	VPSUBD       X13, X14, X13
+	VPSUBD       X15, X12, X15
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y10, Y10
+	VPAND        avx2_k64_fffffffffffff<>+0(SB), Y11, Y11
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y10, Y10
+	VPOR         avx2_k64_3ff0000000000000<>+0(SB), Y11, Y11
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y10, Y9
+	VCMPPD       $0x1e, avx2_k64_3ff6a09e667f3bcd<>+0(SB), Y11, Y12
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y10, Y14
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y11, Y8
+	VBLENDVPD    Y9, Y14, Y10, Y14
+	VBLENDVPD    Y12, Y8, Y11, Y8
+	VEXTRACTI128 $0x01, Y9, X10
+	VSHUFPS      $0x88, X10, X9, X10
+	VMOVUPS      avx2_k32_0<>+0(SB), Y9
+	VBLENDVPS    X10, avx2_k32_1<>+0(SB), X9, X10
+	VEXTRACTI128 $0x01, Y12, X11
+	VSHUFPS      $0x88, X11, X12, X11
+	VBLENDVPS    X11, avx2_k32_1<>+0(SB), X9, X11
+	VPADDD       X10, X13, X10
+	VPADDD       X11, X15, X11
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y14, Y14
+	VSUBPD       avx2_k64_3ff0000000000000<>+0(SB), Y8, Y8
+	VCVTDQ2PD    X10, Y10
+	VCVTDQ2PD    X11, Y11
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y14, Y12
+	VADDPD       avx2_k64_4000000000000000<>+0(SB), Y8, Y13
+	VSUBPD       avx2_k64_4000000000000000<>+0(SB), Y12, Y15
+	VSUBPD       avx2_k64_4000000000000000<>+0(SB), Y13, Y9
+	VSUBPD       Y15, Y14, Y15
+	VSUBPD       Y9, Y8, Y9
+	VMOVUPS      Y3, (SP)
+	VDIVPD       Y12, Y14, Y3
+	VMOVUPS      Y2, 32(SP)
+	VDIVPD       Y13, Y8, Y2
+	VFNMADD231PD Y12, Y3, Y14
+	VFNMADD231PD Y13, Y2, Y8
+	VFNMADD213PD Y14, Y3, Y15
+	VFNMADD213PD Y8, Y2, Y9
+	VDIVPD       Y12, Y15, Y12
+	VDIVPD       Y13, Y9, Y13
+	VMULPD       Y3, Y3, Y8
+	VMULPD       Y2, Y2, Y9
+	VMOVUPS      Y3, Y14
+	VFMSUB213PD  Y8, Y3, Y14
+	VMOVUPS      Y2, Y15
+	VFMSUB213PD  Y9, Y2, Y15
+	VFMADD231PD  Y12, Y3, Y14
+	VFMADD231PD  Y13, Y2, Y15
+	VFMADD231PD  Y3, Y12, Y14
+	VFMADD231PD  Y2, Y13, Y15
+	VMOVUPS      Y1, 64(SP)
+	VADDPD       Y14, Y8, Y1
+	VMOVUPS      Y0, 96(SP)
+	VADDPD       Y15, Y9, Y0
+	VSUBPD       Y8, Y1, Y8
+	VSUBPD       Y9, Y0, Y9
+	VSUBPD       Y8, Y14, Y8
+	VSUBPD       Y9, Y15, Y9
+	VMULPD       Y3, Y1, Y14
+	VMULPD       Y2, Y0, Y15
+	VMOVUPS      Y7, 128(SP)
+	VMOVUPS      Y1, Y7
+	VFMSUB213PD  Y14, Y3, Y7
+	VMOVUPS      Y6, 160(SP)
+	VMOVUPS      Y0, Y6
+	VFMSUB213PD  Y15, Y2, Y6
+	VFMADD231PD  Y12, Y1, Y7
+	VFMADD231PD  Y13, Y0, Y6
+	VFMADD213PD  Y7, Y3, Y8
+	VFMADD213PD  Y6, Y2, Y9
+	VADDPD       Y8, Y14, Y6
+	VADDPD       Y9, Y15, Y7
+	VSUBPD       Y14, Y6, Y14
+	VSUBPD       Y15, Y7, Y15
+	VSUBPD       Y14, Y8, Y14
+	VSUBPD       Y15, Y9, Y15
+	VMULPD       avx2_k64_3fe5555555555555<>+0(SB), Y6, Y8
+	VMULPD       avx2_k64_3fe5555555555555<>+0(SB), Y7, Y9
+	VMOVUPS      Y5, 192(SP)
+	VMOVUPS      Y8, Y5
+	VFMSUB231PD  avx2_k64_3fe5555555555555<>+0(SB), Y6, Y5
+	VMOVUPS      Y4, 224(SP)
+	VMOVUPS      Y9, Y4
+	VFMSUB231PD  avx2_k64_3fe5555555555555<>+0(SB), Y7, Y4
+	VFMADD231PD  avx2_k64_3c85555555555555<>+0(SB), Y6, Y5
+	VFMADD231PD  avx2_k64_3c85555555555555<>+0(SB), Y7, Y4
+	VFMADD231PD  avx2_k64_3fe5555555555555<>+0(SB), Y14, Y5
+	VFMADD231PD  avx2_k64_3fe5555555555555<>+0(SB), Y15, Y4
+	VADDPD       Y5, Y8, Y14
+	VADDPD       Y4, Y9, Y15
+	VSUBPD       Y8, Y14, Y8
+	VSUBPD       Y9, Y15, Y9
+	VSUBPD       Y8, Y5, Y8
+	VSUBPD       Y9, Y4, Y9
+	VMULPD       Y1, Y6, Y6
+	VMULPD       Y0, Y7, Y7
+	VMOVUPS      avx2_k64_3fb642c8590b2164<>+0(SB), Y4
+	VMOVUPS      Y4, Y5
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y1, Y5
+	VMOVUPS      Y11, 256(SP)
+	VMOVUPS      Y4, Y11
+	VFMADD213PD  avx2_k64_3fb8618618618618<>+0(SB), Y0, Y11
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y1, Y5
+	VFMADD213PD  avx2_k64_3fbaf286bca1af28<>+0(SB), Y0, Y11
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y1, Y5
+	VFMADD213PD  avx2_k64_3fbe1e1e1e1e1e1e<>+0(SB), Y0, Y11
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y1, Y5
+	VFMADD213PD  avx2_k64_3fc1111111111111<>+0(SB), Y0, Y11
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y1, Y5
+	VFMADD213PD  avx2_k64_3fc3b13b13b13b14<>+0(SB), Y0, Y11
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y1, Y5
+	VFMADD213PD  avx2_k64_3fc745d1745d1746<>+0(SB), Y0, Y11
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y1, Y5
+	VFMADD213PD  avx2_k64_3fcc71c71c71c71c<>+0(SB), Y0, Y11
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y1, Y5
+	VFMADD213PD  avx2_k64_3fd2492492492492<>+0(SB), Y0, Y11
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y1, Y5
+	VFMADD213PD  avx2_k64_3fd999999999999a<>+0(SB), Y0, Y11
+	VMULPD       Y5, Y6, Y5
+	VMULPD       Y11, Y7, Y11
+	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y3, Y3
+	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y2, Y2
+	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y12, Y12
+	VMULPD       avx2_k64_4000000000000000<>+0(SB), Y13, Y13
+	VADDPD       Y5, Y8, Y5
+	VADDPD       Y11, Y9, Y11
+	VADDPD       Y14, Y3, Y0
+	VADDPD       Y15, Y2, Y1
+	VSUBPD       Y3, Y0, Y6
+	VSUBPD       Y2, Y1, Y7
+	VSUBPD       Y6, Y0, Y8
+	VSUBPD       Y7, Y1, Y9
+	VSUBPD       Y8, Y3, Y8
+	VSUBPD       Y9, Y2, Y9
+	VSUBPD       Y6, Y14, Y6
+	VSUBPD       Y7, Y15, Y7
+	VADDPD       Y6, Y8, Y6
+	VADDPD       Y7, Y9, Y7
+	VADDPD       Y5, Y12, Y5
+	VADDPD       Y11, Y13, Y11
+	VADDPD       Y5, Y6, Y5
+	VADDPD       Y11, Y7, Y11
+	VADDPD       Y5, Y0, Y2
+	VADDPD       Y11, Y1, Y3
+	VSUBPD       Y0, Y2, Y0
+	VSUBPD       Y1, Y3, Y1
+	VSUBPD       Y0, Y5, Y0
+	VSUBPD       Y1, Y11, Y1
+	VMULPD       avx2_k64_3fe62e42fefa39ef<>+0(SB), Y10, Y5
+	VMOVUPS      256(SP), Y6
+	VMULPD       avx2_k64_3fe62e42fefa39ef<>+0(SB), Y6, Y7
+	VMOVUPS      Y5, Y8
+	VFMSUB231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y10, Y8
+	VMOVUPS      Y7, Y9
+	VFMSUB231PD  avx2_k64_3fe62e42fefa39ef<>+0(SB), Y6, Y9
+	VFMADD231PD  avx2_k64_3c7abc9e3b39803f<>+0(SB), Y10, Y8
+	VFMADD231PD  avx2_k64_3c7abc9e3b39803f<>+0(SB), Y6, Y9
+	VADDPD       Y2, Y5, Y6
+	VADDPD       Y3, Y7, Y10
+	VSUBPD       Y5, Y6, Y11
+	VSUBPD       Y7, Y10, Y12
+	VSUBPD       Y11, Y6, Y13
+	VSUBPD       Y12, Y10, Y14
+	VSUBPD       Y13, Y5, Y13
+	VSUBPD       Y14, Y7, Y14
+	VSUBPD       Y11, Y2, Y11
+	VSUBPD       Y12, Y3, Y12
+	VADDPD       Y11, Y13, Y11
+	VADDPD       Y12, Y14, Y12
+	VADDPD       Y0, Y8, Y0
+	VADDPD       Y1, Y9, Y1
+	VADDPD       Y0, Y11, Y0
+	VADDPD       Y1, Y12, Y1
+	VADDPD       Y0, Y6, Y2
+	VADDPD       Y1, Y10, Y3
+	VSUBPD       Y6, Y2, Y6
+	VSUBPD       Y10, Y3, Y10
+	VSUBPD       Y6, Y0, Y6
+	VSUBPD       Y10, Y1, Y10
+	VMOVUPS      224(SP), Y0
+	VMULPD       Y2, Y0, Y1
+	VMOVUPS      192(SP), Y5
+	VMULPD       Y3, Y5, Y7
+	VFMSUB213PD  Y1, Y0, Y2
+	VFMSUB213PD  Y7, Y5, Y3
+	VFMADD213PD  Y2, Y0, Y6
+	VFMADD213PD  Y3, Y5, Y10
+	VMAXPD       avx2_k64_c087500000000000<>+0(SB), Y1, Y2
+	VMAXPD       avx2_k64_c087500000000000<>+0(SB), Y7, Y3
+	VMINPD       avx2_k64_4086300000000000<>+0(SB), Y2, Y2
+	VMINPD       avx2_k64_4086300000000000<>+0(SB), Y3, Y3
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y1, Y1
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y7, Y7
+	VCMPPD       $0x11, avx2_k64_4086800000000000<>+0(SB), Y1, Y1
+	VCMPPD       $0x11, avx2_k64_4086800000000000<>+0(SB), Y7, Y7
+	VMOVUPS      avx2_k64_0<>+0(SB), Y8
+	VBLENDVPD    Y1, Y6, Y8, Y1
+	VBLENDVPD    Y7, Y10, Y8, Y7
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y2, Y6
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y3, Y9
+	VROUNDPD     $0x08, Y6, Y6
+	VROUNDPD     $0x08, Y9, Y9
+	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y6, Y2
+	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y9, Y3
+	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y6, Y2
+	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y9, Y3
+	VADDPD       Y1, Y2, Y1
+	VADDPD       Y7, Y3, Y7
+	VMULPD       Y1, Y1, Y2
+	VMULPD       Y7, Y7, Y3
+	VMOVUPS      avx2_k64_3de6124613a86d09<>+0(SB), Y10
+	VMOVUPS      Y10, Y11
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y1, Y11
+	VMOVUPS      Y10, Y12
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y7, Y12
+	VFMADD213PD  avx2_k64_3e5ae64567f544e4<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_3e5ae64567f544e4<>+0(SB), Y7, Y12
+	VFMADD213PD  avx2_k64_3e927e4fb7789f5c<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_3e927e4fb7789f5c<>+0(SB), Y7, Y12
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y7, Y12
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y7, Y12
+	VFMADD213PD  avx2_k64_3f2a01a01a01a01a<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_3f2a01a01a01a01a<>+0(SB), Y7, Y12
+	VFMADD213PD  avx2_k64_3f56c16c16c16c17<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_3f56c16c16c16c17<>+0(SB), Y7, Y12
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y7, Y12
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y7, Y12
+	VFMADD213PD  avx2_k64_3fc5555555555555<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_3fc5555555555555<>+0(SB), Y7, Y12
+	VFMADD213PD  avx2_k64_3fe0000000000000<>+0(SB), Y1, Y11
+	VFMADD213PD  avx2_k64_3fe0000000000000<>+0(SB), Y7, Y12
+	VFMADD213PD  Y1, Y11, Y2
+	VFMADD213PD  Y7, Y12, Y3
+	VCVTTPD2DQY  Y6, X6
+	VCVTTPD2DQY  Y9, X9
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y2, Y2
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y3, Y3
+	VPSRAD       $0x01, X6, X1
+	VPSRAD       $0x01, X9, X7
+	VPSUBD       X1, X6, X6
+	VPSUBD       X7, X9, X9
+	VPADDD       avx2_k32_3ff<>+0(SB), X1, X1
+	VPADDD       avx2_k32_3ff<>+0(SB), X7, X7
+	VPMOVSXDQ    X1, Y1
+	VPMOVSXDQ    X7, Y7
+	VPSLLQ       $0x34, Y1, Y1
+	VPSLLQ       $0x34, Y7, Y7
+	VMULPD       Y1, Y2, Y1
+	VMULPD       Y7, Y3, Y7
+	VPADDD       avx2_k32_3ff<>+0(SB), X6, X6
+	VPADDD       avx2_k32_3ff<>+0(SB), X9, X9
+	VPMOVSXDQ    X6, Y6
+	VPMOVSXDQ    X9, Y9
+	VPSLLQ       $0x34, Y6, Y6
+	VPSLLQ       $0x34, Y9, Y9
+	VMULPD       Y6, Y1, Y6
+	VMULPD       Y9, Y7, Y9
+	VROUNDPD     $0x0b, Y0, Y1
+	VROUNDPD     $0x0b, Y5, Y2
+	VCMPPD       $0x00, Y0, Y1, Y1
+	VCMPPD       $0x00, Y5, Y2, Y2
+	VMOVUPS      160(SP), Y3
+	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y3, Y7
+	VMOVUPS      128(SP), Y11
+	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y11, Y12
+	VPAND        Y7, Y1, Y1
+	VPAND        Y12, Y2, Y2
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y0, Y13
+	VMULPD       avx2_k64_3fe0000000000000<>+0(SB), Y5, Y14
+	VCMPPD       $0x11, avx2_k64_4340000000000000<>+0(SB), Y3, Y15
+	VCMPPD       $0x11, avx2_k64_4340000000000000<>+0(SB), Y11, Y4
+	VPAND        Y15, Y1, Y15
+	VPAND        Y4, Y2, Y4
+	VROUNDPD     $0x0b, Y13, Y10
+	VROUNDPD     $0x0b, Y14, Y11
+	VCMPPD       $0x04, Y13, Y10, Y13
+	VCMPPD       $0x04, Y14, Y11, Y14
+	VPAND        Y13, Y15, Y13
+	VPAND        Y14, Y4, Y14
+	VMOVUPS      96(SP), Y4
+	VPCMPGTQ     Y4, Y8, Y10
+	VMOVUPS      64(SP), Y11
+	VPCMPGTQ     Y11, Y8, Y15
+	VPAND        Y13, Y10, Y13
+	VPAND        Y14, Y15, Y14
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y6, Y10
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y9, Y15
+	VBLENDVPD    Y13, Y10, Y6, Y10
+	VBLENDVPD    Y14, Y15, Y9, Y15
+	VCMPPD       $0x00, avx2_k64_3fe0000000000000<>+0(SB), Y0, Y6
+	VCMPPD       $0x00, avx2_k64_3fe0000000000000<>+0(SB), Y5, Y9
+	VSQRTPD      Y4, Y8
+	VSQRTPD      Y11, Y3
+	VBLENDVPD    Y6, Y8, Y10, Y6
+	VBLENDVPD    Y9, Y3, Y15, Y9
+	VCMPPD       $0x00, avx2_k64_bfe0000000000000<>+0(SB), Y0, Y10
+	VCMPPD       $0x00, avx2_k64_bfe0000000000000<>+0(SB), Y5, Y15
+	VMOVUPS      avx2_k64_3ff0000000000000<>+0(SB), Y5
+	VDIVPD       Y8, Y5, Y8
+	VDIVPD       Y3, Y5, Y3
+	VBLENDVPD    Y10, Y8, Y6, Y10
+	VBLENDVPD    Y15, Y3, Y9, Y15
+	VCMPPD       $0x11, avx2_k64_0<>+0(SB), Y4, Y3
+	VCMPPD       $0x11, avx2_k64_0<>+0(SB), Y11, Y6
+	VCMPPD       $0x1e, avx2_k64_fff0000000000000<>+0(SB), Y4, Y8
+	VCMPPD       $0x1e, avx2_k64_fff0000000000000<>+0(SB), Y11, Y9
+	VPAND        Y8, Y3, Y8
+	VPAND        Y9, Y6, Y9
+	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y1, Y1
+	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y2, Y2
+	VPAND        Y7, Y1, Y7
+	VPAND        Y12, Y2, Y12
+	VPAND        Y7, Y8, Y7
+	VPAND        Y12, Y9, Y12
+	VBLENDVPD    Y7, avx2_k64_7ff8000000000001<>+0(SB), Y10, Y7
+	VBLENDVPD    Y12, avx2_k64_7ff8000000000001<>+0(SB), Y15, Y12
+	VMOVUPS      32(SP), Y1
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y1, Y2
+	VMOVUPS      (SP), Y3
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y3, Y6
+	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y1, Y8
+	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y3, Y9
+	VPOR         Y8, Y2, Y8
+	VPOR         Y9, Y6, Y9
+	VMOVUPS      160(SP), Y2
+	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y2, Y2
+	VMOVUPS      128(SP), Y6
+	VCMPPD       $0x00, avx2_k64_7ff0000000000000<>+0(SB), Y6, Y6
+	VPOR         Y2, Y8, Y8
+	VPOR         Y6, Y9, Y9
+	VCMPPD       $0x1e, avx2_k64_3ff0000000000000<>+0(SB), Y1, Y10
+	VCMPPD       $0x1e, avx2_k64_3ff0000000000000<>+0(SB), Y3, Y15
+	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y0, Y5
+	VMOVUPS      192(SP), Y0
+	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y0, Y11
+	VPXOR        Y5, Y10, Y5
+	VPXOR        Y11, Y15, Y11
+	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y5, Y5
+	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y11, Y11
+	VMOVUPS      avx2_k64_0<>+0(SB), Y10
+	VBLENDVPD    Y5, avx2_k64_7ff0000000000000<>+0(SB), Y10, Y5
+	VBLENDVPD    Y11, avx2_k64_7ff0000000000000<>+0(SB), Y10, Y11
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y5, Y15
+	VPXOR        avx2_k64_8000000000000000<>+0(SB), Y11, Y10
+	VBLENDVPD    Y13, Y15, Y5, Y13
+	VBLENDVPD    Y14, Y10, Y11, Y14
+	VBLENDVPD    Y8, Y13, Y7, Y8
+	VBLENDVPD    Y9, Y14, Y12, Y9
+	VCMPPD       $0x00, avx2_k64_3ff0000000000000<>+0(SB), Y1, Y1
+	VCMPPD       $0x00, avx2_k64_3ff0000000000000<>+0(SB), Y3, Y3
+	VPAND        Y2, Y1, Y2
+	VPAND        Y6, Y3, Y6
+	VBLENDVPD    Y2, avx2_k64_3ff0000000000000<>+0(SB), Y8, Y2
+	VBLENDVPD    Y6, avx2_k64_3ff0000000000000<>+0(SB), Y9, Y6
+	VCMPPD       $0x03, Y4, Y4, Y1
+	VMOVUPS      64(SP), Y3
+	VCMPPD       $0x03, Y3, Y3, Y5
+	VMOVUPS      224(SP), Y7
+	VCMPPD       $0x03, Y7, Y7, Y8
+	VCMPPD       $0x03, Y0, Y0, Y9
+	VPOR         Y8, Y1, Y8
+	VPOR         Y9, Y5, Y9
+	VADDPD       Y7, Y4, Y1
+	VADDPD       Y0, Y3, Y5
+	VBLENDVPD    Y8, Y1, Y2, Y8
+	VBLENDVPD    Y9, Y5, Y6, Y9
+	VCMPPD       $0x00, avx2_k64_3ff0000000000000<>+0(SB), Y7, Y1
+	VCMPPD       $0x00, avx2_k64_3ff0000000000000<>+0(SB), Y0, Y2
+	VBLENDVPD    Y1, Y4, Y8, Y1
+	VBLENDVPD    Y2, Y3, Y9, Y2
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y7, Y7
+	VCMPPD       $0x00, avx2_k64_0<>+0(SB), Y0, Y0
+	VCMPPD       $0x00, avx2_k64_3ff0000000000000<>+0(SB), Y4, Y4
+	VCMPPD       $0x00, avx2_k64_3ff0000000000000<>+0(SB), Y3, Y3
+	VPOR         Y4, Y7, Y4
+	VPOR         Y3, Y0, Y3
+	VBLENDVPD    Y4, avx2_k64_3ff0000000000000<>+0(SB), Y1, Y4
+	VBLENDVPD    Y3, avx2_k64_3ff0000000000000<>+0(SB), Y2, Y3
+	VMOVUPD      Y4, (DI)(AX*8)
+	VMOVUPD      Y3, 32(DI)(AX*8)
 	ADDQ         $0x08, AX
 	JMP          loopu
 
@@ -7607,91 +9939,90 @@ lend158:
 	VADDPD       Y5, Y7, Y5
 	VADDPD       Y5, Y8, Y5
 	VADDPD       Y5, Y2, Y3
-	VSUBPD       Y2, Y3, Y2
-	VSUBPD       Y2, Y5, Y2
 	CMPQ         BX, $0x04
 	JB           ltail159
-	VMOVUPD      (DX)(AX*8), Y5
+	VMOVUPD      (DX)(AX*8), Y6
 	JMP          lend160
 
 ltail159:
-	VMOVQ        BX, X6
-	VPBROADCASTQ X6, Y6
-	VPCMPGTQ     avx2_iota64<>+0(SB), Y6, Y6
-	VMASKMOVPD   (DX)(AX*8), Y6, Y5
+	VMOVQ        BX, X7
+	VPBROADCASTQ X7, Y7
+	VPCMPGTQ     avx2_iota64<>+0(SB), Y7, Y7
+	VMASKMOVPD   (DX)(AX*8), Y7, Y6
 
 lend160:
-	VMULPD       Y3, Y5, Y6
-	VFMSUB213PD  Y6, Y5, Y3
-	VFMADD213PD  Y3, Y5, Y2
-	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y6, Y3
-	VROUNDPD     $0x08, Y3, Y3
-	VMOVUPS      Y6, Y7
-	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y3, Y7
-	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y3, Y7
-	VADDPD       Y2, Y7, Y2
-	VMULPD       Y2, Y2, Y7
-	VMOVUPS      avx2_k64_3de6124613a86d09<>+0(SB), Y8
-	VMOVUPS      Y8, Y9
-	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y2, Y9
-	VFMADD213PD  avx2_k64_3e5ae64567f544e4<>+0(SB), Y2, Y9
-	VFMADD213PD  avx2_k64_3e927e4fb7789f5c<>+0(SB), Y2, Y9
-	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y2, Y9
-	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y2, Y9
-	VFMADD213PD  avx2_k64_3f2a01a01a01a01a<>+0(SB), Y2, Y9
-	VFMADD213PD  avx2_k64_3f56c16c16c16c17<>+0(SB), Y2, Y9
-	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y2, Y9
-	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y2, Y9
-	VFMADD213PD  avx2_k64_3fc5555555555555<>+0(SB), Y2, Y9
-	VFMADD213PD  avx2_k64_3fe0000000000000<>+0(SB), Y2, Y9
-	VFMADD213PD  Y2, Y9, Y7
-	VCVTTPD2DQY  Y3, X2
-	VCMPPD       $0x1d, avx2_k64_41e0000000000000<>+0(SB), Y3, Y9
-	VEXTRACTI128 $0x01, Y9, X11
-	VSHUFPS      $0x88, X11, X9, X11
-	VBLENDVPS    X11, avx2_k32_7fffffff<>+0(SB), X2, X11
-	VCMPPD       $0x03, Y3, Y3, Y3
-	VEXTRACTI128 $0x01, Y3, X2
-	VSHUFPS      $0x88, X2, X3, X2
-	VBLENDVPS    X2, avx2_k32_0<>+0(SB), X11, X2
-	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y7, Y7
-	VPADDD       avx2_k32_3ff<>+0(SB), X2, X2
-	VPMOVSXDQ    X2, Y2
-	VPSLLQ       $0x34, Y2, Y2
-	VMULPD       Y2, Y7, Y2
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y6
-	VCMPPD       $0x11, avx2_k64_4086200000000000<>+0(SB), Y6, Y6
-	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y0, Y3
-	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y0, Y7
-	VPAND        Y7, Y3, Y7
-	VPAND        Y7, Y6, Y7
-	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y5, Y3
-	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y3, Y3
-	VPAND        Y3, Y7, Y3
-	VCMPPD       $0x04, avx2_k64_0<>+0(SB), Y5, Y6
-	VPAND        Y6, Y3, Y6
-	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y5, Y3
-	VPAND        Y3, Y6, Y3
-	VCMPPD       $0x04, avx2_k64_3fe0000000000000<>+0(SB), Y5, Y6
-	VPAND        Y6, Y3, Y6
-	VCMPPD       $0x04, avx2_k64_bfe0000000000000<>+0(SB), Y5, Y5
-	VPAND        Y5, Y6, Y5
+	VMULPD       Y3, Y6, Y7
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y7, Y8
+	VCMPPD       $0x11, avx2_k64_4086200000000000<>+0(SB), Y8, Y8
+	VCMPPD       $0x1e, avx2_k64_0<>+0(SB), Y0, Y9
+	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y0, Y11
+	VPAND        Y11, Y9, Y11
+	VPAND        Y11, Y8, Y11
+	VPAND        avx2_k64_7fffffffffffffff<>+0(SB), Y6, Y8
+	VCMPPD       $0x11, avx2_k64_7ff0000000000000<>+0(SB), Y8, Y8
+	VPAND        Y8, Y11, Y8
+	VCMPPD       $0x04, avx2_k64_0<>+0(SB), Y6, Y9
+	VPAND        Y9, Y8, Y9
+	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y6, Y8
+	VPAND        Y8, Y9, Y8
+	VCMPPD       $0x04, avx2_k64_3fe0000000000000<>+0(SB), Y6, Y9
+	VPAND        Y9, Y8, Y9
+	VCMPPD       $0x04, avx2_k64_bfe0000000000000<>+0(SB), Y6, Y8
+	VPAND        Y8, Y9, Y8
 	VCMPPD       $0x04, avx2_k64_3ff0000000000000<>+0(SB), Y0, Y0
-	VPAND        Y0, Y5, Y0
+	VPAND        Y0, Y8, Y0
 	VPXOR        avx2_k64_ffffffffffffffff<>+0(SB), Y0, Y0
 	VMOVMSKPD    Y0, R8
 	TESTL        R9, R8
 	JNE          bail
+	VSUBPD       Y2, Y3, Y2
+	VSUBPD       Y2, Y5, Y2
+	VFMSUB213PD  Y7, Y6, Y3
+	VFMADD213PD  Y3, Y2, Y6
+	VMULPD       avx2_k64_3ff71547652b82fe<>+0(SB), Y7, Y0
+	VROUNDPD     $0x08, Y0, Y0
+	VFNMADD231PD avx2_k64_3fe62e42fefa39ef<>+0(SB), Y0, Y7
+	VFNMADD231PD avx2_k64_3c7abc9e3b39803f<>+0(SB), Y0, Y7
+	VADDPD       Y6, Y7, Y6
+	VMULPD       Y6, Y6, Y2
+	VMOVUPS      avx2_k64_3de6124613a86d09<>+0(SB), Y3
+	VMOVUPS      Y3, Y5
+	VFMADD213PD  avx2_k64_3e21eed8eff8d898<>+0(SB), Y6, Y5
+	VFMADD213PD  avx2_k64_3e5ae64567f544e4<>+0(SB), Y6, Y5
+	VFMADD213PD  avx2_k64_3e927e4fb7789f5c<>+0(SB), Y6, Y5
+	VFMADD213PD  avx2_k64_3ec71de3a556c734<>+0(SB), Y6, Y5
+	VFMADD213PD  avx2_k64_3efa01a01a01a01a<>+0(SB), Y6, Y5
+	VFMADD213PD  avx2_k64_3f2a01a01a01a01a<>+0(SB), Y6, Y5
+	VFMADD213PD  avx2_k64_3f56c16c16c16c17<>+0(SB), Y6, Y5
+	VFMADD213PD  avx2_k64_3f81111111111111<>+0(SB), Y6, Y5
+	VFMADD213PD  avx2_k64_3fa5555555555555<>+0(SB), Y6, Y5
+	VFMADD213PD  avx2_k64_3fc5555555555555<>+0(SB), Y6, Y5
+	VFMADD213PD  avx2_k64_3fe0000000000000<>+0(SB), Y6, Y5
+	VFMADD213PD  Y6, Y5, Y2
+	VCVTTPD2DQY  Y0, X5
+	VCMPPD       $0x1d, avx2_k64_41e0000000000000<>+0(SB), Y0, Y6
+	VEXTRACTI128 $0x01, Y6, X7
+	VSHUFPS      $0x88, X7, X6, X7
+	VBLENDVPS    X7, avx2_k32_7fffffff<>+0(SB), X5, X7
+	VCMPPD       $0x03, Y0, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X5
+	VSHUFPS      $0x88, X5, X0, X5
+	VBLENDVPS    X5, avx2_k32_0<>+0(SB), X7, X5
+	VADDPD       avx2_k64_3ff0000000000000<>+0(SB), Y2, Y2
+	VPADDD       avx2_k32_3ff<>+0(SB), X5, X5
+	VPMOVSXDQ    X5, Y5
+	VPSLLQ       $0x34, Y5, Y5
+	VMULPD       Y5, Y2, Y5
 	CMPQ         BX, $0x04
 	JB           stail161
-	VMOVUPD      Y2, (DI)(AX*8)
+	VMOVUPD      Y5, (DI)(AX*8)
 	JMP          send162
 
 stail161:
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPCMPGTQ     avx2_iota64<>+0(SB), Y0, Y0
-	VMASKMOVPD   Y2, Y0, (DI)(AX*8)
+	VMASKMOVPD   Y5, Y0, (DI)(AX*8)
 
 send162:
 next:
@@ -9899,6 +12230,26 @@ DATA avx2_k64_0<>+16(SB)/8, $0x0000000000000000
 DATA avx2_k64_0<>+24(SB)/8, $0x0000000000000000
 GLOBL avx2_k64_0<>(SB), RODATA|NOPTR, $32
 
+DATA avx2_k32_800000<>+0(SB)/4, $0x00800000
+DATA avx2_k32_800000<>+4(SB)/4, $0x00800000
+DATA avx2_k32_800000<>+8(SB)/4, $0x00800000
+DATA avx2_k32_800000<>+12(SB)/4, $0x00800000
+DATA avx2_k32_800000<>+16(SB)/4, $0x00800000
+DATA avx2_k32_800000<>+20(SB)/4, $0x00800000
+DATA avx2_k32_800000<>+24(SB)/4, $0x00800000
+DATA avx2_k32_800000<>+28(SB)/4, $0x00800000
+GLOBL avx2_k32_800000<>(SB), RODATA|NOPTR, $32
+
+DATA avx2_k32_7f7fffff<>+0(SB)/4, $0x7f7fffff
+DATA avx2_k32_7f7fffff<>+4(SB)/4, $0x7f7fffff
+DATA avx2_k32_7f7fffff<>+8(SB)/4, $0x7f7fffff
+DATA avx2_k32_7f7fffff<>+12(SB)/4, $0x7f7fffff
+DATA avx2_k32_7f7fffff<>+16(SB)/4, $0x7f7fffff
+DATA avx2_k32_7f7fffff<>+20(SB)/4, $0x7f7fffff
+DATA avx2_k32_7f7fffff<>+24(SB)/4, $0x7f7fffff
+DATA avx2_k32_7f7fffff<>+28(SB)/4, $0x7f7fffff
+GLOBL avx2_k32_7f7fffff<>(SB), RODATA|NOPTR, $32
+
 DATA avx2_k32_7fffff<>+0(SB)/4, $0x007fffff
 DATA avx2_k32_7fffff<>+4(SB)/4, $0x007fffff
 DATA avx2_k32_7fffff<>+8(SB)/4, $0x007fffff
@@ -9989,26 +12340,6 @@ DATA avx2_k32_3f2aaaab<>+24(SB)/4, $0x3f2aaaab
 DATA avx2_k32_3f2aaaab<>+28(SB)/4, $0x3f2aaaab
 GLOBL avx2_k32_3f2aaaab<>(SB), RODATA|NOPTR, $32
 
-DATA avx2_k32_800000<>+0(SB)/4, $0x00800000
-DATA avx2_k32_800000<>+4(SB)/4, $0x00800000
-DATA avx2_k32_800000<>+8(SB)/4, $0x00800000
-DATA avx2_k32_800000<>+12(SB)/4, $0x00800000
-DATA avx2_k32_800000<>+16(SB)/4, $0x00800000
-DATA avx2_k32_800000<>+20(SB)/4, $0x00800000
-DATA avx2_k32_800000<>+24(SB)/4, $0x00800000
-DATA avx2_k32_800000<>+28(SB)/4, $0x00800000
-GLOBL avx2_k32_800000<>(SB), RODATA|NOPTR, $32
-
-DATA avx2_k32_7f7fffff<>+0(SB)/4, $0x7f7fffff
-DATA avx2_k32_7f7fffff<>+4(SB)/4, $0x7f7fffff
-DATA avx2_k32_7f7fffff<>+8(SB)/4, $0x7f7fffff
-DATA avx2_k32_7f7fffff<>+12(SB)/4, $0x7f7fffff
-DATA avx2_k32_7f7fffff<>+16(SB)/4, $0x7f7fffff
-DATA avx2_k32_7f7fffff<>+20(SB)/4, $0x7f7fffff
-DATA avx2_k32_7f7fffff<>+24(SB)/4, $0x7f7fffff
-DATA avx2_k32_7f7fffff<>+28(SB)/4, $0x7f7fffff
-GLOBL avx2_k32_7f7fffff<>(SB), RODATA|NOPTR, $32
-
 DATA avx2_k32_4c000000<>+0(SB)/4, $0x4c000000
 DATA avx2_k32_4c000000<>+4(SB)/4, $0x4c000000
 DATA avx2_k32_4c000000<>+8(SB)/4, $0x4c000000
@@ -10058,6 +12389,18 @@ DATA avx2_k32_7fc00000<>+20(SB)/4, $0x7fc00000
 DATA avx2_k32_7fc00000<>+24(SB)/4, $0x7fc00000
 DATA avx2_k32_7fc00000<>+28(SB)/4, $0x7fc00000
 GLOBL avx2_k32_7fc00000<>(SB), RODATA|NOPTR, $32
+
+DATA avx2_k64_10000000000000<>+0(SB)/8, $0x0010000000000000
+DATA avx2_k64_10000000000000<>+8(SB)/8, $0x0010000000000000
+DATA avx2_k64_10000000000000<>+16(SB)/8, $0x0010000000000000
+DATA avx2_k64_10000000000000<>+24(SB)/8, $0x0010000000000000
+GLOBL avx2_k64_10000000000000<>(SB), RODATA|NOPTR, $32
+
+DATA avx2_k64_7fefffffffffffff<>+0(SB)/8, $0x7fefffffffffffff
+DATA avx2_k64_7fefffffffffffff<>+8(SB)/8, $0x7fefffffffffffff
+DATA avx2_k64_7fefffffffffffff<>+16(SB)/8, $0x7fefffffffffffff
+DATA avx2_k64_7fefffffffffffff<>+24(SB)/8, $0x7fefffffffffffff
+GLOBL avx2_k64_7fefffffffffffff<>(SB), RODATA|NOPTR, $32
 
 DATA avx2_k64_fffffffffffff<>+0(SB)/8, $0x000fffffffffffff
 DATA avx2_k64_fffffffffffff<>+8(SB)/8, $0x000fffffffffffff
@@ -10142,18 +12485,6 @@ DATA avx2_k64_3fe5555555555555<>+8(SB)/8, $0x3fe5555555555555
 DATA avx2_k64_3fe5555555555555<>+16(SB)/8, $0x3fe5555555555555
 DATA avx2_k64_3fe5555555555555<>+24(SB)/8, $0x3fe5555555555555
 GLOBL avx2_k64_3fe5555555555555<>(SB), RODATA|NOPTR, $32
-
-DATA avx2_k64_10000000000000<>+0(SB)/8, $0x0010000000000000
-DATA avx2_k64_10000000000000<>+8(SB)/8, $0x0010000000000000
-DATA avx2_k64_10000000000000<>+16(SB)/8, $0x0010000000000000
-DATA avx2_k64_10000000000000<>+24(SB)/8, $0x0010000000000000
-GLOBL avx2_k64_10000000000000<>(SB), RODATA|NOPTR, $32
-
-DATA avx2_k64_7fefffffffffffff<>+0(SB)/8, $0x7fefffffffffffff
-DATA avx2_k64_7fefffffffffffff<>+8(SB)/8, $0x7fefffffffffffff
-DATA avx2_k64_7fefffffffffffff<>+16(SB)/8, $0x7fefffffffffffff
-DATA avx2_k64_7fefffffffffffff<>+24(SB)/8, $0x7fefffffffffffff
-GLOBL avx2_k64_7fefffffffffffff<>(SB), RODATA|NOPTR, $32
 
 DATA avx2_k64_4350000000000000<>+0(SB)/8, $0x4350000000000000
 DATA avx2_k64_4350000000000000<>+8(SB)/8, $0x4350000000000000
@@ -10242,6 +12573,26 @@ DATA avx2_k64_bff0000000000000<>+8(SB)/8, $0xbff0000000000000
 DATA avx2_k64_bff0000000000000<>+16(SB)/8, $0xbff0000000000000
 DATA avx2_k64_bff0000000000000<>+24(SB)/8, $0xbff0000000000000
 GLOBL avx2_k64_bff0000000000000<>(SB), RODATA|NOPTR, $32
+
+DATA avx2_k32_7fffffff<>+0(SB)/4, $0x7fffffff
+DATA avx2_k32_7fffffff<>+4(SB)/4, $0x7fffffff
+DATA avx2_k32_7fffffff<>+8(SB)/4, $0x7fffffff
+DATA avx2_k32_7fffffff<>+12(SB)/4, $0x7fffffff
+DATA avx2_k32_7fffffff<>+16(SB)/4, $0x7fffffff
+DATA avx2_k32_7fffffff<>+20(SB)/4, $0x7fffffff
+DATA avx2_k32_7fffffff<>+24(SB)/4, $0x7fffffff
+DATA avx2_k32_7fffffff<>+28(SB)/4, $0x7fffffff
+GLOBL avx2_k32_7fffffff<>(SB), RODATA|NOPTR, $32
+
+DATA avx2_k32_4a000000<>+0(SB)/4, $0x4a000000
+DATA avx2_k32_4a000000<>+4(SB)/4, $0x4a000000
+DATA avx2_k32_4a000000<>+8(SB)/4, $0x4a000000
+DATA avx2_k32_4a000000<>+12(SB)/4, $0x4a000000
+DATA avx2_k32_4a000000<>+16(SB)/4, $0x4a000000
+DATA avx2_k32_4a000000<>+20(SB)/4, $0x4a000000
+DATA avx2_k32_4a000000<>+24(SB)/4, $0x4a000000
+DATA avx2_k32_4a000000<>+28(SB)/4, $0x4a000000
+GLOBL avx2_k32_4a000000<>(SB), RODATA|NOPTR, $32
 
 DATA avx2_k32_3f22f983<>+0(SB)/4, $0x3f22f983
 DATA avx2_k32_3f22f983<>+4(SB)/4, $0x3f22f983
@@ -10383,26 +12734,6 @@ DATA avx2_k32_2<>+24(SB)/4, $0x00000002
 DATA avx2_k32_2<>+28(SB)/4, $0x00000002
 GLOBL avx2_k32_2<>(SB), RODATA|NOPTR, $32
 
-DATA avx2_k32_7fffffff<>+0(SB)/4, $0x7fffffff
-DATA avx2_k32_7fffffff<>+4(SB)/4, $0x7fffffff
-DATA avx2_k32_7fffffff<>+8(SB)/4, $0x7fffffff
-DATA avx2_k32_7fffffff<>+12(SB)/4, $0x7fffffff
-DATA avx2_k32_7fffffff<>+16(SB)/4, $0x7fffffff
-DATA avx2_k32_7fffffff<>+20(SB)/4, $0x7fffffff
-DATA avx2_k32_7fffffff<>+24(SB)/4, $0x7fffffff
-DATA avx2_k32_7fffffff<>+28(SB)/4, $0x7fffffff
-GLOBL avx2_k32_7fffffff<>(SB), RODATA|NOPTR, $32
-
-DATA avx2_k32_4a000000<>+0(SB)/4, $0x4a000000
-DATA avx2_k32_4a000000<>+4(SB)/4, $0x4a000000
-DATA avx2_k32_4a000000<>+8(SB)/4, $0x4a000000
-DATA avx2_k32_4a000000<>+12(SB)/4, $0x4a000000
-DATA avx2_k32_4a000000<>+16(SB)/4, $0x4a000000
-DATA avx2_k32_4a000000<>+20(SB)/4, $0x4a000000
-DATA avx2_k32_4a000000<>+24(SB)/4, $0x4a000000
-DATA avx2_k32_4a000000<>+28(SB)/4, $0x4a000000
-GLOBL avx2_k32_4a000000<>(SB), RODATA|NOPTR, $32
-
 DATA avx2_k32_4f000000<>+0(SB)/4, $0x4f000000
 DATA avx2_k32_4f000000<>+4(SB)/4, $0x4f000000
 DATA avx2_k32_4f000000<>+8(SB)/4, $0x4f000000
@@ -10412,6 +12743,18 @@ DATA avx2_k32_4f000000<>+20(SB)/4, $0x4f000000
 DATA avx2_k32_4f000000<>+24(SB)/4, $0x4f000000
 DATA avx2_k32_4f000000<>+28(SB)/4, $0x4f000000
 GLOBL avx2_k32_4f000000<>(SB), RODATA|NOPTR, $32
+
+DATA avx2_k64_7fffffffffffffff<>+0(SB)/8, $0x7fffffffffffffff
+DATA avx2_k64_7fffffffffffffff<>+8(SB)/8, $0x7fffffffffffffff
+DATA avx2_k64_7fffffffffffffff<>+16(SB)/8, $0x7fffffffffffffff
+DATA avx2_k64_7fffffffffffffff<>+24(SB)/8, $0x7fffffffffffffff
+GLOBL avx2_k64_7fffffffffffffff<>(SB), RODATA|NOPTR, $32
+
+DATA avx2_k64_4310000000000000<>+0(SB)/8, $0x4310000000000000
+DATA avx2_k64_4310000000000000<>+8(SB)/8, $0x4310000000000000
+DATA avx2_k64_4310000000000000<>+16(SB)/8, $0x4310000000000000
+DATA avx2_k64_4310000000000000<>+24(SB)/8, $0x4310000000000000
+GLOBL avx2_k64_4310000000000000<>(SB), RODATA|NOPTR, $32
 
 DATA avx2_k64_3fe45f306dc9c883<>+0(SB)/8, $0x3fe45f306dc9c883
 DATA avx2_k64_3fe45f306dc9c883<>+8(SB)/8, $0x3fe45f306dc9c883
@@ -10442,12 +12785,6 @@ DATA avx2_k64_b91f1976b7ed8fbc<>+8(SB)/8, $0xb91f1976b7ed8fbc
 DATA avx2_k64_b91f1976b7ed8fbc<>+16(SB)/8, $0xb91f1976b7ed8fbc
 DATA avx2_k64_b91f1976b7ed8fbc<>+24(SB)/8, $0xb91f1976b7ed8fbc
 GLOBL avx2_k64_b91f1976b7ed8fbc<>(SB), RODATA|NOPTR, $32
-
-DATA avx2_k64_7fffffffffffffff<>+0(SB)/8, $0x7fffffffffffffff
-DATA avx2_k64_7fffffffffffffff<>+8(SB)/8, $0x7fffffffffffffff
-DATA avx2_k64_7fffffffffffffff<>+16(SB)/8, $0x7fffffffffffffff
-DATA avx2_k64_7fffffffffffffff<>+24(SB)/8, $0x7fffffffffffffff
-GLOBL avx2_k64_7fffffffffffffff<>(SB), RODATA|NOPTR, $32
 
 DATA avx2_k64_433<>+0(SB)/8, $0x0000000000000433
 DATA avx2_k64_433<>+8(SB)/8, $0x0000000000000433
@@ -10532,12 +12869,6 @@ DATA avx2_k64_bf56c16c16c16c17<>+8(SB)/8, $0xbf56c16c16c16c17
 DATA avx2_k64_bf56c16c16c16c17<>+16(SB)/8, $0xbf56c16c16c16c17
 DATA avx2_k64_bf56c16c16c16c17<>+24(SB)/8, $0xbf56c16c16c16c17
 GLOBL avx2_k64_bf56c16c16c16c17<>(SB), RODATA|NOPTR, $32
-
-DATA avx2_k64_4310000000000000<>+0(SB)/8, $0x4310000000000000
-DATA avx2_k64_4310000000000000<>+8(SB)/8, $0x4310000000000000
-DATA avx2_k64_4310000000000000<>+16(SB)/8, $0x4310000000000000
-DATA avx2_k64_4310000000000000<>+24(SB)/8, $0x4310000000000000
-GLOBL avx2_k64_4310000000000000<>(SB), RODATA|NOPTR, $32
 
 DATA avx2_k32_3<>+0(SB)/4, $0x00000003
 DATA avx2_k32_3<>+4(SB)/4, $0x00000003
@@ -11551,6 +13882,22 @@ DATA avx2_k64_40071547652b824f<>+16(SB)/8, $0x40071547652b824f
 DATA avx2_k64_40071547652b824f<>+24(SB)/8, $0x40071547652b824f
 GLOBL avx2_k64_40071547652b824f<>(SB), RODATA|NOPTR, $32
 
+DATA avx2_k64_408f400000000000<>+0(SB)/8, $0x408f400000000000
+DATA avx2_k64_408f400000000000<>+8(SB)/8, $0x408f400000000000
+DATA avx2_k64_408f400000000000<>+16(SB)/8, $0x408f400000000000
+DATA avx2_k64_408f400000000000<>+24(SB)/8, $0x408f400000000000
+GLOBL avx2_k64_408f400000000000<>(SB), RODATA|NOPTR, $32
+
+DATA avx2_k32_bf000000<>+0(SB)/4, $0xbf000000
+DATA avx2_k32_bf000000<>+4(SB)/4, $0xbf000000
+DATA avx2_k32_bf000000<>+8(SB)/4, $0xbf000000
+DATA avx2_k32_bf000000<>+12(SB)/4, $0xbf000000
+DATA avx2_k32_bf000000<>+16(SB)/4, $0xbf000000
+DATA avx2_k32_bf000000<>+20(SB)/4, $0xbf000000
+DATA avx2_k32_bf000000<>+24(SB)/4, $0xbf000000
+DATA avx2_k32_bf000000<>+28(SB)/4, $0xbf000000
+GLOBL avx2_k32_bf000000<>(SB), RODATA|NOPTR, $32
+
 DATA avx2_k64_4338000000000000<>+0(SB)/8, $0x4338000000000000
 DATA avx2_k64_4338000000000000<>+8(SB)/8, $0x4338000000000000
 DATA avx2_k64_4338000000000000<>+16(SB)/8, $0x4338000000000000
@@ -11617,22 +13964,6 @@ DATA avx2_k64_3ff<>+16(SB)/8, $0x00000000000003ff
 DATA avx2_k64_3ff<>+24(SB)/8, $0x00000000000003ff
 GLOBL avx2_k64_3ff<>(SB), RODATA|NOPTR, $32
 
-DATA avx2_k64_408f400000000000<>+0(SB)/8, $0x408f400000000000
-DATA avx2_k64_408f400000000000<>+8(SB)/8, $0x408f400000000000
-DATA avx2_k64_408f400000000000<>+16(SB)/8, $0x408f400000000000
-DATA avx2_k64_408f400000000000<>+24(SB)/8, $0x408f400000000000
-GLOBL avx2_k64_408f400000000000<>(SB), RODATA|NOPTR, $32
-
-DATA avx2_k32_bf000000<>+0(SB)/4, $0xbf000000
-DATA avx2_k32_bf000000<>+4(SB)/4, $0xbf000000
-DATA avx2_k32_bf000000<>+8(SB)/4, $0xbf000000
-DATA avx2_k32_bf000000<>+12(SB)/4, $0xbf000000
-DATA avx2_k32_bf000000<>+16(SB)/4, $0xbf000000
-DATA avx2_k32_bf000000<>+20(SB)/4, $0xbf000000
-DATA avx2_k32_bf000000<>+24(SB)/4, $0xbf000000
-DATA avx2_k32_bf000000<>+28(SB)/4, $0xbf000000
-GLOBL avx2_k32_bf000000<>(SB), RODATA|NOPTR, $32
-
 DATA avx2_k32_19<>+0(SB)/4, $0x00000019
 DATA avx2_k32_19<>+4(SB)/4, $0x00000019
 DATA avx2_k32_19<>+8(SB)/4, $0x00000019
@@ -11665,12 +13996,6 @@ DATA avx2_k64_3c85555555555555<>+16(SB)/8, $0x3c85555555555555
 DATA avx2_k64_3c85555555555555<>+24(SB)/8, $0x3c85555555555555
 GLOBL avx2_k64_3c85555555555555<>(SB), RODATA|NOPTR, $32
 
-DATA avx2_k64_41e0000000000000<>+0(SB)/8, $0x41e0000000000000
-DATA avx2_k64_41e0000000000000<>+8(SB)/8, $0x41e0000000000000
-DATA avx2_k64_41e0000000000000<>+16(SB)/8, $0x41e0000000000000
-DATA avx2_k64_41e0000000000000<>+24(SB)/8, $0x41e0000000000000
-GLOBL avx2_k64_41e0000000000000<>(SB), RODATA|NOPTR, $32
-
 DATA avx2_k64_4086200000000000<>+0(SB)/8, $0x4086200000000000
 DATA avx2_k64_4086200000000000<>+8(SB)/8, $0x4086200000000000
 DATA avx2_k64_4086200000000000<>+16(SB)/8, $0x4086200000000000
@@ -11682,6 +14007,12 @@ DATA avx2_k64_bfe0000000000000<>+8(SB)/8, $0xbfe0000000000000
 DATA avx2_k64_bfe0000000000000<>+16(SB)/8, $0xbfe0000000000000
 DATA avx2_k64_bfe0000000000000<>+24(SB)/8, $0xbfe0000000000000
 GLOBL avx2_k64_bfe0000000000000<>(SB), RODATA|NOPTR, $32
+
+DATA avx2_k64_41e0000000000000<>+0(SB)/8, $0x41e0000000000000
+DATA avx2_k64_41e0000000000000<>+8(SB)/8, $0x41e0000000000000
+DATA avx2_k64_41e0000000000000<>+16(SB)/8, $0x41e0000000000000
+DATA avx2_k64_41e0000000000000<>+24(SB)/8, $0x41e0000000000000
+GLOBL avx2_k64_41e0000000000000<>(SB), RODATA|NOPTR, $32
 
 DATA avx2_k64_4086800000000000<>+0(SB)/8, $0x4086800000000000
 DATA avx2_k64_4086800000000000<>+8(SB)/8, $0x4086800000000000

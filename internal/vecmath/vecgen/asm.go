@@ -4,10 +4,12 @@
 // mask, and returns early, before storing anything of it, at the first
 // vector with a lane the portable code must compute. A function with a
 // fast path (pow's, and the ordinary-range paths of Specialize) computes
-// a vector with a lane outside it by its full program instead, and
-// returns early only at a lane the full program leaves to the portable
-// code. The constants the bodies read most are loaded into registers
-// before the loop (see pin.go).
+// a vector with a lane outside it by its full program instead (the main
+// loop's vectors as many at a time, by an unrolled body of the full
+// program), and returns early only at a lane the full program leaves to
+// the portable code. Each body tests its bail-out predicate as soon as
+// it has it, before the rest (see bailFirst). The constants the bodies
+// read most are loaded into registers before the loop (see pin.go).
 //
 // The functions have the Go signature func(d, a[, b] *T, n int) int:
 // they compute n elements (n > 0) and return n, or the index (a multiple
@@ -148,20 +150,21 @@ type lowered struct {
 
 // body lowers the loop body of p: one vector under the lane mask (copies
 // 1) or copies whole vectors.
+//
+// The bail-out test comes as soon as the copies have computed the
+// predicate (see bailFirst), so that a vector that leaves the body does
+// little of it first.
 func (f *asmFile) body(p *Program, copies int) (*lowered, error) {
-	ls, _, err := lowerProgram(f.isa, p, copies)
-	if err != nil {
-		return nil, err
-	}
-	l := ls[0]
-	emitted := func() []minst { return *l.code }
 	whole := copies > 1
-	if p.Bail != nil {
+	bail := func(i int, ls []*lowerer) {
+		if p.Bail == nil || p.Nodes[i] != p.Bail {
+			return
+		}
+		l := ls[0]
 		b := l.reg(p.Bail)
 		for _, lc := range ls[1:] {
 			c := lc.reg(p.Bail)
 			d := l.newReg(b.class, b.bits)
-			lc.nregs = l.nregs
 			if f.isa.Masks {
 				l.emit(f3(x86.KORW), use(c), use(b), def(d))
 			} else {
@@ -169,8 +172,14 @@ func (f *asmFile) body(p *Program, copies int) (*lowered, error) {
 			}
 			b = d
 		}
-		*l.code = append(emitted(), minst{args: []marg{use(b)}, special: specBail, index: l.predWidth(p.Bail), whole: whole})
+		*l.code = append(*l.code, minst{args: []marg{use(b)}, special: specBail, index: l.predWidth(p.Bail), whole: whole})
 	}
+	ls, _, err := lowerProgram(f.isa, p, copies, bail)
+	if err != nil {
+		return nil, err
+	}
+	l := ls[0]
+	emitted := func() []minst { return *l.code }
 	for _, lc := range ls {
 		store := []marg{use(lc.reg(p.Out))}
 		if !f.isa.Masks && !whole {
@@ -194,6 +203,10 @@ func (f *asmFile) function(p, full *Program) error {
 			full.mergeSelects()
 		}
 	}
+	p.bailFirst()
+	if full != nil {
+		full.bailFirst()
+	}
 	lone, err := f.body(p, 1)
 	if err != nil {
 		return fmt.Errorf("vecgen: %s, %s: %w", fn.Name(), f.isa.Name, err)
@@ -213,16 +226,20 @@ func (f *asmFile) function(p, full *Program) error {
 		if err != nil {
 			return fmt.Errorf("vecgen: %s, %s (full path): %w", fn.Name(), f.isa.Name, err)
 		}
-		bodies = append(bodies, lslow)
+		lslowMany, err := f.body(full, u)
+		if err != nil {
+			return fmt.Errorf("vecgen: %s, %s (full path): %w", fn.Name(), f.isa.Name, err)
+		}
+		bodies = append(bodies, lslow, lslowMany)
 	}
 	pins, pinOrder, placedBodies, nslots, err := f.pin(bodies)
 	if err != nil {
 		return fmt.Errorf("vecgen: %s, %s: %w", fn.Name(), f.isa.Name, err)
 	}
 	many, one := placedBodies[0], placedBodies[1]
-	var slow []placed
+	var slow, slowMany []placed
 	if full != nil {
-		slow = placedBodies[2]
+		slow, slowMany = placedBodies[2], placedBodies[3]
 	}
 
 	ctx := f.ctx
@@ -282,9 +299,22 @@ func (f *asmFile) function(p, full *Program) error {
 		do(f2(x86.MOVQ), operand.U32(uint32(1)<<uint(lanes)-1), reg.R9)
 		do(f2(x86.KMOVW), reg.R9L, reg.K1)
 	}
+	if full != nil {
+		f.bailTo = "fullu"
+	}
 	emitBody(many)
+	f.bailTo = ""
 	do(f2(x86.ADDQ), operand.U8(u*lanes), reg.RAX)
 	do(f1(x86.JMP), operand.LabelRef("loopu"))
+	if full != nil {
+		// The whole vectors the fast path left, by the full path, as
+		// many at a time; a lane for the portable code sends them to
+		// the single-vector loop.
+		ctx.Label("fullu")
+		emitBody(slowMany)
+		do(f2(x86.ADDQ), operand.U8(u*lanes), reg.RAX)
+		do(f1(x86.JMP), operand.LabelRef("loopu"))
+	}
 	// The single-vector loop: the last partial vector under a lane mask,
 	// and the vectors the main loop leaves.
 	ctx.Label("loop1")
@@ -399,7 +429,7 @@ func (f *asmFile) special(pl placed, fn Func, lanes, es int) error {
 			} else {
 				do(f2(x86.VPTEST), pl.ops[0], pl.ops[0])
 			}
-			do(f1(x86.JNE), operand.LabelRef("loop1"))
+			do(f1(x86.JNE), operand.LabelRef(cmp.Or(f.bailTo, "loop1")))
 			break
 		}
 		if f.isa.Masks {

@@ -411,6 +411,39 @@ func (p *Program) finish() {
 	p.Nodes = nodes
 }
 
+// bailFirst reorders p's nodes (stably, so that arguments still come
+// first) to put the bail-out predicate and what it reads before the
+// rest: the vector code tests it before computing anything else.
+func (p *Program) bailFirst() {
+	if p.Bail == nil {
+		return
+	}
+	need := map[*Node]bool{}
+	var mark func(n *Node)
+	mark = func(n *Node) {
+		if need[n] {
+			return
+		}
+		need[n] = true
+		for _, a := range n.Args {
+			mark(a)
+		}
+	}
+	mark(p.Bail)
+	var first, rest []*Node
+	for _, n := range p.Nodes {
+		if need[n] {
+			first = append(first, n)
+		} else {
+			rest = append(rest, n)
+		}
+	}
+	p.Nodes = append(first, rest...)
+	for i, n := range p.Nodes {
+		n.ID = i
+	}
+}
+
 // Census returns the distinct operation signatures of the program
 // ("cvt f64->s32"), sorted: what a target must compile.
 func (p *Program) Census() []string {

@@ -181,7 +181,10 @@ var intCmpImm = map[ir.CmpPred]uint64{ir.CmpEQ: 0, ir.CmpLT: 1, ir.CmpLE: 2, ir.
 // lowerProgram lowers p for isa: one vector under the lane mask, or
 // (copies > 1) that many whole vectors, their instructions interleaved
 // node by node so that their dependency chains overlap.
-func lowerProgram(isa *ISA, p *Program, copies int) ([]*lowerer, []minst, error) {
+//
+// after, when not nil, is called once the copies have lowered node i,
+// and may emit instructions of its own through the lowerers.
+func lowerProgram(isa *ISA, p *Program, copies int, after func(i int, ls []*lowerer)) ([]*lowerer, []minst, error) {
 	var code []minst
 	konst := map[[3]uint64]*vreg{}
 	last := map[*Node]int{}
@@ -207,6 +210,11 @@ func lowerProgram(isa *ISA, p *Program, copies int) ([]*lowerer, []minst, error)
 			if l.err != nil {
 				return nil, nil, l.err
 			}
+		}
+		if after != nil {
+			ls[0].nregs = nregs
+			after(i, ls)
+			nregs = ls[0].nregs
 		}
 	}
 	return ls, code, nil
