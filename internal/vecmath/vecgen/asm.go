@@ -46,7 +46,7 @@ type asmFile struct {
 	consts map[cdata]operand.Mem
 	order  []cdata
 	nlabel int
-	bailTo string // the label of a one-vector body's bail-out ("": bail)
+	bailTo string // the label a body's bail-out jumps to ("": bail, or loop1 from whole vectors)
 }
 
 func newAsmFile(isa *ISA) *asmFile {
