@@ -6,7 +6,9 @@
 // the operands' strides (an operand contiguous along a kept axis puts
 // that axis innermost, so a reduction over a middle axis or over the rows
 // of a transposed operand reads rows front to back). The order of the
-// kept axes, and of the reduced ones (ArgMax's indices), is the kernel's.
+// kept axes is the kernel's, and so is that of the reduced ones where
+// it counts (ArgMax's indices); elsewhere the reduced axes go in the
+// order of an operand's memory (reduce_order.go).
 //
 // Rows (O2 = 1): an output point reduces R consecutive points. Rows of at
 // most a chunk are reduced whole, several per task, a block of them per
@@ -58,6 +60,8 @@ func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
 	if rs == nil || len(rs.Axes) == 0 || len(rs.Reductions) == 0 {
 		return nil, fmt.Errorf("cpu: reduce kernel %s without reduced axes or reductions", k.Name)
 	}
+	k = foldNarrow(k)
+	rs = k.Reduce()
 	rank := len(k.Space)
 	red := make([]bool, rank)
 	for _, a := range rs.Axes {
@@ -84,7 +88,7 @@ func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
 			outShape = append(outShape, e)
 		}
 	}
-	order, nIn := spaceOrder(k, keep, reduced, cols)
+	order, nIn := spaceOrder(k, keep, memoryReduced(k, reduced), cols)
 	for _, a := range keep[:len(keep)-nIn] {
 		rk.o1 *= k.Space[a]
 	}

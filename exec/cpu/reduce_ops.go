@@ -91,18 +91,10 @@ func foldFloat[T floats](d graph.DType) {
 
 func foldInt[T ints | ~uint8](d graph.DType) {
 	foldTab[graph.OpSum][d] = func(s *accum, p unsafe.Pointer, n int, _ int64) {
-		a := s.i
-		for _, x := range view[T](p, n) {
-			a += int64(x)
-		}
-		s.i = a
+		s.i = sumInt(s.i, view[T](p, n))
 	}
 	foldTab[graph.OpProd][d] = func(s *accum, p unsafe.Pointer, n int, _ int64) {
-		a := s.i
-		for _, x := range view[T](p, n) {
-			a *= int64(x)
-		}
-		s.i = a
+		s.i = prodInt(s.i, view[T](p, n))
 	}
 	foldTab[graph.OpReduceMax][d] = func(s *accum, p unsafe.Pointer, n int, _ int64) {
 		s.i = extremeInt(true, s.i, view[T](p, n))
@@ -114,6 +106,43 @@ func foldInt[T ints | ~uint8](d graph.DType) {
 	foldTab[graph.OpArgMin][d] = argRowI[T](false)
 	foldTab[graph.OpAny][d] = anyRow[T]
 	foldTab[graph.OpAll][d] = allRow[T]
+}
+
+// sumInt adds v to a in int64 with wraparound by four independent
+// chains of two values a step (one chain of adds waits on each
+// element): the same result as one chain, since wrapping addition is
+// associative and commutative.
+func sumInt[T ints | ~uint8](a int64, v []T) int64 {
+	var c1, c2, c3 int64
+	c0 := a
+	i := 0
+	for ; i+8 <= len(v); i += 8 {
+		w := v[i : i+8 : i+8]
+		c0 += int64(w[0]) + int64(w[4])
+		c1 += int64(w[1]) + int64(w[5])
+		c2 += int64(w[2]) + int64(w[6])
+		c3 += int64(w[3]) + int64(w[7])
+	}
+	for _, x := range v[i:] {
+		c0 += int64(x)
+	}
+	return (c0 + c1) + (c2 + c3)
+}
+
+// prodInt multiplies a by v in int64 with wraparound by four independent
+// chains, the same result as one chain (wrapping multiplication is
+// associative and commutative).
+func prodInt[T ints | ~uint8](a int64, v []T) int64 {
+	c0, c1, c2, c3 := a, int64(1), int64(1), int64(1)
+	for len(v) >= 4 {
+		w := v[:4:4]
+		c0, c1, c2, c3 = c0*int64(w[0]), c1*int64(w[1]), c2*int64(w[2]), c3*int64(w[3])
+		v = v[4:]
+	}
+	for _, x := range v {
+		c0 *= int64(x)
+	}
+	return (c0 * c1) * (c2 * c3)
 }
 
 // extremeInt folds v into the Max (isMax) or Min a by eight independent

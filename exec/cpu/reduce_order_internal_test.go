@@ -1,0 +1,139 @@
+// The lowering of reductions whose order is free: a reduction over every
+// axis, or over a block of axes, of a permuted input reads the input in
+// memory order (its load is contiguous in the executor's space) unless it
+// is ArgMax or ArgMin, whose index counts in the logical order; and a
+// Sum or Prod of int32 or bool values widened to int64 folds the narrow
+// values (the cast is gone from the prologue).
+
+package cpu
+
+import (
+	"testing"
+
+	"github.com/fuseflow/fuseflow/fuse"
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+// lowerOne plans y, which must be one Reduce kernel, and lowers it.
+func lowerOne(t *testing.T, y *graph.Node) (*fuse.Kernel, *redKernel) {
+	t.Helper()
+	if err := y.Err(); err != nil {
+		t.Fatal(err)
+	}
+	p, err := fuse.Build([]*graph.Node{y}, graph.InputLayouts(y))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var k *fuse.Kernel
+	for i := range p.Kernels {
+		if p.Kernels[i].Reduce() != nil {
+			if k != nil {
+				t.Fatalf("%v: more than one reduce kernel", y.Op())
+			}
+			k = &p.Kernels[i]
+		}
+	}
+	if k == nil {
+		t.Fatalf("%v: no reduce kernel", y.Op())
+	}
+	rk, err := lowerReduce(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k, rk
+}
+
+func TestReduceMemoryOrder(t *testing.T) {
+	x2 := graph.Input(graph.Float32, graph.Shape{40, 30}, "x")
+	x3 := graph.Input(graph.Int32, graph.Shape{6, 5, 40}, "y")
+	b := graph.Input(graph.Bool, graph.Shape{70, 9}, "b")
+	cases := []struct {
+		name   string
+		y      *graph.Node
+		contig bool // the prologue's load is contiguous in the executor's order
+	}{
+		{"sum T all", graph.Reduce(graph.OpSum, graph.Permute(x2, []int{1, 0}), nil, false), true},
+		{"max T all", graph.Reduce(graph.OpReduceMax, graph.Permute(x2, []int{1, 0}), nil, false), true},
+		{"any T all", graph.Reduce(graph.OpAny, graph.Permute(b, []int{1, 0}), nil, false), true},
+		{"prod T all keepdims", graph.Reduce(graph.OpProd, graph.Permute(x2, []int{1, 0}), nil, true), true},
+		{"min 3-D perm all", graph.Reduce(graph.OpReduceMin, graph.Permute(x3, []int{2, 0, 1}), nil, false), true},
+		{"sum 3-D perm axes 1,2", graph.Reduce(graph.OpSum, graph.Permute(x3, []int{0, 2, 1}), []int{1, 2}, false), true},
+		{"all 3-D perm axes 0,1", graph.Reduce(graph.OpAll, graph.Permute(graph.Binary(graph.OpGt, x3, graph.Const(graph.ScalarInt(graph.Int32, 0))), []int{1, 0, 2}), []int{0, 1}, false), true},
+		{"sum contiguous", graph.Reduce(graph.OpSum, x2, nil, false), true},
+	}
+	for _, c := range cases {
+		k, rk := lowerOne(t, c.y)
+		contig := true
+		for _, st := range rk.pro.steps {
+			if st.kind == fuse.InstrLoad {
+				contig = contig && rk.pro.opds[st.opd].contig
+			}
+		}
+		if contig != c.contig {
+			t.Errorf("%s: kernel %s space %v: contiguous load got:%v want:%v", c.name, k.Name, k.Space, contig, c.contig)
+		}
+	}
+	// The graph reduces ArgMax over one axis (a flattened input is a
+	// copy), so a kernel that folds an arg reduction with others over two
+	// axes of a transposed operand is written here: it keeps the logical
+	// order.
+	for _, ops := range [][]graph.Op{{graph.OpReduceMax}, {graph.OpArgMax}, {graph.OpSum, graph.OpArgMin}} {
+		rk, err := lowerReduce(handReduce(ops))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := len(ops) == 1 && ops[0] == graph.OpReduceMax
+		if got := rk.pro.opds[0].contig; got != want {
+			t.Errorf("%v over a transposed operand: contiguous load got:%v want:%v", ops, got, want)
+		}
+	}
+}
+
+// handReduce is a Reduce kernel of ops over both axes of a (40, 30)
+// float32 space whose operand is a transposed (30, 40) array.
+func handReduce(ops []graph.Op) *fuse.Kernel {
+	rs := &fuse.ReduceSpec{Axes: []int{0, 1}, Body: []fuse.Instr{{Kind: fuse.InstrLoad, DType: graph.Float32}}}
+	k := &fuse.Kernel{Name: "hand", Space: []int{40, 30}, Spec: rs,
+		Operands: []fuse.Operand{{Buffer: 0, DType: graph.Float32, Strides: []int{1, 40}}}}
+	for j, op := range ops {
+		d := graph.Float32
+		if op == graph.OpArgMax || op == graph.OpArgMin {
+			d = graph.Int64
+		}
+		rs.Reductions = append(rs.Reductions, fuse.Reduction{Op: op, Value: 0, DType: d})
+		rs.Epilogue = append(rs.Epilogue, fuse.Instr{Kind: fuse.InstrAcc, DType: d, Acc: j})
+		k.Stores = append(k.Stores, fuse.Store{Value: j, Buffer: 1 + j, DType: d, Strides: []int{0, 0}})
+	}
+	return k
+}
+
+func TestReduceFoldNarrow(t *testing.T) {
+	xi := graph.Input(graph.Int32, graph.Shape{50, 30}, "x")
+	xb := graph.Input(graph.Bool, graph.Shape{50, 30}, "b")
+	xf := graph.Input(graph.Float32, graph.Shape{50, 30}, "f")
+	cases := []struct {
+		name   string
+		y      *graph.Node
+		narrow graph.DType // dtype the first reduction folds
+	}{
+		{"sum i32 all", graph.Reduce(graph.OpSum, xi, nil, false), graph.Int32},
+		{"sum i32 rows", graph.Reduce(graph.OpSum, xi, []int{1}, false), graph.Int32},
+		{"prod i32 cols", graph.Reduce(graph.OpProd, xi, []int{0}, false), graph.Int32},
+		{"sum bool", graph.Reduce(graph.OpSum, xb, []int{1}, false), graph.Bool},
+		{"max i32", graph.Reduce(graph.OpReduceMax, xi, nil, false), graph.Int32},
+		{"sum f32", graph.Reduce(graph.OpSum, xf, nil, false), graph.Float32},
+		// The widened value is read by the multiply too: it stays.
+		{"sum i32*i64", graph.Reduce(graph.OpSum, graph.Binary(graph.OpMul, xi, graph.Const(graph.ScalarInt(graph.Int64, 3))), nil, false), graph.Int64},
+	}
+	for _, c := range cases {
+		k, rk := lowerOne(t, c.y)
+		if rk.vdt[0] != c.narrow {
+			t.Errorf("%s: kernel %s folds got:%v want:%v", c.name, k.Name, rk.vdt[0], c.narrow)
+		}
+		for i, st := range rk.pro.steps {
+			if st.kind == fuse.InstrOp && st.op == graph.OpCast && c.narrow != graph.Int64 {
+				t.Errorf("%s: kernel %s: step %d is a cast to %v", c.name, k.Name, i, st.dt)
+			}
+		}
+	}
+}
