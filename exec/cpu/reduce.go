@@ -233,7 +233,17 @@ func (rk *redKernel) run(ctx context.Context, ex *runState, chunk, workers int) 
 	if err != nil {
 		return err
 	}
-	return runProg(ctx, rk.epi, ex, accs, chunk, workers)
+	return runProg(ctx, rk.epi, ex, accs, epiChunk(chunk, rk.outer), workers)
+}
+
+// epiChunk is the chunk the epilogue of a kernel of outer output points
+// runs in: the reduction's chunk, or less when the outputs are fewer,
+// rounded up to a multiple of 64, so that the frame's constant registers
+// (filled for a whole chunk whenever the frame changes programs) are no
+// longer than the outputs: a full reduction of a chunk of 30000 points
+// would otherwise fill 30000 divisors to divide one sum.
+func epiChunk(chunk, outer int) int {
+	return min(chunk, (max(outer, 1)+63)&^63)
 }
 
 // shortRows reduces whole rows, max(1, chunk/inner) per task, by the

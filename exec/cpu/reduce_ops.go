@@ -8,8 +8,11 @@
 // block totals in float64, then rounds once, so
 // |sum - exact| <= 2^-24*|exact| + 2^-20*sum|x| (the second term from the
 // 16-term float32 partial sums; NumPy's pairwise float32 sum of 2^24
-// values has the bound 24*2^-24*sum|x|, about 2^-19.4*sum|x|). Integer Sum and Prod accumulate in
-// int64 with wraparound. Max and Min propagate NaN; ArgMax and ArgMin
+// values has the bound 24*2^-24*sum|x|, about 2^-19.4*sum|x|). Float
+// Prod multiplies rows of 16 or more values in four interleaved float64
+// products (the rounding errors add up as in one chain; only a partial
+// product that leaves float64's range can differ). Integer Sum and Prod
+// accumulate in int64 with wraparound, in independent chains (exact). Max and Min propagate NaN; ArgMax and ArgMin
 // keep the first extreme and the first NaN; Any and All test x != 0.
 
 package cpu
@@ -245,13 +248,38 @@ func sumBlocks32Go(acc float64, v []float32) float64 {
 	return acc
 }
 
+// prodRowF multiplies n values in float64: a chunk of at least
+// prodChains values by four interleaved products (one chain of
+// multiplies waits the multiply's latency on each value), combined as
+// (p0*p1)*(p2*p3), a shorter one in order.
 func prodRowF[T floats](s *accum, p unsafe.Pointer, n int, _ int64) {
-	a := s.f
-	for _, x := range view[T](p, n) {
-		a *= float64(x)
+	v := view[T](p, n)
+	if len(v) < prodChains {
+		a := s.f
+		for _, x := range v {
+			a *= float64(x)
+		}
+		s.f = a
+		return
 	}
-	s.f = a
+	a0, a1, a2, a3 := s.f, 1.0, 1.0, 1.0
+	i := 0
+	for ; i+4 <= len(v); i += 4 {
+		w := v[i : i+4 : i+4]
+		a0 *= float64(w[0])
+		a1 *= float64(w[1])
+		a2 *= float64(w[2])
+		a3 *= float64(w[3])
+	}
+	for _, x := range v[i:] {
+		a0 *= float64(x)
+	}
+	s.f = (a0 * a1) * (a2 * a3)
 }
+
+// prodChains is the chunk length from which prodRowF multiplies in four
+// chains.
+const prodChains = 16
 
 // maxRowF and minRowF keep eight independent extremes in T (exact, and
 // eight chains instead of one) and combine them at the end. Go's max and

@@ -108,8 +108,19 @@ func rowFold[T floats](op graph.Op, v []T) foldFn {
 	return foldTab[op][graph.Float64]
 }
 
+// prodRows: a row shorter than prodChains in order, as prodRowF; a
+// longer one by the row fold.
 func prodRows[T floats](dst, p unsafe.Pointer, r, rows int) {
 	out, v := view[T](dst, rows), view[T](p, r*rows)
+	if r >= prodChains {
+		fold, s := rowFold(graph.OpProd, v), new(accum)
+		for i := range out {
+			*s = accum{f: 1}
+			fold(s, unsafe.Pointer(&v[r*i]), r, 0)
+			out[i] = T(s.f)
+		}
+		return
+	}
 	for i := range out {
 		a := 1.0
 		for _, x := range v[r*i : r*i+r] {
