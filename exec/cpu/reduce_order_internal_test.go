@@ -137,3 +137,52 @@ func TestReduceFoldNarrow(t *testing.T) {
 		}
 	}
 }
+
+// TestScanFoldNarrow checks that a running sum or product of int32 or
+// bool values scans them narrow (no cast left in the prologue), and
+// that one whose widened value feeds something else keeps the cast.
+func TestScanFoldNarrow(t *testing.T) {
+	xi := graph.Input(graph.Int32, graph.Shape{50, 30}, "x")
+	xb := graph.Input(graph.Bool, graph.Shape{50, 30}, "b")
+	cases := []struct {
+		name string
+		y    *graph.Node
+		ses  int // bytes of a scanned value
+	}{
+		{"cumsum i32", graph.Scan(graph.OpCumSum, xi, 1), 4},
+		{"cumsum i32 ax0", graph.Scan(graph.OpCumSum, xi, 0), 4},
+		{"cumprod i32", graph.Scan(graph.OpCumProd, xi, 1), 4},
+		{"cumsum bool", graph.Scan(graph.OpCumSum, xb, 0), 1},
+		{"cummax i32", graph.Scan(graph.OpCumMax, xi, 1), 4},
+		{"cumsum i32*i64", graph.Scan(graph.OpCumSum, graph.Binary(graph.OpMul, xi, graph.Const(graph.ScalarInt(graph.Int64, 3))), 1), 8},
+	}
+	for _, c := range cases {
+		p, err := fuse.Build([]*graph.Node{c.y}, graph.InputLayouts(c.y))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for i := range p.Kernels {
+			k := &p.Kernels[i]
+			if k.Scan() == nil {
+				continue
+			}
+			found = true
+			sk, err := lowerScan(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sk.ses != c.ses {
+				t.Errorf("%s: scanned value bytes got:%d want:%d", c.name, sk.ses, c.ses)
+			}
+			for i, st := range sk.pro.steps {
+				if st.kind == fuse.InstrOp && st.op == graph.OpCast && c.ses < 8 {
+					t.Errorf("%s: step %d is a cast to %v", c.name, i, st.dt)
+				}
+			}
+		}
+		if !found {
+			t.Fatalf("%s: no scan kernel", c.name)
+		}
+	}
+}

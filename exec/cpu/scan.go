@@ -20,6 +20,10 @@
 //     writes the result once, less traffic than scanning pieces and then
 //     adding carries to the stored result.)
 //
+// A running sum or product of int32 or bool values, which the graph
+// widens to int64 first, scans the narrow values into int64
+// accumulators (scan_widen.go): the prologue reads them in place.
+//
 // Splits depend on the sizes and the chunk only, never on the number of
 // workers, so results are the same for any worker count. Within a piece
 // values are combined one after another; a float32 running sum is then
@@ -45,8 +49,10 @@ type scanKernel struct {
 	o1, n, o2 int
 	value     int
 	dt        graph.DType
-	es        int
+	es        int // bytes of an accumulator and a result
+	ses       int // bytes of a scanned value (less than es when narrow)
 	loops     scanLoops
+	comb      foldFnS // combines accumulators (loops.fold of the result dtype)
 	// direct is the store that takes the running values in place (a
 	// contiguous store of the accumulator), or -1; skipEpi is set when
 	// that store is all the epilogue does.
@@ -64,6 +70,7 @@ func lowerScan(k *fuse.Kernel) (*scanKernel, error) {
 		return nil, fmt.Errorf("cpu: scan kernel %s: %v of %v is not supported", k.Name, s.Op, s.DType)
 	}
 	sk := &scanKernel{o1: 1, n: k.Space[s.Axis], o2: 1, value: s.Value, dt: s.DType, es: s.DType.Size(), loops: loops, direct: -1}
+	sk.ses, sk.comb = sk.es, loops.fold
 	for _, e := range k.Space[:s.Axis] {
 		sk.o1 *= e
 	}
@@ -73,8 +80,12 @@ func lowerScan(k *fuse.Kernel) (*scanKernel, error) {
 	if s.Value < 0 || s.Value >= len(s.Body) || s.Body[s.Value].DType != s.DType {
 		return nil, fmt.Errorf("cpu: scan kernel %s: scanned value %d is not a %v of its body", k.Name, s.Value, s.DType)
 	}
+	pro := s
+	if ns, nl, d, ok := narrowScan(s); ok {
+		pro, sk.loops, sk.value, sk.ses = ns, nl, ns.Value, d.Size()
+	}
 	var err error
-	if sk.pro, err = compile(newSpace(k.Space), k.Operands, s.Body, nil, nil, []int{s.Value}); err != nil {
+	if sk.pro, err = compile(newSpace(k.Space), k.Operands, pro.Body, nil, nil, []int{pro.Value}); err != nil {
 		return nil, err
 	}
 	all := make([]int, len(k.Space))
@@ -150,7 +161,7 @@ func (sk *scanKernel) slabs(ctx context.Context, ex *runState, acc unsafe.Pointe
 		for o := o0; o < o1; o++ {
 			fill(a, sk.es, sk.loops.ident, sk.o2)
 			off := (o - o0) * slab
-			sk.loops.scan(a, at(src, off, sk.es), at(acc, o*slab, sk.es), sk.n, sk.o2, sk.o2)
+			sk.loops.scan(a, at(src, off, sk.ses), at(acc, o*slab, sk.es), sk.n, sk.o2, sk.o2)
 		}
 	})
 }
@@ -204,7 +215,7 @@ func (sk *scanKernel) pieces(ctx context.Context, ex *runState, acc unsafe.Point
 				a := unsafe.Pointer(&carry[(g*nb+b)*slot])
 				copyBytes(tmp, a, W*es)
 				copyBytes(a, run, W*es)
-				sk.loops.fold(run, tmp, 1, W)
+				sk.comb(run, tmp, 1, W)
 			}
 		}
 	}
