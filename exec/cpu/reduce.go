@@ -53,6 +53,7 @@ type redKernel struct {
 	decides  bool       // only Any and All: a row may stop once decided
 	direct   bool       // the prologue only loads contiguous operands in place
 	dot      *dotKernel // a Sum of products of two loads, fused (reduce_dot.go)
+	perm     *outPerm   // results to reorder before the epilogue (reduce_keep.go), or nil
 }
 
 func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
@@ -89,12 +90,19 @@ func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
 		}
 	}
 	order, nIn := spaceOrder(k, keep, memoryReduced(k, reduced), cols)
-	for _, a := range keep[:len(keep)-nIn] {
+	var exec []int // the kept axes in the executor's order
+	for _, a := range order {
+		if !red[a] {
+			exec = append(exec, a)
+		}
+	}
+	for _, a := range exec[:len(exec)-nIn] {
 		rk.o1 *= k.Space[a]
 	}
-	for _, a := range keep[len(keep)-nIn:] {
+	for _, a := range exec[len(exec)-nIn:] {
 		rk.o2 *= k.Space[a]
 	}
+	rk.perm = newOutPerm(k.Space, keep, exec)
 	rk.outer = rk.o1 * rk.o2
 	shape := make([]int, rank)
 	for i, a := range order {
@@ -176,15 +184,29 @@ func (rk *redKernel) rawBools(k *fuse.Kernel) {
 // spaceOrder returns the executor's order of k's axes, outer kept axes,
 // reduced axes, inner kept axes, and the number of inner kept axes: the
 // kernel's own order (rows: none inside; columns: all), unless putting
-// the last kept axis alone inside (rows) or none (columns) gives more of
-// the loads a unit stride on the innermost axis.
+// one kept axis alone inside (rows) or none (columns) gives more of the
+// loads a unit stride on the innermost axis (the loads read at every
+// point counted first, then those broadcast over a reduced axis). The kept axis that goes
+// innermost (rows and columns) is the one with the most unit-stride
+// loads, the last on ties; where it is not the last, the results are
+// reordered before the epilogue (reduce_keep.go).
 func spaceOrder(k *fuse.Kernel, keep, reduced []int, cols bool) ([]int, int) {
 	rs := k.Reduce()
+	// unit weighs the loads with a unit stride on axis: those read at
+	// every point (not broadcast over a reduced axis) first, then all.
 	unit := func(axis int) int {
 		n := 0
 		for _, in := range rs.Body {
-			if in.Kind == fuse.InstrLoad && k.Operands[in.Operand].Strides[axis] == 1 {
-				n++
+			if in.Kind != fuse.InstrLoad || k.Operands[in.Operand].Strides[axis] != 1 {
+				continue
+			}
+			n++
+			full := true
+			for _, a := range reduced {
+				full = full && k.Operands[in.Operand].Strides[a] != 0
+			}
+			if full {
+				n += 1 << 16
 			}
 		}
 		return n
@@ -193,18 +215,25 @@ func spaceOrder(k *fuse.Kernel, keep, reduced []int, cols bool) ([]int, int) {
 	if nk == 0 {
 		return reduced, 0
 	}
-	rowsOrder := append(append([]int(nil), keep...), reduced...)
-	colsOrder := append(append([]int(nil), reduced...), keep...)
-	lastRed, lastKeep := unit(reduced[len(reduced)-1]), unit(keep[nk-1])
-	if cols {
-		if lastRed > lastKeep {
-			return rowsOrder, 0
+	// The kept axis with the most unit-stride loads, the last on ties.
+	in, inUnit := nk-1, unit(keep[nk-1])
+	for i := nk - 2; i >= 0; i-- {
+		if u := unit(keep[i]); u > inUnit {
+			in, inUnit = i, u
 		}
-		return colsOrder, nk
 	}
-	if lastKeep > lastRed {
-		o := append(append(append([]int(nil), keep[:nk-1]...), reduced...), keep[nk-1])
-		return o, 1
+	lastRed, lastKeep := unit(reduced[len(reduced)-1]), unit(keep[nk-1])
+	rowsOrder := append(append([]int(nil), keep...), reduced...)
+	if cols && lastRed > lastKeep && lastRed >= inUnit {
+		return rowsOrder, 0
+	}
+	// keep with the chosen axis moved last.
+	moved := append(append(append([]int(nil), keep[:in]...), keep[in+1:]...), keep[in])
+	if cols {
+		return append(append([]int(nil), reduced...), moved...), nk
+	}
+	if inUnit > lastRed {
+		return append(append(append([]int(nil), moved[:nk-1]...), reduced...), keep[in]), 1
 	}
 	return rowsOrder, 0
 }
@@ -232,6 +261,11 @@ func (rk *redKernel) run(ctx context.Context, ex *runState, chunk, workers int) 
 	}
 	if err != nil {
 		return err
+	}
+	if rk.perm != nil {
+		for j, r := range rk.reds {
+			accs[j] = rk.perm.apply(accs[j], rk.outer, r.DType.Size())
+		}
 	}
 	return runProg(ctx, rk.epi, ex, accs, epiChunk(chunk, rk.outer), workers)
 }

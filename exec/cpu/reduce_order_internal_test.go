@@ -8,6 +8,7 @@
 package cpu
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/fuseflow/fuseflow/fuse"
@@ -50,7 +51,7 @@ func TestReduceMemoryOrder(t *testing.T) {
 	cases := []struct {
 		name   string
 		y      *graph.Node
-		contig bool // the prologue's load is contiguous in the executor's order
+		contig bool // the prologue's loads read runs of consecutive elements in the executor's order
 	}{
 		{"sum T all", graph.Reduce(graph.OpSum, graph.Permute(x2, []int{1, 0}), nil, false), true},
 		{"max T all", graph.Reduce(graph.OpReduceMax, graph.Permute(x2, []int{1, 0}), nil, false), true},
@@ -60,17 +61,36 @@ func TestReduceMemoryOrder(t *testing.T) {
 		{"sum 3-D perm axes 1,2", graph.Reduce(graph.OpSum, graph.Permute(x3, []int{0, 2, 1}), []int{1, 2}, false), true},
 		{"all 3-D perm axes 0,1", graph.Reduce(graph.OpAll, graph.Permute(graph.Binary(graph.OpGt, x3, graph.Const(graph.ScalarInt(graph.Int32, 0))), []int{1, 0, 2}), []int{0, 1}, false), true},
 		{"sum contiguous", graph.Reduce(graph.OpSum, x2, nil, false), true},
+		// A kept axis with unit stride goes inside though it is not last.
+		{"argmax T 3-D last axis", graph.Reduce(graph.OpArgMax, graph.Permute(x3, []int{2, 1, 0}), []int{2}, false), true},
+		{"sum T 3-D middle axis", graph.Reduce(graph.OpSum, graph.Permute(x3, []int{2, 1, 0}), []int{1}, false), true},
 	}
 	for _, c := range cases {
 		k, rk := lowerOne(t, c.y)
-		contig := true
+		contig := true // every load reads runs of consecutive elements
 		for _, st := range rk.pro.steps {
 			if st.kind == fuse.InstrLoad {
-				contig = contig && rk.pro.opds[st.opd].contig
+				lay := rk.pro.opds[st.opd].lay
+				contig = contig && (rk.pro.opds[st.opd].contig || lay.Strides[len(lay.Strides)-1] == 1)
 			}
 		}
 		if contig != c.contig {
 			t.Errorf("%s: kernel %s space %v: contiguous load got:%v want:%v", c.name, k.Name, k.Space, contig, c.contig)
+		}
+	}
+	// A load read at every point outweighs one broadcast over the
+	// reduced axis (a shift subtracted, as Var's): the transposed input's
+	// unit-stride axis goes inside, not the shift's.
+	xf := graph.Input(graph.Float64, graph.Shape{6, 5, 40}, "xf")
+	shift := graph.Input(graph.Float64, graph.Shape{40, 1, 6}, "c")
+	y := graph.Reduce(graph.OpSum, graph.Binary(graph.OpSub, graph.Permute(xf, []int{2, 1, 0}), shift), []int{1}, false)
+	k, rk := lowerOne(t, y)
+	for _, st := range rk.pro.steps {
+		if st.kind != fuse.InstrLoad || slices.ContainsFunc(k.Reduce().Axes, func(a int) bool { return k.Operands[st.opd].Strides[a] == 0 }) {
+			continue // the shift
+		}
+		if lay := rk.pro.opds[st.opd].lay; lay.Strides[len(lay.Strides)-1] != 1 {
+			t.Errorf("x - shift: the input's innermost stride got:%d want:1 (space %v strides %v)", lay.Strides[len(lay.Strides)-1], k.Space, k.Operands[st.opd].Strides)
 		}
 	}
 	// The graph reduces ArgMax over one axis (a flattened input is a

@@ -42,6 +42,14 @@ func TestReduceMemoryOrderValues(t *testing.T) {
 		{"rev T", graph.Shape{29, 31}, func(x *graph.Node) *graph.Node { return graph.Permute(rev0(x), []int{1, 0}) }, [][]int{nil}},
 		{"step T", graph.Shape{21, 34}, func(x *graph.Node) *graph.Node { return graph.Permute(step1(x), []int{1, 0}) }, [][]int{nil}},
 		{"empty T", graph.Shape{0, 5}, func(x *graph.Node) *graph.Node { return graph.Permute(x, []int{1, 0}) }, [][]int{nil}},
+		// A kept axis with unit stride that is not the last kept axis:
+		// the executor moves it inside and reorders the results.
+		{"T 3-D last", graph.Shape{9, 7, 11}, func(x *graph.Node) *graph.Node { return graph.Permute(x, []int{2, 1, 0}) },
+			[][]int{{2}, {1}, {1, 2}}},
+		{"T 3-D first", graph.Shape{5, 6, 70}, func(x *graph.Node) *graph.Node { return graph.Permute(x, []int{2, 1, 0}) },
+			[][]int{{0}, {1}, {0, 1}}},
+		{"perm 4-D", graph.Shape{3, 4, 5, 6}, func(x *graph.Node) *graph.Node { return graph.Permute(x, []int{3, 0, 2, 1}) },
+			[][]int{{3}, {2, 3}, {0}, {1}}},
 	}
 	dtypes := []graph.DType{graph.Float32, graph.Float64, graph.Int32, graph.Int64, graph.Bool}
 	modes := map[graph.DType][]string{graph.Float32: {"rand", "ties", "nan", "inf"}, graph.Float64: {"rand", "nan"},
@@ -60,10 +68,10 @@ func TestReduceMemoryOrderValues(t *testing.T) {
 				for _, axes := range c.axes {
 					for _, op := range reduceOps {
 						arg := op == graph.OpArgMax || op == graph.OpArgMin
-						if arg && axes != nil || (arg || op == graph.OpReduceMax || op == graph.OpReduceMin) && c.shape.Size() == 0 {
+						if arg && len(axes) > 1 || (arg || op == graph.OpReduceMax || op == graph.OpReduceMin) && c.shape.Size() == 0 {
 							continue
 						}
-						outs = append(outs, graph.Reduce(op, x, axes, axes == nil && op == graph.OpSum))
+						outs = append(outs, graph.Reduce(op, x, axes, op == graph.OpSum || op == graph.OpArgMin))
 					}
 				}
 				checkWithinRef(t, fmt.Sprintf("%s %v %v %s", c.name, c.shape, d, mode), backends, outs, map[*graph.Node]*exec.Tensor{in: tn}, alloc)
@@ -99,6 +107,34 @@ func TestReduceNarrowWrap(t *testing.T) {
 		}
 		ti.Release()
 		tb.Release()
+		alloc.AssertSize(t, 0)
+	}
+}
+
+// TestReduceKeptInside checks reductions whose unit-stride kept axis is
+// not the last one, with a second operand broadcast over the reduced
+// axis (Var's shift), several reductions in one kernel and keepdims:
+// the results are reordered into the output's order.
+func TestReduceKeptInside(t *testing.T) {
+	backends := []*cpu.Backend{cpu.New(cpu.Options{Chunk: 64}), cpu.New(cpu.Options{Chunk: 512, Workers: 3}), cpu.New(cpu.Options{})}
+	for _, shape := range []graph.Shape{{6, 5, 40}, {2, 300, 7}, {9, 1, 33}} {
+		alloc := checkedAlloc(t)
+		x, tx := newInput(t, alloc, graph.Float64, shape, "x")
+		fillReduceInput(tx, "rand", rand.New(rand.NewPCG(3, 4)))
+		xt := graph.Permute(x, []int{2, 1, 0})
+		c, tc := newInput(t, alloc, graph.Float64, graph.Shape{shape[2], 1, shape[0]}, "c")
+		fillReduceInput(tc, "rand", rand.New(rand.NewPCG(5, 6)))
+		d := graph.Binary(graph.OpSub, xt, c)
+		outs := []*graph.Node{
+			graph.Reduce(graph.OpSum, d, []int{1}, true),
+			graph.Reduce(graph.OpSum, graph.Binary(graph.OpMul, d, d), []int{1}, true),
+			graph.Reduce(graph.OpArgMax, d, []int{1}, false),
+			graph.Reduce(graph.OpReduceMin, xt, []int{2}, false),
+			graph.Reduce(graph.OpArgMin, xt, []int{2}, true),
+		}
+		checkWithinRef(t, fmt.Sprintf("%v", shape), backends, outs, map[*graph.Node]*exec.Tensor{x: tx, c: tc}, alloc)
+		tx.Release()
+		tc.Release()
 		alloc.AssertSize(t, 0)
 	}
 }
