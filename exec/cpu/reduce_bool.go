@@ -132,8 +132,17 @@ func byteState(isAny bool) colOp {
 	return colOp{
 		words: 1,
 		init: func(st unsafe.Pointer, w int) {
-			for k := range view[byte](st, w) {
-				view[byte](st, w)[k] = init
+			a := view[byte](st, w)
+			if init == 0 {
+				clear(a)
+				return
+			}
+			for len(a) >= 8 {
+				endian.LittleEndian.PutUint64(a, hi1)
+				a = a[8:]
+			}
+			for k := range a {
+				a[k] = init
 			}
 		},
 		load: func(st unsafe.Pointer, _, k0 int, p unsafe.Pointer, n int, _ int64) {
@@ -171,18 +180,13 @@ func byteState(isAny bool) colOp {
 		},
 		collect: func(st unsafe.Pointer, m, o2, cols int, dst unsafe.Pointer) {
 			d := view[byte](dst, cols)
-			for k := range d {
-				d[k] = b2u(*(*byte)(at(st, k, 1)) != 0)
+			boolBytes(d, view[byte](st, cols), 0)
+			comb := 2 // And
+			if isAny {
+				comb = 1 // Or
 			}
 			for i := 1; i < m; i++ {
-				sub := view[byte](at(st, i*o2, 1), cols)
-				for k, b := range sub {
-					if isAny {
-						d[k] |= b2u(b != 0)
-					} else {
-						d[k] &= b2u(b != 0)
-					}
-				}
+				boolBytes(d, view[byte](at(st, i*o2, 1), cols), comb)
 			}
 		},
 	}
@@ -194,4 +198,32 @@ func initBoolTab() {
 	foldTab[graph.OpAll][graph.Bool] = allRowBytes
 	colTab[graph.OpAny][graph.Bool] = byteState(true)
 	colTab[graph.OpAll][graph.Bool] = byteState(false)
+}
+
+// boolBytes writes to d[k] 1 where s[k] is nonzero and 0 where it is zero
+// (comb 0), or ORs that into d[k] (comb 1) or ANDs it (comb 2), eight
+// bytes a word.
+func boolBytes(d, s []byte, comb int) {
+	d = d[:len(s)]
+	for len(s) >= 8 {
+		x := nonzero(le64(s)) >> 7
+		switch comb {
+		case 1:
+			x |= le64(d)
+		case 2:
+			x &= le64(d)
+		}
+		endian.LittleEndian.PutUint64(d, x)
+		s, d = s[8:], d[8:]
+	}
+	for k, v := range s {
+		x := b2u(v != 0)
+		switch comb {
+		case 1:
+			x |= d[k]
+		case 2:
+			x &= d[k]
+		}
+		d[k] = x
+	}
 }
