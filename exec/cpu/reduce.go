@@ -50,10 +50,11 @@ type redKernel struct {
 	fold     []foldFn
 	rows     []rowsFn // row-block loop of each reduction
 	col      []colOp
-	decides  bool       // only Any and All: a row may stop once decided
-	direct   bool       // the prologue only loads contiguous operands in place
-	dot      *dotKernel // a Sum of products of two loads, fused (reduce_dot.go)
-	perm     *outPerm   // results to reorder before the epilogue (reduce_keep.go), or nil
+	decides  bool        // only Any and All: a row may stop once decided
+	direct   bool        // the prologue only loads contiguous operands in place
+	dot      *dotKernel  // a Sum of products of two loads, fused (reduce_dot.go)
+	perm     *outPerm    // results to reorder before the epilogue (reduce_keep.go), or nil
+	spread   *spreadDims // reduced axes outside and inside the kept ones (reduce_spread.go), or nil
 }
 
 func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
@@ -89,7 +90,11 @@ func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
 			outShape = append(outShape, e)
 		}
 	}
-	order, nIn := spaceOrder(k, keep, memoryReduced(k, reduced), cols)
+	memRed := memoryReduced(k, reduced)
+	order, nIn := spaceOrder(k, keep, memRed, cols)
+	if so, d, ok := spreadOrder(k, keep, memRed); ok && nIn == 0 {
+		order, nIn, rk.spread = so, len(keep), &d
+	}
 	var exec []int // the kept axes in the executor's order
 	for _, a := range order {
 		if !red[a] {
@@ -100,7 +105,7 @@ func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
 		rk.o1 *= k.Space[a]
 	}
 	for _, a := range exec[len(exec)-nIn:] {
-		rk.o2 *= k.Space[a]
+		rk.o2 *= k.Space[a] // all kept axes for a spread kernel: never a row group (sched.go)
 	}
 	rk.perm = newOutPerm(k.Space, keep, exec)
 	rk.outer = rk.o1 * rk.o2
@@ -252,6 +257,8 @@ func (rk *redKernel) run(ctx context.Context, ex *runState, chunk, workers int) 
 				finish(r.Op, r.DType, &s, at(accs[j], o, r.DType.Size()))
 			}
 		}
+	case rk.spread != nil:
+		err = rk.spreadRun(ctx, ex, accs, chunk, workers)
 	case rk.o2 > 1:
 		err = rk.columns(ctx, ex, accs, chunk, workers)
 	case rk.inner <= chunk && !(rk.decides && !rk.direct && rk.inner >= 8*decideStep):

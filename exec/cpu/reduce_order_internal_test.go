@@ -206,3 +206,30 @@ func TestScanFoldNarrow(t *testing.T) {
 		}
 	}
 }
+
+// TestReduceSpread checks which reductions run spread around their kept
+// axes (reduce_spread.go): order-free ones over axes outside and inside
+// the kept ones in memory, with enough inner points; not ArgMax, not a
+// block of trailing axes, not short inner runs.
+func TestReduceSpread(t *testing.T) {
+	x := graph.Input(graph.Float64, graph.Shape{7, 9, 70}, "x")
+	short := graph.Input(graph.Float64, graph.Shape{7, 9, 50}, "s")
+	cases := []struct {
+		name   string
+		y      *graph.Node
+		spread bool
+	}{
+		{"max ax02", graph.Reduce(graph.OpReduceMax, x, []int{0, 2}, false), true},
+		{"sum ax02 keepdims", graph.Reduce(graph.OpSum, x, []int{0, 2}, true), true},
+		{"any ax02", graph.Reduce(graph.OpAny, graph.Binary(graph.OpGt, x, graph.FloatConst(graph.Float64, 0)), []int{0, 2}, false), true},
+		{"sum ax12", graph.Reduce(graph.OpSum, x, []int{1, 2}, false), false},
+		{"sum ax02 short runs", graph.Reduce(graph.OpSum, short, []int{0, 2}, false), false},
+		{"argmax ax2", graph.Reduce(graph.OpArgMax, x, []int{2}, false), false},
+	}
+	for _, c := range cases {
+		k, rk := lowerOne(t, c.y)
+		if got := rk.spread != nil; got != c.spread {
+			t.Errorf("%s: kernel space %v axes %v: spread got:%v want:%v", c.name, k.Space, k.Reduce().Axes, got, c.spread)
+		}
+	}
+}

@@ -138,3 +138,51 @@ func TestReduceKeptInside(t *testing.T) {
 		alloc.AssertSize(t, 0)
 	}
 }
+
+// TestReduceSpreadValues compares reductions over axes on both sides of
+// the kept ones (run in memory order, folded per inner run) with the
+// reference: every order-free op and dtype, plain, reversed and
+// permuted inputs, inner runs longer and shorter than a chunk, chunks
+// that split the runs.
+func TestReduceSpreadValues(t *testing.T) {
+	rev0 := func(x *graph.Node) *graph.Node {
+		return graph.Slice(x, []graph.Range{{Step: -1, NoStart: true, NoStop: true}})
+	}
+	cases := []struct {
+		name  string
+		shape graph.Shape
+		view  func(*graph.Node) *graph.Node
+		axes  [][]int
+	}{
+		{"c", graph.Shape{7, 9, 70}, func(x *graph.Node) *graph.Node { return x }, [][]int{{0, 2}}},
+		{"rev0", graph.Shape{5, 3, 70}, rev0, [][]int{{0, 2}}},
+		{"4-D", graph.Shape{3, 4, 5, 70}, func(x *graph.Node) *graph.Node { return x }, [][]int{{0, 2, 3}, {0, 3}, {0, 1, 3}}},
+		{"long runs", graph.Shape{3, 2, 1100}, func(x *graph.Node) *graph.Node { return x }, [][]int{{0, 2}}},
+	}
+	ops := []graph.Op{graph.OpSum, graph.OpProd, graph.OpReduceMax, graph.OpReduceMin, graph.OpAny, graph.OpAll}
+	dtypes := []graph.DType{graph.Float32, graph.Float64, graph.Int32, graph.Int64, graph.Bool}
+	modes := map[graph.DType][]string{graph.Float32: {"rand", "nan", "inf"}, graph.Float64: {"rand", "ties"},
+		graph.Int32: {"ties"}, graph.Int64: {"ties"}, graph.Bool: {"ties"}}
+	backends := []*cpu.Backend{cpu.New(cpu.Options{Chunk: 7}), cpu.New(cpu.Options{Chunk: 64, Workers: 3}),
+		cpu.New(cpu.Options{Chunk: 1000}), cpu.New(cpu.Options{})}
+	r := rand.New(rand.NewPCG(23, 5))
+	for _, c := range cases {
+		for _, d := range dtypes {
+			for _, mode := range modes[d] {
+				alloc := checkedAlloc(t)
+				in, tn := newInput(t, alloc, d, c.shape, "x")
+				fillReduceInput(tn, mode, r)
+				x := c.view(in)
+				var outs []*graph.Node
+				for _, axes := range c.axes {
+					for _, op := range ops {
+						outs = append(outs, graph.Reduce(op, x, axes, op == graph.OpSum))
+					}
+				}
+				checkWithinRef(t, fmt.Sprintf("%s %v %v %s", c.name, c.shape, d, mode), backends, outs, map[*graph.Node]*exec.Tensor{in: tn}, alloc)
+				tn.Release()
+				alloc.AssertSize(t, 0)
+			}
+		}
+	}
+}
