@@ -121,6 +121,7 @@ func lowerReduce(k *fuse.Kernel) (*redKernel, error) {
 		}
 		opds[j] = o
 	}
+	flipReduced(k, order, red, shape, opds)
 	live := make([]int, len(rs.Reductions))
 	for j, r := range rs.Reductions {
 		live[j] = r.Value

@@ -49,23 +49,7 @@ func memoryReduced(k *fuse.Kernel, reduced []int) []int {
 			return reduced
 		}
 	}
-	guide := -1
-	for _, in := range rs.Body {
-		if in.Kind != fuse.InstrLoad {
-			continue
-		}
-		if guide < 0 {
-			guide = in.Operand
-		}
-		full := true
-		for _, a := range reduced {
-			full = full && k.Operands[in.Operand].Strides[a] != 0
-		}
-		if full {
-			guide = in.Operand
-			break
-		}
-	}
+	guide := guideOperand(k, reduced)
 	if guide < 0 {
 		return reduced
 	}
@@ -77,4 +61,62 @@ func memoryReduced(k *fuse.Kernel, reduced []int) []int {
 	out := slices.Clone(reduced)
 	slices.SortStableFunc(out, func(a, b int) int { return mag(b) - mag(a) })
 	return out
+}
+
+// guideOperand returns the operand whose memory order a reduction over
+// reduced follows: the first load that is not broadcast over any reduced
+// axis, else the first load, else -1.
+func guideOperand(k *fuse.Kernel, reduced []int) int {
+	guide := -1
+	for _, in := range k.Reduce().Body {
+		if in.Kind != fuse.InstrLoad {
+			continue
+		}
+		if guide < 0 {
+			guide = in.Operand
+		}
+		full := true
+		for _, a := range reduced {
+			full = full && k.Operands[in.Operand].Strides[a] != 0
+		}
+		if full {
+			return in.Operand
+		}
+	}
+	return guide
+}
+
+// flipReduced turns around, in opds (k's operands over the executor's
+// order of axes, whose extents are shape), each reduced axis (red[order[i]])
+// that the guide operand reads backwards, when every reduction of k is
+// orderFree: a reversed input is then read front to back (in place where
+// it is contiguous so). Each operand's offset moves to the axis's last
+// element and its stride changes sign, which relabels the axis's points
+// and changes no value.
+func flipReduced(k *fuse.Kernel, order []int, red []bool, shape []int, opds []fuse.Operand) {
+	rs := k.Reduce()
+	for _, r := range rs.Reductions {
+		if !orderFree(r.Op) {
+			return
+		}
+	}
+	var reduced []int
+	for _, a := range order {
+		if red[a] {
+			reduced = append(reduced, a)
+		}
+	}
+	guide := guideOperand(k, reduced)
+	if guide < 0 {
+		return
+	}
+	for i, a := range order {
+		if !red[a] || opds[guide].Strides[i] >= 0 {
+			continue
+		}
+		for j := range opds {
+			opds[j].Offset += (shape[i] - 1) * opds[j].Strides[i]
+			opds[j].Strides[i] = -opds[j].Strides[i]
+		}
+	}
 }

@@ -61,6 +61,10 @@ func TestReduceMemoryOrder(t *testing.T) {
 		{"sum 3-D perm axes 1,2", graph.Reduce(graph.OpSum, graph.Permute(x3, []int{0, 2, 1}), []int{1, 2}, false), true},
 		{"all 3-D perm axes 0,1", graph.Reduce(graph.OpAll, graph.Permute(graph.Binary(graph.OpGt, x3, graph.Const(graph.ScalarInt(graph.Int32, 0))), []int{1, 0, 2}), []int{0, 1}, false), true},
 		{"sum contiguous", graph.Reduce(graph.OpSum, x2, nil, false), true},
+		// A reduced axis read backwards is turned around, except for ArgMax.
+		{"all rev1 ax1", graph.Reduce(graph.OpAll, graph.Slice(b, []graph.Range{graph.All, {Step: -1, NoStart: true, NoStop: true}}), []int{1}, false), true},
+		{"sum rev0 all", graph.Reduce(graph.OpSum, graph.Slice(x2, []graph.Range{{Step: -1, NoStart: true, NoStop: true}}), nil, false), true},
+		{"argmax rev1 ax1", graph.Reduce(graph.OpArgMax, graph.Slice(x2, []graph.Range{graph.All, {Step: -1, NoStart: true, NoStop: true}}), []int{1}, false), false},
 		// A kept axis with unit stride goes inside though it is not last.
 		{"argmax T 3-D last axis", graph.Reduce(graph.OpArgMax, graph.Permute(x3, []int{2, 1, 0}), []int{2}, false), true},
 		{"sum T 3-D middle axis", graph.Reduce(graph.OpSum, graph.Permute(x3, []int{2, 1, 0}), []int{1}, false), true},

@@ -40,6 +40,10 @@ func TestReduceMemoryOrderValues(t *testing.T) {
 		{"perm 3-D b", graph.Shape{7, 3, 50}, func(x *graph.Node) *graph.Node { return graph.Permute(x, []int{0, 2, 1}) },
 			[][]int{nil, {1, 2}, {0, 1}}},
 		{"rev T", graph.Shape{29, 31}, func(x *graph.Node) *graph.Node { return graph.Permute(rev0(x), []int{1, 0}) }, [][]int{nil}},
+		{"rev1", graph.Shape{37, 45}, func(x *graph.Node) *graph.Node {
+			return graph.Slice(x, []graph.Range{graph.All, {Step: -1, NoStart: true, NoStop: true}})
+		}, [][]int{{1}, {0}, nil}},
+		{"rev0 3-D", graph.Shape{30, 4, 9}, func(x *graph.Node) *graph.Node { return rev0(x) }, [][]int{{0}, {1, 2}, nil}},
 		{"step T", graph.Shape{21, 34}, func(x *graph.Node) *graph.Node { return graph.Permute(step1(x), []int{1, 0}) }, [][]int{nil}},
 		{"empty T", graph.Shape{0, 5}, func(x *graph.Node) *graph.Node { return graph.Permute(x, []int{1, 0}) }, [][]int{nil}},
 		// A kept axis with unit stride that is not the last kept axis:
