@@ -88,7 +88,7 @@ func (sk *sortKernel) run(ctx context.Context, ex *runState, workers int) error 
 		return runSort[uint64](ctx, sk, ex, workers, indexFill, storeIndexed[uint64])
 	case sk.idxs != nil:
 		return runSort[uint32](ctx, sk, ex, workers, indexFill, storeIndexed[uint32])
-	case sk.row.kind == keyFloat && !sk.netSorts() && sk.exactKeys(ctx, ex, workers):
+	case sk.row.kind == keyFloat && !sk.netSorts() && !sk.net64Sorts() && sk.exactKeys(ctx, ex, workers):
 		// No zero and no NaN: the keys alone give back the values. (A
 		// network checks each row itself.)
 		if wide {
@@ -237,6 +237,11 @@ func runSort[K uint32 | uint64, P payload](ctx context.Context, sk *sortKernel, 
 	if sk.netSorts() {
 		if st, ok := any(store).(rowStore[uint32, P]); ok {
 			return runNet(ctx, sk, ex, workers, fl, st)
+		}
+	}
+	if sk.net64Sorts() {
+		if st, ok := any(store).(rowStore[uint64, P]); ok {
+			return runNet64(ctx, sk, ex, workers, fl, st)
 		}
 	}
 	if sk.rows < workers && sk.n >= parallelRowMin && workers > 1 {

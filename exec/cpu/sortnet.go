@@ -60,10 +60,12 @@ type netPlan struct {
 	pairs  []uint32
 }
 
-// netCache holds the plan of each row length.
+// netCache holds the plan of each row length, and the comparators of
+// each row length of 8-byte keys (netPairs64).
 var netCache struct {
 	sync.Mutex
-	plans map[int]*netPlan
+	plans   map[int]*netPlan
+	pairs64 map[int][]uint32
 }
 
 // netPlanOf returns the network of rows of n 32-bit keys for a block of
@@ -114,10 +116,11 @@ func (pl *netPlan) sort(block []uint32) {
 	}
 }
 
-// netSorts reports whether sk's rows go through the network: values
-// alone, 32-bit keys, rows of 2 to netMax elements, at least one block.
+// netSorts reports whether sk's rows go through the network: vector
+// loops on, values alone, 32-bit keys, rows of 2 to netMax elements, at
+// least one block.
 func (sk *sortKernel) netSorts() bool {
-	return netLanes32 > 0 && sk.idxs == nil && sk.vals != nil && sk.row.size <= 4 && sk.n >= 2 && sk.n <= netMax && sk.rows >= netLanes32
+	return netLanes32 > 0 && vecOn && sk.idxs == nil && sk.vals != nil && sk.row.size <= 4 && sk.n >= 2 && sk.n <= netMax && sk.rows >= netLanes32
 }
 
 // netScratch is one worker's block, a row of keys and the merge sort's

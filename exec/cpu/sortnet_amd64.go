@@ -96,3 +96,31 @@ func netLoadT32(block []uint32, src unsafe.Pointer, n, rowBytes int, float bool,
 func netStoreT32(dst unsafe.Pointer, block []uint32, k, rowBytes int, float bool, xor uint32) {
 	netStoreT32x16(dst, unsafe.Pointer(&block[0]), k/16, rowBytes, b2i(float), xor)
 }
+
+//go:noescape
+func netCmp64x8(block unsafe.Pointer, pairs *uint32, n int)
+
+//go:noescape
+func netCmp64x4x2(block unsafe.Pointer, pairs *uint32, n int)
+
+// net64On reports whether this CPU runs the network of 8-byte keys
+// (AVX2 at least); net64Wide picks its AVX-512 loop over the AVX2 one
+// (tests flip it to run both).
+var (
+	net64On   = xcpu.X86.HasAVX2
+	net64Wide = xcpu.X86.HasAVX512F
+)
+
+// netCmp64 applies the comparators (pairs of byte offsets) to a block
+// of netLanes64 signed 64-bit keys: the lane-wise minimum to the first
+// offset, the maximum to the second.
+func netCmp64(block []uint64, pairs []uint32) {
+	if len(pairs) == 0 {
+		return
+	}
+	if net64Wide {
+		netCmp64x8(unsafe.Pointer(&block[0]), &pairs[0], len(pairs)/2)
+		return
+	}
+	netCmp64x4x2(unsafe.Pointer(&block[0]), &pairs[0], len(pairs)/2)
+}

@@ -527,3 +527,66 @@ TEXT ·netStoreT32x16(SB), NOSPLIT, $0-44
 tsdone:
 	VZEROUPPER
 	RET
+
+// func netCmp64x8(block unsafe.Pointer, pairs *uint32, n int)
+// AVX-512: the comparators of n pairs of byte offsets of two vectors of
+// 8 signed quadwords, the lane-wise minimum to the first, the maximum
+// to the second.
+TEXT ·netCmp64x8(SB), NOSPLIT, $0-24
+	MOVQ  block+0(FP), DI
+	MOVQ  pairs+8(FP), SI
+	MOVQ  n+16(FP), CX
+	TESTQ CX, CX
+	JZ    q8done
+
+q8loop:
+	MOVL      0(SI), AX
+	MOVL      4(SI), BX
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 (DI)(BX*1), Z1
+	VPMINSQ   Z1, Z0, Z2
+	VPMAXSQ   Z1, Z0, Z1
+	VMOVDQU64 Z2, (DI)(AX*1)
+	VMOVDQU64 Z1, (DI)(BX*1)
+	ADDQ      $8, SI
+	DECQ      CX
+	JNZ       q8loop
+
+q8done:
+	VZEROUPPER
+	RET
+
+// func netCmp64x4x2(block unsafe.Pointer, pairs *uint32, n int)
+// AVX2: netCmp64x8 with each vector of 8 quadwords in two halves, the
+// minimum and maximum chosen by VPCMPGTQ (a > b) and VPBLENDVB.
+TEXT ·netCmp64x4x2(SB), NOSPLIT, $0-24
+	MOVQ  block+0(FP), DI
+	MOVQ  pairs+8(FP), SI
+	MOVQ  n+16(FP), CX
+	TESTQ CX, CX
+	JZ    q4done
+
+q4loop:
+	MOVL      0(SI), AX
+	MOVL      4(SI), BX
+	VMOVDQU   (DI)(AX*1), Y0
+	VMOVDQU   32(DI)(AX*1), Y1
+	VMOVDQU   (DI)(BX*1), Y2
+	VMOVDQU   32(DI)(BX*1), Y3
+	VPCMPGTQ  Y2, Y0, Y4
+	VPCMPGTQ  Y3, Y1, Y5
+	VPBLENDVB Y4, Y2, Y0, Y6
+	VPBLENDVB Y4, Y0, Y2, Y2
+	VPBLENDVB Y5, Y3, Y1, Y7
+	VPBLENDVB Y5, Y1, Y3, Y3
+	VMOVDQU   Y6, (DI)(AX*1)
+	VMOVDQU   Y7, 32(DI)(AX*1)
+	VMOVDQU   Y2, (DI)(BX*1)
+	VMOVDQU   Y3, 32(DI)(BX*1)
+	ADDQ      $8, SI
+	DECQ      CX
+	JNZ       q4loop
+
+q4done:
+	VZEROUPPER
+	RET

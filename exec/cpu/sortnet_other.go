@@ -37,3 +37,13 @@ func netLoadT32(block []uint32, src unsafe.Pointer, n, rowBytes int, float bool,
 func netStoreT32(dst unsafe.Pointer, block []uint32, k, rowBytes int, float bool, xor uint32) {
 	panic("cpu: netStoreT32 without vector loops")
 }
+
+// net64On is false: no network of 8-byte keys.
+const net64On = false
+
+// net64Wide is false: no AVX-512 loop.
+var net64Wide = false
+
+func netCmp64(block []uint64, pairs []uint32) {
+	panic("cpu: netCmp64 without vector loops")
+}

@@ -1,0 +1,162 @@
+// The network of 8-byte keys (sortnet64.go) against the stable merge
+// and radix sorts it stands in for, bit for bit (NaN payloads and the
+// signs of zeros included): int64 and float64 rows of every length from
+// 2 to 256 and some up to the network's longest (4096) and past it, with ties, both zeros, NaN of both signs
+// and several payloads, infinities, subnormals and the integer
+// extremes; rows side by side in memory (the sorted axis first), one
+// after another, under a 3-D outer space, and through reversed and
+// stepped views; ascending (Sort) and descending (TopK values, all or
+// half of a row); with the AVX-512 and the AVX2 loop where the CPU has
+// both. The reference checks one of them too.
+
+package cpu_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/exec/cpu"
+	"github.com/fuseflow/fuseflow/graph"
+)
+
+// net64Input returns a tensor of d (Int64 or Float64) and s whose
+// values come from a small set (ties), with the extremes now and then
+// and, for floats, a zero or NaN about once in 4n elements (so most
+// rows of n go through the network and some do not).
+func net64Input(t *testing.T, alloc memory.Allocator, d graph.DType, s graph.Shape, n int, seed uint64) *exec.Tensor {
+	x, err := exec.NewTensor(alloc, d, s)
+	require.NoError(t, err)
+	r := rand.New(rand.NewPCG(seed, 64))
+	bits := exec.Elems[uint64](x)
+	if d == graph.Int64 {
+		ext := []int64{math.MinInt64, math.MaxInt64, math.MinInt64 + 1, -1, 0, 1, 1 << 40, -1 << 40}
+		for i := range bits {
+			v := int64(r.IntN(41) - 20)
+			if r.IntN(10) == 0 {
+				v = ext[r.IntN(len(ext))]
+			}
+			bits[i] = uint64(v)
+		}
+		return x
+	}
+	rare := []uint64{0, 1 << 63, 0x7ff8000000000000, 0xfff8000000000000, 0x7ff0000000000001, 0xfff0000000000001, 0xfff00000000abcde, 0x7fffffffffffffff}
+	other := []float64{math.Inf(1), math.Inf(-1), 5e-324, -5e-324, 2.2250738585072014e-308, -math.MaxFloat64, math.MaxFloat64}
+	for i := range bits {
+		v := math.Float64bits(float64(r.IntN(41)-20) + 0.5)
+		switch {
+		case r.IntN(4*n) == 0:
+			v = rare[r.IntN(len(rare))]
+		case r.IntN(10) == 0:
+			v = math.Float64bits(other[r.IntN(len(other))])
+		}
+		bits[i] = v
+	}
+	return x
+}
+
+// net64Layout builds the array whose rows are sorted from an input of
+// shape, and names the sorted axis.
+type net64Layout struct {
+	name  string
+	shape func(rows, n int) graph.Shape
+	view  func(x *graph.Node) (*graph.Node, int)
+}
+
+var net64Layouts = []net64Layout{
+	{"rows", func(rows, n int) graph.Shape { return graph.Shape{rows, n} }, func(x *graph.Node) (*graph.Node, int) { return x, 1 }},
+	{"columns", func(rows, n int) graph.Shape { return graph.Shape{n, rows} }, func(x *graph.Node) (*graph.Node, int) { return x, 0 }},
+	{"3d", func(rows, n int) graph.Shape { return graph.Shape{3, n, rows} }, func(x *graph.Node) (*graph.Node, int) { return x, 1 }},
+	{"reversed columns", func(rows, n int) graph.Shape { return graph.Shape{n, rows} }, func(x *graph.Node) (*graph.Node, int) {
+		return graph.Slice(x, []graph.Range{{Step: -1, NoStart: true, NoStop: true}, {Step: -1, NoStart: true, NoStop: true}}), 0
+	}},
+	{"stepped rows", func(rows, n int) graph.Shape { return graph.Shape{rows, 2 * n} }, func(x *graph.Node) (*graph.Node, int) {
+		return graph.Slice(x, []graph.Range{graph.All, {Step: 2, NoStart: true, NoStop: true}}), 1
+	}},
+	{"transposed", func(rows, n int) graph.Shape { return graph.Shape{rows, n} }, func(x *graph.Node) (*graph.Node, int) {
+		return graph.Permute(x, []int{1, 0}), 0
+	}},
+}
+
+func TestNet64MatchesStableSort(t *testing.T) {
+	var lengths []int
+	for n := 2; n <= 256; n++ {
+		if !testing.Short() && !cpu.RaceEnabled || n <= 20 || n%37 == 0 || n >= 250 {
+			lengths = append(lengths, n)
+		}
+	}
+	// Longer rows up to the network's longest (4096) and one past it.
+	lengths = append(lengths, 257, 300, 511, 512, 513, 1000, 4095, 4096, 4097)
+	before := cpu.NetRows64()
+	for _, lay := range net64Layouts {
+		ls := lengths
+		if lay.name != "rows" && lay.name != "columns" {
+			ls = []int{2, 3, 5, 8, 9, 16, 17, 31, 64, 100, 255, 256}
+		}
+		for _, d := range []graph.DType{graph.Int64, graph.Float64} {
+			for _, n := range ls {
+				// 19 rows: two blocks of 8 and 3 rows more.
+				net64Check(t, lay, d, 19, n, n == 8 || n == 100)
+			}
+		}
+	}
+	t.Logf("network rows: %d", cpu.NetRows64()-before)
+	if cpu.Net64On() && cpu.NetRows64() == before {
+		t.Fatalf("network rows sorted got:0 want:some")
+	}
+}
+
+// net64Check sorts rows×n elements of d laid out by lay (Sort, and TopK
+// values of all and of half of each row), with every loop of the
+// network and with vector loops off (the stable sorts), and requires
+// the same bits; withRef compares the network's with the reference too.
+func net64Check(t *testing.T, lay net64Layout, d graph.DType, rows, n int, withRef bool) {
+	t.Helper()
+	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	shape := lay.shape(rows, n)
+	x := graph.Input(d, shape, "x")
+	xt := net64Input(t, alloc, d, shape, n, uint64(n*len(lay.name)))
+	v, ax := lay.view(x)
+	all, _ := graph.TopK(v, ax, n)
+	half, _ := graph.TopK(v, ax, max(1, n/2))
+	outs := []*graph.Node{graph.Sort(v, ax), all, half}
+	bound := map[*graph.Node]*exec.Tensor{x: xt}
+	be := cpu.New(cpu.Options{Workers: 2})
+	wide := cpu.SetNet64Wide(false)
+	cpu.SetNet64Wide(wide)
+	loops := []bool{false}
+	if wide {
+		loops = []bool{true, false}
+	}
+	for oi, o := range outs {
+		what := fmt.Sprintf("%s %v rows %d n %d output %d", lay.name, d, rows, n, oi)
+		was := cpu.SetVector(false)
+		want := evalOn(t, be, []*graph.Node{o}, bound, alloc, what)
+		cpu.SetVector(was)
+		for _, w := range loops {
+			cpu.SetNet64Wide(w)
+			got := evalOn(t, be, []*graph.Node{o}, bound, alloc, what)
+			cpu.SetNet64Wide(wide)
+			if g, w2 := got[0].Buf.Bytes(), want[0].Buf.Bytes(); string(g) != string(w2) {
+				gv, wv := exec.Elems[uint64](got[0]), exec.Elems[uint64](want[0])
+				for i := range wv {
+					if gv[i] != wv[i] {
+						t.Fatalf("%s, AVX-512 %v: element %d got:%#x want:%#x", what, w, i, gv[i], wv[i])
+					}
+				}
+			}
+			release(got)
+		}
+		release(want)
+		if withRef {
+			sameAsRef(t, be, []*graph.Node{o}, bound, alloc, what)
+		}
+	}
+	xt.Release()
+	alloc.AssertSize(t, 0)
+}
