@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"sync/atomic"
 	"unsafe"
 
@@ -26,7 +27,8 @@ type sortKernel struct {
 	row        sortKeyRow
 	n, k, rows int
 	desc       bool
-	outer      []int // extents of the outer axes of Space
+	outer      []int    // extents of the outer axes of Space
+	divs       []uint64 // per outer axis, ceil(2^64 / extent) (see rowOffset); nil past 2^32 rows
 	in         fuse.Operand
 	vals, idxs *fuse.Store // nil when not stored
 }
@@ -50,6 +52,7 @@ func lowerSort(k *fuse.Kernel) (*sortKernel, error) {
 	for _, e := range sk.outer {
 		sk.rows *= e
 	}
+	sk.divs = rowDivisors(sk.outer, sk.rows)
 	for i := range k.Stores {
 		switch st := &k.Stores[i]; st.Value {
 		case fuse.SortValues:
@@ -63,9 +66,36 @@ func lowerSort(k *fuse.Kernel) (*sortKernel, error) {
 	return sk, nil
 }
 
+// rowDivisors returns ceil(2^64 / e) for each outer extent e above 1
+// (0 for 1), or nil for 2^32 rows or more (see rowOffset).
+func rowDivisors(outer []int, rows int) []uint64 {
+	if rows >= 1<<32 {
+		return nil
+	}
+	divs := make([]uint64, len(outer))
+	for a, e := range outer {
+		if e > 1 {
+			divs[a] = ^uint64(0)/uint64(e) + 1
+		}
+	}
+	return divs
+}
+
 // rowOffset returns element offset off plus row r's coordinates over
-// the outer axes times strides.
+// the outer axes times strides. Below 2^32 rows it divides by
+// multiplying: the high word of r times ceil(2^64 / e) is r / e for
+// every r and e below 2^32 (an extent of 1 leaves r whole).
 func (sk *sortKernel) rowOffset(r, off int, strides []int) int {
+	if sk.divs != nil {
+		for a := len(sk.outer) - 1; a >= 0; a-- {
+			if m := sk.divs[a]; m != 0 {
+				q, _ := bits.Mul64(m, uint64(r))
+				off += (r - int(q)*sk.outer[a]) * strides[a]
+				r = int(q)
+			}
+		}
+		return off
+	}
 	for a := len(sk.outer) - 1; a >= 0; a-- {
 		e := sk.outer[a]
 		off += (r % e) * strides[a]

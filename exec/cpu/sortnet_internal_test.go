@@ -1,6 +1,7 @@
 // The comparator networks of sortnet.go sort: every 0/1 input of up to
 // 14 elements (the 0-1 principle: a network that sorts all of them
-// sorts everything) and random rows of every length up to netMax.
+// sorts everything) and random rows of every length up to 256 and some
+// up to netMax.
 
 package cpu
 
@@ -34,14 +35,19 @@ func TestBatcherPairsSort(t *testing.T) {
 		}
 	}
 	r := rand.New(rand.NewPCG(3, 4))
-	for n := 15; n <= netMax; n++ {
+	lengths := []int{300, 511, 512, 513, 1000, netMax - 1, netMax}
+	for n := 255; n >= 15; n-- {
+		lengths = append(lengths, n)
+	}
+	for _, n := range lengths {
 		x := make([]uint32, n)
+		pairs := batcherPairs(n)
 		for range 20 {
 			for i := range x {
 				x[i] = r.Uint32N(50)
 			}
 			want := slices.Sorted(slices.Values(x))
-			applyPairs(x, batcherPairs(n))
+			applyPairs(x, pairs)
 			if !slices.Equal(x, want) {
 				t.Fatalf("n %d: got:%v want:%v", n, x, want)
 			}
@@ -59,7 +65,7 @@ func TestNetCmp32(t *testing.T) {
 		t.Skip("no vector network loop on this CPU")
 	}
 	r := rand.New(rand.NewPCG(5, 6))
-	for _, n := range []int{2, 8, 9, 15, 16, 17, 31, 32, 33, 128, 200, 256} {
+	for _, n := range []int{2, 8, 9, 15, 16, 17, 31, 32, 33, 128, 200, 256, 1000, 4096} {
 		block := make([]uint32, n*netLanes32)
 		for i := range block {
 			block[i] = r.Uint32()

@@ -1,13 +1,15 @@
-// The network of 8-byte keys (sortnet64.go) against the stable merge
-// and radix sorts it stands in for, bit for bit (NaN payloads and the
-// signs of zeros included): int64 and float64 rows of every length from
+// The comparator networks (sortnet64.go for 8-byte keys, sortnet.go for
+// 4-byte keys) against the stable merge and radix sorts they stand in
+// for (vector loops off), bit for bit (NaN payloads and the signs of
+// zeros included): int64 and float64 rows of every length from
 // 2 to 256 and some up to the network's longest (4096) and past it, with ties, both zeros, NaN of both signs
 // and several payloads, infinities, subnormals and the integer
 // extremes; rows side by side in memory (the sorted axis first), one
 // after another, under a 3-D outer space, and through reversed and
 // stepped views; ascending (Sort) and descending (TopK values, all or
 // half of a row); with the AVX-512 and the AVX2 loop where the CPU has
-// both. The reference checks one of them too.
+// both. int32 and float32 rows the same way. The
+// reference checks some of them too.
 
 package cpu_test
 
@@ -25,37 +27,56 @@ import (
 	"github.com/fuseflow/fuseflow/graph"
 )
 
-// net64Input returns a tensor of d (Int64 or Float64) and s whose
-// values come from a small set (ties), with the extremes now and then
-// and, for floats, a zero or NaN about once in 4n elements (so most
-// rows of n go through the network and some do not).
+// net64Input returns a tensor of d (Int32, Int64, Float32 or Float64)
+// and s whose values come from a small set (ties), with the extremes
+// now and then and, for floats, a zero or NaN about once in 4n elements
+// (so most rows of n go through the network and some do not).
 func net64Input(t *testing.T, alloc memory.Allocator, d graph.DType, s graph.Shape, n int, seed uint64) *exec.Tensor {
 	x, err := exec.NewTensor(alloc, d, s)
 	require.NoError(t, err)
 	r := rand.New(rand.NewPCG(seed, 64))
-	bits := exec.Elems[uint64](x)
-	if d == graph.Int64 {
-		ext := []int64{math.MinInt64, math.MaxInt64, math.MinInt64 + 1, -1, 0, 1, 1 << 40, -1 << 40}
-		for i := range bits {
+	var bits []uint64
+	switch d {
+	case graph.Int64, graph.Int32:
+		ext := []int64{math.MinInt64, math.MaxInt64, math.MinInt64 + 1, -1, 0, 1, 1 << 40, -1 << 40, math.MinInt32, math.MaxInt32}
+		for range s.Size() {
 			v := int64(r.IntN(41) - 20)
 			if r.IntN(10) == 0 {
 				v = ext[r.IntN(len(ext))]
 			}
-			bits[i] = uint64(v)
+			bits = append(bits, uint64(v))
 		}
-		return x
+	case graph.Float64, graph.Float32:
+		rare := []uint64{0, 1 << 63, 0x7ff8000000000000, 0xfff8000000000000, 0x7ff0000000000001, 0xfff0000000000001, 0xfff00000000abcde, 0x7fffffffffffffff}
+		rare32 := []uint64{0, 1 << 31, 0x7fc00000, 0xffc00000, 0x7f800001, 0xff800001, 0xff80abcd, 0x7fffffff}
+		other := []float64{math.Inf(1), math.Inf(-1), 5e-324, -5e-324, 1e-40, -1e-40, 2.2250738585072014e-308, -math.MaxFloat64, math.MaxFloat64, math.MaxFloat32}
+		for range s.Size() {
+			f := float64(r.IntN(41)-20) + 0.5
+			rv := uint64(0)
+			switch {
+			case r.IntN(4*n) == 0:
+				rv = 1 + uint64(r.IntN(len(rare)))
+			case r.IntN(10) == 0:
+				f = other[r.IntN(len(other))]
+			}
+			switch {
+			case d == graph.Float64 && rv > 0:
+				bits = append(bits, rare[rv-1])
+			case d == graph.Float64:
+				bits = append(bits, math.Float64bits(f))
+			case rv > 0:
+				bits = append(bits, rare32[rv-1])
+			default:
+				bits = append(bits, uint64(math.Float32bits(float32(f))))
+			}
+		}
 	}
-	rare := []uint64{0, 1 << 63, 0x7ff8000000000000, 0xfff8000000000000, 0x7ff0000000000001, 0xfff0000000000001, 0xfff00000000abcde, 0x7fffffffffffffff}
-	other := []float64{math.Inf(1), math.Inf(-1), 5e-324, -5e-324, 2.2250738585072014e-308, -math.MaxFloat64, math.MaxFloat64}
-	for i := range bits {
-		v := math.Float64bits(float64(r.IntN(41)-20) + 0.5)
-		switch {
-		case r.IntN(4*n) == 0:
-			v = rare[r.IntN(len(rare))]
-		case r.IntN(10) == 0:
-			v = math.Float64bits(other[r.IntN(len(other))])
+	if d.Size() == 4 {
+		for i, b := range bits {
+			exec.Elems[uint32](x)[i] = uint32(b)
 		}
-		bits[i] = v
+	} else {
+		copy(exec.Elems[uint64](x), bits)
 	}
 	return x
 }
@@ -83,7 +104,7 @@ var net64Layouts = []net64Layout{
 	}},
 }
 
-func TestNet64MatchesStableSort(t *testing.T) {
+func TestNetworksMatchStableSort(t *testing.T) {
 	var lengths []int
 	for n := 2; n <= 256; n++ {
 		if !testing.Short() && !cpu.RaceEnabled || n <= 20 || n%37 == 0 || n >= 250 {
@@ -98,10 +119,14 @@ func TestNet64MatchesStableSort(t *testing.T) {
 		if lay.name != "rows" && lay.name != "columns" {
 			ls = []int{2, 3, 5, 8, 9, 16, 17, 31, 64, 100, 255, 256}
 		}
-		for _, d := range []graph.DType{graph.Int64, graph.Float64} {
+		for _, d := range []graph.DType{graph.Int64, graph.Float64, graph.Int32, graph.Float32} {
 			for _, n := range ls {
-				// 19 rows: two blocks of 8 and 3 rows more.
-				net64Check(t, lay, d, 19, n, n == 8 || n == 100)
+				// Two blocks of 8 (16) and 3 (5) rows more.
+				rows := 19
+				if d.Size() == 4 {
+					rows = 37
+				}
+				net64Check(t, lay, d, rows, n, n == 8 || n == 100)
 			}
 		}
 	}
@@ -143,10 +168,10 @@ func net64Check(t *testing.T, lay net64Layout, d graph.DType, rows, n int, withR
 			got := evalOn(t, be, []*graph.Node{o}, bound, alloc, what)
 			cpu.SetNet64Wide(wide)
 			if g, w2 := got[0].Buf.Bytes(), want[0].Buf.Bytes(); string(g) != string(w2) {
-				gv, wv := exec.Elems[uint64](got[0]), exec.Elems[uint64](want[0])
-				for i := range wv {
-					if gv[i] != wv[i] {
-						t.Fatalf("%s, AVX-512 %v: element %d got:%#x want:%#x", what, w, i, gv[i], wv[i])
+				es := d.Size()
+				for i := 0; i < len(w2); i += es {
+					if string(g[i:i+es]) != string(w2[i:i+es]) {
+						t.Fatalf("%s, AVX-512 %v: element %d got:%x want:%x", what, w, i/es, g[i:i+es], w2[i:i+es])
 					}
 				}
 			}
