@@ -97,20 +97,30 @@ func (k netKey64) special(b uint64) bool {
 }
 
 // rowWalk steps through a sort's rows in order, keeping the element
-// offsets of the current row in the input and in the values' store.
+// offsets of the current row in the input, in the values' store and in
+// the indices' store.
 type rowWalk struct {
-	outer, idx, inS, outS []int
-	in, out               int
+	outer, idx, inS, outS, ixS []int
+	in, out, ix                int
 }
 
-// walkFrom returns a walk of sk's rows starting at row r.
+// walkFrom returns a walk of sk's rows starting at row r (an output
+// offset stays 0 when sk does not store that output).
 func (sk *sortKernel) walkFrom(r int) *rowWalk {
-	w := &rowWalk{outer: sk.outer, idx: make([]int, len(sk.outer)), inS: sk.in.Strides, outS: sk.vals.Strides, in: sk.in.Offset, out: sk.vals.Offset}
+	w := &rowWalk{outer: sk.outer, idx: make([]int, len(sk.outer)), inS: sk.in.Strides, outS: make([]int, len(sk.outer)), in: sk.in.Offset}
+	w.ixS = w.outS
+	if sk.vals != nil { // else the output offset stays 0
+		w.outS, w.out = sk.vals.Strides, sk.vals.Offset
+	}
+	if sk.idxs != nil {
+		w.ixS, w.ix = sk.idxs.Strides, sk.idxs.Offset
+	}
 	for a := len(sk.outer) - 1; a >= 0; a-- {
 		e := sk.outer[a]
 		w.idx[a] = r % e
 		w.in += w.idx[a] * w.inS[a]
 		w.out += w.idx[a] * w.outS[a]
+		w.ix += w.idx[a] * w.ixS[a]
 		r /= e
 	}
 	return w
@@ -122,11 +132,13 @@ func (w *rowWalk) next() {
 		w.idx[a]++
 		w.in += w.inS[a]
 		w.out += w.outS[a]
+		w.ix += w.ixS[a]
 		if w.idx[a] < w.outer[a] {
 			return
 		}
 		w.in -= w.outer[a] * w.inS[a]
 		w.out -= w.outer[a] * w.outS[a]
+		w.ix -= w.outer[a] * w.ixS[a]
 		w.idx[a] = 0
 	}
 }

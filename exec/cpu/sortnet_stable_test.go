@@ -7,8 +7,10 @@
 // extremes; rows side by side in memory (the sorted axis first), one
 // after another, under a 3-D outer space, and through reversed and
 // stepped views; ascending (Sort) and descending (TopK values, all or
-// half of a row); with the AVX-512 and the AVX2 loop where the CPU has
-// both. int32 and float32 rows the same way. The
+// half of a row), argsorts and TopK indices (alone and with values);
+// with the AVX-512 and the AVX2 loop where the CPU has both. int32 and
+// float32 rows the same way (their argsorts by the network of 8-byte
+// keys, each key above its index). The
 // reference checks some of them too.
 
 package cpu_test
@@ -136,8 +138,9 @@ func TestNetworksMatchStableSort(t *testing.T) {
 	}
 }
 
-// net64Check sorts rows×n elements of d laid out by lay (Sort, and TopK
-// values of all and of half of each row), with every loop of the
+// net64Check sorts rows×n elements of d laid out by lay (Sort, TopK
+// values of all and of half of each row, ArgSort, TopK indices alone and
+// with values), with every loop of the
 // network and with vector loops off (the stable sorts), and requires
 // the same bits; withRef compares the network's with the reference too.
 func net64Check(t *testing.T, lay net64Layout, d graph.DType, rows, n int, withRef bool) {
@@ -148,8 +151,10 @@ func net64Check(t *testing.T, lay net64Layout, d graph.DType, rows, n int, withR
 	xt := net64Input(t, alloc, d, shape, n, uint64(n*len(lay.name)))
 	v, ax := lay.view(x)
 	all, _ := graph.TopK(v, ax, n)
-	half, _ := graph.TopK(v, ax, max(1, n/2))
-	outs := []*graph.Node{graph.Sort(v, ax), all, half}
+	half, halfIdx := graph.TopK(v, ax, max(1, n/2))
+	// Values alone (the networks), indices (the argsort network for
+	// 4-byte keys), and values with indices (read back by index).
+	reqs := [][]*graph.Node{{graph.Sort(v, ax)}, {all}, {half}, {graph.ArgSort(v, ax)}, {halfIdx}, {half, halfIdx}}
 	bound := map[*graph.Node]*exec.Tensor{x: xt}
 	be := cpu.New(cpu.Options{Workers: 2})
 	wide := cpu.SetNet64Wide(false)
@@ -158,20 +163,22 @@ func net64Check(t *testing.T, lay net64Layout, d graph.DType, rows, n int, withR
 	if wide {
 		loops = []bool{true, false}
 	}
-	for oi, o := range outs {
-		what := fmt.Sprintf("%s %v rows %d n %d output %d", lay.name, d, rows, n, oi)
+	for oi, req := range reqs {
+		what := fmt.Sprintf("%s %v rows %d n %d request %d", lay.name, d, rows, n, oi)
 		was := cpu.SetVector(false)
-		want := evalOn(t, be, []*graph.Node{o}, bound, alloc, what)
+		want := evalOn(t, be, req, bound, alloc, what)
 		cpu.SetVector(was)
 		for _, w := range loops {
 			cpu.SetNet64Wide(w)
-			got := evalOn(t, be, []*graph.Node{o}, bound, alloc, what)
+			got := evalOn(t, be, req, bound, alloc, what)
 			cpu.SetNet64Wide(wide)
-			if g, w2 := got[0].Buf.Bytes(), want[0].Buf.Bytes(); string(g) != string(w2) {
-				es := d.Size()
-				for i := 0; i < len(w2); i += es {
-					if string(g[i:i+es]) != string(w2[i:i+es]) {
-						t.Fatalf("%s, AVX-512 %v: element %d got:%x want:%x", what, w, i/es, g[i:i+es], w2[i:i+es])
+			for i := range want {
+				if g, w2 := got[i].Buf.Bytes(), want[i].Buf.Bytes(); string(g) != string(w2) {
+					es := want[i].DType.Size()
+					for e := 0; e < len(w2); e += es {
+						if string(g[e:e+es]) != string(w2[e:e+es]) {
+							t.Fatalf("%s output %d, AVX-512 %v: element %d got:%x want:%x", what, i, w, e/es, g[e:e+es], w2[e:e+es])
+						}
 					}
 				}
 			}
@@ -179,7 +186,7 @@ func net64Check(t *testing.T, lay net64Layout, d graph.DType, rows, n int, withR
 		}
 		release(want)
 		if withRef {
-			sameAsRef(t, be, []*graph.Node{o}, bound, alloc, what)
+			sameAsRef(t, be, req, bound, alloc, what)
 		}
 	}
 	xt.Release()

@@ -1,5 +1,6 @@
 // A sort's row offsets: rowOffset's division by multiplication against
-// plain division, and the row walk of the networks against rowOffset.
+// plain division, and the row walk of the networks against rowOffset
+// (input, values and indices).
 
 package cpu
 
@@ -46,13 +47,14 @@ func TestRowWalkSteps(t *testing.T) {
 	outer := []int{3, 1, 4, 5}
 	sk := &sortKernel{outer: outer, rows: 60,
 		in:   fuse.Operand{Offset: 7, Strides: []int{100, 9, -20, 3, 1}},
-		vals: &fuse.Store{Offset: 11, Strides: []int{-1, 40, 2, 200, 1}}}
+		vals: &fuse.Store{Offset: 11, Strides: []int{-1, 40, 2, 200, 1}},
+		idxs: &fuse.Store{Offset: 3, Strides: []int{60, 20, 20, 4, 1}}}
 	for start := range sk.rows {
 		w := sk.walkFrom(start)
 		for row := start; row < sk.rows; row++ {
-			wantIn, wantOut := sk.rowOffset(row, 7, sk.in.Strides), sk.rowOffset(row, 11, sk.vals.Strides)
-			if w.in != wantIn || w.out != wantOut {
-				t.Fatalf("from %d, row %d: got:%d,%d want:%d,%d", start, row, w.in, w.out, wantIn, wantOut)
+			wantIn, wantOut, wantIx := sk.rowOffset(row, 7, sk.in.Strides), sk.rowOffset(row, 11, sk.vals.Strides), sk.rowOffset(row, 3, sk.idxs.Strides)
+			if w.in != wantIn || w.out != wantOut || w.ix != wantIx {
+				t.Fatalf("from %d, row %d: got:%d,%d,%d want:%d,%d,%d", start, row, w.in, w.out, w.ix, wantIn, wantOut, wantIx)
 			}
 			w.next()
 		}
