@@ -114,8 +114,10 @@ func (sk *sortKernel) run(ctx context.Context, ex *runState, workers int) error 
 	}
 	wide := sk.row.size > 4
 	switch {
+	case sk.netArgSorts() && wide:
+		return runNetArg[uint64](ctx, sk, ex, workers)
 	case sk.netArgSorts():
-		return runNetArg(ctx, sk, ex, workers)
+		return runNetArg[uint32](ctx, sk, ex, workers)
 	case sk.idxs != nil && wide:
 		return runSort[uint64](ctx, sk, ex, workers, indexFill, storeIndexed[uint64])
 	case sk.idxs != nil:

@@ -124,3 +124,23 @@ func netCmp64(block []uint64, pairs []uint32) {
 	}
 	netCmp64x4x2(unsafe.Pointer(&block[0]), &pairs[0], len(pairs)/2)
 }
+
+//go:noescape
+func netCmpArg64x8(keys, idx unsafe.Pointer, pairs *uint32, n int)
+
+//go:noescape
+func netCmpArg64x4x2(keys, idx unsafe.Pointer, pairs *uint32, n int)
+
+// netCmpArg64 applies the comparators (pairs of byte offsets) to a block
+// of netLanes64 signed 64-bit keys and the block of their indices,
+// ordering the pairs by key, then index.
+func netCmpArg64(keys, idx []uint64, pairs []uint32) {
+	if len(pairs) == 0 {
+		return
+	}
+	if net64Wide {
+		netCmpArg64x8(unsafe.Pointer(&keys[0]), unsafe.Pointer(&idx[0]), &pairs[0], len(pairs)/2)
+		return
+	}
+	netCmpArg64x4x2(unsafe.Pointer(&keys[0]), unsafe.Pointer(&idx[0]), &pairs[0], len(pairs)/2)
+}

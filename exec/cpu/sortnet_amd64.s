@@ -590,3 +590,90 @@ q4loop:
 q4done:
 	VZEROUPPER
 	RET
+
+// func netCmpArg64x8(keys, idx unsafe.Pointer, pairs *uint32, n int)
+// AVX-512: the comparators of n pairs of byte offsets into two blocks of
+// 8 signed quadwords, keys and their indices, ordered by key, then
+// index: where (key a, index a) > (key b, index b) the two swap, in
+// both blocks.
+TEXT ·netCmpArg64x8(SB), NOSPLIT, $0-32
+	MOVQ  keys+0(FP), DI
+	MOVQ  idx+8(FP), R8
+	MOVQ  pairs+16(FP), SI
+	MOVQ  n+24(FP), CX
+	TESTQ CX, CX
+	JZ    a8done
+
+a8loop:
+	MOVL      0(SI), AX
+	MOVL      4(SI), BX
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 (DI)(BX*1), Z1
+	VMOVDQU64 (R8)(AX*1), Z2
+	VMOVDQU64 (R8)(BX*1), Z3
+	VPCMPQ    $6, Z1, Z0, K1
+	VPCMPQ    $0, Z1, Z0, K2
+	VPCMPQ    $6, Z3, Z2, K3
+	KANDW     K2, K3, K3
+	KORW      K1, K3, K1
+	VPBLENDMQ Z1, Z0, K1, Z4
+	VPBLENDMQ Z0, Z1, K1, Z5
+	VPBLENDMQ Z3, Z2, K1, Z6
+	VPBLENDMQ Z2, Z3, K1, Z7
+	VMOVDQU64 Z4, (DI)(AX*1)
+	VMOVDQU64 Z5, (DI)(BX*1)
+	VMOVDQU64 Z6, (R8)(AX*1)
+	VMOVDQU64 Z7, (R8)(BX*1)
+	ADDQ      $8, SI
+	DECQ      CX
+	JNZ       a8loop
+
+a8done:
+	VZEROUPPER
+	RET
+
+// CMPARG4 is netCmpArg64x8's comparator on the 4 lanes at byte o of
+// the vectors at AX and BX, with AVX2: the swap mask is key a > key b,
+// or equal keys and index a > index b (VPCMPGTQ, VPCMPEQQ), applied
+// by VPBLENDVB.
+#define CMPARG4(o) \
+	VMOVDQU   o(DI)(AX*1), Y0; \
+	VMOVDQU   o(DI)(BX*1), Y1; \
+	VMOVDQU   o(R8)(AX*1), Y2; \
+	VMOVDQU   o(R8)(BX*1), Y3; \
+	VPCMPGTQ  Y1, Y0, Y4; \
+	VPCMPEQQ  Y1, Y0, Y5; \
+	VPCMPGTQ  Y3, Y2, Y6; \
+	VPAND     Y5, Y6, Y6; \
+	VPOR      Y6, Y4, Y4; \
+	VPBLENDVB Y4, Y1, Y0, Y5; \
+	VPBLENDVB Y4, Y0, Y1, Y1; \
+	VPBLENDVB Y4, Y3, Y2, Y6; \
+	VPBLENDVB Y4, Y2, Y3, Y3; \
+	VMOVDQU   Y5, o(DI)(AX*1); \
+	VMOVDQU   Y1, o(DI)(BX*1); \
+	VMOVDQU   Y6, o(R8)(AX*1); \
+	VMOVDQU   Y3, o(R8)(BX*1)
+
+// func netCmpArg64x4x2(keys, idx unsafe.Pointer, pairs *uint32, n int)
+// AVX2: netCmpArg64x8 on each half of the 8 lanes.
+TEXT ·netCmpArg64x4x2(SB), NOSPLIT, $0-32
+	MOVQ  keys+0(FP), DI
+	MOVQ  idx+8(FP), R8
+	MOVQ  pairs+16(FP), SI
+	MOVQ  n+24(FP), CX
+	TESTQ CX, CX
+	JZ    a4done
+
+a4loop:
+	MOVL 0(SI), AX
+	MOVL 4(SI), BX
+	CMPARG4(0)
+	CMPARG4(32)
+	ADDQ $8, SI
+	DECQ CX
+	JNZ  a4loop
+
+a4done:
+	VZEROUPPER
+	RET

@@ -47,3 +47,7 @@ var net64Wide = false
 func netCmp64(block []uint64, pairs []uint32) {
 	panic("cpu: netCmp64 without vector loops")
 }
+
+func netCmpArg64(keys, idx []uint64, pairs []uint32) {
+	panic("cpu: netCmpArg64 without vector loops")
+}
