@@ -3,7 +3,10 @@
 // and the first K stored as values (read back from the input by index,
 // so -0 and NaN payloads are kept) and int64 indices. Rows run in
 // parallel, one per task; a row long enough to fill the workers alone
-// is sorted by every worker (parallel radix passes).
+// is sorted by every worker (parallel radix passes). Rows of up to 4096
+// elements, 8 or 16 at a time, go through comparator networks instead
+// where the result is the same: values alone (sortnet.go for 4-byte
+// keys, sortnet64.go for 8-byte keys) and argsorts (sortnet_arg.go).
 
 package cpu
 

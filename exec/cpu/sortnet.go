@@ -21,8 +21,9 @@ import (
 // elements).
 const netMax = 4096
 
-// netBlocksPerTask is how many blocks of rows a task sorts.
-const netBlocksPerTask = 16
+// netTaskElems is about how many elements a task of a network sorts:
+// as many blocks of rows as make that many, at least one.
+const netTaskElems = 1 << 14
 
 // batcherPairs returns the comparators (i < j: the smaller key to i) of
 // Batcher's odd-even merge sort of n elements: the network of the next
@@ -134,9 +135,10 @@ type netScratch[P payload] struct {
 }
 
 // runNet sorts sk's rows (see netSorts) a block of netLanes32 rows at a
-// time, walking the rows' offsets rather than dividing them out; a row the network cannot take (floats with a zero or NaN) and
-// the rows after the last whole block are sorted as runSort does, with
-// the payload fill fl and the store.
+// time, walking the rows' offsets rather than dividing them out; a row
+// the network cannot take (floats with a zero or NaN) and the rows after
+// the last whole block are sorted as runSort does, with the payload fill
+// fl and the store.
 func runNet[P payload](ctx context.Context, sk *sortKernel, ex *runState, workers int, fl payloadFill[P], store rowStore[uint32, P]) error {
 	load := loader[uint32](sk.row.size)
 	base := ex.bases[sk.in.Buffer]
@@ -149,7 +151,7 @@ func runNet[P payload](ctx context.Context, sk *sortKernel, ex *runState, worker
 	// The keys of zeros and NaN: the sign bit, and every bit.
 	flip := keyFlip[uint32](sk.row, sk.desc)
 	zero, nan := uint32(1)<<(bits-1)^flip, uint32(1)<<(bits-1)<<1-1^flip
-	per := lanes * netBlocksPerTask
+	per := lanes * max(1, netTaskElems/(n*lanes))
 	tasks := (sk.rows + per - 1) / per
 	scratch := make([]*netScratch[P], max(1, min(workers, tasks)))
 	valStoreAt := keyStoreAt[uint32](sk)

@@ -161,8 +161,7 @@ func runNet64[P payload](ctx context.Context, sk *sortKernel, ex *runState, work
 	inBase, outBase := ex.bases[sk.in.Buffer], ex.bases[sk.vals.Buffer]
 	is, os := sk.in.Strides[len(sk.in.Strides)-1], sk.vals.Strides[len(sk.vals.Strides)-1]
 	bits := sk.row.bits()
-	// Blocks per task: at least netBlocksPerTask, and some 2^14 elements.
-	per := lanes * max(netBlocksPerTask, (1<<14)/(n*lanes))
+	per := lanes * max(1, netTaskElems/(n*lanes))
 	tasks := (sk.rows + per - 1) / per
 	scratch := make([]*net64Scratch[P], max(1, min(workers, tasks)))
 	return parallel(ctx, workers, tasks, func(w, t int) {

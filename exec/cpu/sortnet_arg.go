@@ -52,7 +52,7 @@ func runNetArg[K uint32 | uint64](ctx context.Context, sk *sortKernel, ex *runSt
 		valBase, vds = ex.bases[sk.vals.Buffer], sk.vals.Strides[len(sk.vals.Strides)-1]
 	}
 	gather := map[int]func(unsafe.Pointer, int, unsafe.Pointer, int, []uint32, int){1: gatherRow[uint8], 2: gatherRow[uint16], 4: gatherRow[uint32], 8: gatherRow[uint64]}[es]
-	per := lanes * max(netBlocksPerTask, (1<<14)/(n*lanes))
+	per := lanes * max(1, netTaskElems/(n*lanes))
 	tasks := (sk.rows + per - 1) / per
 	scratch := make([]*netArgScratch[K], max(1, min(workers, tasks)))
 	slowScratch := make([]*sortScratch[K, uint32], len(scratch))
