@@ -45,6 +45,9 @@ type step struct {
 	reg    int  // register, or -1 (in-place load, direct store)
 	norm   bool // bool load: gathered and normalized to 0 or 1
 	direct int  // store written in place, or -1
+	// tileStore is the store a tiled program writes this value to in
+	// place wherever a tile is one run of it (tile.go), or -1.
+	tileStore int
 }
 
 // prog is a lowered body over a space, with the stores it feeds.
@@ -139,6 +142,9 @@ func compile(sp space, kopds []fuse.Operand, body []fuse.Instr, stores []fuse.St
 		if s.contig && st.direct < 0 && (st.kind == fuse.InstrOp || st.kind == fuse.InstrGen || st.kind == fuse.InstrGather) {
 			st.direct = k
 		}
+		if p.tile != nil && st.tileStore < 0 && (st.kind == fuse.InstrOp || st.kind == fuse.InstrGen) {
+			st.tileStore = k
+		}
 	}
 	// Registers: constants get their own; other values take a free one
 	// and give it back after their last use.
@@ -191,7 +197,7 @@ func nargs(in fuse.Instr) int { return len(in.Args) }
 
 // lower resolves one instruction's inner loop.
 func lower(in fuse.Instr, opds []access) (step, error) {
-	st := step{kind: in.Kind, op: in.Op, dt: in.DType, opd: in.Operand, acc: in.Acc, reg: -1, direct: -1}
+	st := step{kind: in.Kind, op: in.Op, dt: in.DType, opd: in.Operand, acc: in.Acc, reg: -1, direct: -1, tileStore: -1}
 	if !in.DType.Supported() {
 		return st, fmt.Errorf("unsupported dtype %v", in.DType)
 	}

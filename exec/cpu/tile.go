@@ -14,14 +14,15 @@ import (
 	"github.com/fuseflow/fuseflow/fuse"
 )
 
-// Tiling thresholds: a last axis shorter than tileMinCols keeps flat
-// chunks (the lines one chunk touches stay cached anyway), and tiles are
-// tileCols points wide and at most tileMaxPoints large: 128 x 128, whose
+// Tiling thresholds: a tile's row axis is at least tileMinRows long, and
+// tiles are tileCols points wide (or the whole last axis where it is
+// shorter: a skinny space such as the transpose of a 3 x n matrix runs
+// in tiles of many short rows, which flat chunks would walk a run of
+// three at a time) and at most tileMaxPoints large: 128 x 128, whose
 // transposed runs are 512 or 1024 bytes long, moves a transpose of a
 // 4096 x 4096 matrix faster than 64 x 64 (BenchmarkSuite's copy_T,
 // add_TT and exp_T rows).
 const (
-	tileMinCols   = 16
 	tileMinRows   = 8
 	tileCols      = 128
 	tileMaxPoints = 16384
@@ -42,7 +43,7 @@ type tiling struct {
 // reduction results, which are laid out flat).
 func chooseTiling(sp space, opds, stores []access, body []fuse.Instr) *tiling {
 	r := len(sp.shape)
-	if noTiles || r < 2 || sp.shape[r-1] < tileMinCols {
+	if noTiles || r < 2 || sp.shape[r-1] < 2 {
 		return nil
 	}
 	for _, in := range body {
@@ -169,6 +170,14 @@ func (p *prog) runTile(f *frame, bases []unsafe.Pointer, g *tileGrid, t int) {
 		if st.reg >= 0 {
 			dst = f.reg(st.reg)
 		}
+		if st.tileStore >= 0 {
+			// A tile that is one run of the store (the short rows of a
+			// skinny space) is computed in place, as a chunk is.
+			s := &p.stores[st.tileStore]
+			if off, sr, sc := g.tileOf(s, f.idx); sc == 1 && (sr == cols || rows == 1) && !ntTiles(p.sp, s) {
+				dst = at(bases[s.buf], off, s.es)
+			}
+		}
 		switch st.kind {
 		case fuse.InstrLoad:
 			o := &p.opds[st.opd]
@@ -203,6 +212,10 @@ func (p *prog) runTile(f *frame, bases []unsafe.Pointer, g *tileGrid, t int) {
 	for k := range p.stores {
 		s := &p.stores[k]
 		off, sr, sc := g.tileOf(s, f.idx)
+		if sc == 1 && sr == cols && ntTiles(p.sp, s) {
+			scatterRowsNT(bases[s.buf], f.ptr[p.vals[k]], s.es, off, 0, 1, rows*cols)
+			continue
+		}
 		if sc == 1 && sr != 0 && ntTiles(p.sp, s) {
 			scatterRowsNT(bases[s.buf], f.ptr[p.vals[k]], s.es, off, sr, rows, cols)
 			continue
@@ -228,6 +241,17 @@ func scatterTile(dst, src unsafe.Pointer, es, off, sr, sc, rows, cols int) {
 // moveTile copies the row-major tile at tile from (or, with scatter, to)
 // the elements at off + r*sr + c*sc of mem.
 func moveTile(tile, mem unsafe.Pointer, es, off, sr, sc, rows, cols int, scatter bool) {
+	if sc == 1 && (sr == cols || rows == 1) {
+		// The tile is one run of mem (a row-major store, or the short
+		// rows of a skinny space back to back).
+		p := unsafe.Add(mem, off*es)
+		if scatter {
+			copyBytes(p, tile, rows*cols*es)
+		} else {
+			copyBytes(tile, p, rows*cols*es)
+		}
+		return
+	}
 	if blockTile(tile, mem, es, off, sr, sc, rows, cols, scatter) {
 		return
 	}
@@ -258,6 +282,9 @@ func tileT[T uint8 | uint16 | uint32 | uint64](t []T, base *T, off, sr, sc, rows
 				gatherT(row, base, off+r*sr, sc)
 			}
 		}
+		return
+	}
+	if sr == 1 && cols <= 3 && interleaveT(t, base, off, sc, rows, cols, store) {
 		return
 	}
 	// Column by column, four at a time: each column is a run along the
@@ -296,4 +323,46 @@ func tileT[T uint8 | uint16 | uint32 | uint64](t []T, base *T, off, sr, sc, rows
 			}
 		}
 	}
+}
+
+// interleaveT moves a tile of two or three columns whose columns are
+// unit-stride runs of base (the rows of a 2 x n or 3 x n matrix read
+// as its transpose), all columns a round, and reports whether it did.
+func interleaveT[T uint8 | uint16 | uint32 | uint64](t []T, base *T, off, sc, rows, cols int, store bool) bool {
+	col := func(c int) []T {
+		return unsafe.Slice((*T)(unsafe.Add(unsafe.Pointer(base), (off+c*sc)*int(unsafe.Sizeof(*base)))), rows)
+	}
+	switch cols {
+	case 2:
+		c0, c1 := col(0), col(1)
+		t = t[:2*rows]
+		if store {
+			for r := range c0 {
+				d := t[2*r : 2*r+2 : 2*r+2]
+				c0[r], c1[r] = d[0], d[1]
+			}
+		} else {
+			for r := range c0 {
+				d := t[2*r : 2*r+2 : 2*r+2]
+				d[0], d[1] = c0[r], c1[r]
+			}
+		}
+	case 3:
+		c0, c1, c2 := col(0), col(1), col(2)
+		t = t[:3*rows]
+		if store {
+			for r := range c0 {
+				d := t[3*r : 3*r+3 : 3*r+3]
+				c0[r], c1[r], c2[r] = d[0], d[1], d[2]
+			}
+		} else {
+			for r := range c0 {
+				d := t[3*r : 3*r+3 : 3*r+3]
+				d[0], d[1], d[2] = c0[r], c1[r], c2[r]
+			}
+		}
+	default:
+		return false
+	}
+	return true
 }

@@ -92,12 +92,12 @@ func layoutOf(v viewSpec, shape []int) (strides []int, off, size int) {
 		if m == 0 {
 			continue
 		}
-		am := max(m, -m)
+		am, e := max(m, -m), max(shape[k], 1) // an empty axis lays out as one point
 		strides[k] = m * acc
 		if m < 0 {
-			off += (shape[k] - 1) * am * acc
+			off += (e - 1) * am * acc
 		}
-		acc *= (shape[k]-1)*am + 1
+		acc *= (e-1)*am + 1
 	}
 	return strides, off, acc
 }
@@ -108,11 +108,11 @@ func layoutOf(v viewSpec, shape []int) (strides []int, off, size int) {
 // -short or the race detector, every x view with four y views in
 // float32 on two spaces.
 func TestTiledMap(t *testing.T) {
-	shapes := [][]int{{37, 53}, {70, 64}, {5, 19, 23}, {3, 40, 33}}
+	shapes := [][]int{{37, 53}, {70, 64}, {5, 19, 23}, {3, 40, 33}, {41, 3}, {33, 2}, {3, 29, 5}, {2, 300, 2}, {0, 9}, {9, 0}, {1, 40}, {40, 1}}
 	ys := viewSpecs
 	dtypes := []graph.DType{graph.Float32, graph.Int64}
 	if testing.Short() || raceEnabled {
-		shapes = [][]int{{37, 53}, {5, 19, 23}}
+		shapes = [][]int{{37, 53}, {5, 19, 23}, {41, 3}, {2, 300, 2}, {0, 9}}
 		ys = []viewSpec{viewSpecs[0], viewSpecs[1], viewSpecs[2], viewSpecs[8]}
 		dtypes = dtypes[:1]
 	}
@@ -211,7 +211,8 @@ func getElem(t *exec.Tensor, i int) int64 {
 
 // TestChooseTiling checks which programs run in tiles: a transposed
 // operand or store over a wide enough space, not a contiguous, reversed,
-// stepped or broadcast one, nor a space with a short last axis.
+// stepped or broadcast one, nor a space whose last axis has one point;
+// a skinny space (last axis of 3 or 8) runs in tiles too.
 func TestChooseTiling(t *testing.T) {
 	F := graph.Float32
 	tests := []struct {
@@ -226,7 +227,9 @@ func TestChooseTiling(t *testing.T) {
 		{[]int{64, 64}, []int{128, 2}, -1},
 		{[]int{64, 64}, []int{0, 1}, -1},
 		{[]int{64, 64}, []int{1, 0}, -1},
-		{[]int{64, 8}, []int{1, 64}, -1},
+		{[]int{64, 8}, []int{1, 64}, 0},
+		{[]int{64, 3}, []int{1, 64}, 0},
+		{[]int{64, 1}, []int{1, 64}, -1},
 		{[]int{4, 64}, []int{1, 4}, -1},
 		{[]int{8, 16, 32}, []int{512, 1, 16}, 1},
 		{[]int{8, 16, 32}, []int{1, 256, 8}, 0},
