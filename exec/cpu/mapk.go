@@ -32,6 +32,14 @@ func runProg(ctx context.Context, p *prog, ex *runState, accs []unsafe.Pointer, 
 		return runTiled(ctx, p, ex, chunk, workers)
 	}
 	size := p.sp.size
+	if pieces, per := p.rowChunks(chunk); pieces > 0 {
+		last := p.sp.shape[len(p.sp.shape)-1]
+		return parallel(ctx, workers, size/last*pieces, func(w, t int) {
+			f := ex.frame(w, p, chunk)
+			lo := t % pieces * per
+			p.runChunk(f, ex.bases, accs, t/pieces*last+lo, min(per, last-lo))
+		})
+	}
 	tasks := (size + chunk - 1) / chunk
 	if tasks <= 1 || workers <= 1 {
 		// Inline: no closure, goroutine or counter for a small space.

@@ -23,6 +23,10 @@ type access struct {
 	es     int          // element size in bytes
 	lay    graph.Layout // over the program's space
 	contig bool         // flat point f is element lay.Offset+f
+	// unitRow: not contig, but the last axis is a unit-stride run (a
+	// reversed or stepped outer axis), so a chunk within one row of the
+	// space is one run of the buffer (rowrun.go).
+	unitRow bool
 }
 
 // step is one lowered instruction.
@@ -45,9 +49,10 @@ type step struct {
 	reg    int  // register, or -1 (in-place load, direct store)
 	norm   bool // bool load: gathered and normalized to 0 or 1
 	direct int  // store written in place, or -1
-	// tileStore is the store a tiled program writes this value to in
-	// place wherever a tile is one run of it (tile.go), or -1.
-	tileStore int
+	// runStore is the store this value is computed into in place
+	// wherever a tile (tile.go) or a chunk (rowrun.go) is one run of it,
+	// or -1.
+	runStore int
 }
 
 // prog is a lowered body over a space, with the stores it feeds.
@@ -76,6 +81,7 @@ func newAccess(sp space, buf int, d graph.DType, off int, strides []int, keep []
 	}
 	a := access{buf: buf, es: d.Size(), lay: graph.Layout{DType: d, Shape: sp.shape, Strides: st, Offset: off}}
 	a.contig = a.lay.Contiguous()
+	a.unitRow = !a.contig && len(st) > 0 && st[len(st)-1] == 1
 	return a
 }
 
@@ -99,10 +105,10 @@ func compile(sp space, kopds []fuse.Operand, body []fuse.Instr, stores []fuse.St
 		if p.tile = chooseTiling(sp, p.opds, p.stores, body); p.tile != nil {
 			// Tiles gather every load and scatter every store.
 			for i := range p.opds {
-				p.opds[i].contig = false
+				p.opds[i].contig, p.opds[i].unitRow = false, false
 			}
 			for i := range p.stores {
-				p.stores[i].contig = false
+				p.stores[i].contig, p.stores[i].unitRow = false, false
 			}
 		}
 	}
@@ -142,8 +148,8 @@ func compile(sp space, kopds []fuse.Operand, body []fuse.Instr, stores []fuse.St
 		if s.contig && st.direct < 0 && (st.kind == fuse.InstrOp || st.kind == fuse.InstrGen || st.kind == fuse.InstrGather) {
 			st.direct = k
 		}
-		if p.tile != nil && st.tileStore < 0 && (st.kind == fuse.InstrOp || st.kind == fuse.InstrGen) {
-			st.tileStore = k
+		if (p.tile != nil || s.unitRow) && st.direct < 0 && st.runStore < 0 && (st.kind == fuse.InstrOp || st.kind == fuse.InstrGen) {
+			st.runStore = k
 		}
 	}
 	// Registers: constants get their own; other values take a free one
@@ -197,7 +203,7 @@ func nargs(in fuse.Instr) int { return len(in.Args) }
 
 // lower resolves one instruction's inner loop.
 func lower(in fuse.Instr, opds []access) (step, error) {
-	st := step{kind: in.Kind, op: in.Op, dt: in.DType, opd: in.Operand, acc: in.Acc, reg: -1, direct: -1, tileStore: -1}
+	st := step{kind: in.Kind, op: in.Op, dt: in.DType, opd: in.Operand, acc: in.Acc, reg: -1, direct: -1, runStore: -1}
 	if !in.DType.Supported() {
 		return st, fmt.Errorf("unsupported dtype %v", in.DType)
 	}

@@ -25,6 +25,12 @@ func (p *prog) runChunk(f *frame, bases, accs []unsafe.Pointer, lo, n int) {
 			dst = at(bases[s.buf], s.lay.Offset+lo, s.es)
 		} else if st.reg >= 0 {
 			dst = f.reg(st.reg)
+			if st.runStore >= 0 {
+				s := &p.stores[st.runStore]
+				if off, ok := p.sp.rowRun(s, lo, n); ok {
+					dst = at(bases[s.buf], off, s.es)
+				}
+			}
 		}
 		switch st.kind {
 		case fuse.InstrLoad:
@@ -32,6 +38,15 @@ func (p *prog) runChunk(f *frame, bases, accs []unsafe.Pointer, lo, n int) {
 			base := bases[o.buf]
 			if o.contig {
 				src := at(base, o.lay.Offset+lo, o.es)
+				if !st.norm {
+					dst = src
+					break
+				}
+				normLoop(dst, src, n)
+				break
+			}
+			if off, ok := p.sp.rowRun(o, lo, n); ok {
+				src := at(base, off, o.es)
 				if !st.norm {
 					dst = src
 					break
@@ -85,6 +100,10 @@ func (p *prog) runChunk(f *frame, bases, accs []unsafe.Pointer, lo, n int) {
 		base := bases[s.buf]
 		if s.contig {
 			copyBytes(at(base, s.lay.Offset+lo, s.es), src, n*s.es)
+			continue
+		}
+		if off, ok := p.sp.rowRun(s, lo, n); ok {
+			copyBytes(at(base, off, s.es), src, n*s.es)
 			continue
 		}
 		es := s.es

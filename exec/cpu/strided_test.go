@@ -55,6 +55,15 @@ func TestStridedVsRef(t *testing.T) {
 		{"step T", []graph.Shape{{45, 77}, {154, 45}}, func(x []*graph.Node) *graph.Node {
 			return graph.Binary(graph.OpAdd, x[0], perm(1, 0)(graph.Slice(x[1], []graph.Range{step2})))
 		}},
+		{"rows rev", []graph.Shape{{5, 1500}, {5, 1500}}, func(x []*graph.Node) *graph.Node {
+			return graph.Binary(graph.OpSub, x[0], graph.Slice(x[1], []graph.Range{rev}))
+		}},
+		{"rows step", []graph.Shape{{4, 1300}, {8, 1300}}, func(x []*graph.Node) *graph.Node {
+			return graph.Unary(graph.OpAbs, graph.Binary(graph.OpAdd, x[0], graph.Slice(x[1], []graph.Range{step2})))
+		}},
+		{"rows rev 3d", []graph.Shape{{3, 2, 1200}}, func(x []*graph.Node) *graph.Node {
+			return graph.Unary(graph.OpNeg, graph.Slice(x[0], []graph.Range{rev, rev}))
+		}},
 		{"row", []graph.Shape{{45, 77}, {77}}, func(x []*graph.Node) *graph.Node {
 			return graph.Binary(graph.OpAdd, x[0], x[1])
 		}},

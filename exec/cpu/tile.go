@@ -170,10 +170,10 @@ func (p *prog) runTile(f *frame, bases []unsafe.Pointer, g *tileGrid, t int) {
 		if st.reg >= 0 {
 			dst = f.reg(st.reg)
 		}
-		if st.tileStore >= 0 {
+		if st.runStore >= 0 {
 			// A tile that is one run of the store (the short rows of a
 			// skinny space) is computed in place, as a chunk is.
-			s := &p.stores[st.tileStore]
+			s := &p.stores[st.runStore]
 			if off, sr, sc := g.tileOf(s, f.idx); sc == 1 && (sr == cols || rows == 1) && !ntTiles(p.sp, s) {
 				dst = at(bases[s.buf], off, s.es)
 			}

@@ -77,6 +77,7 @@ var viewSpecs = []viewSpec{
 	{"T_step", colMajor, outerRev},
 	{"bcast_row", rowMajor, bcastRow},
 	{"bcast_col", rowMajor, bcastCol},
+	{"rows_rev", rowMajor, outerRev},
 }
 
 // layoutOf returns the strides and offset of v over shape and the size
@@ -108,12 +109,12 @@ func layoutOf(v viewSpec, shape []int) (strides []int, off, size int) {
 // -short or the race detector, every x view with four y views in
 // float32 on two spaces.
 func TestTiledMap(t *testing.T) {
-	shapes := [][]int{{37, 53}, {70, 64}, {5, 19, 23}, {3, 40, 33}, {41, 3}, {33, 2}, {3, 29, 5}, {2, 300, 2}, {0, 9}, {9, 0}, {1, 40}, {40, 1}}
+	shapes := [][]int{{37, 53}, {70, 64}, {5, 19, 23}, {3, 40, 33}, {41, 3}, {33, 2}, {3, 29, 5}, {2, 300, 2}, {0, 9}, {9, 0}, {1, 40}, {40, 1}, {3, 1100}}
 	ys := viewSpecs
 	dtypes := []graph.DType{graph.Float32, graph.Int64}
 	if testing.Short() || raceEnabled {
-		shapes = [][]int{{37, 53}, {5, 19, 23}, {41, 3}, {2, 300, 2}, {0, 9}}
-		ys = []viewSpec{viewSpecs[0], viewSpecs[1], viewSpecs[2], viewSpecs[8]}
+		shapes = [][]int{{37, 53}, {5, 19, 23}, {41, 3}, {2, 300, 2}, {0, 9}, {3, 1100}}
+		ys = []viewSpec{viewSpecs[0], viewSpecs[1], viewSpecs[2], viewSpecs[8], viewSpecs[9]}
 		dtypes = dtypes[:1]
 	}
 	for _, d := range dtypes {
@@ -124,7 +125,7 @@ func TestTiledMap(t *testing.T) {
 			}{{true, 0}, {true, 300}, {false, 0}} {
 				for _, xv := range viewSpecs {
 					for _, yv := range ys {
-						for _, sv := range viewSpecs[:7] {
+						for _, sv := range append(viewSpecs[:7:7], viewSpecs[9]) {
 							name := fmt.Sprintf("%v/%v/tiles=%v/chunk=%d/%s+%s->%s", d, shape, cfg.tiles, cfg.chunk, xv.name, yv.name, sv.name)
 							tiledCase(t, name, d, shape, xv, yv, sv, cfg.tiles, cfg.chunk)
 						}
