@@ -32,9 +32,13 @@ const (
 var noTiles bool
 
 // tiling says how a program runs in tiles: the tile's rows go along axis
-// ax, its columns along the last axis of the space.
+// ax, its columns along the last axis of the space. Where ax is short and
+// the access that chose it continues along axis ax2 where ax ends (the
+// 3-d transpose, whose operand holds ax and ax2 in one run), a tile's
+// rows take all of ax for several points of ax2 (folded rows), so that
+// the access reads runs of many points instead of a few.
 type tiling struct {
-	ax int
+	ax, ax2 int // ax2 is -1 where rows do not fold
 }
 
 // chooseTiling returns the tiling of a map program over sp with the
@@ -57,7 +61,7 @@ func chooseTiling(sp space, opds, stores []access, body []fuse.Instr) *tiling {
 			used[in.Operand] = true
 		}
 	}
-	pick := func(a access) int {
+	pick := func(a access) *tiling {
 		last := abs(a.lay.Strides[r-1])
 		ax, best := -1, last
 		for k := range r - 1 {
@@ -65,18 +69,31 @@ func chooseTiling(sp space, opds, stores []access, body []fuse.Instr) *tiling {
 				ax, best = k, s
 			}
 		}
-		return ax
+		if ax < 0 {
+			return nil
+		}
+		tl := &tiling{ax: ax, ax2: -1}
+		if sp.shape[ax] < tileCols {
+			next := a.lay.Strides[ax] * sp.shape[ax]
+			for k := range r - 1 {
+				if k != ax && sp.shape[k] > 1 && a.lay.Strides[k] == next {
+					tl.ax2 = k
+					break
+				}
+			}
+		}
+		return tl
 	}
 	for i, a := range opds {
 		if used[i] && a.buf != fuse.NoBuffer {
-			if ax := pick(a); ax >= 0 {
-				return &tiling{ax: ax}
+			if tl := pick(a); tl != nil {
+				return tl
 			}
 		}
 	}
 	for _, a := range stores {
-		if ax := pick(a); ax >= 0 {
-			return &tiling{ax: ax}
+		if tl := pick(a); tl != nil {
+			return tl
 		}
 	}
 	return nil
@@ -90,17 +107,31 @@ func abs(x int) int {
 }
 
 // tileGrid is the tiling of one run: the tile's extent along ax (rows)
-// and the last axis (cols), and how many tiles cover each.
+// and the last axis (cols), and how many tiles cover each. With folded
+// rows (ax2 >= 0), a tile's rows are all extR points of ax for n2
+// points of ax2 (ax fastest), and nr counts the tiles along ax2.
 type tileGrid struct {
 	ax, rows, cols   int
 	nr, nc, outer    int
 	extR, extC, rank int
+	ax2, n2, ext2    int
 }
 
 func newTileGrid(sp space, tl *tiling, chunk int) tileGrid {
 	r := len(sp.shape)
-	g := tileGrid{ax: tl.ax, rank: r, extR: sp.shape[tl.ax], extC: sp.shape[r-1]}
+	g := tileGrid{ax: tl.ax, ax2: -1, rank: r, extR: sp.shape[tl.ax], extC: sp.shape[r-1]}
 	g.cols = min(g.extC, tileCols)
+	if tl.ax2 >= 0 && g.extR > 0 && g.extC > 0 {
+		// Fold when at least two points of ax2 fit a tile.
+		if n2 := min(sp.shape[tl.ax2], min(chunk, tileMaxPoints)/g.cols/g.extR); n2 >= 2 {
+			g.ax2, g.n2, g.ext2 = tl.ax2, n2, sp.shape[tl.ax2]
+			g.rows = g.extR * n2
+			g.nr = (g.ext2 + n2 - 1) / n2
+			g.nc = (g.extC + g.cols - 1) / g.cols
+			g.outer = sp.size / (g.extR * g.ext2 * g.extC)
+			return g
+		}
+	}
 	g.rows = max(1, min(g.extR, min(chunk, tileMaxPoints)/g.cols))
 	g.cols = max(1, min(g.cols, chunk/g.rows))
 	g.nr = (g.extR + g.rows - 1) / g.rows
@@ -140,23 +171,54 @@ func (g *tileGrid) origin(sp space, idx []int, t int) (rows, cols int) {
 		case g.rank - 1:
 			idx[k] = tc * g.cols
 		case g.ax:
-			idx[k] = tr * g.rows
+			if g.ax2 < 0 {
+				idx[k] = tr * g.rows
+			} else {
+				idx[k] = 0
+			}
+		case g.ax2:
+			idx[k] = tr * g.n2
 		default:
 			idx[k] = t % sp.shape[k]
 			t /= sp.shape[k]
 		}
 	}
-	return min(g.rows, g.extR-idx[g.ax]), min(g.cols, g.extC-idx[g.rank-1])
+	cols = min(g.cols, g.extC-idx[g.rank-1])
+	if g.ax2 >= 0 {
+		return g.extR * min(g.n2, g.ext2-idx[g.ax2]), cols
+	}
+	return min(g.rows, g.extR-idx[g.ax]), cols
 }
 
 // tileOf returns the offset of the tile's first point in a's buffer and
-// a's strides along the tile's rows and columns.
-func (g *tileGrid) tileOf(a *access, idx []int) (off, sr, sc int) {
+// a's strides along the tile's rows and columns, and how the rows go in
+// blocks of blk rows, each sb from the last: one block of all rows
+// (folded rows of an access that holds ax and ax2 in one run, or no
+// folding), or one per point of ax2.
+func (g *tileGrid) tileOf(a *access, idx []int) (off, sr, sc, blk, sb int) {
 	off = a.lay.Offset
 	for k, i := range idx[:g.rank] {
 		off += i * a.lay.Strides[k]
 	}
-	return off, a.lay.Strides[g.ax], a.lay.Strides[g.rank-1]
+	sr, sc, blk = a.lay.Strides[g.ax], a.lay.Strides[g.rank-1], 1<<62
+	if g.ax2 >= 0 {
+		if sb = a.lay.Strides[g.ax2]; sb != sr*g.extR {
+			blk = g.extR
+		}
+	}
+	return off, sr, sc, blk, sb
+}
+
+// blocks calls fn for each block of blk rows (tileOf) of a tile of rows
+// rows: its first row and its offset in the buffer.
+func blocks(off, rows, blk, sb int, fn func(r0, off, n int)) {
+	if blk >= rows {
+		fn(0, off, rows)
+		return
+	}
+	for r0 := 0; r0 < rows; r0 += blk {
+		fn(r0, off+r0/blk*sb, min(blk, rows-r0))
+	}
 }
 
 // runTile evaluates tile t of p with f's registers: every load is
@@ -174,27 +236,32 @@ func (p *prog) runTile(f *frame, bases []unsafe.Pointer, g *tileGrid, t int) {
 			// A tile that is one run of the store (the short rows of a
 			// skinny space) is computed in place, as a chunk is.
 			s := &p.stores[st.runStore]
-			if off, sr, sc := g.tileOf(s, f.idx); sc == 1 && (sr == cols || rows == 1) && !ntTiles(p.sp, s) {
+			if off, sr, sc, blk, _ := g.tileOf(s, f.idx); sc == 1 && blk >= rows && (sr == cols || rows == 1) && !ntTiles(p.sp, s) {
 				dst = at(bases[s.buf], off, s.es)
 			}
 		}
 		switch st.kind {
 		case fuse.InstrLoad:
 			o := &p.opds[st.opd]
-			off, sr, sc := g.tileOf(o, f.idx)
-			gatherTile(dst, bases[o.buf], o.es, off, sr, sc, rows, cols)
+			off, sr, sc, blk, sb := g.tileOf(o, f.idx)
+			base := bases[o.buf]
+			blocks(off, rows, blk, sb, func(r0, off, n int) {
+				gatherTile(unsafe.Add(dst, r0*cols*o.es), base, o.es, off, sr, sc, n, cols)
+			})
 			if st.norm {
 				normLoop(dst, dst, n)
 			}
 		case fuse.InstrGen:
 			o := &p.opds[st.opd]
-			off, sr, sc := g.tileOf(o, f.idx)
+			off, sr, sc, blk, sb := g.tileOf(o, f.idx)
 			offs := f.offs[:n]
-			for r := range rows {
-				for c := range cols {
-					offs[r*cols+c] = off + r*sr + c*sc
+			blocks(off, rows, blk, sb, func(r0, off, n int) {
+				for r := range n {
+					for c := range cols {
+						offs[(r0+r)*cols+c] = off + r*sr + c*sc
+					}
 				}
-			}
+			})
 			genTab[st.op](dst, st.dt, &st.gen, offs)
 		case fuse.InstrOp:
 			a := st.args
@@ -211,16 +278,19 @@ func (p *prog) runTile(f *frame, bases []unsafe.Pointer, g *tileGrid, t int) {
 	}
 	for k := range p.stores {
 		s := &p.stores[k]
-		off, sr, sc := g.tileOf(s, f.idx)
-		if sc == 1 && sr == cols && ntTiles(p.sp, s) {
-			scatterRowsNT(bases[s.buf], f.ptr[p.vals[k]], s.es, off, 0, 1, rows*cols)
-			continue
-		}
-		if sc == 1 && sr != 0 && ntTiles(p.sp, s) {
-			scatterRowsNT(bases[s.buf], f.ptr[p.vals[k]], s.es, off, sr, rows, cols)
-			continue
-		}
-		scatterTile(bases[s.buf], f.ptr[p.vals[k]], s.es, off, sr, sc, rows, cols)
+		off, sr, sc, blk, sb := g.tileOf(s, f.idx)
+		base, val, nt := bases[s.buf], f.ptr[p.vals[k]], ntTiles(p.sp, s)
+		blocks(off, rows, blk, sb, func(r0, off, rows int) {
+			src := unsafe.Add(val, r0*cols*s.es)
+			switch {
+			case nt && sc == 1 && sr == cols:
+				scatterRowsNT(base, src, s.es, off, 0, 1, rows*cols)
+			case nt && sc == 1 && sr != 0:
+				scatterRowsNT(base, src, s.es, off, sr, rows, cols)
+			default:
+				scatterTile(base, src, s.es, off, sr, sc, rows, cols)
+			}
+		})
 	}
 }
 

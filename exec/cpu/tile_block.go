@@ -17,6 +17,10 @@ type transposeFn func(out, in unsafe.Pointer, rows, cols, os, is int)
 // transposeBlock their block sizes; a nil entry (every one without vector
 // code, or under FUSEFLOW_NOASM) leaves the tile to tileT.
 var (
+	// noBlockEdges leaves the edges of a tile to tileEdge (tests compare
+	// both ways).
+	noBlockEdges bool
+
 	transposeTab   [9]transposeFn
 	transposeBlock = [9]int{4: 8, 8: 4}
 )
@@ -37,12 +41,31 @@ func blockTile(t, base unsafe.Pointer, es, off, sr, sc, rows, cols int, store bo
 		return false
 	}
 	p := unsafe.Add(base, off*es)
-	if store {
-		fn(p, t, cb, rb, sc, cols)
-	} else {
-		fn(t, p, rb, cb, cols, sc)
+	// block moves the rb x cb blocks from tile row r0 and column c0.
+	block := func(r0, c0, rb, cb int) {
+		q, u := unsafe.Add(p, (r0+c0*sc)*es), unsafe.Add(t, (r0*cols+c0)*es)
+		if store {
+			fn(q, u, cb, rb, sc, cols)
+		} else {
+			fn(u, q, rb, cb, cols, sc)
+		}
 	}
+	block(0, 0, rb, cb)
 	if rb == rows && cb == cols {
+		return true
+	}
+	if rows >= b && cols >= b && !noBlockEdges {
+		// The last rows and columns in blocks that overlap the ones
+		// before: an element moved twice gets the same value twice.
+		if cb < cols {
+			block(0, cols-b, rb, b)
+		}
+		if rb < rows {
+			block(rows-b, 0, b, cb)
+			if cb < cols {
+				block(rows-b, cols-b, b, b)
+			}
+		}
 		return true
 	}
 	switch es {

@@ -109,25 +109,28 @@ func layoutOf(v viewSpec, shape []int) (strides []int, off, size int) {
 // -short or the race detector, every x view with four y views in
 // float32 on two spaces.
 func TestTiledMap(t *testing.T) {
-	shapes := [][]int{{37, 53}, {70, 64}, {5, 19, 23}, {3, 40, 33}, {41, 3}, {33, 2}, {3, 29, 5}, {2, 300, 2}, {0, 9}, {9, 0}, {1, 40}, {40, 1}, {3, 1100}}
+	shapes := [][]int{{37, 53}, {70, 64}, {5, 19, 23}, {3, 40, 33}, {41, 3}, {33, 2}, {3, 29, 5}, {2, 300, 2}, {0, 9}, {9, 0}, {1, 40}, {40, 1}, {3, 1100}, {9, 7, 40}, {10, 3, 4, 30}, {16, 33, 9}}
 	ys := viewSpecs
 	dtypes := []graph.DType{graph.Float32, graph.Int64}
 	if testing.Short() || raceEnabled {
-		shapes = [][]int{{37, 53}, {5, 19, 23}, {41, 3}, {2, 300, 2}, {0, 9}, {3, 1100}}
+		shapes = [][]int{{37, 53}, {5, 19, 23}, {41, 3}, {2, 300, 2}, {0, 9}, {3, 1100}, {9, 7, 40}, {10, 3, 4, 30}}
 		ys = []viewSpec{viewSpecs[0], viewSpecs[1], viewSpecs[2], viewSpecs[8], viewSpecs[9]}
 		dtypes = dtypes[:1]
 	}
 	for _, d := range dtypes {
 		for _, shape := range shapes {
 			for _, cfg := range []struct {
-				tiles bool
-				chunk int
-			}{{true, 0}, {true, 300}, {false, 0}} {
+				tiles   bool
+				chunk   int
+				noEdges bool
+			}{{true, 0, false}, {true, 300, false}, {true, 0, true}, {false, 0, false}} {
 				for _, xv := range viewSpecs {
 					for _, yv := range ys {
 						for _, sv := range append(viewSpecs[:7:7], viewSpecs[9]) {
-							name := fmt.Sprintf("%v/%v/tiles=%v/chunk=%d/%s+%s->%s", d, shape, cfg.tiles, cfg.chunk, xv.name, yv.name, sv.name)
+							name := fmt.Sprintf("%v/%v/tiles=%v/chunk=%d/noEdges=%v/%s+%s->%s", d, shape, cfg.tiles, cfg.chunk, cfg.noEdges, xv.name, yv.name, sv.name)
+							noBlockEdges = cfg.noEdges
 							tiledCase(t, name, d, shape, xv, yv, sv, cfg.tiles, cfg.chunk)
+							noBlockEdges = false
 						}
 					}
 				}
@@ -254,6 +257,42 @@ func TestChooseTiling(t *testing.T) {
 			if got != tc.want {
 				t.Errorf("shape %v strides %v store %v: tile axis got:%v want:%v", tc.shape, tc.strides, asStore, got, tc.want)
 			}
+		}
+	}
+}
+
+// TestChooseTilingFold checks which tilings fold their rows: a short row
+// axis whose access continues along another axis where it ends (the
+// transpose of a 3-d or 4-d array), and not a long one or an access
+// that does not continue.
+func TestChooseTilingFold(t *testing.T) {
+	F := graph.Float32
+	tests := []struct {
+		shape    []int
+		strides  []int
+		ax, ax2  int
+		folds    bool // at the default chunk
+		gridRows int
+	}{
+		{[]int{16, 255, 715}, []int{1, 16, 4080}, 0, 1, true, 128},
+		{[]int{8, 3, 1000}, []int{1, 8, 24}, 0, 1, true, 24},
+		{[]int{20, 30, 40, 50}, []int{1, 20, 600, 24000}, 0, 1, true, 320},
+		{[]int{172, 172, 172}, []int{1, 172, 29584}, 0, -1, false, 128},
+		{[]int{16, 255, 715}, []int{1, 715 * 16, 16}, 0, -1, false, 16},
+		{[]int{16, 2, 715}, []int{1, 16, 32}, 0, 1, true, 32},
+	}
+	for _, tc := range tests {
+		sp := newSpace(tc.shape)
+		opd := []fuse.Operand{{Buffer: 0, DType: F, Strides: tc.strides}}
+		p, err := compile(sp, opd, []fuse.Instr{load(0, F)}, nil, nil, nil)
+		require.NoError(t, err)
+		if p.tile == nil || p.tile.ax != tc.ax || p.tile.ax2 != tc.ax2 {
+			t.Errorf("shape %v strides %v: tiling got:%+v want:{ax:%d ax2:%d}", tc.shape, tc.strides, p.tile, tc.ax, tc.ax2)
+			continue
+		}
+		g := newTileGrid(sp, p.tile, 65536)
+		if folds := g.ax2 >= 0; folds != tc.folds || g.rows != tc.gridRows {
+			t.Errorf("shape %v strides %v: grid folds %v rows %d, want:%v %d", tc.shape, tc.strides, folds, g.rows, tc.folds, tc.gridRows)
 		}
 	}
 }
