@@ -1,5 +1,6 @@
 // Benchmarks: elementwise adds with strided operands (transposes of 2-d
-// and 3-d arrays, reversed and stepped slices, row and column broadcasts)
+// and 3-d arrays, skinny transposes, reversed and stepped slices, rows in
+// reverse order, row and column broadcasts)
 // and a transposed result, float32 at sizes beyond the caches. The NumPy
 // peers are the same expressions (a + b.T, a + b[::-1], ...).
 
@@ -34,6 +35,18 @@ var stridedCases = []stridedCase{
 	}},
 	{"add_3d_201", []graph.Shape{{128, 128, 256}, {256, 128, 128}}, func(x []*graph.Node) *graph.Node {
 		return graph.Binary(graph.OpAdd, x[0], graph.Permute(x[1], []int{1, 2, 0}))
+	}},
+	{"add_3d_T", []graph.Shape{{16, 255, 715}, {715, 255, 16}}, func(x []*graph.Node) *graph.Node {
+		return graph.Binary(graph.OpAdd, x[0], graph.Permute(x[1], []int{2, 1, 0}))
+	}},
+	{"add_3d_021", []graph.Shape{{64, 128, 512}, {64, 512, 128}}, func(x []*graph.Node) *graph.Node {
+		return graph.Binary(graph.OpAdd, x[0], graph.Permute(x[1], []int{0, 2, 1}))
+	}},
+	{"add_skinny_T", []graph.Shape{{1 << 20, 3}, {3, 1 << 20}}, func(x []*graph.Node) *graph.Node {
+		return graph.Binary(graph.OpAdd, x[0], graph.Permute(x[1], []int{1, 0}))
+	}},
+	{"add_rows_rev", []graph.Shape{{16, 1 << 18}, {16, 1 << 18}}, func(x []*graph.Node) *graph.Node {
+		return graph.Binary(graph.OpAdd, x[0], graph.Slice(x[1], []graph.Range{rev}))
 	}},
 	{"add_rev", []graph.Shape{{1 << 22}, {1 << 22}}, func(x []*graph.Node) *graph.Node {
 		return graph.Binary(graph.OpAdd, x[0], graph.Slice(x[1], []graph.Range{rev}))

@@ -26,6 +26,11 @@ const (
 	tileMinRows   = 8
 	tileCols      = 128
 	tileMaxPoints = 16384
+	// flatSpan bounds the bytes one row of a transposed access spans
+	// where the row axis is the one before the last (in 3 or more
+	// dimensions) and flat chunks serve instead of tiles: its lines and
+	// pages stay cached from one row to the next.
+	flatSpan = 256 << 10
 )
 
 // noTiles turns tiling off (tests and benchmarks compare both ways).
@@ -70,6 +75,13 @@ func chooseTiling(sp space, opds, stores []access, body []fuse.Instr) *tiling {
 			}
 		}
 		if ax < 0 {
+			return nil
+		}
+		if r >= 3 && ax == r-2 && last*sp.shape[r-1]*a.es <= flatSpan {
+			// A batch of transposes whose rows read a few lines each
+			// (a.transpose(0, 2, 1) of a 64 x 512 x 128): flat chunks
+			// read a's lines again, row after row, from the cache, and
+			// every other access in place.
 			return nil
 		}
 		tl := &tiling{ax: ax, ax2: -1}

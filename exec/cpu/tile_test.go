@@ -215,8 +215,9 @@ func getElem(t *exec.Tensor, i int) int64 {
 
 // TestChooseTiling checks which programs run in tiles: a transposed
 // operand or store over a wide enough space, not a contiguous, reversed,
-// stepped or broadcast one, nor a space whose last axis has one point;
-// a skinny space (last axis of 3 or 8) runs in tiles too.
+// stepped or broadcast one, nor a space whose last axis has one point,
+// nor a batch of transposes whose rows span a few lines; a skinny space
+// (last axis of 3 or 8) runs in tiles too.
 func TestChooseTiling(t *testing.T) {
 	F := graph.Float32
 	tests := []struct {
@@ -235,7 +236,8 @@ func TestChooseTiling(t *testing.T) {
 		{[]int{64, 3}, []int{1, 64}, 0},
 		{[]int{64, 1}, []int{1, 64}, -1},
 		{[]int{4, 64}, []int{1, 4}, -1},
-		{[]int{8, 16, 32}, []int{512, 1, 16}, 1},
+		{[]int{8, 16, 32}, []int{512, 1, 16}, -1},
+		{[]int{2, 32, 4096}, []int{32 * 4096, 1, 32}, 1},
 		{[]int{8, 16, 32}, []int{1, 256, 8}, 0},
 	}
 	for _, tc := range tests {
