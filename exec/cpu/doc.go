@@ -20,7 +20,11 @@
 // typed loop, or called per element for the ops without one. Contiguous operands
 // are read in place; strided, reversed and broadcast operands are
 // gathered per chunk; the value a contiguous store takes is computed
-// straight into the destination. Iota, Eye and Philox random leaves are
+// straight into the destination. Operands whose rows are contiguous but
+// not their order (a reversed or stepped outer axis) are read and
+// written in place row by row (rowrun.go); transposed operands and
+// stores run in 2-d tiles (tile.go), whose rows fold over a second axis
+// in a 3-d transpose and span a skinny space's whole short axis. Iota, Eye and Philox random leaves are
 // generated from the element index. A fused gather (fuse.InstrGather)
 // loads each element at its operand's offset displaced by its index;
 // each worker keeps the first bad index it met and the kernel fails with

@@ -123,14 +123,15 @@ func TestTiledMap(t *testing.T) {
 				tiles   bool
 				chunk   int
 				noEdges bool
-			}{{true, 0, false}, {true, 300, false}, {true, 0, true}, {false, 0, false}} {
+				fold    int // foldMinStep
+			}{{true, 0, false, 4096}, {true, 300, false, 0}, {true, 0, true, 0}, {false, 0, false, 4096}} {
 				for _, xv := range viewSpecs {
 					for _, yv := range ys {
 						for _, sv := range append(viewSpecs[:7:7], viewSpecs[9]) {
-							name := fmt.Sprintf("%v/%v/tiles=%v/chunk=%d/noEdges=%v/%s+%s->%s", d, shape, cfg.tiles, cfg.chunk, cfg.noEdges, xv.name, yv.name, sv.name)
-							noBlockEdges = cfg.noEdges
+							name := fmt.Sprintf("%v/%v/tiles=%v/chunk=%d/noEdges=%v/fold=%d/%s+%s->%s", d, shape, cfg.tiles, cfg.chunk, cfg.noEdges, cfg.fold, xv.name, yv.name, sv.name)
+							noBlockEdges, foldMinStep = cfg.noEdges, cfg.fold
 							tiledCase(t, name, d, shape, xv, yv, sv, cfg.tiles, cfg.chunk)
-							noBlockEdges = false
+							noBlockEdges, foldMinStep = false, 4096
 						}
 					}
 				}
@@ -277,11 +278,12 @@ func TestChooseTilingFold(t *testing.T) {
 		gridRows int
 	}{
 		{[]int{16, 255, 715}, []int{1, 16, 4080}, 0, 1, true, 128},
-		{[]int{8, 3, 1000}, []int{1, 8, 24}, 0, 1, true, 24},
+		{[]int{8, 3, 1000}, []int{1, 8, 24}, 0, -1, false, 8},
+		{[]int{8, 3, 1000}, []int{1, 8, 1024}, 0, 1, true, 24},
 		{[]int{20, 30, 40, 50}, []int{1, 20, 600, 24000}, 0, 1, true, 320},
 		{[]int{172, 172, 172}, []int{1, 172, 29584}, 0, -1, false, 128},
 		{[]int{16, 255, 715}, []int{1, 715 * 16, 16}, 0, -1, false, 16},
-		{[]int{16, 2, 715}, []int{1, 16, 32}, 0, 1, true, 32},
+		{[]int{16, 2, 715}, []int{1, 16, 1024}, 0, 1, true, 32},
 	}
 	for _, tc := range tests {
 		sp := newSpace(tc.shape)
