@@ -105,9 +105,11 @@ func layoutOf(v viewSpec, shape []int) (strides []int, off, size int) {
 
 // TestTiledMap runs x + y for pairings of views of x and y and every
 // store view that writes each point once. It pairs every view with
-// every view, in float32 and int64, on four spaces (about 10 s); with
-// -short or the race detector, every x view with four y views in
-// float32 on two spaces.
+// every view, in float32 and int64, on sixteen spaces (about 16 s); with
+// -short or the race detector, every x view with five y views in
+// float32 on eight spaces (skinny, empty, long-row and folding 3-d and
+// 4-d ones among them). Tiles run with the default fold threshold and
+// block edges, with every fold and tileEdge's edges, and not at all.
 func TestTiledMap(t *testing.T) {
 	shapes := [][]int{{37, 53}, {70, 64}, {5, 19, 23}, {3, 40, 33}, {41, 3}, {33, 2}, {3, 29, 5}, {2, 300, 2}, {0, 9}, {9, 0}, {1, 40}, {40, 1}, {3, 1100}, {9, 7, 40}, {10, 3, 4, 30}, {16, 33, 9}}
 	ys := viewSpecs
