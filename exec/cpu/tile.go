@@ -256,7 +256,7 @@ func (p *prog) runTile(f *frame, bases []unsafe.Pointer, g *tileGrid, t int) {
 			// A tile that is one run of the store (the short rows of a
 			// skinny space) is computed in place, as a chunk is.
 			s := &p.stores[st.runStore]
-			if off, sr, sc, blk, _ := g.tileOf(s, f.idx); sc == 1 && blk >= rows && (sr == cols || rows == 1) && !ntTiles(p.sp, s) {
+			if off, sr, sc, blk, _ := g.tileOf(s, f.idx); sc == 1 && blk >= rows && (sr == cols || rows == 1) {
 				dst = at(bases[s.buf], off, s.es)
 			}
 		}
@@ -303,6 +303,8 @@ func (p *prog) runTile(f *frame, bases []unsafe.Pointer, g *tileGrid, t int) {
 		blocks(off, rows, blk, sb, func(r0, off, rows int) {
 			src := unsafe.Add(val, r0*cols*s.es)
 			switch {
+			case src == at(base, off, s.es):
+				// Computed in place (runStore).
 			case nt && sc == 1 && sr == cols:
 				scatterRowsNT(base, src, s.es, off, 0, 1, rows*cols)
 			case nt && sc == 1 && sr != 0:

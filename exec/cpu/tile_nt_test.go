@@ -59,7 +59,7 @@ func TestTiledMapNT(t *testing.T) {
 	ntMinBytes = 0
 	xs := []viewSpec{viewSpecs[1], viewSpecs[2], viewSpecs[3], viewSpecs[6]}
 	for _, d := range []graph.DType{graph.Float32, graph.Int64} {
-		for _, shape := range [][]int{{37, 53}, {70, 64}, {3, 40, 33}} {
+		for _, shape := range [][]int{{37, 53}, {70, 64}, {3, 40, 33}, {41, 3}, {9, 120, 20}} {
 			for _, chunk := range []int{0, 300} {
 				for _, xv := range xs {
 					for _, sv := range []viewSpec{viewSpecs[0], viewSpecs[4], viewSpecs[6]} {
