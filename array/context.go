@@ -44,6 +44,9 @@ type Context struct {
 	spare   []*entry // freed entries to reuse (entries.go)
 	young   []*Array // holding a result, without a finalizer yet (lifetime.go)
 	armed   bool     // the next collection finalizes the young
+
+	// headers are result buffer headers to reuse, released (entries.go).
+	headers []*memory.Buffer
 }
 
 // entry is one evaluated node: its tensor (on the host, or in device
@@ -64,6 +67,10 @@ type entry struct {
 	// filled it.
 	own  exec.Tensor
 	dims [2 * maxOwnRank]int
+	// pooled says that t's buffer header came from the evaluation's
+	// exec.BufferList: the header may be reused once its memory is
+	// freed (see dropLocked).
+	pooled bool
 }
 
 // hostCopy is a host copy of a device result in progress: its reader

@@ -31,7 +31,17 @@ func (c *Context) newEntryLocked() *entry {
 // c.mu.
 func (c *Context) dropLocked(e *entry) {
 	delete(c.results, e.node)
-	e.release()
+	if e.pooled {
+		// A header whose last reference is the entry's is freed here,
+		// under c.mu, which every other reference is taken under: it
+		// can be reused.
+		if b := e.t.Buf; exec.ReleaseSole(b) && len(c.headers) < maxSpare {
+			c.headers = append(c.headers, b)
+		}
+		e.host.Release()
+	} else {
+		e.release()
+	}
 	c.recycleLocked(e)
 }
 
@@ -44,7 +54,7 @@ func (c *Context) recycleLocked(e *entry) {
 		return
 	}
 	// The fields that point somewhere: dims hold nothing, refs is 0.
-	e.node, e.t, e.host = nil, nil, nil
+	e.node, e.t, e.host, e.pooled = nil, nil, nil, false
 	e.own.Buf, e.own.Dev, e.own.Shape, e.own.Strides = nil, nil, nil, nil
 	c.spare = append(c.spare, e)
 }

@@ -139,19 +139,22 @@ func (c *Context) eval(ctx context.Context, arrays []*Array) error {
 	err := sc.boundLocked(c, arrays)
 	if err == nil {
 		sc.offerLocked(c)
+		sc.headers.Reset(c.limited)
+		c.headers = sc.headers.Give(c.headers)
 	}
 	c.mu.Unlock()
-	defer sc.releaseBound()
+	defer c.unbind(sc)
 	if err != nil {
 		return err
 	}
-	sc.req.Outputs, sc.req.Alloc, sc.req.Results = outs, c.limited, sc.res
+	sc.req.Outputs, sc.req.Alloc, sc.req.Results, sc.req.Buffers = outs, c.limited, sc.res, &sc.headers
 	if sc.list {
 		sc.req.BoundList = sc.blist
 	} else {
 		sc.req.Bound = sc.bound
 	}
 	ts, err := c.evalBackend(ctx, &sc.req)
+	sc.sortHeaders(ts)
 	if err != nil {
 		return err
 	}
@@ -161,14 +164,31 @@ func (c *Context) eval(ctx context.Context, arrays []*Array) error {
 		}
 		return fmt.Errorf("Eval: backend %s returned %d results for %d outputs", c.name, len(ts), len(outs))
 	}
-	c.install(arrays, outs, ts, sc.ents)
+	c.install(arrays, outs, ts, sc)
 	return nil
 }
 
+// sortHeaders marks the entries offered for the results ts whose
+// buffers came from sc.headers (see entry.pooled), and keeps for reuse
+// the other headers sc.headers handed out: the backend released them
+// before it returned (exec.Request.Buffers).
+func (sc *evalScratch) sortHeaders(ts []*exec.Tensor) {
+	for _, b := range sc.headers.Given() {
+		out := false
+		for i, t := range ts {
+			if t != nil && t.Buf == b && i < len(sc.ents) {
+				sc.ents[i].pooled, out = true, true
+			}
+		}
+		if !out {
+			sc.headers.Put(b)
+		}
+	}
+}
+
 // evalScratch is eval's pooled per-call state: the outputs, the bound
-// results (their tensors, copied where an entry's reuse could change
-// them, as a map, or as a list for a backend that reads one, and their
-// nodes, to release and forget them without walking the map), the
+// results (their tensors as a map, or as a list for a backend that reads
+// one, and their entries, which the evaluation holds until it ends), the
 // entries offered for the results and their tensors, and the request
 // made of them (a backend keeps none of them past Eval).
 type evalScratch struct {
@@ -177,19 +197,12 @@ type evalScratch struct {
 	list   bool // bound values go to blist, not bound
 	bound  map[*graph.Node]*exec.Tensor
 	blist  []exec.Binding
-	bnodes []*graph.Node
-	bts    []*boundTensor // bts[:len(bnodes)] are in use
+	bents  []*entry // the entries of the bound results
 	ents   []*entry
 	res    []*exec.Tensor
-}
-
-// boundTensor is a bound result's tensor (p), which is t, a copy with
-// room for its layout, when the registry's entry may be freed and reused
-// while the evaluation still reads it (see bind and dropLocked).
-type boundTensor struct {
-	p    *exec.Tensor
-	t    exec.Tensor
-	dims [2 * maxOwnRank]int
+	// headers gives the backend the headers of its new buffers, the
+	// Context's spare ones (Context.headers) while it runs.
+	headers exec.BufferList
 }
 
 // offerLocked takes an entry of c for each output and offers their own
@@ -202,36 +215,15 @@ func (sc *evalScratch) offerLocked(c *Context) {
 	}
 }
 
-// bind records the result e of c's registry holds for node n as a bound
-// value, with its buffers retained: e's tensor itself when the backend
-// made it (nothing changes it while it lives), else, for e's own tensor
-// (which changes when e is reused), a copy.
-func (sc *evalScratch) bind(n *graph.Node, e *entry) {
-	i := len(sc.bnodes)
-	if i == len(sc.bts) {
-		sc.bts = append(sc.bts, new(boundTensor))
-	}
-	b := sc.bts[i]
+// bindLocked records the result e of c's registry holds for node n as a
+// bound value: e's tensor itself, which the evaluation holds a reference
+// to e for (released by unbindLocked), so that neither e nor its tensor
+// changes while the backend reads it, whoever releases the Arrays that
+// hold it meanwhile. The caller holds c.mu.
+func (sc *evalScratch) bindLocked(n *graph.Node, e *entry) {
+	e.refs++
+	sc.bents = append(sc.bents, e)
 	t := e.t
-	if t == &e.own {
-		// Field by field: cheaper than a copy of the struct while the
-		// collector marks.
-		b.t.Buf, b.t.Dev, b.t.DType, b.t.Offset = t.Buf, t.Dev, t.DType, t.Offset
-		b.t.Shape, b.t.Strides = t.Shape, t.Strides
-		if r := len(t.Shape); r <= maxOwnRank {
-			if t.Shape != nil {
-				b.t.Shape = append(b.dims[:0:maxOwnRank], t.Shape...)
-			}
-			if t.Strides != nil {
-				b.t.Strides = append(b.dims[maxOwnRank:maxOwnRank:2*maxOwnRank], t.Strides...)
-			}
-		} else {
-			b.t.Layout = t.Layout.Clone()
-		}
-		t = &b.t
-	}
-	b.p = t
-	retainTensor(t)
 	switch {
 	case sc.list && len(sc.blist) < maxBindList:
 		sc.blist = append(sc.blist, exec.Binding{Node: n, Tensor: t})
@@ -246,7 +238,6 @@ func (sc *evalScratch) bind(n *graph.Node, e *entry) {
 	default:
 		sc.bound[n] = t
 	}
-	sc.bnodes = append(sc.bnodes, n)
 }
 
 // maxBindList is the most bound values an evaluation passes as a list
@@ -268,7 +259,7 @@ func (c *Context) getScratch() *evalScratch {
 
 // putScratch clears sc, so that it holds no node or tensor, and keeps it
 // for c's next evaluation, or pools it when c keeps one already.
-// releaseBound has emptied the bound map.
+// unbindLocked has emptied the bound map.
 func (c *Context) putScratch(sc *evalScratch) {
 	sc.outs = clearPtrs(sc.outs)
 	sc.ents = clearPtrs(sc.ents)
@@ -303,8 +294,8 @@ func (c *Context) evalBackend(ctx context.Context, req *exec.Request) (ts []*exe
 // so the backend reuses them. An input leaf with no data is an error.
 // The operand Arrays of arrays (whose nodes the outputs are) answer for
 // their own nodes without a lookup in the registry. The caller holds c.mu
-// and calls releaseBound when done, error or not; the tensors themselves
-// stay the registry's and must not be changed.
+// and calls unbindLocked (or unbind) when done, error or not; the
+// tensors themselves stay the registry's and must not be changed.
 func (sc *evalScratch) boundLocked(c *Context, arrays []*Array) error {
 	var sbuf, vbuf [16]*graph.Node
 	stack := sbuf[:0]
@@ -344,7 +335,7 @@ func (sc *evalScratch) boundLocked(c *Context, arrays []*Array) error {
 			e = c.results[n]
 		}
 		if e != nil {
-			sc.bind(n, e)
+			sc.bindLocked(n, e)
 			continue
 		}
 		if n.Op() == graph.OpInput {
@@ -370,16 +361,6 @@ func heldOperand(c *Context, arrays []*Array, n *graph.Node) *entry {
 	return nil
 }
 
-// retainTensor takes a reference to t's buffers.
-func retainTensor(t *exec.Tensor) {
-	if t.Buf != nil {
-		t.Buf.Retain()
-	}
-	if t.Dev != nil {
-		t.Dev.Retain()
-	}
-}
-
 // releaseTensor drops a reference to t's buffers without changing t.
 func releaseTensor(t *exec.Tensor) {
 	if t == nil {
@@ -393,27 +374,37 @@ func releaseTensor(t *exec.Tensor) {
 	}
 }
 
-// releaseBound drops the references boundLocked took and empties the
-// bound map.
-func (sc *evalScratch) releaseBound() {
-	if len(sc.bnodes) == 0 {
+// unbindLocked gives back the references to entries boundLocked took,
+// freeing the entries no Array holds any more, and empties the bound map
+// or list. The caller holds c.mu.
+func (sc *evalScratch) unbindLocked(c *Context) {
+	if len(sc.bents) == 0 {
 		return
 	}
-	for i := range sc.bnodes {
-		b := sc.bts[i]
-		releaseTensor(b.p)
-		if b.p == &b.t {
-			b.t.Buf, b.t.Dev, b.t.Shape, b.t.Strides = nil, nil, nil, nil
+	for i, e := range sc.bents {
+		sc.bents[i] = nil
+		e.refs--
+		if e.refs == 0 {
+			c.dropLocked(e)
 		}
-		b.p = nil
-		sc.bnodes[i] = nil
 	}
-	sc.bnodes = sc.bnodes[:0]
+	sc.bents = sc.bents[:0]
 	if sc.list {
 		sc.blist = clearBindings(sc.blist)
 	} else {
 		clear(sc.bound)
 	}
+}
+
+// unbind is unbindLocked for a caller that does not hold c.mu; it takes
+// the lock only when sc holds something.
+func (c *Context) unbind(sc *evalScratch) {
+	if len(sc.bents) == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	sc.unbindLocked(c)
 }
 
 // clearBindings sets the pointers of s to nil and returns s[:0]: field by
@@ -433,13 +424,17 @@ func clearBindings(s []exec.Binding) []exec.Binding {
 }
 
 // install records the results ts of outs and makes each array hold its
-// result. It takes ownership of ts, and of ents, the entries offered for
-// them (ts[i] is ents[i]'s own tensor when the backend filled it). A
+// result. It takes ownership of ts, and of sc.ents, the entries offered
+// for them (ts[i] is sc.ents[i]'s own tensor when the backend filled
+// it), and gives c the headers sc.headers keeps for reuse. A
 // result some other evaluation installed meanwhile wins, and a result no
 // array holds any more is freed.
-func (c *Context) install(arrays []*Array, outs []*graph.Node, ts []*exec.Tensor, ents []*entry) {
+func (c *Context) install(arrays []*Array, outs []*graph.Node, ts []*exec.Tensor, sc *evalScratch) {
+	ents := sc.ents
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.headers = sc.headers.Take(c.headers)
+	defer sc.unbindLocked(c)
 	if len(arrays) == 1 && len(outs) == 1 {
 		// The common case, one lookup: the array's own node.
 		a, n := arrays[0], outs[0]

@@ -63,8 +63,17 @@ func (c *Context) holdLocked(a *Array, e *entry) {
 	}
 	a.e = e
 	e.refs++
-	// a's result no longer needs its operands.
-	a.dep, a.deps = [2]*Array{}, nil
+	// a's result no longer needs its operands. Field by field, those
+	// set: cheaper than clearing them all while the collector marks.
+	if a.dep[0] != nil {
+		a.dep[0] = nil
+	}
+	if a.dep[1] != nil {
+		a.dep[1] = nil
+	}
+	if a.deps != nil {
+		a.deps = nil
+	}
 	if a.final || a.young != 0 {
 		return
 	}

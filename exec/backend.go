@@ -36,6 +36,14 @@ type Request struct {
 	// caller owns what Eval returns. Backends do not keep Results past
 	// Eval; on error they leave each tensor without a buffer.
 	Results []*Tensor
+	// Buffers, when set and its allocator is Alloc, hands out the arrow
+	// buffers a backend allocates on the host for results and scratch,
+	// so that a caller that evaluates often reuses their headers (see
+	// BufferList): a backend that takes buffers from it releases those
+	// that are not in its results before Eval returns, in the calling
+	// goroutine or in one Eval waits for. Backends read it from one
+	// goroutine at a time and do not keep it past Eval.
+	Buffers *BufferList
 }
 
 // Binding is one bound value of a Request's BoundList.

@@ -156,7 +156,11 @@ func (t target) Prepare(p *fuse.Plan) (runner.Program, error) {
 // Start begins an evaluation of a lowered plan with host buffers from
 // req.Alloc.
 func (t target) Start(_ context.Context, prog runner.Program, req *exec.Request) (runner.Evaluation, error) {
-	return newEvaluation(t.b, prog.(*lowPlan), req.Alloc), nil
+	e := newEvaluation(t.b, prog.(*lowPlan), req.Alloc)
+	if l := req.Buffers; l != nil && l.Allocator() == req.Alloc {
+		e.headers = l
+	}
+	return e, nil
 }
 
 // evaluation is one evaluation on the CPU: the plan's host buffers it
@@ -170,6 +174,9 @@ type evaluation struct {
 	owned  []bool
 	frames []frame // one per worker of b, kept while pooled
 	ex     *runState
+	// headers, when set, gives the headers of the buffers Alloc
+	// allocates (exec.Request.Buffers).
+	headers *exec.BufferList
 }
 
 func (e *evaluation) Bind(buf int, t *exec.Tensor, _ bool) error {
@@ -193,7 +200,12 @@ func (e *evaluation) Alloc(i int) error {
 			return fmt.Errorf("cpu: %w", err)
 		}
 	}
-	buf := memory.NewResizableBuffer(e.alloc)
+	var buf *memory.Buffer
+	if e.headers != nil {
+		buf = e.headers.New()
+	} else {
+		buf = memory.NewResizableBuffer(e.alloc)
+	}
 	buf.Resize(int(plan.Buffers[i].Bytes))
 	e.bufs[i], e.owned[i] = buf, true
 	e.ex.bases[i] = unsafe.Pointer(unsafe.SliceData(buf.Bytes()))

@@ -54,7 +54,7 @@ func (e *evaluation) recycle() {
 			e.ex.bases[i] = nil
 		}
 	}
-	e.alloc = nil
+	e.alloc, e.headers = nil, nil
 	b.evals.Put(e)
 }
 

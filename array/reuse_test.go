@@ -1,0 +1,116 @@
+package array_test
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	fa "github.com/fuseflow/fuseflow/array"
+	"github.com/fuseflow/fuseflow/exec"
+	"github.com/fuseflow/fuseflow/exec/cpu"
+)
+
+// TestExportOutlivesHeaderReuse checks that a result exported with
+// ToArrow keeps its values after its Array is released while later
+// evaluations reuse released result buffers' headers: the exported
+// buffer is still referenced, so its header must not be reused.
+func TestExportOutlivesHeaderReuse(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	c := cpuContext(fa.WithAllocator(mem))
+	x := fa.FromSlice(c, []float32{1, 2, 3, 4, 5}, 5)
+	y := fa.FromSlice(c, []float32{10, 20, 30, 40, 50}, 5)
+	defer x.Release()
+	defer y.Release()
+	want := []float32{11, 22, 33, 44, 55}
+	r := x.Add(y)
+	if err := r.Eval(); err != nil {
+		t.Fatal(err)
+	}
+	exp, err := r.ToArrow()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Release()
+	for i := range 50 {
+		z := x.Mul(float32(i)).Sub(y)
+		if err := z.Eval(); err != nil {
+			t.Fatal(err)
+		}
+		z.Release()
+	}
+	if got := exp.(*array.Float32).Float32Values(); !slices.Equal(got, want) {
+		t.Errorf("exported values got:%v want:%v", got, want)
+	}
+	exp.Release()
+	if got := c.MemoryInUse(); got != 2*64 {
+		t.Errorf("MemoryInUse got:%d want:%d (the two inputs)", got, 2*64)
+	}
+}
+
+// hookBackend runs hook (once) before each evaluation it delegates.
+type hookBackend struct {
+	exec.Backend
+	mu   sync.Mutex
+	hook func()
+}
+
+func (b *hookBackend) Eval(ctx context.Context, req *exec.Request) ([]*exec.Tensor, error) {
+	b.mu.Lock()
+	h := b.hook
+	b.hook = nil
+	b.mu.Unlock()
+	if h != nil {
+		h()
+	}
+	return b.Backend.Eval(ctx, req)
+}
+
+// TestOperandReleasedDuringEval releases an operand's Array after Eval
+// bound its result and before the backend reads it, then reuses the
+// freed memory: the evaluation holds the operand's result until it
+// ends, so the values are right, and the result is freed afterwards.
+func TestOperandReleasedDuringEval(t *testing.T) {
+	hb := &hookBackend{Backend: cpu.New(cpu.Options{})}
+	c := fa.MustContext(fa.WithBackend(hb))
+	x := fa.FromSlice(c, []float64{1, 2, 3, 4}, 4)
+	defer x.Release()
+	a := x.Mul(2) // 2 4 6 8
+	if err := a.Eval(); err != nil {
+		t.Fatal(err)
+	}
+	live := c.Live()
+	inUse := c.MemoryInUse()
+	var w *fa.Array
+	hb.hook = func() {
+		a.Release()
+		// Memory a's result gave back would be taken again here.
+		w = x.Mul(0).Add(99)
+		if err := w.Eval(); err != nil {
+			t.Error(err)
+		}
+	}
+	b := a.Add(1)
+	got, err := fa.ToSlice[float64](b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []float64{3, 5, 7, 9}; !slices.Equal(got, want) {
+		t.Errorf("a+1 with a released meanwhile got:%v want:%v", got, want)
+	}
+	b.Release()
+	w.Release()
+	if got, want := c.Live(), live-1; got != want {
+		t.Errorf("Live after the evaluation got:%d want:%d", got, want)
+	}
+	if got := c.MemoryInUse(); got >= inUse {
+		t.Errorf("MemoryInUse after the evaluation got:%d want:< %d (a's result freed)", got, inUse)
+	}
+	if err := a.Eval(); err == nil {
+		t.Error("Eval of the released operand got:nil want:an error")
+	}
+}
