@@ -192,14 +192,14 @@ func (sc *evalScratch) sortHeaders(ts []*exec.Tensor) {
 // entries offered for the results and their tensors, and the request
 // made of them (a backend keeps none of them past Eval).
 type evalScratch struct {
-	req    exec.Request
-	outs   []*graph.Node
-	list   bool // bound values go to blist, not bound
-	bound  map[*graph.Node]*exec.Tensor
-	blist  []exec.Binding
-	bents  []*entry // the entries of the bound results
-	ents   []*entry
-	res    []*exec.Tensor
+	req   exec.Request
+	outs  []*graph.Node
+	list  bool // bound values go to blist, not bound
+	bound map[*graph.Node]*exec.Tensor
+	blist []exec.Binding
+	bents []*entry // the entries of the bound results
+	ents  []*entry
+	res   []*exec.Tensor
 	// headers gives the backend the headers of its new buffers, the
 	// Context's spare ones (Context.headers) while it runs.
 	headers exec.BufferList

@@ -29,6 +29,7 @@ const (
 	formBinary
 	formWeak // BinaryWeak, the scalar on the right
 	formReduce
+	formSlice // a Slice whose ranges are whole axes but the last
 )
 
 // memoKey is what a built node depends on: the builder, the op, the
@@ -40,10 +41,11 @@ type memoKey struct {
 	op    graph.Op
 	x, y  uint64
 	kind  graph.Kind // formWeak: the scalar
-	i     int64      // formWeak: the integer; formReduce: the axis
-	f     uint64     // formWeak: the float's bits
-	b     bool       // formWeak: the bool; formReduce: keep dims
-	nAxes int        // formReduce: 0 (all axes) or 1
+	i     int64      // formWeak: the integer; formReduce: the axis; formSlice: the start
+	f     uint64     // formWeak: the float's bits; formSlice: the stop
+	b     bool       // formWeak: the bool; formReduce: keep dims; formSlice: no start
+	b2    bool       // formSlice: no stop
+	nAxes int        // formReduce: 0 (all axes) or 1; formSlice: the number of ranges
 }
 
 // memoRec is one memoized build; immutable once stored.
@@ -119,6 +121,25 @@ func weakNode(c *Context, op graph.Op, x *graph.Node, w graph.Weak) *graph.Node 
 	}
 	k := memoKey{form: formWeak, op: op, x: x.ID(), kind: w.Kind, i: w.Int, f: math.Float64bits(w.Float), b: w.Bool}
 	return c.memo.build(&k, func() *graph.Node { return graph.BinaryWeak(op, x, w, false) })
+}
+
+// sliceNode is graph.Slice(x, ranges) through c's memo, for ranges that
+// are whole axes but the last (a step or a reversal of one axis, as
+// views built in a loop take); others go to graph directly. The step
+// goes in y, which for this form holds no node ID.
+func sliceNode(c *Context, x *graph.Node, ranges []graph.Range) *graph.Node {
+	n := len(ranges)
+	if n == 0 || !memoOK(c, x) {
+		return graph.Slice(x, ranges)
+	}
+	for _, r := range ranges[:n-1] {
+		if r != graph.All {
+			return graph.Slice(x, ranges)
+		}
+	}
+	r := ranges[n-1]
+	k := memoKey{form: formSlice, op: graph.OpSlice, x: x.ID(), y: uint64(r.Step), i: int64(r.Start), f: uint64(r.Stop), b: r.NoStart, b2: r.NoStop, nAxes: n}
+	return c.memo.build(&k, func() *graph.Node { return graph.Slice(x, ranges) })
 }
 
 // reduceNode is graph.Reduce(op, x, axes, keep) through c's memo, for no

@@ -47,6 +47,18 @@ func TestMemoGivesGraphsNode(t *testing.T) {
 		{"sum 0 keep", func() *array.Array { return x.SumKeepDims(0) }, func() *graph.Node { return graph.Reduce(graph.OpSum, xn, []int{0}, true) }},
 		{"max 0 1", func() *array.Array { return x.Max(0, 1) }, func() *graph.Node { return graph.Reduce(graph.OpReduceMax, xn, []int{0, 1}, false) }},
 		{"argmax", func() *array.Array { return x.ArgMax() }, func() *graph.Node { return graph.Reduce(graph.OpArgMax, xn, nil, false) }},
+		{"step 2 axis 1", func() *array.Array { return x.Slice(array.All, array.Stride(2)) }, func() *graph.Node {
+			return graph.Slice(xn, []graph.Range{graph.All, {Step: 2, NoStart: true, NoStop: true}})
+		}},
+		{"rev axis 0", func() *array.Array { return x.Slice(array.Stride(-1)) }, func() *graph.Node {
+			return graph.Slice(xn, []graph.Range{{Step: -1, NoStart: true, NoStop: true}})
+		}},
+		{"1:3", func() *array.Array { return y.Slice(array.R(1, 3)) }, func() *graph.Node {
+			return graph.Slice(yn, []graph.Range{{Start: 1, Stop: 3, Step: 1}})
+		}},
+		{"0:1, 1:", func() *array.Array { return x.Slice(array.R(0, 1), array.Range{Start: 1, Step: 1, NoStop: true}) }, func() *graph.Node {
+			return graph.Slice(xn, []graph.Range{{Start: 0, Stop: 1, Step: 1}, {Start: 1, Step: 1, NoStop: true}})
+		}},
 	} {
 		first, second := tc.build(), tc.build()
 		want := tc.graph()
@@ -63,6 +75,14 @@ func TestMemoGivesGraphsNode(t *testing.T) {
 		"x+2": x.Add(2), "x+2.5": x.Add(2.5), "x+true": x.Add(true), "x+3": x.Add(3),
 		"sum": x.Sum(), "sum 0": x.Sum(0), "sum 1": x.Sum(1), "sum 0 keep": x.SumKeepDims(0),
 		"prod 0": x.Prod(0), "argmax": x.ArgMax(), "argmax 0": x.ArgMax(0),
+		// Slices that differ in one field of their last range, or in
+		// the axis it applies to.
+		"y[::2]": y.Slice(array.Stride(2)), "y[::-1]": y.Slice(array.Stride(-1)),
+		"y[1:]":  y.Slice(array.Range{Start: 1, Step: 1, NoStop: true}),
+		"y[1:2]": y.Slice(array.R(1, 2)), "y[0:2]": y.Slice(array.R(0, 2)), "y[-1:]": y.Slice(array.Range{Start: -1, Step: 1, NoStop: true}),
+		"x[:, ::-1]": x.Slice(array.All, array.Stride(-1)), "x[::-1]": x.Slice(array.Stride(-1)),
+		// The flags: no start or stop against a start or stop of 0.
+		"y[1:0]": y.Slice(array.R(1, 0)), "y[0::-1]": y.Slice(array.Range{Start: 0, Step: -1, NoStop: true}),
 	} {
 		if other, ok := seen[a.Node()]; ok {
 			t.Errorf("%s and %s got the same node", name, other)

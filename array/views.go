@@ -68,7 +68,7 @@ func (a *Array) BroadcastTo(shape ...int) *Array {
 // axis, the remaining axes whole. Negative steps walk backwards; a zero
 // step or more ranges than axes gives an Array carrying an error.
 func (a *Array) Slice(ranges ...Range) *Array {
-	return a.derive(graph.Slice(nodeFor(a, "Slice"), ranges))
+	return a.derive(sliceNode(ctxOf(a), nodeFor(a, "Slice"), ranges))
 }
 
 // Index returns a[i0, i1, ...]: the element indices[k] of axis k, with
