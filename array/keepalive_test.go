@@ -43,6 +43,10 @@ func TestOperandsKeptAlive(t *testing.T) {
 		{"concat", func() *array.Array {
 			return array.Concat(0, array.FromSlice(c, []float64{1}, 1), array.FromSlice(c, []float64{2}, 1))
 		}, []float64{1, 2}},
+		{"concat of four", func() *array.Array {
+			return array.Concat(0, array.FromSlice(c, []float64{1}, 1), array.FromSlice(c, []float64{2}, 1),
+				array.FromSlice(c, []float64{3}, 1), array.FromSlice(c, []float64{4}, 1))
+		}, []float64{1, 2, 3, 4}},
 		{"stack", func() *array.Array {
 			return array.Stack(0, array.FromSlice(c, []float64{1}, 1), array.FromSlice(c, []float64{2}, 1)).Reshape(2)
 		}, []float64{1, 2}},

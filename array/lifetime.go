@@ -71,9 +71,6 @@ func (c *Context) holdLocked(a *Array, e *entry) {
 	if a.dep[1] != nil {
 		a.dep[1] = nil
 	}
-	if a.deps != nil {
-		a.deps = nil
-	}
 	if a.final || a.young != 0 {
 		return
 	}
