@@ -297,6 +297,9 @@ func (c *Context) evalBackend(ctx context.Context, req *exec.Request) (ts []*exe
 // and calls unbindLocked (or unbind) when done, error or not; the
 // tensors themselves stay the registry's and must not be changed.
 func (sc *evalScratch) boundLocked(c *Context, arrays []*Array) error {
+	if len(arrays) == 1 && len(sc.outs) == 1 && sc.bindOperandsLocked(c, arrays[0]) {
+		return nil
+	}
 	var sbuf, vbuf [16]*graph.Node
 	stack := sbuf[:0]
 	visited := vbuf[:0] // a linear set: graphs here are mostly small
@@ -344,6 +347,39 @@ func (sc *evalScratch) boundLocked(c *Context, arrays []*Array) error {
 		stack = append(stack, n.Inputs()...)
 	}
 	return nil
+}
+
+// bindOperandsLocked binds the results of a's operand Arrays when they
+// are all a's node's inputs and all hold their results (a op b of
+// evaluated arrays, the common case of a loop of small evaluations):
+// nothing further down needs a look, and no walk is made. It reports
+// false, having bound nothing, when that is not so. The caller holds
+// c.mu.
+func (sc *evalScratch) bindOperandsLocked(c *Context, a *Array) bool {
+	n := a.node
+	ins := n.Inputs()
+	if len(ins) == 0 || len(ins) > len(a.dep) || n.Op() == graph.OpInput {
+		return false
+	}
+	var held [len(a.dep)]*entry
+	for i, in := range ins {
+		for _, d := range a.dep {
+			if d != nil && d.node == in && d.ctx == c && d.e != nil {
+				held[i] = d.e
+				break
+			}
+		}
+		if held[i] == nil {
+			return false
+		}
+	}
+	for i, in := range ins {
+		if i > 0 && in == ins[0] {
+			continue // x op x: bound once
+		}
+		sc.bindLocked(in, held[i])
+	}
+	return true
 }
 
 // heldOperand returns the registry entry of node n when one of the

@@ -2,6 +2,7 @@ package array_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	fa "github.com/fuseflow/fuseflow/array"
 	"github.com/fuseflow/fuseflow/exec"
 	"github.com/fuseflow/fuseflow/exec/cpu"
+	"github.com/fuseflow/fuseflow/graph"
 )
 
 // TestExportOutlivesHeaderReuse checks that a result exported with
@@ -174,4 +176,61 @@ func TestHeaderReuseConcurrent(t *testing.T) {
 	if got := c.MemoryInUse(); got != 64 {
 		t.Errorf("MemoryInUse after all released got:%d want:64 (the input)", got)
 	}
+}
+
+// TestEvaluatedOperands checks expressions whose operand Arrays hold
+// their results (Eval binds them without a walk) against the values
+// they must give: operands in either order, one operand twice, a scalar
+// operand, a broadcast one, and an operand that is not evaluated yet.
+func TestEvaluatedOperands(t *testing.T) {
+	c := fa.MustContext(fa.WithBackend(listChecker{cpu.New(cpu.Options{})}))
+	x := fa.FromSlice(c, []float64{1, 2, 3, 4, 5, 6}, 2, 3)
+	y := fa.FromSlice(c, []float64{10, 20, 30, 40, 50, 60}, 2, 3)
+	b := fa.FromSlice(c, []float64{100, 200, 300}, 3)
+	defer x.Release()
+	defer y.Release()
+	defer b.Release()
+	for _, tc := range []struct {
+		name  string
+		build func() *fa.Array
+		want  []float64
+	}{
+		{"x-y", func() *fa.Array { return x.Sub(y) }, []float64{-9, -18, -27, -36, -45, -54}},
+		{"y-x", func() *fa.Array { return y.Sub(x) }, []float64{9, 18, 27, 36, 45, 54}},
+		{"x*x", func() *fa.Array { return x.Mul(x) }, []float64{1, 4, 9, 16, 25, 36}},
+		{"x-2", func() *fa.Array { return x.Sub(2) }, []float64{-1, 0, 1, 2, 3, 4}},
+		{"-x", func() *fa.Array { return x.Neg() }, []float64{-1, -2, -3, -4, -5, -6}},
+		{"b-x", func() *fa.Array { return b.Sub(x) }, []float64{99, 198, 297, 96, 195, 294}},
+		{"x-(y*2)", func() *fa.Array { return x.Sub(y.Mul(2)) }, []float64{-19, -38, -57, -76, -95, -114}},
+		{"(y*2)-x", func() *fa.Array { return y.Mul(2).Sub(x) }, []float64{19, 38, 57, 76, 95, 114}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for range 2 { // the second time with a cached plan
+				z := tc.build()
+				got, err := fa.ToSlice[float64](z)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(got, tc.want) {
+					t.Errorf("got:%v want:%v", got, tc.want)
+				}
+				z.Release()
+			}
+		})
+	}
+}
+
+// listChecker is a backend reading bound values from a list, which it
+// checks names each node at most once (exec.Request.BoundList).
+type listChecker struct{ *cpu.Backend }
+
+func (b listChecker) Eval(ctx context.Context, req *exec.Request) ([]*exec.Tensor, error) {
+	seen := map[*graph.Node]bool{}
+	for _, bd := range req.BoundList {
+		if seen[bd.Node] {
+			return nil, fmt.Errorf("bound list names %v %v twice", bd.Node.Op(), bd.Node.Shape())
+		}
+		seen[bd.Node] = true
+	}
+	return b.Backend.Eval(ctx, req)
 }
