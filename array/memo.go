@@ -30,6 +30,7 @@ const (
 	formWeak // BinaryWeak, the scalar on the right
 	formReduce
 	formSlice // a Slice whose ranges are whole axes but the last
+	formVar   // the variance's whole expression (buildVariance)
 )
 
 // memoKey is what a built node depends on: the builder, the op, the
@@ -41,11 +42,11 @@ type memoKey struct {
 	op    graph.Op
 	x, y  uint64
 	kind  graph.Kind // formWeak: the scalar
-	i     int64      // formWeak: the integer; formReduce: the axis; formSlice: the start
+	i     int64      // formWeak: the integer; formReduce, formVar: the axis; formSlice: the start
 	f     uint64     // formWeak: the float's bits; formSlice: the stop
-	b     bool       // formWeak: the bool; formReduce: keep dims; formSlice: no start
+	b     bool       // formWeak: the bool; formReduce, formVar: keep dims; formSlice: no start
 	b2    bool       // formSlice: no stop
-	nAxes int        // formReduce: 0 (all axes) or 1; formSlice: the number of ranges
+	nAxes int        // formReduce, formVar: 0 (all axes) or 1; formSlice: the number of ranges
 }
 
 // memoRec is one memoized build; immutable once stored.
@@ -153,4 +154,29 @@ func reduceNode(c *Context, op graph.Op, x *graph.Node, axes []int, keep bool) *
 		k.i = int64(axes[0])
 	}
 	return c.memo.build(&k, func() *graph.Node { return graph.Reduce(op, x, axes, keep) })
+}
+
+// variance is buildVariance through a's Context's memo, for no axis or
+// one: the node of the whole expression (a dozen ops, each an Array) is
+// memoized, so that building Var of the same array again makes one
+// Array. ddof goes in y, which for this form holds no node ID; name only
+// names errors, which are not memoized.
+func (a *Array) variance(name string, ddof int, axes []int, keep bool) *Array {
+	c, x := ctxOf(a), nodeFor(a, name)
+	if len(axes) > 1 || !memoOK(c, x) {
+		return a.buildVariance(name, ddof, axes, keep)
+	}
+	k := memoKey{form: formVar, op: graph.OpSum, x: x.ID(), y: uint64(ddof), b: keep, nAxes: len(axes)}
+	if len(axes) == 1 {
+		k.i = int64(axes[0])
+	}
+	var built *Array
+	n := c.memo.build(&k, func() *graph.Node {
+		built = a.buildVariance(name, ddof, axes, keep)
+		return built.node
+	})
+	if built != nil {
+		return built
+	}
+	return a.derive(n)
 }

@@ -162,3 +162,46 @@ func TestMemoConcurrent(t *testing.T) {
 		t.Fatal(e)
 	}
 }
+
+// TestMemoVariance: the variance's whole expression is memoized per
+// operand, ddof, axis and keep dims; a memoized one gives the same node
+// and the same values, and the others give distinct nodes.
+func TestMemoVariance(t *testing.T) {
+	c := cpuContext()
+	x := array.FromSlice(c, []float64{1, 2, 4, 8, 16, 32}, 2, 3)
+	defer x.Release()
+	for _, tc := range []struct {
+		name  string
+		build func() *array.Array
+		want  []float64
+	}{
+		{"var", func() *array.Array { return x.Var() }, []float64{117.25}},
+		{"var 1", func() *array.Array { return x.Var(1) }, []float64{14.0 / 9, 896.0 / 9}},
+		{"var -1", func() *array.Array { return x.Var(-1) }, []float64{14.0 / 9, 896.0 / 9}},
+		{"var 0", func() *array.Array { return x.Var(0) }, []float64{12.25, 49, 196}},
+		{"var ddof 1, 1", func() *array.Array { return x.VarDdof(1, 1) }, []float64{7.0 / 3, 448.0 / 3}},
+		{"var 1 keep", func() *array.Array { return x.VarKeepDims(1) }, []float64{14.0 / 9, 896.0 / 9}},
+		{"std 0", func() *array.Array { return x.Std(0) }, []float64{3.5, 7, 14}},
+	} {
+		first, second := tc.build(), tc.build()
+		if first.Node() != second.Node() {
+			t.Errorf("%s: built again got node %p want:%p", tc.name, second.Node(), first.Node())
+		}
+		for _, a := range []*array.Array{first, second} {
+			got := array.MustToSlice[float64](a)
+			require.InDeltaSlice(t, tc.want, got, 1e-9, tc.name)
+			a.Release()
+		}
+	}
+	seen := map[*graph.Node]string{}
+	for name, a := range map[string]*array.Array{
+		"var": x.Var(), "var 0": x.Var(0), "var 1": x.Var(1), "var ddof 1": x.VarDdof(1),
+		"var keep": x.VarKeepDims(), "var 1 keep": x.VarKeepDims(1), "var ddof 1, 1": x.VarDdof(1, 1),
+	} {
+		if other, ok := seen[a.Node()]; ok {
+			t.Errorf("%s and %s got the same node", name, other)
+		}
+		seen[a.Node()] = name
+		defer a.Release()
+	}
+}

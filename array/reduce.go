@@ -106,8 +106,8 @@ func (a *Array) Mean(axes ...int) *Array { return a.mean(axes, false) }
 // MeanKeepDims is Mean keeping the reduced axes.
 func (a *Array) MeanKeepDims(axes ...int) *Array { return a.mean(axes, true) }
 
-// variance returns the variance over axes with ddof delta degrees of
-// freedom in one pass over the data: with a shift c taken from the data
+// buildVariance returns the variance over axes with ddof delta degrees
+// of freedom in one pass over the data: with a shift c taken from the data
 // (the median of the first, middle and last element of each selection
 // along its last axis, see shift), the sums S1 = sum(x-c) and S2 = sum((x-c)^2) are two reductions of one
 // kernel, and var = (S2 - S1^2/n) / (n - ddof), the divisor clamped at 0
@@ -120,7 +120,7 @@ func (a *Array) MeanKeepDims(axes ...int) *Array { return a.mean(axes, true) }
 // 53): far better when the data sit on a large offset, as good unless
 // two of the three samples lie far out in the same tail. NaN or Inf anywhere
 // gives NaN. An empty selection gives NaN.
-func (a *Array) variance(name string, ddof int, axes []int, keep bool) *Array {
+func (a *Array) buildVariance(name string, ddof int, axes []int, keep bool) *Array {
 	x := nodeFor(a, name)
 	n, bad := count(name, x, axes)
 	if bad != nil {
