@@ -108,8 +108,9 @@ func benchLatency(b *testing.B, n int, expr func(x, y *array.Array) *array.Array
 
 // BenchmarkLatencyParts times, for a+b of n float32 elements, building
 // and releasing the Array (build), the backend's Eval of the cached plan
-// with its result released (backend), and the output's arrow buffer
-// (buffer).
+// with its result released (backend; backend-headers with the result
+// buffer's header reused, as a Context does), and the output's arrow
+// buffer (buffer).
 func BenchmarkLatencyParts(b *testing.B) {
 	for _, n := range []int{10, 1000} {
 		be := cpu.New(cpu.Options{})
@@ -139,6 +140,34 @@ func BenchmarkLatencyParts(b *testing.B) {
 					b.Fatal(err)
 				}
 				ts[0].Release()
+			})
+		})
+		b.Run(fmt.Sprintf("backend-headers/n=%d", n), func(b *testing.B) {
+			// As backend, with the result buffer's header reused as a
+			// Context reuses it (exec.Request.Buffers).
+			xt, yt := partsInput(b, lim, n), partsInput(b, lim, n)
+			defer xt.Release()
+			defer yt.Release()
+			res := &exec.Tensor{Layout: graph.Layout{Shape: make(graph.Shape, 0, 4), Strides: make([]int, 0, 4)}}
+			var headers exec.BufferList
+			req := &exec.Request{
+				Outputs:   []*graph.Node{keep.Node()},
+				BoundList: []exec.Binding{{Node: x.Node(), Tensor: xt}, {Node: y.Node(), Tensor: yt}},
+				Alloc:     lim,
+				Results:   []*exec.Tensor{res},
+				Buffers:   &headers,
+			}
+			ctx := context.Background()
+			cpuLoop(b, func() {
+				headers.Reset(lim)
+				ts, err := be.Eval(ctx, req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				buf := ts[0].Buf
+				if exec.ReleaseSole(buf) {
+					headers.Put(buf)
+				}
 			})
 		})
 		b.Run(fmt.Sprintf("buffer/n=%d", n), func(b *testing.B) {
