@@ -1,11 +1,12 @@
 // Memoized node building: the node graph.Unary, graph.Binary,
-// graph.BinaryWeak or graph.Reduce returned for an op and its operand
-// nodes, kept per Context in a small direct-mapped table keyed by the
-// operands' IDs and held weakly. Building the same expression again (a
+// graph.BinaryWeak, graph.Reduce or graph.Slice returned for an op and
+// its operand nodes (and Var's whole expression), kept per Context in a
+// small two-way set-associative table keyed by the operands' IDs and
+// held weakly. Building the same expression again (a
 // loop that builds and evaluates it each iteration) then skips graph's
 // structural hashing and interning, and gets the very node it would have
 // got: graph hash-conses nodes, and the memo returns only a node still
-// alive. A collected node, or a slot another build took since, is a miss
+// alive. A collected node, or a set two other builds took since, is a miss
 // that builds through graph again.
 
 package array
@@ -60,24 +61,39 @@ type memo struct {
 	slots [memoSlots]atomic.Pointer[memoRec]
 }
 
-// slot returns k's slot.
-func (m *memo) slot(k *memoKey) *atomic.Pointer[memoRec] {
+// set returns the index of k's set of two slots (even; the set is that
+// slot and the next).
+func (m *memo) set(k *memoKey) int {
 	h := k.x*0x9e3779b97f4a7c15 ^ k.y*0xc2b2ae3d27d4eb4f ^ (uint64(k.op)<<8|uint64(k.form))*0x165667b19e3779f9 ^ uint64(k.i) ^ k.f
 	h ^= h >> 29
-	return &m.slots[(h*0xbf58476d1ce4e5b9)>>(64-8)]
+	return int((h*0xbf58476d1ce4e5b9)>>(64-8)) &^ 1
 }
 
 // build returns the node for k: the memoized one while it is alive,
-// else mk's, memoized when it carries no error.
+// else mk's, memoized when it carries no error. Each key has a set of
+// two slots, so that two builds of a loop whose keys share a set do not
+// evict each other: a new record takes the first slot and moves a live
+// one there to the second (concurrent builds may lose a record
+// meanwhile, which costs a build through graph, never a wrong node).
 func (m *memo) build(k *memoKey, mk func() *graph.Node) *graph.Node {
-	s := m.slot(k)
-	if r := s.Load(); r != nil && r.key == *k {
+	i := m.set(k)
+	s, t := &m.slots[i], &m.slots[i+1]
+	first := s.Load()
+	if r := first; r != nil && r.key == *k {
+		if n := r.n.Value(); n != nil {
+			return n
+		}
+	}
+	if r := t.Load(); r != nil && r.key == *k {
 		if n := r.n.Value(); n != nil {
 			return n
 		}
 	}
 	n := mk()
 	if n.Err() == nil {
+		if first != nil && first.key != *k && first.n.Value() != nil {
+			t.Store(first)
+		}
 		s.Store(&memoRec{key: *k, n: weak.Make(n)})
 	}
 	return n
