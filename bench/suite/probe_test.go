@@ -51,3 +51,16 @@ func TestProbe(t *testing.T) {
 		}
 	}
 }
+
+// TestInCacheList checks that bench/incache.txt reads and that each of
+// its workloads builds and runs.
+func TestInCacheList(t *testing.T) {
+	ws, err := Load("../incache.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) < 50 {
+		t.Fatalf("got:%d workloads want:at least 50", len(ws))
+	}
+	requireRuns(t, ws)
+}
