@@ -66,7 +66,11 @@
 //     sums, block totals accumulated in float64, rounded once:
 //     |sum - exact| <= 2^-24*|exact| + 2^-20*sum|x|. float64 Sum and all
 //     Prod accumulate in float64. The combination order depends on the
-//     chunk size only, so results do not depend on the number of workers.
+//     chunk size and the input's strides only, so results do not depend
+//     on the number of workers. Sum, Prod, Max, Min, Any and All fold
+//     their reduced axes in the order the input lies in memory (a
+//     transposed input's total reads it front to back; reduce_order.go);
+//     ArgMax and ArgMin keep the logical order their index counts in.
 //   - float32 and float64 MatMul run internal/gemm (packed, cache-blocked,
 //     AVX-512 or AVX2/FMA micro-kernels, portable Go with FUSEFLOW_NOASM)
 //     on the buffers (transposed, strided and batch-broadcast operands read
